@@ -1,0 +1,35 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { readCommandStatus } from "./commands";
+import type { ApiDeps, ApiEnv } from "./context";
+import { requireUser } from "./auth";
+import { ApiError, message, renderError } from "./errors";
+import { openApiDocument } from "./openapi";
+import { platformRoutes } from "./routes/platform";
+import { params } from "./validate";
+
+/** The embedded LMS API, mounted at /api. Reached in-process by the app or over HTTP by anyone. */
+export function createApi(deps: ApiDeps) {
+  const app = new Hono<ApiEnv>().basePath("/api");
+  app.use("*", async (c, next) => {
+    c.set("deps", deps);
+    c.set("db", deps.database.db);
+    c.set("now", deps.now ? deps.now() : new Date());
+    await next();
+    c.header("Cache-Control", "no-store");
+  });
+  app.onError((err, c) => renderError(c, err));
+  app.notFound((c) => renderError(c, new ApiError(404, { "": [message("notFound", "No such endpoint.")] })));
+
+  app.get("/openapi.json", (c) => c.json(openApiDocument()));
+  app.route("/platform/v1", platformRoutes());
+
+  const lms = new Hono<ApiEnv>();
+  lms.use("*", requireUser);
+  lms.get("/commands/:id", (c) => readCommandStatus(c, params(c, z.object({ id: z.uuid() })).id));
+  app.route("/lms/v1", lms);
+
+  return app;
+}
+
+export type Api = ReturnType<typeof createApi>;

@@ -1,0 +1,35 @@
+import { createMiddleware } from "hono/factory";
+import { eq, or, sql } from "drizzle-orm";
+import type { ApiEnv } from "./context";
+import { ApiError, message } from "./errors";
+import { users } from "./db/schema";
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function unauthorized(text: string) {
+  return new ApiError(401, { "": [message("unauthorized", text)] });
+}
+
+/** Verifies the bearer token against the identity provider's keys and loads the signed-in user. */
+export const requireUser = createMiddleware<ApiEnv>(async (c, next) => {
+  const header = c.req.header("authorization") ?? "";
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  if (!match) throw unauthorized("A bearer token is required.");
+  let claims;
+  try {
+    claims = await c.var.deps.verifyToken(match[1]);
+  } catch {
+    throw unauthorized("The token is invalid or expired.");
+  }
+  const db = c.var.db;
+  const bySub = UUID_RE.test(claims.sub) ? eq(users.id, claims.sub) : eq(users.externalId, claims.sub);
+  const byEmail = claims.email ? sql`lower(${users.email}) = ${claims.email.toLowerCase()}` : undefined;
+  const rows = await db
+    .select({ id: users.id, tenantId: users.tenantId, email: users.email })
+    .from(users)
+    .where(byEmail ? or(bySub, byEmail) : bySub)
+    .limit(1);
+  if (!rows[0]) throw unauthorized("The token's subject is not a user of this LMS.");
+  c.set("user", rows[0]);
+  await next();
+});

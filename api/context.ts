@@ -1,0 +1,30 @@
+import type { Database, Db } from "./db/client";
+
+export interface TokenClaims {
+  sub: string;
+  email?: string;
+}
+
+export type VerifyToken = (token: string) => Promise<TokenClaims>;
+
+export interface ApiDeps {
+  database: Database;
+  verifyToken: VerifyToken;
+  /** Injectable clock so availability and reveal rules can be tested at fixed instants. */
+  now?: () => Date;
+}
+
+export interface Principal {
+  id: string;
+  tenantId: string;
+  email: string;
+}
+
+export type ApiEnv = {
+  Variables: {
+    db: Db;
+    deps: ApiDeps;
+    user: Principal;
+    now: Date;
+  };
+};

@@ -1,0 +1,70 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { z } from "zod";
+import type { ApiErrorBody, ApiMessage } from "../domain/contract/common";
+
+const TITLES: Record<number, string> = {
+  400: "Bad request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not found",
+  405: "Method not allowed",
+  409: "Conflict",
+  413: "Payload too large",
+  415: "Unsupported media type",
+  422: "Unprocessable entity",
+  429: "Too many requests",
+  500: "Internal error",
+};
+
+/** Thrown anywhere in the API; rendered as the one error body shape. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errors: Record<string, ApiMessage[]> = {},
+    title?: string,
+  ) {
+    super(title ?? TITLES[status] ?? "Error");
+  }
+}
+
+export function message(code: string, text: string, params?: ApiMessage["params"]): ApiMessage {
+  return params ? { code, message: text, params } : { code, message: text };
+}
+
+export const notFound = (what = "resource") =>
+  new ApiError(404, { "": [message("notFound", `The ${what} was not found.`)] });
+
+export function errorBody(status: number, errors: Record<string, ApiMessage[]> = {}, title?: string): ApiErrorBody {
+  return { status, title: title ?? TITLES[status] ?? "Error", errors };
+}
+
+/** zod issues → field messages with codes the app can translate (spec 5 texts). */
+export function zodErrors(error: z.ZodError): Record<string, ApiMessage[]> {
+  const out: Record<string, ApiMessage[]> = {};
+  for (const issue of error.issues) {
+    const field = issue.path.join(".");
+    let m: ApiMessage;
+    if (issue.code === "too_big" && (issue.origin === "string" || issue.origin === "array")) {
+      m = message("maxLength", `Maximum length is ${issue.maximum}`, { length: Number(issue.maximum) });
+    } else if (issue.code === "invalid_type" && issue.input === undefined) {
+      m = message("required", "Field is required");
+    } else if (issue.code === "too_small" && issue.origin === "string" && Number(issue.minimum) === 1) {
+      m = message("required", "Field is required");
+    } else {
+      m = message("invalid", issue.message);
+    }
+    (out[field] ??= []).push(m);
+  }
+  return out;
+}
+
+export function renderError(c: Context, err: unknown): Response {
+  if (err instanceof ApiError) return c.json(errorBody(err.status, err.errors, err.message), err.status as 400);
+  if (err instanceof HTTPException) {
+    const status = err.status;
+    return c.json(errorBody(status, { "": [message("http", err.message || TITLES[status] || "Error")] }), status);
+  }
+  console.error("[api] unhandled error", err);
+  return c.json(errorBody(500, { "": [message("internal", "Server returns unknown error")] }), 500);
+}

@@ -1,0 +1,50 @@
+import type { IdpT } from "./i18n";
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+}
+
+/** Same tokens as app/styles/tokens.scss so the sign-in page looks like the app. */
+const STYLE = `
+:root{--color-bg:#f5f6f8;--color-surface:#fff;--color-text:#1c2430;--color-muted:#5b6675;--color-primary:#1f5fbf;--color-primary-contrast:#fff;--color-danger:#b3261e;--radius:8px;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans Arabic",sans-serif}
+*{box-sizing:border-box}body{margin:0;background:var(--color-bg);color:var(--color-text);min-height:100vh;display:flex;flex-direction:column}
+header{background:var(--color-surface);border-block-end:1px solid #dde1e7;padding-block:12px;padding-inline:24px;font-weight:600}
+main{flex:1;display:flex;align-items:flex-start;justify-content:center;padding:48px 16px}
+.card{background:var(--color-surface);border-radius:var(--radius);box-shadow:0 1px 3px rgba(0,0,0,.12);padding:32px;width:100%;max-width:400px}
+h1{font-size:1.5rem;margin-block:0 24px}label{display:block;font-weight:600;margin-block-end:6px}
+input{width:100%;font:inherit;padding:10px 12px;border:1px solid #8a94a3;border-radius:6px;margin-block-end:16px}
+input:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid #0b57d0;outline-offset:2px}
+button{font:inherit;font-weight:600;width:100%;padding:10px 16px;border:0;border-radius:6px;background:var(--color-primary);color:var(--color-primary-contrast);cursor:pointer}
+button.secondary{background:transparent;color:var(--color-primary);border:1px solid var(--color-primary);margin-block-start:8px}
+.error{color:var(--color-danger);background:#fdecea;border-radius:6px;padding:10px 12px;margin-block-end:16px}
+.hint{color:var(--color-muted);font-size:.875rem;margin-block-start:16px}`;
+
+export function page(t: IdpT, nonce: string, title: string, body: string, script = ""): string {
+  return `<!DOCTYPE html><html lang="${t.locale}" dir="${t.dir}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
+<style nonce="${nonce}">${STYLE}</style></head><body>
+<header>${escapeHtml(t.t("portalName"))}</header><main>${body}</main>
+${script ? `<script nonce="${nonce}">${script}</script>` : ""}</body></html>`;
+}
+
+export function loginPage(
+  t: IdpT,
+  nonce: string,
+  input: { action: string; email: string; error?: string | null; showDemoHint: boolean },
+): string {
+  const error = input.error ? `<p class="error" role="alert" id="login-error">${escapeHtml(input.error)}</p>` : "";
+  const described = input.error ? ' aria-describedby="login-error" aria-invalid="true"' : "";
+  return page(
+    t,
+    nonce,
+    t.t("title"),
+    `<div class="card"><h1>${escapeHtml(t.t("title"))}</h1>${error}
+<form method="post" action="${escapeHtml(input.action)}" novalidate>
+<label for="email">${escapeHtml(t.t("email"))}</label>
+<input id="email" name="email" type="email" autocomplete="username" required maxlength="254" value="${escapeHtml(input.email)}"${described} ${input.email ? "" : "autofocus"}>
+<label for="password">${escapeHtml(t.t("password"))}</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required maxlength="1024"${described} ${input.email ? "autofocus" : ""}>
+<button type="submit">${escapeHtml(t.t("submit"))}</button>
+</form>${input.showDemoHint ? `<p class="hint">${escapeHtml(t.t("demoHint"))}</p>` : ""}</div>`,
+  );
+}

@@ -1,0 +1,59 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { createLocalJWKSet, createRemoteJWKSet, exportJWK, generateKeyPair, jwtVerify, type JWK } from "jose";
+import type { VerifyToken } from "./context";
+import { LMS_API_RESOURCE } from "./idp/provider";
+
+export interface Secrets {
+  sessionSecret: string;
+  idpCookieKey: string;
+  signingKey: JWK;
+}
+
+/**
+ * Secrets the embedded services need, generated on first start and kept in DATA_DIR so sessions
+ * and tokens survive restarts. SESSION_SECRET from the environment wins for the session key.
+ */
+export async function loadSecrets(dataDir: string): Promise<Secrets> {
+  mkdirSync(dataDir, { recursive: true });
+  const file = join(dataDir, "secrets.json");
+  if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8")) as Secrets;
+  const { privateKey } = await generateKeyPair("RS256", { extractable: true });
+  const signingKey = { ...(await exportJWK(privateKey)), alg: "RS256", use: "sig", kid: randomBytes(8).toString("hex") };
+  const secrets: Secrets = {
+    sessionSecret: randomBytes(32).toString("base64url"),
+    idpCookieKey: randomBytes(32).toString("base64url"),
+    signingKey,
+  };
+  writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
+  return secrets;
+}
+
+export function publicJwk(key: JWK): JWK {
+  const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub } = key;
+  return pub;
+}
+
+/** Verifies tokens signed by the embedded provider without a network round trip. */
+export function localVerifier(issuer: string, key: JWK): VerifyToken {
+  const jwks = createLocalJWKSet({ keys: [publicJwk(key)] });
+  return async (token) => {
+    const { payload } = await jwtVerify(token, jwks, { issuer, audience: LMS_API_RESOURCE });
+    return { sub: String(payload.sub), email: typeof payload.email === "string" ? payload.email : undefined };
+  };
+}
+
+/** Verifies tokens of an external provider against its published JWKS (found by discovery). */
+export function remoteVerifier(issuer: string, audience: string | undefined): VerifyToken {
+  let jwks: ReturnType<typeof createRemoteJWKSet> | null = null;
+  return async (token) => {
+    if (!jwks) {
+      const res = await fetch(new URL(".well-known/openid-configuration", issuer.endsWith("/") ? issuer : `${issuer}/`));
+      const meta = (await res.json()) as { jwks_uri: string };
+      jwks = createRemoteJWKSet(new URL(meta.jwks_uri));
+    }
+    const { payload } = await jwtVerify(token, jwks, { issuer, ...(audience ? { audience } : {}) });
+    return { sub: String(payload.sub), email: typeof payload.email === "string" ? payload.email : undefined };
+  };
+}

@@ -1,0 +1,60 @@
+import { isRouteErrorResponse, Link } from "react-router";
+import { useTranslation } from "react-i18next";
+
+export function errorStatus(error: unknown): number {
+  if (isRouteErrorResponse(error)) return error.status;
+  return 500;
+}
+
+const KNOWN = new Set([401, 403, 404, 500, 501]);
+
+/** Marks a 404 as the activity variant of spec 2.10 ('Activity not found'). */
+export const ACTIVITY_NOT_FOUND = "activity-not-found";
+
+/**
+ * Spec 2.10 error pages. The button leads to a fallback URL when given, else the learner app root
+ * for learner-only users ('Go to My courses'), else / ('Go to Content library'). /forbidden has none.
+ */
+export function ErrorPage({
+  status,
+  error,
+  learnerOnly,
+  dev = false,
+  fallbackUrl,
+  showButton = true,
+}: {
+  status: number;
+  error?: unknown;
+  learnerOnly: boolean;
+  dev?: boolean;
+  fallbackUrl?: string;
+  showButton?: boolean;
+}) {
+  const { t } = useTranslation();
+  const variant =
+    status === 404 && isRouteErrorResponse(error) && error.data === ACTIVITY_NOT_FOUND
+      ? "404activity"
+      : KNOWN.has(status)
+        ? String(status)
+        : "other";
+  const href = fallbackUrl ?? (learnerOnly ? "/learn" : "/");
+  const stack = dev && error instanceof Error ? error.stack : null;
+  return (
+    <section className="error-page" aria-labelledby="error-title">
+      <p className="error-page__code">{t("errors.statusCode", { status })}</p>
+      <h1 id="error-title">{t(`errors.${variant}.title`)}</h1>
+      <p>{t(`errors.${variant}.text`)}</p>
+      {showButton ? (
+        <Link className="button button--primary" to={href} reloadDocument={!href.startsWith("/learn")}>
+          {learnerOnly || fallbackUrl ? t("errors.goToMyCourses") : t("errors.goToContentLibrary")}
+        </Link>
+      ) : null}
+      {stack ? (
+        <details className="error-page__details">
+          <summary>{t("errors.technicalDetails")}</summary>
+          <pre>{stack}</pre>
+        </details>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,216 @@
+import { useEffect, useRef, useState } from "react";
+import { Form, Link, NavLink, useLocation, useMatches } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { MenuEntry } from "#domain/menu";
+import { Toasts } from "./toasts";
+
+export interface ShellRoot {
+  portalName: string;
+  locale: string;
+  languages: { code: string; name: string }[];
+  returnTo: string;
+  toast: { type: "success" | "info" | "critical"; key: string; values?: Record<string, string | number>; text?: string } | null;
+  user: { name: string; email: string; learnerOnly: boolean; impersonating: boolean } | null;
+  menu: MenuEntry[];
+}
+
+const LOGOUT_FLAG = "learn.logout";
+
+function MenuList({ entries }: { entries: MenuEntry[] }) {
+  const { t } = useTranslation();
+  return (
+    <ul className="menu-list">
+      {entries.map((e) => (
+        <li key={e.key}>
+          {e.external ? (
+            <a href={e.href}>{t(`menu.${e.key}`)}</a>
+          ) : (
+            <NavLink to={e.href} end={e.href === "/learn"} prefetch="intent">
+              {e.key === "catalog" && e.href.includes("open-catalog") ? t("menu.openCatalog") : t(`menu.${e.key}`)}
+            </NavLink>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Spec 4.15: signing out in one tab signs out the others (storage flag). */
+function useCrossTabLogout(signedIn: boolean) {
+  useEffect(() => {
+    if (!signedIn) return;
+    const onStorage = (e: StorageEvent) => {
+      if (e.key === LOGOUT_FLAG && e.newValue) window.location.assign("/learn");
+    };
+    window.addEventListener("storage", onStorage);
+    return () => window.removeEventListener("storage", onStorage);
+  }, [signedIn]);
+}
+
+function markLogout() {
+  try {
+    localStorage.setItem(LOGOUT_FLAG, String(Date.now()));
+  } catch {
+    // storage may be unavailable (private mode, locked-down browsers): the other tabs find out on their next request
+  }
+}
+
+function LanguageMenu({ root }: { root: ShellRoot }) {
+  const { t } = useTranslation();
+  const current = root.languages.find((l) => l.code === root.locale)?.name ?? root.locale;
+  return (
+    <details className="dropdown language-menu">
+      <summary aria-label={t("language.current", { language: current })}>
+        <span aria-hidden="true" className="icon icon--globe" />
+        <span className="dropdown__label">{current}</span>
+      </summary>
+      <Form method="post" action="/learn/language" className="dropdown__panel language-menu__panel" reloadDocument>
+        <input type="hidden" name="returnTo" value={root.returnTo} />
+        <fieldset>
+          <legend>{t("language.choose")}</legend>
+          <ul>
+            {root.languages.map((l) => (
+              <li key={l.code}>
+                <button type="submit" name="lng" value={l.code} lang={l.code} aria-current={l.code === root.locale ? "true" : undefined}>
+                  {l.name}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+      </Form>
+    </details>
+  );
+}
+
+function UserMenu({ root }: { root: ShellRoot }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  if (!root.user) {
+    const back = encodeURIComponent(location.pathname + location.search);
+    return (
+      <div className="user-actions">
+        <a className="button button--primary" href={`/oidc/login?redirectUrl=${back}`}>{t("userMenu.signIn")}</a>
+      </div>
+    );
+  }
+  return (
+    <details className="dropdown user-menu">
+      <summary>
+        <span className="avatar" aria-hidden="true">{root.user.name.slice(0, 1).toUpperCase()}</span>
+        <span className="dropdown__label">{root.user.name}</span>
+      </summary>
+      <div className="dropdown__panel">
+        <p className="user-menu__who">{t("userMenu.signedInAs", { name: root.user.email })}</p>
+        <ul>
+          {!root.user.learnerOnly ? (
+            <li><a href="/admin">{t("userMenu.adminPanel")}</a></li>
+          ) : null}
+          <li>
+            <form method="post" action="/oidc/logout" onSubmit={markLogout}>
+              <button type="submit" className="link-button">{t("userMenu.signOut")}</button>
+            </form>
+          </li>
+        </ul>
+      </div>
+    </details>
+  );
+}
+
+interface CrumbHandle {
+  breadcrumb?: (data: unknown, t: (key: string) => string) => { label: string; href?: string; slug?: string } | null;
+}
+
+function Breadcrumbs() {
+  const { t } = useTranslation();
+  const matches = useMatches();
+  const crumbs = matches
+    .map((m) => (m.handle as CrumbHandle | undefined)?.breadcrumb?.(m.loaderData, t) ?? null)
+    .filter((c): c is NonNullable<typeof c> => c !== null);
+  if (crumbs.length === 0) return null;
+  return (
+    <nav aria-label={t("breadcrumbs.label")} className="breadcrumbs">
+      <ol>
+        {crumbs.map((c, i) => (
+          <li key={`${c.slug ?? c.label}-${i}`} data-slug={c.slug}>
+            {c.href && i < crumbs.length - 1 ? <Link to={c.href}>{c.label}</Link> : <span aria-current={i === crumbs.length - 1 ? "page" : undefined}>{c.label}</span>}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+/** Spec 1/2.2: header, hamburger menu, sidebar, user and language menus. Works without JavaScript. */
+export function Shell({ root, children }: { root: ShellRoot; children: React.ReactNode }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const mobileMenu = useRef<HTMLDetailsElement>(null);
+  useCrossTabLogout(Boolean(root.user));
+  // Close the open dropdowns and mobile menu after a client navigation.
+  useEffect(() => {
+    mobileMenu.current?.removeAttribute("open");
+    document.querySelectorAll<HTMLDetailsElement>("details.dropdown[open]").forEach((d) => d.removeAttribute("open"));
+  }, [location.pathname]);
+  return (
+    <div className="shell">
+      <a className="skip-link" href="#main">{t("app.skipToContent")}</a>
+      {root.user?.impersonating ? (
+        <div className="impersonation-banner" role="status">
+          {t("impersonation.banner", { name: root.user.name })}
+          <form method="post" action="/oidc/logout" onSubmit={markLogout}>
+            <button type="submit" className="link-button">{t("impersonation.signOut")}</button>
+          </form>
+        </div>
+      ) : null}
+      <header className="header">
+        <details className="hamburger" ref={mobileMenu}>
+          <summary aria-label={t("menu.openMenu")}>
+            <span className="icon icon--menu" aria-hidden="true" />
+          </summary>
+          <nav aria-label={t("menu.mainNavigation")} className="hamburger__panel">
+            <MenuList entries={root.menu} />
+          </nav>
+        </details>
+        <Link to={root.user ? "/learn" : "/learn/open-catalog"} className="header__brand">{root.portalName}</Link>
+        <div className="header__actions">
+          <LanguageMenu root={root} />
+          <UserMenu root={root} />
+        </div>
+      </header>
+      <div className="shell__body">
+        <nav aria-label={t("menu.mainNavigation")} className="sidebar">
+          <MenuList entries={root.menu} />
+        </nav>
+        <main id="main" className="main" tabIndex={-1}>
+          <Breadcrumbs />
+          {!root.user ? <SignUpOffer /> : null}
+          {children}
+        </main>
+      </div>
+      <Toasts toast={root.toast} />
+    </div>
+  );
+}
+
+function SignUpOffer() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const [dismissed, setDismissed] = useState(false);
+  if (dismissed || !location.pathname.startsWith("/learn/open-catalog")) return null;
+  const back = encodeURIComponent(location.pathname + location.search);
+  return (
+    <aside className="signup-offer" aria-labelledby="signup-offer-title">
+      <h2 id="signup-offer-title">{t("public.signUpTitle")}</h2>
+      <p>{t("public.signUpOffer")}</p>
+      <p>
+        <a className="button button--primary" href={`/oidc/login?provider=signup&redirectUrl=${back}`}>{t("userMenu.signUp")}</a>{" "}
+        <span>{t("public.haveAccount")}</span> <a href={`/oidc/login?redirectUrl=${back}`}>{t("userMenu.signIn")}</a>
+      </p>
+      <button type="button" className="link-button signup-offer__close" onClick={() => setDismissed(true)} hidden>
+        {t("toast.dismiss")}
+      </button>
+    </aside>
+  );
+}
+

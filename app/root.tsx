@@ -1,0 +1,125 @@
+import {
+  data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useMatches,
+  useRouteError, useRouteLoaderData, type ShouldRevalidateFunction,
+} from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/root";
+import { localeDirection, parseSupportedLocales, LOCALE_NAMES } from "#domain/locales";
+import { PUBLIC_MENU, pageTitle } from "#domain/menu";
+import { i18nextMiddleware, getLocale, translationsVersion } from "./services/i18n.server";
+import { requestStateMiddleware, state } from "./services/request.server";
+import { popToast } from "./services/toast.server";
+import { loadPublicSettings, publicLms } from "./services/user.server";
+import { Shell } from "./components/shell";
+import { ErrorPage, errorStatus } from "./components/error-page";
+import { useNonce } from "./components/nonce";
+import stylesHref from "./styles/app.scss?url";
+
+export const middleware: Route.MiddlewareFunction[] = [requestStateMiddleware, i18nextMiddleware];
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesHref },
+  { rel: "icon", href: "/learn/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const locale = getLocale(context);
+  const s = state(context);
+  let shell = null;
+  try {
+    shell = await s.shell();
+  } catch (err) {
+    // A session the API no longer accepts reads as signed out here; private routes redirect to sign-in.
+    if (!(err instanceof Response)) throw err;
+  }
+  const [publicSettings, { toast, setCookie }] = await Promise.all([
+    shell ? null : loadPublicSettings(publicLms(context)),
+    popToast(request),
+  ]);
+  const portalName = shell?.settings["platform.common.portal_name"] ?? publicSettings?.portalName ?? "Learning Portal";
+  const supported = parseSupportedLocales(shell?.settings["platform.common.supported_locales"] ?? publicSettings?.supportedLocales);
+  const url = new URL(request.url);
+  return data(
+    {
+      locale,
+      dir: localeDirection(locale),
+      i18nVersion: translationsVersion(locale),
+      portalName,
+      languages: supported.map((code) => ({ code, name: LOCALE_NAMES[code] })),
+      returnTo: url.pathname + url.search,
+      toast,
+      user: shell
+        ? {
+            name: shell.user.name,
+            email: shell.user.email,
+            learnerOnly: shell.learnerOnly,
+            impersonating: shell.impersonating,
+          }
+        : null,
+      menu: shell ? shell.menu : PUBLIC_MENU,
+      feedbackVisible: shell ? shell.settings["platform.ui.feedback"]["learner.visible"] : false,
+      env: { APP_ENV: process.env.APP_ENV ?? "dev" },
+    },
+    { headers: setCookie ? { "Set-Cookie": setCookie } : undefined },
+  );
+}
+
+export type RootData = Awaited<ReturnType<typeof loader>>["data"];
+
+/** The shell changes only when the session or language does; skip it on plain navigations. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) => {
+  if (formMethod && formMethod !== "GET") return true;
+  if (currentUrl.pathname !== nextUrl.pathname) return true;
+  return defaultShouldRevalidate;
+};
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const root = useRouteLoaderData<RootData>("root");
+  const nonce = useNonce();
+  const locale = root?.locale ?? "en-US";
+  return (
+    <html lang={locale} dir={root?.dir ?? localeDirection(locale)} data-i18n-version={root?.i18nVersion}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+interface TitleHandle {
+  title?: (data: unknown, t: (key: string) => string) => string | null;
+}
+
+export default function App() {
+  const root = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  const matches = useMatches();
+  const names = matches
+    .map((m) => (m.handle as TitleHandle | undefined)?.title?.(m.loaderData, t) ?? null)
+    .reverse();
+  return (
+    <>
+      <title>{pageTitle(names, root.portalName)}</title>
+      <Shell root={root}>
+        <Outlet />
+      </Shell>
+    </>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const root = useRouteLoaderData<RootData>("root");
+  const status = errorStatus(error);
+  const page = <ErrorPage status={status} error={error} learnerOnly={root?.user?.learnerOnly ?? true} dev={root?.env.APP_ENV === "dev"} />;
+  if (!root) return <main id="main">{page}</main>;
+  return <Shell root={root}>{page}</Shell>;
+}

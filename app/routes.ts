@@ -1,0 +1,24 @@
+import { type RouteConfig, index, layout, prefix, route } from "@react-router/dev/routes";
+
+/**
+ * Every URL of spec 2.1 under the "learn" prefix, plus the resource routes outside it
+ * (/oidc/*, /config-ui/config.json). Route modules are named after their URL.
+ */
+export default [
+  route("oidc/login", "routes/oidc.login.ts"),
+  route("oidc/logout", "routes/oidc.logout.ts"),
+  route("config-ui/config.json", "routes/config-ui.config-json.ts"),
+  route("platform", "routes/platform.tsx"),
+  ...prefix("learn", [
+    route("locales/:lng/:ns", "routes/learn.locales.ts"),
+    route("login-callback", "routes/learn.login-callback.ts"),
+    route("language", "routes/learn.language.ts"),
+    route("forbidden", "routes/learn.forbidden.tsx"),
+    layout("routes/learn.private.tsx", [
+      index("routes/learn._index.tsx"),
+      route("simulate-error", "routes/learn.simulate-error.tsx"),
+    ]),
+    route("*", "routes/learn.$.tsx", { id: "learn-not-found" }),
+  ]),
+  route("*", "routes/learn.$.tsx", { id: "not-found" }),
+] satisfies RouteConfig;

@@ -1,0 +1,13 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/learn._index";
+import { state } from "~/services/request.server";
+
+/**
+ * /learn (spec 2.1): the learner dashboard when it is available, otherwise My courses, keeping the
+ * query (browsers keep the hash across a redirect). This deployment has no dashboard screen, so
+ * the redirect always applies (docs/decisions/004-dashboard.md).
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  await state(context).requireLearner();
+  throw redirect(`/learn/courses${new URL(request.url).search}`);
+}

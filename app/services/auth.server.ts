@@ -1,0 +1,144 @@
+import { redirect } from "react-router";
+import { Authenticator } from "remix-auth";
+import { OAuth2Strategy } from "remix-auth-oauth2";
+import { safeRedirect } from "#domain/redirect";
+import { env, isProduction, secureCookies } from "./env.server";
+import { localeCookie } from "./i18n.server";
+import { commitSession, destroySession, readSession, type SessionData } from "./session.server";
+import { createCookie } from "react-router";
+
+export const LOGIN_CALLBACK_PATH = "/learn/login-callback";
+
+/** Passes the learner's language to the provider's sign-in page (OIDC ui_locales). */
+class LocaleAwareStrategy<User> extends OAuth2Strategy<User> {
+  protected override authorizationParams(params: URLSearchParams, request: Request): URLSearchParams {
+    const lng = /(?:^|;\s*)lng=([^;]+)/.exec(request.headers.get("Cookie") ?? "")?.[1];
+    if (lng) params.set("ui_locales", decodeURIComponent(lng).replace(/^"|"$/g, ""));
+    return params;
+  }
+}
+
+let authenticator: Promise<Authenticator<SessionData>> | null = null;
+
+function decodeJwtPayload(token: string): Record<string, unknown> {
+  try {
+    return JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")) as Record<string, unknown>;
+  } catch {
+    return {};
+  }
+}
+
+async function createAuthenticator(): Promise<Authenticator<SessionData>> {
+  const e = env();
+  const strategy = await LocaleAwareStrategy.discover<SessionData, LocaleAwareStrategy<SessionData>>(
+    e.OIDC_ISSUER,
+    {
+      clientId: e.OIDC_CLIENT_ID,
+      clientSecret: e.OIDC_CLIENT_SECRET,
+      redirectURI: `${e.APP_URL}${LOGIN_CALLBACK_PATH}`,
+      scopes: e.OIDC_SCOPES.split(/\s+/).filter(Boolean),
+      cookie: { name: "learn_oauth2", path: "/", httpOnly: true, sameSite: "Lax", maxAge: 600, ...(secureCookies() ? { secure: true as const } : {}) },
+    },
+    async ({ tokens }) => {
+      const accessToken = tokens.accessToken();
+      const data = tokens.data as { id_token?: string; expires_in?: number };
+      const idToken = typeof data.id_token === "string" ? data.id_token : null;
+      const claims = decodeJwtPayload(idToken ?? accessToken);
+      const expiresAt = typeof data.expires_in === "number" ? tokens.accessTokenExpiresAt().getTime() : Date.now() + 3600_000;
+      const act = decodeJwtPayload(accessToken).act as { sub?: string } | undefined;
+      return { sub: String(claims.sub ?? ""), accessToken, idToken, expiresAt, impersonatedBy: act?.sub ?? null };
+    },
+  );
+  const auth = new Authenticator<SessionData>();
+  auth.use(strategy, "oidc");
+  return auth;
+}
+
+function getAuthenticator() {
+  authenticator ??= createAuthenticator().catch((err) => {
+    authenticator = null;
+    throw err;
+  });
+  return authenticator;
+}
+
+/** Where sign-in returns to, kept while the learner is at the provider. */
+const returnCookie = () =>
+  createCookie("learn_return", { path: "/", httpOnly: true, sameSite: "lax", secure: secureCookies(), maxAge: 600 });
+
+export function safeTarget(target: unknown, request: Request): string {
+  return safeRedirect(target, { requestUrl: request.url, fallback: "/learn", allowHttp: !isProduction() });
+}
+
+/** GET /oidc/login?redirectUrl=…&provider=… (spec 7.1): sends the browser to the provider. */
+export async function startLogin(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  const target = safeTarget(url.searchParams.get("redirectUrl"), request);
+  const auth = await getAuthenticator();
+  try {
+    await auth.authenticate("oidc", new Request(new URL(LOGIN_CALLBACK_PATH, url), { headers: request.headers }));
+  } catch (thrown) {
+    if (thrown instanceof Response) {
+      const headers = new Headers(thrown.headers);
+      headers.append("Set-Cookie", await returnCookie().serialize(target));
+      return new Response(null, { status: thrown.status, headers });
+    }
+    throw thrown;
+  }
+  throw new Error("The identity provider did not redirect");
+}
+
+/** /learn/login-callback: finishes sign-in and returns to where the learner was going. */
+export async function finishLogin(request: Request): Promise<Response> {
+  const url = new URL(request.url);
+  if (!url.searchParams.has("code") && !url.searchParams.has("error")) {
+    // A plain return (spec 2.1: query redirectUrl and optional provider) — nothing to exchange.
+    return redirect(safeTarget(url.searchParams.get("redirectUrl"), request));
+  }
+  if (url.searchParams.has("error")) throw new Response("Sign-in was cancelled", { status: 401 });
+  const auth = await getAuthenticator();
+  let session: SessionData;
+  try {
+    session = await auth.authenticate("oidc", request);
+  } catch (err) {
+    if (err instanceof Response) throw err;
+    console.warn("[auth] sign-in callback refused:", (err as Error).message);
+    throw new Response("Sign-in failed", { status: 401 });
+  }
+  const target = safeTarget((await returnCookie().parse(request.headers.get("Cookie"))) ?? url.searchParams.get("redirectUrl"), request);
+  const headers = new Headers();
+  headers.append("Set-Cookie", await commitSession(session));
+  headers.append("Set-Cookie", await returnCookie().serialize("", { maxAge: 0 }));
+  headers.append("Set-Cookie", await createCookie("learn_oauth2", { path: "/" }).serialize("", { maxAge: 0 }));
+  return redirect(target, { headers });
+}
+
+/** /oidc/logout: ends the app session, then the provider session (RP-initiated logout). */
+export async function logout(request: Request): Promise<Response> {
+  const session = await readSession(request);
+  const headers = new Headers();
+  headers.append("Set-Cookie", await destroySession());
+  const e = env();
+  let location = "/learn/open-catalog";
+  try {
+    const meta = (await (await fetch(new URL(".well-known/openid-configuration", e.OIDC_ISSUER.endsWith("/") ? e.OIDC_ISSUER : `${e.OIDC_ISSUER}/`))).json()) as { end_session_endpoint?: string };
+    if (meta.end_session_endpoint) {
+      const end = new URL(meta.end_session_endpoint);
+      end.searchParams.set("client_id", e.OIDC_CLIENT_ID);
+      end.searchParams.set("post_logout_redirect_uri", `${e.APP_URL}/learn`);
+      if (session?.idToken) end.searchParams.set("id_token_hint", session.idToken);
+      const lng = await localeCookie.parse(request.headers.get("Cookie"));
+      if (typeof lng === "string") end.searchParams.set("ui_locales", lng);
+      location = end.toString();
+    }
+  } catch (err) {
+    console.warn("[auth] provider logout endpoint unavailable:", (err as Error).message);
+  }
+  return redirect(location, { headers });
+}
+
+export function loginUrl(request: Request): string {
+  const url = new URL(request.url);
+  const back = url.pathname.startsWith("/learn") ? url.pathname + url.search : "/learn";
+  return `/oidc/login?redirectUrl=${encodeURIComponent(back)}`;
+}

@@ -1,0 +1,93 @@
+import { redirect, type RouterContextProvider } from "react-router";
+import { learnerAreaDecision, isLearnerOnly, type PermissionEntry } from "#domain/access";
+import type { PublicSettings, Settings, User } from "#domain/contract/platform";
+import { learnerMenu, type MenuEntry } from "#domain/menu";
+import { env } from "./env.server";
+import { getLocale } from "./i18n.server";
+import { createLmsClient, LmsError, type LmsClient } from "./lms.server";
+import { loginUrl } from "./auth.server";
+import { readSession, type SessionData } from "./session.server";
+
+export interface ShellData {
+  user: User;
+  permissions: PermissionEntry[];
+  licences: string[];
+  settings: Settings;
+  menu: MenuEntry[];
+  learnerOnly: boolean;
+  impersonating: boolean;
+}
+
+/** A client for the signed-in learner; a 401 from the API sends the browser to sign in again (spec 4.15). */
+export function lmsFor(request: Request, context: Readonly<RouterContextProvider>, session: SessionData | null): LmsClient {
+  return createLmsClient({
+    accessToken: session?.accessToken ?? null,
+    locale: getLocale(context),
+    onUnauthorized: () => {
+      throw redirect(loginUrl(request));
+    },
+  });
+}
+
+/** Anonymous client for public calls (open catalog, public certificates): no 401 redirect. */
+export function publicLms(context: Readonly<RouterContextProvider>): LmsClient {
+  return createLmsClient({ accessToken: null, locale: getLocale(context) });
+}
+
+export async function requireSession(request: Request): Promise<SessionData> {
+  const session = await readSession(request);
+  if (!session) throw redirect(loginUrl(request));
+  return session;
+}
+
+/** The four calls behind the shell, in parallel (no waterfall). */
+export async function loadShell(lms: LmsClient, session: SessionData): Promise<ShellData> {
+  const [user, permissions, licences, settings] = await Promise.all([
+    lms.get<User>("/api/platform/v1/users/me"),
+    lms.get<{ data: PermissionEntry[] }>("/api/platform/v1/users/me/permissions"),
+    lms.get<{ data: { product: string }[] }>("/api/platform/v1/users/me/licences"),
+    lms.get<Settings>("/api/platform/v1/settings"),
+  ]);
+  const licenceNames = licences.data.map((l) => l.product);
+  return {
+    user,
+    permissions: permissions.data,
+    licences: licenceNames,
+    settings,
+    learnerOnly: isLearnerOnly(user.roles),
+    impersonating: Boolean(session.impersonatedBy),
+    menu: learnerMenu({
+      features: settings.features,
+      permissions: permissions.data,
+      licences: licenceNames,
+      cloudRedirect: settings["platform.common.cloud_redirect"],
+      portalUrl: settings["platform.common.portal_url"],
+      platformUrl: env().PLATFORM_URL,
+    }),
+  };
+}
+
+export async function loadPublicSettings(lms: LmsClient): Promise<PublicSettings> {
+  try {
+    return await lms.get<PublicSettings>("/api/platform/v1/public/settings");
+  } catch (err) {
+    if (err instanceof LmsError) return { portalName: "Learning Portal", supportedLocales: "", defaultLocale: "en-US", features: { catalog: true } };
+    throw err;
+  }
+}
+
+/**
+ * Spec 6 for the learner area: platform-only licences leave for the platform app; others without
+ * ObjectiveWorkflow.Create go to their first menu node or /forbidden.
+ */
+export function enforceLearnerArea(shell: ShellData): void {
+  const decision = learnerAreaDecision({
+    roles: shell.user.roles,
+    permissions: shell.permissions,
+    licences: shell.licences,
+    firstMenuNodeUrl: shell.learnerOnly ? null : env().ADMIN_URL || null,
+  });
+  if (decision.kind === "platform") throw redirect(env().PLATFORM_URL);
+  if (decision.kind === "forbidden") throw redirect("/learn/forbidden");
+  if (decision.kind === "firstMenuNode") throw redirect(decision.url);
+}

@@ -1,0 +1,39 @@
+import { z } from "zod";
+
+/**
+ * One error body for every API failure. `errors` maps a field (or "" for the whole request) to
+ * messages, which is what the client flattens per field (spec 5, 8).
+ */
+export const apiMessageSchema = z.object({
+  /** Stable code the app translates (locales: apiErrors.{code}); unknown codes read 'Unknown error'. */
+  code: z.string(),
+  /** English text for API consumers that do not translate. */
+  message: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
+export type ApiMessage = z.infer<typeof apiMessageSchema>;
+export const apiErrorsSchema = z.record(z.string(), z.array(apiMessageSchema));
+export const apiErrorSchema = z.object({
+  status: z.number().int(),
+  title: z.string(),
+  errors: apiErrorsSchema.default({}),
+});
+export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
+
+/** Spec 7.7: the status resource a 202 answer points at. Background command result 1/2/3 (spec 3). */
+export const COMMAND_RESULT = { completed: 1, failed: 2, canceled: 3 } as const;
+export const commandStatusSchema = z.object({
+  id: z.string(),
+  type: z.string(),
+  state: z.enum(["pending", "completed", "failed"]),
+  result: z.number().int().nullable(),
+  data: z.unknown().nullable(),
+  errors: apiErrorsSchema.default({}),
+});
+export type CommandStatus = z.infer<typeof commandStatusSchema>;
+
+export const uuidSchema = z.uuid();
+
+export function listOf<T extends z.ZodTypeAny>(item: T) {
+  return z.object({ data: z.array(item), totalCount: z.number().int().optional() });
+}
