@@ -9,7 +9,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["{app,api,domain,tests/unit,scripts}/**/*.test.{ts,tsx}"],
+    include: ["{app,api,domain,tests/unit,tests/integration,scripts}/**/*.test.{ts,tsx}"],
     environment: "node",
     pool: "forks",
     testTimeout: 30_000,

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { COMMAND_RESULT, type ApiMessage, type CommandStatus } from "../domain/contract/common";
 import type { ApiEnv } from "./context";

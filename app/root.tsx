@@ -1,5 +1,5 @@
 import {
-  data, isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useMatches,
+  data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useMatches,
   useRouteError, useRouteLoaderData, type ShouldRevalidateFunction,
 } from "react-router";
 import { useTranslation } from "react-i18next";

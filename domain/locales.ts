@@ -1,6 +1,9 @@
-/** Spec 9: supported locales, default en-US; right-to-left layouts for Arabic. */
+/**
+ * Spec 9: supported locales, default en-US; right-to-left layouts. The spec's list names 35 of its
+ * "about 36"; Hebrew completes it as a second right-to-left language (docs/decisions/005-locales.md).
+ */
 export const SUPPORTED_LOCALES = [
-  "ar", "bg", "bn", "cs", "da", "de", "en-US", "es", "fi", "fr", "hi", "hu", "id", "it", "ja", "ko",
+  "ar", "bg", "bn", "cs", "da", "de", "en-US", "es", "fi", "fr", "he", "hi", "hu", "id", "it", "ja", "ko",
   "la", "ms", "my", "nb", "nl", "pl", "pt-BR", "pt-PT", "ro", "ru", "sr-Latn", "sv", "ta", "th", "tr",
   "uk", "vi", "zh-CN", "zh-TW",
 ] as const;
@@ -8,7 +11,7 @@ export const SUPPORTED_LOCALES = [
 export type Locale = (typeof SUPPORTED_LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = "en-US";
 
-const RTL = new Set<string>(["ar"]);
+const RTL = new Set<string>(["ar", "he"]);
 
 export function isSupportedLocale(value: unknown): value is Locale {
   return typeof value === "string" && (SUPPORTED_LOCALES as readonly string[]).includes(value);
@@ -21,7 +24,7 @@ export function localeDirection(locale: string): "rtl" | "ltr" {
 /** The language's own name, for the language menu (shown in that language, never translated). */
 export const LOCALE_NAMES: Record<Locale, string> = {
   ar: "العربية", bg: "Български", bn: "বাংলা", cs: "Čeština", da: "Dansk", de: "Deutsch",
-  "en-US": "English (US)", es: "Español", fi: "Suomi", fr: "Français", hi: "हिन्दी", hu: "Magyar",
+  "en-US": "English (US)", es: "Español", fi: "Suomi", fr: "Français", he: "עברית", hi: "हिन्दी", hu: "Magyar",
   id: "Bahasa Indonesia", it: "Italiano", ja: "日本語", ko: "한국어", la: "Latina", ms: "Bahasa Melayu",
   my: "မြန်မာ", nb: "Norsk bokmål", nl: "Nederlands", pl: "Polski", "pt-BR": "Português (Brasil)",
   "pt-PT": "Português (Portugal)", ro: "Română", ru: "Русский", "sr-Latn": "Srpski", sv: "Svenska",

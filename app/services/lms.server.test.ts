@@ -1,0 +1,129 @@
+import { describe, expect, it, vi, beforeAll } from "vitest";
+
+beforeAll(() => {
+  Object.assign(process.env, {
+    SESSION_SECRET: "test-secret-test-secret",
+    OIDC_ISSUER: "http://localhost/idp",
+    OIDC_CLIENT_ID: "c",
+    OIDC_CLIENT_SECRET: "s",
+  });
+});
+
+const { createLmsClient, flattenErrors, LmsError, POLL_DURATION_MS } = await import("./lms.server");
+
+function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}) {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
+}
+
+describe("spec 7: the shared client's headers", () => {
+  it("sends JSON headers, X-Requested-With, Prefer, Accept-Language and the bearer token", async () => {
+    const seen: Request[] = [];
+    const client = createLmsClient({
+      accessToken: "tok",
+      locale: "de",
+      transport: (req) => {
+        seen.push(req);
+        return jsonResponse({ id: "c1", type: "t", state: "completed", result: 1, data: { ok: true }, errors: {} });
+      },
+    });
+    await client.command("/api/lms/v1/x", { a: 1 }, { sync: true });
+    const req = seen[0];
+    expect(req.headers.get("accept")).toBe("application/json");
+    expect(req.headers.get("content-type")).toBe("application/json");
+    expect(req.headers.get("x-requested-with")).toBe("XMLHttpRequest");
+    expect(req.headers.get("prefer")).toBe("respond-sync");
+    expect(req.headers.get("accept-language")).toBe("de");
+    expect(req.headers.get("authorization")).toBe("Bearer tok");
+    expect(await req.json()).toEqual({ a: 1 });
+  });
+});
+
+describe("spec 7.7: asynchronous commands", () => {
+  it("polls the status location every second until the command completes", async () => {
+    let polls = 0;
+    const sleep = vi.fn(async () => {});
+    const client = createLmsClient({
+      accessToken: "tok",
+      locale: "en-US",
+      sleep,
+      transport: (req) => {
+        if (req.method === "POST") {
+          expect(req.headers.get("prefer")).toBe("respond-async");
+          return jsonResponse({ state: "pending" }, 202, { Location: "/api/lms/v1/commands/1" });
+        }
+        polls++;
+        return jsonResponse({ id: "1", type: "t", state: polls < 3 ? "pending" : "completed", result: polls < 3 ? null : 1, data: { done: polls }, errors: {} });
+      },
+    });
+    expect(await client.command("/api/lms/v1/x", {})).toEqual({ done: 3 });
+    expect(polls).toBe(3);
+    expect(sleep).toHaveBeenCalledTimes(2);
+    expect(sleep).toHaveBeenCalledWith(1000);
+  });
+
+  it("gives up with 'Time over!' after 60 s of pending", async () => {
+    let clock = 0;
+    vi.spyOn(Date, "now").mockImplementation(() => clock);
+    const client = createLmsClient({
+      accessToken: "tok",
+      locale: "en-US",
+      sleep: async (ms) => void (clock += ms),
+      transport: (req) =>
+        req.method === "POST"
+          ? jsonResponse({}, 202, { Location: "/api/lms/v1/commands/1" })
+          : jsonResponse({ id: "1", type: "t", state: "pending", result: null, data: null, errors: {} }),
+    });
+    const err = (await client.command("/x", {}).catch((e) => e)) as InstanceType<typeof LmsError>;
+    vi.restoreAllMocks();
+    expect(err).toBeInstanceOf(LmsError);
+    expect(err.message).toBe("Time over!");
+    expect(clock).toBeGreaterThanOrEqual(POLL_DURATION_MS);
+  });
+
+  it("reports a failed command with its messages (status 400)", async () => {
+    const client = createLmsClient({
+      accessToken: "tok",
+      locale: "en-US",
+      transport: (req) =>
+        req.method === "POST"
+          ? jsonResponse({}, 202, { Location: "/c/1" })
+          : jsonResponse({ id: "1", type: "t", state: "failed", result: 2, data: { status: 409 }, errors: { "": [{ code: "x", message: "No" }] } }),
+    });
+    const err = (await client.command("/x", {}).catch((e) => e)) as InstanceType<typeof LmsError>;
+    expect(err.status).toBe(409);
+    expect(err.message).toBe("Server accepted command but encountered errors");
+    expect(err.firstMessage()).toEqual({ code: "x", message: "No" });
+  });
+
+  it("a 500 says the server returned an unknown error; a 401 calls onUnauthorized", async () => {
+    const client = createLmsClient({ accessToken: "t", locale: "en-US", transport: () => new Response("boom", { status: 500 }) });
+    const err = (await client.get("/x").catch((e) => e)) as InstanceType<typeof LmsError>;
+    expect(err.message).toBe("Server returns unknown error");
+    const onUnauthorized = vi.fn(() => {
+      throw new Error("relogin");
+    }) as unknown as () => never;
+    const c2 = createLmsClient({ accessToken: "t", locale: "en-US", transport: () => jsonResponse({}, 401), onUnauthorized });
+    await expect(c2.get("/x")).rejects.toThrow("relogin");
+  });
+
+  it("a transport failure is an LmsError with status 0, not a crash", async () => {
+    const client = createLmsClient({ accessToken: "t", locale: "en-US", transport: () => Promise.reject(new Error("ECONNREFUSED")) });
+    const err = (await client.get("/x").catch((e) => e)) as InstanceType<typeof LmsError>;
+    expect(err).toBeInstanceOf(LmsError);
+    expect(err.status).toBe(0);
+  });
+});
+
+describe("spec 5: errors flattened per field; unknown messages become 'Unknown error'", () => {
+  it("translates known codes and falls back for the rest", () => {
+    const t = (code: string, params?: Record<string, unknown>) =>
+      code === "maxLength" ? `Maximum length is ${params?.length}` : code === "required" ? "Field is required" : null;
+    expect(
+      flattenErrors(
+        { name: [{ code: "required", message: "x" }, { code: "maxLength", message: "y", params: { length: 5 } }], "": [{ code: "weird", message: "z" }] },
+        t,
+        "Unknown error",
+      ),
+    ).toEqual({ name: ["Field is required", "Maximum length is 5"], "": ["Unknown error"] });
+  });
+});

@@ -1,0 +1,16 @@
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["build/**", "data/**", ".react-router/**", "node_modules/**", "test-results/**", "playwright-report/**"] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["**/api/*", "../api/*", "../../api/*"], message: "app/ reaches the LMS API only through lms.server.ts" }] },
+      ],
+    },
+  },
+  { files: ["api/**", "tests/**", "server.ts", "bench/**", "scripts/**", "domain/**"], rules: { "no-restricted-imports": "off" } },
+);
