@@ -6,6 +6,7 @@ import { requireUser } from "./auth";
 import { ApiError, message, renderError } from "./errors";
 import { openApiDocument } from "./openapi";
 import { platformRoutes } from "./routes/platform";
+import { courseRoutes } from "./routes/courses";
 import { params } from "./validate";
 
 /** The embedded LMS API, mounted at /api. Reached in-process by the app or over HTTP by anyone. */
@@ -25,8 +26,9 @@ export function createApi(deps: ApiDeps) {
   app.route("/platform/v1", platformRoutes());
 
   const lms = new Hono<ApiEnv>();
-  lms.use("*", requireUser);
+  lms.use("/commands/*", requireUser);
   lms.get("/commands/:id", (c) => readCommandStatus(c, params(c, z.object({ id: z.uuid() })).id));
+  lms.route("/", courseRoutes());
   app.route("/lms/v1", lms);
 
   return app;

@@ -32,7 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // A session the API no longer accepts reads as signed out here; private routes redirect to sign-in.
     if (!(err instanceof Response)) throw err;
   }
-  const [publicSettings, { toast, setCookie }] = await Promise.all([
+  const [publicSettings, { toasts, setCookie }] = await Promise.all([
     shell ? null : loadPublicSettings(publicLms(context)),
     popToast(request),
   ]);
@@ -47,9 +47,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       portalName,
       languages: supported.map((code) => ({ code, name: LOCALE_NAMES[code] })),
       returnTo: url.pathname + url.search,
-      toast,
+      toasts,
       user: shell
         ? {
+            id: shell.user.id,
+            timezone: shell.user.timezone,
             name: shell.user.name,
             email: shell.user.email,
             learnerOnly: shell.learnerOnly,

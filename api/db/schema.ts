@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
-  boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid,
+  boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid,
 } from "drizzle-orm/pg-core";
 
 export const tenants = pgTable("tenants", {
@@ -134,4 +134,243 @@ export const commands = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("commands_user_idx").on(t.userId)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Courses (spec 3): objectives, collections (showcases), terms, filter categories, grading scales
+// ---------------------------------------------------------------------------------------------
+
+export const gradingScales = pgTable("grading_scales", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  description: text("description"),
+  maxScore: doublePrecision("max_score").notNull(),
+  normalizedPassingScore: doublePrecision("normalized_passing_score").notNull(),
+  passingGradeId: uuid("passing_grade_id"),
+});
+
+export const grades = pgTable(
+  "grades",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    gradingScaleId: uuid("grading_scale_id").notNull().references(() => gradingScales.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    color: text("color").notNull(),
+    normalizedMinScore: doublePrecision("normalized_min_score").notNull(),
+  },
+  (t) => [index("grades_scale_idx").on(t.gradingScaleId)],
+);
+
+export const objectives = pgTable(
+  "objectives",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    code: text("code").notNull(),
+    description: text("description").notNull().default(""),
+    about: text("about").notNull().default(""),
+    imageUrl: text("image_url"),
+    /** Spec 3: 1 draft, 2 ready, 3 expired, 4 archived. */
+    state: integer("state").notNull().default(2),
+    /** Spec 3 activity type (0 None … 14 Assignment) of the root activity. */
+    type: integer("type").notNull().default(0),
+    /** Spec 3 activity kind of the root activity: 1 text, 2 lti, 3 composite, 4 event, 5 video, 6 discussion. */
+    activityKind: integer("activity_kind").notNull().default(3),
+    /** Spec 3 activity summary: state of the root activity (4 = archived is excluded from lists). */
+    activityState: integer("activity_state").notNull().default(2),
+    childrenCount: integer("children_count").notNull().default(0),
+    presentationMode: integer("presentation_mode").notNull().default(0),
+    displayMode: integer("display_mode").notNull().default(2),
+    proctored: boolean("proctored").notNull().default(false),
+    supportMobileView: boolean("support_mobile_view").notNull().default(true),
+    supportFullscreenView: boolean("support_fullscreen_view").notNull().default(true),
+    supportLtiAuthoring: boolean("support_lti_authoring").notNull().default(false),
+    supportReview: boolean("support_review").notNull().default(true),
+    enableAiTutor: boolean("enable_ai_tutor").notNull().default(false),
+    accessNewContentAfterCompletion: boolean("access_new_content_after_completion").notNull().default(false),
+    announcementChannelId: uuid("announcement_channel_id"),
+    gradingScaleId: uuid("grading_scale_id").references(() => gradingScales.id, { onDelete: "set null" }),
+    /** Listed in the signed-in catalog. */
+    inCatalog: boolean("in_catalog").notNull().default(true),
+    /** Listed in the public open catalog (no sign-in). */
+    isPublic: boolean("is_public").notNull().default(false),
+    allowSelfEnrollment: boolean("allow_self_enrollment").notNull().default(true),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("objectives_tenant_name_idx").on(t.tenantId, sql`lower(${t.name})`, t.id),
+    index("objectives_catalog_idx").on(t.tenantId, t.inCatalog, t.state),
+    index("objectives_public_idx").on(t.tenantId, t.isPublic, t.state),
+  ],
+);
+
+export const showcases = pgTable(
+  "showcases",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+  },
+  (t) => [index("showcases_tenant_idx").on(t.tenantId)],
+);
+
+export const objectiveShowcases = pgTable(
+  "objective_showcases",
+  {
+    objectiveId: uuid("objective_id").notNull().references(() => objectives.id, { onDelete: "cascade" }),
+    showcaseId: uuid("showcase_id").notNull().references(() => showcases.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.objectiveId, t.showcaseId] }), index("objective_showcases_showcase_idx").on(t.showcaseId, t.objectiveId)],
+);
+
+export const terms = pgTable(
+  "terms",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+  },
+  (t) => [index("terms_tenant_idx").on(t.tenantId)],
+);
+
+export const filterCategories = pgTable(
+  "filter_categories",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+  },
+  (t) => [index("filter_categories_tenant_idx").on(t.tenantId)],
+);
+
+export const filterAttributes = pgTable(
+  "filter_attributes",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    categoryId: uuid("category_id").notNull().references(() => filterCategories.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+  },
+  (t) => [index("filter_attributes_category_idx").on(t.categoryId)],
+);
+
+export const objectiveAttributes = pgTable(
+  "objective_attributes",
+  {
+    objectiveId: uuid("objective_id").notNull().references(() => objectives.id, { onDelete: "cascade" }),
+    attributeId: uuid("attribute_id").notNull().references(() => filterAttributes.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.objectiveId, t.attributeId] }), index("objective_attributes_attribute_idx").on(t.attributeId, t.objectiveId)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Access and enrolment (spec 3): objective accesses grant a course to an audience; an
+// objective-workflow aggregate is one learner's standing in one course.
+// ---------------------------------------------------------------------------------------------
+
+export const objectiveAccesses = pgTable(
+  "objective_accesses",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    objectiveId: uuid("objective_id").notNull().references(() => objectives.id, { onDelete: "cascade" }),
+    /** null: everyone in the tenant (catalog access); else one learner (an assignment). */
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    termId: uuid("term_id").references(() => terms.id, { onDelete: "set null" }),
+    isMandatory: boolean("is_mandatory").notNull().default(false),
+    retake: boolean("retake").notNull().default(false),
+    dueDate: timestamp("due_date", { withTimezone: true }),
+    availabilityDate: timestamp("availability_date", { withTimezone: true }),
+    availabilityEndDate: timestamp("availability_end_date", { withTimezone: true }),
+    gradeRevealPolicy: text("grade_reveal_policy").notNull().default("none"),
+    gradeRevealDate: timestamp("grade_reveal_date", { withTimezone: true }),
+  },
+  (t) => [
+    index("objective_accesses_objective_idx").on(t.objectiveId),
+    index("objective_accesses_user_idx").on(t.userId, t.objectiveId),
+  ],
+);
+
+export const objectiveWorkflowAggregates = pgTable(
+  "objective_workflow_aggregates",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    objectiveId: uuid("objective_id").notNull().references(() => objectives.id, { onDelete: "cascade" }),
+    objectiveAccessId: uuid("objective_access_id").references(() => objectiveAccesses.id, { onDelete: "set null" }),
+    termId: uuid("term_id").references(() => terms.id, { onDelete: "set null" }),
+    isMandatory: boolean("is_mandatory").notNull().default(false),
+    isSelfEnrolled: boolean("is_self_enrolled").notNull().default(false),
+    retake: boolean("retake").notNull().default(false),
+    dueDate: timestamp("due_date", { withTimezone: true }),
+    availabilityDate: timestamp("availability_date", { withTimezone: true }),
+    availabilityEndDate: timestamp("availability_end_date", { withTimezone: true }),
+    gradeRevealPolicy: text("grade_reveal_policy").notNull().default("none"),
+    gradeRevealDate: timestamp("grade_reveal_date", { withTimezone: true }),
+    lastWorkflowId: uuid("last_workflow_id"),
+    lastRecordId: uuid("last_record_id"),
+    /** Denormalised for filtering and sorting My courses without joins per row. */
+    lastWorkflowState: integer("last_workflow_state"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("owa_user_objective_idx").on(t.userId, t.objectiveId),
+    index("owa_user_state_idx").on(t.userId, t.lastWorkflowState),
+    index("owa_user_term_idx").on(t.userId, t.termId),
+  ],
+);
+
+export const selfEnrollments = pgTable(
+  "self_enrollments",
+  {
+    id: uuid("id").primaryKey(),
+    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    objectiveAccessId: uuid("objective_access_id").notNull().references(() => objectiveAccesses.id, { onDelete: "cascade" }),
+    aggregateId: uuid("aggregate_id").notNull().references(() => objectiveWorkflowAggregates.id, { onDelete: "cascade" }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("self_enrollments_user_access_idx").on(t.userId, t.objectiveAccessId)],
+);
+
+export const objectiveWorkflows = pgTable(
+  "objective_workflows",
+  {
+    id: uuid("id").primaryKey(),
+    aggregateId: uuid("aggregate_id").notNull().references(() => objectiveWorkflowAggregates.id, { onDelete: "cascade" }),
+    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    objectiveId: uuid("objective_id").notNull().references(() => objectives.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull().default(1),
+    state: integer("state").notNull(),
+    progress: doublePrecision("progress").notNull().default(0),
+    started: timestamp("started", { withTimezone: true }),
+    submitted: timestamp("submitted", { withTimezone: true }),
+    finished: timestamp("finished", { withTimezone: true }),
+    objectiveRecordId: uuid("objective_record_id"),
+    protectResults: boolean("protect_results").notNull().default(false),
+  },
+  (t) => [index("objective_workflows_aggregate_idx").on(t.aggregateId, t.attempt), index("objective_workflows_user_idx").on(t.userId)],
+);
+
+export const objectiveRecords = pgTable(
+  "objective_records",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    aggregateId: uuid("aggregate_id").notNull().references(() => objectiveWorkflowAggregates.id, { onDelete: "cascade" }),
+    workflowId: uuid("workflow_id"),
+    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    objectiveId: uuid("objective_id").notNull().references(() => objectives.id, { onDelete: "cascade" }),
+    score: doublePrecision("score"),
+    maxScore: doublePrecision("max_score"),
+    normalizedScore: doublePrecision("normalized_score"),
+    gradeId: uuid("grade_id"),
+    passed: boolean("passed"),
+    finished: timestamp("finished", { withTimezone: true }),
+    progress: doublePrecision("progress").notNull().default(0),
+    protectResults: boolean("protect_results").notNull().default(false),
+    /** Imported results have no activity records behind them (spec 4.3). */
+    imported: boolean("imported").notNull().default(false),
+  },
+  (t) => [index("objective_records_aggregate_idx").on(t.aggregateId), index("objective_records_user_idx").on(t.userId)],
 );

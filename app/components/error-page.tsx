@@ -10,6 +10,8 @@ const KNOWN = new Set([401, 403, 404, 500, 501]);
 
 /** Marks a 404 as the activity variant of spec 2.10 ('Activity not found'). */
 export const ACTIVITY_NOT_FOUND = "activity-not-found";
+/** Marks a 404 as spec 2.5's 'Course is not available' (missing access rights). */
+export const COURSE_UNAVAILABLE = "course-unavailable";
 
 /**
  * Spec 2.10 error pages. The button leads to a fallback URL when given, else the learner app root
@@ -34,7 +36,9 @@ export function ErrorPage({
   const variant =
     status === 404 && isRouteErrorResponse(error) && error.data === ACTIVITY_NOT_FOUND
       ? "404activity"
-      : KNOWN.has(status)
+      : status === 404 && isRouteErrorResponse(error) && error.data === COURSE_UNAVAILABLE
+        ? "courseUnavailable"
+        : KNOWN.has(status)
         ? String(status)
         : "other";
   const href = fallbackUrl ?? (learnerOnly ? "/learn" : "/");

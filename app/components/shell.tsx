@@ -9,7 +9,7 @@ export interface ShellRoot {
   locale: string;
   languages: { code: string; name: string }[];
   returnTo: string;
-  toast: { type: "success" | "info" | "critical"; key: string; values?: Record<string, string | number>; text?: string } | null;
+  toasts: { type: "success" | "info" | "critical"; key: string; values?: Record<string, string | number>; text?: string }[];
   user: { name: string; email: string; learnerOnly: boolean; impersonating: boolean } | null;
   menu: MenuEntry[];
 }
@@ -188,7 +188,7 @@ export function Shell({ root, children }: { root: ShellRoot; children: React.Rea
           {children}
         </main>
       </div>
-      <Toasts toast={root.toast} />
+      <Toasts toasts={root.toasts} />
     </div>
   );
 }

@@ -6,25 +6,25 @@ export const TOAST_DURATION_MS = 7000;
 type Toast = { type: "success" | "info" | "critical"; key: string; values?: Record<string, string | number>; text?: string };
 
 /** Spec 9: toasts last 7000 ms (with JavaScript); without it they stay on the page they arrived with. */
-export function Toasts({ toast }: { toast: Toast | null }) {
+export function Toasts({ toasts }: { toasts: Toast[] }) {
   const { t } = useTranslation();
-  const [visible, setVisible] = useState<Toast | null>(toast);
+  const [visible, setVisible] = useState<Toast[]>(toasts);
   useEffect(() => {
-    setVisible(toast);
-    if (!toast) return;
-    const timer = setTimeout(() => setVisible(null), TOAST_DURATION_MS);
+    setVisible(toasts);
+    if (toasts.length === 0) return;
+    const timer = setTimeout(() => setVisible([]), TOAST_DURATION_MS);
     return () => clearTimeout(timer);
-  }, [toast]);
+  }, [toasts]);
   return (
     <div className="toasts" aria-live="polite" aria-label={t("toast.region")} role="region">
-      {visible ? (
-        <div className={`toast toast--${visible.type}`} role={visible.type === "critical" ? "alert" : "status"}>
-          <span>{visible.text ?? t(visible.key, visible.values)}</span>
-          <button type="button" className="toast__close" aria-label={t("toast.dismiss")} onClick={() => setVisible(null)}>
+      {visible.map((toast, i) => (
+        <div key={`${toast.key}-${i}`} className={`toast toast--${toast.type}`} role={toast.type === "critical" ? "alert" : "status"}>
+          <span>{toast.text ?? t(toast.key, toast.values)}</span>
+          <button type="button" className="toast__close" aria-label={t("toast.dismiss")} onClick={() => setVisible((v) => v.filter((x) => x !== toast))}>
             ×
           </button>
         </div>
-      ) : null}
+      ))}
     </div>
   );
 }

@@ -15,19 +15,19 @@ export type Toast = z.infer<typeof toastSchema>;
 const toastCookie = () =>
   createCookie("learn_toast", { path: "/", httpOnly: true, sameSite: "lax", secure: secureCookies(), maxAge: 60 });
 
-export async function setToast(toast: Toast): Promise<string> {
-  return toastCookie().serialize(toast);
+export async function setToast(toast: Toast | Toast[]): Promise<string> {
+  return toastCookie().serialize((Array.isArray(toast) ? toast : [toast]).slice(0, 3));
 }
 
-/** Reads and clears the pending toast. */
-export async function popToast(request: Request): Promise<{ toast: Toast | null; setCookie: string | null }> {
+/** Reads and clears the pending toasts. */
+export async function popToast(request: Request): Promise<{ toasts: Toast[]; setCookie: string | null }> {
   const raw = await toastCookie().parse(request.headers.get("Cookie"));
-  if (raw == null) return { toast: null, setCookie: null };
-  const parsed = toastSchema.safeParse(raw);
-  return { toast: parsed.success ? parsed.data : null, setCookie: await toastCookie().serialize("", { maxAge: 0 }) };
+  if (raw == null) return { toasts: [], setCookie: null };
+  const parsed = z.array(toastSchema).max(3).safeParse(Array.isArray(raw) ? raw : [raw]);
+  return { toasts: parsed.success ? parsed.data : [], setCookie: await toastCookie().serialize("", { maxAge: 0 }) };
 }
 
-export async function redirectWithToast(url: string, toast: Toast, init: ResponseInit = {}): Promise<Response> {
+export async function redirectWithToast(url: string, toast: Toast | Toast[], init: ResponseInit = {}): Promise<Response> {
   const headers = new Headers(init.headers);
   headers.append("Set-Cookie", await setToast(toast));
   headers.set("Location", url);

@@ -1,0 +1,543 @@
+import { Hono, type Context } from "hono";
+import { and, asc, desc, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
+import { z } from "zod";
+import { andAll, parseFilter, type FilterNode } from "../../domain/filter-expression";
+import { gradeVisibility } from "../../domain/lifecycle";
+import {
+  createSelfEnrollmentSchema, listQuerySchema, parseFilterAttributes,
+  type Aggregate, type GradingScale, type Objective, type ObjectiveAccess, type ObjectiveRecord, type ObjectiveWorkflow,
+} from "../../domain/contract/courses";
+import type { ApiEnv } from "../context";
+import type { Db } from "../db/client";
+import {
+  filterAttributes, filterCategories, grades, gradingScales, objectiveAccesses, objectiveAttributes, objectiveRecords,
+  objectiveShowcases, objectives, objectiveWorkflowAggregates as owa, objectiveWorkflows, selfEnrollments, showcases, tenants, terms,
+} from "../db/schema";
+import { requireUser } from "../auth";
+import { runCommand } from "../commands";
+import { ApiError, message, notFound } from "../errors";
+import { filterToSql } from "../filter-sql";
+import { defaultTenantId } from "../settings";
+import { jsonBody, params, query } from "../validate";
+
+const READY = 2;
+const ARCHIVED_ACTIVITY = 4;
+
+/** Spec 7.2: the API's standing conditions on every aggregates query, on top of the client's filter. */
+const STANDING = (() => {
+  const parsed = parseFilter(
+    "objective.activity.state ne 4 and (isSelfEnrolled eq true or isMandatory eq true or lastObjectiveWorkflow.state is not null or lastObjectiveRecord is not null)",
+  );
+  if (!parsed.ok || !parsed.tree) throw new Error("standing filter does not parse");
+  return parsed.tree;
+})();
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+const objectiveColumns = {
+  id: objectives.id,
+  name: objectives.name,
+  code: objectives.code,
+  description: objectives.description,
+  imageUrl: objectives.imageUrl,
+  state: objectives.state,
+  type: objectives.type,
+  activityKind: objectives.activityKind,
+  activityState: objectives.activityState,
+  childrenCount: objectives.childrenCount,
+  presentationMode: objectives.presentationMode,
+  displayMode: objectives.displayMode,
+  proctored: objectives.proctored,
+  supportReview: objectives.supportReview,
+  enableAiTutor: objectives.enableAiTutor,
+  accessNewContentAfterCompletion: objectives.accessNewContentAfterCompletion,
+  announcementChannelId: objectives.announcementChannelId,
+  gradingScaleId: objectives.gradingScaleId,
+  allowSelfEnrollment: objectives.allowSelfEnrollment,
+};
+type ObjectiveRow = Pick<
+  typeof objectives.$inferSelect,
+  Exclude<keyof typeof objectiveColumns, never> & keyof typeof objectives.$inferSelect
+>;
+
+export function toObjective(o: ObjectiveRow, showcaseMap: Map<string, { id: string; name: string }[]>): Objective {
+  return {
+    id: o.id,
+    name: o.name,
+    code: o.code,
+    description: o.description,
+    imageUrl: o.imageUrl,
+    state: o.state,
+    type: o.type,
+    presentationMode: o.presentationMode,
+    displayMode: o.displayMode,
+    proctored: o.proctored,
+    supportReview: o.supportReview,
+    enableAiTutor: o.enableAiTutor,
+    accessNewContentAfterCompletion: o.accessNewContentAfterCompletion,
+    announcementChannelId: o.announcementChannelId,
+    gradingScaleId: o.gradingScaleId,
+    allowSelfEnrollment: o.allowSelfEnrollment,
+    activity: { state: o.activityState, kind: o.activityKind, childrenCount: o.childrenCount, presentationMode: o.presentationMode, supportReview: o.supportReview },
+    showcases: showcaseMap.get(o.id) ?? [],
+  };
+}
+
+/** Showcases of many objectives in one query (no N+1). */
+export async function showcasesOf(db: Db, objectiveIds: string[]) {
+  const map = new Map<string, { id: string; name: string }[]>();
+  if (objectiveIds.length === 0) return map;
+  const rows = await db
+    .select({ objectiveId: objectiveShowcases.objectiveId, id: showcases.id, name: showcases.name })
+    .from(objectiveShowcases)
+    .innerJoin(showcases, eq(showcases.id, objectiveShowcases.showcaseId))
+    .where(inArray(objectiveShowcases.objectiveId, objectiveIds))
+    .orderBy(showcases.name);
+  for (const r of rows) {
+    const list = map.get(r.objectiveId) ?? [];
+    list.push({ id: r.id, name: r.name });
+    map.set(r.objectiveId, list);
+  }
+  return map;
+}
+
+async function gradesById(db: Db, ids: (string | null)[]) {
+  const wanted = [...new Set(ids.filter((x): x is string => !!x))];
+  const map = new Map<string, { id: string; name: string; color: string; normalizedMinScore: number }>();
+  if (wanted.length === 0) return map;
+  const rows = await db.select().from(grades).where(inArray(grades.id, wanted));
+  for (const g of rows) map.set(g.id, { id: g.id, name: g.name, color: g.color, normalizedMinScore: g.normalizedMinScore });
+  return map;
+}
+
+export function toWorkflow(w: typeof objectiveWorkflows.$inferSelect | null): ObjectiveWorkflow | null {
+  if (!w) return null;
+  return {
+    id: w.id,
+    state: w.state,
+    progress: w.progress,
+    started: iso(w.started),
+    submitted: iso(w.submitted),
+    finished: iso(w.finished),
+    objectiveRecordId: w.objectiveRecordId,
+    protectResults: w.protectResults,
+    attempt: w.attempt,
+  };
+}
+
+/** Spec 4.7 enforced on the server: hidden scores never leave the API. */
+export function toRecord(
+  r: typeof objectiveRecords.$inferSelect | null,
+  access: { gradeRevealPolicy: string; gradeRevealDate: Date | null },
+  workflowState: number | null,
+  gradeMap: Map<string, { id: string; name: string; color: string; normalizedMinScore: number }>,
+  now: Date,
+): ObjectiveRecord | null {
+  if (!r) return null;
+  const visible =
+    !r.protectResults &&
+    gradeVisibility(
+      { gradeRevealPolicy: access.gradeRevealPolicy as "none", gradeRevealDate: iso(access.gradeRevealDate) },
+      // A record without a workflow (imported) counts as finished for the reveal rule.
+      { state: (workflowState ?? 6) as 6 },
+      now,
+    ).visible;
+  return {
+    id: r.id,
+    score: visible ? r.score : null,
+    maxScore: visible ? r.maxScore : null,
+    normalizedScore: visible ? r.normalizedScore : null,
+    grade: visible && r.gradeId ? (gradeMap.get(r.gradeId) ?? null) : null,
+    passed: visible ? r.passed : null,
+    finished: iso(r.finished),
+    progress: r.progress,
+    protectResults: r.protectResults,
+    imported: r.imported,
+    resultsHidden: !visible,
+  };
+}
+
+function sortOrder(sort: string): SQL[] {
+  const dir = sort.startsWith("-") ? desc : asc;
+  const key = sort.replace(/^-/, "");
+  if (key === "dueDate") return [sort.startsWith("-") ? sql`${owa.dueDate} desc nulls last` : sql`${owa.dueDate} asc nulls last`, asc(sql`lower(${objectives.name})`), asc(objectives.id)];
+  if (key === "created") return [dir(objectives.createdAt), asc(objectives.id)];
+  return [dir(sql`lower(${objectives.name})`), dir(objectives.id)];
+}
+
+function listParams(c: Context<ApiEnv>) {
+  const q = query(c, listQuerySchema.extend({ filter: z.string().optional(), select: z.string().optional(), domain: z.string().max(253).optional() }));
+  const showcaseIds = c.req.queries("showcase") ?? [];
+  if (showcaseIds.length > 50 || !showcaseIds.every((s) => z.uuid().safeParse(s).success)) {
+    throw new ApiError(400, { showcase: [message("invalid", "showcase must be one or more collection ids (uuid).")] });
+  }
+  const attrs = parseFilterAttributes(c.req.queries("filterAttribute") ?? []);
+  if (!attrs.ok) throw new ApiError(400, { filterAttribute: [message("invalid", attrs.error)] });
+  return { ...q, showcaseIds, attributeGroups: attrs.groups };
+}
+
+/** Collections (OR) and category attributes (OR within a category, AND across categories). */
+function collectionAndAttributeConditions(showcaseIds: string[], groups: { categoryId: string; attributeIds: string[] }[]): SQL[] {
+  const out: SQL[] = [];
+  if (showcaseIds.length) {
+    out.push(sql`exists (select 1 from ${objectiveShowcases} where ${objectiveShowcases.objectiveId} = ${objectives.id} and ${objectiveShowcases.showcaseId} in (${sql.join(showcaseIds.map((s) => sql`${s}::uuid`), sql`, `)}))`);
+  }
+  for (const g of groups) {
+    out.push(sql`exists (select 1 from ${objectiveAttributes} where ${objectiveAttributes.objectiveId} = ${objectives.id} and ${objectiveAttributes.attributeId} in (${sql.join(g.attributeIds.map((a) => sql`${a}::uuid`), sql`, `)}))`);
+  }
+  return out;
+}
+
+function searchCondition(search: string | undefined): SQL | undefined {
+  const s = search?.trim().toLowerCase();
+  if (!s) return undefined;
+  return sql`lower(${objectives.name}) like ${`%${s.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`}`;
+}
+
+async function tenantForDomain(db: Db, domain: string | undefined): Promise<string> {
+  if (domain) {
+    const rows = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.domain, domain.toLowerCase())).limit(1);
+    if (rows[0]) return rows[0].id;
+  }
+  const id = await defaultTenantId(db);
+  if (!id) throw notFound("tenant");
+  return id;
+}
+
+/** Catalog visibility: ready, listed, root activity not archived. */
+const catalogVisible = (tenantId: string) =>
+  and(eq(objectives.tenantId, tenantId), eq(objectives.inCatalog, true), eq(objectives.state, READY), ne(objectives.activityState, ARCHIVED_ACTIVITY));
+const publicVisible = (tenantId: string) =>
+  and(eq(objectives.tenantId, tenantId), eq(objectives.isPublic, true), eq(objectives.state, READY), ne(objectives.activityState, ARCHIVED_ACTIVITY));
+
+async function loadAggregates(db: Db, where: SQL | undefined, opts: { order: SQL[]; limit: number; offset: number }, now: Date): Promise<Aggregate[]> {
+  const rows = await db
+    .select({ a: owa, o: objectiveColumns, w: objectiveWorkflows, r: objectiveRecords })
+    .from(owa)
+    .innerJoin(objectives, eq(objectives.id, owa.objectiveId))
+    .leftJoin(objectiveWorkflows, eq(objectiveWorkflows.id, owa.lastWorkflowId))
+    .leftJoin(objectiveRecords, eq(objectiveRecords.id, owa.lastRecordId))
+    .where(where)
+    .orderBy(...opts.order)
+    .limit(opts.limit)
+    .offset(opts.offset);
+  const [showcaseMap, gradeMap] = await Promise.all([
+    showcasesOf(db, rows.map((r) => r.o.id)),
+    gradesById(db, rows.map((r) => r.r?.gradeId ?? null)),
+  ]);
+  return rows.map(({ a, o, w, r }) => ({
+    id: a.id,
+    userId: a.userId,
+    termId: a.termId,
+    isMandatory: a.isMandatory,
+    isSelfEnrolled: a.isSelfEnrolled,
+    retake: a.retake,
+    dueDate: iso(a.dueDate),
+    availabilityDate: iso(a.availabilityDate),
+    availabilityEndDate: iso(a.availabilityEndDate),
+    gradeRevealPolicy: a.gradeRevealPolicy as Aggregate["gradeRevealPolicy"],
+    gradeRevealDate: iso(a.gradeRevealDate),
+    objectiveAccess: a.objectiveAccessId ? { id: a.objectiveAccessId } : null,
+    objective: toObjective(o, showcaseMap),
+    lastObjectiveWorkflow: toWorkflow(w),
+    lastObjectiveRecord: toRecord(r, a, w?.state ?? null, gradeMap, now),
+  }));
+}
+
+export async function loadAggregateFor(db: Db, userId: string, objectiveId: string, now: Date): Promise<Aggregate | null> {
+  const list = await loadAggregates(db, and(eq(owa.userId, userId), eq(owa.objectiveId, objectiveId)), { order: [asc(owa.id)], limit: 1, offset: 0 }, now);
+  return list[0] ?? null;
+}
+
+async function categoriesFor(db: Db, objectiveScope: SQL) {
+  const rows = await db
+    .selectDistinct({ categoryId: filterCategories.id, categoryName: filterCategories.name, id: filterAttributes.id, name: filterAttributes.name })
+    .from(objectiveAttributes)
+    .innerJoin(filterAttributes, eq(filterAttributes.id, objectiveAttributes.attributeId))
+    .innerJoin(filterCategories, eq(filterCategories.id, filterAttributes.categoryId))
+    .where(sql`${objectiveAttributes.objectiveId} in (${objectiveScope})`)
+    .orderBy(filterCategories.name, filterAttributes.name);
+  const map = new Map<string, { id: string; name: string; attributes: { id: string; name: string }[] }>();
+  for (const r of rows) {
+    const cat = map.get(r.categoryId) ?? { id: r.categoryId, name: r.categoryName, attributes: [] };
+    cat.attributes.push({ id: r.id, name: r.name });
+    map.set(r.categoryId, cat);
+  }
+  return [...map.values()];
+}
+
+async function showcasesFor(db: Db, objectiveScope: SQL) {
+  return db
+    .selectDistinct({ id: showcases.id, name: showcases.name })
+    .from(objectiveShowcases)
+    .innerJoin(showcases, eq(showcases.id, objectiveShowcases.showcaseId))
+    .where(sql`${objectiveShowcases.objectiveId} in (${objectiveScope})`)
+    .orderBy(showcases.name);
+}
+
+function enrolledScope(userId: string): SQL {
+  return sql`select ${owa.objectiveId} from ${owa} inner join ${objectives} on ${objectives.id} = ${owa.objectiveId} where ${owa.userId} = ${userId} and ${filterToSql(STANDING)}`;
+}
+
+function catalogScope(tenantId: string): SQL {
+  return sql`select ${objectives.id} from ${objectives} where ${catalogVisible(tenantId)}`;
+}
+
+function publicScope(tenantId: string): SQL {
+  return sql`select ${objectives.id} from ${objectives} where ${publicVisible(tenantId)}`;
+}
+
+export async function loadScales(db: Db, ids: string[]): Promise<GradingScale[]> {
+  if (ids.length === 0) return [];
+  const [scales, gradeRows] = await Promise.all([
+    db.select().from(gradingScales).where(inArray(gradingScales.id, ids)),
+    db.select().from(grades).where(inArray(grades.gradingScaleId, ids)).orderBy(grades.normalizedMinScore),
+  ]);
+  return scales.map((s) => {
+    const list = gradeRows.filter((g) => g.gradingScaleId === s.id).map((g) => ({ id: g.id, name: g.name, color: g.color, normalizedMinScore: g.normalizedMinScore }));
+    return { id: s.id, name: s.name, description: s.description, maxScore: s.maxScore, normalizedPassingScore: s.normalizedPassingScore, numberOfGrades: list.length, passingGradeId: s.passingGradeId, objectiveGrades: list };
+  });
+}
+
+export function courseRoutes() {
+  const r = new Hono<ApiEnv>();
+
+  // ---- Public open catalog (spec 7.2): no sign-in, public courses only, no learner data. ----
+  r.get("/public/open-catalog/objectives/query", async (c) => {
+    const db = c.var.db;
+    const p = listParams(c);
+    const tenantId = await tenantForDomain(db, p.domain);
+    const where = and(publicVisible(tenantId), searchCondition(p.search), ...collectionAndAttributeConditions(p.showcaseIds, p.attributeGroups));
+    const [rows, total] = await Promise.all([
+      db.select(objectiveColumns).from(objectives).where(where).orderBy(...sortOrder(p.sort.includes("dueDate") ? "objective.name" : p.sort)).limit(p.take).offset(p.skip),
+      p.requireTotalCount ? db.select({ n: sql<number>`count(*)::int` }).from(objectives).where(where) : null,
+    ]);
+    const showcaseMap = await showcasesOf(db, rows.map((o) => o.id));
+    const data = rows.map((o) => {
+      const { gradingScaleId: _g, announcementChannelId: _a, ...pub } = toObjective(o, showcaseMap);
+      return pub;
+    });
+    return c.json({ data, ...(total ? { totalCount: total[0].n } : {}) });
+  });
+
+  r.get("/public/open-catalog/objectives/:id", async (c) => {
+    const { id } = params(c, z.object({ id: z.uuid() }));
+    const db = c.var.db;
+    const tenantId = await tenantForDomain(db, c.req.query("domain"));
+    const rows = await db.select({ ...objectiveColumns, about: objectives.about }).from(objectives).where(and(eq(objectives.id, id), publicVisible(tenantId))).limit(1);
+    if (!rows[0]) throw notFound("course");
+    const showcaseMap = await showcasesOf(db, [id]);
+    const { gradingScaleId: _g, announcementChannelId: _a, ...pub } = toObjective(rows[0], showcaseMap);
+    return c.json({ ...pub, about: rows[0].about });
+  });
+
+  r.get("/public/open-catalog/showcases", async (c) => {
+    const tenantId = await tenantForDomain(c.var.db, c.req.query("domain"));
+    return c.json({ data: await showcasesFor(c.var.db, publicScope(tenantId)) });
+  });
+
+  r.get("/public/open-catalog/filter-categories", async (c) => {
+    const tenantId = await tenantForDomain(c.var.db, c.req.query("domain"));
+    return c.json(await categoriesFor(c.var.db, publicScope(tenantId)));
+  });
+
+  // ---- Signed-in calls ----
+  r.use("/users/*", requireUser);
+  r.use("/objective-workflow-aggregates/*", requireUser);
+  r.use("/objectives/*", requireUser);
+  r.use("/grading-scales/*", requireUser);
+  r.use("/create-self-enrollments", requireUser);
+
+  // My courses (spec 7.2): the learner's aggregates, with the client's text filter and the standing conditions.
+  r.get("/objective-workflow-aggregates/query", async (c) => {
+    const db = c.var.db;
+    const p = listParams(c);
+    let clientTree: FilterNode | null = null;
+    if (p.filter) {
+      const parsed = parseFilter(p.filter);
+      if (!parsed.ok) throw new ApiError(400, { filter: [message("invalidFilter", parsed.error)] });
+      clientTree = parsed.tree;
+    }
+    const tree = andAll(STANDING, clientTree)!;
+    const where = and(eq(owa.userId, c.var.user.id), filterToSql(tree), searchCondition(p.search), ...collectionAndAttributeConditions(p.showcaseIds, p.attributeGroups));
+    const [data, total] = await Promise.all([
+      loadAggregates(db, where, { order: sortOrder(p.sort), limit: p.take, offset: p.skip }, c.var.now),
+      p.requireTotalCount
+        ? db.select({ n: sql<number>`count(*)::int` }).from(owa).innerJoin(objectives, eq(objectives.id, owa.objectiveId)).where(where)
+        : null,
+    ]);
+    return c.json({ data, ...(total ? { totalCount: total[0].n } : {}) });
+  });
+
+  // The "separate query that selects termId for the user" (spec 7.2).
+  r.get("/users/me/objective-workflow-aggregates/term-ids", async (c) => {
+    const rows = await c.var.db
+      .selectDistinct({ termId: owa.termId })
+      .from(owa)
+      .innerJoin(objectives, eq(objectives.id, owa.objectiveId))
+      .where(and(eq(owa.userId, c.var.user.id), filterToSql(STANDING), sql`${owa.termId} is not null`));
+    return c.json({ data: rows.map((r) => r.termId) });
+  });
+
+  r.get("/objectives/:id/objective-workflow-aggregate", async (c) => {
+    const { id } = params(c, z.object({ id: z.uuid() }));
+    const agg = await loadAggregateFor(c.var.db, c.var.user.id, id, c.var.now);
+    if (!agg) throw notFound("course");
+    return c.json(agg);
+  });
+
+  r.get("/users/me/terms", async (c) => {
+    const rows = await c.var.db.select({ id: terms.id, name: terms.name }).from(terms).where(eq(terms.tenantId, c.var.user.tenantId)).orderBy(terms.name);
+    return c.json({ data: rows });
+  });
+  r.get("/users/me/enrolled-showcases", async (c) => c.json({ data: await showcasesFor(c.var.db, enrolledScope(c.var.user.id)) }));
+  r.get("/users/me/catalog-showcases", async (c) => c.json({ data: await showcasesFor(c.var.db, catalogScope(c.var.user.tenantId)) }));
+  r.get("/users/me/enrolled-filter-categories", async (c) => c.json(await categoriesFor(c.var.db, enrolledScope(c.var.user.id))));
+  r.get("/users/me/catalog-filter-categories", async (c) => c.json(await categoriesFor(c.var.db, catalogScope(c.var.user.tenantId))));
+
+  r.get("/grading-scales/query", async (c) => {
+    const ids = c.req.queries("id") ?? [];
+    if (ids.length > 100 || !ids.every((i) => z.uuid().safeParse(i).success)) throw new ApiError(400, { id: [message("invalid", "id must be grading scale ids (uuid), at most 100.")] });
+    const scales = await loadScales(c.var.db, ids);
+    return c.json({ data: scales.filter(() => true) });
+  });
+
+  // Catalog (spec 7.2): courses available to the whole tenant, with whether the learner is enrolled.
+  r.get("/users/me/objective-accesses/query", async (c) => {
+    const db = c.var.db;
+    const p = listParams(c);
+    const user = c.var.user;
+    const where = and(
+      eq(objectiveAccesses.tenantId, user.tenantId),
+      isNull(objectiveAccesses.userId),
+      catalogVisible(user.tenantId),
+      searchCondition(p.search),
+      ...collectionAndAttributeConditions(p.showcaseIds, p.attributeGroups),
+    );
+    const base = db
+      .select({ access: objectiveAccesses, o: objectiveColumns, aggId: owa.id, r: objectiveRecords })
+      .from(objectiveAccesses)
+      .innerJoin(objectives, eq(objectives.id, objectiveAccesses.objectiveId))
+      .leftJoin(owa, and(eq(owa.objectiveId, objectives.id), eq(owa.userId, user.id)))
+      .leftJoin(objectiveRecords, eq(objectiveRecords.id, owa.lastRecordId))
+      .where(where)
+      .orderBy(...sortOrder(p.sort.includes("dueDate") ? "objective.name" : p.sort))
+      .limit(p.take)
+      .offset(p.skip);
+    const [rows, total] = await Promise.all([
+      base,
+      p.requireTotalCount
+        ? db.select({ n: sql<number>`count(*)::int` }).from(objectiveAccesses).innerJoin(objectives, eq(objectives.id, objectiveAccesses.objectiveId)).where(where)
+        : null,
+    ]);
+    const [showcaseMap, gradeMap] = await Promise.all([showcasesOf(db, rows.map((r) => r.o.id)), gradesById(db, rows.map((r) => r.r?.gradeId ?? null))]);
+    const data: ObjectiveAccess[] = rows.map(({ access, o, aggId, r }) => {
+      const rec = toRecord(r, access, null, gradeMap, c.var.now);
+      return {
+        id: access.id,
+        objective: toObjective(o, showcaseMap),
+        enrolled: aggId !== null,
+        aggregateId: aggId,
+        grade: rec?.grade ?? null,
+        score: rec?.score ?? null,
+        maxScore: rec?.maxScore ?? null,
+        normalizedScore: rec?.normalizedScore ?? null,
+        isMandatory: access.isMandatory,
+        retake: access.retake,
+        dueDate: iso(access.dueDate),
+        availabilityDate: iso(access.availabilityDate),
+      };
+    });
+    return c.json({ data, ...(total ? { totalCount: total[0].n } : {}) });
+  });
+
+  // One course as the catalog shows it: the learner's own access first, else the tenant-wide one.
+  r.get("/users/me/objectives/:id/objective-access", async (c) => {
+    const { id } = params(c, z.object({ id: z.uuid() }));
+    const db = c.var.db;
+    const user = c.var.user;
+    const rows = await db
+      .select({ access: objectiveAccesses, o: { ...objectiveColumns, about: objectives.about, inCatalog: objectives.inCatalog }, aggId: owa.id, r: objectiveRecords })
+      .from(objectiveAccesses)
+      .innerJoin(objectives, eq(objectives.id, objectiveAccesses.objectiveId))
+      .leftJoin(owa, and(eq(owa.objectiveId, objectives.id), eq(owa.userId, user.id)))
+      .leftJoin(objectiveRecords, eq(objectiveRecords.id, owa.lastRecordId))
+      .where(and(eq(objectives.id, id), eq(objectives.tenantId, user.tenantId), or(isNull(objectiveAccesses.userId), eq(objectiveAccesses.userId, user.id))))
+      .orderBy(sql`${objectiveAccesses.userId} is null`)
+      .limit(1);
+    const row = rows[0];
+    // Not listed and not assigned: as if it did not exist (another tenant's or a hidden course).
+    const visible = row && (row.aggId !== null || row.access.userId === user.id || (row.o.inCatalog && row.o.state === READY && row.o.activityState !== ARCHIVED_ACTIVITY));
+    if (!row || !visible) throw notFound("course");
+    const [showcaseMap, gradeMap] = await Promise.all([showcasesOf(db, [id]), gradesById(db, [row.r?.gradeId ?? null])]);
+    const rec = toRecord(row.r, row.access, null, gradeMap, c.var.now);
+    return c.json({
+      id: row.access.id,
+      objective: { ...toObjective(row.o, showcaseMap), about: row.o.about },
+      enrolled: row.aggId !== null,
+      aggregateId: row.aggId,
+      grade: rec?.grade ?? null,
+      score: rec?.score ?? null,
+      maxScore: rec?.maxScore ?? null,
+      normalizedScore: rec?.normalizedScore ?? null,
+      isMandatory: row.access.isMandatory,
+      retake: row.access.retake,
+      dueDate: iso(row.access.dueDate),
+      availabilityDate: iso(row.access.availabilityDate),
+    });
+  });
+
+  // Spec 7.3 create-self-enrollments: body { id, objectiveAccessId }; idempotent by id.
+  r.post("/create-self-enrollments", async (c) => {
+    const body = await jsonBody(c, createSelfEnrollmentSchema);
+    const user = c.var.user;
+    return runCommand(c, { id: body.id, type: "create-self-enrollment" }, async (tx) => {
+      const rows = await tx
+        .select({ access: objectiveAccesses, o: objectives })
+        .from(objectiveAccesses)
+        .innerJoin(objectives, eq(objectives.id, objectiveAccesses.objectiveId))
+        .where(and(eq(objectiveAccesses.id, body.objectiveAccessId), eq(objectiveAccesses.tenantId, user.tenantId), or(isNull(objectiveAccesses.userId), eq(objectiveAccesses.userId, user.id))))
+        .limit(1);
+      const row = rows[0];
+      if (!row) throw new ApiError(404, { objectiveAccessId: [message("notFound", "The course was not found.")] });
+      const { access, o } = row;
+      const listed = access.userId === user.id || ((o.inCatalog || o.isPublic) && o.state === READY && o.activityState !== ARCHIVED_ACTIVITY);
+      if (!listed || !o.allowSelfEnrollment) {
+        throw new ApiError(422, { "": [message("selfEnrollmentNotAllowed", "This course cannot be added to your courses.")] });
+      }
+      const existing = await tx.select().from(owa).where(and(eq(owa.userId, user.id), eq(owa.objectiveId, o.id))).limit(1);
+      let aggregateId: string;
+      if (existing[0]) {
+        aggregateId = existing[0].id;
+        if (!existing[0].isSelfEnrolled) await tx.update(owa).set({ isSelfEnrolled: true }).where(eq(owa.id, aggregateId));
+      } else {
+        const [created] = await tx
+          .insert(owa)
+          .values({
+            tenantId: user.tenantId,
+            userId: user.id,
+            objectiveId: o.id,
+            objectiveAccessId: access.id,
+            termId: access.termId,
+            isMandatory: access.isMandatory,
+            isSelfEnrolled: true,
+            retake: access.retake,
+            dueDate: access.dueDate,
+            availabilityDate: access.availabilityDate,
+            availabilityEndDate: access.availabilityEndDate,
+            gradeRevealPolicy: access.gradeRevealPolicy,
+            gradeRevealDate: access.gradeRevealDate,
+          })
+          .returning({ id: owa.id });
+        aggregateId = created.id;
+      }
+      await tx
+        .insert(selfEnrollments)
+        .values({ id: body.id, userId: user.id, objectiveAccessId: access.id, aggregateId })
+        .onConflictDoNothing();
+      return { id: body.id, objectiveAccessId: access.id, aggregateId, objectiveId: o.id };
+    });
+  });
+
+  return r;
+}

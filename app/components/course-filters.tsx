@@ -1,0 +1,220 @@
+import { useEffect, useRef } from "react";
+import { Form, Link, useNavigation, useSubmit } from "react-router";
+import { useTranslation } from "react-i18next";
+
+export interface FilterSection {
+  /** Query parameter name, e.g. "collection" or "category[<id>]". */
+  param: string;
+  label: string;
+  options: { value: string; label: string }[];
+  selected: string[];
+}
+
+export const SEARCH_DEBOUNCE_MS = 500;
+
+/** Hidden inputs carrying the current filters through a GET form. */
+function Carry({ params, skip }: { params: URLSearchParams; skip: (name: string) => boolean }) {
+  return (
+    <>
+      {[...params.entries()]
+        .filter(([k]) => !skip(k))
+        .map(([k, v], i) => (
+          <input key={`${k}-${i}`} type="hidden" name={k} value={v} />
+        ))}
+    </>
+  );
+}
+
+/**
+ * Spec 2.3 / 5 search: a GET form with a submit button (no JavaScript); with JavaScript the text is
+ * lowercased, left-trimmed and applied after a 500 ms pause, mirrored to `keyword`.
+ */
+export function SearchBox({ params, label }: { params: URLSearchParams; label: string }) {
+  const { t } = useTranslation();
+  const submit = useSubmit();
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => void (timer.current && clearTimeout(timer.current)), []);
+  const keyword = params.get("keyword") ?? "";
+  return (
+    <Form method="get" role="search" className="search-box" aria-label={label}>
+      <Carry params={params} skip={(k) => k === "keyword" || k === "page"} />
+      <label htmlFor="course-search" className="visually-hidden">{label}</label>
+      <input
+        id="course-search"
+        type="search"
+        name="keyword"
+        defaultValue={keyword}
+        key={keyword}
+        maxLength={200}
+        placeholder={t("courses.searchPlaceholder")}
+        autoComplete="off"
+        onChange={(e) => {
+          const form = e.currentTarget.form;
+          if (timer.current) clearTimeout(timer.current);
+          timer.current = setTimeout(() => {
+            if (!form) return;
+            const data = new FormData(form);
+            const text = String(data.get("keyword") ?? "").toLowerCase().replace(/^\s+/, "");
+            data.set("keyword", text);
+            if (!text) data.delete("keyword");
+            submit(data, { method: "get", replace: true, preventScrollReset: true });
+          }, SEARCH_DEBOUNCE_MS);
+        }}
+      />
+      <button type="submit" className="button">{t("courses.searchButton")}</button>
+    </Form>
+  );
+}
+
+/** Collection chips: links that toggle one collection in the URL. */
+export function CollectionChips({ params, collections }: { params: URLSearchParams; collections: { id: string; name: string }[] }) {
+  const { t } = useTranslation();
+  if (collections.length === 0) return null;
+  const selected = new Set((params.get("collection") ?? "").split(",").filter(Boolean));
+  return (
+    <nav aria-label={t("courses.collections")} className="chips">
+      <ul>
+        {collections.map((c) => {
+          const next = new URLSearchParams(params);
+          const set = new Set(selected);
+          if (set.has(c.id)) set.delete(c.id);
+          else set.add(c.id);
+          if (set.size) next.set("collection", [...set].join(","));
+          else next.delete("collection");
+          next.delete("page");
+          const on = selected.has(c.id);
+          return (
+            <li key={c.id}>
+              <Link className={`chip ${on ? "chip--on" : ""}`} to={`?${next.toString()}`} aria-current={on ? "true" : undefined} preventScrollReset>
+                {on ? <span aria-hidden="true">✓ </span> : null}
+                {c.name}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
+
+/**
+ * Spec 2.3 filter drawer: title, close, clear filters (disabled when none is set), sections sorted by
+ * label, badge with the number of active filters. A popover opened declaratively (works without
+ * JavaScript); with JavaScript keyboard focus is trapped inside while it is open.
+ */
+export function FilterDrawer({ params, sections, activeCount, clearHref }: { params: URLSearchParams; sections: FilterSection[]; activeCount: number; clearHref: string }) {
+  const { t } = useTranslation();
+  const panel = useRef<HTMLDivElement>(null);
+  const navigation = useNavigation();
+  useEffect(() => {
+    const el = panel.current;
+    if (!el) return;
+    const focusables = () => [...el.querySelectorAll<HTMLElement>("button:not([disabled]), a[href], input, [tabindex]:not([tabindex='-1'])")];
+    const onToggle = (e: Event) => {
+      if ((e as ToggleEvent).newState === "open") focusables()[0]?.focus();
+      else document.getElementById("filter-drawer-button")?.focus();
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Tab") return;
+      const list = focusables();
+      if (list.length === 0) return;
+      const first = list[0];
+      const last = list[list.length - 1];
+      if (e.shiftKey && document.activeElement === first) {
+        e.preventDefault();
+        last.focus();
+      } else if (!e.shiftKey && document.activeElement === last) {
+        e.preventDefault();
+        first.focus();
+      }
+    };
+    el.addEventListener("toggle", onToggle);
+    el.addEventListener("keydown", onKey);
+    return () => {
+      el.removeEventListener("toggle", onToggle);
+      el.removeEventListener("keydown", onKey);
+    };
+  }, []);
+  useEffect(() => {
+    if (navigation.state === "loading") {
+      try {
+        panel.current?.hidePopover();
+      } catch {
+        // not open
+      }
+    }
+  }, [navigation.state]);
+  if (sections.length === 0) return null;
+  const sorted = [...sections].sort((a, b) => a.label.localeCompare(b.label));
+  return (
+    <>
+      <button type="button" id="filter-drawer-button" className="button filter-button" popoverTarget="filter-drawer" aria-haspopup="dialog">
+        {t("coursesFilterDrawer.open")}
+        {activeCount > 0 ? (
+          <span className="badge" aria-label={t("coursesFilterDrawer.activeCount", { count: activeCount })}>{activeCount}</span>
+        ) : null}
+      </button>
+      <div id="filter-drawer" popover="auto" ref={panel} className="drawer" role="dialog" aria-modal="true" aria-labelledby="filter-drawer-title">
+        <Form method="get" className="drawer__form">
+          <div className="drawer__header">
+            <h2 id="filter-drawer-title">{t("coursesFilterDrawer.title")}</h2>
+            <button type="button" className="drawer__close" popoverTarget="filter-drawer" popoverTargetAction="hide" aria-label={t("coursesFilterDrawer.close")}>
+              ×
+            </button>
+          </div>
+          {params.get("keyword") ? <input type="hidden" name="keyword" value={params.get("keyword") ?? ""} /> : null}
+          <div className="drawer__sections">
+            {sorted.map((s) => (
+              <fieldset key={s.param} className="drawer__section">
+                <legend>{s.label}</legend>
+                {s.options.map((o) => (
+                  <label key={o.value} className="checkbox">
+                    <input type="checkbox" name={s.param} value={o.value} defaultChecked={s.selected.includes(o.value)} />
+                    <span>{o.label}</span>
+                  </label>
+                ))}
+              </fieldset>
+            ))}
+          </div>
+          <div className="drawer__footer">
+            {activeCount > 0 ? (
+              <Link className="button" to={clearHref}>{t("coursesFilterDrawer.clear")}</Link>
+            ) : (
+              <button type="button" className="button" disabled>{t("coursesFilterDrawer.clear")}</button>
+            )}
+            <button type="submit" className="button button--primary">{t("coursesFilterDrawer.apply")}</button>
+          </div>
+        </Form>
+      </div>
+    </>
+  );
+}
+
+/** Page links that work without JavaScript. */
+export function Pagination({ params, page, total, pageSize }: { params: URLSearchParams; page: number; total: number; pageSize: number }) {
+  const { t } = useTranslation();
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  if (pages <= 1) return null;
+  const href = (p: number) => {
+    const next = new URLSearchParams(params);
+    if (p > 1) next.set("page", String(p));
+    else next.delete("page");
+    const q = next.toString();
+    return q ? `?${q}` : "?";
+  };
+  const window = [...new Set([1, page - 1, page, page + 1, pages].filter((p) => p >= 1 && p <= pages))].sort((a, b) => a - b);
+  return (
+    <nav aria-label={t("pagination.label")} className="pagination">
+      <ul>
+        <li>{page > 1 ? <Link to={href(page - 1)} rel="prev">{t("pagination.previous")}</Link> : <span aria-disabled="true">{t("pagination.previous")}</span>}</li>
+        {window.map((p, i) => (
+          <li key={p}>
+            {i > 0 && p - window[i - 1] > 1 ? <span aria-hidden="true">… </span> : null}
+            {p === page ? <span aria-current="page">{p}</span> : <Link to={href(p)} aria-label={t("pagination.page", { page: p })}>{p}</Link>}
+          </li>
+        ))}
+        <li>{page < pages ? <Link to={href(page + 1)} rel="next">{t("pagination.next")}</Link> : <span aria-disabled="true">{t("pagination.next")}</span>}</li>
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,79 @@
+import { Form, redirect, useLoaderData, useNavigation } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/learn.catalog.$id";
+import { state } from "~/services/request.server";
+import { catalogCourse, requireCourseId } from "~/services/catalog.server";
+import { enrol } from "~/services/courses.server";
+import { redirectWithToast } from "~/services/toast.server";
+import { AboutHtml, CollapsibleDescription, CourseCover, CourseHeader } from "~/components/course-summary";
+
+export const handle = {
+  title: (d: { course?: { objective: { name: string } } } | undefined) => d?.course?.objective.name ?? null,
+  breadcrumb: (d: { course?: { objective: { name: string } } } | undefined) => (d?.course ? { label: d.course.objective.name } : null),
+};
+
+/** /learn/catalog/{id} (spec 2.1): a catalog course with 'Add to my courses'. */
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const id = requireCourseId(params.id);
+  const s = state(context);
+  const shell = await s.shell();
+  if (!shell) throw redirect(`/learn/open-catalog/${id}/view/details`);
+  const lms = await s.lms();
+  const course = await catalogCourse(lms, id);
+  void request;
+  return { course, commandId: crypto.randomUUID() };
+}
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const id = requireCourseId(params.id);
+  const s = state(context);
+  await s.requireLearner();
+  const form = await request.formData();
+  const intent = form.get("intent");
+  if (intent !== "enrol") throw new Response("Unknown action", { status: 400 });
+  const commandId = String(form.get("commandId") ?? "");
+  const result = await enrol(await s.lms(), id, /^[0-9a-f-]{36}$/i.test(commandId) ? commandId : crypto.randomUUID());
+  if (result.ok) return redirectWithToast("/learn/courses", { type: "success", key: "publicCatalog.courseEnrolled", values: { name: result.name } });
+  if (result.reason === "refused") {
+    const m = result.message;
+    return redirectWithToast(`/learn/catalog/${id}`, { type: "critical", key: m ? `apiErrors.${m.code}` : "messages.unknownError", values: m?.params });
+  }
+  if (result.reason === "notFound") throw new Response("Not found", { status: 404 });
+  return redirectWithToast("/learn/courses", { type: "critical", key: "messages.unknownError" });
+}
+
+export default function CatalogCourse() {
+  const { course, commandId } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "enrol";
+  const o = course.objective;
+  return (
+    <article className="course-details">
+      <CourseHeader name={o.name} code={o.code} collections={o.showcases} />
+      <div className="course-details__grid">
+        <div>
+          <CollapsibleDescription text={o.description} />
+          <AboutHtml html={o.about} />
+        </div>
+        <aside className="course-details__side">
+          <CourseCover imageUrl={o.imageUrl} name={o.name} />
+          {course.enrolled ? (
+            <>
+              <button type="button" className="button" disabled>{t("catalog.enrolled")}</button>
+              <a className="button button--primary" href={`/learn/courses/${o.id}`}>{t("catalog.goToCourse")}</a>
+            </>
+          ) : (
+            <Form method="post">
+              <input type="hidden" name="intent" value="enrol" />
+              <input type="hidden" name="commandId" value={commandId} />
+              <button type="submit" className="button button--primary" disabled={busy} aria-disabled={busy}>
+                {busy ? t("app.loading") : t("catalog.addToMyCourses")}
+              </button>
+            </Form>
+          )}
+        </aside>
+      </div>
+    </article>
+  );
+}

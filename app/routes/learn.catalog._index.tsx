@@ -1,0 +1,56 @@
+import { redirect, useLoaderData } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/learn.catalog._index";
+import type { ObjectiveAccess } from "#domain/contract/courses";
+import { countActiveFilters } from "#domain/courses";
+import { state } from "~/services/request.server";
+import { canonicalOrRedirect, listQuery, toCatalogCard, type Category, type Named } from "~/services/courses.server";
+import { stripNonCatalogParams } from "~/services/catalog.server";
+import { CatalogList } from "~/components/course-list-page";
+
+export const handle = {
+  title: (_: unknown, t: (k: string) => string) => t("catalog.title"),
+  breadcrumb: (_: unknown, t: (k: string) => string) => ({ slug: "catalog-list", label: t("breadcrumbs.catalog-list"), href: "/learn/catalog" }),
+};
+
+/** /learn/catalog (spec 2.1, 7.2): courses the learner can add, with search and filters. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const s = state(context);
+  const shell = await s.shell();
+  const url = new URL(request.url);
+  // Spec 2.1: catalog paths are public paths; visitors see the open catalog instead.
+  if (!shell) throw redirect(`/learn/open-catalog${url.search}`);
+  if (!shell.settings.features.catalog) throw new Response("Not found", { status: 404 });
+  const stripped = stripNonCatalogParams(url);
+  if (stripped) throw redirect(stripped.pathname + stripped.search);
+  const lms = await s.lms();
+  const [collections, categories] = await Promise.all([
+    lms.get<{ data: Named[] }>("/api/lms/v1/users/me/catalog-showcases"),
+    lms.get<Category[]>("/api/lms/v1/users/me/catalog-filter-categories"),
+  ]);
+  const { filters } = canonicalOrRedirect(url, {
+    collections: collections.data.map((c) => c.id),
+    terms: [],
+    categories: Object.fromEntries(categories.map((c) => [c.id, c.attributes.map((a) => a.id)])),
+  });
+  const list = await lms.get<{ data: ObjectiveAccess[]; totalCount: number }>(
+    "/api/lms/v1/users/me/objective-accesses/query",
+    listQuery(filters, { search: filters.keyword || undefined }),
+  );
+  return {
+    cards: list.data.map(toCatalogCard),
+    total: list.totalCount,
+    page: filters.page,
+    keyword: filters.keyword,
+    activeCount: countActiveFilters(filters),
+    collections: collections.data,
+    categories: categories.map((c) => ({ ...c, selected: filters.category[c.id] ?? [] })),
+    selectedCollections: filters.collection,
+  };
+}
+
+export default function Catalog() {
+  const d = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  return <CatalogList d={d} title={t("catalog.title")} clearHref="/learn/catalog" />;
+}

@@ -1,0 +1,185 @@
+import { data, redirect, useLoaderData, useLocation } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/learn.courses._index";
+import type { Aggregate } from "#domain/contract/courses";
+import { countActiveFilters, PRIORITY_VALUES, PROGRESS_VALUES } from "#domain/courses";
+import { workflowStateLabelKey } from "#domain/lifecycle";
+import { state } from "~/services/request.server";
+import { getLocale } from "~/services/i18n.server";
+import { dateFormatter } from "~/services/format.server";
+import {
+  aggregatesFilter, canonicalOrRedirect, enrol, listQuery, occflowCommandId, toCourseCard,
+  type Category, type CourseCardData, type Named,
+} from "~/services/courses.server";
+import { PAGE_SIZE } from "~/constants";
+import { clearPersistedFilters, persistFilters, readPersistedFilters } from "~/services/preferences.server";
+import { redirectWithToast } from "~/services/toast.server";
+import { CourseCard } from "~/components/course-card";
+import { CollectionChips, FilterDrawer, Pagination, SearchBox, type FilterSection } from "~/components/course-filters";
+
+export const handle = {
+  title: (_: unknown, t: (k: string) => string) => t("courses.title"),
+  breadcrumb: (_: unknown, t: (k: string) => string) => ({ slug: "courses-list", label: t("breadcrumbs.courses-list"), href: "/learn/courses" }),
+};
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const s = state(context);
+  const shell = await s.requireLearner();
+  const lms = await s.lms();
+  const url = new URL(request.url);
+
+  if (url.searchParams.has("clear")) {
+    throw redirect("/learn/courses", { headers: { "Set-Cookie": await clearPersistedFilters() } });
+  }
+  // Spec 9: restore the learner's last filters and search when they come back to the page.
+  if ([...url.searchParams.keys()].length === 0) {
+    const saved = await readPersistedFilters(request, shell.user.id);
+    if (saved) throw redirect(`/learn/courses?${saved}`);
+  }
+
+  const [collections, terms, termIds, categories] = await Promise.all([
+    lms.get<{ data: Named[] }>("/api/lms/v1/users/me/enrolled-showcases"),
+    lms.get<{ data: Named[] }>("/api/lms/v1/users/me/terms"),
+    lms.get<{ data: string[] }>("/api/lms/v1/users/me/objective-workflow-aggregates/term-ids"),
+    lms.get<Category[]>("/api/lms/v1/users/me/enrolled-filter-categories"),
+  ]);
+  // Spec 2.3: the term filter lists only terms that have accessible courses.
+  const usedTerms = new Set(termIds.data);
+  const accessibleTerms = terms.data.filter((t) => usedTerms.has(t.id));
+  const { filters } = canonicalOrRedirect(url, {
+    collections: collections.data.map((c) => c.id),
+    terms: accessibleTerms.map((t) => t.id),
+    categories: Object.fromEntries(categories.map((c) => [c.id, c.attributes.map((a) => a.id)])),
+  });
+
+  // Spec 4.14: occflow from the open catalog — enrol (and, with startTheCourse, start) once signed in.
+  if (filters.occflow && filters.objectiveId) {
+    const site = request.headers.get("sec-fetch-site");
+    const next = new URLSearchParams(url.searchParams);
+    next.delete("occflow");
+    next.delete("objectiveId");
+    const back = `/learn/courses${next.size ? `?${next}` : ""}`;
+    if (site && site !== "same-origin" && site !== "none") throw redirect(back);
+    const result = await enrol(lms, filters.objectiveId, await occflowCommandId(shell.user.id, filters.objectiveId));
+    if (result.ok) {
+      if (filters.occflow === "startTheCourse") throw redirect(`/learn/courses/${filters.objectiveId}?intent=start`);
+      throw await redirectWithToast(back, { type: "success", key: "publicCatalog.courseEnrolled", values: { name: result.name } });
+    }
+    if (result.reason === "refused" && result.message) {
+      throw await redirectWithToast(back, { type: "critical", key: `apiErrors.${result.message.code}`, values: result.message.params });
+    }
+    throw await redirectWithToast(back, { type: "critical", key: "messages.unknownError" });
+  }
+
+  const filter = aggregatesFilter(filters);
+  const list = await lms.get<{ data: Aggregate[]; totalCount: number }>(
+    "/api/lms/v1/objective-workflow-aggregates/query",
+    listQuery(filters, { filter }),
+  );
+  const fmt = dateFormatter(getLocale(context), shell.user.timezone);
+  const canonical = url.searchParams.toString();
+  const saved = await readPersistedFilters(request, shell.user.id);
+  const headers = saved !== canonical ? { "Set-Cookie": await persistFilters(shell.user.id, canonical) } : undefined;
+  return data(
+    {
+      cards: list.data.map((a) => toCourseCard(a, fmt)),
+      total: list.totalCount,
+      page: filters.page,
+      keyword: filters.keyword,
+      activeCount: countActiveFilters(filters),
+      catalogEnabled: shell.settings.features.catalog,
+      collections: collections.data,
+      sections: {
+        collection: { options: collections.data, selected: filters.collection },
+        term: { options: accessibleTerms, selected: filters.term },
+        courseProgress: { selected: filters.courseProgress },
+        coursePriority: { selected: filters.coursePriority },
+        categories: categories.map((c) => ({ ...c, selected: filters.category[c.id] ?? [] })),
+      },
+    },
+    { headers },
+  );
+}
+
+export function CardFooter({ card }: { card: CourseCardData }) {
+  const { t } = useTranslation();
+  const f = card.footer;
+  switch (f.kind) {
+    case "availableFrom":
+      return <>{t("courseCard.availableFrom", { date: f.date })}</>;
+    case "notStarted":
+      return <>{t("courseCard.notStarted")}</>;
+    case "submitted":
+      return <>{t("courseCard.submitted", { date: f.date, progress: Math.round(f.progress * 100) })}</>;
+    case "started":
+      return <>{t("courseCard.started", { date: f.date, progress: Math.round(f.progress * 100) })}</>;
+    case "completed":
+      return <>{f.date ? t("courseCard.completed", { date: f.date }) : t("workflowState.finished")}</>;
+    case "due":
+      return <>{f.date ? t("courseCard.due", { date: f.date }) : t(workflowStateLabelKey((card.state ?? null) as never))}</>;
+  }
+}
+
+export default function MyCourses() {
+  const d = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  const location = useLocation();
+  const params = new URLSearchParams(location.search);
+  const sections: FilterSection[] = [
+    { param: "collection", label: t("coursesFilterDrawer.collection"), options: d.sections.collection.options.map((o) => ({ value: o.id, label: o.name })), selected: d.sections.collection.selected },
+    { param: "term", label: t("coursesFilterDrawer.term"), options: d.sections.term.options.map((o) => ({ value: o.id, label: o.name })), selected: d.sections.term.selected },
+    { param: "courseProgress", label: t("coursesFilterDrawer.progress"), options: PROGRESS_VALUES.map((v) => ({ value: v, label: t(`coursesFilterDrawer.progressValues.${v}`) })), selected: d.sections.courseProgress.selected },
+    { param: "coursePriority", label: t("coursesFilterDrawer.priority"), options: PRIORITY_VALUES.map((v) => ({ value: v, label: t(`coursesFilterDrawer.priorityValues.${v}`) })), selected: d.sections.coursePriority.selected },
+    ...d.sections.categories.map((c) => ({ param: `category[${c.id}]`, label: c.name, options: c.attributes.map((a) => ({ value: a.id, label: a.name })), selected: c.selected })),
+  ].filter((s) => s.options.length > 0);
+  const searching = d.keyword.length > 0 || d.activeCount > 0;
+  return (
+    <div className="course-list">
+      <h1>{t("courses.title")}</h1>
+      <div className="course-list__toolbar">
+        <SearchBox params={params} label={t("courses.searchLabel")} />
+        <FilterDrawer params={params} sections={sections} activeCount={d.activeCount} clearHref="/learn/courses?clear" />
+      </div>
+      <CollectionChips params={params} collections={d.collections} />
+      <p className="course-list__count" role="status">{t("courses.count", { count: d.total })}</p>
+      {d.cards.length === 0 ? (
+        searching ? (
+          <div className="empty-state">
+            <h2>{t("courses.emptySearchTitle")}</h2>
+            <p>{t("courses.emptySearchText")}</p>
+          </div>
+        ) : (
+          <div className="empty-state">
+            <h2>{t("courses.emptyTitle")}</h2>
+            {d.catalogEnabled ? (
+              <p>
+                {t("courses.emptyText")} <a className="button button--primary" href="/learn/catalog">{t("courses.goToCatalog")}</a>
+              </p>
+            ) : (
+              <p>{t("courses.emptyCatalogDisabled")}</p>
+            )}
+          </div>
+        )
+      ) : (
+        <ul className="card-grid">
+          {d.cards.map((card, i) => (
+            <CourseCard
+              key={card.id}
+              index={(d.page - 1) * PAGE_SIZE + i}
+              id={card.id}
+              name={card.name}
+              code={card.code}
+              imageUrl={card.imageUrl}
+              href={card.href}
+              collections={card.collections}
+              mandatory={card.mandatory}
+              progress={card.progress}
+              footer={<CardFooter card={card} />}
+            />
+          ))}
+        </ul>
+      )}
+      <Pagination params={params} page={d.page} total={d.total} pageSize={PAGE_SIZE} />
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/learn.courses.redirect.$id";
+import type { Aggregate } from "#domain/contract/courses";
+import { state } from "~/services/request.server";
+import { catalogCourse, requireCourseId } from "~/services/catalog.server";
+import { LmsError } from "~/services/lms.server";
+
+/**
+ * /learn/courses/redirect/{id} (spec 2.1, 4.9): a learner with a standing in the course (enrolled,
+ * mandatory, a workflow or a record) goes to the course; otherwise, unless archived, to the catalog.
+ */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const id = requireCourseId(params.id);
+  const s = state(context);
+  await s.requireLearner();
+  const lms = await s.lms();
+  const aggregate = await lms.get<Aggregate>(`/api/lms/v1/objectives/${id}/objective-workflow-aggregate`).catch((err) => {
+    if (err instanceof LmsError && err.status === 404) return null;
+    throw err;
+  });
+  if (aggregate && aggregate.objective.activity.state !== 4) throw redirect(`/learn/courses/${id}`);
+  const course = await catalogCourse(lms, id);
+  if (course.objective.state === 4) throw new Response("Not found", { status: 404 });
+  throw redirect(`/learn/catalog/${id}`);
+}
+
+export default function CourseRedirect() {
+  return null;
+}

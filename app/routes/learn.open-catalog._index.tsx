@@ -1,0 +1,59 @@
+import { redirect, useLoaderData } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/learn.open-catalog._index";
+import type { PublicObjective } from "#domain/contract/courses";
+import { countActiveFilters } from "#domain/courses";
+import { canonicalOrRedirect, listQuery, type Category, type Named } from "~/services/courses.server";
+import { stripNonCatalogParams } from "~/services/catalog.server";
+import { publicLms } from "~/services/user.server";
+import { CatalogList } from "~/components/course-list-page";
+
+export const handle = {
+  title: (_: unknown, t: (k: string) => string) => t("openCatalog.title"),
+  breadcrumb: (_: unknown, t: (k: string) => string) => ({ slug: "catalog-list", label: t("breadcrumbs.catalog-list"), href: "/learn/open-catalog" }),
+};
+
+/** /learn/open-catalog (spec 2.1, 7.2): the public catalog; no sign-in and no user fetch (spec 6). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  const stripped = stripNonCatalogParams(url);
+  if (stripped) throw redirect(stripped.pathname + stripped.search);
+  const lms = publicLms(context);
+  const [collections, categories] = await Promise.all([
+    lms.get<{ data: Named[] }>("/api/lms/v1/public/open-catalog/showcases"),
+    lms.get<Category[]>("/api/lms/v1/public/open-catalog/filter-categories"),
+  ]);
+  const { filters } = canonicalOrRedirect(url, {
+    collections: collections.data.map((c) => c.id),
+    terms: [],
+    categories: Object.fromEntries(categories.map((c) => [c.id, c.attributes.map((a) => a.id)])),
+  });
+  const list = await lms.get<{ data: PublicObjective[]; totalCount: number }>(
+    "/api/lms/v1/public/open-catalog/objectives/query",
+    listQuery(filters, { search: filters.keyword || undefined }),
+  );
+  return {
+    cards: list.data.map((o) => ({
+      id: o.id,
+      name: o.name,
+      code: o.code,
+      imageUrl: o.imageUrl,
+      href: `/learn/open-catalog/${o.id}/view/details`,
+      collections: o.showcases.map((s) => s.name),
+      description: o.description,
+    })),
+    total: list.totalCount,
+    page: filters.page,
+    keyword: filters.keyword,
+    activeCount: countActiveFilters(filters),
+    collections: collections.data,
+    categories: categories.map((c) => ({ ...c, selected: filters.category[c.id] ?? [] })),
+    selectedCollections: filters.collection,
+  };
+}
+
+export default function OpenCatalog() {
+  const d = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  return <CatalogList d={d} title={t("openCatalog.title")} clearHref="/learn/open-catalog" />;
+}

@@ -1,0 +1,43 @@
+import { data } from "react-router";
+import type { ObjectiveAccessDetail, PublicObjectiveDetail } from "#domain/contract/courses";
+import { LmsError, type LmsClient } from "./lms.server";
+import { sanitizeCourseHtml } from "./html.server";
+
+const COURSE_UNAVAILABLE = "course-unavailable";
+
+/** Spec 2.5 / 8: 400/401/403/404 while loading a course → the 'Course is not available' page. */
+export function courseUnavailable(err: unknown): never {
+  if (err instanceof LmsError && [400, 401, 403, 404].includes(err.status)) throw data(COURSE_UNAVAILABLE, { status: 404 });
+  throw err;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export function requireCourseId(id: string | undefined): string {
+  if (!id || !UUID.test(id)) throw data(COURSE_UNAVAILABLE, { status: 404 });
+  return id;
+}
+
+export async function catalogCourse(lms: LmsClient, objectiveId: string) {
+  const access = await lms
+    .get<ObjectiveAccessDetail>(`/api/lms/v1/users/me/objectives/${objectiveId}/objective-access`)
+    .catch(courseUnavailable);
+  return { ...access, objective: { ...access.objective, about: sanitizeCourseHtml(access.objective.about) } };
+}
+
+export async function publicCourse(lms: LmsClient, objectiveId: string) {
+  const course = await lms.get<PublicObjectiveDetail>(`/api/lms/v1/public/open-catalog/objectives/${objectiveId}`).catch(courseUnavailable);
+  return { ...course, about: sanitizeCourseHtml(course.about) };
+}
+
+/** Catalog and open catalog accept only collections, categories, keyword and page (spec 2.4). */
+export function stripNonCatalogParams(url: URL): URL | null {
+  const out = new URL(url);
+  let changed = false;
+  for (const key of ["term", "courseProgress", "coursePriority", "occflow", "objectiveId", "selfRegistered"]) {
+    if (out.searchParams.has(key)) {
+      out.searchParams.delete(key);
+      changed = true;
+    }
+  }
+  return changed ? out : null;
+}

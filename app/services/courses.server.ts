@@ -1,0 +1,182 @@
+import { redirect } from "react-router";
+import type { Aggregate, ObjectiveAccess, ObjectiveAccessDetail } from "#domain/contract/courses";
+import {
+  courseCardFooter, courseCardLink, filtersToSearchParams, validateCourseFilters,
+  type CourseAccessSummary, type CourseFilters, type KnownFilterValues,
+} from "#domain/courses";
+import { formatFilter, type FilterNode } from "#domain/filter-expression";
+import { clampProgress } from "#domain/courses";
+import type { LmsClient } from "./lms.server";
+import { LmsError } from "./lms.server";
+import type { DateFormatter } from "./format.server";
+import { redirectWithToast, type Toast } from "./toast.server";
+
+export { PAGE_SIZE } from "~/constants";
+import { PAGE_SIZE } from "~/constants";
+
+export interface Category {
+  id: string;
+  name: string;
+  attributes: { id: string; name: string }[];
+}
+export interface Named {
+  id: string;
+  name: string;
+}
+
+/** Spec 2.4/5: unknown filter values are dropped with a toast and the URL rewritten (a redirect). */
+export function canonicalOrRedirect(
+  url: URL,
+  known: KnownFilterValues,
+  extraToast?: Toast,
+): { filters: CourseFilters } {
+  const result = validateCourseFilters(url.searchParams, known);
+  if (result.changed) {
+    const toasts: Toast[] = result.toasts.map((key) => ({ type: key === "accountCreated" ? "success" : "info", key }) as Toast);
+    if (extraToast) toasts.push(extraToast);
+    const q = result.canonical.toString();
+    const target = `${url.pathname}${q ? `?${q}` : ""}`;
+    throw toasts.length ? redirectWithToast(target, toasts, { status: 302 }) : redirect(target);
+  }
+  return { filters: result.filters };
+}
+
+/** The aggregates filter the app sends (spec 7.2): search, progress, priority and term. */
+export function aggregatesFilter(filters: CourseFilters): string | undefined {
+  const parts: FilterNode[] = [];
+  if (filters.keyword) parts.push({ kind: "cmp", field: "objective.name", op: "contains", value: filters.keyword.trim() });
+  const progress: FilterNode[] = [];
+  for (const p of filters.courseProgress) {
+    if (p === "notStarted")
+      progress.push({ kind: "and", children: [{ kind: "null", field: "lastObjectiveWorkflow.state", negated: false }, { kind: "null", field: "lastObjectiveRecord", negated: false }] });
+    if (p === "inProgress") progress.push({ kind: "in", field: "lastObjectiveWorkflow.state", values: [1, 3, 5] });
+    if (p === "completed")
+      progress.push({
+        kind: "or",
+        children: [
+          { kind: "cmp", field: "lastObjectiveWorkflow.state", op: "eq", value: 6 },
+          { kind: "and", children: [{ kind: "null", field: "lastObjectiveWorkflow.state", negated: false }, { kind: "null", field: "lastObjectiveRecord", negated: true }] },
+        ],
+      });
+  }
+  if (progress.length === 1) parts.push(progress[0]);
+  if (progress.length > 1) parts.push({ kind: "or", children: progress });
+  if (filters.coursePriority.length === 1) parts.push({ kind: "cmp", field: "isMandatory", op: "eq", value: filters.coursePriority[0] === "mandatory" });
+  if (filters.term.length) parts.push({ kind: "in", field: "termId", values: filters.term });
+  if (parts.length === 0) return undefined;
+  return formatFilter(parts.length === 1 ? parts[0] : { kind: "and", children: parts });
+}
+
+export function listQuery(filters: CourseFilters, extra: Record<string, string | undefined> = {}) {
+  const showcase = filters.collection;
+  const filterAttribute = Object.entries(filters.category).map(([cat, attrs]) => `${cat}:${attrs.join(",")}`);
+  return {
+    sort: "objective.name",
+    skip: String((filters.page - 1) * PAGE_SIZE),
+    take: String(PAGE_SIZE),
+    requireTotalCount: "true",
+    ...(showcase.length ? { showcase } : {}),
+    ...(filterAttribute.length ? { filterAttribute } : {}),
+    ...extra,
+  };
+}
+
+/** What a card shows; text is chosen by the component from `footer` (spec 4.11). */
+export function toCourseCard(a: Aggregate, fmt: DateFormatter) {
+  const summary: CourseAccessSummary = {
+    objectiveId: a.objective.id,
+    accessId: a.id,
+    isMandatory: a.isMandatory,
+    isSelfEnrolled: a.isSelfEnrolled,
+    availabilityDate: a.availabilityDate,
+    availabilityEndDate: a.availabilityEndDate,
+    dueDate: a.dueDate,
+    lastObjectiveWorkflow: a.lastObjectiveWorkflow,
+    lastObjectiveRecord: a.lastObjectiveRecord,
+  };
+  const footer = courseCardFooter(summary);
+  const date = "date" in footer ? fmt.date(footer.date) : null;
+  return {
+    id: a.objective.id,
+    name: a.objective.name,
+    code: a.objective.code,
+    imageUrl: a.objective.imageUrl,
+    href: courseCardLink(summary),
+    progress: clampProgress(a.lastObjectiveWorkflow?.progress ?? a.lastObjectiveRecord?.progress ?? 0),
+    mandatory: a.isMandatory,
+    collections: a.objective.showcases.map((s) => s.name),
+    footer: { ...footer, date },
+    state: a.lastObjectiveWorkflow?.state ?? null,
+  };
+}
+export type CourseCardData = ReturnType<typeof toCourseCard>;
+
+export function toCatalogCard(a: ObjectiveAccess) {
+  return {
+    id: a.objective.id,
+    name: a.objective.name,
+    code: a.objective.code,
+    imageUrl: a.objective.imageUrl,
+    href: `/learn/catalog/${a.objective.id}`,
+    enrolled: a.enrolled,
+    mandatory: a.isMandatory,
+    collections: a.objective.showcases.map((s) => s.name),
+    description: a.objective.description,
+  };
+}
+export type CatalogCardData = ReturnType<typeof toCatalogCard>;
+
+export { filtersToSearchParams };
+
+const ENROL_WAIT_ATTEMPTS = 15;
+const ENROL_WAIT_MS = 1500;
+
+export type EnrolResult =
+  | { ok: true; name: string; aggregate: Aggregate }
+  | { ok: false; reason: "notFound" }
+  | { ok: false; reason: "refused"; message: { code: string; message: string; params?: Record<string, string | number> } | null }
+  | { ok: false; reason: "aggregateTimeout"; name: string };
+
+/**
+ * Spec 4.14 / 4.3 'Add to my courses': create the self-enrolment (respond-sync), then wait for the
+ * aggregate (up to 15 attempts, 1500 ms apart). `commandId` makes a double submit one enrolment.
+ */
+export async function enrol(
+  lms: LmsClient,
+  objectiveId: string,
+  commandId: string,
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+): Promise<EnrolResult> {
+  let access: ObjectiveAccessDetail;
+  try {
+    access = await lms.get<ObjectiveAccessDetail>(`/api/lms/v1/users/me/objectives/${encodeURIComponent(objectiveId)}/objective-access`);
+  } catch (err) {
+    if (err instanceof LmsError && err.status >= 400 && err.status < 500) return { ok: false, reason: "notFound" };
+    throw err;
+  }
+  try {
+    await lms.command("/api/lms/v1/create-self-enrollments", { id: commandId, objectiveAccessId: access.id }, { sync: true });
+  } catch (err) {
+    if (err instanceof LmsError) return { ok: false, reason: "refused", message: err.firstMessage() };
+    throw err;
+  }
+  for (let attempt = 1; attempt <= ENROL_WAIT_ATTEMPTS; attempt++) {
+    try {
+      const aggregate = await lms.get<Aggregate>(`/api/lms/v1/objectives/${encodeURIComponent(objectiveId)}/objective-workflow-aggregate`);
+      return { ok: true, name: access.objective.name, aggregate };
+    } catch (err) {
+      if (!(err instanceof LmsError)) throw err;
+    }
+    if (attempt < ENROL_WAIT_ATTEMPTS) await sleep(ENROL_WAIT_MS);
+  }
+  return { ok: false, reason: "aggregateTimeout", name: access.objective.name };
+}
+
+/** A stable command id for one learner enrolling in one course through an occflow link. */
+export async function occflowCommandId(userId: string, objectiveId: string): Promise<string> {
+  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`occflow:${userId}:${objectiveId}`))).slice(0, 16);
+  bytes[6] = (bytes[6] & 0x0f) | 0x50;
+  bytes[8] = (bytes[8] & 0x3f) | 0x80;
+  const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

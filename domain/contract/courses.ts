@@ -1,0 +1,151 @@
+import { z } from "zod";
+
+const id = z.string();
+const date = z.string().nullable();
+
+export const showcaseSchema = z.object({ id, name: z.string() });
+export const termSchema = z.object({ id, name: z.string() });
+export const filterCategorySchema = z.object({ id, name: z.string(), attributes: z.array(z.object({ id, name: z.string() })) });
+
+export const gradeSchema = z.object({ id, name: z.string(), color: z.string(), normalizedMinScore: z.number() });
+export const gradingScaleSchema = z.object({
+  id,
+  name: z.string(),
+  description: z.string().nullable(),
+  maxScore: z.number(),
+  normalizedPassingScore: z.number(),
+  numberOfGrades: z.number().int(),
+  passingGradeId: z.string().nullable(),
+  objectiveGrades: z.array(gradeSchema),
+});
+export type GradingScale = z.infer<typeof gradingScaleSchema>;
+
+/** Spec 3 Objective, as lists and details need it. */
+export const objectiveSchema = z.object({
+  id,
+  name: z.string(),
+  code: z.string(),
+  description: z.string(),
+  imageUrl: z.string().nullable(),
+  state: z.number().int(),
+  type: z.number().int(),
+  presentationMode: z.number().int(),
+  displayMode: z.number().int(),
+  proctored: z.boolean(),
+  supportReview: z.boolean(),
+  enableAiTutor: z.boolean(),
+  accessNewContentAfterCompletion: z.boolean(),
+  announcementChannelId: z.string().nullable(),
+  gradingScaleId: z.string().nullable(),
+  allowSelfEnrollment: z.boolean(),
+  activity: z.object({ state: z.number().int(), kind: z.number().int(), childrenCount: z.number().int(), presentationMode: z.number().int(), supportReview: z.boolean() }),
+  showcases: z.array(showcaseSchema),
+});
+export type Objective = z.infer<typeof objectiveSchema>;
+
+export const objectiveDetailSchema = objectiveSchema.extend({ about: z.string() });
+export type ObjectiveDetail = z.infer<typeof objectiveDetailSchema>;
+
+export const objectiveWorkflowSchema = z.object({
+  id,
+  state: z.number().int(),
+  progress: z.number(),
+  started: date,
+  submitted: date,
+  finished: date,
+  objectiveRecordId: z.string().nullable(),
+  protectResults: z.boolean(),
+  attempt: z.number().int(),
+});
+export type ObjectiveWorkflow = z.infer<typeof objectiveWorkflowSchema>;
+
+/** Spec 3 Objective record. Score fields are null while the reveal policy hides them (spec 4.7). */
+export const objectiveRecordSchema = z.object({
+  id,
+  score: z.number().nullable(),
+  maxScore: z.number().nullable(),
+  normalizedScore: z.number().nullable(),
+  grade: gradeSchema.nullable(),
+  passed: z.boolean().nullable(),
+  finished: date,
+  progress: z.number(),
+  protectResults: z.boolean(),
+  imported: z.boolean(),
+  resultsHidden: z.boolean(),
+});
+export type ObjectiveRecord = z.infer<typeof objectiveRecordSchema>;
+
+/** Spec 3 Course access / objective-workflow aggregate. */
+export const aggregateSchema = z.object({
+  id,
+  userId: id,
+  termId: z.string().nullable(),
+  isMandatory: z.boolean(),
+  isSelfEnrolled: z.boolean(),
+  retake: z.boolean(),
+  dueDate: date,
+  availabilityDate: date,
+  availabilityEndDate: date,
+  gradeRevealPolicy: z.enum(["none", "never", "afterFinish", "afterDate"]),
+  gradeRevealDate: date,
+  objectiveAccess: z.object({ id }).nullable(),
+  objective: objectiveSchema,
+  lastObjectiveWorkflow: objectiveWorkflowSchema.nullable(),
+  lastObjectiveRecord: objectiveRecordSchema.nullable(),
+});
+export type Aggregate = z.infer<typeof aggregateSchema>;
+
+/** Spec 3 Objective access (as listed for a user): a course the learner may see in the catalog. */
+export const objectiveAccessSchema = z.object({
+  id,
+  objective: objectiveSchema,
+  enrolled: z.boolean(),
+  aggregateId: z.string().nullable(),
+  grade: gradeSchema.nullable(),
+  score: z.number().nullable(),
+  maxScore: z.number().nullable(),
+  normalizedScore: z.number().nullable(),
+  isMandatory: z.boolean(),
+  retake: z.boolean(),
+  dueDate: date,
+  availabilityDate: date,
+});
+export type ObjectiveAccess = z.infer<typeof objectiveAccessSchema>;
+
+export const objectiveAccessDetailSchema = objectiveAccessSchema.extend({ objective: objectiveDetailSchema });
+export type ObjectiveAccessDetail = z.infer<typeof objectiveAccessDetailSchema>;
+
+/** Public open-catalog course: no learner data at all. */
+export const publicObjectiveSchema = objectiveSchema.omit({ gradingScaleId: true, announcementChannelId: true });
+export const publicObjectiveDetailSchema = publicObjectiveSchema.extend({ about: z.string() });
+export type PublicObjective = z.infer<typeof publicObjectiveSchema>;
+export type PublicObjectiveDetail = z.infer<typeof publicObjectiveDetailSchema>;
+
+export const PAGE_SIZE_MAX = 100;
+
+/** Common list query: sort, paging, showcase (collections) and filterAttribute (categoryId:attr1,attr2). */
+export const listQuerySchema = z.object({
+  sort: z.enum(["objective.name", "-objective.name", "dueDate", "-dueDate", "created", "-created"]).default("objective.name"),
+  skip: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  take: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(24),
+  requireTotalCount: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  search: z.string().max(200).optional(),
+});
+
+export const createSelfEnrollmentSchema = z.object({ id: z.uuid(), objectiveAccessId: z.uuid() });
+
+/** filterAttribute=categoryId:attr1,attr2 — OR within a category, AND across categories. */
+export function parseFilterAttributes(values: string[]): { ok: true; groups: { categoryId: string; attributeIds: string[] }[] } | { ok: false; error: string } {
+  const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  const groups: { categoryId: string; attributeIds: string[] }[] = [];
+  if (values.length > 20) return { ok: false, error: "Too many filterAttribute parameters (at most 20)." };
+  for (const v of values) {
+    const [categoryId, list = "", ...rest] = v.split(":");
+    const attributeIds = list.split(",").filter(Boolean);
+    if (rest.length || !uuid.test(categoryId ?? "") || attributeIds.length === 0 || attributeIds.length > 100 || !attributeIds.every((a) => uuid.test(a))) {
+      return { ok: false, error: `filterAttribute '${v.slice(0, 80)}' must be categoryId:attributeId[,attributeId…] with uuids.` };
+    }
+    groups.push({ categoryId: categoryId.toLowerCase(), attributeIds: attributeIds.map((a) => a.toLowerCase()) });
+  }
+  return { ok: true, groups };
+}

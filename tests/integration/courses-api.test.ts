@@ -1,0 +1,223 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { and, eq } from "drizzle-orm";
+import { createTestApi, type TestApi } from "../fixtures/api";
+import { createCourse, enrolUser } from "../fixtures/courses";
+import * as s from "../../api/db/schema";
+
+let t: TestApi;
+let tenantId: string;
+let ada: string;
+let grace: string;
+const ids: Record<string, string> = {};
+const accessIds: Record<string, string> = {};
+
+beforeAll(async () => {
+  t = await createTestApi();
+  const db = t.database.db;
+  ada = t.users.ada;
+  grace = t.users.grace;
+  [{ id: tenantId }] = await db.select({ id: s.tenants.id }).from(s.tenants);
+  const make = async (key: string, over = {}) => {
+    const { objective, access } = await createCourse(db, tenantId, over);
+    ids[key] = objective.id;
+    accessIds[key] = access.id;
+  };
+  await make("python", { name: "Python basics", isPublic: true });
+  await make("rust", { name: "Rust in depth" });
+  await make("archivedRoot", { name: "Archived root", activityState: 4 });
+  await make("draft", { name: "Draft course", state: 1, isPublic: true });
+  await make("closed", { name: "Closed enrolment", allowSelfEnrollment: false });
+  await make("hidden", { name: "Not in catalog", inCatalog: false });
+  await make("mandatory", { name: "Mandatory safety" });
+  await make("finished", { name: "Finished course" });
+  await make("assignedNoStanding", { name: "Assigned but not started" });
+  await make("graceOnly", { name: "Grace only" });
+  const scale = (await db.insert(s.gradingScales).values({ tenantId, name: "Pct", maxScore: 100, normalizedPassingScore: 0.6 }).returning())[0];
+  const [gradeA] = await db.insert(s.grades).values({ gradingScaleId: scale.id, name: "A", color: "#080", normalizedMinScore: 0.9 }).returning();
+  await enrolUser(db, { tenantId, userId: ada, objectiveId: ids.python, accessId: accessIds.python }, { workflowState: 1 });
+  await enrolUser(db, { tenantId, userId: ada, objectiveId: ids.archivedRoot }, { workflowState: 1 });
+  await enrolUser(db, { tenantId, userId: ada, objectiveId: ids.mandatory }, { isMandatory: true, isSelfEnrolled: false });
+  await enrolUser(db, { tenantId, userId: ada, objectiveId: ids.finished }, {
+    workflowState: 6,
+    gradeRevealPolicy: "never",
+    record: { score: 95, maxScore: 100, normalizedScore: 0.95, gradeId: gradeA.id, passed: true },
+  });
+  // An aggregate without self-enrolment, mandatory flag, workflow or record: not a standing (spec 7.2).
+  await enrolUser(db, { tenantId, userId: ada, objectiveId: ids.assignedNoStanding }, { isSelfEnrolled: false });
+  await enrolUser(db, { tenantId, userId: grace, objectiveId: ids.graceOnly }, { workflowState: 1 });
+});
+afterAll(() => t.close());
+
+const get = async (path: string, user = "ada") => t.request("GET", path, { token: await t.token(user) });
+const names = (body: { data: { objective: { name: string } }[] }) => body.data.map((a) => a.objective.name);
+
+describe("objective-workflow-aggregates/query (spec 7.2)", () => {
+  it("applies the standing conditions: excludes archived roots and aggregates with no standing", async () => {
+    const res = await get("/api/lms/v1/objective-workflow-aggregates/query?requireTotalCount=true");
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(names(body)).toEqual(["Finished course", "Mandatory safety", "Python basics"]);
+    expect(body.totalCount).toBe(3);
+  });
+
+  it("never shows another learner's aggregates", async () => {
+    const body = await (await get("/api/lms/v1/objective-workflow-aggregates/query")).json();
+    expect(names(body)).not.toContain("Grace only");
+    const grace = await (await get("/api/lms/v1/objective-workflow-aggregates/query", "grace")).json();
+    expect(names(grace)).toEqual(["Grace only"]);
+  });
+
+  it.each([
+    ["objective.name contains 'PYTHON'", ["Python basics"]],
+    ["isMandatory eq true", ["Mandatory safety"]],
+    ["lastObjectiveWorkflow.state eq 6", ["Finished course"]],
+    ["lastObjectiveWorkflow.state is null and lastObjectiveRecord is null", ["Mandatory safety"]],
+    ["not (lastObjectiveWorkflow.state in (1, 3, 5))", ["Finished course", "Mandatory safety"]],
+    // The client cannot lift the standing conditions.
+    ["objective.activity.state eq 4", []],
+  ])("filter %s", async (filter, expected) => {
+    const res = await get(`/api/lms/v1/objective-workflow-aggregates/query?filter=${encodeURIComponent(filter)}`);
+    expect(res.status).toBe(200);
+    expect(names(await res.json())).toEqual(expected);
+  });
+
+  it.each([
+    "password eq 'x'",
+    "objective.name eq 'x'; drop table users; --",
+    "1=1",
+    "objective.name contains 'x' or (",
+    "termId eq 'not-a-uuid'",
+    "' or ''='",
+  ])("refuses the hostile filter %s with 400 naming the problem", async (filter) => {
+    const res = await get(`/api/lms/v1/objective-workflow-aggregates/query?filter=${encodeURIComponent(filter)}`);
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.errors.filter[0].code).toBe("invalidFilter");
+    expect(body.errors.filter[0].message).toMatch(/at \d+/);
+    const users = await t.database.db.select().from(s.users);
+    expect(users.length).toBe(4);
+  });
+
+  it("validates paging and collections", async () => {
+    expect((await get("/api/lms/v1/objective-workflow-aggregates/query?take=1000")).status).toBe(400);
+    expect((await get("/api/lms/v1/objective-workflow-aggregates/query?skip=-1")).status).toBe(400);
+    expect((await get("/api/lms/v1/objective-workflow-aggregates/query?showcase=abc")).status).toBe(400);
+    expect((await get("/api/lms/v1/objective-workflow-aggregates/query?filterAttribute=x:y")).status).toBe(400);
+    expect((await get("/api/lms/v1/objective-workflow-aggregates/query?sort=password")).status).toBe(400);
+  });
+
+  it("hides scores the grade reveal policy hides (spec 4.7, enforced by the API)", async () => {
+    const body = await (await get(`/api/lms/v1/objective-workflow-aggregates/query?filter=${encodeURIComponent("lastObjectiveWorkflow.state eq 6")}`)).json();
+    const rec = body.data[0].lastObjectiveRecord;
+    expect(rec).toMatchObject({ score: null, maxScore: null, normalizedScore: null, grade: null, passed: null, resultsHidden: true });
+    const one = await (await get(`/api/lms/v1/objectives/${ids.finished}/objective-workflow-aggregate`)).json();
+    expect(one.lastObjectiveRecord.score).toBeNull();
+  });
+
+  it("answers with a bounded number of queries, whatever the number of enrolments", async () => {
+    const token = await t.token("ada");
+    const measure = async () => {
+      const before = t.database.queryCount();
+      await t.request("GET", "/api/lms/v1/objective-workflow-aggregates/query?requireTotalCount=true&take=100", { token });
+      return t.database.queryCount() - before;
+    };
+    const few = await measure();
+    for (let i = 0; i < 40; i++) {
+      const { objective, access } = await createCourse(t.database.db, tenantId);
+      await enrolUser(t.database.db, { tenantId, userId: ada, objectiveId: objective.id, accessId: access.id }, { workflowState: (i % 6) + 1 });
+    }
+    const many = await measure();
+    expect(many).toBe(few);
+    expect(many).toBeLessThanOrEqual(6);
+  });
+});
+
+describe("a learner's own course only", () => {
+  it("another learner's course aggregate is 404", async () => {
+    expect((await get(`/api/lms/v1/objectives/${ids.graceOnly}/objective-workflow-aggregate`)).status).toBe(404);
+    expect((await get(`/api/lms/v1/objectives/${ids.python}/objective-workflow-aggregate`)).status).toBe(200);
+    expect((await get(`/api/lms/v1/objectives/not-a-uuid/objective-workflow-aggregate`)).status).toBe(404);
+  });
+});
+
+describe("catalog (spec 7.2)", () => {
+  it("lists ready, listed, non-archived courses with the learner's enrolment", async () => {
+    const body = await (await get("/api/lms/v1/users/me/objective-accesses/query?requireTotalCount=true&take=100")).json();
+    const list = body.data.map((a: { objective: { name: string } }) => a.objective.name);
+    expect(list).toContain("Python basics");
+    expect(list).not.toContain("Draft course");
+    expect(list).not.toContain("Archived root");
+    expect(list).not.toContain("Not in catalog");
+    const python = body.data.find((a: { objective: { name: string } }) => a.objective.name === "Python basics");
+    expect(python.enrolled).toBe(true);
+  });
+
+  it("searches case-insensitively, treating % and _ literally", async () => {
+    const hit = await (await get("/api/lms/v1/users/me/objective-accesses/query?search=RUST")).json();
+    expect(hit.data.map((a: { objective: { name: string } }) => a.objective.name)).toEqual(["Rust in depth"]);
+    const none = await (await get("/api/lms/v1/users/me/objective-accesses/query?search=%25")).json();
+    expect(none.data).toEqual([]);
+  });
+
+  it("a course that is not listed reads as not found", async () => {
+    expect((await get(`/api/lms/v1/users/me/objectives/${ids.hidden}/objective-access`)).status).toBe(404);
+    expect((await get(`/api/lms/v1/users/me/objectives/${ids.rust}/objective-access`)).status).toBe(200);
+  });
+});
+
+describe("create-self-enrollments (spec 7.3)", () => {
+  const enrol = async (body: unknown, user = "ada", prefer = "respond-sync") =>
+    t.request("POST", "/api/lms/v1/create-self-enrollments", { token: await t.token(user), body, headers: { Prefer: prefer } });
+
+  it("enrols once, however often the same command arrives, even concurrently", async () => {
+    const id = crypto.randomUUID();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => enrol({ id, objectiveAccessId: accessIds.rust })));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    const again = await enrol({ id: crypto.randomUUID(), objectiveAccessId: accessIds.rust });
+    expect(again.status).toBe(200);
+    const rows = await t.database.db
+      .select()
+      .from(s.objectiveWorkflowAggregates)
+      .where(and(eq(s.objectiveWorkflowAggregates.userId, ada), eq(s.objectiveWorkflowAggregates.objectiveId, ids.rust)));
+    expect(rows).toHaveLength(1);
+    expect(rows[0].isSelfEnrolled).toBe(true);
+    const agg = await (await get(`/api/lms/v1/objectives/${ids.rust}/objective-workflow-aggregate`)).json();
+    expect(agg.objective.name).toBe("Rust in depth");
+  });
+
+  it("refuses courses that do not allow self-enrolment (422) and unknown or unlisted ones (404)", async () => {
+    const closed = await enrol({ id: crypto.randomUUID(), objectiveAccessId: accessIds.closed });
+    expect(closed.status).toBe(422);
+    expect((await closed.json()).errors[""][0].code).toBe("selfEnrollmentNotAllowed");
+    expect((await enrol({ id: crypto.randomUUID(), objectiveAccessId: accessIds.draft })).status).toBe(422);
+    expect((await enrol({ id: crypto.randomUUID(), objectiveAccessId: crypto.randomUUID() })).status).toBe(404);
+    expect((await enrol({ id: "x", objectiveAccessId: accessIds.rust })).status).toBe(400);
+    const rows = await t.database.db.select().from(s.objectiveWorkflowAggregates).where(eq(s.objectiveWorkflowAggregates.objectiveId, ids.closed));
+    expect(rows).toHaveLength(0);
+  });
+
+  it("answers 202 with a status location under respond-async", async () => {
+    const res = await enrol({ id: crypto.randomUUID(), objectiveAccessId: accessIds.python }, "grace", "respond-async");
+    expect(res.status).toBe(202);
+    const status = await (await t.request("GET", res.headers.get("location")!, { token: await t.token("grace") })).json();
+    expect(status.state).toBe("completed");
+  });
+});
+
+describe("public open catalog (spec 7.2)", () => {
+  it("exposes only public, ready courses and no learner data, without a token", async () => {
+    const res = await t.request("GET", "/api/lms/v1/public/open-catalog/objectives/query?requireTotalCount=true");
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.data.map((o: { name: string }) => o.name)).toEqual(["Python basics"]);
+    expect(body.data[0]).not.toHaveProperty("gradingScaleId");
+    expect((await t.request("GET", `/api/lms/v1/public/open-catalog/objectives/${ids.draft}`)).status).toBe(404);
+    expect((await t.request("GET", `/api/lms/v1/public/open-catalog/objectives/${ids.rust}`)).status).toBe(404);
+    expect((await t.request("GET", `/api/lms/v1/public/open-catalog/objectives/${ids.python}`)).status).toBe(200);
+  });
+
+  it("signed-in endpoints refuse anonymous calls", async () => {
+    expect((await t.request("GET", "/api/lms/v1/objective-workflow-aggregates/query")).status).toBe(401);
+    expect((await t.request("POST", "/api/lms/v1/create-self-enrollments", { body: {} })).status).toBe(401);
+  });
+});
