@@ -7,6 +7,7 @@ import { ApiError, message, renderError } from "./errors";
 import { openApiDocument } from "./openapi";
 import { platformRoutes } from "./routes/platform";
 import { courseRoutes } from "./routes/courses";
+import { lifecycleRoutes } from "./routes/lifecycle";
 import { params } from "./validate";
 
 /** The embedded LMS API, mounted at /api. Reached in-process by the app or over HTTP by anyone. */
@@ -29,6 +30,7 @@ export function createApi(deps: ApiDeps) {
   lms.use("/commands/*", requireUser);
   lms.get("/commands/:id", (c) => readCommandStatus(c, params(c, z.object({ id: z.uuid() })).id));
   lms.route("/", courseRoutes());
+  lms.route("/", lifecycleRoutes());
   app.route("/lms/v1", lms);
 
   return app;

@@ -374,3 +374,96 @@ export const objectiveRecords = pgTable(
   },
   (t) => [index("objective_records_aggregate_idx").on(t.aggregateId), index("objective_records_user_idx").on(t.userId)],
 );
+
+// ---------------------------------------------------------------------------------------------
+// Activities (spec 3): the content tree of a course and each learner's progress through it.
+// ---------------------------------------------------------------------------------------------
+
+export const activities = pgTable(
+  "activities",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    code: text("code").notNull().default(""),
+    /** Spec 3 activity kind: 1 text, 2 lti, 3 composite, 4 event, 5 video, 6 discussion. */
+    kind: integer("kind").notNull(),
+    /** Spec 3 content type: 1 Lti13, 2 PublicFile, 3 PrivateFile, 4 Lti11, 5 Text, 6 Composite, 7 Vimeo. */
+    contentType: integer("content_type").notNull(),
+    /** Spec 3 activity type (0 None … 14 Assignment). */
+    type: integer("type").notNull().default(0),
+    /** 1 draft, 2 ready, 3 expired, 4 archived. */
+    state: integer("state").notNull().default(2),
+    /** Text HTML, file path, Vimeo id, event details… by content type. */
+    content: jsonb("content").notNull().default({}),
+    preferredWidth: integer("preferred_width"),
+    preferredHeight: integer("preferred_height"),
+    supportReview: boolean("support_review").notNull().default(true),
+    supportCollaborativeMode: boolean("support_collaborative_mode").notNull().default(false),
+    supportPersonalMode: boolean("support_personal_mode").notNull().default(true),
+    supportLtiGrading: boolean("support_lti_grading").notNull().default(false),
+    proctored: boolean("proctored").notNull().default(false),
+    /** Seconds. */
+    duration: integer("duration"),
+    toolUrl: text("tool_url"),
+    imageUrl: text("image_url"),
+    /** Points an activity is worth; null = not graded. */
+    maxScore: doublePrecision("max_score"),
+    /** Graded by a person after finishing (the course waits in grading). */
+    manualGrading: boolean("manual_grading").notNull().default(false),
+  },
+  (t) => [index("activities_tenant_idx").on(t.tenantId)],
+);
+
+/** A node of a course's tree; its id is the activityPathId of spec 3. */
+export const activityParts = pgTable(
+  "activity_parts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    objectiveId: uuid("objective_id").notNull().references(() => objectives.id, { onDelete: "cascade" }),
+    parentPartId: uuid("parent_part_id"),
+    activityId: uuid("activity_id").notNull().references(() => activities.id, { onDelete: "cascade" }),
+    order: integer("order").notNull().default(0),
+    optional: boolean("optional").notNull().default(false),
+    scoreWeight: doublePrecision("score_weight").notNull().default(1),
+    /** Position in the tree, e.g. "2.1". */
+    axis: text("axis").notNull(),
+    /** Spec 3 activity constraint: startFrom, startUntil, accessibleUntil, gracePeriodUntil, due, reviewPolicy… */
+    constraint: jsonb("constraint").notNull().default({}),
+  },
+  (t) => [index("activity_parts_objective_idx").on(t.objectiveId, t.axis), index("activity_parts_parent_idx").on(t.parentPartId)],
+);
+
+/** Activity workflow states: 1 inProgress, 2 inGrading, 3 finished. */
+export const activityWorkflows = pgTable(
+  "activity_workflows",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    objectiveWorkflowId: uuid("objective_workflow_id").notNull().references(() => objectiveWorkflows.id, { onDelete: "cascade" }),
+    activityPartId: uuid("activity_part_id").notNull().references(() => activityParts.id, { onDelete: "cascade" }),
+    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    state: integer("state").notNull().default(1),
+    started: timestamp("started", { withTimezone: true }).notNull().defaultNow(),
+    finished: timestamp("finished", { withTimezone: true }),
+    lastProctoringSessionId: uuid("last_proctoring_session_id"),
+    /** Where the learner left off inside the activity (e.g. a PDF page). */
+    resume: jsonb("resume"),
+  },
+  (t) => [uniqueIndex("activity_workflows_ow_part_idx").on(t.objectiveWorkflowId, t.activityPartId), index("activity_workflows_user_idx").on(t.userId)],
+);
+
+export const activityRecords = pgTable(
+  "activity_records",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    activityWorkflowId: uuid("activity_workflow_id").notNull().references(() => activityWorkflows.id, { onDelete: "cascade" }),
+    objectiveWorkflowId: uuid("objective_workflow_id").notNull().references(() => objectiveWorkflows.id, { onDelete: "cascade" }),
+    activityPartId: uuid("activity_part_id").notNull().references(() => activityParts.id, { onDelete: "cascade" }),
+    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    score: doublePrecision("score"),
+    maxScore: doublePrecision("max_score"),
+    passed: boolean("passed"),
+    finished: timestamp("finished", { withTimezone: true }),
+  },
+  (t) => [uniqueIndex("activity_records_workflow_idx").on(t.activityWorkflowId), index("activity_records_ow_idx").on(t.objectiveWorkflowId)],
+);

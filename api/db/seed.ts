@@ -3,6 +3,7 @@ import { SUPPORTED_LOCALES } from "../../domain/locales";
 import type { Db } from "./client";
 import { hashPassword } from "./password";
 import * as s from "./schema";
+import { seedCatalog } from "./seed-catalog";
 
 export const DEMO_PASSWORD = "demo";
 export const DEMO_TENANT_DOMAIN = "demo.local";
@@ -50,7 +51,10 @@ export async function seedIfEmpty(db: Db): Promise<boolean> {
   return true;
 }
 
-export async function seedDemo(db: Db): Promise<{ tenantId: string; userIds: Record<keyof typeof DEMO_USERS, string> }> {
+export async function seedDemo(
+  db: Db,
+  options: { catalog?: boolean } = {},
+): Promise<{ tenantId: string; userIds: Record<keyof typeof DEMO_USERS, string> }> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   return db.transaction(async (tx) => {
     const [tenant] = await tx
@@ -97,6 +101,7 @@ export async function seedDemo(db: Db): Promise<{ tenantId: string; userIds: Rec
         ...(key === "grace" ? [{ userId: row.id, unitId: research.id, isPrimary: false }] : []),
       ]);
     }
+    if (options.catalog !== false) await seedCatalog(tx, { tenantId: tenant.id, userIds });
     return { tenantId: tenant.id, userIds };
   });
 }

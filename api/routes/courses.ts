@@ -383,7 +383,8 @@ export function courseRoutes() {
     const { id } = params(c, z.object({ id: z.uuid() }));
     const agg = await loadAggregateFor(c.var.db, c.var.user.id, id, c.var.now);
     if (!agg) throw notFound("course");
-    return c.json(agg);
+    const [scale] = agg.objective.gradingScaleId ? await loadScales(c.var.db, [agg.objective.gradingScaleId]) : [];
+    return c.json({ ...agg, objectiveGradingScale: scale ?? null });
   });
 
   r.get("/users/me/terms", async (c) => {

@@ -46,7 +46,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Spec 2.3: the term filter lists only terms that have accessible courses.
   const usedTerms = new Set(termIds.data);
   const accessibleTerms = terms.data.filter((t) => usedTerms.has(t.id));
-  const { filters } = canonicalOrRedirect(url, {
+  const { filters } = await canonicalOrRedirect(url, {
     collections: collections.data.map((c) => c.id),
     terms: accessibleTerms.map((t) => t.id),
     categories: Object.fromEntries(categories.map((c) => [c.id, c.attributes.map((a) => a.id)])),

@@ -23,7 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     lms.get<{ data: Named[] }>("/api/lms/v1/public/open-catalog/showcases"),
     lms.get<Category[]>("/api/lms/v1/public/open-catalog/filter-categories"),
   ]);
-  const { filters } = canonicalOrRedirect(url, {
+  const { filters } = await canonicalOrRedirect(url, {
     collections: collections.data.map((c) => c.id),
     terms: [],
     categories: Object.fromEntries(categories.map((c) => [c.id, c.attributes.map((a) => a.id)])),

@@ -25,18 +25,18 @@ export interface Named {
 }
 
 /** Spec 2.4/5: unknown filter values are dropped with a toast and the URL rewritten (a redirect). */
-export function canonicalOrRedirect(
+export async function canonicalOrRedirect(
   url: URL,
   known: KnownFilterValues,
   extraToast?: Toast,
-): { filters: CourseFilters } {
+): Promise<{ filters: CourseFilters }> {
   const result = validateCourseFilters(url.searchParams, known);
   if (result.changed) {
     const toasts: Toast[] = result.toasts.map((key) => ({ type: key === "accountCreated" ? "success" : "info", key }) as Toast);
     if (extraToast) toasts.push(extraToast);
     const q = result.canonical.toString();
     const target = `${url.pathname}${q ? `?${q}` : ""}`;
-    throw toasts.length ? redirectWithToast(target, toasts, { status: 302 }) : redirect(target);
+    throw toasts.length ? await redirectWithToast(target, toasts, { status: 302 }) : redirect(target);
   }
   return { filters: result.filters };
 }

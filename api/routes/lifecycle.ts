@@ -1,0 +1,370 @@
+import { Hono, type Context } from "hono";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { z } from "zod";
+import {
+  availabilityBlock, gradeObjective, previousAttemptScoresVisible, retakeOffered, canReview,
+  type ActivityKind, type ObjectiveState, type WorkflowState,
+} from "../../domain/lifecycle";
+import {
+  ACTIVITY_WORKFLOW_STATE, finishActivityWorkflowsSchema, finishObjectiveWorkflowSchema, startActivityWorkflowsSchema,
+  startObjectiveWorkflowSchema, submitObjectiveWorkflowSchema, type ActivityTree, type TreeNode,
+} from "../../domain/contract/lifecycle";
+import type { ApiEnv } from "../context";
+import type { Db } from "../db/client";
+import {
+  activities, activityParts, activityRecords, activityWorkflows, features, grades, objectiveRecords, objectives,
+  objectiveWorkflowAggregates as owa, objectiveWorkflows,
+} from "../db/schema";
+import { requireUser } from "../auth";
+import { runCommand } from "../commands";
+import { ApiError, message, notFound } from "../errors";
+import { stableUuid } from "../ids";
+import { loadScales, toRecord, toWorkflow } from "./courses";
+import { jsonBody, params } from "../validate";
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+const FINISHED = 6;
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+function conflict(code: string, text: string, params?: Record<string, string | number>) {
+  return new ApiError(409, { "": [message(code, text, params)] });
+}
+function refused(code: string, text: string, params?: Record<string, string | number>) {
+  return new ApiError(422, { "": [message(code, text, params)] });
+}
+
+async function ownWorkflow(db: Db | Tx, userId: string, workflowId: string, lock = false) {
+  const q = db.select().from(objectiveWorkflows).where(and(eq(objectiveWorkflows.id, workflowId), eq(objectiveWorkflows.userId, userId))).limit(1);
+  const rows = lock ? await q.for("update") : await q;
+  if (!rows[0]) throw notFound("workflow");
+  return rows[0];
+}
+
+async function featureOn(db: Db | Tx, tenantId: string, name: string, fallback: boolean) {
+  const rows = await db.select({ enabled: features.enabled }).from(features).where(and(eq(features.tenantId, tenantId), eq(features.name, name))).limit(1);
+  return rows[0]?.enabled ?? fallback;
+}
+
+/** Leaf parts (not composite) of a course with this workflow's activity workflows and records. */
+async function leafProgress(db: Db | Tx, objectiveId: string, objectiveWorkflowId: string) {
+  return db
+    .select({ part: activityParts, activity: activities, aw: activityWorkflows, rec: activityRecords })
+    .from(activityParts)
+    .innerJoin(activities, eq(activities.id, activityParts.activityId))
+    .leftJoin(activityWorkflows, and(eq(activityWorkflows.activityPartId, activityParts.id), eq(activityWorkflows.objectiveWorkflowId, objectiveWorkflowId)))
+    .leftJoin(activityRecords, eq(activityRecords.activityWorkflowId, activityWorkflows.id))
+    .where(and(eq(activityParts.objectiveId, objectiveId), sql`${activities.kind} <> 3`, sql`${activities.state} <> 4`));
+}
+
+function progressOf(rows: Awaited<ReturnType<typeof leafProgress>>): number {
+  const counted = rows.filter((r) => !r.part.optional);
+  if (counted.length === 0) return 0;
+  const done = counted.filter((r) => r.aw && r.aw.state !== ACTIVITY_WORKFLOW_STATE.inProgress).length;
+  return Math.round((done / counted.length) * 10_000) / 10_000;
+}
+
+export async function loadTree(db: Db, objectiveId: string, workflow: { id: string; state: number } | null, revealScores: boolean, now: Date): Promise<Omit<ActivityTree, "objectiveWorkflowId">> {
+  const rows = await db
+    .select({ part: activityParts, activity: activities, aw: activityWorkflows, rec: activityRecords })
+    .from(activityParts)
+    .innerJoin(activities, eq(activities.id, activityParts.activityId))
+    .leftJoin(activityWorkflows, and(eq(activityWorkflows.activityPartId, activityParts.id), eq(activityWorkflows.objectiveWorkflowId, workflow?.id ?? "00000000-0000-0000-0000-000000000000")))
+    .leftJoin(activityRecords, eq(activityRecords.activityWorkflowId, activityWorkflows.id))
+    .where(eq(activityParts.objectiveId, objectiveId))
+    .orderBy(asc(activityParts.axis));
+  const byId = new Map(rows.map((r) => [r.part.id, r]));
+  const nodes: TreeNode[] = rows
+    .filter((r) => r.activity.state !== 4)
+    .map(({ part, activity, aw, rec }) => {
+      const constraint = (part.constraint ?? {}) as Record<string, string | null>;
+      const startFrom = constraint.startFrom ? Date.parse(constraint.startFrom) : null;
+      const contentAvailable = activity.state !== 1 && (startFrom === null || now.getTime() >= startFrom);
+      const parent = part.parentPartId ? byId.get(part.parentPartId) : null;
+      return {
+        activityPathId: part.id,
+        parentPathId: part.parentPartId,
+        axis: part.axis,
+        order: part.order,
+        optional: part.optional,
+        scoreWeight: part.scoreWeight,
+        constraint,
+        available: activity.state !== 1 && (!parent || parent.activity.state !== 1),
+        contentAvailable,
+        childActivity: {
+          id: activity.id,
+          name: activity.name,
+          code: activity.code,
+          kind: activity.kind,
+          contentType: activity.contentType,
+          type: activity.type,
+          state: activity.state,
+          proctored: activity.proctored,
+          duration: activity.duration,
+          maxScore: activity.maxScore,
+          supportReview: activity.supportReview,
+          activityWorkflowAggregate: {
+            lastActivityWorkflow: aw ? { id: aw.id, state: aw.state, submitted: aw.state !== 1, finished: iso(aw.finished), started: aw.started.toISOString() } : null,
+            bestActivityRecord: rec ? { score: revealScores ? rec.score : null, maxScore: revealScores ? rec.maxScore : null, passed: revealScores ? rec.passed : null } : null,
+          },
+        },
+      };
+    });
+  return { rootPathId: rows.find((r) => r.part.parentPartId === null)?.part.id ?? null, nodes };
+}
+
+export function lifecycleRoutes() {
+  const r = new Hono<ApiEnv>();
+  for (const path of ["/start-objective-workflows", "/submit-objective-workflows", "/finish-objective-workflows", "/start-activity-workflows", "/finish-activity-workflows", "/objective-workflows/*", "/objective-workflow-aggregates/*", "/objective-records/*", "/users/me/objective-workflows/*"]) {
+    r.use(path, requireUser);
+  }
+
+  // Spec 7.3 / 4.4: start (or retake) an objective workflow. The body id is the new workflow's id.
+  r.post("/start-objective-workflows", async (c) => {
+    const body = await jsonBody(c, startObjectiveWorkflowSchema);
+    const user = c.var.user;
+    const now = c.var.now;
+    return runCommand(c, { id: body.id, type: "start-objective-workflow" }, async (tx) => {
+      const rows = await tx
+        .select({ a: owa, o: objectives })
+        .from(owa)
+        .innerJoin(objectives, eq(objectives.id, owa.objectiveId))
+        .where(and(eq(owa.id, body.objectiveWorkflowAggregateId), eq(owa.userId, user.id)))
+        .for("update", { of: owa })
+        .limit(1);
+      const row = rows[0];
+      if (!row) throw notFound("course");
+      const { a, o } = row;
+      if (o.state === 1 || o.state === 4 || o.activityState === 4) throw refused("courseNotAvailable", "This course cannot be started.");
+      const last = a.lastWorkflowId ? (await tx.select().from(objectiveWorkflows).where(eq(objectiveWorkflows.id, a.lastWorkflowId)).limit(1))[0] : null;
+      if (last && last.state !== FINISHED) throw conflict("workflowInProgress", "The course is already started.");
+      if (last) {
+        const allowed = retakeOffered({
+          workflow: { state: last.state as WorkflowState },
+          retake: a.retake,
+          kind: o.activityKind as ActivityKind,
+          activityState: o.activityState as ObjectiveState,
+          compositeRetake: await featureOn(tx, user.tenantId, "compositeRetake", true),
+        });
+        if (!allowed) throw conflict("retakeNotAllowed", "Starting this course again is not allowed.");
+      }
+      const block = availabilityBlock({ availabilityDate: iso(a.availabilityDate), availabilityEndDate: iso(a.availabilityEndDate) }, now);
+      if (block) {
+        throw refused(block.kind === "notYetAvailable" ? "notYetAvailable" : "availabilityEnded", block.kind === "notYetAvailable" ? `Available from ${block.date}.` : `Available until ${block.date}.`, { date: block.date });
+      }
+      const [wf] = await tx
+        .insert(objectiveWorkflows)
+        .values({ id: body.id, aggregateId: a.id, userId: user.id, objectiveId: o.id, attempt: (last?.attempt ?? 0) + 1, state: 1, progress: 0, started: now })
+        .returning();
+      await tx.update(owa).set({ lastWorkflowId: wf.id, lastWorkflowState: 1 }).where(eq(owa.id, a.id));
+      return { ...toWorkflow(wf), objectiveWorkflowAggregateId: a.id };
+    });
+  });
+
+  // Spec 7.3: start activity workflows (idempotent per workflow and part).
+  r.post("/start-activity-workflows", async (c) => {
+    const body = await jsonBody(c, startActivityWorkflowsSchema);
+    const user = c.var.user;
+    const parts = [...new Set(body.activityPartIds)].sort();
+    return runCommand(c, { id: stableUuid(`start-aw:${body.objectiveWorkflowId}:${parts.join(",")}`), type: "start-activity-workflows" }, async (tx) => {
+      const wf = await ownWorkflow(tx, user.id, body.objectiveWorkflowId, true);
+      if (wf.state !== 1) throw conflict("workflowNotInProgress", "The course is not in progress.");
+      const found = await tx
+        .select({ id: activityParts.id, state: activities.state })
+        .from(activityParts)
+        .innerJoin(activities, eq(activities.id, activityParts.activityId))
+        .where(and(eq(activityParts.objectiveId, wf.objectiveId), inArray(activityParts.id, parts)));
+      if (found.length !== parts.length) throw new ApiError(404, { activityPartIds: [message("notFound", "An activity was not found in this course.")] });
+      if (found.some((p) => p.state === 1 || p.state === 4)) throw refused("activityNotAvailable", "This activity is not available.");
+      await tx
+        .insert(activityWorkflows)
+        .values(parts.map((activityPartId) => ({ objectiveWorkflowId: wf.id, activityPartId, userId: user.id, state: 1 })))
+        .onConflictDoNothing();
+      const rows = await tx
+        .select({ id: activityWorkflows.id, activityPartId: activityWorkflows.activityPartId, state: activityWorkflows.state })
+        .from(activityWorkflows)
+        .where(and(eq(activityWorkflows.objectiveWorkflowId, wf.id), inArray(activityWorkflows.activityPartId, parts)));
+      return { objectiveWorkflowId: wf.id, activityWorkflows: rows };
+    });
+  });
+
+  // Spec 7.3: finish activity workflows; completion earns the activity's points unless a person grades it.
+  r.post("/finish-activity-workflows", async (c) => {
+    const body = await jsonBody(c, finishActivityWorkflowsSchema);
+    const user = c.var.user;
+    const now = c.var.now;
+    const ids = [...new Set(body.activityWorkflowIds)].sort();
+    return runCommand(c, { id: stableUuid(`finish-aw:${body.objectiveWorkflowId}:${ids.join(",")}`), type: "finish-activity-workflows" }, async (tx) => {
+      const wf = await ownWorkflow(tx, user.id, body.objectiveWorkflowId, true);
+      if (wf.state !== 1) throw conflict("workflowNotInProgress", "The course is not in progress.");
+      const rows = await tx
+        .select({ aw: activityWorkflows, activity: activities })
+        .from(activityWorkflows)
+        .innerJoin(activityParts, eq(activityParts.id, activityWorkflows.activityPartId))
+        .innerJoin(activities, eq(activities.id, activityParts.activityId))
+        .where(and(eq(activityWorkflows.objectiveWorkflowId, wf.id), inArray(activityWorkflows.id, ids)));
+      if (rows.length !== ids.length) throw new ApiError(404, { activityWorkflowIds: [message("notFound", "An activity workflow was not found.")] });
+      for (const { aw, activity } of rows) {
+        if (aw.state !== ACTIVITY_WORKFLOW_STATE.inProgress) continue;
+        const state = activity.manualGrading ? ACTIVITY_WORKFLOW_STATE.inGrading : ACTIVITY_WORKFLOW_STATE.finished;
+        await tx.update(activityWorkflows).set({ state, finished: now }).where(eq(activityWorkflows.id, aw.id));
+        const score = activity.maxScore !== null && !activity.manualGrading ? activity.maxScore : null;
+        await tx
+          .insert(activityRecords)
+          .values({ activityWorkflowId: aw.id, objectiveWorkflowId: wf.id, activityPartId: aw.activityPartId, userId: user.id, score, maxScore: activity.maxScore, passed: score === null ? null : true, finished: now })
+          .onConflictDoNothing();
+      }
+      const progress = progressOf(await leafProgress(tx, wf.objectiveId, wf.id));
+      await tx.update(objectiveWorkflows).set({ progress }).where(eq(objectiveWorkflows.id, wf.id));
+      return { objectiveWorkflowId: wf.id, progress };
+    });
+  });
+
+  // Spec 7.3 / 4.5: submit; grading makes the record at once (or waits for a person to grade).
+  r.post("/submit-objective-workflows", async (c) => {
+    const body = await jsonBody(c, submitObjectiveWorkflowSchema);
+    const user = c.var.user;
+    const now = c.var.now;
+    return runCommand(c, { id: stableUuid(`submit:${body.id}`), type: "submit-objective-workflow" }, async (tx) => {
+      const wf = await ownWorkflow(tx, user.id, body.id, true);
+      if (wf.state !== 1) throw conflict("workflowNotInProgress", "The course is not in progress.");
+      const [agg] = await tx.select().from(owa).where(eq(owa.id, wf.aggregateId));
+      const [objective] = await tx.select().from(objectives).where(eq(objectives.id, wf.objectiveId));
+      const leaves = await leafProgress(tx, wf.objectiveId, wf.id);
+      const [scale] = objective.gradingScaleId ? await loadScales(tx as unknown as Db, [objective.gradingScaleId]) : [];
+      const result = gradeObjective({
+        activities: leaves.map(({ part, activity, aw, rec }) => ({
+          scoreWeight: part.scoreWeight,
+          optional: part.optional,
+          maxScore: activity.maxScore,
+          finished: !!aw && aw.state !== 1,
+          // Not done by the time of submission counts as no points; done but awaiting a person: pending.
+          score: rec?.score ?? (aw && aw.state === ACTIVITY_WORKFLOW_STATE.inGrading ? null : 0),
+        })),
+        scale: scale ? { maxScore: scale.maxScore, normalizedPassingScore: scale.normalizedPassingScore, grades: scale.objectiveGrades } : null,
+      });
+      const progress = progressOf(leaves);
+      const pending = result.pending > 0;
+      const state = pending ? 3 : FINISHED;
+      const [record] = await tx
+        .insert(objectiveRecords)
+        .values({
+          aggregateId: agg.id,
+          workflowId: wf.id,
+          userId: user.id,
+          objectiveId: wf.objectiveId,
+          score: result.score,
+          maxScore: result.maxScore,
+          normalizedScore: result.normalizedScore,
+          gradeId: result.gradeId,
+          passed: result.passed,
+          finished: pending ? null : now,
+          progress,
+          protectResults: wf.protectResults,
+        })
+        .returning();
+      const [updated] = await tx
+        .update(objectiveWorkflows)
+        .set({ state, progress, submitted: now, finished: pending ? null : now, objectiveRecordId: record.id })
+        .where(eq(objectiveWorkflows.id, wf.id))
+        .returning();
+      await tx.update(owa).set({ lastWorkflowState: state, lastRecordId: record.id }).where(eq(owa.id, agg.id));
+      return toWorkflow(updated);
+    });
+  });
+
+  // Spec 7.3: finish a submitted/graded workflow; the answer replaces the client's copy.
+  r.post("/finish-objective-workflows", async (c) => {
+    const body = await jsonBody(c, finishObjectiveWorkflowSchema);
+    const user = c.var.user;
+    const now = c.var.now;
+    return runCommand(c, { id: body.id, type: "finish-objective-workflow" }, async (tx) => {
+      const wf = await ownWorkflow(tx, user.id, body.objectiveWorkflowId, true);
+      if (wf.state === FINISHED) throw conflict("alreadyFinished", "The course is already finished.");
+      if (![2, 4, 5].includes(wf.state)) throw conflict("cannotFinish", "The course cannot be finished in its current state.");
+      const [updated] = await tx.update(objectiveWorkflows).set({ state: FINISHED, finished: now }).where(eq(objectiveWorkflows.id, wf.id)).returning();
+      if (wf.objectiveRecordId) await tx.update(objectiveRecords).set({ finished: now }).where(eq(objectiveRecords.id, wf.objectiveRecordId));
+      await tx.update(owa).set({ lastWorkflowState: FINISHED }).where(eq(owa.id, wf.aggregateId));
+      return toWorkflow(updated);
+    });
+  });
+
+  r.get("/objective-workflows/:id", async (c) => {
+    const { id } = params(c, z.object({ id: z.uuid() }));
+    return c.json(toWorkflow(await ownWorkflow(c.var.db, c.var.user.id, id)));
+  });
+
+  // Spec 7.3: the records (attempts) of one of the learner's courses, newest first, reveal policy applied.
+  const records = async (c: Context<ApiEnv>, where: { aggregateId?: string; objectiveId?: string }) => {
+    const db = c.var.db;
+    const [agg] = await db
+      .select()
+      .from(owa)
+      .where(and(where.aggregateId ? eq(owa.id, where.aggregateId) : eq(owa.objectiveId, where.objectiveId!), eq(owa.userId, c.var.user.id)))
+      .limit(1);
+    if (!agg) throw notFound("course");
+    const rows = await db
+      .select({ r: objectiveRecords, wfState: objectiveWorkflows.state, attempt: objectiveWorkflows.attempt, started: objectiveWorkflows.started })
+      .from(objectiveRecords)
+      .leftJoin(objectiveWorkflows, eq(objectiveWorkflows.id, objectiveRecords.workflowId))
+      .where(eq(objectiveRecords.aggregateId, agg.id))
+      .orderBy(desc(sql`coalesce(${objectiveRecords.finished}, ${objectiveWorkflows.submitted}, ${objectiveWorkflows.started})`));
+    const gradeIds = [...new Set(rows.map((x) => x.r.gradeId).filter((g): g is string => !!g))];
+    const gradeRows = gradeIds.length ? await db.select().from(grades).where(inArray(grades.id, gradeIds)) : [];
+    const gradeMap = new Map(gradeRows.map((g) => [g.id, { id: g.id, name: g.name, color: g.color, normalizedMinScore: g.normalizedMinScore }]));
+    const olderVisible = previousAttemptScoresVisible({ recordCount: rows.length, gradeRevealPolicy: agg.gradeRevealPolicy as "none", gradeRevealDate: iso(agg.gradeRevealDate) }, c.var.now);
+    const data = rows.map((x, i) => {
+      const rec = toRecord(x.r, agg, x.wfState, gradeMap, c.var.now)!;
+      const hidden = i > 0 && !olderVisible;
+      return {
+        ...rec,
+        ...(hidden ? { score: null, maxScore: null, normalizedScore: null, grade: null, passed: null, resultsHidden: true } : {}),
+        objectiveWorkflowId: x.r.workflowId,
+        attempt: x.attempt,
+        started: iso(x.started),
+        workflowState: x.wfState,
+      };
+    });
+    return c.json({ data });
+  };
+  r.get("/objective-workflow-aggregates/:id/objective-records", async (c) => records(c, { aggregateId: params(c, z.object({ id: z.uuid() })).id }));
+  r.get("/objective-records/query", async (c) => {
+    const q = c.req.query("objectiveId") ?? "";
+    if (!z.uuid().safeParse(q).success) throw new ApiError(400, { objectiveId: [message("invalid", "objectiveId must be a course id (uuid).")] });
+    return records(c, { objectiveId: q });
+  });
+
+  // Spec 7.4: the course tree for one of the learner's workflows, with per-activity progress.
+  const tree = async (c: Context<ApiEnv>) => {
+    const { id } = params(c, z.object({ id: z.uuid() }));
+    const db = c.var.db;
+    const wf = await ownWorkflow(db, c.var.user.id, id);
+    const [agg] = await db.select().from(owa).where(eq(owa.id, wf.aggregateId));
+    const [objective] = await db.select({ supportReview: objectives.supportReview }).from(objectives).where(eq(objectives.id, wf.objectiveId));
+    // Scores of a finished attempt are shown only where review is allowed (spec 4.7).
+    const reveal =
+      wf.state !== FINISHED ||
+      canReview({ workflow: { state: FINISHED }, supportReview: objective.supportReview, gradeRevealPolicy: agg.gradeRevealPolicy as "none", gradeRevealDate: iso(agg.gradeRevealDate) }, c.var.now);
+    const t = await loadTree(db, wf.objectiveId, wf, reveal, c.var.now);
+    return c.json({ objectiveWorkflowId: wf.id, ...t } satisfies ActivityTree);
+  };
+  // The content of one activity, for learners who have a standing in a course that contains it.
+  r.use("/users/me/activities/*", requireUser);
+  r.get("/users/me/activities/:id/content", async (c) => {
+    const { id } = params(c, z.object({ id: z.uuid() }));
+    const db = c.var.db;
+    const rows = await db
+      .select({ activity: activities })
+      .from(activities)
+      .innerJoin(activityParts, eq(activityParts.activityId, activities.id))
+      .innerJoin(owa, and(eq(owa.objectiveId, activityParts.objectiveId), eq(owa.userId, c.var.user.id)))
+      .where(and(eq(activities.id, id), sql`${activities.state} in (2, 3)`))
+      .limit(1);
+    if (!rows[0]) throw notFound("activity");
+    const a = rows[0].activity;
+    return c.json({ id: a.id, name: a.name, kind: a.kind, contentType: a.contentType, content: a.content, duration: a.duration, toolUrl: a.toolUrl });
+  });
+  r.get("/users/me/objective-workflows/:id/activity-with-aggregates", tree);
+  r.get("/users/me/objective-workflows/:id/activity", tree);
+
+  return r;
+}

@@ -1,0 +1,190 @@
+import { Form, Link, useLoaderData, useNavigation } from "react-router";
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/learn.courses.$id";
+import { state } from "~/services/request.server";
+import { getLocale } from "~/services/i18n.server";
+import { dateFormatter } from "~/services/format.server";
+import { requireCourseId } from "~/services/catalog.server";
+import { courseView, loadCourse, startCourse, type CourseView } from "~/services/course.server";
+import { enrol } from "~/services/courses.server";
+import { redirectWithToast } from "~/services/toast.server";
+import { env } from "~/services/env.server";
+import { AboutHtml, CollapsibleDescription, CourseCover, CourseHeader } from "~/components/course-summary";
+import { ShareLink } from "~/components/share-link";
+import { ScoreBadge, CourseLayers } from "~/components/course-parts";
+
+export const handle = {
+  title: (d: { view?: CourseView } | undefined) => d?.view?.objective.name ?? null,
+  breadcrumb: (d: { view?: CourseView } | undefined, t: (k: string) => string) =>
+    d?.view ? { label: d.view.objective.name } : { label: t("breadcrumbs.courses-list"), href: "/learn/courses" },
+};
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** /learn/courses/{id}, /view/details and /{accessId} (spec 2.1, 2.5): 'About the course'. */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const id = requireCourseId(params.id);
+  const s = state(context);
+  const shell = await s.requireLearner();
+  const lms = await s.lms();
+  const course = await loadCourse(lms, id);
+  const view = courseView(course, new Date(), dateFormatter(getLocale(context), shell.user.timezone));
+  return {
+    view,
+    shareUrl: `${env().APP_URL}/learn/open-catalog/${id}/view/details`,
+    ids: { workflow: crypto.randomUUID(), enrol: crypto.randomUUID() },
+  };
+}
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const id = requireCourseId(params.id);
+  const s = state(context);
+  const shell = await s.requireLearner();
+  const lms = await s.lms();
+  const form = await request.formData();
+  const intent = form.get("intent");
+  const idOr = (name: string) => {
+    const v = String(form.get(name) ?? "");
+    return UUID.test(v) ? v : crypto.randomUUID();
+  };
+  if (intent === "start") return startCourse(lms, id, idOr("workflowId"), idOr("enrolId"), dateFormatter(getLocale(context), shell.user.timezone));
+  if (intent === "enrol") {
+    const result = await enrol(lms, id, idOr("enrolId"));
+    if (result.ok) return redirectWithToast(`/learn/courses/${id}`, { type: "success", key: "publicCatalog.courseEnrolled", values: { name: result.name } });
+    if (result.reason === "refused" && result.message) return redirectWithToast(`/learn/courses/${id}`, { type: "critical", key: `apiErrors.${result.message.code}` });
+    return redirectWithToast("/learn/courses", { type: "critical", key: "messages.unknownError" });
+  }
+  throw new Response("Unknown action", { status: 400 });
+}
+
+function StartForm({ label, ids, disabled, reason }: { label: string; ids: { workflow: string; enrol: string }; disabled: boolean; reason?: string }) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "start";
+  return (
+    <Form method="post" className="course-actions__form">
+      <input type="hidden" name="intent" value="start" />
+      <input type="hidden" name="workflowId" value={ids.workflow} />
+      <input type="hidden" name="enrolId" value={ids.enrol} />
+      <button type="submit" className="button button--primary" disabled={disabled || busy} aria-describedby={reason ? "course-message" : undefined}>
+        {busy ? t("course.starting") : label}
+      </button>
+    </Form>
+  );
+}
+
+export default function CourseDetails() {
+  const { view, shareUrl, ids } = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  const b = view.buttons;
+  const o = view.objective;
+  return (
+    <div className="course-page">
+      <CourseLayers objectiveId={o.id} active="details" showContent={view.showContentLayer} hasAnnouncements={view.hasAnnouncements} />
+      <article className="course-details">
+        <CourseHeader name={o.name} code={o.code} collections={o.showcases} />
+        <div className="course-details__grid">
+          <div>
+            <CollapsibleDescription text={o.description} />
+            {view.message ? (
+              <p className="notice" id="course-message" role="note">{t(view.message.key, { date: view.message.date })}</p>
+            ) : null}
+            <section className="results" aria-labelledby="results-title">
+              <h2 id="results-title">{t("course.results")}</h2>
+              <dl className="results__list">
+                <div><dt>{t("course.status")}</dt><dd>{t(view.stateKey)}</dd></div>
+                <div><dt>{t("courses.progress")}</dt><dd>{view.progress}%</dd></div>
+                {view.workflow?.started ? <div><dt>{t("course.startedOn")}</dt><dd>{view.workflow.started}</dd></div> : null}
+                {view.workflow?.submitted ? <div><dt>{t("course.submittedOn")}</dt><dd>{view.workflow.submitted}</dd></div> : null}
+                {view.dueDate ? <div><dt>{t("course.dueOn")}</dt><dd>{view.dueDate}</dd></div> : null}
+                {view.result?.score ? (
+                  <div>
+                    <dt>{t("course.score")}</dt>
+                    <dd><ScoreBadge score={view.result.score} /></dd>
+                  </div>
+                ) : null}
+                {view.result?.grade ? <div><dt>{t("course.grade")}</dt><dd>{view.result.grade.name}</dd></div> : null}
+                {view.result ? (
+                  <div>
+                    <dt>{t("course.outcome")}</dt>
+                    <dd>{view.result.unresolved || view.result.passed === null ? t("course.awaitingGrading") : view.result.passed ? t("course.passed") : t("course.failed")}</dd>
+                  </div>
+                ) : null}
+                {view.resultHidden ? (
+                  <div>
+                    <dt>{t("course.score")}</dt>
+                    <dd>{view.resultHiddenUntil ? t("course.resultsHiddenUntil", { date: view.resultHiddenUntil }) : t("course.resultsHidden")}</dd>
+                  </div>
+                ) : null}
+              </dl>
+            </section>
+            {view.attempts.length > 1 ? (
+              <details className="attempts">
+                <summary>{t("course.previousAttempts", { count: view.attempts.length - 1 })}</summary>
+                <table>
+                  <caption className="visually-hidden">{t("course.previousAttemptsCaption")}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t("course.date")}</th>
+                      <th scope="col">{t("course.score")}</th>
+                      <th scope="col"><span className="visually-hidden">{t("course.review")}</span></th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {view.attempts.slice(1).map((a) => (
+                      <tr key={a.id}>
+                        <td>{a.date ?? "—"}</td>
+                        <td>{a.score ? <ScoreBadge score={a.score} /> : t("course.resultsHidden")}</td>
+                        <td>
+                          {a.reviewable && a.workflowId ? (
+                            <Link to={`/learn/courses/${o.id}/workflow/${a.workflowId}/view?viewType=REVIEW`}>{t("course.review")}</Link>
+                          ) : null}
+                        </td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </details>
+            ) : null}
+            <AboutHtml html={o.about} />
+          </div>
+          <aside className="course-details__side" aria-label={t("course.actions")}>
+            <CourseCover imageUrl={o.imageUrl} name={o.name}>
+              {view.result?.score ? <ScoreBadge score={view.result.score} className="cover-result" /> : null}
+              <div className="progress progress--cover" role="progressbar" aria-label={t("courses.progress")} aria-valuemin={0} aria-valuemax={100} aria-valuenow={view.progress}>
+                <div className="progress__bar" style={{ inlineSize: `${view.progress}%` }} />
+              </div>
+            </CourseCover>
+            <div className="course-actions">
+              {b.start.visible ? <StartForm label={t("course.start")} ids={ids} disabled={!b.start.enabled} reason={b.start.reason} /> : null}
+              {b.continue.visible ? (
+                b.continue.enabled ? (
+                  <Link className="button button--primary" to={`/learn/courses/${o.id}/view/content`}>{t("course.continue")}</Link>
+                ) : (
+                  <button type="button" className="button button--primary" disabled>{t("course.continue")}</button>
+                )
+              ) : null}
+              {b.review.visible ? (
+                b.review.enabled ? (
+                  <Link className="button" to={`/learn/courses/${o.id}/view/content?viewType=REVIEW`}>{t("course.review")}</Link>
+                ) : (
+                  <button type="button" className="button" disabled title={b.review.reason ? t(b.review.reason) : undefined}>{t("course.review")}</button>
+                )
+              ) : null}
+              {b.startAgain.visible ? <StartForm label={t("course.startAgain")} ids={ids} disabled={!b.startAgain.enabled} reason={b.startAgain.reason} /> : null}
+              {!view.enrolled && b.addToMyCourses.visible ? (
+                <Form method="post">
+                  <input type="hidden" name="intent" value="enrol" />
+                  <input type="hidden" name="enrolId" value={ids.enrol} />
+                  <button type="submit" className="button">{t("catalog.addToMyCourses")}</button>
+                </Form>
+              ) : null}
+              {view.enrolled && !view.mandatory ? <button type="button" className="button" disabled>{t("catalog.enrolled")}</button> : null}
+              <ShareLink url={shareUrl} />
+            </div>
+          </aside>
+        </div>
+      </article>
+    </div>
+  );
+}

@@ -1,0 +1,194 @@
+import { data, redirect } from "react-router";
+import type { Aggregate, GradingScale, ObjectiveAccessDetail, ObjectiveRecord } from "#domain/contract/courses";
+import type { ActivityTree } from "#domain/contract/lifecycle";
+import { formatScore, progressPercent, scoreColor } from "#domain/courses";
+import {
+  courseButtons, gradeVisibility, isUnresolved, startPlan, workflowStateLabelKey,
+  type ActivityKind, type ObjectiveState, type WorkflowState,
+} from "#domain/lifecycle";
+import type { DateFormatter } from "./format.server";
+import { sanitizeCourseHtml } from "./html.server";
+import { LmsError, type LmsClient } from "./lms.server";
+import { enrol } from "./courses.server";
+import { redirectWithToast } from "./toast.server";
+
+export type CourseAggregate = Aggregate & { objectiveGradingScale: GradingScale | null };
+export type AttemptRecord = ObjectiveRecord & { objectiveWorkflowId: string | null; attempt: number | null; started: string | null; workflowState: number | null };
+
+const COURSE_UNAVAILABLE = "course-unavailable";
+const notFoundToNull = (err: unknown) => {
+  if (err instanceof LmsError && err.status === 404) return null;
+  throw err;
+};
+
+/** Spec 2.5 / 8: the three reads behind a course page, in parallel; no access at all → 'Course is not available'. */
+export async function loadCourse(lms: LmsClient, objectiveId: string) {
+  const unavailable = (err: unknown) => {
+    if (err instanceof LmsError && [400, 401, 403, 404].includes(err.status)) return null;
+    throw err;
+  };
+  const [aggregate, access, records] = await Promise.all([
+    lms.get<CourseAggregate>(`/api/lms/v1/objectives/${objectiveId}/objective-workflow-aggregate`).catch(unavailable),
+    lms.get<ObjectiveAccessDetail>(`/api/lms/v1/users/me/objectives/${objectiveId}/objective-access`).catch(unavailable),
+    lms.get<{ data: AttemptRecord[] }>("/api/lms/v1/objective-records/query", { objectiveId }).catch(notFoundToNull),
+  ]);
+  if (!aggregate && !access) throw data(COURSE_UNAVAILABLE, { status: 404 });
+  return { aggregate, access, records: records?.data ?? [] };
+}
+
+function scoreView(r: { score: number | null; maxScore: number | null; normalizedScore: number | null } | null) {
+  if (!r || r.normalizedScore === null) return null;
+  const s = { score: r.score, maxScore: r.maxScore, normalizedScore: r.normalizedScore };
+  return { color: scoreColor(s), percent: formatScore(s, "percent"), points: formatScore(s, "points") };
+}
+
+/** Everything the course details page shows, decided by the domain rules (spec 2.5, 4.3, 4.6, 4.7, 5). */
+export function courseView(course: Awaited<ReturnType<typeof loadCourse>>, now: Date, fmt: DateFormatter) {
+  const { aggregate, access, records } = course;
+  const objective = access?.objective ?? { ...aggregate!.objective, about: "" };
+  const wf = aggregate?.lastObjectiveWorkflow ?? null;
+  const record = aggregate?.lastObjectiveRecord ?? null;
+  const policy = aggregate ?? { gradeRevealPolicy: "none" as const, gradeRevealDate: null };
+  const buttons = courseButtons(
+    {
+      objective: { state: objective.state as ObjectiveState, kind: objective.activity.kind as ActivityKind, supportReview: objective.supportReview, activityState: objective.activity.state as ObjectiveState },
+      access: {
+        enrolled: Boolean(aggregate),
+        retake: aggregate?.retake ?? access?.retake ?? false,
+        availabilityDate: aggregate?.availabilityDate ?? access?.availabilityDate ?? null,
+        availabilityEndDate: aggregate?.availabilityEndDate ?? null,
+        gradeRevealPolicy: policy.gradeRevealPolicy,
+        gradeRevealDate: policy.gradeRevealDate,
+      },
+      workflow: wf ? { state: wf.state as WorkflowState, protectResults: wf.protectResults } : null,
+      record: record ? { id: record.id } : null,
+      importedResults: Boolean(record?.imported),
+      proctorLocked: false,
+      flags: { compositeRetake: true },
+    },
+    now,
+  );
+  const visibility = gradeVisibility(policy, wf ? { state: wf.state as WorkflowState } : record ? { state: 6 } : null, now);
+  const resultShown = record && visibility.visible && !record.resultsHidden;
+  return {
+    objective: { ...objective, about: sanitizeCourseHtml(objective.about) },
+    aggregateId: aggregate?.id ?? null,
+    accessId: access?.id ?? aggregate?.objectiveAccess?.id ?? null,
+    enrolled: Boolean(aggregate),
+    mandatory: aggregate?.isMandatory ?? access?.isMandatory ?? false,
+    dueDate: fmt.dateTime(aggregate?.dueDate ?? access?.dueDate),
+    workflow: wf
+      ? { id: wf.id, state: wf.state, stateKey: workflowStateLabelKey(wf.state as WorkflowState), progress: progressPercent(wf.progress), started: fmt.dateTime(wf.started), submitted: fmt.dateTime(wf.submitted), finished: fmt.dateTime(wf.finished) }
+      : null,
+    stateKey: workflowStateLabelKey((wf?.state ?? null) as WorkflowState | null),
+    progress: progressPercent(wf?.progress ?? record?.progress ?? 0),
+    result: resultShown
+      ? {
+          score: scoreView(record),
+          grade: record.grade,
+          passed: record.passed,
+          unresolved: isUnresolved(wf ? { state: wf.state as WorkflowState } : { state: 6 }, { passed: record.passed }),
+          finished: fmt.dateTime(record.finished),
+        }
+      : null,
+    resultHiddenUntil: record && !resultShown ? fmt.dateTime(visibility.revealDate) : null,
+    resultHidden: Boolean(record && !resultShown),
+    attempts: records.map((r) => ({
+      id: r.id,
+      attempt: r.attempt,
+      date: fmt.dateTime(r.finished ?? r.started),
+      score: r.resultsHidden ? null : scoreView(r),
+      workflowId: r.objectiveWorkflowId,
+      reviewable: buttons.review.enabled && r.workflowState === 6 && !r.resultsHidden,
+    })),
+    scale: aggregate?.objectiveGradingScale ?? null,
+    buttons,
+    message: buttons.message ? { key: buttons.message.key, date: fmt.dateTime(buttons.message.date) } : null,
+    isLti: objective.activity.kind === 2,
+    // Spec 2.5: the Content layer only when in progress or review is supported, never for LTI.
+    showContentLayer: objective.activity.kind !== 2 && (wf?.state === 1 || objective.supportReview) && Boolean(wf),
+    hasAnnouncements: Boolean(objective.announcementChannelId),
+  };
+}
+export type CourseView = ReturnType<typeof courseView>;
+
+export const SUBMIT_POLL_INTERVAL_MS = 2000;
+export const SUBMIT_POLL_DURATION_MS = 60_000;
+
+function startErrorToast(err: unknown, objectiveId: string, fmt?: DateFormatter) {
+  if (err instanceof LmsError) {
+    const m = err.firstMessage();
+    if (m && ["notYetAvailable", "availabilityEnded", "retakeNotAllowed", "courseNotAvailable", "workflowInProgress", "selfEnrollmentNotAllowed"].includes(m.code)) {
+      const values = m.params?.date && fmt ? { ...m.params, date: fmt.dateTime(String(m.params.date)) ?? "" } : m.params;
+      return redirectWithToast(`/learn/courses/${objectiveId}`, { type: "critical", key: `apiErrors.${m.code}`, values });
+    }
+    return redirectWithToast(`/learn/courses/${objectiveId}`, { type: "critical", key: "messages.startFailed" });
+  }
+  throw err;
+}
+
+/**
+ * Spec 4.4 start flow (and 4.3 'Start with self-enrollment enrols then starts'): enrol when needed,
+ * start the objective workflow (when allowed), start the activity workflow for non-composite courses,
+ * load the tree, then LTI reloads the course page and the rest go to the content.
+ */
+export async function startCourse(lms: LmsClient, objectiveId: string, workflowId: string, enrolCommandId: string, fmt?: DateFormatter): Promise<Response> {
+  try {
+    let { aggregate } = await loadCourse(lms, objectiveId);
+    if (!aggregate) {
+      const enrolled = await enrol(lms, objectiveId, enrolCommandId);
+      if (!enrolled.ok) {
+        if (enrolled.reason === "refused" && enrolled.message) {
+          return redirectWithToast(`/learn/courses/${objectiveId}`, { type: "critical", key: `apiErrors.${enrolled.message.code}`, values: enrolled.message.params });
+        }
+        return redirectWithToast("/learn/courses", { type: "critical", key: "messages.unknownError" });
+      }
+      aggregate = await lms.get<CourseAggregate>(`/api/lms/v1/objectives/${objectiveId}/objective-workflow-aggregate`);
+    }
+    const kind = aggregate.objective.activity.kind as ActivityKind;
+    const wf = aggregate.lastObjectiveWorkflow;
+    const plan = startPlan({ kind, workflow: wf ? { state: wf.state as WorkflowState } : null, hasActivityWorkflow: true, retakeAllowed: aggregate.retake });
+    let workflow = wf;
+    if (plan.steps.includes("startObjectiveWorkflow")) {
+      workflow = await lms.command(`/api/lms/v1/start-objective-workflows`, { objectiveWorkflowAggregateId: aggregate.id, id: workflowId });
+    }
+    if (!workflow) return redirectWithToast(`/learn/courses/${objectiveId}`, { type: "critical", key: "messages.startFailed" });
+    const tree = await lms.get<ActivityTree>(`/api/lms/v1/users/me/objective-workflows/${workflow.id}/activity`);
+    if (plan.steps.includes("startActivityWorkflow") && tree.rootPathId) {
+      await lms.command(`/api/lms/v1/start-activity-workflows`, { objectiveWorkflowId: workflow.id, activityPartIds: [tree.rootPathId] });
+    }
+    if (plan.destination === "reloadCourse") throw redirect(`/learn/courses/${objectiveId}`);
+    throw redirect(`/learn/courses/${objectiveId}/view/content`);
+  } catch (err) {
+    if (err instanceof Response) return err;
+    return startErrorToast(err, objectiveId, fmt);
+  }
+}
+
+/** Spec 4.5: submit, then poll the workflow every 2 s (up to 60 s) until its record appears. */
+export async function submitCourse(
+  lms: LmsClient,
+  objectiveId: string,
+  workflowId: string,
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+): Promise<Response> {
+  try {
+    await lms.command(`/api/lms/v1/submit-objective-workflows`, { id: workflowId });
+    const started = Date.now();
+    for (;;) {
+      const wf = await lms.get<{ objectiveRecordId: string | null; state: number }>(`/api/lms/v1/objective-workflows/${workflowId}`);
+      if (wf.objectiveRecordId) {
+        return redirectWithToast(`/learn/courses/${objectiveId}`, { type: "success", key: wf.state === 3 ? "course.submittedInGrading" : "course.submitted" });
+      }
+      if (Date.now() - started >= SUBMIT_POLL_DURATION_MS) break;
+      await sleep(SUBMIT_POLL_INTERVAL_MS);
+    }
+    return redirectWithToast(`/learn/courses/${objectiveId}`, { type: "critical", key: "messages.timeOver" });
+  } catch (err) {
+    if (err instanceof LmsError) {
+      const m = err.message === "Time over!" ? null : err.firstMessage();
+      return redirectWithToast(`/learn/courses/${objectiveId}`, { type: "critical", key: m ? `apiErrors.${m.code}` : err.message === "Time over!" ? "messages.timeOver" : "messages.unknownError" });
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,46 @@
+import { z } from "zod";
+
+export const startObjectiveWorkflowSchema = z.object({ objectiveWorkflowAggregateId: z.uuid(), id: z.uuid() });
+export const submitObjectiveWorkflowSchema = z.object({ id: z.uuid() });
+export const finishObjectiveWorkflowSchema = z.object({ id: z.uuid(), objectiveWorkflowId: z.uuid() });
+export const startActivityWorkflowsSchema = z.object({ objectiveWorkflowId: z.uuid(), activityPartIds: z.array(z.uuid()).min(1).max(500) });
+export const finishActivityWorkflowsSchema = z.object({ objectiveWorkflowId: z.uuid(), activityWorkflowIds: z.array(z.uuid()).min(1).max(500) });
+
+/** Activity workflow states. */
+export const ACTIVITY_WORKFLOW_STATE = { inProgress: 1, inGrading: 2, finished: 3 } as const;
+
+/** One node of a course's tree as a learner sees it (spec 3 'Activity part'). */
+export interface TreeNode {
+  activityPathId: string;
+  parentPathId: string | null;
+  axis: string;
+  order: number;
+  optional: boolean;
+  scoreWeight: number;
+  constraint: Record<string, string | null>;
+  available: boolean;
+  contentAvailable: boolean;
+  childActivity: {
+    id: string;
+    name: string;
+    code: string;
+    kind: number;
+    contentType: number;
+    type: number;
+    state: number;
+    proctored: boolean;
+    duration: number | null;
+    maxScore: number | null;
+    supportReview: boolean;
+    activityWorkflowAggregate: {
+      lastActivityWorkflow: { id: string; state: number; submitted: boolean; finished: string | null; started: string } | null;
+      bestActivityRecord: { score: number | null; maxScore: number | null; passed: boolean | null } | null;
+    };
+  };
+}
+
+export interface ActivityTree {
+  objectiveWorkflowId: string;
+  rootPathId: string | null;
+  nodes: TreeNode[];
+}

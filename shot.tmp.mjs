@@ -1,0 +1,16 @@
+import { chromium } from "@playwright/test";
+const [,, path, out, lang, js] = process.argv;
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--no-sandbox","--disable-gpu"] });
+const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: js !== "nojs" });
+if (lang) await ctx.addCookies([{ name: "lng", value: lang, url: "http://localhost:3100" }]);
+const page = await ctx.newPage();
+page.on("console", m => { if (m.type()==="error") console.log("CONSOLE", m.text()); });
+await page.goto("http://localhost:3100/learn");
+await page.fill("#email", "ada@example.com"); await page.fill("#password", "demo");
+await page.click("button[type=submit]");
+await page.waitForLoadState("networkidle");
+const r = await page.goto("http://localhost:3100" + path);
+console.log("status", r.status(), page.url());
+await page.waitForTimeout(500);
+await page.screenshot({ path: out, fullPage: false });
+await browser.close();
