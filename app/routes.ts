@@ -22,6 +22,8 @@ export default [
     layout("routes/learn.private.tsx", [
       index("routes/learn._index.tsx"),
       route("simulate-error", "routes/learn.simulate-error.tsx"),
+      // Benchmark baseline (bench/run.ts); 404 unless BENCH_BARE=1.
+      route("bench-bare", "routes/learn.bench-bare.tsx"),
       route("courses", "routes/learn.courses._index.tsx"),
       route("courses/redirect/:id", "routes/learn.courses.redirect.$id.tsx"),
       route("courses/:id", "routes/learn.courses.$id.tsx", { id: "course-details" }),
