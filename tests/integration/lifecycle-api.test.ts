@@ -21,7 +21,10 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function setup(over: Partial<typeof s.objectiveWorkflowAggregates.$inferInsert> = {}, leaves = [{ maxScore: 10 }, { maxScore: 10 }, { maxScore: 20, weight: 2 }, { maxScore: null, optional: true }], course = {}) {
+type Leaf = Parameters<typeof createTree>[3][number];
+const DEFAULT_LEAVES: Leaf[] = [{ maxScore: 10 }, { maxScore: 10 }, { maxScore: 20, weight: 2 }, { maxScore: null, optional: true }];
+
+async function setup(over: Partial<typeof s.objectiveWorkflowAggregates.$inferInsert> = {}, leaves: Leaf[] = DEFAULT_LEAVES, course = {}) {
   const db = t.database.db;
   const { objective, access } = await createCourse(db, tenantId, { gradingScaleId: scaleId, activityKind: 3, ...course });
   const tree = await createTree(db, tenantId, objective.id, leaves);
