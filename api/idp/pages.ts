@@ -30,7 +30,7 @@ ${script ? `<script nonce="${nonce}">${script}</script>` : ""}</body></html>`;
 export function loginPage(
   t: IdpT,
   nonce: string,
-  input: { action: string; email: string; error?: string | null; showDemoHint: boolean },
+  input: { action: string; email: string; error?: string | null; showDemoHint: boolean; signUpHref?: string },
 ): string {
   const error = input.error ? `<p class="error" role="alert" id="login-error">${escapeHtml(input.error)}</p>` : "";
   const described = input.error ? ' aria-describedby="login-error" aria-invalid="true"' : "";
@@ -45,6 +45,43 @@ export function loginPage(
 <label for="password">${escapeHtml(t.t("password"))}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="1024"${described} ${input.email ? "autofocus" : ""}>
 <button type="submit">${escapeHtml(t.t("submit"))}</button>
-</form>${input.showDemoHint ? `<p class="hint">${escapeHtml(t.t("demoHint"))}</p>` : ""}</div>`,
+</form>${input.signUpHref ? `<p class="hint"><a href="${escapeHtml(input.signUpHref)}">${escapeHtml(t.t("noAccount"))}</a></p>` : ""}${input.showDemoHint ? `<p class="hint">${escapeHtml(t.t("demoHint"))}</p>` : ""}</div>`,
+  );
+}
+
+export interface SignUpValues {
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+/** The registration form; field errors sit under their fields and never move the submit button. */
+export function signUpPage(
+  t: IdpT,
+  nonce: string,
+  input: { action: string; loginHref: string; values: SignUpValues; errors: Partial<Record<keyof SignUpValues | "password" | "form", string>> },
+): string {
+  const field = (name: keyof SignUpValues | "password", label: string, type: string, autocomplete: string, hint?: string) => {
+    const error = input.errors[name];
+    const describedBy = [hint ? `${name}-hint` : "", error ? `${name}-error` : ""].filter(Boolean).join(" ");
+    const value = name === "password" ? "" : escapeHtml(input.values[name]);
+    return `<label for="${name}">${escapeHtml(label)}</label>
+${hint ? `<p class="hint" id="${name}-hint">${escapeHtml(hint)}</p>` : ""}
+<input id="${name}" name="${name}" type="${type}" autocomplete="${autocomplete}" required maxlength="${name === "password" ? 1024 : name === "email" ? 254 : 100}" value="${value}"${describedBy ? ` aria-describedby="${describedBy}"` : ""}${error ? ' aria-invalid="true"' : ""}>
+${error ? `<p class="error" id="${name}-error">${escapeHtml(error)}</p>` : ""}`;
+  };
+  const formError = input.errors.form ? `<p class="error" role="alert">${escapeHtml(input.errors.form)}</p>` : "";
+  return page(
+    t,
+    nonce,
+    t.t("signUpTitle"),
+    `<div class="card"><h1>${escapeHtml(t.t("signUpTitle"))}</h1>${formError}
+<form method="post" action="${escapeHtml(input.action)}" novalidate>
+${field("firstName", t.t("firstName"), "text", "given-name")}
+${field("lastName", t.t("lastName"), "text", "family-name")}
+${field("email", t.t("email"), "email", "email")}
+${field("password", t.t("password"), "password", "new-password", t.t("passwordHint"))}
+<button type="submit">${escapeHtml(t.t("signUpSubmit"))}</button>
+</form><p class="hint"><a href="${escapeHtml(input.loginHref)}">${escapeHtml(t.t("haveAccount"))}</a></p></div>`,
   );
 }

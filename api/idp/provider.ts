@@ -7,7 +7,8 @@ import type { Db } from "../db/client";
 import { verifyPassword } from "../db/password";
 import { users } from "../db/schema";
 import { idpTranslator, pickLocale, type IdpT } from "./i18n";
-import { escapeHtml, loginPage, page } from "./pages";
+import { escapeHtml, loginPage, page, signUpPage, type SignUpValues } from "./pages";
+import { registerLearner } from "./register";
 import { LoginRateLimiter } from "./rate-limit";
 
 export const LMS_API_RESOURCE = "urn:learner-app:lms-api";
@@ -87,11 +88,13 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
       short: { signed: true, httpOnly: true, sameSite: "lax", secure: options.secureCookies },
     },
     pkce: { required: () => true },
+    // `signup=1` (sent by the app for its sign-up offer) opens the registration form instead of sign-in.
+    extraParams: ["signup"],
     scopes: ["openid", "profile", "email", "offline_access"],
     claims: {
       openid: ["sub"],
       email: ["email", "email_verified"],
-      profile: ["name", "given_name", "family_name", "locale", "zoneinfo"],
+      profile: ["name", "given_name", "family_name", "locale", "zoneinfo", "created_at"],
     },
     ttl: {
       AccessToken: options.accessTokenTtlSeconds ?? 8 * 3600,
@@ -170,6 +173,8 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
             given_name: u.firstName,
             family_name: u.lastName,
             zoneinfo: u.timezone ?? undefined,
+            // Lets the app tell a fresh registration (spec 2.4 'selfRegistered') from a sign-in.
+            created_at: Math.floor(u.createdAt.getTime() / 1000),
           };
         },
       };
@@ -194,13 +199,42 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
 
   async function renderLogin(req: IncomingMessage, res: ServerResponse, uid: string, t: IdpT, email: string, error: string | null, status = 200) {
     const nonce = randomBytes(16).toString("base64");
-    send(res, status, loginPage(t, nonce, { action: `${IDP_MOUNT}/interaction/${uid}/login`, email, error, showDemoHint: options.showDemoHint }), nonce);
+    send(res, status, loginPage(t, nonce, { action: `${IDP_MOUNT}/interaction/${uid}/login`, email, error, showDemoHint: options.showDemoHint, signUpHref: `${IDP_MOUNT}/interaction/${uid}/signup` }), nonce);
+  }
+
+  function renderSignUp(res: ServerResponse, uid: string, t: IdpT, values: SignUpValues, errors: Parameters<typeof signUpPage>[2]["errors"], status = 200) {
+    const nonce = randomBytes(16).toString("base64");
+    send(res, status, signUpPage(t, nonce, { action: `${IDP_MOUNT}/interaction/${uid}/signup`, loginHref: `${IDP_MOUNT}/interaction/${uid}?login=1`, values, errors }), nonce);
+  }
+
+  async function signUp(req: IncomingMessage, res: ServerResponse, uid: string, t: IdpT): Promise<void> {
+    const empty = { firstName: "", lastName: "", email: "" };
+    if (req.method !== "POST") return renderSignUp(res, uid, t, empty, {});
+    const form = await readForm(req);
+    if (!form) return renderSignUp(res, uid, t, empty, { form: t.t("required") }, 413);
+    const ip = req.socket.remoteAddress ?? "unknown";
+    if (limiter.blockedFor(ip, "signup") > 0) return renderSignUp(res, uid, t, empty, { form: t.t("tooManyAttempts", { minutes: 15 }) }, 429);
+    const result = await registerLearner(db, {
+      firstName: form.get("firstName") ?? "",
+      lastName: form.get("lastName") ?? "",
+      email: form.get("email") ?? "",
+      password: form.get("password") ?? "",
+    });
+    if (!result.ok) {
+      const errors = Object.fromEntries(
+        Object.entries(result.errors).map(([k, v]) => [k, v.code === "tooLong" ? t.t("tooLong", { length: v.length ?? 0 }) : t.t(v.code)]),
+      );
+      return renderSignUp(res, uid, t, result.values, errors, result.status);
+    }
+    limiter.fail(ip, "signup");
+    await provider.interactionFinished(req, res, { login: { accountId: result.userId } }, { mergeWithLastSubmission: false });
   }
 
   async function interaction(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-    const m = /^\/interaction\/([\w-]+)(\/login)?$/.exec(path);
+    const m = /^\/interaction\/([\w-]+)(\/login|\/signup)?$/.exec(path);
     if (!m) return void callback(req, res);
-    const [, uid, isLogin] = m;
+    const [, uid, sub] = m;
+    const isLogin = sub === "/login";
     let details;
     try {
       details = await provider.interactionDetails(req, res);
@@ -219,7 +253,10 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
       const result = { consent: {} };
       return void (await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: true }));
     }
+    if (sub === "/signup") return signUp(req, res, uid, t);
     if (!isLogin) {
+      const wantsSignUp = details.params.signup === "1" && !(req.url ?? "").includes("login=1");
+      if (wantsSignUp && (req.method === "GET" || req.method === "HEAD")) return signUp(req, res, uid, t);
       if (req.method !== "GET" && req.method !== "HEAD") {
         res.writeHead(405, { Allow: "GET" });
         return void res.end();

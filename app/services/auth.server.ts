@@ -5,6 +5,7 @@ import { safeRedirect } from "#domain/redirect";
 import { env, isProduction, secureCookies } from "./env.server";
 import { localeCookie } from "./i18n.server";
 import { commitSession, destroySession, readSession, type SessionData } from "./session.server";
+import { setToast } from "./toast.server";
 import { createCookie } from "react-router";
 
 export const LOGIN_CALLBACK_PATH = "/learn/login-callback";
@@ -14,9 +15,14 @@ class LocaleAwareStrategy<User> extends OAuth2Strategy<User> {
   protected override authorizationParams(params: URLSearchParams, request: Request): URLSearchParams {
     const lng = /(?:^|;\s*)lng=([^;]+)/.exec(request.headers.get("Cookie") ?? "")?.[1];
     if (lng) params.set("ui_locales", decodeURIComponent(lng).replace(/^"|"$/g, ""));
+    // The sign-up offer asks the embedded provider for its registration form (ignored by others).
+    if (new URL(request.url).searchParams.get("provider") === "signup") params.set("signup", "1");
     return params;
   }
 }
+
+/** An account created in the last few minutes: the sign-in that just finished was a registration. */
+const FRESH_ACCOUNT_SECONDS = 600;
 
 let authenticator: Promise<Authenticator<SessionData>> | null = null;
 
@@ -46,7 +52,9 @@ async function createAuthenticator(): Promise<Authenticator<SessionData>> {
       const claims = decodeJwtPayload(idToken ?? accessToken);
       const expiresAt = typeof data.expires_in === "number" ? tokens.accessTokenExpiresAt().getTime() : Date.now() + 3600_000;
       const act = decodeJwtPayload(accessToken).act as { sub?: string } | undefined;
-      return { sub: String(claims.sub ?? ""), accessToken, idToken, expiresAt, impersonatedBy: act?.sub ?? null };
+      const createdAt = typeof claims.created_at === "number" ? claims.created_at : null;
+      const fresh = createdAt !== null && Date.now() / 1000 - createdAt < FRESH_ACCOUNT_SECONDS;
+      return { sub: String(claims.sub ?? ""), accessToken, idToken, expiresAt, impersonatedBy: act?.sub ?? null, ...(fresh ? { fresh: true } : {}) };
     },
   );
   const auth = new Authenticator<SessionData>();
@@ -75,8 +83,11 @@ export async function startLogin(request: Request): Promise<Response> {
   const url = new URL(request.url);
   const target = safeTarget(url.searchParams.get("redirectUrl"), request);
   const auth = await getAuthenticator();
+  const start = new URL(LOGIN_CALLBACK_PATH, url);
+  const provider = url.searchParams.get("provider");
+  if (provider) start.searchParams.set("provider", provider);
   try {
-    await auth.authenticate("oidc", new Request(new URL(LOGIN_CALLBACK_PATH, url), { headers: request.headers }));
+    await auth.authenticate("oidc", new Request(start, { headers: request.headers }));
   } catch (thrown) {
     if (thrown instanceof Response) {
       const headers = new Headers(thrown.headers);
@@ -105,8 +116,22 @@ export async function finishLogin(request: Request): Promise<Response> {
     console.warn("[auth] sign-in callback refused:", (err as Error).message);
     throw new Response("Sign-in failed", { status: 401 });
   }
-  const target = safeTarget((await returnCookie().parse(request.headers.get("Cookie"))) ?? url.searchParams.get("redirectUrl"), request);
+  let target = safeTarget((await returnCookie().parse(request.headers.get("Cookie"))) ?? url.searchParams.get("redirectUrl"), request);
+  const { fresh, ...stored } = session as SessionData & { fresh?: boolean };
+  session = stored;
   const headers = new Headers();
+  if (fresh) {
+    // Spec 2.4: after registration My courses shows 'accountCreated' (and drops the parameter);
+    // elsewhere the same message arrives as a flash toast.
+    const next = new URL(target, url);
+    if (next.pathname === "/learn" || next.pathname.startsWith("/learn/courses")) {
+      next.pathname = next.pathname === "/learn" ? "/learn/courses" : next.pathname;
+      next.searchParams.set("selfRegistered", "true");
+      target = next.pathname + next.search;
+    } else {
+      headers.append("Set-Cookie", await setToast({ type: "success", key: "accountCreated" }));
+    }
+  }
   headers.append("Set-Cookie", await commitSession(session));
   headers.append("Set-Cookie", await returnCookie().serialize("", { maxAge: 0 }));
   headers.append("Set-Cookie", await createCookie("learn_oauth2", { path: "/" }).serialize("", { maxAge: 0 }));

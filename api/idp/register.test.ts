@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { openDatabase, type Database } from "../db/client";
+import { seedDemo } from "../db/seed";
+import { licences, userRoles, users } from "../db/schema";
+import { verifyPassword } from "../db/password";
+import { registerLearner } from "./register";
+
+let database: Database;
+beforeAll(async () => {
+  database = await openDatabase({ dataDir: "memory://" });
+  await database.migrate();
+  await seedDemo(database.db, { catalog: false });
+});
+afterAll(() => database.close());
+
+describe("self-registration in the embedded provider", () => {
+  it("creates a learner with the LMS licence and a hashed password", async () => {
+    const r = await registerLearner(database.db, { firstName: " Lin ", lastName: "Wei", email: "Lin@Example.com ", password: "correct horse" });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const [u] = await database.db.select().from(users).where(eq(users.id, r.userId));
+    expect(u).toMatchObject({ email: "lin@example.com", firstName: "Lin", lastName: "Wei" });
+    expect(await verifyPassword("correct horse", u.passwordHash)).toBe(true);
+    expect((await database.db.select().from(userRoles).where(eq(userRoles.userId, r.userId))).map((x) => x.role)).toEqual(["Learner"]);
+    expect((await database.db.select().from(licences).where(eq(licences.userId, r.userId))).map((x) => x.product)).toEqual(["LMS"]);
+  });
+
+  it.each([
+    [{ firstName: "", lastName: "x", email: "a@b.co", password: "12345678" }, "firstName", "fieldRequired"],
+    [{ firstName: "a", lastName: "x", email: "not-an-email", password: "12345678" }, "email", "invalidEmail"],
+    [{ firstName: "a", lastName: "x", email: "a@b.co", password: "short" }, "password", "passwordTooShort"],
+    [{ firstName: "a".repeat(101), lastName: "x", email: "a@b.co", password: "12345678" }, "firstName", "tooLong"],
+    [{ firstName: "a", lastName: "x", email: "ADA@example.com", password: "12345678" }, "email", "emailTaken"],
+  ])("refuses %j with %s: %s and creates nothing", async (input, field, code) => {
+    const before = (await database.db.select().from(users)).length;
+    const r = await registerLearner(database.db, input);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors[field as "email"]?.code).toBe(code);
+    expect((await database.db.select().from(users)).length).toBe(before);
+  });
+});
