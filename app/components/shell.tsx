@@ -204,7 +204,7 @@ function SignUpOffer() {
       <h2 id="signup-offer-title">{t("public.signUpTitle")}</h2>
       <p>{t("public.signUpOffer")}</p>
       <p>
-        <a className="button button--primary" href={`/oidc/login?provider=signup&redirectUrl=${back}`}>{t("userMenu.signUp")}</a>{" "}
+        <a className="button button--primary" href={`/oidc/login?provider=signup&redirectUrl=${encodeURIComponent("/learn/courses")}`}>{t("userMenu.signUp")}</a>{" "}
         <span>{t("public.haveAccount")}</span> <a href={`/oidc/login?redirectUrl=${back}`}>{t("userMenu.signIn")}</a>
       </p>
       <button type="button" className="link-button signup-offer__close" onClick={() => setDismissed(true)} hidden>

@@ -67,3 +67,27 @@ test.describe("sign-in and sign-out", () => {
     await expect(page).toHaveURL(/localhost:\d+\/learn/);
   });
 });
+
+test.describe("sign-up from the public catalog", () => {
+  test("a visitor creates an account and lands on My courses with the 'account created' message", async ({ page }) => {
+    await page.goto("/learn/open-catalog");
+    await page.getByRole("link", { name: "Sign up" }).first().click();
+    await expect(page.getByRole("heading", { name: "Create your account" })).toBeVisible();
+    // Invalid input is refused with messages under the fields, keeping what was typed.
+    await page.getByLabel("First name").fill("Nia");
+    await page.getByLabel("Last name").fill("Okafor");
+    await page.getByLabel("E-mail").fill("not-an-email");
+    await page.getByLabel("Password").fill("short");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page.getByText("Enter a valid e-mail address.")).toBeVisible();
+    await expect(page.getByText("The password must have at least 8 characters.")).toBeVisible();
+    await expect(page.getByLabel("First name")).toHaveValue("Nia");
+    await page.getByLabel("E-mail").fill(`nia-${test.info().project.name}-${Date.now()}@example.com`);
+    await page.getByLabel("Password").fill("a long enough password");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page).toHaveURL(/\/learn\/courses(\?|$)/);
+    expect(page.url()).not.toContain("selfRegistered");
+    await expect(page.getByText("Your account has been created. Welcome!")).toBeVisible();
+    await expect(page.locator("details.user-menu summary")).toContainText("Nia Okafor");
+  });
+});
