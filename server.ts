@@ -130,7 +130,11 @@ const server = createServer((req, res) => {
     return;
   }
   if (vite) {
-    vite.middlewares(req, res, () => void listener(req, res));
+    // Vite's base middleware strips "/learn" from req.url; the app needs the full path back.
+    vite.middlewares(req, res, () => {
+      req.url = url;
+      void listener(req, res);
+    });
     return;
   }
   void listener(req, res);

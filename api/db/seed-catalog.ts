@@ -582,6 +582,7 @@ const COURSES = {
     collections: ["softwareEngineering"],
     attributes: ["Intermediate", "Self-paced", "English"],
     scale: "percent",
+    access: { retake: true },
   },
   "secure-coding": {
     name: "Secure Coding Practices",

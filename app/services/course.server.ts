@@ -3,7 +3,7 @@ import type { Aggregate, GradingScale, ObjectiveAccessDetail, ObjectiveRecord } 
 import type { ActivityTree } from "#domain/contract/lifecycle";
 import { formatScore, progressPercent, scoreColor } from "#domain/courses";
 import {
-  courseButtons, gradeVisibility, isUnresolved, startPlan, workflowStateLabelKey,
+  canReview, courseButtons, gradeVisibility, isUnresolved, startPlan, workflowStateLabelKey,
   type ActivityKind, type ObjectiveState, type WorkflowState,
 } from "#domain/lifecycle";
 import type { DateFormatter } from "./format.server";
@@ -99,7 +99,11 @@ export function courseView(course: Awaited<ReturnType<typeof loadCourse>>, now: 
       date: fmt.dateTime(r.finished ?? r.started),
       score: r.resultsHidden ? null : scoreView(r),
       workflowId: r.objectiveWorkflowId,
-      reviewable: buttons.review.enabled && r.workflowState === 6 && !r.resultsHidden,
+      reviewable:
+        r.workflowState === 6 &&
+        !r.resultsHidden &&
+        !r.protectResults &&
+        canReview({ workflow: { state: 6 }, supportReview: objective.supportReview, gradeRevealPolicy: policy.gradeRevealPolicy, gradeRevealDate: policy.gradeRevealDate }, now),
     })),
     scale: aggregate?.objectiveGradingScale ?? null,
     buttons,

@@ -1,0 +1,78 @@
+import { test, expect, login, expectAccessible, type DemoUser } from "./fixtures";
+import type { Page } from "@playwright/test";
+
+/** Each project learns with its own account so the two runs never share a workflow. */
+const learnerFor = (project: string): DemoUser => (project === "js" ? "ada" : "grace");
+
+async function courseIdByName(page: Page, name: string): Promise<string> {
+  await page.goto(`/learn/catalog?keyword=${encodeURIComponent(name.toLowerCase())}`);
+  const href = await page.getByRole("link", { name }).first().getAttribute("href");
+  const id = /\/learn\/catalog\/([0-9a-f-]{36})/.exec(href ?? "")?.[1];
+  expect(id, "catalog link").toBeTruthy();
+  return id!;
+}
+
+async function finishActivities(page: Page, count: number) {
+  const toc = page.getByRole("navigation", { name: "Table of contents" });
+  for (let i = 0; i < count; i++) {
+    const item = toc.getByRole("link").filter({ hasText: /Not started|In progress/ }).first();
+    await item.click();
+    const start = page.getByRole("button", { name: "Start activity" });
+    if (await start.isVisible()) await start.click();
+    await page.getByRole("button", { name: "Mark as done" }).click();
+    await expect(page.getByRole("button", { name: "Mark as done" })).toHaveCount(0);
+  }
+}
+
+test.describe("the learning lifecycle (spec 4.3–4.7)", () => {
+  test("start → content → submit with confirmation → results → start again → review the first attempt", async ({ page, jsEnabled }) => {
+    const user = learnerFor(test.info().project.name);
+    await login(page, user);
+    await expect(page.locator("details.user-menu")).toBeVisible();
+    const id = await courseIdByName(page, "Git Workflows for Teams");
+
+    await page.goto(`/learn/courses/${id}`);
+    await expect(page.getByRole("heading", { level: 1, name: "Git Workflows for Teams" })).toBeVisible();
+    await expectAccessible(page);
+    await page.getByRole("button", { name: "Start", exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/learn/courses/${id}/view/content`));
+    await expect(page.getByRole("navigation", { name: "Table of contents" })).toBeVisible();
+    await expectAccessible(page);
+
+    await finishActivities(page, 2);
+
+    // Submit asks first: a dialog with JavaScript, a confirmation page without.
+    await page.getByRole("link", { name: "Submit the course" }).click();
+    if (jsEnabled) await expect(page.getByRole("dialog", { name: "Submit your results?" })).toBeVisible();
+    else await expect(page).toHaveURL(/confirm=submit/);
+    await expect(page.getByText("The results will be submitted and the course cannot be resumed.").first()).toBeVisible();
+    await page.getByRole("button", { name: "Submit", exact: true }).click();
+
+    await expect(page).toHaveURL(new RegExp(`/learn/courses/${id}$`));
+    await expect(page.getByText(/Your results were submitted/)).toBeVisible();
+    const results = page.getByRole("region", { name: "Results" });
+    await expect(results.getByText("Finished")).toBeVisible();
+    await expect(results.locator(".score")).toHaveText(/\d+%/);
+
+    // Start again (retake is allowed on this course): a second attempt; the first becomes a previous attempt.
+    await page.getByRole("button", { name: "Start again" }).click();
+    await expect(page).toHaveURL(new RegExp(`/learn/courses/${id}/view/content`));
+    await page.goto(`/learn/courses/${id}`);
+    await expect(page.getByRole("link", { name: "Continue" })).toBeVisible();
+    await page.getByText("1 previous attempt").click();
+    await page.getByRole("table").getByRole("link", { name: "Review" }).click();
+    await expect(page.getByText("Review mode: you are looking at a finished attempt.")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Mark as done" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Start activity" })).toHaveCount(0);
+  });
+
+  test("a course the learner cannot access shows 'Course is not available' with 404", async ({ page }) => {
+    await login(page, learnerFor(test.info().project.name));
+    await expect(page.locator("details.user-menu")).toBeVisible();
+    for (const path of ["/learn/courses/00000000-0000-4000-8000-000000000000", "/learn/courses/not-a-course"]) {
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(404);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Course is not available");
+    }
+  });
+});
