@@ -282,7 +282,7 @@ const PAGES: PageFn[] = [
     c.strokeRgb(...BLUE);
     c.lineWidth(3);
     c.line(MARGIN, ty, PAGE_W - MARGIN, ty);
-    const marks: [string, number][] = [["Start from", 0.05], ["Start until", 0.3], ["Due", 0.55], ["Grace period", 0.75], ["Accessible until", 0.95]];
+    const marks: [string, number][] = [["Start from", 0.08], ["Start until", 0.3], ["Due", 0.52], ["Grace period", 0.72], ["Accessible until", 0.9]];
     for (const [i, [label, f]] of marks.entries()) {
       const x = MARGIN + f * WIDTH;
       c.fillRgb(...(i === 2 ? ([0.96, 0.49, 0] as [number, number, number]) : BLUE));

@@ -16,6 +16,7 @@ import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { openDatabase, type Db } from "./client";
 import * as s from "./schema";
 import { DEMO_TENANT_DOMAIN, DEMO_USERS, seedDemo } from "./seed";
+import { seedActivities } from "./seed-activities";
 import {
   ACTIVITY_KIND,
   ACTIVITY_TYPE,
@@ -161,7 +162,8 @@ export async function seedBig(db: Db, opts: SeedBigOptions = {}): Promise<SeedBi
   const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 
   const { tenantId, userIds } = await demoTenant(db);
-  await seedCatalog(db, { tenantId, userIds, now });
+  const { objectiveIds } = await seedCatalog(db, { tenantId, userIds, now });
+  await seedActivities(db, { tenantId, objectiveIds, now });
 
   const [{ n: existingBig }] = await db
     .select({ n: count() })

@@ -4,6 +4,7 @@ import type { Db } from "./client";
 import { hashPassword } from "./password";
 import * as s from "./schema";
 import { seedCatalog } from "./seed-catalog";
+import { seedActivities } from "./seed-activities";
 
 export const DEMO_PASSWORD = "demo";
 export const DEMO_TENANT_DOMAIN = "demo.local";
@@ -101,7 +102,11 @@ export async function seedDemo(
         ...(key === "grace" ? [{ userId: row.id, unitId: research.id, isPrimary: false }] : []),
       ]);
     }
-    if (options.catalog !== false) await seedCatalog(tx, { tenantId: tenant.id, userIds });
+    if (options.catalog !== false) {
+      const now = new Date();
+      const { objectiveIds } = await seedCatalog(tx, { tenantId: tenant.id, userIds, now });
+      await seedActivities(tx, { tenantId: tenant.id, objectiveIds, now });
+    }
     return { tenantId: tenant.id, userIds };
   });
 }
