@@ -118,9 +118,9 @@ export default function CourseDetails() {
                 ) : null}
               </dl>
             </section>
-            {view.attempts.length > 1 ? (
+            {view.previousAttempts.length > 0 ? (
               <details className="attempts">
-                <summary>{t("course.previousAttempts", { count: view.attempts.length - 1 })}</summary>
+                <summary>{t("course.previousAttempts", { count: view.previousAttempts.length })}</summary>
                 <table>
                   <caption className="visually-hidden">{t("course.previousAttemptsCaption")}</caption>
                   <thead>
@@ -131,7 +131,7 @@ export default function CourseDetails() {
                     </tr>
                   </thead>
                   <tbody>
-                    {view.attempts.slice(1).map((a) => (
+                    {view.previousAttempts.map((a) => (
                       <tr key={a.id}>
                         <td>{a.date ?? "—"}</td>
                         <td>{a.score ? <ScoreBadge score={a.score} /> : t("course.resultsHidden")}</td>

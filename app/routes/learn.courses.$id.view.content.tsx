@@ -142,6 +142,16 @@ function statusKey(n: TreeNode): string {
   return "activity.completed";
 }
 
+/** A module's children done out of all (a composite's own state is its children's). */
+function moduleProgress(nodes: TreeNode[], module: TreeNode) {
+  const children = nodes.filter((c) => c.parentPathId === module.activityPathId && c.childActivity.kind !== 3);
+  const done = children.filter((c) => {
+    const aw = c.childActivity.activityWorkflowAggregate.lastActivityWorkflow;
+    return aw && aw.state !== 1;
+  }).length;
+  return { done, total: children.length };
+}
+
 function SubmitDialog({ workflowId, onCancel, titleId }: { workflowId: string; onCancel?: () => void; titleId: string }) {
   const { t } = useTranslation();
   const navigation = useNavigation();
@@ -190,7 +200,11 @@ export default function CourseContent() {
                     aria-current={n.activityPathId === d.selectedPath ? "page" : undefined}
                     className="toc__link"
                   >
-                    <span className={`toc__status toc__status--${statusKey(n).split(".")[1]}`}>{t(statusKey(n))}</span>
+                    {n.childActivity.kind === 3 ? (
+                      <span className="toc__status">{t("activity.moduleProgress", moduleProgress(d.nodes, n))}</span>
+                    ) : (
+                      <span className={`toc__status toc__status--${statusKey(n).split(".")[1]}`}>{t(statusKey(n))}</span>
+                    )}
                     <span className="toc__name">{n.childActivity.name}</span>
                   </Link>
                 </li>

@@ -93,7 +93,8 @@ export function courseView(course: Awaited<ReturnType<typeof loadCourse>>, now: 
       : null,
     resultHiddenUntil: record && !resultShown ? fmt.dateTime(visibility.revealDate) : null,
     resultHidden: Boolean(record && !resultShown),
-    attempts: records.map((r) => ({
+    // Spec 2.5: previous attempts are the records of attempts other than the current one.
+    previousAttempts: records.filter((r) => !wf || r.objectiveWorkflowId !== wf.id).map((r) => ({
       id: r.id,
       attempt: r.attempt,
       date: fmt.dateTime(r.finished ?? r.started),
