@@ -467,3 +467,17 @@ export const activityRecords = pgTable(
   },
   (t) => [uniqueIndex("activity_records_workflow_idx").on(t.activityWorkflowId), index("activity_records_ow_idx").on(t.objectiveWorkflowId)],
 );
+
+/** Posts of a discussion activity (kind 6), threaded by parent. Course members see all posts of the activity. */
+export const discussionPosts = pgTable(
+  "discussion_posts",
+  {
+    id: uuid("id").primaryKey(),
+    activityPartId: uuid("activity_part_id").notNull().references(() => activityParts.id, { onDelete: "cascade" }),
+    parentPostId: uuid("parent_post_id"),
+    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    body: text("body").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("discussion_posts_part_idx").on(t.activityPartId, t.parentPostId, t.createdAt), index("discussion_posts_parent_idx").on(t.parentPostId)],
+);
