@@ -66,7 +66,7 @@ if (process.env.LMS_API_URL) {
     process.env.OIDC_EMBEDDED = "1";
     verifyToken = localVerifier(issuer, secrets.signingKey);
   }
-  const api = createApi({ database, verifyToken });
+  const api = createApi({ database, verifyToken, dataDir });
   apiFetch = (request) => api.fetch(request);
   // The app's LMS client calls the embedded API in-process through this transport (no socket).
   (globalThis as Record<symbol, unknown>)[Symbol.for("learner-app.lms-fetch")] = apiFetch;

@@ -8,6 +8,7 @@ import { openApiDocument } from "./openapi";
 import { platformRoutes } from "./routes/platform";
 import { courseRoutes } from "./routes/courses";
 import { lifecycleRoutes } from "./routes/lifecycle";
+import { storageRoutes, storageRoots } from "./routes/storage";
 import { params } from "./validate";
 
 /** The embedded LMS API, mounted at /api. Reached in-process by the app or over HTTP by anyone. */
@@ -32,6 +33,7 @@ export function createApi(deps: ApiDeps) {
   lms.route("/", courseRoutes());
   lms.route("/", lifecycleRoutes());
   app.route("/lms/v1", lms);
+  app.route("/lms-storage/v1", storageRoutes(storageRoots(deps.dataDir)));
 
   return app;
 }

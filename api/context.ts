@@ -12,6 +12,8 @@ export interface ApiDeps {
   verifyToken: VerifyToken;
   /** Injectable clock so availability and reveal rules can be tested at fixed instants. */
   now?: () => Date;
+  /** DATA_DIR, for private file storage ($DATA_DIR/storage). */
+  dataDir?: string;
 }
 
 export interface Principal {

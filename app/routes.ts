@@ -13,6 +13,7 @@ export default [
     route("locales/:lng/:ns", "routes/learn.locales.ts"),
     route("login-callback", "routes/learn.login-callback.ts"),
     route("language", "routes/learn.language.ts"),
+    route("files/:activityId", "routes/learn.files.$activityId.ts"),
     route("forbidden", "routes/learn.forbidden.tsx"),
     route("catalog", "routes/learn.catalog._index.tsx"),
     route("catalog/:id/*?", "routes/learn.catalog.$id.tsx"),

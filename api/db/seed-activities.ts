@@ -1042,7 +1042,7 @@ const TREES: Record<CatalogSlug, TreeDef> = {
       kind: K.text,
       contentType: CT.privateFile,
       type: T.PrivateFiles,
-      content: { path: "private/board/2026-q2-board-pack.pdf", fileName: "2026-q2-board-pack.pdf", mimeType: "application/pdf", size: 2_481_152 },
+      content: { path: "private/board/2026-q2-board-pack.pdf", fileName: "2026-q2-board-pack.pdf", mimeType: "application/pdf", size: HANDBOOK_PDF.size },
     },
   },
   "cyber-exam": { leaf: lti("Cyber Security Certification Exam", T.Assessment, { maxScore: 100, duration: 5400 }) },

@@ -101,8 +101,9 @@ export function createLmsClient(options: LmsClientOptions) {
   const sleep = options.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
   const base = options.transport ? "http://lms.internal" : apiBase();
 
-  async function send(method: string, path: string, init: { body?: unknown; prefer?: string; query?: Query } = {}) {
+  async function send(method: string, path: string, init: { body?: unknown; prefer?: string; query?: Query; extraHeaders?: Record<string, string> } = {}) {
     const headers = new Headers({
+      ...init.extraHeaders,
       Accept: "application/json",
       "X-Requested-With": "XMLHttpRequest",
       "Accept-Language": options.locale,
@@ -129,6 +130,8 @@ export function createLmsClient(options: LmsClientOptions) {
 
   return {
     get: async <T>(path: string, query?: Query) => json<T>(await send("GET", path, { query })),
+    /** The API's response as it is (files: status, headers and a streamed body). */
+    raw: (method: "GET" | "HEAD", path: string, extraHeaders: Record<string, string> = {}) => send(method, path, { extraHeaders }),
     put: async <T>(path: string, body: unknown) => json<T>(await send("PUT", path, { body })),
     post: async <T>(path: string, body: unknown, prefer?: string) => json<T>(await send("POST", path, { body, prefer })),
 

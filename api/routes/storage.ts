@@ -1,0 +1,88 @@
+import { Hono } from "hono";
+import { createReadStream, existsSync, statSync } from "node:fs";
+import { Readable } from "node:stream";
+import { resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { and, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import type { ApiEnv } from "../context";
+import { activities, activityParts, objectiveWorkflowAggregates as owa } from "../db/schema";
+import { requireUser } from "../auth";
+import { ApiError, message, notFound } from "../errors";
+import { params } from "../validate";
+
+/** Where private files live: DATA_DIR/storage first, then the repository's demo storage. */
+export function storageRoots(dataDir?: string): string[] {
+  const roots = [fileURLToPath(new URL("../../storage", import.meta.url))];
+  if (dataDir) roots.unshift(resolve(dataDir, "storage"));
+  return roots;
+}
+
+function resolveInRoots(roots: string[], relative: string): string | null {
+  for (const root of roots) {
+    const full = resolve(root, relative);
+    // Never leave the storage root ("../" in a stored path).
+    if (!full.startsWith(root + sep)) continue;
+    if (existsSync(full) && statSync(full).isFile()) return full;
+  }
+  return null;
+}
+
+const RANGE = /^bytes=(\d*)-(\d*)$/;
+
+/**
+ * Spec 7.5 files: private activity files, only to learners with a standing in a course that
+ * contains the activity; range requests (206) for PDF viewers and media; HEAD reads the size.
+ */
+export function storageRoutes(roots: string[]) {
+  const r = new Hono<ApiEnv>();
+  r.use("*", requireUser);
+  r.on(["GET", "HEAD"], "/activities/:id/file", async (c) => {
+    const { id } = params(c, z.object({ id: z.uuid() }));
+    const db = c.var.db;
+    const [activity] = await db.select().from(activities).where(eq(activities.id, id)).limit(1);
+    if (!activity || activity.state === 4 || activity.tenantId !== c.var.user.tenantId) throw notFound("file");
+    const content = activity.content as { path?: string; fileName?: string; mimeType?: string };
+    if (!content.path) throw notFound("file");
+    const allowed = await db
+      .select({ one: sql`1` })
+      .from(activityParts)
+      .innerJoin(owa, and(eq(owa.objectiveId, activityParts.objectiveId), eq(owa.userId, c.var.user.id)))
+      .where(eq(activityParts.activityId, id))
+      .limit(1);
+    if (!allowed[0] || activity.state === 1) throw new ApiError(403, { "": [message("forbidden", "You do not have permission to view this file.")] });
+    const file = resolveInRoots(roots, content.path);
+    if (!file) throw notFound("file");
+    const size = statSync(file).size;
+    const headers: Record<string, string> = {
+      "Content-Type": content.mimeType ?? "application/octet-stream",
+      "Accept-Ranges": "bytes",
+      "Cache-Control": "private, max-age=300",
+      "Content-Disposition": `inline; filename="${(content.fileName ?? "file").replace(/["\\\r\n]/g, "_")}"`,
+      "X-Content-Type-Options": "nosniff",
+    };
+    const range = c.req.header("range");
+    let start = 0;
+    let end = size - 1;
+    let status = 200;
+    if (range) {
+      const m = RANGE.exec(range.trim());
+      const from = m?.[1] ? Number(m[1]) : null;
+      const to = m?.[2] ? Number(m[2]) : null;
+      if (!m || (from === null && to === null)) return c.body(null, 416, { ...headers, "Content-Range": `bytes */${size}` });
+      if (from === null) start = Math.max(0, size - (to as number));
+      else {
+        start = from;
+        end = to === null ? size - 1 : Math.min(to, size - 1);
+      }
+      if (start > end || start >= size) return c.body(null, 416, { ...headers, "Content-Range": `bytes */${size}` });
+      status = 206;
+      headers["Content-Range"] = `bytes ${start}-${end}/${size}`;
+    }
+    headers["Content-Length"] = String(end - start + 1);
+    if (c.req.method === "HEAD") return c.body(null, status as 200, headers);
+    const stream = Readable.toWeb(createReadStream(file, { start, end })) as ReadableStream;
+    return c.body(stream, status as 200, headers);
+  });
+  return r;
+}

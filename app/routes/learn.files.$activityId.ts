@@ -1,0 +1,28 @@
+import type { Route } from "./+types/learn.files.$activityId";
+import { createLmsClient } from "~/services/lms.server";
+import { getLocale } from "~/services/i18n.server";
+import { readSession } from "~/services/session.server";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const PASS_THROUGH = ["content-type", "content-length", "content-range", "accept-ranges", "content-disposition", "cache-control", "x-content-type-options"];
+
+/**
+ * /learn/files/{activityId}: private activity files for the signed-in learner (spec 7.5), streamed
+ * from the LMS storage API with range requests passed through. 401 without a session and 403 without
+ * access, so the PDF viewer can say which (spec 8) — never a redirect to sign-in.
+ */
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  if (!params.activityId || !UUID.test(params.activityId)) return new Response("Not found", { status: 404 });
+  const session = await readSession(request);
+  if (!session) return new Response("Please sign in", { status: 401, headers: { "Cache-Control": "no-store" } });
+  const lms = createLmsClient({ accessToken: session.accessToken, locale: getLocale(context) });
+  const range = request.headers.get("range");
+  const res = await lms.raw(request.method === "HEAD" ? "HEAD" : "GET", `/api/lms-storage/v1/activities/${params.activityId}/file`, range ? { Range: range } : {});
+  const headers = new Headers();
+  for (const h of PASS_THROUGH) {
+    const v = res.headers.get(h);
+    if (v) headers.set(h, v);
+  }
+  if (!res.ok && res.status !== 206) return new Response(res.status === 403 ? "Forbidden" : res.status === 401 ? "Please sign in" : "Not found", { status: res.status === 416 ? 416 : res.status, headers: { "Cache-Control": "no-store" } });
+  return new Response(request.method === "HEAD" ? null : res.body, { status: res.status, headers });
+}
