@@ -8,6 +8,7 @@ import { openApiDocument } from "./openapi";
 import { platformRoutes } from "./routes/platform";
 import { courseRoutes } from "./routes/courses";
 import { lifecycleRoutes } from "./routes/lifecycle";
+import { discussionRoutes } from "./routes/discussions";
 import { storageRoutes, storageRoots } from "./routes/storage";
 import { params } from "./validate";
 
@@ -32,6 +33,7 @@ export function createApi(deps: ApiDeps) {
   lms.get("/commands/:id", (c) => readCommandStatus(c, params(c, z.object({ id: z.uuid() })).id));
   lms.route("/", courseRoutes());
   lms.route("/", lifecycleRoutes());
+  lms.route("/", discussionRoutes());
   app.route("/lms/v1", lms);
   app.route("/lms-storage/v1", storageRoutes(storageRoots(deps.dataDir)));
 

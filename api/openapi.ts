@@ -71,3 +71,9 @@ export function openApiDocument() {
     paths,
   };
 }
+
+import { createDiscussionPostSchema, discussionThreadSchema } from "../domain/contract/discussions";
+addOperations({
+  "/api/lms/v1/users/me/activity-paths/{activityPathId}/discussion/posts": { get: { summary: "A discussion's thread: top-level posts newest first (query page, pageSize ≤ 50), each with all replies", params: ["activityPathId"], response: discussionThreadSchema, notShown: true } },
+  "/api/lms/v1/create-discussion-posts": { post: { summary: "Write a discussion post or reply (idempotent by id)", body: createDiscussionPostSchema, command: true, notShown: true } },
+});

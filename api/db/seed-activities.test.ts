@@ -295,7 +295,9 @@ describe("seedActivities", () => {
     expect(tree.nodes.some((n) => n.childActivity.state === 4)).toBe(false);
     const draft = tree.nodes.find((n) => n.childActivity.state === 1)!;
     expect(draft.available).toBe(false);
-    expect(tree.nodes.some((n) => !n.contentAvailable && n.childActivity.state === 2)).toBe(true);
+    // A future startFrom is a constraint the client weighs (spec 4.12), not missing content.
+    const opensLater = tree.nodes.find((n) => n.constraint.startFrom && Date.parse(n.constraint.startFrom) > now.getTime())!;
+    expect(opensLater.contentAvailable).toBe(true);
     expect(tree.nodes.some((n) => n.childActivity.activityWorkflowAggregate.lastActivityWorkflow?.state === 3)).toBe(true);
   });
 

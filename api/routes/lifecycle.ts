@@ -77,8 +77,8 @@ export async function loadTree(db: Db, objectiveId: string, workflow: { id: stri
     .filter((r) => r.activity.state !== 4)
     .map(({ part, activity, aw, rec }) => {
       const constraint = (part.constraint ?? {}) as Record<string, string | null>;
-      const startFrom = constraint.startFrom ? Date.parse(constraint.startFrom) : null;
-      const contentAvailable = activity.state !== 1 && (startFrom === null || now.getTime() >= startFrom);
+      // Dates (startFrom…) are constraints the client weighs in order (spec 4.12), not availability.
+      const contentAvailable = activity.state === 2 || activity.state === 3;
       const parent = part.parentPartId ? byId.get(part.parentPartId) : null;
       return {
         activityPathId: part.id,
@@ -103,7 +103,9 @@ export async function loadTree(db: Db, objectiveId: string, workflow: { id: stri
           maxScore: activity.maxScore,
           supportReview: activity.supportReview,
           activityWorkflowAggregate: {
-            lastActivityWorkflow: aw ? { id: aw.id, state: aw.state, submitted: aw.state !== 1, finished: iso(aw.finished), started: aw.started.toISOString() } : null,
+            lastActivityWorkflow: aw
+              ? { id: aw.id, state: aw.state, submitted: aw.state !== 1, finished: iso(aw.finished), started: aw.started.toISOString(), resume: (aw.resume as { page?: number; openedAt?: string } | null) ?? null }
+              : null,
             bestActivityRecord: rec ? { score: revealScores ? rec.score : null, maxScore: revealScores ? rec.maxScore : null, passed: revealScores ? rec.passed : null } : null,
           },
         },
@@ -363,6 +365,78 @@ export function lifecycleRoutes() {
     const a = rows[0].activity;
     return c.json({ id: a.id, name: a.name, kind: a.kind, contentType: a.contentType, content: a.content, duration: a.duration, toolUrl: a.toolUrl });
   });
+  // Spec 7.4: one subtree, and the children of the root or of one node.
+  const subtree = (mode: "node" | "children") => async (c: Context<ApiEnv>) => {
+    const { id, path } = params(c, z.object({ id: z.uuid(), path: z.uuid().optional() }));
+    const db = c.var.db;
+    const wf = await ownWorkflow(db, c.var.user.id, id);
+    const t = await loadTree(db, wf.objectiveId, wf, true, c.var.now);
+    const rootId = path ?? t.rootPathId;
+    const node = t.nodes.find((n) => n.activityPathId === rootId);
+    if (!node) throw notFound("activity");
+    if (mode === "children") return c.json({ data: t.nodes.filter((n) => n.parentPathId === rootId) });
+    const inside = new Set([rootId]);
+    for (const n of t.nodes) if (n.parentPathId && inside.has(n.parentPathId)) inside.add(n.activityPathId);
+    return c.json({ objectiveWorkflowId: wf.id, rootPathId: rootId, nodes: t.nodes.filter((n) => inside.has(n.activityPathId)) });
+  };
+  r.get("/users/me/objective-workflows/:id/activity/:path/children", subtree("children"));
+  r.get("/users/me/objective-workflows/:id/activity/children", subtree("children"));
+  r.get("/users/me/objective-workflows/:id/activity/:path", subtree("node"));
+
+  // Spec 7.4: activity records of one activity in one of the learner's workflows, and the query form.
+  const recordsOf = async (c: Context<ApiEnv>, workflowId: string, activityId: string | null) => {
+    const db = c.var.db;
+    const wf = await ownWorkflow(db, c.var.user.id, workflowId);
+    const rows = await db
+      .select({ rec: activityRecords, activityId: activityParts.activityId })
+      .from(activityRecords)
+      .innerJoin(activityParts, eq(activityParts.id, activityRecords.activityPartId))
+      .where(and(eq(activityRecords.objectiveWorkflowId, wf.id), activityId ? eq(activityParts.activityId, activityId) : undefined));
+    const [agg] = await db.select().from(owa).where(eq(owa.id, wf.aggregateId));
+    const [objective] = await db.select({ supportReview: objectives.supportReview }).from(objectives).where(eq(objectives.id, wf.objectiveId));
+    const reveal =
+      wf.state !== FINISHED ||
+      canReview({ workflow: { state: FINISHED }, supportReview: objective.supportReview, gradeRevealPolicy: agg.gradeRevealPolicy as "none", gradeRevealDate: iso(agg.gradeRevealDate) }, c.var.now);
+    return c.json({
+      data: rows.map(({ rec, activityId: aid }) => ({
+        id: rec.id,
+        activityId: aid,
+        activityWorkflowId: rec.activityWorkflowId,
+        score: reveal ? rec.score : null,
+        maxScore: reveal ? rec.maxScore : null,
+        passed: reveal ? rec.passed : null,
+        finished: iso(rec.finished),
+      })),
+    });
+  };
+  r.get("/users/me/objective-workflows/:id/activities/:activityId/activity-records", async (c) => {
+    const p = params(c, z.object({ id: z.uuid(), activityId: z.uuid() }));
+    return recordsOf(c, p.id, p.activityId);
+  });
+  r.get("/users/me/objective-workflows/:id/activity-records/query", async (c) => {
+    const { id } = params(c, z.object({ id: z.uuid() }));
+    // filter=activity.id eq '<uuid>' (the only filter this query takes)
+    const filter = c.req.query("filter") ?? "";
+    const m = /^\s*activity\.id\s+eq\s+'([0-9a-fA-F-]{36})'\s*$/.exec(filter);
+    if (filter && !m) throw new ApiError(400, { filter: [message("invalidFilter", "Only \"activity.id eq '<uuid>'\" is supported.")] });
+    return recordsOf(c, id, m?.[1] ?? null);
+  });
+
+  // Spec 7.3 PUT activity workflow: where the learner left off inside an activity (e.g. a PDF page).
+  r.put("/users/me/objective-workflows/:id/activity-workflows/:awId", async (c) => {
+    const p = params(c, z.object({ id: z.uuid(), awId: z.uuid() }));
+    const body = await jsonBody(c, z.object({ resume: z.object({ page: z.number().int().min(1).max(100_000).optional(), position: z.number().min(0).max(1_000_000).optional() }).strict() }));
+    const db = c.var.db;
+    const wf = await ownWorkflow(db, c.var.user.id, p.id);
+    const [row] = await db
+      .update(activityWorkflows)
+      .set({ resume: { ...body.resume, openedAt: c.var.now.toISOString() } })
+      .where(and(eq(activityWorkflows.id, p.awId), eq(activityWorkflows.objectiveWorkflowId, wf.id)))
+      .returning({ id: activityWorkflows.id, resume: activityWorkflows.resume });
+    if (!row) throw notFound("activity workflow");
+    return c.json(row);
+  });
+
   r.get("/users/me/objective-workflows/:id/activity-with-aggregates", tree);
   r.get("/users/me/objective-workflows/:id/activity", tree);
 

@@ -33,7 +33,7 @@ export interface TreeNode {
     maxScore: number | null;
     supportReview: boolean;
     activityWorkflowAggregate: {
-      lastActivityWorkflow: { id: string; state: number; submitted: boolean; finished: string | null; started: string } | null;
+      lastActivityWorkflow: { id: string; state: number; submitted: boolean; finished: string | null; started: string; resume: { page?: number; position?: number; openedAt?: string } | null } | null;
       bestActivityRecord: { score: number | null; maxScore: number | null; passed: boolean | null } | null;
     };
   };

@@ -1,0 +1,140 @@
+import type { ApiMessage } from "#domain/contract/common";
+import { DISCUSSION_PAGE_SIZE, type DiscussionPost, type DiscussionThread } from "#domain/contract/discussions";
+import { dateFormatter, type DateFormatter } from "./format.server";
+import { LmsError, type LmsClient } from "./lms.server";
+import { redirectWithToast } from "./toast.server";
+
+/** One post as the page shows it: plain-text body, author, the time already formatted. */
+export interface DiscussionPostView {
+  id: string;
+  author: string;
+  mine: boolean;
+  /** Plain text; rendered as text (never as HTML). */
+  body: string;
+  /** ISO instant, for <time dateTime>. */
+  createdAt: string;
+  /** createdAt in the learner's locale and time zone. */
+  time: string;
+}
+export interface DiscussionThreadView {
+  activityPathId: string;
+  /** New posts are accepted; a closed (expired) discussion is read-only. */
+  open: boolean;
+  totalCount: number;
+  posts: (DiscussionPostView & { replies: DiscussionPostView[] })[];
+}
+/** Everything `<Discussion>` needs from the loader (spread it into the component). */
+export interface DiscussionData {
+  thread: DiscussionThreadView;
+  page: number;
+  pageSize: number;
+  /** Fresh per render: the new post's id, which makes a repeated submit one post. */
+  commandIds: { post: string; reply: string };
+}
+
+/** What a form submitted: the fields of the create-discussion-posts command. */
+export interface DiscussionInput {
+  id: string;
+  activityPathId: string;
+  parentPostId?: string | null;
+  body: string;
+}
+/** Field messages of a refused post: `body`, and "" for anything else (a tampered hidden field). */
+export type DiscussionErrors = Record<string, ApiMessage[]>;
+/** The form's state to re-render after a 400: which form (new post or a reply) and its text. */
+export interface DiscussionFormState {
+  errors: DiscussionErrors;
+  values: { body: string; parentPostId: string | null };
+}
+export type DiscussionPostResult =
+  | { kind: "redirect"; response: Response }
+  | { kind: "invalid"; form: DiscussionFormState };
+
+const UTC_EN = dateFormatter("en-US", "UTC");
+
+/** A page number from the URL (`?page=`): a positive integer, else 1. */
+export function discussionPage(raw: string | number | null | undefined): number {
+  const n = typeof raw === "number" ? raw : Number.parseInt(String(raw ?? ""), 10);
+  return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
+}
+
+/** The command fields of a submitted discussion form (the API validates them). */
+export function discussionInput(form: FormData): DiscussionInput {
+  const text = (name: string) => {
+    const v = form.get(name);
+    return typeof v === "string" ? v : "";
+  };
+  return { id: text("id"), activityPathId: text("activityPathId"), parentPostId: text("parentPostId") || null, body: text("body") };
+}
+
+function view(post: DiscussionPost, fmt: DateFormatter): DiscussionPostView {
+  return { id: post.id, author: post.author.name, mine: post.mine, body: post.body, createdAt: post.createdAt, time: fmt.dateTime(post.createdAt) ?? "" };
+}
+
+/**
+ * One page of a discussion's thread. `null` when the learner may not read it (not a discussion,
+ * not available, not their course): the API answers 404 for all of these alike.
+ */
+export async function loadDiscussion(
+  lms: LmsClient,
+  activityPathId: string,
+  page: number | string | null | undefined,
+  fmt: DateFormatter = UTC_EN,
+  pageSize: number = DISCUSSION_PAGE_SIZE,
+): Promise<DiscussionData | null> {
+  const p = discussionPage(page);
+  let thread: DiscussionThread;
+  try {
+    thread = await lms.get<DiscussionThread>(`/api/lms/v1/users/me/activity-paths/${encodeURIComponent(activityPathId)}/discussion/posts`, { page: p, pageSize });
+  } catch (err) {
+    if (err instanceof LmsError && err.status === 404) return null;
+    throw err;
+  }
+  return {
+    thread: {
+      activityPathId: thread.activityPathId,
+      open: thread.open,
+      totalCount: thread.totalCount,
+      posts: thread.data.map((post) => ({ ...view(post, fmt), replies: post.replies.map((r) => view(r, fmt)) })),
+    },
+    page: thread.page,
+    pageSize: thread.pageSize,
+    commandIds: { post: crypto.randomUUID(), reply: crypto.randomUUID() },
+  };
+}
+
+/** An app-relative path only (no other origin), so the redirect cannot leave the site. */
+function safePath(backUrl: string): URL {
+  const path = backUrl.startsWith("/") && !backUrl.startsWith("//") && !backUrl.startsWith("/\\") ? backUrl : "/learn";
+  return new URL(path, "http://app.internal");
+}
+
+/**
+ * Post/redirect/get for a new post or a reply. Success: back to `backUrl` with the "discussion.posted"
+ * toast, at the new post (a new top-level post is first on page 1, so the page is dropped; a reply
+ * stays on its page). A 400 gives the field messages for the route to re-render; any other refusal
+ * (404, 422 discussionClosed, 409…) goes back with a critical toast `apiErrors.<code>`.
+ */
+export async function postToDiscussion(lms: LmsClient, input: DiscussionInput, backUrl: string): Promise<DiscussionPostResult> {
+  const back = safePath(backUrl);
+  const parentPostId = input.parentPostId || null;
+  try {
+    await lms.command(
+      "/api/lms/v1/create-discussion-posts",
+      { id: input.id, activityPathId: input.activityPathId, ...(parentPostId ? { parentPostId } : {}), body: input.body },
+      { sync: true },
+    );
+  } catch (err) {
+    if (!(err instanceof LmsError)) throw err;
+    if (err.status === 400) {
+      const errors: DiscussionErrors = {};
+      for (const [field, list] of Object.entries(err.messages)) (errors[field === "body" ? "body" : ""] ??= []).push(...list);
+      return { kind: "invalid", form: { errors, values: { body: input.body, parentPostId } } };
+    }
+    const m = err.firstMessage();
+    const key = m ? `apiErrors.${m.code}` : err.kind === "timeout" ? "messages.timeOver" : "messages.unknownError";
+    return { kind: "redirect", response: await redirectWithToast(`${back.pathname}${back.search}`, { type: "critical", key, ...(m?.params ? { values: m.params } : {}) }) };
+  }
+  if (!parentPostId) back.searchParams.delete("page");
+  return { kind: "redirect", response: await redirectWithToast(`${back.pathname}${back.search}#post-${input.id}`, { type: "success", key: "discussion.posted" }) };
+}
