@@ -430,13 +430,26 @@ export function lifecycleRoutes() {
     const wf = await ownWorkflow(db, c.var.user.id, p.id);
     const [row] = await db
       .update(activityWorkflows)
-      .set({ resume: { ...body.resume, openedAt: c.var.now.toISOString() } })
+      // Merge: opening an activity keeps the PDF page saved earlier.
+      .set({ resume: sql`coalesce(${activityWorkflows.resume}, '{}'::jsonb) || ${JSON.stringify({ ...body.resume, openedAt: c.var.now.toISOString() })}::jsonb` })
       .where(and(eq(activityWorkflows.id, p.awId), eq(activityWorkflows.objectiveWorkflowId, wf.id)))
       .returning({ id: activityWorkflows.id, resume: activityWorkflows.resume });
     if (!row) throw notFound("activity workflow");
     return c.json(row);
   });
 
+  // Contents of every available activity of the course in one call (long-read modes show them all).
+  r.get("/users/me/objective-workflows/:id/activity-contents", async (c) => {
+    const { id } = params(c, z.object({ id: z.uuid() }));
+    const db = c.var.db;
+    const wf = await ownWorkflow(db, c.var.user.id, id);
+    const rows = await db
+      .select({ id: activities.id, kind: activities.kind, contentType: activities.contentType, content: activities.content, duration: activities.duration, toolUrl: activities.toolUrl, imageUrl: activities.imageUrl })
+      .from(activities)
+      .innerJoin(activityParts, eq(activityParts.activityId, activities.id))
+      .where(and(eq(activityParts.objectiveId, wf.objectiveId), sql`${activities.state} in (2, 3)`));
+    return c.json({ data: rows });
+  });
   r.get("/users/me/objective-workflows/:id/activity-with-aggregates", tree);
   r.get("/users/me/objective-workflows/:id/activity", tree);
 

@@ -155,7 +155,8 @@ export function FilterDrawer({ params, sections, activeCount, clearHref }: { par
         ) : null}
       </button>
       <div id="filter-drawer" popover="auto" ref={panel} className="drawer" role="dialog" aria-modal="true" aria-labelledby="filter-drawer-title">
-        <Form method="get" className="drawer__form">
+        {/* Keyed by the query: the checkboxes are uncontrolled, so a client navigation (chips, Clear filters) must re-create them. */}
+        <Form method="get" className="drawer__form" key={params.toString()}>
           <div className="drawer__header">
             <h2 id="filter-drawer-title">{t("coursesFilterDrawer.title")}</h2>
             <button type="button" className="drawer__close" popoverTarget="filter-drawer" popoverTargetAction="hide" aria-label={t("coursesFilterDrawer.close")}>

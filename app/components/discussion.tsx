@@ -1,7 +1,7 @@
 import { Form, useNavigation, useSearchParams } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { ApiMessage } from "#domain/contract/common";
-import { DISCUSSION_BODY_MAX } from "#domain/contract/discussions";
+import { DISCUSSION_BODY_MAX } from "#domain/limits";
 import type { DiscussionData, DiscussionErrors, DiscussionFormState, DiscussionPostView } from "~/services/discussion.server";
 import { Pagination } from "./course-filters";
 

@@ -3,7 +3,8 @@ import { z } from "zod";
 /** Activity kind of a discussion (spec 3 activity kind 6). */
 export const DISCUSSION_KIND = 6;
 /** Longest post body, in characters, after trimming. */
-export const DISCUSSION_BODY_MAX = 5000;
+import { DISCUSSION_BODY_MAX } from "../limits";
+export { DISCUSSION_BODY_MAX };
 export const DISCUSSION_PAGE_SIZE = 20;
 export const DISCUSSION_PAGE_SIZE_MAX = 50;
 

@@ -1,0 +1,103 @@
+import { useTranslation } from "react-i18next";
+import { useFetcher } from "react-router";
+import { PdfViewer } from "./viewer/pdf-viewer";
+import { Gallery, GalleryFromHtml } from "./viewer/gallery";
+import { LazyIframe } from "./viewer/lazy-iframe";
+
+/** What the loader prepares for one activity (already sanitised, dates already formatted). */
+export type ActivityBody =
+  | { kind: "text"; html: string }
+  | { kind: "pdf"; url: string; fileName: string; size: string | null; page: number | null; resumeTarget: string | null }
+  | { kind: "images"; images: { src: string; alt: string }[] }
+  | { kind: "file"; url: string; fileName: string; size: string | null }
+  | { kind: "video"; src: string; title: string; duration: number | null }
+  | { kind: "event"; when: string; until: string | null; timezone: string; location: string | null; url: string | null; status: "upcoming" | "ongoing" | "past"; description: string | null }
+  | { kind: "lti"; toolUrl: string | null }
+  | { kind: "module"; count: number }
+  | { kind: "none" };
+
+/** Saves the PDF page for resume (a fetcher; without JavaScript the page is simply not remembered). */
+function PdfWithResume({ body, title }: { body: Extract<ActivityBody, { kind: "pdf" }>; title: string }) {
+  const fetcher = useFetcher();
+  return (
+    <PdfViewer
+      url={body.url}
+      title={title}
+      initialPage={body.page ?? undefined}
+      onPageChange={(page) => {
+        if (!body.resumeTarget) return;
+        fetcher.submit({ intent: "resume", activityWorkflowId: body.resumeTarget, page: String(page) }, { method: "post" });
+      }}
+    />
+  );
+}
+
+/** Spec 1/3: the activity kinds — text, files (PDF viewer, gallery), video, event, LTI, module. */
+export function ActivityView({ body, title }: { body: ActivityBody; title: string }) {
+  const { t } = useTranslation();
+  switch (body.kind) {
+    case "text":
+      return <GalleryFromHtml html={body.html} className="activity-text" />;
+    case "pdf":
+      return <PdfWithResume body={body} title={title} />;
+    case "images":
+      return <Gallery images={body.images} label={title} />;
+    case "file":
+      return (
+        <p className="activity-file">
+          <a className="button" href={body.url} download>
+            {t("content.download", { name: body.fileName })}
+          </a>{" "}
+          {body.size ? <span>{t("content.fileSize", { size: body.size })}</span> : null}
+        </p>
+      );
+    case "video":
+      return (
+        <>
+          <LazyIframe src={body.src} title={t("content.video", { title: body.title })} allow="autoplay; fullscreen; picture-in-picture" />
+          {body.duration ? <p className="activity-panel__meta">{t("content.duration", { count: body.duration })}</p> : null}
+        </>
+      );
+    case "event":
+      return (
+        <div className="event">
+          <p className={`event__status event__status--${body.status}`}>{t(`content.event.${body.status}`)}</p>
+          <dl>
+            <div>
+              <dt>{t("content.event.when")}</dt>
+              <dd>
+                {body.when}
+                {body.until ? ` – ${body.until}` : ""}
+              </dd>
+            </div>
+            {body.location ? (
+              <div>
+                <dt>{t("content.event.where")}</dt>
+                <dd>{body.location}</dd>
+              </div>
+            ) : null}
+          </dl>
+          {body.url && body.status !== "past" ? (
+            <a className="button button--primary" href={body.url} target="_blank" rel="noopener noreferrer">
+              {t("content.event.join")}
+            </a>
+          ) : null}
+          {body.description ? <p>{body.description}</p> : null}
+          <p className="activity-panel__meta">{t("content.event.timezone", { timezone: body.timezone })}</p>
+        </div>
+      );
+    case "lti":
+      return body.toolUrl ? (
+        <p>
+          <a className="button button--primary" href={body.toolUrl} target="_blank" rel="noopener noreferrer">
+            {t("content.openTool")}
+          </a>{" "}
+          <span className="activity-panel__meta">{t("content.toolNote")}</span>
+        </p>
+      ) : null;
+    case "module":
+      return <p>{t("content.moduleContains", { count: body.count })}</p>;
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,80 @@
+import type { TreeNode } from "#domain/contract/lifecycle";
+import { formatFileSize, durationMinutes } from "#domain/courses";
+import type { ActivityBody } from "~/components/activity-view";
+import type { DateFormatter } from "./format.server";
+import { sanitizeCourseHtml } from "./html.server";
+import type { LmsClient } from "./lms.server";
+
+export interface ActivityContent {
+  id: string;
+  kind: number;
+  contentType: number;
+  content: Record<string, unknown>;
+  duration: number | null;
+  toolUrl: string | null;
+  imageUrl: string | null;
+}
+
+const IMAGE = /\.(png|jpe?g|gif|svg|webp)$/i;
+
+/** Spec 7.5: HEAD on an attachment reads its size (private files through the app's file route). */
+async function fileSize(lms: LmsClient, activityId: string): Promise<number | null> {
+  try {
+    const res = await lms.raw("HEAD", `/api/lms-storage/v1/activities/${activityId}/file`);
+    const n = Number(res.headers.get("content-length"));
+    return res.ok && Number.isFinite(n) ? n : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Turns an activity's stored content into what the page shows, per kind (spec 1, 3, 5). */
+export async function activityBody(
+  lms: LmsClient,
+  node: TreeNode,
+  content: ActivityContent | undefined,
+  ctx: { fmt: DateFormatter; now: Date; childCount: number },
+): Promise<ActivityBody> {
+  const a = node.childActivity;
+  if (a.kind === 3) return { kind: "module", count: ctx.childCount };
+  if (!content) return { kind: "none" };
+  const c = content.content as Record<string, string | number | undefined>;
+  const aw = a.activityWorkflowAggregate.lastActivityWorkflow;
+  if (content.contentType === 2 || content.contentType === 3) {
+    const privateFile = content.contentType === 3;
+    const url = privateFile ? `/learn/files/${content.id}` : String(c.url ?? "");
+    const fileName = String(c.fileName ?? a.name);
+    const mime = String(c.mimeType ?? "");
+    const bytes = privateFile ? await fileSize(lms, content.id) : typeof c.size === "number" ? c.size : null;
+    const size = bytes === null ? null : formatFileSize(bytes);
+    if (mime === "application/pdf" || /\.pdf$/i.test(url)) {
+      return { kind: "pdf", url, fileName, size, page: aw?.resume?.page ?? null, resumeTarget: aw && aw.state === 1 ? aw.id : null };
+    }
+    if (mime.startsWith("image/") || IMAGE.test(url)) return { kind: "images", images: [{ src: url, alt: fileName }] };
+    return { kind: "file", url, fileName, size };
+  }
+  if (content.contentType === 7 || a.kind === 5) {
+    const id = String(c.vimeoId ?? "").replace(/\D/g, "");
+    return { kind: "video", src: `https://player.vimeo.com/video/${id}`, title: a.name, duration: content.duration ? durationMinutes(content.duration) : null };
+  }
+  if (a.kind === 4) {
+    const starts = c.startsAt ? String(c.startsAt) : null;
+    const ends = c.endsAt ? String(c.endsAt) : null;
+    const t = ctx.now.getTime();
+    const status = starts && t < Date.parse(starts) ? "upcoming" : ends && t > Date.parse(ends) ? "past" : "ongoing";
+    return {
+      kind: "event",
+      when: ctx.fmt.dateTime(starts) ?? "",
+      until: ctx.fmt.dateTime(ends),
+      timezone: ctx.fmt.timeZone,
+      location: c.location ? String(c.location) : null,
+      url: typeof c.url === "string" && /^https:\/\//.test(c.url) ? c.url : null,
+      status,
+      description: c.description ? String(c.description) : c.html ? null : null,
+    };
+  }
+  if (a.kind === 2) return { kind: "lti", toolUrl: content.toolUrl && /^https:\/\//.test(content.toolUrl) ? content.toolUrl : null };
+  if (typeof c.html === "string") return { kind: "text", html: sanitizeCourseHtml(c.html) };
+  if (typeof c.prompt === "string") return { kind: "text", html: sanitizeCourseHtml(`<p>${c.prompt.replace(/[<>&]/g, "")}</p>`) };
+  return { kind: "none" };
+}
