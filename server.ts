@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import { Hono } from "hono";
+import { sql } from "drizzle-orm";
 import { getRequestListener } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
@@ -37,6 +38,8 @@ if (process.env.LMS_API_URL) {
   const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: resolve(dataDir, "pglite") });
   await database.migrate();
   if (await seedIfEmpty(database.db)) console.log("[seed] demo data created (accounts: see README, password 'demo')");
+  // Fresh planner statistics: PGlite runs no autovacuum, and without them joins are planned blind.
+  await database.db.execute(sql`analyze`);
   let verifyToken;
   if (process.env.OIDC_ISSUER) {
     verifyToken = remoteVerifier(process.env.OIDC_ISSUER, process.env.OIDC_AUDIENCE);

@@ -432,6 +432,7 @@ async function main(): Promise<void> {
       courses: values.courses === undefined ? undefined : Number(values.courses),
       aggregates: values.aggregates === undefined ? undefined : Number(values.aggregates),
     });
+    await database.db.execute(sql`analyze`);
   } finally {
     await database.close();
   }

@@ -249,13 +249,17 @@ export async function loadAggregateFor(db: Db, userId: string, objectiveId: stri
   return list[0] ?? null;
 }
 
-async function categoriesFor(db: Db, objectiveScope: SQL) {
+/**
+ * Filter values that occur on the courses in scope. Driven from the small attribute and collection
+ * tables with EXISTS probes (index objective_attributes(attribute_id, objective_id)), so the cost
+ * does not grow with the number of courses.
+ */
+async function categoriesFor(db: Db, inScope: (objectiveId: SQL) => SQL) {
   const rows = await db
-    .selectDistinct({ categoryId: filterCategories.id, categoryName: filterCategories.name, id: filterAttributes.id, name: filterAttributes.name })
-    .from(objectiveAttributes)
-    .innerJoin(filterAttributes, eq(filterAttributes.id, objectiveAttributes.attributeId))
+    .select({ categoryId: filterCategories.id, categoryName: filterCategories.name, id: filterAttributes.id, name: filterAttributes.name })
+    .from(filterAttributes)
     .innerJoin(filterCategories, eq(filterCategories.id, filterAttributes.categoryId))
-    .where(sql`${objectiveAttributes.objectiveId} in (${objectiveScope})`)
+    .where(sql`exists (select 1 from ${objectiveAttributes} where ${objectiveAttributes.attributeId} = ${filterAttributes.id} and ${inScope(sql`${objectiveAttributes.objectiveId}`)})`)
     .orderBy(filterCategories.name, filterAttributes.name);
   const map = new Map<string, { id: string; name: string; attributes: { id: string; name: string }[] }>();
   for (const r of rows) {
@@ -266,26 +270,22 @@ async function categoriesFor(db: Db, objectiveScope: SQL) {
   return [...map.values()];
 }
 
-async function showcasesFor(db: Db, objectiveScope: SQL) {
+async function showcasesFor(db: Db, inScope: (objectiveId: SQL) => SQL) {
   return db
-    .selectDistinct({ id: showcases.id, name: showcases.name })
-    .from(objectiveShowcases)
-    .innerJoin(showcases, eq(showcases.id, objectiveShowcases.showcaseId))
-    .where(sql`${objectiveShowcases.objectiveId} in (${objectiveScope})`)
+    .select({ id: showcases.id, name: showcases.name })
+    .from(showcases)
+    .where(sql`exists (select 1 from ${objectiveShowcases} where ${objectiveShowcases.showcaseId} = ${showcases.id} and ${inScope(sql`${objectiveShowcases.objectiveId}`)})`)
     .orderBy(showcases.name);
 }
 
-function enrolledScope(userId: string): SQL {
-  return sql`select ${owa.objectiveId} from ${owa} inner join ${objectives} on ${objectives.id} = ${owa.objectiveId} where ${owa.userId} = ${userId} and ${filterToSql(STANDING)}`;
-}
+const enrolledScope = (userId: string) => (objectiveId: SQL) =>
+  sql`exists (select 1 from ${owa} inner join ${objectives} on ${objectives.id} = ${owa.objectiveId} where ${owa.userId} = ${userId} and ${owa.objectiveId} = ${objectiveId} and ${filterToSql(STANDING)})`;
 
-function catalogScope(tenantId: string): SQL {
-  return sql`select ${objectives.id} from ${objectives} where ${catalogVisible(tenantId)}`;
-}
+const catalogScope = (tenantId: string) => (objectiveId: SQL) =>
+  sql`exists (select 1 from ${objectives} where ${objectives.id} = ${objectiveId} and ${catalogVisible(tenantId)})`;
 
-function publicScope(tenantId: string): SQL {
-  return sql`select ${objectives.id} from ${objectives} where ${publicVisible(tenantId)}`;
-}
+const publicScope = (tenantId: string) => (objectiveId: SQL) =>
+  sql`exists (select 1 from ${objectives} where ${objectives.id} = ${objectiveId} and ${publicVisible(tenantId)})`;
 
 export async function loadScales(db: Db, ids: string[]): Promise<GradingScale[]> {
   if (ids.length === 0) return [];
