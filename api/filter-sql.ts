@@ -10,7 +10,8 @@ const COLUMNS: Record<Exclude<FilterField, "showcaseId" | "lastObjectiveRecord">
   "objective.name": sql`${objectives.name}`,
   "objective.code": sql`${objectives.code}`,
   "objective.state": sql`${objectives.state}`,
-  "objective.activity.state": sql`${objectives.activityState}`,
+  // Kept on the aggregate by a trigger, so My courses can count without joining courses.
+  "objective.activity.state": sql`${owa.objectiveActivityState}`,
   "objective.presentationMode": sql`${objectives.presentationMode}`,
   isMandatory: sql`${owa.isMandatory}`,
   isSelfEnrolled: sql`${owa.isSelfEnrolled}`,
@@ -39,6 +40,26 @@ function param(field: FilterField, value: FilterValue): SQL {
 function showcaseExists(values: FilterValue[] | null): SQL {
   const match = values ? sql` and ${objectiveShowcases.showcaseId} in (${sql.join(values.map((v) => sql`${v}::uuid`), sql`, `)})` : sql``;
   return sql`exists (select 1 from ${objectiveShowcases} where ${objectiveShowcases.objectiveId} = ${objectives.id}${match})`;
+}
+
+/** Case-insensitive text: the course name is already stored lowercased on the aggregate. */
+const lowered = (field: FilterField, col: SQL) => (field === "objective.name" ? sql`${owa.sortName}` : sql`lower(${col})`);
+
+/** Whether a tree reads course columns other than those copied onto the aggregate. */
+export function needsObjectiveJoin(node: FilterNode | null): boolean {
+  if (!node) return false;
+  switch (node.kind) {
+    case "and":
+    case "or":
+      return node.children.some(needsObjectiveJoin);
+    case "not":
+      return needsObjectiveJoin(node.child);
+    case "cmp":
+      if (node.field === "objective.name") return !(node.op === "contains" || node.op === "startswith");
+      return node.field.startsWith("objective.") && node.field !== "objective.activity.state" || node.field === "showcaseId";
+    default:
+      return (node.field.startsWith("objective.") && node.field !== "objective.activity.state") || node.field === "showcaseId";
+  }
 }
 
 /** Two-valued logic: a comparison with NULL is false, so `not (…)` includes rows without a value. */
@@ -82,9 +103,9 @@ export function filterToSql(node: FilterNode): SQL {
         case "ge":
           return known(sql`${col} >= ${v}`);
         case "contains":
-          return known(sql`lower(${col}) like ${`%${likeEscape(String(node.value).toLowerCase())}%`}`);
+          return known(sql`${lowered(node.field, col)} like ${`%${likeEscape(String(node.value).toLowerCase())}%`}`);
         case "startswith":
-          return known(sql`lower(${col}) like ${`${likeEscape(String(node.value).toLowerCase())}%`}`);
+          return known(sql`${lowered(node.field, col)} like ${`${likeEscape(String(node.value).toLowerCase())}%`}`);
       }
     }
   }

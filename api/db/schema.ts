@@ -313,12 +313,16 @@ export const objectiveWorkflowAggregates = pgTable(
     lastRecordId: uuid("last_record_id"),
     /** Denormalised for filtering and sorting My courses without joins per row. */
     lastWorkflowState: integer("last_workflow_state"),
+    /** lower(objective name) and the root activity state, kept by triggers (migration 0004). */
+    sortName: text("sort_name"),
+    objectiveActivityState: integer("objective_activity_state"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex("owa_user_objective_idx").on(t.userId, t.objectiveId),
     index("owa_user_state_idx").on(t.userId, t.lastWorkflowState),
     index("owa_user_term_idx").on(t.userId, t.termId),
+    index("owa_user_sort_idx").on(t.userId, t.sortName, t.id),
   ],
 );
 

@@ -16,7 +16,7 @@ import {
 import { requireUser } from "../auth";
 import { runCommand } from "../commands";
 import { ApiError, message, notFound } from "../errors";
-import { filterToSql } from "../filter-sql";
+import { filterToSql, needsObjectiveJoin } from "../filter-sql";
 import { defaultTenantId } from "../settings";
 import { jsonBody, params, query } from "../validate";
 
@@ -177,13 +177,13 @@ function listParams(c: Context<ApiEnv>) {
 }
 
 /** Collections (OR) and category attributes (OR within a category, AND across categories). */
-function collectionAndAttributeConditions(showcaseIds: string[], groups: { categoryId: string; attributeIds: string[] }[]): SQL[] {
+function collectionAndAttributeConditions(showcaseIds: string[], groups: { categoryId: string; attributeIds: string[] }[], objectiveId: SQL = sql`${objectives.id}`): SQL[] {
   const out: SQL[] = [];
   if (showcaseIds.length) {
-    out.push(sql`exists (select 1 from ${objectiveShowcases} where ${objectiveShowcases.objectiveId} = ${objectives.id} and ${objectiveShowcases.showcaseId} in (${sql.join(showcaseIds.map((s) => sql`${s}::uuid`), sql`, `)}))`);
+    out.push(sql`exists (select 1 from ${objectiveShowcases} where ${objectiveShowcases.objectiveId} = ${objectiveId} and ${objectiveShowcases.showcaseId} in (${sql.join(showcaseIds.map((s) => sql`${s}::uuid`), sql`, `)}))`);
   }
   for (const g of groups) {
-    out.push(sql`exists (select 1 from ${objectiveAttributes} where ${objectiveAttributes.objectiveId} = ${objectives.id} and ${objectiveAttributes.attributeId} in (${sql.join(g.attributeIds.map((a) => sql`${a}::uuid`), sql`, `)}))`);
+    out.push(sql`exists (select 1 from ${objectiveAttributes} where ${objectiveAttributes.objectiveId} = ${objectiveId} and ${objectiveAttributes.attributeId} in (${sql.join(g.attributeIds.map((a) => sql`${a}::uuid`), sql`, `)}))`);
   }
   return out;
 }
@@ -359,12 +359,16 @@ export function courseRoutes() {
       clientTree = parsed.tree;
     }
     const tree = andAll(STANDING, clientTree)!;
-    const where = and(eq(owa.userId, c.var.user.id), filterToSql(tree), searchCondition(p.search), ...collectionAndAttributeConditions(p.showcaseIds, p.attributeGroups));
+    const where = and(eq(owa.userId, c.var.user.id), filterToSql(tree), searchCondition(p.search), ...collectionAndAttributeConditions(p.showcaseIds, p.attributeGroups, sql`${owa.objectiveId}`));
+    // Name order comes from the aggregate's own copy (index owa_user_sort_idx); the count joins
+    // courses only when the filter reads their columns.
+    const order = p.sort === "objective.name" ? [asc(owa.sortName), asc(owa.id)] : p.sort === "-objective.name" ? [desc(owa.sortName), desc(owa.id)] : sortOrder(p.sort);
+    const countQuery = needsObjectiveJoin(tree) || p.search
+      ? db.select({ n: sql<number>`count(*)::int` }).from(owa).innerJoin(objectives, eq(objectives.id, owa.objectiveId)).where(where)
+      : db.select({ n: sql<number>`count(*)::int` }).from(owa).where(where);
     const [data, total] = await Promise.all([
-      loadAggregates(db, where, { order: sortOrder(p.sort), limit: p.take, offset: p.skip }, c.var.now),
-      p.requireTotalCount
-        ? db.select({ n: sql<number>`count(*)::int` }).from(owa).innerJoin(objectives, eq(objectives.id, owa.objectiveId)).where(where)
-        : null,
+      loadAggregates(db, where, { order, limit: p.take, offset: p.skip }, c.var.now),
+      p.requireTotalCount ? countQuery : null,
     ]);
     return c.json({ data, ...(total ? { totalCount: total[0].n } : {}) });
   });
