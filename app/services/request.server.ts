@@ -8,6 +8,31 @@ import type { LmsClient } from "./lms.server";
  * Per-request state shared by every loader of one request: the session is read once and the shell
  * (user, permissions, licences, settings) is fetched at most once, however many loaders ask.
  */
+/**
+ * The shell rarely changes, and every page needs it: a short per-process cache keyed by the access
+ * token saves the four API calls on most navigations. Any write (non-GET) refreshes it, so a
+ * learner's own change (time zone, enrolment) shows at once; other changes show within the TTL.
+ */
+const SHELL_TTL_MS = 30_000;
+const SHELL_CACHE_MAX = 2_000;
+const shellCache = new Map<string, { expires: number; value: Promise<ShellData> }>();
+
+function cachedShell(token: string, fresh: boolean, load: () => Promise<ShellData>): Promise<ShellData> {
+  const now = Date.now();
+  if (fresh) {
+    // A write may change what the shell shows: forget it; the next read loads it anew.
+    shellCache.delete(token);
+    return load();
+  }
+  const hit = shellCache.get(token);
+  if (hit && hit.expires > now) return hit.value;
+  const value = load();
+  shellCache.set(token, { expires: now + SHELL_TTL_MS, value });
+  value.catch(() => shellCache.delete(token));
+  if (shellCache.size > SHELL_CACHE_MAX) shellCache.delete(shellCache.keys().next().value!);
+  return value;
+}
+
 export class RequestState {
   private sessionPromise: Promise<SessionData | null> | null = null;
   private shellPromise: Promise<ShellData | null> | null = null;
@@ -30,7 +55,8 @@ export class RequestState {
     return (this.shellPromise ??= (async () => {
       const session = await this.session();
       if (!session) return null;
-      return loadShell(lmsFor(this.request, this.context, session), session);
+      const fresh = this.request.method !== "GET" && this.request.method !== "HEAD";
+      return cachedShell(session.accessToken, fresh, () => loadShell(lmsFor(this.request, this.context, session), session));
     })());
   }
 
