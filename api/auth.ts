@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { eq, or, sql } from "drizzle-orm";
-import type { ApiEnv } from "./context";
+import type { ApiEnv, Principal } from "./context";
 import { ApiError, message } from "./errors";
 import { users } from "./db/schema";
 
@@ -10,11 +10,23 @@ function unauthorized(text: string) {
   return new ApiError(401, { "": [message("unauthorized", text)] });
 }
 
+/**
+ * A verified token's user, remembered briefly: one page makes several API calls with the same token,
+ * and each would otherwise verify it and look the user up again. The entry never outlives the token.
+ */
+const PRINCIPAL_TTL_MS = 30_000;
+const principals = new Map<string, { principal: Principal; expires: number }>();
+
 /** Verifies the bearer token against the identity provider's keys and loads the signed-in user. */
 export const requireUser = createMiddleware<ApiEnv>(async (c, next) => {
   const header = c.req.header("authorization") ?? "";
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   if (!match) throw unauthorized("A bearer token is required.");
+  const known = principals.get(match[1]);
+  if (known && known.expires > Date.now()) {
+    c.set("user", known.principal);
+    return next();
+  }
   let claims;
   try {
     claims = await c.var.deps.verifyToken(match[1]);
@@ -30,6 +42,10 @@ export const requireUser = createMiddleware<ApiEnv>(async (c, next) => {
     .where(byEmail ? or(bySub, byEmail) : bySub)
     .limit(1);
   if (!rows[0]) throw unauthorized("The token's subject is not a user of this LMS.");
+  const exp = (claims as { exp?: number }).exp;
+  const expires = Math.min(Date.now() + PRINCIPAL_TTL_MS, exp ? exp * 1000 : Infinity);
+  principals.set(match[1], { principal: rows[0], expires });
+  if (principals.size > 5_000) principals.delete(principals.keys().next().value!);
   c.set("user", rows[0]);
   await next();
 });

@@ -3,6 +3,7 @@ import type { Database, Db } from "./db/client";
 export interface TokenClaims {
   sub: string;
   email?: string;
+  exp?: number;
 }
 
 export type VerifyToken = (token: string) => Promise<TokenClaims>;

@@ -40,7 +40,7 @@ export function localVerifier(issuer: string, key: JWK): VerifyToken {
   const jwks = createLocalJWKSet({ keys: [publicJwk(key)] });
   return async (token) => {
     const { payload } = await jwtVerify(token, jwks, { issuer, audience: LMS_API_RESOURCE });
-    return { sub: String(payload.sub), email: typeof payload.email === "string" ? payload.email : undefined };
+    return { sub: String(payload.sub), email: typeof payload.email === "string" ? payload.email : undefined, exp: payload.exp };
   };
 }
 

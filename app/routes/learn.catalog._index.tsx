@@ -24,9 +24,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const stripped = stripNonCatalogParams(url);
   if (stripped) throw redirect(stripped.pathname + stripped.search);
   const lms = await s.lms();
+  const get = <T,>(path: string) => s.cached(path, () => lms.get<T>(path));
   const [collections, categories] = await Promise.all([
-    lms.get<{ data: Named[] }>("/api/lms/v1/users/me/catalog-showcases"),
-    lms.get<Category[]>("/api/lms/v1/users/me/catalog-filter-categories"),
+    get<{ data: Named[] }>("/api/lms/v1/users/me/catalog-showcases"),
+    get<Category[]>("/api/lms/v1/users/me/catalog-filter-categories"),
   ]);
   const { filters } = await canonicalOrRedirect(url, {
     collections: collections.data.map((c) => c.id),

@@ -350,7 +350,7 @@ export default function CourseContent() {
             <p className="toc__progress">{t("activity.courseProgress", { progress: d.workflow.progress })}</p>
             <ol>
               {listed.map((i) => (
-                <li key={i.node.activityPathId} style={{ paddingInlineStart: `${Math.max(0, i.depth - 1) * 16}px` }}>
+                <li key={i.node.activityPathId} style={{ paddingInlineStart: `${i.depth * 16}px` }}>
                   {i.locked ? (
                     <span className="toc__link toc__link--locked" aria-disabled="true">
                       <TocIcon icon={i.icon.icon} tooltipKeys={i.icon.tooltipKeys} statusKey="activityIcon.locked" />

@@ -37,11 +37,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (saved) throw redirect(`/learn/courses?${saved}`);
   }
 
+  const get = <T,>(path: string) => s.cached(path, () => lms.get<T>(path));
   const [collections, terms, termIds, categories] = await Promise.all([
-    lms.get<{ data: Named[] }>("/api/lms/v1/users/me/enrolled-showcases"),
-    lms.get<{ data: Named[] }>("/api/lms/v1/users/me/terms"),
-    lms.get<{ data: string[] }>("/api/lms/v1/users/me/objective-workflow-aggregates/term-ids"),
-    lms.get<Category[]>("/api/lms/v1/users/me/enrolled-filter-categories"),
+    get<{ data: Named[] }>("/api/lms/v1/users/me/enrolled-showcases"),
+    get<{ data: Named[] }>("/api/lms/v1/users/me/terms"),
+    get<{ data: string[] }>("/api/lms/v1/users/me/objective-workflow-aggregates/term-ids"),
+    get<Category[]>("/api/lms/v1/users/me/enrolled-filter-categories"),
   ]);
   // Spec 2.3: the term filter lists only terms that have accessible courses.
   const usedTerms = new Set(termIds.data);

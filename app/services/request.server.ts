@@ -33,6 +33,9 @@ function cachedShell(token: string, fresh: boolean, load: () => Promise<ShellDat
   return value;
 }
 
+/** Per-learner lists that change only when the learner does something (filter values of My courses). */
+const listCache = new Map<string, { expires: number; value: Promise<unknown> }>();
+
 export class RequestState {
   private sessionPromise: Promise<SessionData | null> | null = null;
   private shellPromise: Promise<ShellData | null> | null = null;
@@ -60,6 +63,34 @@ export class RequestState {
     })());
   }
 
+  /**
+   * A read that depends only on the learner's own data, remembered for 30 s per access token; any
+   * write by the learner (a non-GET request) forgets everything remembered for them.
+   */
+  async cached<T>(key: string, load: () => Promise<T>): Promise<T> {
+    const session = await this.session();
+    if (!session) return load();
+    const prefix = `${session.accessToken.slice(-32)}:`;
+    if (this.request.method !== "GET" && this.request.method !== "HEAD") return load();
+    const now = Date.now();
+    const hit = listCache.get(prefix + key);
+    if (hit && hit.expires > now) return hit.value as Promise<T>;
+    const value = load();
+    listCache.set(prefix + key, { expires: now + SHELL_TTL_MS, value });
+    value.catch(() => listCache.delete(prefix + key));
+    if (listCache.size > SHELL_CACHE_MAX * 4) listCache.delete(listCache.keys().next().value!);
+    return value;
+  }
+
+  /** Called for every write: what was remembered for this learner may be out of date now. */
+  async forgetLearnerReads(): Promise<void> {
+    const session = await this.session();
+    if (!session) return;
+    const prefix = `${session.accessToken.slice(-32)}:`;
+    for (const k of listCache.keys()) if (k.startsWith(prefix)) listCache.delete(k);
+    shellCache.delete(session.accessToken);
+  }
+
   /** Signed in and allowed in the learner area (spec 6), else a redirect. */
   async requireLearner(): Promise<ShellData> {
     const shell = await this.shell();
@@ -72,7 +103,9 @@ export class RequestState {
 export const requestContext = createContext<RequestState>();
 
 export const requestStateMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  context.set(requestContext, new RequestState(request, context));
+  const s = new RequestState(request, context);
+  context.set(requestContext, s);
+  if (request.method !== "GET" && request.method !== "HEAD") await s.forgetLearnerReads();
   return next();
 };
 

@@ -75,7 +75,8 @@ export function LazyIframe({ src, title, width, height, allow, className }: Lazy
       src={src}
       title={title}
       allow={allow}
-      allowFullScreen
+      // `allow` already grants fullscreen when it lists it; both would make Chrome warn.
+      allowFullScreen={allow && /\bfullscreen\b/.test(allow) ? undefined : true}
       loading="lazy"
       referrerPolicy="strict-origin-when-cross-origin"
     />
