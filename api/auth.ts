@@ -17,6 +17,11 @@ function unauthorized(text: string) {
 const PRINCIPAL_TTL_MS = 30_000;
 const principals = new Map<string, { principal: Principal; expires: number }>();
 
+/** For tests that count queries: start from a cold cache. */
+export function forgetPrincipals(): void {
+  principals.clear();
+}
+
 /** Verifies the bearer token against the identity provider's keys and loads the signed-in user. */
 export const requireUser = createMiddleware<ApiEnv>(async (c, next) => {
   const header = c.req.header("authorization") ?? "";

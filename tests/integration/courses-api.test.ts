@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
+import { forgetPrincipals } from "../../api/auth";
 import { createTestApi, type TestApi } from "../fixtures/api";
 import { createCourse, enrolUser } from "../fixtures/courses";
 import * as s from "../../api/db/schema";
@@ -117,6 +118,7 @@ describe("objective-workflow-aggregates/query (spec 7.2)", () => {
   it("answers with a bounded number of queries, whatever the number of enrolments", async () => {
     const token = await t.token("ada");
     const measure = async () => {
+      forgetPrincipals();
       const before = t.database.queryCount();
       await t.request("GET", "/api/lms/v1/objective-workflow-aggregates/query?requireTotalCount=true&take=100", { token });
       return t.database.queryCount() - before;
