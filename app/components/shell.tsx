@@ -147,8 +147,12 @@ export function Shell({ root, children }: { root: ShellRoot; children: React.Rea
   const location = useLocation();
   const mobileMenu = useRef<HTMLDetailsElement>(null);
   useCrossTabLogout(Boolean(root.user));
-  // Close the open dropdowns and mobile menu after a client navigation.
+  // Close the open dropdowns and mobile menu after a client navigation (not on hydration: a menu
+  // opened before the scripts arrived stays open).
+  const shownPath = useRef(location.pathname);
   useEffect(() => {
+    if (shownPath.current === location.pathname) return;
+    shownPath.current = location.pathname;
     mobileMenu.current?.removeAttribute("open");
     document.querySelectorAll<HTMLDetailsElement>("details.dropdown[open]").forEach((d) => d.removeAttribute("open"));
   }, [location.pathname]);

@@ -19,7 +19,7 @@ export const test = base.extend<{ consoleErrors: string[]; jsEnabled: boolean }>
         if (msg.type() !== "error") return;
         const text = msg.text();
         // Error pages are expected to log their HTTP status as a failed resource load.
-        if (/Failed to load resource: the server responded with a status of (401|403|404|429|500)/.test(text)) return;
+        if (/Failed to load resource: the server responded with a status of (400|401|403|404|409|413|422|429|500)/.test(text)) return;
         errors.push(text);
       });
       page.on("pageerror", (err) => errors.push(String(err)));
