@@ -6,7 +6,8 @@
  *   npx tsx bench/run.ts [--duration 10] [--warmup 2] [--connections 50] [--timeout 10] [--port 3400] [--fresh] [--strict]
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
 import { createRequire } from "node:module";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
@@ -321,7 +322,13 @@ async function main(): Promise<number> {
   if (!(bareRoute.routeId in readManifest(BUILD_DIR).manifest.routes)) {
     throw new Error(`the build has no ${bareRoute.path} page: add route("bench-bare", "routes/learn.bench-bare.tsx") to the "learn" prefix in app/routes.ts`);
   }
-  const firstLoad = measureFirstLoadJs(BUILD_DIR, PAGES.map((p) => p.routeId));
+  // The content viewer's route counts too (issue 5): its first load must not include the PDF viewer.
+  const firstLoad = measureFirstLoadJs(BUILD_DIR, [...PAGES.map((p) => p.routeId), "course-content"]);
+  const pdfChunk = readdirSync(join(BUILD_DIR, "client", "assets")).find((f) => f.startsWith("pdf-viewer.client-") && f.endsWith(".js"));
+  if (pdfChunk) {
+    const bytes = gzipSync(readFileSync(join(BUILD_DIR, "client", "assets", pdfChunk)), { level: 9 }).length;
+    say(`PDF viewer chunk (loaded only when a PDF is shown): ${pdfChunk} ${(bytes / 1000).toFixed(1)} KB gzip`);
+  }
 
   await ensureBigData();
 

@@ -177,3 +177,26 @@ describe("the learning lifecycle (spec 4.1, 4.4, 4.5, 7.3)", () => {
     expect(wf.objectiveRecordId).toBeTruthy();
   });
 });
+
+describe("activity tree (spec 7.4)", () => {
+  it("reads a 500-activity tree with the same number of queries as a 5-activity one", async () => {
+    const { forgetPrincipals } = await import("../../api/auth");
+    const small = await setup({}, Array.from({ length: 5 }, () => ({ maxScore: 10 })));
+    const big = await setup({}, Array.from({ length: 500 }, (_, i) => ({ maxScore: i % 3 ? 10 : null })));
+    const count = async (c: Awaited<ReturnType<typeof setup>>) => {
+      const wfId = crypto.randomUUID();
+      await call("start-objective-workflows", { objectiveWorkflowAggregateId: c.aggregate.id, id: wfId });
+      await call("start-activity-workflows", { objectiveWorkflowId: wfId, activityPartIds: c.partIds.slice(0, 3) });
+      forgetPrincipals();
+      const before = t.database.queryCount();
+      const res = await read(`users/me/objective-workflows/${wfId}/activity`);
+      const body = await res.json();
+      return { queries: t.database.queryCount() - before, nodes: body.nodes.length };
+    };
+    const a = await count(small);
+    const b = await count(big);
+    expect(a.nodes).toBe(6);
+    expect(b.nodes).toBe(501);
+    expect(b.queries).toBe(a.queries);
+  });
+});
