@@ -1,7 +1,7 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/**", "data/**", ".react-router/**", "node_modules/**", "test-results/**", "playwright-report/**"] },
+  { ignores: ["bench/scratch/**", "bench/.data-big/**", "build/**", "data/**", ".react-router/**", "node_modules/**", "test-results/**", "playwright-report/**"] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -63,7 +63,7 @@ function progressOf(rows: Awaited<ReturnType<typeof leafProgress>>): number {
   return Math.round((done / counted.length) * 10_000) / 10_000;
 }
 
-export async function loadTree(db: Db, objectiveId: string, workflow: { id: string; state: number } | null, revealScores: boolean, now: Date): Promise<Omit<ActivityTree, "objectiveWorkflowId">> {
+export async function loadTree(db: Db, objectiveId: string, workflow: { id: string; state: number } | null, revealScores: boolean, _now: Date): Promise<Omit<ActivityTree, "objectiveWorkflowId">> {
   const rows = await db
     .select({ part: activityParts, activity: activities, aw: activityWorkflows, rec: activityRecords })
     .from(activityParts)
