@@ -73,10 +73,30 @@ export async function loadTree(db: Db, objectiveId: string, workflow: { id: stri
     .where(eq(activityParts.objectiveId, objectiveId))
     .orderBy(asc(activityParts.axis));
   const byId = new Map(rows.map((r) => [r.part.id, r]));
+  // A module's window applies to everything inside it: the later start, the earlier end wins.
+  const effective = new Map<string, Record<string, string | null>>();
+  const later = (a?: string | null, b?: string | null) => (!a ? (b ?? null) : !b ? a : Date.parse(a) >= Date.parse(b) ? a : b);
+  const earlier = (a?: string | null, b?: string | null) => (!a ? (b ?? null) : !b ? a : Date.parse(a) <= Date.parse(b) ? a : b);
+  const constraintOf = (partId: string): Record<string, string | null> => {
+    const known = effective.get(partId);
+    if (known) return known;
+    const row = byId.get(partId)!;
+    const own = (row.part.constraint ?? {}) as Record<string, string | null>;
+    const parent = row.part.parentPartId && byId.has(row.part.parentPartId) ? constraintOf(row.part.parentPartId) : {};
+    const c: Record<string, string | null> = {
+      ...own,
+      startFrom: later(own.startFrom, parent.startFrom),
+      accessibleUntil: earlier(own.accessibleUntil, parent.accessibleUntil),
+      startUntil: earlier(own.startUntil, parent.startUntil),
+    };
+    for (const k of ["startFrom", "accessibleUntil", "startUntil"]) if (c[k] === null && own[k] === undefined) delete c[k];
+    effective.set(partId, c);
+    return c;
+  };
   const nodes: TreeNode[] = rows
     .filter((r) => r.activity.state !== 4)
     .map(({ part, activity, aw, rec }) => {
-      const constraint = (part.constraint ?? {}) as Record<string, string | null>;
+      const constraint = constraintOf(part.id);
       // Dates (startFrom…) are constraints the client weighs in order (spec 4.12), not availability.
       const contentAvailable = activity.state === 2 || activity.state === 3;
       const parent = part.parentPartId ? byId.get(part.parentPartId) : null;

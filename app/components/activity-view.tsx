@@ -54,7 +54,7 @@ export function ActivityView({ body, title }: { body: ActivityBody; title: strin
     case "video":
       return (
         <>
-          <LazyIframe src={body.src} title={t("content.video", { title: body.title })} allow="autoplay; fullscreen; picture-in-picture" />
+          <LazyIframe src={body.src} title={/^video\b/i.test(body.title) ? body.title : t("content.video", { title: body.title })} allow="autoplay; fullscreen; picture-in-picture" />
           {body.duration ? <p className="activity-panel__meta">{t("content.duration", { count: body.duration })}</p> : null}
         </>
       );

@@ -12,8 +12,29 @@ export const resources: Resource = Object.fromEntries(
   Object.entries(files).map(([path, mod]) => [path.split("/").at(-2)!, { common: mod.default }]),
 );
 
+function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    const b = out[k];
+    out[k] = v && typeof v === "object" && b && typeof b === "object" ? deepMerge(b as Record<string, unknown>, v as Record<string, unknown>) : v;
+  }
+  return out;
+}
+
+const merged = new Map<string, Record<string, unknown>>();
+/**
+ * The browser's translations: the locale over en-US, so a text missing in a locale falls back to
+ * English exactly as it does on the server (otherwise hydration would differ).
+ */
 export function translationsFor(locale: string): Record<string, unknown> {
-  return (resources[locale]?.common ?? resources[DEFAULT_LOCALE].common) as Record<string, unknown>;
+  let m = merged.get(locale);
+  if (!m) {
+    const base = resources[DEFAULT_LOCALE].common as Record<string, unknown>;
+    const own = resources[locale]?.common as Record<string, unknown> | undefined;
+    m = own && locale !== DEFAULT_LOCALE ? deepMerge(base, own) : base;
+    merged.set(locale, m);
+  }
+  return m;
 }
 
 export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddleware({

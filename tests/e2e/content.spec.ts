@@ -42,7 +42,7 @@ async function courseIdByName(page: Page, name: string): Promise<string> {
 
 /** The course id from the learner's own My courses card (for courses the catalog does not list as startable). */
 async function myCourseId(page: Page, name: string): Promise<string> {
-  await page.goto("/learn/courses");
+  await page.goto(`/learn/courses?keyword=${encodeURIComponent(name.split(":")[0].toLowerCase())}`);
   const card = page.locator(".card-grid > li.course-card").filter({ has: page.getByRole("heading", { name, exact: true }) });
   const href = await card.getByRole("link").first().getAttribute("href");
   const id = new RegExp(`/learn/courses/(${UUID})`).exec(href ?? "")?.[1];
