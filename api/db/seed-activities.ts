@@ -318,6 +318,9 @@ const PYTHON_BASICS: NodeDef[] = [
       preferredSize: [1280, 800],
       constraint: { reviewPolicy: "afterRevealingResults", resultsDisclosurePolicy: "afterScore", resultsDisclosureAbove: 0.6 },
     }),
+      discussion("Discussion: share your first chart", "Post one chart from your project and the finding it shows. Then suggest one improvement to a classmate's chart.", {
+        constraint: { reviewPolicy: "afterRevealingResults", resultsDisclosurePolicy: "never" },
+      }),
   ]),
   mod(
     "Module 7: Final project",
@@ -332,9 +335,6 @@ const PYTHON_BASICS: NodeDef[] = [
           ul("At least three charts, each with a one-sentence finding.", "A short description of how you cleaned the data.", "Your notebook, runnable from top to bottom."),
         ),
       ),
-      discussion("Discussion: share your first chart", "Post one chart from your project and the finding it shows. Then suggest one improvement to a classmate's chart.", {
-        constraint: { reviewPolicy: "afterRevealingResults", resultsDisclosurePolicy: "never" },
-      }),
       text(
         "Assignment: exploratory analysis report",
         html(

@@ -269,13 +269,13 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     await page.goto(contentUrl(safety));
     await hydrated(page);
     const box = page.locator(".lazy-iframe").first();
-    const placeholder = box.getByRole("link", { name: /^Open “Video: Video: richtig sitzen”/ });
+    const placeholder = box.getByRole("link", { name: /^Open “Video: richtig sitzen”/ });
     await expect(placeholder).toHaveAttribute("href", "https://player.vimeo.com/video/76979871");
     expect((await box.boundingBox())!.y).toBeGreaterThan(page.viewportSize()!.height + 100);
     await expect(box.locator("iframe")).toHaveCount(0);
     await box.scrollIntoViewIfNeeded();
     await expect(box.locator("iframe")).toHaveAttribute("src", "https://player.vimeo.com/video/76979871");
-    await expect(box.locator("iframe")).toHaveAttribute("title", "Video: Video: richtig sitzen");
+    await expect(box.locator("iframe")).toHaveAttribute("title", "Video: richtig sitzen");
     await expect(placeholder).toHaveCount(0);
   });
 
