@@ -18,6 +18,7 @@ import { CourseLayers } from "~/components/course-parts";
 import { ActivityView, type ActivityBody } from "~/components/activity-view";
 import { TocIcon } from "~/components/toc-icon";
 import { Discussion } from "~/components/discussion";
+import { ACTIVITY_NOT_FOUND } from "~/components/error-page";
 
 export const handle = {
   title: (d: { course?: { name: string } } | undefined) => d?.course?.name ?? null,
@@ -104,8 +105,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   let selected: TreeNode | undefined;
   if (wanted) {
     selected = nodes.find((n) => n.activityPathId === wanted || n.childActivity.id === wanted || n.axis === wanted);
-    // Spec 2.5: an unknown activity goes back to the details.
-    if (!selected) throw await redirectWithToast(`/learn/courses/${id}`, { type: "critical", key: "messages.moduleNotFound" });
+    // An unknown activity is the 'Activity not found' page (spec 2.10), with its way back.
+    if (!selected) throw data(ACTIVITY_NOT_FOUND, { status: 404 });
   }
   selected ??= (!readOnly ? lastOpened(nodes) : undefined) ?? initialSelection(nodes) ?? nodes[0];
 

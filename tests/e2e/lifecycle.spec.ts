@@ -79,3 +79,15 @@ test.describe("the learning lifecycle (spec 4.3–4.7)", () => {
     }
   });
 });
+
+test("an unknown activity of a started course shows 'Activity not found' with 404", async ({ page }) => {
+  await login(page, "ada");
+  await expect(page.locator("details.user-menu")).toBeVisible();
+  // ada has an in-progress attempt of this demo course (seeded).
+  await page.goto("/learn/catalog?keyword=python");
+  const href = await page.getByRole("link", { name: "Python for Data Analysis" }).first().getAttribute("href");
+  const id = /\/learn\/catalog\/([0-9a-f-]{36})/.exec(href ?? "")![1];
+  const response = await page.goto(`/learn/courses/${id}/view/content?activityPathId=00000000-0000-4000-8000-000000000000`);
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Activity not found");
+});
