@@ -386,7 +386,7 @@ export default function CourseContent() {
                   <ActivitySection key={i.node.activityPathId} d={d} item={i} headingLevel={2} hideName={d.mode === "longReadWithoutNames"} />
                 ))}
             </>
-          ) : d.mode === "tiles" && !selected ? null : selected ? (
+          ) : selected ? (
             <>
               {d.mode === "tiles" ? (
                 <ul className="tiles" aria-label={t("activity.toc")}>
