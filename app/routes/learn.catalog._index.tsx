@@ -2,9 +2,8 @@ import { redirect, useLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/learn.catalog._index";
 import type { ObjectiveAccess } from "#domain/contract/courses";
-import { countActiveFilters } from "#domain/courses";
 import { state } from "~/services/request.server";
-import { canonicalOrRedirect, listQuery, toCatalogCard, type Category, type Named } from "~/services/courses.server";
+import { canonicalOrRedirect, catalogListData, knownFilterValues, listQuery, toCatalogCard, type Category, type Named } from "~/services/courses.server";
 import { stripNonCatalogParams } from "~/services/catalog.server";
 import { CatalogList } from "~/components/course-list-page";
 
@@ -29,25 +28,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     get<{ data: Named[] }>("/api/lms/v1/users/me/catalog-showcases"),
     get<Category[]>("/api/lms/v1/users/me/catalog-filter-categories"),
   ]);
-  const { filters } = await canonicalOrRedirect(url, {
-    collections: collections.data.map((c) => c.id),
-    terms: [],
-    categories: Object.fromEntries(categories.map((c) => [c.id, c.attributes.map((a) => a.id)])),
-  });
+  const { filters } = await canonicalOrRedirect(url, knownFilterValues(collections.data, categories));
   const list = await lms.get<{ data: ObjectiveAccess[]; totalCount: number }>(
     "/api/lms/v1/users/me/objective-accesses/query",
     listQuery(filters, { search: filters.keyword || undefined }),
   );
-  return {
-    cards: list.data.map(toCatalogCard),
-    total: list.totalCount,
-    page: filters.page,
-    keyword: filters.keyword,
-    activeCount: countActiveFilters(filters),
-    collections: collections.data,
-    categories: categories.map((c) => ({ ...c, selected: filters.category[c.id] ?? [] })),
-    selectedCollections: filters.collection,
-  };
+  return catalogListData(list.data.map(toCatalogCard), list.totalCount, filters, collections.data, categories);
 }
 
 export default function Catalog() {

@@ -8,7 +8,7 @@ import { state } from "~/services/request.server";
 import { getLocale } from "~/services/i18n.server";
 import { dateFormatter } from "~/services/format.server";
 import {
-  aggregatesFilter, canonicalOrRedirect, enrol, listQuery, occflowCommandId, toCourseCard,
+  aggregatesFilter, canonicalOrRedirect, enrol, knownFilterValues, listQuery, occflowCommandId, toCourseCard,
   type Category, type CourseCardData, type Named,
 } from "~/services/courses.server";
 import { PAGE_SIZE } from "~/constants";
@@ -47,11 +47,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Spec 2.3: the term filter lists only terms that have accessible courses.
   const usedTerms = new Set(termIds.data);
   const accessibleTerms = terms.data.filter((t) => usedTerms.has(t.id));
-  const { filters } = await canonicalOrRedirect(url, {
-    collections: collections.data.map((c) => c.id),
-    terms: accessibleTerms.map((t) => t.id),
-    categories: Object.fromEntries(categories.map((c) => [c.id, c.attributes.map((a) => a.id)])),
-  });
+  const { filters } = await canonicalOrRedirect(url, knownFilterValues(collections.data, categories, accessibleTerms));
 
   // Spec 4.14: occflow from the open catalog — enrol (and, with startTheCourse, start) once signed in.
   if (filters.occflow && filters.objectiveId) {

@@ -2,8 +2,7 @@ import { redirect, useLoaderData } from "react-router";
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/learn.open-catalog._index";
 import type { PublicObjective } from "#domain/contract/courses";
-import { countActiveFilters } from "#domain/courses";
-import { canonicalOrRedirect, listQuery, type Category, type Named } from "~/services/courses.server";
+import { canonicalOrRedirect, catalogListData, knownFilterValues, listQuery, type Category, type Named } from "~/services/courses.server";
 import { stripNonCatalogParams } from "~/services/catalog.server";
 import { publicLms } from "~/services/user.server";
 import { CatalogList } from "~/components/course-list-page";
@@ -23,17 +22,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     lms.get<{ data: Named[] }>("/api/lms/v1/public/open-catalog/showcases"),
     lms.get<Category[]>("/api/lms/v1/public/open-catalog/filter-categories"),
   ]);
-  const { filters } = await canonicalOrRedirect(url, {
-    collections: collections.data.map((c) => c.id),
-    terms: [],
-    categories: Object.fromEntries(categories.map((c) => [c.id, c.attributes.map((a) => a.id)])),
-  });
+  const { filters } = await canonicalOrRedirect(url, knownFilterValues(collections.data, categories));
   const list = await lms.get<{ data: PublicObjective[]; totalCount: number }>(
     "/api/lms/v1/public/open-catalog/objectives/query",
     listQuery(filters, { search: filters.keyword || undefined }),
   );
-  return {
-    cards: list.data.map((o) => ({
+  return catalogListData(
+    list.data.map((o) => ({
       id: o.id,
       name: o.name,
       code: o.code,
@@ -42,14 +37,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       collections: o.showcases.map((s) => s.name),
       description: o.description,
     })),
-    total: list.totalCount,
-    page: filters.page,
-    keyword: filters.keyword,
-    activeCount: countActiveFilters(filters),
-    collections: collections.data,
-    categories: categories.map((c) => ({ ...c, selected: filters.category[c.id] ?? [] })),
-    selectedCollections: filters.collection,
-  };
+    list.totalCount,
+    filters,
+    collections.data,
+    categories,
+  );
 }
 
 export default function OpenCatalog() {

@@ -1,7 +1,7 @@
 import { redirect } from "react-router";
 import type { Aggregate, ObjectiveAccess, ObjectiveAccessDetail } from "#domain/contract/courses";
 import {
-  courseCardFooter, courseCardLink, filtersToSearchParams, validateCourseFilters,
+  countActiveFilters, courseCardFooter, courseCardLink, filtersToSearchParams, validateCourseFilters,
   type CourseAccessSummary, type CourseFilters, type KnownFilterValues,
 } from "#domain/courses";
 import { formatFilter, type FilterNode } from "#domain/filter-expression";
@@ -179,4 +179,27 @@ export async function occflowCommandId(userId: string, objectiveId: string): Pro
   bytes[8] = (bytes[8] & 0x3f) | 0x80;
   const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** The filter values a list page knows (spec 2.4: anything else in the URL is dropped). */
+export function knownFilterValues(collections: Named[], categories: Category[], terms: Named[] = []): KnownFilterValues {
+  return {
+    collections: collections.map((c) => c.id),
+    terms: terms.map((t) => t.id),
+    categories: Object.fromEntries(categories.map((c) => [c.id, c.attributes.map((a) => a.id)])),
+  };
+}
+
+/** What the catalog and the open catalog render around their cards. */
+export function catalogListData<Card>(cards: Card[], totalCount: number, filters: CourseFilters, collections: Named[], categories: Category[]) {
+  return {
+    cards,
+    total: totalCount,
+    page: filters.page,
+    keyword: filters.keyword,
+    activeCount: countActiveFilters(filters),
+    collections,
+    categories: categories.map((c) => ({ ...c, selected: filters.category[c.id] ?? [] })),
+    selectedCollections: filters.collection,
+  };
 }
