@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
-  boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid,
+  type AnyPgColumn, boolean, doublePrecision, index, integer, jsonb, pgSequence, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid,
 } from "drizzle-orm/pg-core";
 
 export const tenants = pgTable("tenants", {
@@ -192,6 +192,8 @@ export const objectives = pgTable(
     accessNewContentAfterCompletion: boolean("access_new_content_after_completion").notNull().default(false),
     announcementChannelId: uuid("announcement_channel_id"),
     gradingScaleId: uuid("grading_scale_id").references(() => gradingScales.id, { onDelete: "set null" }),
+    /** Passing this course issues a certificate of this template (spec 3 Certificate record). */
+    certificateTemplateId: uuid("certificate_template_id").references(() => certificateTemplates.id, { onDelete: "set null" }),
     /** Listed in the signed-in catalog. */
     inCatalog: boolean("in_catalog").notNull().default(true),
     /** Listed in the public open catalog (no sign-in). */
@@ -449,7 +451,7 @@ export const activityWorkflows = pgTable(
     state: integer("state").notNull().default(1),
     started: timestamp("started", { withTimezone: true }).notNull().defaultNow(),
     finished: timestamp("finished", { withTimezone: true }),
-    lastProctoringSessionId: uuid("last_proctoring_session_id"),
+    lastProctoringSessionId: uuid("last_proctoring_session_id").references((): AnyPgColumn => proctoringSessions.id, { onDelete: "set null" }),
     /** Where the learner left off inside the activity (e.g. a PDF page). */
     resume: jsonb("resume"),
   },
@@ -484,4 +486,69 @@ export const discussionPosts = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index("discussion_posts_part_idx").on(t.activityPartId, t.parentPostId, t.createdAt), index("discussion_posts_parent_idx").on(t.parentPostId)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Certificates (spec 3 Certificate record, 7.6) and proctoring (spec 3 Proctoring session, 4.8, 7.5)
+// ---------------------------------------------------------------------------------------------
+
+/** What a course's certificate is called and how long it stays valid. */
+export const certificateTemplates = pgTable(
+  "certificate_templates",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description"),
+    /** Days from issue to expiry; null = never expires. */
+    validityDays: integer("validity_days"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("certificate_templates_tenant_idx").on(t.tenantId)],
+);
+
+/** The running part of certificate numbers (LA-2026-000123); gaps are harmless. */
+export const certificateNumberSeq = pgSequence("certificate_number_seq", { startWith: 1, increment: 1 });
+
+/**
+ * One certificate per passed objective record. The template's name and the scale's passing score
+ * are copied at issue, so a certificate keeps saying what it said when it was issued.
+ */
+export const certificateRecords = pgTable(
+  "certificate_records",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    certificateNumber: text("certificate_number").notNull(),
+    certificateTemplateId: uuid("certificate_template_id").references(() => certificateTemplates.id, { onDelete: "set null" }),
+    templateName: text("template_name").notNull(),
+    objectiveId: uuid("objective_id").notNull().references(() => objectives.id, { onDelete: "cascade" }),
+    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    objectiveRecordId: uuid("objective_record_id").notNull().references(() => objectiveRecords.id, { onDelete: "cascade" }),
+    normalizedPassingScore: doublePrecision("normalized_passing_score"),
+    expirationDate: timestamp("expiration_date", { withTimezone: true }),
+    externalUrl: text("external_url"),
+    certificatePdfUrl: text("certificate_pdf_url"),
+    certificatePngUrl: text("certificate_png_url"),
+    created: timestamp("created", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("certificate_records_number_idx").on(t.certificateNumber),
+    uniqueIndex("certificate_records_record_idx").on(t.objectiveRecordId),
+    index("certificate_records_user_objective_idx").on(t.userId, t.objectiveId, t.created.desc()),
+  ],
+);
+
+/** Proctoring session states (docs/decisions/010-proctor-lock.md). */
+export const proctoringSessions = pgTable(
+  "proctoring_sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    activityWorkflowId: uuid("activity_workflow_id").notNull().references((): AnyPgColumn => activityWorkflows.id, { onDelete: "cascade" }),
+    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    /** 1 created, 2 in progress, 3 completed, 4 reviewed. */
+    state: integer("state").notNull().default(1),
+    created: timestamp("created", { withTimezone: true }).notNull().defaultNow(),
+    completed: timestamp("completed", { withTimezone: true }),
+  },
+  (t) => [index("proctoring_sessions_aw_idx").on(t.activityWorkflowId, t.created)],
 );
