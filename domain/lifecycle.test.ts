@@ -273,13 +273,12 @@ describe("4.3 buttons per workflow state", () => {
   });
 
   it.each([
-    [false, ENABLED],
-    [true, disabled("proctoring.locked")],
-  ])("4.3 continue with proctorLocked=%s", (proctorLocked, expected) => {
-    expect(
-      courseButtons(input({ workflow: wf(W.inProgress), proctorLocked }), NOW)
-        .continue,
-    ).toEqual(expected);
+    [false, ENABLED, null],
+    [true, disabled("proctoring.locked"), { key: "proctoring.locked" }],
+  ])("4.3/4.8 continue with proctorLocked=%s (and the page message)", (proctorLocked, expected, message) => {
+    const b = courseButtons(input({ workflow: wf(W.inProgress), proctorLocked }), NOW);
+    expect(b.continue).toEqual(expected);
+    expect(b.message).toEqual(message);
   });
 });
 
@@ -303,7 +302,7 @@ describe("4.3 / 4.7 review", () => {
       "proctor locked",
       { workflow: finished, proctorLocked: true },
       disabled("proctoring.locked"),
-      null,
+      { key: "proctoring.locked" },
     ],
     [
       "protected results",
@@ -344,7 +343,7 @@ describe("4.3 / 4.7 review", () => {
       "proctor lock wins over protection",
       { workflow: wf(W.finished, true), proctorLocked: true },
       disabled("proctoring.locked"),
-      null,
+      { key: "proctoring.locked" },
     ],
     [
       "policy none",

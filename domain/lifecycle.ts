@@ -366,7 +366,8 @@ export function retakeOffered(input: {
  *   with "course.enrolled".
  * - message (one at most, in priority order): course state; the availability
  *   block when it disables a visible Start / Start again (key + date);
- *   "review.importedResults" when it disables a visible Review.
+ *   "review.importedResults" when it disables a visible Review;
+ *   "proctoring.locked" when it disables a visible Continue or Review.
  */
 export function courseButtons(
   input: CourseButtonsInput,
@@ -459,6 +460,11 @@ export function courseButtons(
     message = { key: block.key, date: block.date };
   } else if (review.visible && review.reason === "review.importedResults") {
     message = { key: "review.importedResults" };
+  } else if (
+    (cont.visible && cont.reason === "proctoring.locked") ||
+    (review.visible && review.reason === "proctoring.locked")
+  ) {
+    message = { key: "proctoring.locked" };
   }
 
   return {

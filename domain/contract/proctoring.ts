@@ -1,0 +1,18 @@
+import { z } from "zod";
+
+/** Spec 7.5 last-proctoring-session of one activity workflow (states: domain/proctoring.ts). */
+export const proctoringSessionSchema = z.object({
+  id: z.string(),
+  state: z.number().int(),
+  created: z.string(),
+  completed: z.string().nullable(),
+});
+export type ProctoringSession = z.infer<typeof proctoringSessionSchema>;
+
+/** The newest session of an attempt, as the single-course aggregate carries it (docs/decisions/010). */
+export const attemptProctoringSessionSchema = z.object({
+  id: z.string(),
+  state: z.number().int(),
+  activityWorkflowId: z.string(),
+});
+export type AttemptProctoringSession = z.infer<typeof attemptProctoringSessionSchema>;
