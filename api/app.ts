@@ -9,6 +9,8 @@ import { platformRoutes } from "./routes/platform";
 import { courseRoutes } from "./routes/courses";
 import { lifecycleRoutes } from "./routes/lifecycle";
 import { discussionRoutes } from "./routes/discussions";
+import { certificateRoutes } from "./routes/certificates";
+import { proctoringRoutes } from "./routes/proctoring";
 import { storageRoutes, storageRoots } from "./routes/storage";
 import { params } from "./validate";
 
@@ -34,6 +36,8 @@ export function createApi(deps: ApiDeps) {
   lms.route("/", courseRoutes());
   lms.route("/", lifecycleRoutes());
   lms.route("/", discussionRoutes());
+  lms.route("/", certificateRoutes());
+  lms.route("/", proctoringRoutes());
   app.route("/lms/v1", lms);
   app.route("/lms-storage/v1", storageRoutes(storageRoots(deps.dataDir)));
 

@@ -91,7 +91,7 @@ addOperations({
   "/api/lms/v1/public/open-catalog/filter-categories": { get: { summary: "Filter categories used by public courses", public: true, response: z.array(filterCategorySchema) } },
   "/api/lms/v1/objective-workflow-aggregates/query": { get: { summary: `My courses. ${LIST_QUERY}; filter = text expression (docs/decisions/006), always combined with the standing conditions of spec 7.2`, response: list(aggregateSchema) } },
   "/api/lms/v1/users/me/objective-workflow-aggregates/term-ids": { get: { summary: "Term ids of the learner's courses (the term filter lists only these)", response: z.object({ data: z.array(z.string()) }), notShown: true } },
-  "/api/lms/v1/objectives/{id}/objective-workflow-aggregate": { get: { summary: "The learner's standing in one course, with its grading scale", params: ["id"], response: aggregateSchema } },
+  "/api/lms/v1/objectives/{id}/objective-workflow-aggregate": { get: { summary: "The learner's standing in one course, with its grading scale and the current attempt's newest proctoring session (docs/decisions/010)", params: ["id"], response: aggregateSchema.extend({ objectiveGradingScale: gradingScaleSchema.nullable(), lastProctoringSession: attemptProctoringSessionSchema.nullable() }) } },
   "/api/lms/v1/users/me/terms": { get: { summary: "Terms of the tenant", response: list(termSchema) } },
   "/api/lms/v1/users/me/enrolled-showcases": { get: { summary: "Collections of the learner's courses", response: list(showcaseSchema) } },
   "/api/lms/v1/users/me/catalog-showcases": { get: { summary: "Collections of catalog courses", response: list(showcaseSchema) } },
@@ -119,4 +119,12 @@ addOperations({
   "/api/lms/v1/users/me/objective-workflows/{id}/activity-workflows/{awId}": { put: { summary: "Save where the learner left off ({ resume: { page } })", params: ["id", "awId"] } },
   "/api/lms/v1/users/me/activities/{id}/content": { get: { summary: "Content of one activity", params: ["id"], notShown: true } },
   "/api/lms-storage/v1/activities/{id}/file": { get: { summary: "A private activity file (range requests; HEAD for the size); 403 without access", params: ["id"], notShown: true } },
+});
+
+import { certificateRecordSchema, publicCertificateSchema } from "../domain/contract/certificates";
+import { attemptProctoringSessionSchema, proctoringSessionSchema } from "../domain/contract/proctoring";
+addOperations({
+  "/api/lms/v1/certificate-records/query": { get: { summary: "The signed-in learner's certificates, newest first. Query: certificateNumber (LA-2026-000123), or objectiveId (uuid) with optional userId (must be the caller's; another user's id finds nothing); sort=-created; skip; take (≤ 100). Certificates whose result is hidden by the reveal policy are left out", response: list(certificateRecordSchema) } },
+  "/api/lms/v1/public/certificate-records/{id}": { get: { summary: "A certificate's public share page data: holder's display name, course, result, dates; no sign-in", public: true, params: ["id"], response: publicCertificateSchema } },
+  "/api/lms/v1/users/me/objective-workflows/{id}/activity-workflows/{awId}/last-proctoring-session": { get: { summary: "The last proctoring session of one of the learner's activity workflows (state 1 created, 2 in progress, 3 completed, 4 reviewed); 404 when there is none", params: ["id", "awId"], response: proctoringSessionSchema } },
 });

@@ -17,6 +17,7 @@ import { requireUser } from "../auth";
 import { runCommand } from "../commands";
 import { ApiError, message, notFound } from "../errors";
 import { filterToSql, needsObjectiveJoin } from "../filter-sql";
+import { lastProctoringSessionOf } from "./proctoring";
 import { defaultTenantId } from "../settings";
 import { jsonBody, params, query } from "../validate";
 
@@ -387,8 +388,13 @@ export function courseRoutes() {
     const { id } = params(c, z.object({ id: z.uuid() }));
     const agg = await loadAggregateFor(c.var.db, c.var.user.id, id, c.var.now);
     if (!agg) throw notFound("course");
-    const [scale] = agg.objective.gradingScaleId ? await loadScales(c.var.db, [agg.objective.gradingScaleId]) : [];
-    return c.json({ ...agg, objectiveGradingScale: scale ?? null });
+    // The attempt's newest proctoring session rides along, so the course page needs no second round
+    // trip to decide the proctor lock (docs/decisions/010-proctor-lock.md).
+    const [[scale], session] = await Promise.all([
+      agg.objective.gradingScaleId ? loadScales(c.var.db, [agg.objective.gradingScaleId]) : Promise.resolve([]),
+      agg.lastObjectiveWorkflow ? lastProctoringSessionOf(c.var.db, agg.lastObjectiveWorkflow.id) : Promise.resolve(null),
+    ]);
+    return c.json({ ...agg, objectiveGradingScale: scale ?? null, lastProctoringSession: session });
   });
 
   r.get("/users/me/terms", async (c) => {

@@ -20,6 +20,9 @@ import { runCommand } from "../commands";
 import { ApiError, message, notFound } from "../errors";
 import { stableUuid } from "../ids";
 import { loadScales, toRecord, toWorkflow } from "./courses";
+import { issueCertificate } from "./certificates";
+import { lastProctoringSessionOf } from "./proctoring";
+import { proctorLocked } from "../../domain/proctoring";
 import { jsonBody, params } from "../validate";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -38,6 +41,14 @@ async function ownWorkflow(db: Db | Tx, userId: string, workflowId: string, lock
   const rows = lock ? await q.for("update") : await q;
   if (!rows[0]) throw notFound("workflow");
   return rows[0];
+}
+
+/** Spec 4.8: a completed proctoring session ends the sitting; the attempt's activities stay as they are. */
+async function refuseWhenProctorLocked(tx: Tx, wf: { id: string; state: number }) {
+  const session = await lastProctoringSessionOf(tx, wf.id);
+  if (proctorLocked({ workflow: { state: wf.state as WorkflowState }, session })) {
+    throw conflict("proctoringLocked", "The proctored session of this course is over.");
+  }
 }
 
 async function featureOn(db: Db | Tx, tenantId: string, name: string, fallback: boolean) {
@@ -190,6 +201,7 @@ export function lifecycleRoutes() {
     return runCommand(c, { id: stableUuid(`start-aw:${body.objectiveWorkflowId}:${parts.join(",")}`), type: "start-activity-workflows" }, async (tx) => {
       const wf = await ownWorkflow(tx, user.id, body.objectiveWorkflowId, true);
       if (wf.state !== 1) throw conflict("workflowNotInProgress", "The course is not in progress.");
+      await refuseWhenProctorLocked(tx, wf);
       const found = await tx
         .select({ id: activityParts.id, state: activities.state })
         .from(activityParts)
@@ -218,6 +230,7 @@ export function lifecycleRoutes() {
     return runCommand(c, { id: stableUuid(`finish-aw:${body.objectiveWorkflowId}:${ids.join(",")}`), type: "finish-activity-workflows" }, async (tx) => {
       const wf = await ownWorkflow(tx, user.id, body.objectiveWorkflowId, true);
       if (wf.state !== 1) throw conflict("workflowNotInProgress", "The course is not in progress.");
+      await refuseWhenProctorLocked(tx, wf);
       const rows = await tx
         .select({ aw: activityWorkflows, activity: activities })
         .from(activityWorkflows)
@@ -290,6 +303,8 @@ export function lifecycleRoutes() {
         .where(eq(objectiveWorkflows.id, wf.id))
         .returning();
       await tx.update(owa).set({ lastWorkflowState: state, lastRecordId: record.id }).where(eq(owa.id, agg.id));
+      // A passed attempt of a course with a certificate template earns its certificate in this transaction.
+      await issueCertificate(tx, { objectiveId: wf.objectiveId, userId: user.id, objectiveRecordId: record.id, passed: record.passed, now });
       return toWorkflow(updated);
     });
   });
@@ -304,7 +319,11 @@ export function lifecycleRoutes() {
       if (wf.state === FINISHED) throw conflict("alreadyFinished", "The course is already finished.");
       if (![2, 4, 5].includes(wf.state)) throw conflict("cannotFinish", "The course cannot be finished in its current state.");
       const [updated] = await tx.update(objectiveWorkflows).set({ state: FINISHED, finished: now }).where(eq(objectiveWorkflows.id, wf.id)).returning();
-      if (wf.objectiveRecordId) await tx.update(objectiveRecords).set({ finished: now }).where(eq(objectiveRecords.id, wf.objectiveRecordId));
+      if (wf.objectiveRecordId) {
+        const [record] = await tx.update(objectiveRecords).set({ finished: now }).where(eq(objectiveRecords.id, wf.objectiveRecordId)).returning({ id: objectiveRecords.id, passed: objectiveRecords.passed });
+        // Graded by a person after submission: the certificate comes when the attempt is finished.
+        if (record) await issueCertificate(tx, { objectiveId: wf.objectiveId, userId: user.id, objectiveRecordId: record.id, passed: record.passed, now });
+      }
       await tx.update(owa).set({ lastWorkflowState: FINISHED }).where(eq(owa.id, wf.aggregateId));
       return toWorkflow(updated);
     });
