@@ -1,7 +1,7 @@
 /**
  * Writes the demo course handbook, public/demo/course-handbook.pdf, served at
  * /learn/demo/course-handbook.pdf and linked by the public-file activities of the demo courses
- * (seed-activities.ts).
+ * (seed-activities.ts), and the demo certificate public/demo/certificate-sql-fundamentals.pdf.
  *
  *   npx tsx api/db/make-demo-pdf.ts
  *
@@ -358,24 +358,23 @@ const PAGES: PageFn[] = [
 
 const TITLES = ["", "1. How a course is organised", "2. Progress and grading", "3. Dates and availability", "4. Reviewing your work", "5. Getting help"];
 
-/** The handbook's bytes (deterministic). */
-export function buildHandbookPdf(): Buffer {
+/**
+ * A PDF file from page content streams: catalog, page tree, the two Helvetica fonts, the document
+ * information, then a content stream and a page object per page, and an exact cross-reference table.
+ */
+function assemblePdf(info: string, streams: string[], mediaBox: [number, number]): Buffer {
   const objects: string[] = [];
   const add = (body: string) => objects.push(body) as number; // object number = index + 1
   add("<< /Type /Catalog /Pages 2 0 R >>");
   add("PAGES");
   add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>");
   add("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>");
-  add("<< /Title (Course Handbook) /Author (Northwind Learning) /Subject (How courses, activities, deadlines and grades work) /Producer (make-demo-pdf.ts) >>");
+  add(info);
   const pageRefs: number[] = [];
-  for (const [i, draw] of PAGES.entries()) {
-    const c = new Canvas();
-    frame(c, i + 1, PAGES.length, TITLES[i]);
-    draw(c);
-    const stream = c.toString();
+  for (const stream of streams) {
     const contentNo = add(`<< /Length ${Buffer.byteLength(stream, "latin1")} >>\nstream\n${stream}\nendstream`);
     const pageNo = add(
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_W} ${PAGE_H}] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${contentNo} 0 R >>`,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${mediaBox[0]} ${mediaBox[1]}] /Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${contentNo} 0 R >>`,
     );
     pageRefs.push(pageNo);
   }
@@ -395,11 +394,70 @@ export function buildHandbookPdf(): Buffer {
   return Buffer.from(out, "latin1");
 }
 
+/** The handbook's bytes (deterministic). */
+export function buildHandbookPdf(): Buffer {
+  const streams = PAGES.map((draw, i) => {
+    const c = new Canvas();
+    frame(c, i + 1, PAGES.length, TITLES[i]);
+    draw(c);
+    return c.toString();
+  });
+  return assemblePdf(
+    "<< /Title (Course Handbook) /Author (Northwind Learning) /Subject (How courses, activities, deadlines and grades work) /Producer (make-demo-pdf.ts) >>",
+    streams,
+    [PAGE_W, PAGE_H],
+  );
+}
+
+export const CERTIFICATE_PDF_PATH = fileURLToPath(new URL("../../public/demo/certificate-sql-fundamentals.pdf", import.meta.url));
+
+/**
+ * The demo certificate PDF linked from ada's SQL Fundamentals certificates (seed-catalog.ts
+ * DEMO_CERTIFICATE_PDF): landscape A4, deterministic. The certificate number and dates depend on
+ * when the demo was seeded, so the page does not print them; the course page lists them.
+ */
+export function buildCertificatePdf(): Buffer {
+  const W = PAGE_H;
+  const H = PAGE_W;
+  const cx = W / 2;
+  const c = new Canvas();
+  c.fillRgb(...PALE);
+  c.rect(0, 0, W, H);
+  c.strokeRgb(...BLUE);
+  c.lineWidth(4);
+  c.rect(28, 28, W - 56, H - 56, "S");
+  c.lineWidth(1);
+  c.rect(40, 40, W - 80, H - 80, "S");
+  c.centered(cx, H - 92, "Northwind Learning Portal", 12, false, [0.3, 0.3, 0.3]);
+  c.centered(cx, H - 150, "CERTIFICATE", 44, true, BLUE);
+  c.centered(cx, H - 180, "of achievement", 16, false, BLUE);
+  c.centered(cx, H - 235, "This certifies that", 13, false, [0.3, 0.3, 0.3]);
+  c.centered(cx, H - 280, "Ada Lovelace", 34, true, [0.13, 0.13, 0.13]);
+  c.strokeRgb(0.75, 0.8, 0.85);
+  c.line(cx - 180, H - 292, cx + 180, H - 292);
+  c.centered(cx, H - 325, "has passed the course", 13, false, [0.3, 0.3, 0.3]);
+  c.centered(cx, H - 360, "SQL Fundamentals (DB-110)", 22, true, BLUE);
+  c.centered(cx, H - 390, "and holds the SQL Fundamentals Certificate.", 13, false, [0.3, 0.3, 0.3]);
+  c.fillRgb(0.96, 0.65, 0.14);
+  c.circle(cx, 120, 30);
+  c.fillRgb(1, 1, 1);
+  c.circle(cx, 120, 20);
+  c.centered(cx, 64, "Demo certificate. Its certificate ID and its issue and expiry dates are listed on the course page.", 9, false, [0.4, 0.4, 0.4]);
+  return assemblePdf(
+    "<< /Title (SQL Fundamentals Certificate - Ada Lovelace) /Author (Northwind Learning) /Producer (make-demo-pdf.ts) >>",
+    [c.toString()],
+    [W, H],
+  );
+}
+
 function main() {
   const bytes = buildHandbookPdf();
   mkdirSync(dirname(HANDBOOK_PDF_PATH), { recursive: true });
   writeFileSync(HANDBOOK_PDF_PATH, bytes);
   console.log(`wrote ${HANDBOOK_PDF_PATH} (${bytes.length} bytes, ${PAGES.length} pages)`);
+  const certificate = buildCertificatePdf();
+  writeFileSync(CERTIFICATE_PDF_PATH, certificate);
+  console.log(`wrote ${CERTIFICATE_PDF_PATH} (${certificate.length} bytes)`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

@@ -7,7 +7,9 @@ import * as s from "./schema";
 import { seedDemo } from "./seed";
 import { CATALOG_SLUGS, findCatalog, type CatalogSlug } from "./seed-catalog";
 import { CONSTRAINT_FIELDS, HANDBOOK_PDF, LOCK_SHOWCASE_SLUG, seedActivities } from "./seed-activities";
-import { HANDBOOK_PDF_PATH, buildHandbookPdf } from "./make-demo-pdf";
+import { CERTIFICATE_PDF_PATH, HANDBOOK_PDF_PATH, buildCertificatePdf, buildHandbookPdf } from "./make-demo-pdf";
+import { proctorLocked, PROCTORING_SESSION_STATE as P } from "../../domain/proctoring";
+import type { WorkflowState } from "../../domain/lifecycle";
 import { loadTree } from "../routes/lifecycle";
 
 const DEMO_DIR = fileURLToPath(new URL("../../public/demo/", import.meta.url));
@@ -199,7 +201,7 @@ describe("seedActivities", () => {
   it("gives in-progress workflows finished leaves in proportion to their progress", () => {
     const inProgress = workflows.filter((w) => w.state === 1);
     const adaCourses = new Set(inProgress.filter((w) => w.userId === userIds.ada).map((w) => slugOf(w.objectiveId)));
-    expect(adaCourses).toEqual(new Set(["python-basics", "workplace-safety", "negotiation"]));
+    expect(adaCourses).toEqual(new Set(["python-basics", "workplace-safety", "negotiation", "privacy-exam"]));
     for (const w of inProgress) {
       const mine = aws.filter((a) => a.objectiveWorkflowId === w.id);
       expect(mine.length, slugOf(w.objectiveId)).toBeGreaterThan(0);
@@ -301,7 +303,32 @@ describe("seedActivities", () => {
     expect(tree.nodes.some((n) => n.childActivity.activityWorkflowAggregate.lastActivityWorkflow?.state === 3)).toBe(true);
   });
 
+  it("gives every attempt at a proctored activity a session; ada's data protection exam is proctor-locked, her cyber exam is not", async () => {
+    const sessions = await database.db.select().from(s.proctoringSessions);
+    const proctoredParts = new Set(parts.filter((p) => act(p).proctored).map((p) => p.id));
+    const proctoredAws = aws.filter((a) => proctoredParts.has(a.activityPartId));
+    expect(proctoredAws.length).toBeGreaterThanOrEqual(2);
+    for (const a of proctoredAws) {
+      const session = sessions.find((x) => x.id === a.lastProctoringSessionId);
+      expect(session, a.id).toBeDefined();
+      expect(session!.activityWorkflowId).toBe(a.id);
+      expect(session!.userId).toBe(a.userId);
+      expect(session!.created.getTime()).toBeGreaterThanOrEqual(a.started.getTime());
+      expect(session!.completed!.getTime()).toBeLessThanOrEqual(now.getTime());
+    }
+    expect(aws.filter((a) => a.lastProctoringSessionId && !proctoredParts.has(a.activityPartId))).toEqual([]);
+    const lockOf = (slug: CatalogSlug) => {
+      const wf = workflows.find((w) => w.userId === userIds.ada && w.objectiveId === objectiveIds[slug])!;
+      const aw = aws.find((a) => a.objectiveWorkflowId === wf.id && a.lastProctoringSessionId)!;
+      const session = sessions.find((x) => x.id === aw.lastProctoringSessionId)!;
+      return { state: session.state, locked: proctorLocked({ workflow: { state: wf.state as WorkflowState }, session }) };
+    };
+    expect(lockOf("privacy-exam")).toEqual({ state: P.completed, locked: true });
+    expect(lockOf("cyber-exam")).toEqual({ state: P.reviewed, locked: false });
+  });
+
   it("ships the demo media it links to", () => {
+    expect(readFileSync(CERTIFICATE_PDF_PATH).equals(buildCertificatePdf())).toBe(true);
     expect(existsSync(HANDBOOK_PDF_PATH)).toBe(true);
     const bytes = readFileSync(HANDBOOK_PDF_PATH);
     expect(bytes.subarray(0, 5).toString("latin1")).toBe("%PDF-");

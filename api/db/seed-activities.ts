@@ -22,6 +22,7 @@ import { and, count, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "./client";
 import * as s from "./schema";
 import { ACTIVITY_KIND, ACTIVITY_TYPE, WORKFLOW_STATE, type CatalogSlug, type Tx } from "./seed-catalog";
+import { PROCTORING_SESSION_STATE } from "../../domain/proctoring";
 
 // ---------------------------------------------------------------------------------------------
 // Enumerations (spec 3)
@@ -1046,6 +1047,7 @@ const TREES: Record<CatalogSlug, TreeDef> = {
     },
   },
   "cyber-exam": { leaf: lti("Cyber Security Certification Exam", T.Assessment, { maxScore: 100, duration: 5400 }) },
+  "privacy-exam": { leaf: lti("Data Protection Officer Certification Exam", T.Assessment, { maxScore: 100, duration: 7200 }) },
   "mentoring-circle": {
     leaf: event(
       "Mentoring Circle",
@@ -1083,6 +1085,8 @@ interface BuiltLeaf {
   missed: boolean;
   /** Earliest of accessibleUntil / gracePeriodUntil / startUntil (ms), own or inherited: a learner finished it before then. */
   deadline: number | null;
+  /** Taken under a proctor: every attempt at it has a proctoring session. */
+  proctored: boolean;
 }
 
 function constraintOf(def: ConstraintDef | undefined, now: Date): Record<string, string> {
@@ -1206,6 +1210,7 @@ function buildCourse(course: CourseRow, tree: TreeDef, tenantId: string, now: Da
         done: def.done ?? false,
         missed: def.missed ?? false,
         deadline: deadline === null ? null : now.getTime() + deadline * DAY_MS,
+        proctored: root ? course.proctored : (def.proctored ?? false),
       });
     }
   };
@@ -1221,6 +1226,7 @@ function buildCourse(course: CourseRow, tree: TreeDef, tenantId: string, now: Da
 type WorkflowRow = typeof s.objectiveWorkflows.$inferSelect;
 type AwRow = typeof s.activityWorkflows.$inferInsert;
 type RecRow = typeof s.activityRecords.$inferInsert;
+type SessionRow = typeof s.proctoringSessions.$inferInsert;
 
 /** Score variation between activities of one attempt, so not every activity has the same ratio. */
 const JITTER = [0, 0.1, -0.1, 0.05, -0.05, 0.15, -0.15];
@@ -1294,6 +1300,7 @@ function progressRows(wf: WorkflowRow, leaves: BuiltLeaf[], record: { score: num
   });
   if (inProgress) {
     aws.push({
+      id: crypto.randomUUID(),
       objectiveWorkflowId: wf.id,
       activityPartId: inProgress.partId,
       userId: wf.userId,
@@ -1303,7 +1310,25 @@ function progressRows(wf: WorkflowRow, leaves: BuiltLeaf[], record: { score: num
       resume: inProgress.contentType === CT.publicFile ? { page: 3 } : inProgress.contentType === CT.vimeo ? { seconds: 41 } : null,
     });
   }
-  return { aws, records };
+  // Spec 4.8: a proctored activity's sitting. Submitted attempts were reviewed by the proctor; an
+  // attempt still in progress had its session end (completed) before it was submitted — the proctor
+  // lock of docs/decisions/010-proctor-lock.md.
+  const sessions: SessionRow[] = [];
+  for (const aw of aws) {
+    const leaf = leaves.find((l) => l.partId === aw.activityPartId);
+    if (!leaf?.proctored || !aw.started) continue;
+    const created = new Date((aw.started as Date).getTime() + MINUTE_MS);
+    const completed = aw.finished ? (aw.finished as Date) : new Date(Math.min(created.getTime() + 100 * MINUTE_MS, now.getTime() - MINUTE_MS));
+    sessions.push({
+      id: crypto.randomUUID(),
+      activityWorkflowId: aw.id!,
+      userId: wf.userId,
+      state: wf.state === WORKFLOW_STATE.inProgress ? PROCTORING_SESSION_STATE.completed : PROCTORING_SESSION_STATE.reviewed,
+      created,
+      completed,
+    });
+  }
+  return { aws, records, sessions };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1369,18 +1394,30 @@ export async function seedActivities(
     const recordById = new Map(recordRows.map((r) => [r.id, r]));
     const awRows: AwRow[] = [];
     const arRows: RecRow[] = [];
+    const sessionRows: SessionRow[] = [];
     for (const wf of workflows) {
       const leaves = leavesByCourse.get(wf.objectiveId);
       if (!leaves) continue;
-      const { aws, records } = progressRows(wf, leaves, wf.objectiveRecordId ? (recordById.get(wf.objectiveRecordId) ?? null) : null, now);
+      const { aws, records, sessions } = progressRows(wf, leaves, wf.objectiveRecordId ? (recordById.get(wf.objectiveRecordId) ?? null) : null, now);
       awRows.push(...aws);
       arRows.push(...records);
+      sessionRows.push(...sessions);
     }
 
     await insertChunked(activityRows, 500, (chunk) => tx.insert(s.activities).values(chunk));
     await insertChunked(partRows, 1000, (chunk) => tx.insert(s.activityParts).values(chunk));
     await insertChunked(awRows, 1000, (chunk) => tx.insert(s.activityWorkflows).values(chunk));
     await insertChunked(arRows, 1000, (chunk) => tx.insert(s.activityRecords).values(chunk));
+    // Sessions point at their activity workflow and back (last_proctoring_session_id): insert, then link.
+    await insertChunked(sessionRows, 1000, (chunk) => tx.insert(s.proctoringSessions).values(chunk));
+    if (sessionRows.length) {
+      await tx.execute(sql`
+        update ${s.activityWorkflows} aw set last_proctoring_session_id = ps.id
+        from ${s.proctoringSessions} ps
+        where ps.activity_workflow_id = aw.id
+          and ps.id in (${sql.join(sessionRows.map((r) => sql`${r.id}::uuid`), sql`, `)})
+      `);
+    }
 
     // childrenCount = children of each course's root part.
     await tx.execute(sql`

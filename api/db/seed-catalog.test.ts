@@ -4,7 +4,8 @@ import { openDatabase, type Database } from "./client";
 import * as s from "./schema";
 import { seedDemo } from "./seed";
 import { BIG_CODE_PATTERN, seedBig } from "./seed-big";
-import { CATALOG_SLUGS, COVER_SLUGS, TERMS, catalogSeededAt, seedCatalog, type CatalogSlug } from "./seed-catalog";
+import { CATALOG_SLUGS, COVER_SLUGS, DEMO_CERTIFICATE_PDF, TERMS, catalogSeededAt, seedCatalog, type CatalogSlug } from "./seed-catalog";
+import { isCertificateExpired } from "../../domain/certificates";
 
 const NOW = new Date("2026-06-01T12:00:00Z");
 /**
@@ -102,7 +103,8 @@ describe("seedCatalog", () => {
     expect(some((c) => c.isPublic && c.state !== 2)).toBe(0);
     expect(some((c) => c.inCatalog && !c.allowSelfEnrollment)).toBeGreaterThanOrEqual(3);
     expect(some((c) => c.announcementChannelId !== null)).toBe(1);
-    expect(some((c) => c.proctored)).toBe(1);
+    // The cyber security exam (ada finished it) and the data protection exam (her session has ended).
+    expect(some((c) => c.proctored)).toBe(2);
     expect(some((c) => !c.supportReview)).toBe(1);
     expect(some((c) => c.enableAiTutor)).toBeGreaterThanOrEqual(2);
   });
@@ -221,6 +223,43 @@ describe("seedCatalog", () => {
   it("keeps aggregates consistent with their access, workflows and records", async () => {
     const { aggregates, workflows, records, accesses } = await load();
     checkConsistency(aggregates, workflows, records, accesses);
+  });
+
+  it("issues one certificate per finished, passed attempt of a course with a template, numbered in issue order", async () => {
+    const [certs, templates, { courses, records }] = await Promise.all([
+      db().select().from(s.certificateRecords),
+      db().select().from(s.certificateTemplates).where(eq(s.certificateTemplates.tenantId, tenantId)),
+      load(),
+    ]);
+    expect(templates.length).toBeGreaterThanOrEqual(3);
+    const templateById = new Map(templates.map((t) => [t.id, t]));
+    const courseById = new Map(courses.map((c) => [c.id, c]));
+    const recordById = new Map(records.map((r) => [r.id, r]));
+    const earning = records.filter((r) => r.passed === true && r.finished !== null && courseById.get(r.objectiveId)?.certificateTemplateId);
+    expect(certs.map((c) => c.objectiveRecordId).sort()).toEqual(earning.map((r) => r.id).sort());
+    for (const c of certs) {
+      const record = recordById.get(c.objectiveRecordId)!;
+      const template = templateById.get(c.certificateTemplateId!)!;
+      expect(courseById.get(c.objectiveId)!.certificateTemplateId).toBe(template.id);
+      expect([c.userId, c.objectiveId]).toEqual([record.userId, record.objectiveId]);
+      expect(c.templateName).toBe(template.name);
+      expect(c.created.getTime()).toBe(record.finished!.getTime());
+      expect(c.expirationDate?.getTime() ?? null).toBe(template.validityDays === null ? null : c.created.getTime() + template.validityDays * 86_400_000);
+      expect(c.certificateNumber).toMatch(new RegExp(`^LA-${c.created.getUTCFullYear()}-\\d{6}$`));
+    }
+    const running = [...certs].sort((a, b) => a.created.getTime() - b.created.getTime()).map((c) => Number(c.certificateNumber.slice(-6)));
+    expect(running).toEqual([...running].sort((a, b) => a - b));
+    expect(new Set(running).size).toBe(certs.length);
+
+    // ada: SQL Fundamentals certified twice — the first certificate has expired, the second is valid, both with the demo PDF.
+    const sql = certs.filter((c) => c.userId === userIds.ada && c.objectiveId === objectiveIds["sql-fundamentals"]).sort((a, b) => a.created.getTime() - b.created.getTime());
+    expect(sql.map((c) => isCertificateExpired(c.expirationDate, ref))).toEqual([true, false]);
+    expect(sql.every((c) => c.certificatePdfUrl === DEMO_CERTIFICATE_PDF.url)).toBe(true);
+    // A template without validity: grace's workshop certificate never expires.
+    const workshop = certs.find((c) => c.userId === userIds.grace && c.objectiveId === objectiveIds["leading-teams"]);
+    expect(workshop?.expirationDate).toBeNull();
+    // Failed attempts earn nothing (ada's two Machine Learning attempts).
+    expect(certs.some((c) => c.objectiveId === objectiveIds["ml-intro"] && c.userId === userIds.ada)).toBe(false);
   });
 
   it("reads back the time the catalog was seeded with", () => {

@@ -15,7 +15,8 @@
  *   (null when there is no score yet);
  * - workflow timestamps match the state (submitted from state 2 on, finished only at 6).
  */
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { certificateExpiration, formatCertificateNumber } from "../../domain/certificates";
 import type { Db } from "./client";
 import * as s from "./schema";
 
@@ -179,6 +180,8 @@ interface CourseDef {
   supportFullscreenView?: boolean;
   accessNewContentAfterCompletion?: boolean;
   announcements?: boolean;
+  /** Passing the course issues this certificate (validity in days; null = never expires). */
+  certificate?: { name: string; validityDays: number | null };
   /** Default settings of the tenant-wide (catalog) access. */
   access?: AccessSettings;
 }
@@ -233,6 +236,7 @@ const COURSES = {
     scale: "percent",
     isPublic: true,
     enableAiTutor: true,
+    certificate: { name: "Machine Learning Foundations Certificate", validityDays: 730 },
     access: { term: "spring2026", retake: true, reveal: "afterFinish" },
   },
   "ml-arabic": {
@@ -281,7 +285,8 @@ const COURSES = {
     attributes: ["Beginner", "Self-paced", "English"],
     scale: "percent",
     isPublic: true,
-    access: { reveal: "afterDate", revealIn: -5 },
+    certificate: { name: "SQL Fundamentals Certificate", validityDays: 365 },
+    access: { reveal: "afterDate", revealIn: -5, retake: true },
   },
   "deep-learning": {
     name:
@@ -347,6 +352,7 @@ const COURSES = {
     attributes: ["Intermediate", "Instructor-led", "English"],
     scale: "passFail",
     allowSelfEnrollment: false,
+    certificate: { name: "Team Leadership Workshop", validityDays: null },
     access: { term: "autumn2026" },
   },
   "feedback-conversations": {
@@ -864,7 +870,26 @@ const COURSES = {
     attributes: ["Advanced", "Self-paced", "English"],
     scale: "percent",
     proctored: true,
+    certificate: { name: "Certified Cyber Security Practitioner", validityDays: 730 },
     access: { reveal: "afterDate", revealIn: 7 },
+  },
+  "privacy-exam": {
+    name: "Data Protection Officer Certification Exam",
+    code: "DP-EXM",
+    description: "A proctored two-hour exam for data protection officers, assigned by Compliance. Your webcam and screen are recorded.",
+    about: p("The exam opens in the assessment tool. Once the proctored session has ended it cannot be resumed.") + ul("80 questions on GDPR and national law", "Pass mark 60%"),
+    state: ready,
+    kind: K.lti,
+    type: T.Assessment,
+    mode: M.tree,
+    display: 1,
+    children: 1,
+    collections: ["compliance"],
+    attributes: ["Advanced", "Self-paced", "English"],
+    scale: "percent",
+    inCatalog: false,
+    proctored: true,
+    certificate: { name: "Certified Data Protection Officer", validityDays: 730 },
   },
   "mentoring-circle": {
     name: "Mentoring Circle",
@@ -923,7 +948,12 @@ interface EnrolmentDef {
   attempts?: AttemptDef[];
   /** A record without a workflow (results imported from another system). */
   imported?: { score: number; finishedAgo: number };
+  /** The PDF of this learner's certificates for the course (a demo file under public/demo). */
+  certificatePdf?: string;
 }
+
+/** The demo certificate PDF written by make-demo-pdf.ts (ada's SQL Fundamentals certificate). */
+export const DEMO_CERTIFICATE_PDF = { url: "/learn/demo/certificate-sql-fundamentals.pdf" } as const;
 
 const W = WORKFLOW_STATE;
 
@@ -959,10 +989,15 @@ const ENROLMENTS: EnrolmentDef[] = [
   },
   // --- ada: finished ---
   {
+    // Certified a year ago (that certificate has expired) and again three weeks ago.
     user: "ada",
     slug: "sql-fundamentals",
     selfEnrolled: true,
-    attempts: [{ state: W.finished, progress: 1, startedAgo: 40, submittedAgo: 21, finishedAgo: 20, score: 88 }],
+    certificatePdf: DEMO_CERTIFICATE_PDF.url,
+    attempts: [
+      { state: W.finished, progress: 1, startedAgo: 420, submittedAgo: 401, finishedAgo: 400, score: 81 },
+      { state: W.finished, progress: 1, startedAgo: 40, submittedAgo: 21, finishedAgo: 20, score: 88 },
+    ],
   },
   {
     user: "ada",
@@ -1001,6 +1036,8 @@ const ENROLMENTS: EnrolmentDef[] = [
     attempts: [{ state: W.finished, progress: 1, startedAgo: 400, submittedAgo: 380, finishedAgo: 380, score: 91 }],
   },
   { user: "ada", slug: "negotiation", selfEnrolled: true, attempts: [{ state: W.inProgress, progress: 0.2, startedAgo: 3 }] },
+  // --- ada: a proctored exam whose proctored session has ended before she submitted (spec 4.8 lock; seed-activities.ts) ---
+  { user: "ada", slug: "privacy-exam", assigned: {}, attempts: [{ state: W.inProgress, progress: 0, startedAgo: 1 }] },
   // --- grace ---
   { user: "grace", slug: "python-basics", selfEnrolled: true, attempts: [{ state: W.inProgress, progress: 0.5, startedAgo: 4 }] },
   {
@@ -1142,6 +1179,14 @@ export async function seedCatalog(
     await tx.insert(s.gradingScales).values(scaleRows);
     await tx.insert(s.grades).values(gradeRows);
 
+    // Certificate templates of the courses that issue one.
+    const templates = {} as Partial<Record<CatalogSlug, { id: string; name: string; validityDays: number | null }>>;
+    for (const slug of CATALOG_SLUGS) {
+      const cert = COURSE_DEFS[slug].certificate;
+      if (cert) templates[slug] = { id: uuid(), ...cert };
+    }
+    await tx.insert(s.certificateTemplates).values(Object.values(templates).map((t) => ({ id: t!.id, tenantId, name: t!.name, validityDays: t!.validityDays })));
+
     // Collections, terms, filter categories and attributes.
     const showcaseIds = Object.fromEntries(Object.keys(COLLECTIONS).map((k) => [k, uuid()])) as Record<CollectionKey, string>;
     await tx.insert(s.showcases).values(
@@ -1192,6 +1237,7 @@ export async function seedCatalog(
           accessNewContentAfterCompletion: c.accessNewContentAfterCompletion ?? false,
           announcementChannelId: c.announcements ? uuid() : null,
           gradingScaleId: c.scale ? scales[c.scale].id : null,
+          certificateTemplateId: templates[slug]?.id ?? null,
           inCatalog: c.inCatalog ?? true,
           isPublic: c.isPublic ?? false,
           allowSelfEnrollment: c.allowSelfEnrollment ?? true,
@@ -1223,6 +1269,8 @@ export async function seedCatalog(
     const selfEnrolmentRows: (typeof s.selfEnrollments.$inferInsert)[] = [];
     const workflowRows: (typeof s.objectiveWorkflows.$inferInsert)[] = [];
     const recordRows: (typeof s.objectiveRecords.$inferInsert)[] = [];
+    /** Finished, passed records of courses with a template: each has its certificate. */
+    const certified: { recordId: string; userId: string; objectiveId: string; slug: CatalogSlug; issued: Date; pdf: string | null }[] = [];
     for (const e of ENROLMENTS) {
       const userId = userIds[e.user];
       const objectiveId = objectiveIds[e.slug];
@@ -1261,16 +1309,20 @@ export async function seedCatalog(
           objectiveRecordId: recordId,
         });
         if (recordId) {
+          const graded = gradeScore(scale, a.score ?? null);
           recordRows.push({
             id: recordId,
             aggregateId,
             workflowId,
             userId,
             objectiveId,
-            ...gradeScore(scale, a.score ?? null),
+            ...graded,
             finished,
             progress: a.progress,
           });
+          if (graded.passed === true && finished && course.certificate) {
+            certified.push({ recordId, userId, objectiveId, slug: e.slug, issued: finished, pdf: e.certificatePdf ?? null });
+          }
         }
         lastWorkflowId = workflowId;
         lastWorkflowState = a.state;
@@ -1318,6 +1370,28 @@ export async function seedCatalog(
     await tx.insert(s.selfEnrollments).values(selfEnrolmentRows);
     await tx.insert(s.objectiveWorkflows).values(workflowRows);
     await tx.insert(s.objectiveRecords).values(recordRows);
+
+    // Certificates, numbered in the order they were issued from the same sequence the API uses.
+    certified.sort((x, y) => x.issued.getTime() - y.issued.getTime());
+    const certificateRows: (typeof s.certificateRecords.$inferInsert)[] = [];
+    for (const c of certified) {
+      const template = templates[c.slug]!;
+      const seq = await tx.execute<{ n: string }>(sql`select nextval('certificate_number_seq')::text as n`);
+      const scale = COURSE_DEFS[c.slug].scale;
+      certificateRows.push({
+        certificateNumber: formatCertificateNumber(c.issued, Number(seq.rows[0].n)),
+        certificateTemplateId: template.id,
+        templateName: template.name,
+        objectiveId: c.objectiveId,
+        userId: c.userId,
+        objectiveRecordId: c.recordId,
+        normalizedPassingScore: scale ? GRADING_SCALES[scale].normalizedPassingScore : null,
+        expirationDate: certificateExpiration(c.issued, template.validityDays),
+        certificatePdfUrl: c.pdf,
+        created: c.issued,
+      });
+    }
+    if (certificateRows.length) await tx.insert(s.certificateRecords).values(certificateRows);
     return { objectiveIds };
   });
 }
