@@ -27,7 +27,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const s = state(context);
   const shell = await s.requireLearner();
   const lms = await s.lms();
-  const course = await loadCourse(lms, id);
+  const course = await loadCourse(lms, id, { certificatesOf: shell.user.id });
   const view = courseView(course, new Date(), dateFormatter(getLocale(context), shell.user.timezone));
   return {
     view,
@@ -55,6 +55,49 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     return redirectWithToast("/learn/courses", { type: "critical", key: "messages.unknownError" });
   }
   throw new Response("Unknown action", { status: 400 });
+}
+
+/** Spec 2.5: the learner's certificates for this course, newest first; nothing when there are none. */
+function Certificates({ certificates }: { certificates: CourseView["certificates"] }) {
+  const { t } = useTranslation();
+  if (certificates.length === 0) return null;
+  return (
+    <section className="certificates" aria-labelledby="certificates-title">
+      <h2 id="certificates-title">{t("certificates.title")}</h2>
+      <div className="certificates__scroll">
+        <table>
+          <caption className="visually-hidden">{t("certificates.caption")}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t("certificates.name")}</th>
+              <th scope="col">{t("certificates.number")}</th>
+              <th scope="col">{t("certificates.issued")}</th>
+              <th scope="col">{t("certificates.expires")}</th>
+              <th scope="col"><span className="visually-hidden">{t("certificates.download")}</span></th>
+            </tr>
+          </thead>
+          <tbody>
+            {certificates.map((c) => (
+              <tr key={c.id} className={c.expired ? "certificates__row--expired" : undefined}>
+                <th scope="row">{c.name}</th>
+                <td id={`certificate-${c.id}`}><span className="certificates__number">{c.number}</span></td>
+                <td className="certificates__date">{c.issued}</td>
+                <td className="certificates__date">
+                  {c.expires ?? t("certificates.neverExpires")}
+                  {c.expired ? <> <span className="certificates__expired">{t("certificates.expired")}</span></> : null}
+                </td>
+                <td className="certificates__download">
+                  {c.pdfUrl ? (
+                    <a href={c.pdfUrl} download aria-describedby={`certificate-${c.id}`}>{t("certificates.download")}</a>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
 }
 
 function StartForm({ label, ids, disabled, reason }: { label: string; ids: { workflow: string; enrol: string }; disabled: boolean; reason?: string }) {
@@ -146,6 +189,7 @@ export default function CourseDetails() {
                 </table>
               </details>
             ) : null}
+            <Certificates certificates={view.certificates} />
             <AboutHtml html={o.about} />
           </div>
           <aside className="course-details__side" aria-label={t("course.actions")}>
@@ -161,14 +205,14 @@ export default function CourseDetails() {
                 b.continue.enabled ? (
                   <Link className="button button--primary" to={`/learn/courses/${o.id}/view/content`}>{t("course.continue")}</Link>
                 ) : (
-                  <button type="button" className="button button--primary" disabled>{t("course.continue")}</button>
+                  <button type="button" className="button button--primary" disabled aria-describedby={view.message?.key === b.continue.reason ? "course-message" : undefined}>{t("course.continue")}</button>
                 )
               ) : null}
               {b.review.visible ? (
                 b.review.enabled ? (
                   <Link className="button" to={`/learn/courses/${o.id}/view/content?viewType=REVIEW`}>{t("course.review")}</Link>
                 ) : (
-                  <button type="button" className="button" disabled title={b.review.reason ? t(b.review.reason) : undefined}>{t("course.review")}</button>
+                  <button type="button" className="button" disabled title={b.review.reason ? t(b.review.reason) : undefined} aria-describedby={view.message?.key === b.review.reason ? "course-message" : undefined}>{t("course.review")}</button>
                 )
               ) : null}
               {b.startAgain.visible ? <StartForm label={t("course.startAgain")} ids={ids} disabled={!b.startAgain.enabled} reason={b.startAgain.reason} /> : null}

@@ -1,6 +1,11 @@
 import { data, redirect } from "react-router";
 import type { Aggregate, GradingScale, ObjectiveAccessDetail, ObjectiveRecord } from "#domain/contract/courses";
 import type { ActivityTree } from "#domain/contract/lifecycle";
+import type { CertificateRecord } from "#domain/contract/certificates";
+import type { AttemptProctoringSession } from "#domain/contract/proctoring";
+import { isCertificateExpired } from "#domain/certificates";
+import { proctorLocked } from "#domain/proctoring";
+import { NEUTRAL_ORIGIN, safePdfUrl } from "~/components/viewer/pdf-url";
 import { formatScore, progressPercent, scoreColor } from "#domain/courses";
 import {
   canReview, courseButtons, gradeVisibility, isUnresolved, startPlan, workflowStateLabelKey,
@@ -12,7 +17,8 @@ import { LmsError, type LmsClient } from "./lms.server";
 import { enrol } from "./courses.server";
 import { redirectWithToast } from "./toast.server";
 
-export type CourseAggregate = Aggregate & { objectiveGradingScale: GradingScale | null };
+/** The single-course aggregate; an external LMS may not send the proctoring session (then nothing locks). */
+export type CourseAggregate = Aggregate & { objectiveGradingScale: GradingScale | null; lastProctoringSession?: AttemptProctoringSession | null };
 export type AttemptRecord = ObjectiveRecord & { objectiveWorkflowId: string | null; attempt: number | null; started: string | null; workflowState: number | null };
 
 const COURSE_UNAVAILABLE = "course-unavailable";
@@ -21,19 +27,42 @@ const notFoundToNull = (err: unknown) => {
   throw err;
 };
 
-/** Spec 2.5 / 8: the three reads behind a course page, in parallel; no access at all → 'Course is not available'. */
-export async function loadCourse(lms: LmsClient, objectiveId: string) {
+/**
+ * Spec 2.5 / 8: the reads behind a course page, in parallel; no access at all → 'Course is not
+ * available'. With `certificatesOf` (the learner's user id) the learner's certificates for the course
+ * are read in the same batch (spec 7.6: by objectiveId and userId, newest first).
+ */
+export async function loadCourse(lms: LmsClient, objectiveId: string, options: { certificatesOf?: string } = {}) {
   const unavailable = (err: unknown) => {
     if (err instanceof LmsError && [400, 401, 403, 404].includes(err.status)) return null;
     throw err;
   };
-  const [aggregate, access, records] = await Promise.all([
+  const [aggregate, access, records, certificates] = await Promise.all([
     lms.get<CourseAggregate>(`/api/lms/v1/objectives/${objectiveId}/objective-workflow-aggregate`).catch(unavailable),
     lms.get<ObjectiveAccessDetail>(`/api/lms/v1/users/me/objectives/${objectiveId}/objective-access`).catch(unavailable),
     lms.get<{ data: AttemptRecord[] }>("/api/lms/v1/objective-records/query", { objectiveId }).catch(notFoundToNull),
+    options.certificatesOf
+      ? lms.get<{ data: CertificateRecord[] }>("/api/lms/v1/certificate-records/query", { objectiveId, userId: options.certificatesOf, sort: "-created" }).catch(notFoundToNull)
+      : null,
   ]);
   if (!aggregate && !access) throw data(COURSE_UNAVAILABLE, { status: 404 });
-  return { aggregate, access, records: records?.data ?? [] };
+  return { aggregate, access, records: records?.data ?? [], certificates: certificates?.data ?? [] };
+}
+
+/** Spec 2.5 certificates list: newest first, dates in the learner's zone, spec 5 '(expired)'. */
+function certificateRows(certificates: CertificateRecord[], now: Date, fmt: DateFormatter) {
+  return [...certificates]
+    .sort((a, b) => Date.parse(b.created) - Date.parse(a.created))
+    .map((c) => ({
+      id: c.id,
+      name: c.certificateTemplate.name,
+      number: c.certificateNumber,
+      issued: fmt.date(c.created),
+      expires: fmt.date(c.expirationDate),
+      expired: isCertificateExpired(c.expirationDate, now),
+      // Spec 5: a PDF link never leaves for a foreign origin or a script URL.
+      pdfUrl: c.certificatePdfUrl ? safePdfUrl(c.certificatePdfUrl, NEUTRAL_ORIGIN) : null,
+    }));
 }
 
 function scoreView(r: { score: number | null; maxScore: number | null; normalizedScore: number | null } | null) {
@@ -44,7 +73,7 @@ function scoreView(r: { score: number | null; maxScore: number | null; normalize
 
 /** Everything the course details page shows, decided by the domain rules (spec 2.5, 4.3, 4.6, 4.7, 5). */
 export function courseView(course: Awaited<ReturnType<typeof loadCourse>>, now: Date, fmt: DateFormatter) {
-  const { aggregate, access, records } = course;
+  const { aggregate, access, records, certificates } = course;
   const objective = access?.objective ?? { ...aggregate!.objective, about: "" };
   const wf = aggregate?.lastObjectiveWorkflow ?? null;
   const record = aggregate?.lastObjectiveRecord ?? null;
@@ -63,7 +92,7 @@ export function courseView(course: Awaited<ReturnType<typeof loadCourse>>, now: 
       workflow: wf ? { state: wf.state as WorkflowState, protectResults: wf.protectResults } : null,
       record: record ? { id: record.id } : null,
       importedResults: Boolean(record?.imported),
-      proctorLocked: false,
+      proctorLocked: proctorLocked({ workflow: wf ? { state: wf.state as WorkflowState } : null, session: aggregate?.lastProctoringSession ?? null }),
       flags: { compositeRetake: true },
     },
     now,
@@ -106,6 +135,7 @@ export function courseView(course: Awaited<ReturnType<typeof loadCourse>>, now: 
         !r.protectResults &&
         canReview({ workflow: { state: 6 }, supportReview: objective.supportReview, gradeRevealPolicy: policy.gradeRevealPolicy, gradeRevealDate: policy.gradeRevealDate }, now),
     })),
+    certificates: certificateRows(certificates, now, fmt),
     scale: aggregate?.objectiveGradingScale ?? null,
     buttons,
     message: buttons.message ? { key: buttons.message.key, date: fmt.dateTime(buttons.message.date) } : null,

@@ -1,0 +1,93 @@
+import { test, expect, login, expectAccessible } from "./fixtures";
+import type { Page } from "@playwright/test";
+
+/**
+ * Course details (spec 2.5): ada's certificates and the proctor lock (spec 4.3, 4.8), as the demo data
+ * seeds them (api/db/seed-catalog.ts, seed-activities.ts). Read-only, so both projects use ada.
+ */
+
+const DATE = /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/;
+const NUMBER = /^LA-\d{4}-\d{6}$/;
+
+/** A course's id from its card on My courses (cards are labelled by course-title-{id}). */
+async function myCourseId(page: Page, name: string): Promise<string> {
+  await page.goto(`/learn/courses?keyword=${encodeURIComponent(name.toLowerCase())}`);
+  const card = page.locator(".card-grid > li.course-card").filter({ has: page.getByRole("heading", { name, exact: true }) });
+  const labelledBy = await card.locator("article").getAttribute("aria-labelledby");
+  const id = /^course-title-([0-9a-f-]{36})$/.exec(labelledBy ?? "")?.[1];
+  expect(id, `course id of ${name}`).toBeTruthy();
+  return id!;
+}
+
+async function openCourse(page: Page, name: string) {
+  const id = await myCourseId(page, name);
+  await page.goto(`/learn/courses/${id}`);
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+}
+
+test.beforeEach(async ({ page }) => {
+  await login(page, "ada");
+  await expect(page.locator("details.user-menu")).toBeVisible();
+});
+
+test("ada's certificates for a course: newest first, the expired one marked, with its ID, dates and PDF", async ({ page }) => {
+  await openCourse(page, "SQL Fundamentals");
+  const section = page.getByRole("region", { name: "Certificates" });
+  await expect(section).toBeVisible();
+  await expect(section.getByRole("columnheader")).toHaveText(["Certificate", "Certificate ID", "Issued", "Expires", "Download PDF"]);
+  const rows = section.locator("tbody tr");
+  await expect(rows).toHaveCount(2);
+
+  const cells = async (i: number) => (await rows.nth(i).locator("th, td").allTextContents()).map((s) => s.trim());
+  const [newest, older] = [await cells(0), await cells(1)];
+  for (const row of [newest, older]) {
+    expect(row[0]).toBe("SQL Fundamentals Certificate");
+    expect(row[1]).toMatch(NUMBER);
+    expect(row[2]).toMatch(DATE);
+  }
+  expect(newest[1]).not.toBe(older[1]);
+  // Newest first: issued three weeks ago, valid for a year; the one from a year ago has expired.
+  expect(Date.parse(newest[2])).toBeGreaterThan(Date.parse(older[2]));
+  expect(newest[3]).toMatch(DATE);
+  expect(Date.parse(newest[3])).toBeGreaterThan(Date.now());
+  expect(older[3]).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4} \(expired\)$/);
+  expect(Date.parse(older[3].replace(" (expired)", ""))).toBeLessThan(Date.now());
+  await expect(rows.nth(0).getByText("(expired)")).toHaveCount(0);
+  await expect(rows.nth(1).getByText("(expired)")).toBeVisible();
+
+  // The PDF downloads from the link (no certificate preview route yet: nothing else links out).
+  const links = section.getByRole("link");
+  await expect(links).toHaveCount(2);
+  const download = rows.nth(0).getByRole("link", { name: "Download PDF" });
+  await expect(download).toHaveAccessibleDescription(newest[1]);
+  const href = await download.getAttribute("href");
+  expect(href).toBe("/learn/demo/certificate-sql-fundamentals.pdf");
+  const pdf = await page.request.get(href!);
+  expect(pdf.status()).toBe(200);
+  expect((await pdf.body()).subarray(0, 5).toString("latin1")).toBe("%PDF-");
+
+  await expectAccessible(page);
+});
+
+test("no Certificates section where ada has none to show: failed attempts, results not yet revealed", async ({ page }) => {
+  // Both attempts failed.
+  await openCourse(page, "Introduction to Machine Learning");
+  await expect(page.getByRole("region", { name: "Results" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Certificates" })).toHaveCount(0);
+  // Passed, but the exam's results are released only next week: the certificate waits with them.
+  await openCourse(page, "Cyber Security Certification Exam");
+  await expect(page.getByRole("region", { name: "Results" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Certificates" })).toHaveCount(0);
+});
+
+test("a proctored exam whose proctored session has ended: Continue is disabled with the lock message", async ({ page }) => {
+  await openCourse(page, "Data Protection Officer Certification Exam");
+  const actions = page.getByRole("complementary", { name: "Course actions" });
+  const cont = actions.getByRole("button", { name: "Continue" });
+  await expect(cont).toBeDisabled();
+  await expect(cont).toHaveAccessibleDescription("Locked by the proctoring session.");
+  await expect(actions.getByRole("link", { name: "Continue" })).toHaveCount(0);
+  await expect(page.getByRole("note")).toHaveText("Locked by the proctoring session.");
+  await expect(page.getByRole("region", { name: "Results" }).getByText("In Progress")).toBeVisible();
+  await expectAccessible(page);
+});
