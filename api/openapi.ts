@@ -124,7 +124,7 @@ addOperations({
 import { certificateRecordSchema, publicCertificateSchema } from "../domain/contract/certificates";
 import { attemptProctoringSessionSchema, proctoringSessionSchema } from "../domain/contract/proctoring";
 addOperations({
-  "/api/lms/v1/certificate-records/query": { get: { summary: "The signed-in learner's certificates, newest first. Query: certificateNumber (LA-2026-000123), or objectiveId (uuid) with optional userId (must be the caller's; another user's id finds nothing); sort=-created; skip; take (≤ 100). Certificates whose result is hidden by the reveal policy are left out", response: list(certificateRecordSchema) } },
+  "/api/lms/v1/certificate-records/query": { get: { summary: "The signed-in learner's certificates, newest first. Query: certificateNumber (LA-2026-000123), or objectiveId (uuid) with optional userId (must be the caller's; another user's id finds nothing); sort=-created; skip; take (≤ 100). Certificates whose result is hidden (reveal policy, protected results) are left out until it is shown", response: list(certificateRecordSchema) } },
   "/api/lms/v1/public/certificate-records/{id}": { get: { summary: "A certificate's public share page data: holder's display name, course, result, dates; no sign-in", public: true, params: ["id"], response: publicCertificateSchema } },
   "/api/lms/v1/users/me/objective-workflows/{id}/activity-workflows/{awId}/last-proctoring-session": { get: { summary: "The last proctoring session of one of the learner's activity workflows (state 1 created, 2 in progress, 3 completed, 4 reviewed); 404 when there is none", params: ["id", "awId"], response: proctoringSessionSchema } },
 });

@@ -260,3 +260,14 @@ describe("GET public/certificate-records/{id} (spec 7.6, 2.7)", () => {
     expect((await read("public/certificate-records/LA-2026-000001", null)).status).toBe(404);
   });
 });
+
+describe("OpenAPI (api/openapi.ts)", () => {
+  it("documents the certificate and proctoring calls, the public one without security", async () => {
+    const doc = await (await t.request("GET", "/api/openapi.json")).json();
+    expect(doc.paths["/api/lms/v1/certificate-records/query"].get.security).toEqual([{ bearer: [] }]);
+    expect(doc.paths["/api/lms/v1/public/certificate-records/{id}"].get.security).toEqual([]);
+    const session = doc.paths["/api/lms/v1/users/me/objective-workflows/{id}/activity-workflows/{awId}/last-proctoring-session"].get;
+    expect(session.parameters.map((p: { name: string }) => p.name)).toEqual(["id", "awId"]);
+    expect(Object.keys(session.responses["200"].content["application/json"].schema.properties)).toEqual(["id", "state", "created", "completed"]);
+  });
+});
