@@ -35,7 +35,7 @@ if (process.env.LMS_API_URL) {
     throw new Error("LMS_API_URL is set, so the embedded identity provider is off: set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET too.");
   }
 } else {
-  const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: resolve(dataDir, "pglite") });
+  const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: resolve(dataDir, "pglite"), thread: process.env.PGLITE_THREAD !== "0" });
   await database.migrate();
   if (await seedIfEmpty(database.db)) console.log("[seed] demo data created (accounts: see README, password 'demo')");
   // Fresh planner statistics: PGlite runs no autovacuum, and without them joins are planned blind.

@@ -2,7 +2,7 @@ import {
   data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useMatches,
   useRouteError, useRouteLoaderData, type ShouldRevalidateFunction,
 } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/root";
 import { localeDirection, parseSupportedLocales, LOCALE_NAMES } from "#domain/locales";
 import { PUBLIC_MENU, pageTitle } from "#domain/menu";

@@ -35,7 +35,20 @@ const STANDING = (() => {
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
+/**
+ * A course's collections, read in the same statement as the course (a correlated sub-select on
+ * the primary key of objective_showcases), so a page of courses costs one query, not two.
+ */
+const showcasesJson = sql<{ id: string; name: string }[]>`(select coalesce(json_agg(json_build_object('id', ${showcases.id}, 'name', ${showcases.name}) order by ${showcases.name}, ${showcases.id}), '[]'::json) from ${objectiveShowcases} inner join ${showcases} on ${showcases.id} = ${objectiveShowcases.showcaseId} where ${objectiveShowcases.objectiveId} = ${objectives.id})`;
+
+/** The grade of a record, left-joined in the same statement. */
+const gradeColumns = { id: grades.id, name: grades.name, color: grades.color, normalizedMinScore: grades.normalizedMinScore };
+type GradeRow = { id: string; name: string; color: string; normalizedMinScore: number };
+const gradeMapOf = (list: (GradeRow | null)[]) => new Map(list.filter((g): g is GradeRow => g !== null).map((g) => [g.id, g]));
+
+
 const objectiveColumns = {
+  showcases: showcasesJson,
   id: objectives.id,
   name: objectives.name,
   code: objectives.code,
@@ -59,9 +72,9 @@ const objectiveColumns = {
 type ObjectiveRow = Pick<
   typeof objectives.$inferSelect,
   Exclude<keyof typeof objectiveColumns, never> & keyof typeof objectives.$inferSelect
->;
+> & { showcases: { id: string; name: string }[] };
 
-export function toObjective(o: ObjectiveRow, showcaseMap: Map<string, { id: string; name: string }[]>): Objective {
+export function toObjective(o: ObjectiveRow): Objective {
   return {
     id: o.id,
     name: o.name,
@@ -80,35 +93,8 @@ export function toObjective(o: ObjectiveRow, showcaseMap: Map<string, { id: stri
     gradingScaleId: o.gradingScaleId,
     allowSelfEnrollment: o.allowSelfEnrollment,
     activity: { state: o.activityState, kind: o.activityKind, childrenCount: o.childrenCount, presentationMode: o.presentationMode, supportReview: o.supportReview },
-    showcases: showcaseMap.get(o.id) ?? [],
+    showcases: o.showcases,
   };
-}
-
-/** Showcases of many objectives in one query (no N+1). */
-export async function showcasesOf(db: Db, objectiveIds: string[]) {
-  const map = new Map<string, { id: string; name: string }[]>();
-  if (objectiveIds.length === 0) return map;
-  const rows = await db
-    .select({ objectiveId: objectiveShowcases.objectiveId, id: showcases.id, name: showcases.name })
-    .from(objectiveShowcases)
-    .innerJoin(showcases, eq(showcases.id, objectiveShowcases.showcaseId))
-    .where(inArray(objectiveShowcases.objectiveId, objectiveIds))
-    .orderBy(showcases.name);
-  for (const r of rows) {
-    const list = map.get(r.objectiveId) ?? [];
-    list.push({ id: r.id, name: r.name });
-    map.set(r.objectiveId, list);
-  }
-  return map;
-}
-
-async function gradesById(db: Db, ids: (string | null)[]) {
-  const wanted = [...new Set(ids.filter((x): x is string => !!x))];
-  const map = new Map<string, { id: string; name: string; color: string; normalizedMinScore: number }>();
-  if (wanted.length === 0) return map;
-  const rows = await db.select().from(grades).where(inArray(grades.id, wanted));
-  for (const g of rows) map.set(g.id, { id: g.id, name: g.name, color: g.color, normalizedMinScore: g.normalizedMinScore });
-  return map;
 }
 
 export function toWorkflow(w: typeof objectiveWorkflows.$inferSelect | null): ObjectiveWorkflow | null {
@@ -211,21 +197,23 @@ const catalogVisible = (tenantId: string) =>
 const publicVisible = (tenantId: string) =>
   and(eq(objectives.tenantId, tenantId), eq(objectives.isPublic, true), eq(objectives.state, READY), ne(objectives.activityState, ARCHIVED_ACTIVITY));
 
+/**
+ * A page of the learner's aggregates with their courses, collections, workflows, records and
+ * grades in one statement (and the total with it when asked).
+ */
 async function loadAggregates(db: Db, where: SQL | undefined, opts: { order: SQL[]; limit: number; offset: number }, now: Date): Promise<Aggregate[]> {
   const rows = await db
-    .select({ a: owa, o: objectiveColumns, w: objectiveWorkflows, r: objectiveRecords })
+    .select({ a: owa, o: objectiveColumns, w: objectiveWorkflows, r: objectiveRecords, g: gradeColumns })
     .from(owa)
     .innerJoin(objectives, eq(objectives.id, owa.objectiveId))
     .leftJoin(objectiveWorkflows, eq(objectiveWorkflows.id, owa.lastWorkflowId))
     .leftJoin(objectiveRecords, eq(objectiveRecords.id, owa.lastRecordId))
+    .leftJoin(grades, eq(grades.id, objectiveRecords.gradeId))
     .where(where)
     .orderBy(...opts.order)
     .limit(opts.limit)
     .offset(opts.offset);
-  const [showcaseMap, gradeMap] = await Promise.all([
-    showcasesOf(db, rows.map((r) => r.o.id)),
-    gradesById(db, rows.map((r) => r.r?.gradeId ?? null)),
-  ]);
+  const gradeMap = gradeMapOf(rows.map((row) => row.g));
   return rows.map(({ a, o, w, r }) => ({
     id: a.id,
     userId: a.userId,
@@ -239,7 +227,7 @@ async function loadAggregates(db: Db, where: SQL | undefined, opts: { order: SQL
     gradeRevealPolicy: a.gradeRevealPolicy as Aggregate["gradeRevealPolicy"],
     gradeRevealDate: iso(a.gradeRevealDate),
     objectiveAccess: a.objectiveAccessId ? { id: a.objectiveAccessId } : null,
-    objective: toObjective(o, showcaseMap),
+    objective: toObjective(o),
     lastObjectiveWorkflow: toWorkflow(w),
     lastObjectiveRecord: toRecord(r, a, w?.state ?? null, gradeMap, now),
   }));
@@ -313,9 +301,8 @@ export function courseRoutes() {
       db.select(objectiveColumns).from(objectives).where(where).orderBy(...sortOrder(p.sort.includes("dueDate") ? "objective.name" : p.sort)).limit(p.take).offset(p.skip),
       p.requireTotalCount ? db.select({ n: sql<number>`count(*)::int` }).from(objectives).where(where) : null,
     ]);
-    const showcaseMap = await showcasesOf(db, rows.map((o) => o.id));
     const data = rows.map((o) => {
-      const { gradingScaleId: _g, announcementChannelId: _a, ...pub } = toObjective(o, showcaseMap);
+      const { gradingScaleId: _g, announcementChannelId: _a, ...pub } = toObjective(o);
       return pub;
     });
     return c.json({ data, ...(total ? { totalCount: total[0].n } : {}) });
@@ -327,8 +314,7 @@ export function courseRoutes() {
     const tenantId = await tenantForDomain(db, c.req.query("domain"));
     const rows = await db.select({ ...objectiveColumns, about: objectives.about }).from(objectives).where(and(eq(objectives.id, id), publicVisible(tenantId))).limit(1);
     if (!rows[0]) throw notFound("course");
-    const showcaseMap = await showcasesOf(db, [id]);
-    const { gradingScaleId: _g, announcementChannelId: _a, ...pub } = toObjective(rows[0], showcaseMap);
+    const { gradingScaleId: _g, announcementChannelId: _a, ...pub } = toObjective(rows[0]);
     return c.json({ ...pub, about: rows[0].about });
   });
 
@@ -426,11 +412,12 @@ export function courseRoutes() {
       ...collectionAndAttributeConditions(p.showcaseIds, p.attributeGroups),
     );
     const base = db
-      .select({ access: objectiveAccesses, o: objectiveColumns, aggId: owa.id, r: objectiveRecords })
+      .select({ access: objectiveAccesses, o: objectiveColumns, aggId: owa.id, r: objectiveRecords, g: gradeColumns })
       .from(objectiveAccesses)
       .innerJoin(objectives, eq(objectives.id, objectiveAccesses.objectiveId))
       .leftJoin(owa, and(eq(owa.objectiveId, objectives.id), eq(owa.userId, user.id)))
       .leftJoin(objectiveRecords, eq(objectiveRecords.id, owa.lastRecordId))
+      .leftJoin(grades, eq(grades.id, objectiveRecords.gradeId))
       .where(where)
       .orderBy(...sortOrder(p.sort.includes("dueDate") ? "objective.name" : p.sort))
       .limit(p.take)
@@ -441,12 +428,12 @@ export function courseRoutes() {
         ? db.select({ n: sql<number>`count(*)::int` }).from(objectiveAccesses).innerJoin(objectives, eq(objectives.id, objectiveAccesses.objectiveId)).where(where)
         : null,
     ]);
-    const [showcaseMap, gradeMap] = await Promise.all([showcasesOf(db, rows.map((r) => r.o.id)), gradesById(db, rows.map((r) => r.r?.gradeId ?? null))]);
+    const gradeMap = gradeMapOf(rows.map((row) => row.g));
     const data: ObjectiveAccess[] = rows.map(({ access, o, aggId, r }) => {
       const rec = toRecord(r, access, null, gradeMap, c.var.now);
       return {
         id: access.id,
-        objective: toObjective(o, showcaseMap),
+        objective: toObjective(o),
         enrolled: aggId !== null,
         aggregateId: aggId,
         grade: rec?.grade ?? null,
@@ -468,11 +455,12 @@ export function courseRoutes() {
     const db = c.var.db;
     const user = c.var.user;
     const rows = await db
-      .select({ access: objectiveAccesses, o: { ...objectiveColumns, about: objectives.about, inCatalog: objectives.inCatalog }, aggId: owa.id, r: objectiveRecords })
+      .select({ access: objectiveAccesses, o: { ...objectiveColumns, about: objectives.about, inCatalog: objectives.inCatalog }, aggId: owa.id, r: objectiveRecords, g: gradeColumns })
       .from(objectiveAccesses)
       .innerJoin(objectives, eq(objectives.id, objectiveAccesses.objectiveId))
       .leftJoin(owa, and(eq(owa.objectiveId, objectives.id), eq(owa.userId, user.id)))
       .leftJoin(objectiveRecords, eq(objectiveRecords.id, owa.lastRecordId))
+      .leftJoin(grades, eq(grades.id, objectiveRecords.gradeId))
       .where(and(eq(objectives.id, id), eq(objectives.tenantId, user.tenantId), or(isNull(objectiveAccesses.userId), eq(objectiveAccesses.userId, user.id))))
       .orderBy(sql`${objectiveAccesses.userId} is null`)
       .limit(1);
@@ -480,11 +468,10 @@ export function courseRoutes() {
     // Not listed and not assigned: as if it did not exist (another tenant's or a hidden course).
     const visible = row && (row.aggId !== null || row.access.userId === user.id || (row.o.inCatalog && row.o.state === READY && row.o.activityState !== ARCHIVED_ACTIVITY));
     if (!row || !visible) throw notFound("course");
-    const [showcaseMap, gradeMap] = await Promise.all([showcasesOf(db, [id]), gradesById(db, [row.r?.gradeId ?? null])]);
-    const rec = toRecord(row.r, row.access, null, gradeMap, c.var.now);
+    const rec = toRecord(row.r, row.access, null, gradeMapOf([row.g]), c.var.now);
     return c.json({
       id: row.access.id,
-      objective: { ...toObjective(row.o, showcaseMap), about: row.o.about },
+      objective: { ...toObjective(row.o), about: row.o.about },
       enrolled: row.aggId !== null,
       aggregateId: row.aggId,
       grade: rec?.grade ?? null,

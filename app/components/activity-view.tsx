@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/lite";
 import { useFetcher } from "react-router";
 import { PdfViewer } from "./viewer/pdf-viewer";
 import { Gallery, GalleryFromHtml } from "./viewer/gallery";

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/lite";
 import { coverFallbackColor, progressPercent } from "#domain/courses";
 
 export interface CardProps {

@@ -1,5 +1,5 @@
 import { useLocation } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/lite";
 import { PAGE_SIZE } from "~/constants";
 import { CourseCard } from "./course-card";
 import { CollectionChips, FilterDrawer, Pagination, SearchBox, type FilterSection } from "./course-filters";

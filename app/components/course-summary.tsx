@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/lite";
 import { coverFallbackColor } from "#domain/courses";
 
 export const DESCRIPTION_COLLAPSE_AT = 70;

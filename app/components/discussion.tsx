@@ -1,5 +1,5 @@
 import { Form, useNavigation, useSearchParams } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/lite";
 import type { ApiMessage } from "#domain/contract/common";
 import { DISCUSSION_BODY_MAX } from "#domain/limits";
 import type { DiscussionData, DiscussionErrors, DiscussionFormState, DiscussionPostView } from "~/services/discussion.server";

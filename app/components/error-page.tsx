@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, Link } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/lite";
 
 export function errorStatus(error: unknown): number {
   if (isRouteErrorResponse(error)) return error.status;

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/lite";
 import type { TocIconName } from "#domain/activity-access";
 
 const PATHS: Record<TocIconName, React.ReactNode> = {

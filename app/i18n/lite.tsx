@@ -1,8 +1,8 @@
 /**
- * A small stand-in for i18next + react-i18next in the browser (docs/decisions/009-client-i18n.md).
- * The server renders with the real libraries; in the client bundle Vite resolves "react-i18next" to
- * this module, which implements exactly what the app uses — nested keys, {{interpolation}} without
- * escaping, CLDR plural suffixes (JSON v4) — and saves about 18 KB gzip of first-load JavaScript.
+ * The app's translator, on the server and in the browser (docs/decisions/009-client-i18n.md, 011).
+ * It implements exactly what the app uses of i18next + react-i18next — nested keys,
+ * {{interpolation}} without escaping, CLDR plural suffixes (JSON v4) — saves about 18 KB gzip of
+ * first-load JavaScript, and costs nothing per request on the server.
  */
 import { createContext, createElement, useContext, type ReactNode } from "react";
 

@@ -1,5 +1,5 @@
 import { Form, redirect, useLoaderData, useNavigation } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/learn.catalog.$id";
 import { state } from "~/services/request.server";
 import { catalogCourse, requireCourseId } from "~/services/catalog.server";

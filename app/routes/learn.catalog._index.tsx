@@ -1,5 +1,5 @@
 import { redirect, useLoaderData } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/learn.catalog._index";
 import type { ObjectiveAccess } from "#domain/contract/courses";
 import { state } from "~/services/request.server";

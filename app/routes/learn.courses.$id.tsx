@@ -1,5 +1,5 @@
 import { Form, Link, useLoaderData, useNavigation } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/learn.courses.$id";
 import { state } from "~/services/request.server";
 import { getLocale } from "~/services/i18n.server";

@@ -1,6 +1,6 @@
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation, useRevalidator } from "react-router";
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/learn.courses.$id.view.content";
 import type { ActivityTree, TreeNode } from "#domain/contract/lifecycle";
 import { canReview, type WorkflowState } from "#domain/lifecycle";

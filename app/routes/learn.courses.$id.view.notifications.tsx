@@ -1,5 +1,5 @@
 import { useLoaderData } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/learn.courses.$id.view.notifications";
 import { state } from "~/services/request.server";
 import { requireCourseId } from "~/services/catalog.server";

@@ -1,5 +1,5 @@
 import { data, redirect, useLoaderData, useLocation } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/learn.courses._index";
 import type { Aggregate } from "#domain/contract/courses";
 import { countActiveFilters, PRIORITY_VALUES, PROGRESS_VALUES } from "#domain/courses";

@@ -1,5 +1,5 @@
 import { redirect, useLoaderData } from "react-router";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/learn.open-catalog._index";
 import type { PublicObjective } from "#domain/contract/courses";
 import { canonicalOrRedirect, catalogListData, knownFilterValues, listQuery, type Category, type Named } from "~/services/courses.server";

@@ -1,14 +1,14 @@
-import { createCookie } from "react-router";
-import { createI18nextMiddleware } from "remix-i18next/middleware";
-import type { Resource } from "i18next";
+import { createContext, createCookie, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import { LanguageDetector } from "remix-i18next/server";
 import { DEFAULT_LOCALE, SUPPORTED_LOCALES } from "#domain/locales";
+import { createLiteI18n, type LiteI18n } from "~/i18n/lite";
 
 /** The learner's language choice (spec 9: cookie first, then Accept-Language). Also read by /idp. */
 export const localeCookie = createCookie("lng", { path: "/", sameSite: "lax", maxAge: 365 * 24 * 3600, httpOnly: false });
 
 const files = import.meta.glob<{ default: Record<string, unknown> }>("../../locales/*/common.json", { eager: true });
 
-export const resources: Resource = Object.fromEntries(
+export const resources: Record<string, { common: Record<string, unknown> }> = Object.fromEntries(
   Object.entries(files).map(([path, mod]) => [path.split("/").at(-2)!, { common: mod.default }]),
 );
 
@@ -37,21 +37,37 @@ export function translationsFor(locale: string): Record<string, unknown> {
   return m;
 }
 
-export const [i18nextMiddleware, getLocale, getInstance] = createI18nextMiddleware({
-  detection: {
-    supportedLanguages: [...SUPPORTED_LOCALES],
-    fallbackLanguage: DEFAULT_LOCALE,
-    cookie: localeCookie,
-    order: ["cookie", "header"],
-  },
-  i18next: {
-    resources,
-    defaultNS: "common",
-    ns: ["common"],
-    fallbackLng: DEFAULT_LOCALE,
-    interpolation: { escapeValue: false },
-  },
+const detector = new LanguageDetector({
+  supportedLanguages: [...SUPPORTED_LOCALES],
+  fallbackLanguage: DEFAULT_LOCALE,
+  cookie: localeCookie,
+  order: ["cookie", "header"],
 });
+const localeContext = createContext<string>(DEFAULT_LOCALE);
+
+/**
+ * The request's language (spec 9: the `lng` cookie, then Accept-Language), detected once per
+ * request by remix-i18next's detector. Rendering translates with the same small translator the
+ * browser uses (decision 009), one per language for the life of the process — no i18next instance
+ * per request.
+ */
+export const i18nextMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  context.set(localeContext, await detector.detect(request));
+  return next();
+};
+
+export const getLocale = (context: Readonly<RouterContextProvider>): string => context.get(localeContext);
+
+const translators = new Map<string, LiteI18n>();
+export function getInstance(context: Readonly<RouterContextProvider>): LiteI18n {
+  const locale = getLocale(context);
+  let i18n = translators.get(locale);
+  if (!i18n) {
+    i18n = createLiteI18n(locale, translationsFor(locale));
+    translators.set(locale, i18n);
+  }
+  return i18n;
+}
 
 const versions = new Map<string, string>();
 /** A short content hash per locale, so the browser caches translations until they change. */

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/lite";
 import { ViewerIcon } from "./icons";
 import { isSafeFrameSrc } from "./pdf-url";
 import {

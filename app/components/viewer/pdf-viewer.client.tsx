@@ -4,7 +4,7 @@
  * modern build calls `Map.prototype.getOrInsertComputed` and other 2025+ built-ins unpolyfilled.
  */
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/lite";
 import {
   GlobalWorkerOptions,
   RenderingCancelledException,

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ComponentType } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/i18n/lite";
 import { NEUTRAL_ORIGIN, safePdfUrl } from "./pdf-url";
 import type { PdfViewerClientProps } from "./pdf-viewer.client";
 

@@ -1,0 +1,131 @@
+/**
+ * A PGlite client whose database runs in a worker thread (`pglite-worker.mjs`), shaped like the
+ * part of PGlite that drizzle's pglite driver uses: `query`, `exec`, `transaction`, `close`.
+ * See docs/decisions/011-database-thread.md.
+ */
+import { Worker } from "node:worker_threads";
+import type { PGlite, QueryOptions, Results, Transaction } from "@electric-sql/pglite";
+
+type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: Record<string, unknown> & { message: string } };
+
+interface Queryable {
+  query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  exec(sql: string): Promise<Results[]>;
+}
+
+/** An error from the worker, with PostgreSQL's fields (code, detail, constraint…) kept. */
+function revive(error: Record<string, unknown> & { message: string }): Error {
+  const out = new Error(error.message);
+  for (const [key, value] of Object.entries(error)) {
+    if (key === "message" || key === "stack") continue;
+    (out as unknown as Record<string, unknown>)[key] = value;
+  }
+  if (typeof error.stack === "string") out.stack = `${out.stack}\n    --- in the database thread ---\n${error.stack.split("\n").slice(1).join("\n")}`;
+  return out;
+}
+
+export class PGliteThread implements Queryable {
+  readonly #worker: Worker;
+  readonly #pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  #next = 1;
+  #closed: Error | null = null;
+
+  private constructor(worker: Worker) {
+    this.#worker = worker;
+  }
+
+  /** Starts the thread and opens `dataDir` ("memory://" for a database in memory). */
+  static async create(dataDir: string): Promise<PGliteThread> {
+    const worker = new Worker(new URL("./pglite-worker.mjs", import.meta.url), { workerData: { dataDir } });
+    const client = new PGliteThread(worker);
+    const ready = new Promise<void>((resolve, reject) => {
+      client.#pending.set(0, { resolve: () => resolve(), reject });
+    });
+    worker.on("message", (reply: Reply) => client.#settle(reply));
+    worker.on("error", (error) => client.#fail(error));
+    worker.on("exit", (code) => client.#fail(new Error(`the database thread stopped (exit code ${code})`)));
+    await ready;
+    // Like a pooled socket to a database server: an idle client does not keep the process alive,
+    // a client waiting for an answer does.
+    worker.unref();
+    return client;
+  }
+
+  #settle(reply: Reply) {
+    const waiting = this.#pending.get(reply.id);
+    if (!waiting) return;
+    this.#pending.delete(reply.id);
+    if (this.#pending.size === 0) this.#worker.unref();
+    if (reply.ok) waiting.resolve(reply.result);
+    else waiting.reject(revive(reply.error));
+  }
+
+  #fail(error: Error) {
+    this.#closed ??= error;
+    for (const waiting of this.#pending.values()) waiting.reject(error);
+    this.#pending.clear();
+  }
+
+  #send<T>(message: Record<string, unknown>): Promise<T> {
+    if (this.#closed) return Promise.reject(this.#closed);
+    const id = this.#next++;
+    return new Promise<T>((resolve, reject) => {
+      if (this.#pending.size === 0) this.#worker.ref();
+      this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      this.#worker.postMessage({ ...message, id });
+    });
+  }
+
+  query<T>(sql: string, params: unknown[] = [], options: QueryOptions = {}, tx?: number): Promise<Results<T>> {
+    // Drizzle's parsers (text for dates and intervals) are applied in the worker; functions do not cross threads.
+    return this.#send({ op: "query", sql, params, rowMode: options.rowMode ?? "object", tx });
+  }
+
+  exec(sql: string, _options?: QueryOptions, tx?: number): Promise<Results[]> {
+    return this.#send({ op: "exec", sql, tx });
+  }
+
+  /**
+   * Runs `callback` in one transaction: committed when it resolves, rolled back when it throws.
+   * While it is open the database runs only its statements (PGlite has one connection).
+   */
+  async transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
+    const id = await this.#send<number>({ op: "begin" });
+    let closed = false;
+    const tx = {
+      query: <R>(sql: string, params?: unknown[], options?: QueryOptions) => this.query<R>(sql, params, options, id),
+      exec: (sql: string, options?: QueryOptions) => this.exec(sql, options, id),
+      sql: () => Promise.reject(new Error("tagged-template queries are not supported across threads")),
+      listen: () => Promise.reject(new Error("listen is not supported across threads")),
+      rollback: async () => {
+        throw new Error("use a thrown error to roll back");
+      },
+      get closed() {
+        return closed;
+      },
+    } as unknown as Transaction;
+    let result: T;
+    try {
+      result = await callback(tx);
+    } catch (error) {
+      closed = true;
+      await this.#send({ op: "end", tx: id, commit: false }).catch(() => undefined);
+      throw error;
+    }
+    closed = true;
+    await this.#send({ op: "end", tx: id, commit: true });
+    return result;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    await this.#send({ op: "close" }).catch(() => undefined);
+    this.#fail(new Error("the database is closed"));
+    await this.#worker.terminate();
+  }
+
+  /** Drizzle's pglite driver types its client as PGlite; this object provides what it calls. */
+  asPGlite(): PGlite {
+    return this as unknown as PGlite;
+  }
+}

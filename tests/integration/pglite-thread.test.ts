@@ -1,0 +1,124 @@
+/**
+ * The database thread (decision 011): PGlite in a worker behaves like PGlite in the process for
+ * everything drizzle and the API do — results, dates as text, JSON, errors with PostgreSQL's
+ * fields, transactions that commit or roll back — and a data directory has one owner at a time.
+ */
+import { mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { lockDataDir, openDatabase } from "../../api/db/client";
+import { PGliteThread } from "../../api/db/pglite-thread";
+import { seedDemo } from "../../api/db/seed";
+import { users } from "../../api/db/schema";
+
+describe("PGlite in a worker thread", () => {
+  let thread: PGliteThread;
+  beforeAll(async () => {
+    thread = await PGliteThread.create("memory://");
+    await thread.exec("create table t (id int primary key, name text not null, at timestamptz, doc jsonb)");
+  });
+  afterAll(() => thread.close());
+
+  it("answers queries in object and array mode, dates as text and JSON as values", async () => {
+    await thread.query("insert into t values ($1, $2, $3, $4)", [1, "one", "2026-11-22T10:00:00Z", JSON.stringify({ a: [1, 2] })]);
+    const objects = await thread.query<{ id: number; name: string; at: string; doc: unknown }>("select * from t where id = $1", [1]);
+    expect(objects.rows).toEqual([{ id: 1, name: "one", at: "2026-11-22 10:00:00+00", doc: { a: [1, 2] } }]);
+    expect(objects.fields.map((f) => f.name)).toEqual(["id", "name", "at", "doc"]);
+    const arrays = await thread.query("select id, name from t", [], { rowMode: "array" });
+    expect(arrays.rows).toEqual([[1, "one"]]);
+  });
+
+  it("keeps PostgreSQL's error fields (code, constraint) across the thread", async () => {
+    const error = await thread.query("insert into t values (1, 'again')").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toMatchObject({ code: "23505", constraint: "t_pkey" });
+    expect(String((error as Error).message)).toMatch(/duplicate key/);
+  });
+
+  it("commits a transaction that resolves and rolls back one that throws", async () => {
+    await thread.transaction(async (tx) => {
+      await tx.query("insert into t (id, name) values (2, 'two')");
+      await tx.query("insert into t (id, name) values (3, 'three')");
+    });
+    await expect(
+      thread.transaction(async (tx) => {
+        await tx.query("insert into t (id, name) values (4, 'four')");
+        throw new Error("changed my mind");
+      }),
+    ).rejects.toThrow("changed my mind");
+    await expect(
+      thread.transaction(async (tx) => {
+        await tx.query("insert into t (id, name) values (5, 'five')");
+        await tx.query("insert into t (id, name) values (2, 'duplicate')");
+      }),
+    ).rejects.toMatchObject({ code: "23505" });
+    const ids = await thread.query<{ id: number }>("select id from t order by id");
+    expect(ids.rows.map((r) => r.id)).toEqual([1, 2, 3]);
+  });
+
+  it("runs statements from outside a transaction after it, not inside it", async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const tx = thread.transaction(async (t) => {
+      await t.query("insert into t (id, name) values (10, 'ten')");
+      await held;
+      throw new Error("roll back");
+    });
+    // Issued while the transaction is open: it must not see (or join) the uncommitted row.
+    const outside = thread.query<{ n: number }>("select count(*)::int as n from t where id = 10");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    await expect(tx).rejects.toThrow("roll back");
+    expect((await outside).rows[0].n).toBe(0);
+  });
+
+  it("carries the whole demo seed and drizzle's queries", async () => {
+    const database = await openDatabase({ dataDir: "memory://", thread: true });
+    try {
+      await database.migrate();
+      await seedDemo(database.db, { catalog: true });
+      const rows = await database.db.select({ email: users.email }).from(users).where(sql`${users.email} like 'ada@%'`);
+      expect(rows).toEqual([{ email: "ada@example.com" }]);
+      const counted = await database.db.execute(sql`select count(*)::int as n from objectives`);
+      expect((counted.rows[0] as { n: number }).n).toBeGreaterThanOrEqual(30);
+    } finally {
+      await database.close();
+    }
+  }, 120_000);
+
+  it("rejects every call after close with a clear error", async () => {
+    const other = await PGliteThread.create("memory://");
+    await other.close();
+    await expect(other.query("select 1")).rejects.toThrow(/closed/);
+  });
+});
+
+describe("one owner per data directory", () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), "pglite-lock-"));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("refuses a second opener while the first one runs, and frees the directory on close", async () => {
+    const dataDir = join(dir, "pglite");
+    const first = await openDatabase({ dataDir, thread: true });
+    await expect(openDatabase({ dataDir })).rejects.toThrow(new RegExp(`in use by process ${process.pid}|in use`));
+    await first.close();
+    expect(existsSync(`${dataDir}.lock`)).toBe(false);
+    const second = await openDatabase({ dataDir });
+    await second.close();
+  }, 60_000);
+
+  it("takes over a lock left by a process that no longer runs", () => {
+    const dataDir = join(dir, "stale");
+    // A pid far above any Linux pid_max: nobody runs it.
+    writeFileSync(`${dataDir}.lock`, "99999999");
+    const release = lockDataDir(dataDir);
+    expect(existsSync(`${dataDir}.lock`)).toBe(true);
+    release();
+    expect(existsSync(`${dataDir}.lock`)).toBe(false);
+  });
+});
