@@ -8,7 +8,13 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true }],
       "no-restricted-imports": [
         "error",
-        { patterns: [{ group: ["**/api/*", "../api/*", "../../api/*"], message: "app/ reaches the LMS API only through lms.server.ts" }] },
+        {
+          paths: [
+            { name: "react-i18next", message: "Import useTranslation from ~/i18n/lite (decision 011): the server and the browser translate with it." },
+            { name: "i18next", message: "The app translates with ~/i18n/lite (decision 011)." },
+          ],
+          patterns: [{ group: ["**/api/*", "../api/*", "../../api/*"], message: "app/ reaches the LMS API only through lms.server.ts" }],
+        },
       ],
     },
   },
