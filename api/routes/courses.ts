@@ -47,6 +47,53 @@ type GradeRow = { id: string; name: string; color: string; normalizedMinScore: n
 const gradeMapOf = (list: (GradeRow | null)[]) => new Map(list.filter((g): g is GradeRow => g !== null).map((g) => [g.id, g]));
 
 
+/**
+ * The columns a list reads of an aggregate, its last workflow and its last record: what the API
+ * returns, nothing more (PGlite decodes every cell in JavaScript; see decision 011).
+ */
+const aggregateColumns = {
+  id: owa.id,
+  userId: owa.userId,
+  objectiveId: owa.objectiveId,
+  termId: owa.termId,
+  isMandatory: owa.isMandatory,
+  isSelfEnrolled: owa.isSelfEnrolled,
+  retake: owa.retake,
+  dueDate: owa.dueDate,
+  availabilityDate: owa.availabilityDate,
+  availabilityEndDate: owa.availabilityEndDate,
+  gradeRevealPolicy: owa.gradeRevealPolicy,
+  gradeRevealDate: owa.gradeRevealDate,
+  objectiveAccessId: owa.objectiveAccessId,
+  lastWorkflowId: owa.lastWorkflowId,
+  lastRecordId: owa.lastRecordId,
+};
+const workflowColumns = {
+  id: objectiveWorkflows.id,
+  state: objectiveWorkflows.state,
+  progress: objectiveWorkflows.progress,
+  started: objectiveWorkflows.started,
+  submitted: objectiveWorkflows.submitted,
+  finished: objectiveWorkflows.finished,
+  objectiveRecordId: objectiveWorkflows.objectiveRecordId,
+  protectResults: objectiveWorkflows.protectResults,
+  attempt: objectiveWorkflows.attempt,
+};
+const recordColumns = {
+  id: objectiveRecords.id,
+  score: objectiveRecords.score,
+  maxScore: objectiveRecords.maxScore,
+  normalizedScore: objectiveRecords.normalizedScore,
+  gradeId: objectiveRecords.gradeId,
+  passed: objectiveRecords.passed,
+  finished: objectiveRecords.finished,
+  progress: objectiveRecords.progress,
+  protectResults: objectiveRecords.protectResults,
+  imported: objectiveRecords.imported,
+};
+type WorkflowRow = Pick<typeof objectiveWorkflows.$inferSelect, keyof typeof workflowColumns>;
+type RecordRow = Pick<typeof objectiveRecords.$inferSelect, keyof typeof recordColumns>;
+
 const objectiveColumns = {
   showcases: showcasesJson,
   id: objectives.id,
@@ -97,7 +144,7 @@ export function toObjective(o: ObjectiveRow): Objective {
   };
 }
 
-export function toWorkflow(w: typeof objectiveWorkflows.$inferSelect | null): ObjectiveWorkflow | null {
+export function toWorkflow(w: WorkflowRow | null): ObjectiveWorkflow | null {
   if (!w) return null;
   return {
     id: w.id,
@@ -114,7 +161,7 @@ export function toWorkflow(w: typeof objectiveWorkflows.$inferSelect | null): Ob
 
 /** Spec 4.7 enforced on the server: hidden scores never leave the API. */
 export function toRecord(
-  r: typeof objectiveRecords.$inferSelect | null,
+  r: RecordRow | null,
   access: { gradeRevealPolicy: string; gradeRevealDate: Date | null },
   workflowState: number | null,
   gradeMap: Map<string, { id: string; name: string; color: string; normalizedMinScore: number }>,
@@ -203,7 +250,7 @@ const publicVisible = (tenantId: string) =>
  */
 async function loadAggregates(db: Db, where: SQL | undefined, opts: { order: SQL[]; limit: number; offset: number }, now: Date): Promise<Aggregate[]> {
   const rows = await db
-    .select({ a: owa, o: objectiveColumns, w: objectiveWorkflows, r: objectiveRecords, g: gradeColumns })
+    .select({ a: aggregateColumns, o: objectiveColumns, w: workflowColumns, r: recordColumns, g: gradeColumns })
     .from(owa)
     .innerJoin(objectives, eq(objectives.id, owa.objectiveId))
     .leftJoin(objectiveWorkflows, eq(objectiveWorkflows.id, owa.lastWorkflowId))
@@ -412,7 +459,7 @@ export function courseRoutes() {
       ...collectionAndAttributeConditions(p.showcaseIds, p.attributeGroups),
     );
     const base = db
-      .select({ access: objectiveAccesses, o: objectiveColumns, aggId: owa.id, r: objectiveRecords, g: gradeColumns })
+      .select({ access: objectiveAccesses, o: objectiveColumns, aggId: owa.id, r: recordColumns, g: gradeColumns })
       .from(objectiveAccesses)
       .innerJoin(objectives, eq(objectives.id, objectiveAccesses.objectiveId))
       .leftJoin(owa, and(eq(owa.objectiveId, objectives.id), eq(owa.userId, user.id)))
