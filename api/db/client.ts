@@ -102,7 +102,8 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
   }
   let client: PGlite;
   try {
-    client = options.thread ? (await PGliteThread.create(dataDir)).asPGlite() : await PGlite.create(dataDir);
+    const slow = process.env.DB_SLOW_MS === undefined || process.env.DB_SLOW_MS === "" ? undefined : Number(process.env.DB_SLOW_MS);
+    client = options.thread ? (await PGliteThread.create(dataDir, { slowMs: slow })).asPGlite() : await PGlite.create(dataDir);
   } catch (error) {
     unlock();
     throw error;

@@ -35,8 +35,8 @@ export class PGliteThread implements Queryable {
   }
 
   /** Starts the thread and opens `dataDir` ("memory://" for a database in memory). */
-  static async create(dataDir: string): Promise<PGliteThread> {
-    const worker = new Worker(new URL("./pglite-worker.mjs", import.meta.url), { workerData: { dataDir } });
+  static async create(dataDir: string, options: { slowMs?: number } = {}): Promise<PGliteThread> {
+    const worker = new Worker(new URL("./pglite-worker.mjs", import.meta.url), { workerData: { dataDir, slowMs: options.slowMs } });
     const client = new PGliteThread(worker);
     const ready = new Promise<void>((resolve, reject) => {
       client.#pending.set(0, { resolve: () => resolve(), reject });

@@ -75,10 +75,26 @@ function strip(result) {
   };
 }
 
+/** DB_SLOW_MS: statements that take at least this long are logged (operators' first look at the database). */
+const slowMs = Number.isFinite(workerData.slowMs) ? workerData.slowMs : null;
+
+async function query(message) {
+  const started = slowMs === null ? 0 : performance.now();
+  const result = await target(message).query(message.sql, message.params, { rowMode: message.rowMode, parsers });
+  if (slowMs !== null) {
+    const ms = performance.now() - started;
+    if (ms >= slowMs) {
+      const text = process.env.DB_SLOW_FULL ? `${message.sql} -- ${JSON.stringify(message.params)}` : message.sql.replace(/\s+/g, " ").slice(0, 300);
+      console.warn(`[db] ${ms.toFixed(1)} ms, ${result.rows.length} rows: ${text}`);
+    }
+  }
+  return strip(result);
+}
+
 async function handle(message) {
   switch (message.op) {
     case "query":
-      return strip(await target(message).query(message.sql, message.params, { rowMode: message.rowMode, parsers }));
+      return query(message);
     case "exec":
       return (await target(message).exec(message.sql)).map(strip);
     case "begin": {

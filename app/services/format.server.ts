@@ -1,6 +1,23 @@
 /** Dates in the learner's locale and preferred time zone, formatted on the server (no hydration drift). */
+/**
+ * Dates in the learner's locale and time zone. Building an Intl.DateTimeFormat costs about a
+ * millisecond, so formatters are kept per locale and zone for the life of the process (36 locales ×
+ * the zones learners choose: a few hundred at most).
+ */
 export function dateFormatter(locale: string, timeZone: string | null | undefined) {
   const tz = timeZone && isTimeZone(timeZone) ? timeZone : "UTC";
+  const key = `${locale}|${tz}`;
+  let formatter = formatters.get(key);
+  if (!formatter) {
+    formatter = createFormatter(locale, tz);
+    formatters.set(key, formatter);
+  }
+  return formatter;
+}
+
+const formatters = new Map<string, ReturnType<typeof createFormatter>>();
+
+function createFormatter(locale: string, tz: string) {
   const date = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: tz });
   const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: tz });
   return {
@@ -11,11 +28,18 @@ export function dateFormatter(locale: string, timeZone: string | null | undefine
 }
 export type DateFormatter = ReturnType<typeof dateFormatter>;
 
+const zones = new Map<string, boolean>();
 function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
+  let valid = zones.get(tz);
+  if (valid === undefined) {
+    try {
+      new Intl.DateTimeFormat("en-US", { timeZone: tz });
+      valid = true;
+    } catch {
+      valid = false;
+    }
+    // Only known-good zones are remembered, so garbage cannot grow the map.
+    if (valid) zones.set(tz, true);
   }
+  return valid;
 }
