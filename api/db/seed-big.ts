@@ -424,8 +424,9 @@ async function main(): Promise<void> {
   });
   const dataDir = resolve(values["data-dir"] ?? process.env.DATA_DIR ?? "./data-big");
   const started = performance.now();
-  console.log(`[seed-big] database: ${resolve(dataDir, "pglite")}`);
-  const database = await openDatabase({ dataDir: resolve(dataDir, "pglite") });
+  const databaseUrl = process.env.DATABASE_URL;
+  console.log(`[seed-big] database: ${databaseUrl ? "DATABASE_URL" : resolve(dataDir, "pglite")}`);
+  const database = await openDatabase({ databaseUrl, dataDir: resolve(dataDir, "pglite") });
   try {
     await database.migrate();
     await seedBig(database.db, {
