@@ -14,27 +14,56 @@ import type { LmsClient } from "./lms.server";
  * learner's own change (time zone, enrolment) shows at once; other changes show within the TTL.
  */
 const SHELL_TTL_MS = 30_000;
+/**
+ * After the TTL an entry is still answered while its replacement loads (once), for at most this
+ * long: requests never queue behind a refresh — under load, 50 requests waiting for one refresh
+ * behind the database's queue made the slowest 1 % of My courses take seconds.
+ */
+const STALE_MS = 30_000;
 const SHELL_CACHE_MAX = 2_000;
-const shellCache = new Map<string, { expires: number; value: Promise<ShellData> }>();
+
+export interface Entry<T> {
+  expires: number;
+  value: Promise<T>;
+  refreshing: boolean;
+}
+
+/** Fresh → the value; stale → the value, and one background refresh; missing or too old → load. */
+export function remember<T>(cache: Map<string, Entry<T>>, key: string, load: () => Promise<T>, max: number): Promise<T> {
+  const now = Date.now();
+  const hit = cache.get(key);
+  if (hit && hit.expires > now) return hit.value;
+  if (hit && hit.expires + STALE_MS > now) {
+    if (!hit.refreshing) {
+      hit.refreshing = true;
+      const next = load();
+      next.then(
+        () => cache.get(key) === hit && cache.set(key, { expires: Date.now() + SHELL_TTL_MS, value: next, refreshing: false }),
+        () => cache.get(key) === hit && cache.delete(key),
+      );
+    }
+    return hit.value;
+  }
+  const value = load();
+  cache.set(key, { expires: now + SHELL_TTL_MS, value, refreshing: false });
+  value.catch(() => cache.get(key)?.value === value && cache.delete(key));
+  if (cache.size > max) cache.delete(cache.keys().next().value!);
+  return value;
+}
+
+const shellCache = new Map<string, Entry<ShellData>>();
 
 function cachedShell(token: string, fresh: boolean, load: () => Promise<ShellData>): Promise<ShellData> {
-  const now = Date.now();
   if (fresh) {
     // A write may change what the shell shows: forget it; the next read loads it anew.
     shellCache.delete(token);
     return load();
   }
-  const hit = shellCache.get(token);
-  if (hit && hit.expires > now) return hit.value;
-  const value = load();
-  shellCache.set(token, { expires: now + SHELL_TTL_MS, value });
-  value.catch(() => shellCache.delete(token));
-  if (shellCache.size > SHELL_CACHE_MAX) shellCache.delete(shellCache.keys().next().value!);
-  return value;
+  return remember(shellCache, token, load, SHELL_CACHE_MAX);
 }
 
 /** Per-learner lists that change only when the learner does something (filter values of My courses). */
-const listCache = new Map<string, { expires: number; value: Promise<unknown> }>();
+const listCache = new Map<string, Entry<unknown>>();
 
 export class RequestState {
   private sessionPromise: Promise<SessionData | null> | null = null;
@@ -72,14 +101,7 @@ export class RequestState {
     if (!session) return load();
     const prefix = `${session.accessToken.slice(-32)}:`;
     if (this.request.method !== "GET" && this.request.method !== "HEAD") return load();
-    const now = Date.now();
-    const hit = listCache.get(prefix + key);
-    if (hit && hit.expires > now) return hit.value as Promise<T>;
-    const value = load();
-    listCache.set(prefix + key, { expires: now + SHELL_TTL_MS, value });
-    value.catch(() => listCache.delete(prefix + key));
-    if (listCache.size > SHELL_CACHE_MAX * 4) listCache.delete(listCache.keys().next().value!);
-    return value;
+    return remember(listCache as Map<string, Entry<T>>, prefix + key, load, SHELL_CACHE_MAX * 4);
   }
 
   /** Called for every write: what was remembered for this learner may be out of date now. */
