@@ -60,7 +60,11 @@ export async function issueCertificate(
 /**
  * Certificates with the record, reveal settings and grade behind each. A certificate says its
  * holder passed, so it is shown only where the record's result is (spec 4.7, protected results).
+ * That rule is the domain's (toRecord), so paging happens after it: the query reads up to
+ * MAX_CERTIFICATES matches (one per passed attempt: a learner never comes near it) and the page is
+ * cut from the visible ones — a hidden certificate never makes a page short.
  */
+const MAX_CERTIFICATES = 1000;
 async function loadCertificates(db: Db, where: SQL | undefined, opts: { limit: number; offset: number }, now: Date) {
   const rows = await db
     .select({
@@ -81,9 +85,8 @@ async function loadCertificates(db: Db, where: SQL | undefined, opts: { limit: n
     .leftJoin(grades, eq(grades.id, objectiveRecords.gradeId))
     .where(where)
     .orderBy(desc(certificateRecords.created), desc(certificateRecords.id))
-    .limit(opts.limit)
-    .offset(opts.offset);
-  return rows.flatMap((row) => {
+    .limit(MAX_CERTIFICATES);
+  const visible = rows.flatMap((row) => {
     const gradeMap = new Map(row.grade?.id ? [[row.grade.id, row.grade]] : []);
     const rec = toRecord(row.r, row.a, row.wfState, gradeMap, now);
     if (!rec || rec.resultsHidden) return [];
@@ -98,6 +101,7 @@ async function loadCertificates(db: Db, where: SQL | undefined, opts: { limit: n
     };
     return [{ ...row, result }];
   });
+  return visible.slice(opts.offset, opts.offset + opts.limit);
 }
 
 const common = (c: typeof certificateRecords.$inferSelect) => ({

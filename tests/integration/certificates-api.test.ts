@@ -171,6 +171,20 @@ describe("issuing (spec 3, 4.5)", () => {
     expect(Date.parse(data[0].expirationDate)).toBeGreaterThan(NOW.getTime());
   });
 
+  it("pages count only the certificates the learner may see: a hidden newest one does not make a page short", async () => {
+    const c = await setup();
+    t.setNow(new Date(NOW.getTime() - 10 * DAY));
+    await attempt(c, 2);
+    t.setNow(NOW);
+    const { workflow } = await attempt(c, 2);
+    // The newest attempt's results are protected: its certificate must not be shown, nor take a place on the page.
+    await t.database.db.update(s.objectiveRecords).set({ protectResults: true }).where(eq(s.objectiveRecords.id, workflow.objectiveRecordId));
+    const first = (await (await read(`certificate-records/query?objectiveId=${c.objective.id}&sort=-created&take=1`)).json()).data;
+    expect(first).toHaveLength(1);
+    expect(first[0].created).toBe(new Date(NOW.getTime() - 10 * DAY).toISOString());
+    expect((await (await read(`certificate-records/query?objectiveId=${c.objective.id}&sort=-created&take=1&skip=1`)).json()).data).toEqual([]);
+  });
+
   it("a certificate whose result is still hidden (afterDate) is not listed nor public until the reveal date", async () => {
     const c = await setup({ access: { gradeRevealPolicy: "afterDate", gradeRevealDate: new Date(NOW.getTime() + 7 * DAY) } });
     await attempt(c, 2);
