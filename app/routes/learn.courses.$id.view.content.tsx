@@ -4,6 +4,7 @@ import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/learn.courses.$id.view.content";
 import type { ActivityTree, TreeNode } from "#domain/contract/lifecycle";
 import { canReview, type WorkflowState } from "#domain/lifecycle";
+import { proctorLocked } from "#domain/proctoring";
 import { activityDisableReason, initialSelection, isActivityLocked, nextRefreshAt, tocIcon, visibleNodes } from "#domain/activity-access";
 import { state } from "~/services/request.server";
 import { getLocale } from "~/services/i18n.server";
@@ -90,6 +91,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   );
   if (workflow.state !== 1 && !reviewAllowed) throw await redirectWithToast(`/learn/courses/${id}`, { type: "info", key: "review.notAllowed" });
   const readOnly = review || workflow.state !== 1;
+  // Spec 4.8 (decision 010): a proctored sitting that is over cannot be continued here either; the
+  // API refuses activity commands while it holds, so the page says so instead of offering them.
+  const proctorLock = !readOnly && workflow.id === agg.lastObjectiveWorkflow?.id && proctorLocked({ workflow: { state: workflow.state as WorkflowState }, session: agg.lastProctoringSession ?? null });
 
   const [tree, contents] = await Promise.all([
     lms.get<ActivityTree>(`/api/lms/v1/users/me/objective-workflows/${workflow.id}/activity`),
@@ -156,6 +160,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     discussion,
     readOnly,
     review,
+    proctorLock,
     confirmSubmit: url.searchParams.get("confirm") === "submit" && !readOnly,
     refreshAt: refresh ? refresh.toISOString() : null,
     reviewQuery: review ? "&viewType=REVIEW" : "",
@@ -245,7 +250,7 @@ function SubmitDialog({ workflowId, onCancel, titleId }: { workflowId: string; o
 function ActivityActions({ d, item }: { d: Data; item: Item }) {
   const { t } = useTranslation();
   const a = item.node.childActivity;
-  if (d.readOnly || item.locked || a.kind === 3 || a.state !== 2) return null;
+  if (d.readOnly || d.proctorLock || item.locked || a.kind === 3 || a.state !== 2) return null;
   const aw = a.activityWorkflowAggregate.lastActivityWorkflow;
   const back = `/learn/courses/${d.course.id}/view/content?activityPathId=${item.node.activityPathId}`;
   if (aw && aw.state !== 1) return null;
@@ -376,6 +381,11 @@ export default function CourseContent() {
         </details>
         <div className="activity-panel">
           {d.review ? <p className="notice">{t("course.reviewMode")}</p> : null}
+          {d.proctorLock ? (
+            <p className="notice" role="note">
+              {t("proctoring.locked")}
+            </p>
+          ) : null}
           {d.confirmSubmit ? <SubmitDialog workflowId={d.workflow.id} titleId="confirm-page-title" /> : null}
           {d.longRead ? (
             <>

@@ -91,3 +91,11 @@ test("a proctored exam whose proctored session has ended: Continue is disabled w
   await expect(page.getByRole("region", { name: "Results" }).getByText("In Progress")).toBeVisible();
   await expectAccessible(page);
 });
+
+test("the content of that exam, opened by its address, says it is locked and offers no activity actions", async ({ page }) => {
+  const id = await myCourseId(page, "Data Protection Officer Certification Exam");
+  await page.goto(`/learn/courses/${id}/view/content`);
+  await expect(page.getByRole("note").filter({ hasText: "Locked by the proctoring session." })).toBeVisible();
+  await expect(page.locator(".activity-panel__actions")).toHaveCount(0);
+  await expectAccessible(page);
+});
