@@ -23,6 +23,7 @@ import type { Db } from "./client";
 import * as s from "./schema";
 import { ACTIVITY_KIND, ACTIVITY_TYPE, WORKFLOW_STATE, type CatalogSlug, type Tx } from "./seed-catalog";
 import { PROCTORING_SESSION_STATE } from "../../domain/proctoring";
+import { CONSTRAINT_DATE_FIELDS } from "../../domain/activity-access";
 
 // ---------------------------------------------------------------------------------------------
 // Enumerations (spec 3)
@@ -50,16 +51,8 @@ export const HANDBOOK_PDF = {
 
 export const LTI_TOOL_URL = "https://tool.example/launch";
 
-/** Constraint fields that hold dates (spec 3 'Activity constraint'). */
-export const CONSTRAINT_DATE_FIELDS = [
-  "startFrom",
-  "startUntil",
-  "accessibleUntil",
-  "gracePeriodUntil",
-  "due",
-  "resultsDisclosureFrom",
-  "revealResultsFrom",
-] as const;
+/** Constraint fields that hold dates (spec 3 'Activity constraint'): the domain's list. */
+export { CONSTRAINT_DATE_FIELDS };
 type ConstraintDateField = (typeof CONSTRAINT_DATE_FIELDS)[number];
 
 /** Every constraint field of spec 3. */

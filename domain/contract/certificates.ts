@@ -13,6 +13,16 @@ const certificateResultSchema = z.object({
   finished: date,
 });
 
+/** What every form of a certificate carries about its issue. */
+const issued = {
+  normalizedPassingScore: z.number().nullable(),
+  expirationDate: date,
+  externalUrl: z.string().nullable(),
+  certificatePdfUrl: z.string().nullable(),
+  certificatePngUrl: z.string().nullable(),
+  created: z.string(),
+};
+
 /** Spec 3 Certificate record, as its holder reads it (spec 7.6 certificate-records/query). */
 export const certificateRecordSchema = z.object({
   id: z.string(),
@@ -22,12 +32,7 @@ export const certificateRecordSchema = z.object({
   userId: z.string(),
   objectiveRecordId: z.string(),
   objectiveRecord: certificateResultSchema,
-  normalizedPassingScore: z.number().nullable(),
-  expirationDate: date,
-  externalUrl: z.string().nullable(),
-  certificatePdfUrl: z.string().nullable(),
-  certificatePngUrl: z.string().nullable(),
-  created: z.string(),
+  ...issued,
 });
 export type CertificateRecord = z.infer<typeof certificateRecordSchema>;
 
@@ -42,11 +47,6 @@ export const publicCertificateSchema = z.object({
   student: z.object({ name: z.string() }),
   objective: z.object({ id: z.string(), name: z.string(), code: z.string(), description: z.string() }),
   result: certificateResultSchema.omit({ id: true }),
-  normalizedPassingScore: z.number().nullable(),
-  expirationDate: date,
-  externalUrl: z.string().nullable(),
-  certificatePdfUrl: z.string().nullable(),
-  certificatePngUrl: z.string().nullable(),
-  created: z.string(),
+  ...issued,
 });
 export type PublicCertificate = z.infer<typeof publicCertificateSchema>;

@@ -1,84 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq, inArray } from "drizzle-orm";
-import { Hono } from "hono";
-import { exportJWK, generateKeyPair, SignJWT, type JWK } from "jose";
-import { z } from "zod";
 import { forgetPrincipals } from "../../api/auth";
 import { createTestApi, type TestApi } from "../fixtures/api";
 import { createCourse, createTree, enrolUser } from "../fixtures/courses";
 import * as s from "../../api/db/schema";
-import type { ApiDeps, ApiEnv } from "../../api/context";
-import { requireUser } from "../../api/auth";
-import { readCommandStatus } from "../../api/commands";
-import { ApiError, message, renderError } from "../../api/errors";
-import { localVerifier } from "../../api/runtime";
-import { LMS_API_RESOURCE } from "../../api/idp/provider";
-import { params } from "../../api/validate";
-import { courseRoutes } from "../../api/routes/courses";
-import { lifecycleRoutes } from "../../api/routes/lifecycle";
-import { discussionRoutes } from "../../api/routes/discussions";
 
-/**
- * The discussion routes mounted the way api/app.ts mounts route groups (same middleware, after the
- * course and lifecycle groups, whose `/users/*` guard also matches these paths). Once
- * `lms.route("/", discussionRoutes())` is in createApi, `request` can call `t.request` instead.
- */
-const ISSUER = "https://idp.test";
 let t: TestApi;
-let api: Hono<ApiEnv>;
-let signingKey: CryptoKey;
 let clock = new Date("2026-03-01T09:00:00Z");
 let tenantId: string;
 let ada: string;
 let grace: string;
 
-async function harness(database: TestApi["database"]) {
-  const { privateKey } = await generateKeyPair("RS256", { extractable: true });
-  signingKey = privateKey;
-  const jwk: JWK = { ...(await exportJWK(privateKey)), alg: "RS256", kid: "discussions" };
-  const deps: ApiDeps = { database, verifyToken: localVerifier(ISSUER, jwk), now: () => clock };
-  const app = new Hono<ApiEnv>().basePath("/api");
-  app.use("*", async (c, next) => {
-    c.set("deps", deps);
-    c.set("db", deps.database.db);
-    c.set("now", deps.now ? deps.now() : new Date());
-    await next();
-    c.header("Cache-Control", "no-store");
-  });
-  app.onError((err, c) => renderError(c, err));
-  app.notFound((c) => renderError(c, new ApiError(404, { "": [message("notFound", "No such endpoint.")] })));
-  const lms = new Hono<ApiEnv>();
-  lms.use("/commands/*", requireUser);
-  lms.get("/commands/:id", (c) => readCommandStatus(c, params(c, z.object({ id: z.uuid() })).id));
-  lms.route("/", courseRoutes());
-  lms.route("/", lifecycleRoutes());
-  lms.route("/", discussionRoutes());
-  app.route("/lms/v1", lms);
-  return app;
-}
-
-async function token(user: "ada" | "grace" | "rita") {
-  return new SignJWT({ scope: "lms" })
-    .setProtectedHeader({ alg: "RS256", kid: "discussions" })
-    .setSubject(t.users[user])
-    .setIssuer(ISSUER)
-    .setAudience(LMS_API_RESOURCE)
-    .setIssuedAt()
-    .setExpirationTime("1h")
-    .sign(signingKey);
-}
-
 async function request(method: string, path: string, init: { user?: "ada" | "grace" | "rita" | null; body?: unknown; prefer?: string } = {}) {
-  const headers = new Headers();
-  if (init.user !== null) headers.set("Authorization", `Bearer ${await token(init.user ?? "ada")}`);
-  if (init.body !== undefined) headers.set("Content-Type", "application/json");
-  if (init.prefer) headers.set("Prefer", init.prefer);
-  return api.fetch(new Request(`http://lms.test${path}`, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) }));
+  const token = init.user === null ? null : await t.token(init.user ?? "ada");
+  return t.request(method, path, { token, body: init.body, headers: init.prefer ? { Prefer: init.prefer } : undefined });
 }
 
 /** Each post a minute after the previous one, so "newest first" is unambiguous. */
 function tick() {
   clock = new Date(clock.getTime() + 60_000);
+  t.setNow(clock);
 }
 
 const write = async (user: "ada" | "grace" | "rita", body: { activityPathId: string; body: unknown; parentPostId?: string; id?: string }, prefer = "respond-sync") => {
@@ -102,7 +43,7 @@ const postsOf = (partId: string) => t.database.db.select().from(s.discussionPost
 
 beforeAll(async () => {
   t = await createTestApi();
-  api = await harness(t.database);
+  t.setNow(clock);
   ada = t.users.ada;
   grace = t.users.grace;
   [{ id: tenantId }] = await t.database.db.select({ id: s.tenants.id }).from(s.tenants);
