@@ -15,7 +15,7 @@ import { createApi } from "./api/app";
 import { openDatabase } from "./api/db/client";
 import { seedIfEmpty } from "./api/db/seed";
 import { createIdentityProvider, IDP_MOUNT } from "./api/idp/provider";
-import { loadSecrets, localVerifier, remoteVerifier } from "./api/runtime";
+import { loadSecrets, verifierFrom, type VerifierConfig } from "./api/runtime";
 
 const isDev = process.env.NODE_ENV !== "production";
 const port = Number(process.env.PORT ?? 3000);
@@ -40,9 +40,9 @@ if (process.env.LMS_API_URL) {
   if (await seedIfEmpty(database.db)) console.log("[seed] demo data created (accounts: see README, password 'demo')");
   // Fresh planner statistics: PGlite runs no autovacuum, and without them joins are planned blind.
   await database.db.execute(sql`analyze`);
-  let verifyToken;
+  let verifier: VerifierConfig;
   if (process.env.OIDC_ISSUER) {
-    verifyToken = remoteVerifier(process.env.OIDC_ISSUER, process.env.OIDC_AUDIENCE);
+    verifier = { kind: "remote", issuer: process.env.OIDC_ISSUER, audience: process.env.OIDC_AUDIENCE };
   } else {
     const issuer = `${appUrl}${IDP_MOUNT}`;
     const clientId = "learner-app";
@@ -67,10 +67,17 @@ if (process.env.LMS_API_URL) {
     process.env.OIDC_CLIENT_ID = clientId;
     process.env.OIDC_CLIENT_SECRET = clientSecret;
     process.env.OIDC_EMBEDDED = "1";
-    verifyToken = localVerifier(issuer, secrets.signingKey);
+    verifier = { kind: "local", issuer, key: secrets.signingKey };
   }
-  const api = createApi({ database, verifyToken, dataDir });
-  apiFetch = (request) => api.fetch(request);
+  if (database.thread) {
+    // Decision 012: the API runs in the database thread, beside PGlite, off the rendering thread.
+    const thread = database.thread;
+    await thread.startApi({ verifier, dataDir });
+    apiFetch = (request) => thread.fetch(request);
+  } else {
+    const api = createApi({ database, verifyToken: verifierFrom(verifier), dataDir });
+    apiFetch = (request) => api.fetch(request);
+  }
   // The app's LMS client calls the embedded API in-process through this transport (no socket).
   (globalThis as Record<symbol, unknown>)[Symbol.for("learner-app.lms-fetch")] = apiFetch;
 }

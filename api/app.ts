@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { z } from "zod";
 import { readCommandStatus } from "./commands";
 import type { ApiDeps, ApiEnv } from "./context";
 import { requireUser } from "./auth";
@@ -12,7 +11,7 @@ import { discussionRoutes } from "./routes/discussions";
 import { certificateRoutes } from "./routes/certificates";
 import { proctoringRoutes } from "./routes/proctoring";
 import { storageRoutes, storageRoots } from "./routes/storage";
-import { params } from "./validate";
+import { params, idParams } from "./validate";
 
 /** The embedded LMS API, mounted at /api. Reached in-process by the app or over HTTP by anyone. */
 export function createApi(deps: ApiDeps) {
@@ -32,7 +31,7 @@ export function createApi(deps: ApiDeps) {
 
   const lms = new Hono<ApiEnv>();
   lms.use("/commands/*", requireUser);
-  lms.get("/commands/:id", (c) => readCommandStatus(c, params(c, z.object({ id: z.uuid() })).id));
+  lms.get("/commands/:id", (c) => readCommandStatus(c, params(c, idParams).id));
   lms.route("/", courseRoutes());
   lms.route("/", lifecycleRoutes());
   lms.route("/", discussionRoutes());

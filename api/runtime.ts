@@ -3,7 +3,9 @@ import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { createLocalJWKSet, createRemoteJWKSet, exportJWK, generateKeyPair, jwtVerify, type JWK } from "jose";
 import type { VerifyToken } from "./context";
-import { LMS_API_RESOURCE } from "./idp/provider";
+
+/** The audience of access tokens for the LMS API (the embedded provider issues them for it). */
+export const LMS_API_RESOURCE = "urn:learner-app:lms-api";
 
 export interface Secrets {
   sessionSecret: string;
@@ -56,4 +58,11 @@ export function remoteVerifier(issuer: string, audience: string | undefined): Ve
     const { payload } = await jwtVerify(token, jwks, { issuer, ...(audience ? { audience } : {}) });
     return { sub: String(payload.sub), email: typeof payload.email === "string" ? payload.email : undefined };
   };
+}
+
+/** How the API checks tokens, in a form that can cross to the database thread (decision 012). */
+export type VerifierConfig = { kind: "local"; issuer: string; key: JWK } | { kind: "remote"; issuer: string; audience?: string };
+
+export function verifierFrom(config: VerifierConfig): VerifyToken {
+  return config.kind === "local" ? localVerifier(config.issuer, config.key) : remoteVerifier(config.issuer, config.audience);
 }

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { z } from "zod";
+import { z } from "zod";
 import { ApiError, message, zodErrors } from "./errors";
 
 const MAX_BODY_BYTES = 256 * 1024;
@@ -36,3 +36,10 @@ export function query<T extends z.ZodTypeAny>(c: Context, schema: T): z.infer<T>
   if (!parsed.success) throw new ApiError(400, zodErrors(parsed.error));
   return parsed.data;
 }
+
+// Schemas used on every request are built once: constructing a zod schema (and its compiled
+// fast path) per call cost about 0.3 ms of each My courses request (decision 012).
+const uuid = z.uuid();
+/** `:id` route parameters. */
+export const idParams = z.object({ id: z.uuid() });
+export const isUuid = (value: unknown): boolean => uuid.safeParse(value).success;

@@ -3,7 +3,7 @@
  * big data set (10,000 courses, 1,000 enrolments), beside a bare page with the same shell, plus
  * first-load JavaScript per route from the production build. See bench/README.md.
  *
- *   npx tsx bench/run.ts [--duration 10] [--warmup 2] [--connections 50] [--timeout 10] [--port 3400] [--fresh] [--strict]
+ *   npx tsx bench/run.ts [--duration 10] [--warmup 2] [--prewarm 3] [--connections 50] [--timeout 10] [--port 3400] [--fresh] [--strict]
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -57,6 +57,7 @@ const { values: args } = parseArgs({
   options: {
     duration: { type: "string", default: "10" },
     warmup: { type: "string", default: "2" },
+    prewarm: { type: "string", default: "3" },
     connections: { type: "string", default: "50" },
     timeout: { type: "string", default: "10" },
     port: { type: "string", default: "3400" },
@@ -66,17 +67,18 @@ const { values: args } = parseArgs({
   },
 });
 if (args.help) {
-  console.log("npx tsx bench/run.ts [--duration S=10] [--warmup S=2] [--connections N=50] [--timeout S=10] [--port P=3400] [--fresh] [--strict]");
+  console.log("npx tsx bench/run.ts [--duration S=10] [--warmup S=2] [--prewarm S=3] [--connections N=50] [--timeout S=10] [--port P=3400] [--fresh] [--strict]");
   process.exit(0);
 }
 const positive = (name: string, value: string): number => {
   const n = Number(value);
-  if (!Number.isFinite(n) || n < 0 || (name !== "warmup" && n <= 0)) throw new Error(`--${name} must be a positive number, got "${value}"`);
+  if (!Number.isFinite(n) || n < 0 || (name !== "warmup" && name !== "prewarm" && n <= 0)) throw new Error(`--${name} must be a positive number, got "${value}"`);
   return n;
 };
 const options = {
   duration: positive("duration", args.duration),
   warmup: positive("warmup", args.warmup),
+  prewarm: positive("prewarm", args.prewarm),
   connections: Math.round(positive("connections", args.connections)),
   timeout: positive("timeout", args.timeout),
   port: Math.round(positive("port", args.port)),
@@ -198,6 +200,29 @@ let currentLoad: autocannon.Instance | null = null;
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/**
+ * Warms the server up on every page before any is measured: the JIT compiles React, React Router,
+ * the shell and the API while the first pages load, and without this the page measured first (the
+ * bare page) would pay for all of it and look slower than it is. A few connections only, so none
+ * waits long to be accepted. Nothing is recorded.
+ */
+async function prewarm(origin: string, targets: Target[]): Promise<void> {
+  if (options.prewarm <= 0) return;
+  const connections = Math.min(10, options.connections);
+  say(`warming the server up: each page ${options.prewarm} s with ${connections} connections`);
+  for (const target of targets) {
+    const headers = { Cookie: target.cookie, Accept: "text/html", "User-Agent": BROWSER_USER_AGENT };
+    await new Promise<void>((resolvePromise, reject) => {
+      currentLoad = autocannon({ url: `${origin}${target.url}`, connections, duration: options.prewarm, timeout: options.timeout, headers }, (error: unknown) => {
+        currentLoad = null;
+        if (error) reject(error instanceof Error ? error : new Error(String(error)));
+        else resolvePromise();
+      });
+    });
+    await send(new URL(target.url, origin), { headers, timeoutMs: DRAIN_TIMEOUT_MS });
+  }
 }
 
 /**
@@ -376,6 +401,7 @@ async function main(): Promise<number> {
   }
 
   // A session that stopped working during the load would show as non-2xx (redirects to sign-in).
+  await prewarm(server.origin, targets);
   const results: LoadResult[] = [];
   for (const [i, target] of targets.entries()) results.push(await measure(server.origin, target, i < targets.length - 1));
 

@@ -18,6 +18,8 @@ export interface Database {
   close(): Promise<void>;
   /** Counts the statements sent, so tests can prove a page's query count does not grow with data. */
   queryCount(): number;
+  /** The database thread, when PGlite runs in one (it can also host the API: decision 012). */
+  thread?: PGliteThread;
 }
 
 const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
@@ -101,9 +103,11 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
     unlock = lockDataDir(dataDir);
   }
   let client: PGlite;
+  let thread: PGliteThread | undefined;
   try {
     const slow = process.env.DB_SLOW_MS === undefined || process.env.DB_SLOW_MS === "" ? undefined : Number(process.env.DB_SLOW_MS);
-    client = options.thread ? (await PGliteThread.create(dataDir, { slowMs: slow })).asPGlite() : await PGlite.create(dataDir);
+    thread = options.thread ? await PGliteThread.create(dataDir, { slowMs: slow }) : undefined;
+    client = thread ? thread.asPGlite() : await PGlite.create(dataDir);
   } catch (error) {
     unlock();
     throw error;
@@ -118,5 +122,6 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
       unlock();
     },
     queryCount: () => count,
+    thread,
   };
 }

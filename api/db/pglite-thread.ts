@@ -5,6 +5,9 @@
  */
 import { Worker } from "node:worker_threads";
 import type { PGlite, QueryOptions, Results, Transaction } from "@electric-sql/pglite";
+import type { ThreadApiOptions } from "../thread-api";
+
+type FetchReply = { status: number; headers: [string, string][]; body?: ArrayBuffer | null; stream?: number };
 
 type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: Record<string, unknown> & { message: string } };
 
@@ -35,8 +38,10 @@ export class PGliteThread implements Queryable {
   }
 
   /** Starts the thread and opens `dataDir` ("memory://" for a database in memory). */
-  static async create(dataDir: string, options: { slowMs?: number } = {}): Promise<PGliteThread> {
-    const worker = new Worker(new URL("./pglite-worker.mjs", import.meta.url), { workerData: { dataDir, slowMs: options.slowMs } });
+  static async create(dataDir: string, options: { slowMs?: number; prepared?: boolean } = {}): Promise<PGliteThread> {
+    const worker = new Worker(new URL("./pglite-worker.mjs", import.meta.url), {
+      workerData: { dataDir, slowMs: options.slowMs, prepared: options.prepared },
+    });
     const client = new PGliteThread(worker);
     const ready = new Promise<void>((resolve, reject) => {
       client.#pending.set(0, { resolve: () => resolve(), reject });
@@ -66,14 +71,50 @@ export class PGliteThread implements Queryable {
     this.#pending.clear();
   }
 
-  #send<T>(message: Record<string, unknown>): Promise<T> {
+  #send<T>(message: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<T> {
     if (this.#closed) return Promise.reject(this.#closed);
     const id = this.#next++;
     return new Promise<T>((resolve, reject) => {
       if (this.#pending.size === 0) this.#worker.ref();
       this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.#worker.postMessage({ ...message, id });
+      this.#worker.postMessage({ ...message, id }, transfer);
     });
+  }
+
+  /** Starts the embedded LMS API in the database thread (decision 012); then `fetch` reaches it. */
+  startApi(options: ThreadApiOptions): Promise<void> {
+    return this.#send({ op: "startApi", options });
+  }
+
+  /**
+   * One request to the API in the database thread. JSON and text answers arrive whole; other
+   * bodies (files) stream, one chunk per pull, so a slow reader never piles up a file in memory.
+   */
+  async fetch(request: Request): Promise<Response> {
+    const body = request.body ? await request.arrayBuffer() : null;
+    const reply = await this.#send<FetchReply>(
+      { op: "fetch", method: request.method, url: request.url, headers: [...request.headers], body },
+      body ? [body] : [],
+    );
+    const init = { status: reply.status, headers: reply.headers };
+    if (reply.stream === undefined) return new Response(reply.body, init);
+    const stream = reply.stream;
+    return new Response(
+      new ReadableStream<Uint8Array>(
+        {
+          pull: async (controller) => {
+            const next = await this.#send<{ done: boolean; chunk?: ArrayBuffer }>({ op: "pull", stream });
+            if (next.done || !next.chunk) controller.close();
+            else controller.enqueue(new Uint8Array(next.chunk));
+          },
+          cancel: async () => {
+            await this.#send({ op: "cancel", stream }).catch(() => undefined);
+          },
+        },
+        { highWaterMark: 0 },
+      ),
+      init,
+    );
   }
 
   query<T>(sql: string, params: unknown[] = [], options: QueryOptions = {}, tx?: number): Promise<Results<T>> {

@@ -8,12 +8,14 @@
  *
  * Messages in:  { id, op: "query", sql, params, rowMode, tx? } | { id, op: "exec", sql, tx? }
  *               { id, op: "begin" } | { id, op: "end", tx, commit } | { id, op: "close" }
+ *               { id, op: "startApi", options } | { id, op: "fetch", method, url, headers, body }
+ *               { id, op: "pull", stream } | { id, op: "cancel", stream }
  * Messages out: { id, ok: true, result } | { id, ok: false, error }
  *
  * Plain JavaScript so that it loads in any Node process (tsx, vitest, plain node) without a loader.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { PGlite, types } from "@electric-sql/pglite";
+import { PGlite, types, parse as pgParse, protocol } from "@electric-sql/pglite";
 
 if (!parentPort) throw new Error("pglite-worker.mjs runs as a worker thread");
 const port = parentPort;
@@ -32,6 +34,13 @@ const parsers = {
   1182: identity, // date[]
 };
 
+// Prepared statements keep one generic plan instead of planning each run again (decision 012):
+// the app's statements are short lookups on ids, user and tenant, for which the generic plan is the
+// custom one, and planning cost more than executing (2.5 of 6 ms for a page of My courses).
+// PGLITE_PLAN_CACHE_MODE=auto restores PostgreSQL's own choice.
+const PLAN_CACHE_MODES = new Set(["auto", "force_generic_plan", "force_custom_plan"]);
+const planCacheMode = process.env.PGLITE_PLAN_CACHE_MODE || "force_generic_plan";
+if (!PLAN_CACHE_MODES.has(planCacheMode)) throw new Error(`PGLITE_PLAN_CACHE_MODE must be one of ${[...PLAN_CACHE_MODES].join(", ")}`);
 /** @type {PGlite} */
 let db;
 try {
@@ -40,6 +49,8 @@ try {
   port.postMessage({ id: 0, ok: false, error: serializeError(error) });
   process.exit(1);
 }
+
+await db.exec(`set plan_cache_mode = ${planCacheMode}`);
 
 /** Open transactions: id → { tx, finish: { resolve, reject }, settled }. */
 const transactions = new Map();
@@ -78,25 +89,242 @@ function strip(result) {
 /** DB_SLOW_MS: statements that take at least this long are logged (operators' first look at the database). */
 const slowMs = Number.isFinite(workerData.slowMs) ? workerData.slowMs : null;
 
-async function query(message) {
+// ---------------------------------------------------------------------------------------------
+// Prepared statements (decision 012)
+//
+// PGlite's query() runs every statement as an unnamed one: PostgreSQL parses and plans it each
+// time, and PGlite steps through the protocol in five separate calls into WebAssembly. Planning
+// the My courses page query alone took 3–5 ms of its 8. Data statements (select, insert, update,
+// delete, with) are therefore parsed once as named statements; each run is then one Bind, Execute,
+// Sync batch, and PostgreSQL keeps the plan (a generic one once it is no worse than custom ones).
+// Statements are not transactional, so they survive rollbacks; DDL clears the cache, and a
+// statement PostgreSQL refuses to reuse ("cached plan must not change result type") is parsed again.
+// ---------------------------------------------------------------------------------------------
+
+const { serialize } = protocol;
+const PREPARABLE = /^\s*(select|with|insert|update|delete|values)\b/i;
+/** Statements after which cached plans and descriptions may be stale. */
+const SCHEMA_CHANGE = /^\s*(create|alter|drop|truncate|comment|reindex|cluster|grant|revoke|import|set\s+search_path)\b/i;
+/** Most statements kept at once (the app has about a hundred distinct ones; filters add shapes). */
+const STATEMENT_LIMIT = 500;
+/** sql → { name, paramTypes, rowDescription }; Map order is least recently used first. */
+const statements = new Map();
+/** Names of statements dropped from the cache, closed before the next Parse. */
+let toClose = [];
+let nextStatement = 1;
+const preparedEnabled = workerData.prepared !== false;
+
+function batch(parts) {
+  let length = 0;
+  for (const part of parts) length += part.length;
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+function forgetStatements() {
+  for (const statement of statements.values()) toClose.push(statement.name);
+  statements.clear();
+}
+
+/** The statement for `sql`, parsed (and described) on first use. Runs inside the query mutex. */
+async function statementFor(sql) {
+  const known = statements.get(sql);
+  if (known) {
+    statements.delete(sql);
+    statements.set(sql, known);
+    return known;
+  }
+  const parts = toClose.map((name) => serialize.close({ type: "S", name }));
+  toClose = [];
+  const name = `s${nextStatement++}`;
+  parts.push(serialize.parse({ name, text: sql }), serialize.describe({ type: "S", name }), serialize.sync());
+  const messages = await db.execProtocolStream(batch(parts), { syncToFs: false });
+  const statement = {
+    name,
+    paramTypes: pgParse.parseDescribeStatementResults(messages),
+    rowDescription: messages.find((m) => m.name === "rowDescription") ?? null,
+  };
+  statements.set(sql, statement);
+  if (statements.size > STATEMENT_LIMIT) {
+    const [oldest, dropped] = statements.entries().next().value;
+    statements.delete(oldest);
+    toClose.push(dropped.name);
+  }
+  return statement;
+}
+
+async function runPrepared(statementSql, params, rowMode, inTransaction, retried = false) {
+  const statement = await statementFor(statementSql);
+  const values = (params ?? []).map((param, i) => {
+    if (param === null || param === undefined) return null;
+    const serializer = db.serializers[statement.paramTypes[i]];
+    return serializer ? serializer(param) : param.toString();
+  });
+  let messages;
+  try {
+    messages = await db.execProtocolStream(
+      batch([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]),
+      { syncToFs: false },
+    );
+  } catch (error) {
+    // After DDL, PostgreSQL refuses a cached plan whose result columns changed: parse it again,
+    // unless a transaction is open (the error has aborted it; the caller sees the error).
+    if (!retried && error?.code === "0A000" && !inTransaction) {
+      statements.delete(statementSql);
+      toClose.push(statement.name);
+      return runPrepared(statementSql, params, rowMode, inTransaction, true);
+    }
+    throw error;
+  }
+  if (!inTransaction) await db.syncToFs();
+  const described = statement.rowDescription ? [statement.rowDescription, ...messages] : messages;
+  return pgParse.parseResults(described, db.parsers, { rowMode, parsers })[0];
+}
+
+/** A data statement through a named prepared statement, with PGlite's own locking around it. */
+function preparedQuery(statementSql, params, rowMode, inTransaction) {
+  const run = () =>
+    db._runExclusiveQuery(() =>
+      runPrepared(statementSql, params, rowMode, inTransaction).catch((error) => {
+        // The same fields PGlite's query() adds to its errors.
+        if (error && typeof error === "object") Object.assign(error, { query: statementSql, params });
+        throw error;
+      }),
+    );
+  // Inside a transaction its callback holds the transaction lock; outside, take it like query() does.
+  return inTransaction ? run() : db._runExclusiveTransaction(run);
+}
+
+/**
+ * One statement on the database (`tx` null) or in an open PGlite transaction: prepared when it is a
+ * data statement, else through PGlite's own query(); DDL forgets the prepared statements.
+ */
+async function runStatement(statementSql, params, rowMode, tx) {
   const started = slowMs === null ? 0 : performance.now();
-  const result = await target(message).query(message.sql, message.params, { rowMode: message.rowMode, parsers });
+  const prepared = preparedEnabled && PREPARABLE.test(statementSql);
+  const result = prepared
+    ? await preparedQuery(statementSql, params, rowMode, tx !== null)
+    : await (tx ?? db).query(statementSql, params, { rowMode, parsers });
+  if (!prepared && SCHEMA_CHANGE.test(statementSql)) forgetStatements();
   if (slowMs !== null) {
     const ms = performance.now() - started;
     if (ms >= slowMs) {
-      const text = process.env.DB_SLOW_FULL ? `${message.sql} -- ${JSON.stringify(message.params)}` : message.sql.replace(/\s+/g, " ").slice(0, 300);
+      const text = process.env.DB_SLOW_FULL ? `${statementSql} -- ${JSON.stringify(params)}` : statementSql.replace(/\s+/g, " ").slice(0, 300);
       console.warn(`[db] ${ms.toFixed(1)} ms, ${result.rows.length} rows: ${text}`);
     }
   }
-  return strip(result);
+  return result;
+}
+
+async function query(message) {
+  const tx = message.tx === undefined ? null : target(message);
+  return strip(await runStatement(message.sql, message.params, message.rowMode, tx));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The embedded LMS API in this thread (decision 012)
+//
+// With `startApi`, the API's Hono app runs here, beside the database it reads: routing, token
+// checks, validation, SQL building, row mapping and JSON all leave the rendering thread, and rows
+// no longer cross threads (one JSON body does). The main thread sends `fetch` with the request's
+// method, URL, headers and body; JSON and text answers come back whole, other bodies (files) in
+// chunks the main thread pulls one at a time.
+// ---------------------------------------------------------------------------------------------
+
+/** A PGlite-shaped client for the API in this thread: the same prepared statements and locks. */
+function localClient() {
+  const on = (tx) => ({
+    query: (statementSql, params, options = {}) => runStatement(statementSql, params ?? [], options.rowMode ?? "object", tx),
+    exec: async (statementSql) => {
+      const results = await (tx ?? db).exec(statementSql);
+      forgetStatements();
+      return results;
+    },
+  });
+  return {
+    ...on(null),
+    transaction: (callback) =>
+      db.transaction((tx) =>
+        callback({
+          ...on(tx),
+          rollback: () => tx.rollback(),
+          get closed() {
+            return tx.closed;
+          },
+        }),
+      ),
+    close: async () => {},
+  };
+}
+
+/** (request: Request) => Promise<Response>, once startApi has run. */
+let api = null;
+/** Bodies being pulled by the main thread: id → reader. */
+const bodies = new Map();
+let nextBody = 1;
+const WHOLE_BODY = /json|^text\//i;
+const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
+
+async function startApi(options) {
+  let module;
+  try {
+    module = await import("../thread-api.ts");
+  } catch (error) {
+    // Started without a TypeScript loader (vitest, plain node): register tsx for this thread.
+    if (error?.code !== "ERR_UNKNOWN_FILE_EXTENSION") throw error;
+    // (A failed import stays cached under its URL, hence the query string.)
+    const { register } = await import("tsx/esm/api");
+    register();
+    module = await import("../thread-api.ts?tsx");
+  }
+  api = module.createThreadApi(localClient(), options);
+}
+
+async function fetchApi(message) {
+  if (!api) throw new Error("the API is not started in the database thread");
+  const response = await api(new Request(message.url, { method: message.method, headers: message.headers, body: message.body ?? undefined }));
+  const head = { status: response.status, headers: [...response.headers] };
+  if (!response.body || NULL_BODY_STATUS.has(response.status) || message.method === "HEAD") {
+    await response.body?.cancel();
+    return { ...head, body: null };
+  }
+  if (WHOLE_BODY.test(response.headers.get("content-type") ?? "")) return { ...head, body: await response.arrayBuffer() };
+  const id = nextBody++;
+  bodies.set(id, response.body.getReader());
+  return { ...head, stream: id };
+}
+
+async function pullBody(message) {
+  const reader = bodies.get(message.stream);
+  if (!reader) return { done: true };
+  try {
+    const { done, value } = await reader.read();
+    if (done) {
+      bodies.delete(message.stream);
+      return { done: true };
+    }
+    // A copy owns its buffer, so it can be transferred (stream chunks may share a pooled one).
+    return { done: false, chunk: new Uint8Array(value).buffer };
+  } catch (error) {
+    bodies.delete(message.stream);
+    throw error;
+  }
 }
 
 async function handle(message) {
   switch (message.op) {
     case "query":
       return query(message);
-    case "exec":
-      return (await target(message).exec(message.sql)).map(strip);
+    case "exec": {
+      const results = await target(message).exec(message.sql);
+      forgetStatements();
+      return results.map(strip);
+    }
     case "begin": {
       const id = nextTx++;
       let finish;
@@ -127,7 +355,21 @@ async function handle(message) {
       }
       return null;
     }
+    case "startApi":
+      return startApi(message.options);
+    case "fetch":
+      return fetchApi(message);
+    case "pull":
+      return pullBody(message);
+    case "cancel": {
+      const reader = bodies.get(message.stream);
+      bodies.delete(message.stream);
+      await reader?.cancel();
+      return null;
+    }
     case "close":
+      for (const reader of bodies.values()) reader.cancel().catch(() => {});
+      bodies.clear();
       await db.close();
       return null;
     default:
@@ -135,9 +377,17 @@ async function handle(message) {
   }
 }
 
+/** Buffers in a reply move to the main thread instead of being copied. */
+function transferables(result) {
+  if (result === null || typeof result !== "object") return [];
+  if (result.body instanceof ArrayBuffer) return [result.body];
+  if (result.chunk instanceof ArrayBuffer) return [result.chunk];
+  return [];
+}
+
 port.on("message", (message) => {
   handle(message).then(
-    (result) => port.postMessage({ id: message.id, ok: true, result }),
+    (result) => port.postMessage({ id: message.id, ok: true, result }, transferables(result)),
     (error) => port.postMessage({ id: message.id, ok: false, error: serializeError(error) }),
   );
 });

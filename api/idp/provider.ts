@@ -11,7 +11,9 @@ import { escapeHtml, loginPage, page, signUpPage, type SignUpValues } from "./pa
 import { registerLearner } from "./register";
 import { LoginRateLimiter } from "./rate-limit";
 
-export const LMS_API_RESOURCE = "urn:learner-app:lms-api";
+import { LMS_API_RESOURCE } from "../runtime";
+
+export { LMS_API_RESOURCE };
 export const IDP_MOUNT = "/idp";
 
 export interface IdentityProviderOptions {

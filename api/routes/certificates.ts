@@ -11,7 +11,7 @@ import {
 } from "../db/schema";
 import { requireUser } from "../auth";
 import { ApiError, message, notFound } from "../errors";
-import { params, query } from "../validate";
+import { params, query, idParams } from "../validate";
 import { toRecord } from "./courses";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -160,7 +160,7 @@ export function certificateRoutes() {
 
   // Spec 7.6 / 6: a certificate's public page needs no sign-in; it shows the holder's name only.
   r.get("/public/certificate-records/:id", async (c) => {
-    const { id } = params(c, z.object({ id: z.uuid() }));
+    const { id } = params(c, idParams);
     const [row] = await loadCertificates(c.var.db, eq(certificateRecords.id, id), { limit: 1, offset: 0 }, c.var.now);
     if (!row) throw notFound("certificate");
     const { id: _recordId, ...result } = row.result;

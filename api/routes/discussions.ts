@@ -14,6 +14,8 @@ import { runCommand } from "../commands";
 import { ApiError, message, notFound } from "../errors";
 import { jsonBody, params, query } from "../validate";
 
+const activityPathParams = z.object({ activityPathId: z.uuid() });
+
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 const READY = 2;
@@ -78,7 +80,7 @@ export function discussionRoutes() {
   // The thread of a discussion: a page of top-level posts (newest first), each with all its replies
   // (oldest first). Four statements whatever the number of posts: access, page, count, replies.
   r.get("/users/me/activity-paths/:activityPathId/discussion/posts", async (c) => {
-    const { activityPathId } = params(c, z.object({ activityPathId: z.uuid() }));
+    const { activityPathId } = params(c, activityPathParams);
     const { page, pageSize } = query(c, discussionPageQuerySchema);
     const db = c.var.db;
     const viewerId = c.var.user.id;

@@ -23,7 +23,12 @@ import { loadScales, toRecord, toWorkflow } from "./courses";
 import { issueCertificate } from "./certificates";
 import { lastProctoringSessionOf } from "./proctoring";
 import { proctorLocked } from "../../domain/proctoring";
-import { jsonBody, params } from "../validate";
+import { jsonBody, params, idParams, isUuid } from "../validate";
+
+const contentParams = z.object({ id: z.uuid(), path: z.uuid().optional() });
+const activityParams = z.object({ id: z.uuid(), activityId: z.uuid() });
+const activityWorkflowParams = z.object({ id: z.uuid(), awId: z.uuid() });
+const resumeBody = z.object({ resume: z.object({ page: z.number().int().min(1).max(100_000).optional(), position: z.number().min(0).max(1_000_000).optional() }).strict() });
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 const FINISHED = 6;
@@ -330,7 +335,7 @@ export function lifecycleRoutes() {
   });
 
   r.get("/objective-workflows/:id", async (c) => {
-    const { id } = params(c, z.object({ id: z.uuid() }));
+    const { id } = params(c, idParams);
     return c.json(toWorkflow(await ownWorkflow(c.var.db, c.var.user.id, id)));
   });
 
@@ -367,16 +372,16 @@ export function lifecycleRoutes() {
     });
     return c.json({ data });
   };
-  r.get("/objective-workflow-aggregates/:id/objective-records", async (c) => records(c, { aggregateId: params(c, z.object({ id: z.uuid() })).id }));
+  r.get("/objective-workflow-aggregates/:id/objective-records", async (c) => records(c, { aggregateId: params(c, idParams).id }));
   r.get("/objective-records/query", async (c) => {
     const q = c.req.query("objectiveId") ?? "";
-    if (!z.uuid().safeParse(q).success) throw new ApiError(400, { objectiveId: [message("invalid", "objectiveId must be a course id (uuid).")] });
+    if (!isUuid(q)) throw new ApiError(400, { objectiveId: [message("invalid", "objectiveId must be a course id (uuid).")] });
     return records(c, { objectiveId: q });
   });
 
   // Spec 7.4: the course tree for one of the learner's workflows, with per-activity progress.
   const tree = async (c: Context<ApiEnv>) => {
-    const { id } = params(c, z.object({ id: z.uuid() }));
+    const { id } = params(c, idParams);
     const db = c.var.db;
     const wf = await ownWorkflow(db, c.var.user.id, id);
     const [agg] = await db.select().from(owa).where(eq(owa.id, wf.aggregateId));
@@ -391,7 +396,7 @@ export function lifecycleRoutes() {
   // The content of one activity, for learners who have a standing in a course that contains it.
   r.use("/users/me/activities/*", requireUser);
   r.get("/users/me/activities/:id/content", async (c) => {
-    const { id } = params(c, z.object({ id: z.uuid() }));
+    const { id } = params(c, idParams);
     const db = c.var.db;
     const rows = await db
       .select({ activity: activities })
@@ -406,7 +411,7 @@ export function lifecycleRoutes() {
   });
   // Spec 7.4: one subtree, and the children of the root or of one node.
   const subtree = (mode: "node" | "children") => async (c: Context<ApiEnv>) => {
-    const { id, path } = params(c, z.object({ id: z.uuid(), path: z.uuid().optional() }));
+    const { id, path } = params(c, contentParams);
     const db = c.var.db;
     const wf = await ownWorkflow(db, c.var.user.id, id);
     const t = await loadTree(db, wf.objectiveId, wf, true, c.var.now);
@@ -449,11 +454,11 @@ export function lifecycleRoutes() {
     });
   };
   r.get("/users/me/objective-workflows/:id/activities/:activityId/activity-records", async (c) => {
-    const p = params(c, z.object({ id: z.uuid(), activityId: z.uuid() }));
+    const p = params(c, activityParams);
     return recordsOf(c, p.id, p.activityId);
   });
   r.get("/users/me/objective-workflows/:id/activity-records/query", async (c) => {
-    const { id } = params(c, z.object({ id: z.uuid() }));
+    const { id } = params(c, idParams);
     // filter=activity.id eq '<uuid>' (the only filter this query takes)
     const filter = c.req.query("filter") ?? "";
     const m = /^\s*activity\.id\s+eq\s+'([0-9a-fA-F-]{36})'\s*$/.exec(filter);
@@ -463,8 +468,8 @@ export function lifecycleRoutes() {
 
   // Spec 7.3 PUT activity workflow: where the learner left off inside an activity (e.g. a PDF page).
   r.put("/users/me/objective-workflows/:id/activity-workflows/:awId", async (c) => {
-    const p = params(c, z.object({ id: z.uuid(), awId: z.uuid() }));
-    const body = await jsonBody(c, z.object({ resume: z.object({ page: z.number().int().min(1).max(100_000).optional(), position: z.number().min(0).max(1_000_000).optional() }).strict() }));
+    const p = params(c, activityWorkflowParams);
+    const body = await jsonBody(c, resumeBody);
     const db = c.var.db;
     const wf = await ownWorkflow(db, c.var.user.id, p.id);
     const [row] = await db
@@ -479,7 +484,7 @@ export function lifecycleRoutes() {
 
   // Contents of every available activity of the course in one call (long-read modes show them all).
   r.get("/users/me/objective-workflows/:id/activity-contents", async (c) => {
-    const { id } = params(c, z.object({ id: z.uuid() }));
+    const { id } = params(c, idParams);
     const db = c.var.db;
     const wf = await ownWorkflow(db, c.var.user.id, id);
     const rows = await db

@@ -11,6 +11,9 @@ import { requireUser } from "../auth";
 import { defaultTenantId, readSettings, toPublicSettings } from "../settings";
 import { jsonBody, params } from "../validate";
 
+const userParams = z.object({ id: z.union([z.literal("me"), z.uuid()]) });
+const timezoneCommandBody = timezoneBodySchema.extend({ commandId: z.uuid().optional() });
+
 const ROLE_ORDER = new Map(ROLES.map((r, i) => [r, i]));
 
 export function platformRoutes() {
@@ -63,7 +66,7 @@ export function platformRoutes() {
 
   // Spec 7.6: GET users/{id}/units. Only one's own units (or "me").
   r.get("/users/:id/units", async (c) => {
-    const { id } = params(c, z.object({ id: z.union([z.literal("me"), z.uuid()]) }));
+    const { id } = params(c, userParams);
     if (id !== "me" && id !== c.var.user.id) throw notFound("user");
     const items = await unitsOf(c.var.db, c.var.user.id);
     return c.json({ items });
@@ -71,9 +74,9 @@ export function platformRoutes() {
 
   // Spec 7.6: POST users/{id}/timezone, body { timezone } — an idempotent command.
   r.post("/users/:id/timezone", async (c) => {
-    const { id } = params(c, z.object({ id: z.union([z.literal("me"), z.uuid()]) }));
+    const { id } = params(c, userParams);
     if (id !== "me" && id !== c.var.user.id) throw notFound("user");
-    const body = await jsonBody(c, timezoneBodySchema.extend({ commandId: z.uuid().optional() }));
+    const body = await jsonBody(c, timezoneCommandBody);
     if (!isValidTimeZone(body.timezone)) {
       throw new ApiError(400, { timezone: [message("invalidTimezone", "Unknown time zone.")] });
     }

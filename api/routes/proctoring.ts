@@ -9,6 +9,8 @@ import { requireUser } from "../auth";
 import { notFound } from "../errors";
 import { params } from "../validate";
 
+const activityWorkflowParams = z.object({ id: z.uuid(), awId: z.uuid() });
+
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /**
@@ -33,7 +35,7 @@ export function proctoringRoutes() {
 
   // Spec 7.5: the last proctoring session of one of the learner's activity workflows; 404 when none.
   r.get(path, async (c) => {
-    const p = params(c, z.object({ id: z.uuid(), awId: z.uuid() }));
+    const p = params(c, activityWorkflowParams);
     const rows = await c.var.db
       .select({ session: proctoringSessions })
       .from(activityWorkflows)

@@ -4,12 +4,11 @@ import { Readable } from "node:stream";
 import { resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { and, eq, sql } from "drizzle-orm";
-import { z } from "zod";
 import type { ApiEnv } from "../context";
 import { activities, activityParts, objectiveWorkflowAggregates as owa } from "../db/schema";
 import { requireUser } from "../auth";
 import { ApiError, message, notFound } from "../errors";
-import { params } from "../validate";
+import { params, idParams } from "../validate";
 
 /** Where private files live: DATA_DIR/storage first, then the repository's demo storage. */
 export function storageRoots(dataDir?: string): string[] {
@@ -38,7 +37,7 @@ export function storageRoutes(roots: string[]) {
   const r = new Hono<ApiEnv>();
   r.use("*", requireUser);
   r.on(["GET", "HEAD"], "/activities/:id/file", async (c) => {
-    const { id } = params(c, z.object({ id: z.uuid() }));
+    const { id } = params(c, idParams);
     const db = c.var.db;
     const [activity] = await db.select().from(activities).where(eq(activities.id, id)).limit(1);
     if (!activity || activity.state === 4 || activity.tenantId !== c.var.user.tenantId) throw notFound("file");

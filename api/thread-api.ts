@@ -1,0 +1,31 @@
+/**
+ * The embedded LMS API as the database thread runs it (`db/pglite-worker.mjs`, decision 012): the
+ * same Hono app as in process, on a drizzle instance over that thread's own PGlite client.
+ */
+import type { PGlite } from "@electric-sql/pglite";
+import { drizzle } from "drizzle-orm/pglite";
+import { createApi } from "./app";
+import type { Database } from "./db/client";
+import * as schema from "./db/schema";
+import { verifierFrom, type VerifierConfig } from "./runtime";
+
+export interface ThreadApiOptions {
+  verifier: VerifierConfig;
+  /** DATA_DIR, for private file storage. */
+  dataDir?: string;
+}
+
+export function createThreadApi(client: unknown, options: ThreadApiOptions): (request: Request) => Promise<Response> {
+  let count = 0;
+  const db = drizzle(client as PGlite, { schema, logger: { logQuery: () => void count++ } });
+  const database: Database = {
+    db,
+    kind: "pglite",
+    // The main thread owns the schema and the data directory: it migrates and closes.
+    migrate: () => Promise.reject(new Error("migrations run from the main thread")),
+    close: async () => {},
+    queryCount: () => count,
+  };
+  const api = createApi({ database, verifyToken: verifierFrom(options.verifier), dataDir: options.dataDir });
+  return async (request) => api.fetch(request);
+}
