@@ -9,12 +9,12 @@ import type { Page } from "@playwright/test";
 const DATE = /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/;
 const NUMBER = /^LA-\d{4}-\d{6}$/;
 
-/** A course's id from its card on My courses (cards are labelled by course-title-{id}). */
+/** A course's id from its card on My courses (its link goes to /learn/courses/{id}…). */
 async function myCourseId(page: Page, name: string): Promise<string> {
   await page.goto(`/learn/courses?keyword=${encodeURIComponent(name.toLowerCase())}`);
   const card = page.locator(".card-grid > li.course-card").filter({ has: page.getByRole("heading", { name, exact: true }) });
-  const labelledBy = await card.locator("article").getAttribute("aria-labelledby");
-  const id = /^course-title-([0-9a-f-]{36})$/.exec(labelledBy ?? "")?.[1];
+  const href = await card.getByRole("link").getAttribute("href");
+  const id = /^\/learn\/courses\/([0-9a-f-]{36})(?:\/|$)/.exec(href ?? "")?.[1];
   expect(id, `course id of ${name}`).toBeTruthy();
   return id!;
 }
