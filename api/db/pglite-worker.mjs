@@ -1,5 +1,6 @@
 /**
- * PGlite in its own thread (docs/decisions/011-database-thread.md).
+ * PGlite in its own thread (docs/decisions/011-database-thread.md), with its data statements
+ * prepared and, when started, the LMS API beside it (docs/decisions/012-api-thread-and-prepared-statements.md).
  *
  * PGlite is PostgreSQL compiled to WebAssembly: it runs every statement, and decodes every result
  * row, synchronously on the thread that owns it. In the server's main thread that work competed
@@ -12,7 +13,8 @@
  *               { id, op: "pull", stream } | { id, op: "cancel", stream }
  * Messages out: { id, ok: true, result } | { id, ok: false, error }
  *
- * Plain JavaScript so that it loads in any Node process (tsx, vitest, plain node) without a loader.
+ * Plain JavaScript so that it loads in any Node process (tsx, vitest, plain node) without a loader;
+ * `startApi` (decision 012) imports the TypeScript API and registers tsx in this thread if needed.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, types, parse as pgParse, protocol } from "@electric-sql/pglite";
