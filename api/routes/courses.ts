@@ -4,8 +4,8 @@ import { z } from "zod";
 import { andAll, parseFilter, type FilterNode } from "../../domain/filter-expression";
 import { gradeVisibility } from "../../domain/lifecycle";
 import {
-  createSelfEnrollmentSchema, listQuerySchema, parseFilterAttributes,
-  type Aggregate, type GradingScale, type Objective, type ObjectiveAccess, type ObjectiveRecord, type ObjectiveWorkflow,
+  createSelfEnrollmentSchema, listQuerySchema, parseAggregateSelect, parseFilterAttributes,
+  type Aggregate, type AggregateSelection, type GradingScale, type Objective, type ObjectiveAccess, type ObjectiveRecord, type ObjectiveWorkflow,
 } from "../../domain/contract/courses";
 import type { ApiEnv } from "../context";
 import type { Db } from "../db/client";
@@ -91,6 +91,7 @@ const recordColumns = {
   protectResults: objectiveRecords.protectResults,
   imported: objectiveRecords.imported,
 };
+type AggregateRow = Pick<typeof owa.$inferSelect, keyof typeof aggregateColumns>;
 type WorkflowRow = Pick<typeof objectiveWorkflows.$inferSelect, keyof typeof workflowColumns>;
 type RecordRow = Pick<typeof objectiveRecords.$inferSelect, keyof typeof recordColumns>;
 
@@ -246,40 +247,86 @@ const catalogVisible = (tenantId: string) =>
 const publicVisible = (tenantId: string) =>
   and(eq(objectives.tenantId, tenantId), eq(objectives.isPublic, true), eq(objectives.state, READY), ne(objectives.activityState, ARCHIVED_ACTIVITY));
 
+/** The columns each selectable field of a course needs (decision 012: `select`). */
+const OBJECTIVE_FIELD_COLUMNS: Partial<Record<keyof Objective, (keyof typeof objectiveColumns)[]>> = {
+  activity: ["activityState", "activityKind", "childrenCount", "presentationMode", "supportReview"],
+};
+
+function objectiveColumnsFor(fields: Set<keyof Objective> | null) {
+  if (!fields) return objectiveColumns;
+  const out: Partial<typeof objectiveColumns> = {};
+  for (const field of fields) {
+    for (const key of OBJECTIVE_FIELD_COLUMNS[field] ?? [field as keyof typeof objectiveColumns]) (out as Record<string, unknown>)[key] = objectiveColumns[key];
+  }
+  return out as typeof objectiveColumns;
+}
+
+function pick<T extends object, K extends keyof T>(value: T, keys: Iterable<K>): Pick<T, K> {
+  const out = {} as Pick<T, K>;
+  for (const key of keys) out[key] = value[key];
+  return out;
+}
+
 /**
  * A page of the learner's aggregates with their courses, collections, workflows, records and
- * grades in one statement (and the total with it when asked).
+ * grades in one statement. With a selection (spec 7.2 `select`) it reads only the columns, and
+ * joins only the tables, that the selected fields need, and returns only those fields.
  */
-async function loadAggregates(db: Db, where: SQL | undefined, opts: { order: SQL[]; limit: number; offset: number }, now: Date): Promise<Aggregate[]> {
-  const rows = await db
-    .select({ a: aggregateColumns, o: objectiveColumns, w: workflowColumns, r: recordColumns, g: gradeColumns })
-    .from(owa)
-    .innerJoin(objectives, eq(objectives.id, owa.objectiveId))
-    .leftJoin(objectiveWorkflows, eq(objectiveWorkflows.id, owa.lastWorkflowId))
-    .leftJoin(objectiveRecords, eq(objectiveRecords.id, owa.lastRecordId))
-    .leftJoin(grades, eq(grades.id, objectiveRecords.gradeId))
-    .where(where)
-    .orderBy(...opts.order)
-    .limit(opts.limit)
-    .offset(opts.offset);
-  const gradeMap = gradeMapOf(rows.map((row) => row.g));
-  return rows.map(({ a, o, w, r }) => ({
-    id: a.id,
-    userId: a.userId,
-    termId: a.termId,
-    isMandatory: a.isMandatory,
-    isSelfEnrolled: a.isSelfEnrolled,
-    retake: a.retake,
-    dueDate: iso(a.dueDate),
-    availabilityDate: iso(a.availabilityDate),
-    availabilityEndDate: iso(a.availabilityEndDate),
-    gradeRevealPolicy: a.gradeRevealPolicy as Aggregate["gradeRevealPolicy"],
-    gradeRevealDate: iso(a.gradeRevealDate),
-    objectiveAccess: a.objectiveAccessId ? { id: a.objectiveAccessId } : null,
-    objective: toObjective(o),
-    lastObjectiveWorkflow: toWorkflow(w),
-    lastObjectiveRecord: toRecord(r, a, w?.state ?? null, gradeMap, now),
-  }));
+async function loadAggregates(
+  db: Db,
+  where: SQL | undefined,
+  opts: { order: SQL[]; limit: number; offset: number; selection?: AggregateSelection | null },
+  now: Date,
+): Promise<Aggregate[]> {
+  const selection = opts.selection ?? null;
+  const wants = (field: keyof Aggregate) => !selection || selection.fields.has(field);
+  // The record's reveal rule reads the workflow's state (spec 4.7).
+  const withRecord = wants("lastObjectiveRecord");
+  const withWorkflow = withRecord || wants("lastObjectiveWorkflow");
+  const oColumns = objectiveColumnsFor(selection?.objectiveFields ?? null);
+  // Only the tables and columns the selected fields need (drizzle's types cannot follow the branches).
+  const fields = { a: aggregateColumns, o: oColumns, ...(withWorkflow ? { w: workflowColumns } : {}), ...(withRecord ? { r: recordColumns, g: gradeColumns } : {}) };
+  type Row = { a: AggregateRow; o: ObjectiveRow; w?: WorkflowRow | null; r?: RecordRow | null; g?: GradeRow | null };
+  type Query = { leftJoin(table: unknown, on: SQL): Query; where(w: SQL | undefined): Query; orderBy(...o: SQL[]): Query; limit(n: number): Query; offset(n: number): Promise<Row[]> };
+  let query = db.select(fields).from(owa).innerJoin(objectives, eq(objectives.id, owa.objectiveId)).$dynamic() as unknown as Query;
+  if (withWorkflow) query = query.leftJoin(objectiveWorkflows, eq(objectiveWorkflows.id, owa.lastWorkflowId));
+  if (withRecord) query = query.leftJoin(objectiveRecords, eq(objectiveRecords.id, owa.lastRecordId)).leftJoin(grades, eq(grades.id, objectiveRecords.gradeId));
+  const rows = await query.where(where).orderBy(...opts.order).limit(opts.limit).offset(opts.offset);
+  const gradeMap = gradeMapOf(rows.map((row) => row.g ?? null));
+  return rows.map(({ a, o, w = null, r = null }) => {
+    const objectiveFields = selection?.objectiveFields;
+    const full: Aggregate = {
+      id: a.id,
+      userId: a.userId,
+      termId: a.termId,
+      isMandatory: a.isMandatory,
+      isSelfEnrolled: a.isSelfEnrolled,
+      retake: a.retake,
+      dueDate: iso(a.dueDate),
+      availabilityDate: iso(a.availabilityDate),
+      availabilityEndDate: iso(a.availabilityEndDate),
+      gradeRevealPolicy: a.gradeRevealPolicy as Aggregate["gradeRevealPolicy"],
+      gradeRevealDate: iso(a.gradeRevealDate),
+      objectiveAccess: a.objectiveAccessId ? { id: a.objectiveAccessId } : null,
+      objective: objectiveFields ? (pickObjective(o, objectiveFields) as Objective) : toObjective(o),
+      lastObjectiveWorkflow: withWorkflow ? toWorkflow(w) : null,
+      lastObjectiveRecord: withRecord ? toRecord(r, a, w?.state ?? null, gradeMap, now) : null,
+    };
+    return selection ? (pick(full, selection.fields) as Aggregate) : full;
+  });
+}
+
+/** The asked-for fields of a course, from the columns read for them. */
+function pickObjective(o: Partial<ObjectiveRow>, fields: Set<keyof Objective>): Partial<Objective> {
+  const out: Partial<Objective> = {};
+  for (const field of fields) {
+    if (field === "activity") {
+      out.activity = { state: o.activityState!, kind: o.activityKind!, childrenCount: o.childrenCount!, presentationMode: o.presentationMode!, supportReview: o.supportReview! };
+    } else {
+      (out as Record<string, unknown>)[field] = (o as Record<string, unknown>)[field];
+    }
+  }
+  return out;
 }
 
 export async function loadAggregateFor(db: Db, userId: string, objectiveId: string, now: Date): Promise<Aggregate | null> {
@@ -394,6 +441,12 @@ export function courseRoutes() {
       if (!parsed.ok) throw new ApiError(400, { filter: [message("invalidFilter", parsed.error)] });
       clientTree = parsed.tree;
     }
+    let selection: AggregateSelection | null = null;
+    if (p.select) {
+      const parsed = parseAggregateSelect(p.select);
+      if (!parsed.ok) throw new ApiError(400, { select: [message("invalidSelect", parsed.error)] });
+      selection = parsed.selection;
+    }
     const tree = andAll(STANDING, clientTree)!;
     const where = and(eq(owa.userId, c.var.user.id), filterToSql(tree), searchCondition(p.search), ...collectionAndAttributeConditions(p.showcaseIds, p.attributeGroups, sql`${owa.objectiveId}`));
     // Name order comes from the aggregate's own copy (index owa_user_sort_idx); the count joins
@@ -403,7 +456,7 @@ export function courseRoutes() {
       ? db.select({ n: sql<number>`count(*)::int` }).from(owa).innerJoin(objectives, eq(objectives.id, owa.objectiveId)).where(where)
       : db.select({ n: sql<number>`count(*)::int` }).from(owa).where(where);
     const [data, total] = await Promise.all([
-      loadAggregates(db, where, { order, limit: p.take, offset: p.skip }, c.var.now),
+      loadAggregates(db, where, { order, limit: p.take, offset: p.skip, selection }, c.var.now),
       p.requireTotalCount ? countQuery : null,
     ]);
     return c.json({ data, ...(total ? { totalCount: total[0].n } : {}) });

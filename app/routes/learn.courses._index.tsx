@@ -1,15 +1,14 @@
 import { data, redirect, useLoaderData, useLocation } from "react-router";
 import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/learn.courses._index";
-import type { Aggregate } from "#domain/contract/courses";
 import { countActiveFilters, PRIORITY_VALUES, PROGRESS_VALUES } from "#domain/courses";
 import { workflowStateLabelKey } from "#domain/lifecycle";
 import { state } from "~/services/request.server";
 import { getLocale } from "~/services/i18n.server";
 import { dateFormatter } from "~/services/format.server";
 import {
-  aggregatesFilter, canonicalOrRedirect, enrol, knownFilterValues, listQuery, occflowCommandId, toCourseCard,
-  type Category, type CourseCardData, type Named,
+  aggregatesFilter, canonicalOrRedirect, CARD_SELECT, enrol, knownFilterValues, listQuery, occflowCommandId, toCourseCard,
+  type CardAggregate, type Category, type CourseCardData, type Named,
 } from "~/services/courses.server";
 import { PAGE_SIZE } from "~/constants";
 import { clearPersistedFilters, persistFilters, readPersistedFilters } from "~/services/preferences.server";
@@ -69,9 +68,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
 
   const filter = aggregatesFilter(filters);
-  const list = await lms.get<{ data: Aggregate[]; totalCount: number }>(
+  const list = await lms.get<{ data: CardAggregate[]; totalCount: number }>(
     "/api/lms/v1/objective-workflow-aggregates/query",
-    listQuery(filters, { filter }),
+    listQuery(filters, { filter, select: CARD_SELECT }),
   );
   const fmt = dateFormatter(getLocale(context), shell.user.timezone);
   const canonical = url.searchParams.toString();

@@ -95,6 +95,41 @@ export const aggregateSchema = z.object({
 });
 export type Aggregate = z.infer<typeof aggregateSchema>;
 
+/**
+ * Spec 7.2 `select` on the aggregates query: the fields of each aggregate to return, comma-separated;
+ * `objective.<field>` narrows the course to those fields (`objective` alone is the whole course).
+ * `id` is always returned. A list that reads a few fields (My courses' cards) costs the database,
+ * both threads and the JSON less than one that reads them all (decision 012).
+ */
+export const AGGREGATE_FIELDS = Object.keys(aggregateSchema.shape) as (keyof Aggregate)[];
+export const OBJECTIVE_FIELDS = Object.keys(objectiveSchema.shape) as (keyof Objective)[];
+export interface AggregateSelection {
+  fields: Set<keyof Aggregate>;
+  /** The course's fields when only some are asked for; null when the whole course is. */
+  objectiveFields: Set<keyof Objective> | null;
+}
+
+export function parseAggregateSelect(text: string): { ok: true; selection: AggregateSelection } | { ok: false; error: string } {
+  const parts = text.split(",").map((p) => p.trim()).filter(Boolean);
+  if (parts.length === 0 || parts.length > 60) return { ok: false, error: "select lists 1 to 60 comma-separated fields." };
+  const fields = new Set<keyof Aggregate>(["id"]);
+  let objectiveFields: Set<keyof Objective> | null = new Set<keyof Objective>(["id"]);
+  let wholeObjective = false;
+  for (const part of parts) {
+    const [head, sub, ...rest] = part.split(".");
+    if (rest.length || !(AGGREGATE_FIELDS as string[]).includes(head) || (sub !== undefined && (head !== "objective" || !(OBJECTIVE_FIELDS as string[]).includes(sub)))) {
+      return { ok: false, error: `select: unknown field "${part.slice(0, 80)}".` };
+    }
+    fields.add(head as keyof Aggregate);
+    if (head === "objective") {
+      if (sub === undefined) wholeObjective = true;
+      else objectiveFields.add(sub as keyof Objective);
+    }
+  }
+  if (wholeObjective) objectiveFields = null;
+  return { ok: true, selection: { fields, objectiveFields } };
+}
+
 /** Spec 3 Objective access (as listed for a user): a course the learner may see in the catalog. */
 export const objectiveAccessSchema = z.object({
   id,

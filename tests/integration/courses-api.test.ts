@@ -82,6 +82,48 @@ describe("objective-workflow-aggregates/query (spec 7.2)", () => {
     expect(names(await res.json())).toEqual(expected);
   });
 
+  it("returns only the selected fields (spec 7.2 select), with the values of the whole aggregate", async () => {
+    const query = "/api/lms/v1/objective-workflow-aggregates/query?requireTotalCount=true";
+    const full = await (await get(query)).json();
+    const select = "isMandatory,dueDate,lastObjectiveWorkflow,lastObjectiveRecord,objective.name,objective.showcases,objective.activity";
+    const res = await get(`${query}&select=${encodeURIComponent(select)}`);
+    expect(res.status).toBe(200);
+    const narrow = await res.json();
+    expect(narrow.totalCount).toBe(full.totalCount);
+    expect(narrow.data).toHaveLength(full.data.length);
+    narrow.data.forEach((a: Record<string, unknown>, i: number) => {
+      const f = full.data[i];
+      expect(Object.keys(a).sort()).toEqual(["dueDate", "id", "isMandatory", "lastObjectiveRecord", "lastObjectiveWorkflow", "objective"]);
+      expect(a).toEqual({
+        id: f.id,
+        isMandatory: f.isMandatory,
+        dueDate: f.dueDate,
+        lastObjectiveWorkflow: f.lastObjectiveWorkflow,
+        // The reveal rule still applies: the "never" course's score stays hidden.
+        lastObjectiveRecord: f.lastObjectiveRecord,
+        objective: { id: f.objective.id, name: f.objective.name, showcases: f.objective.showcases, activity: f.objective.activity },
+      });
+    });
+    const finished = narrow.data.find((a: { objective: { name: string } }) => a.objective.name === "Finished course");
+    expect(finished.lastObjectiveRecord).toMatchObject({ score: null, resultsHidden: true });
+  });
+
+  it("joins no workflow or record when neither is selected, and takes the whole course for 'objective'", async () => {
+    const body = await (await get("/api/lms/v1/objective-workflow-aggregates/query?select=objective,isSelfEnrolled&filter=" + encodeURIComponent("lastObjectiveWorkflow.state eq 6"))).json();
+    expect(body.data).toHaveLength(1);
+    expect(Object.keys(body.data[0]).sort()).toEqual(["id", "isSelfEnrolled", "objective"]);
+    expect(body.data[0].objective).toMatchObject({ name: "Finished course", description: expect.any(String), activity: expect.any(Object) });
+  });
+
+  it.each(["password", "objective.password", "objective.activity.state", "lastObjectiveRecord.score", ",", Array(61).fill("id").join(",")])(
+    "refuses select=%s with 400",
+    async (select) => {
+      const res = await get(`/api/lms/v1/objective-workflow-aggregates/query?select=${encodeURIComponent(select)}`);
+      expect(res.status).toBe(400);
+      expect((await res.json()).errors.select[0].code).toBe("invalidSelect");
+    },
+  );
+
   it.each([
     "password eq 'x'",
     "objective.name eq 'x'; drop table users; --",
