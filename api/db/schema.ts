@@ -199,6 +199,8 @@ export const objectives = pgTable(
     /** Listed in the public open catalog (no sign-in). */
     isPublic: boolean("is_public").notNull().default(false),
     allowSelfEnrollment: boolean("allow_self_enrollment").notNull().default(true),
+    /** The course's collections ([{ id, name }] by name), kept by triggers on objective_showcases and showcases (migration 0006). */
+    showcasesJson: jsonb("showcases_json").$type<{ id: string; name: string }[]>().notNull().default([]),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

@@ -36,10 +36,10 @@ const STANDING = (() => {
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
 /**
- * A course's collections, read in the same statement as the course (a correlated sub-select on
- * the primary key of objective_showcases), so a page of courses costs one query, not two.
+ * A course's collections ([{ id, name }] in name order): a column the database keeps up to date
+ * (migration 0006) — a correlated sub-select per row was most of the page query's execution.
  */
-const showcasesJson = sql<{ id: string; name: string }[]>`(select coalesce(json_agg(json_build_object('id', ${showcases.id}, 'name', ${showcases.name}) order by ${showcases.name}, ${showcases.id}), '[]'::json) from ${objectiveShowcases} inner join ${showcases} on ${showcases.id} = ${objectiveShowcases.showcaseId} where ${objectiveShowcases.objectiveId} = ${objectives.id})`;
+const showcasesJson = objectives.showcasesJson;
 
 /** The grade of a record, left-joined in the same statement. */
 const gradeColumns = { id: grades.id, name: grades.name, color: grades.color, normalizedMinScore: grades.normalizedMinScore };

@@ -108,6 +108,23 @@ describe("objective-workflow-aggregates/query (spec 7.2)", () => {
     expect(finished.lastObjectiveRecord).toMatchObject({ score: null, resultsHidden: true });
   });
 
+  it("lists a course's collections as the database keeps them: added, renamed, removed (migration 0006)", async () => {
+    const db = t.database.db;
+    const showcasesOf = async () => {
+      const body = await (await get("/api/lms/v1/objective-workflow-aggregates/query?select=objective.name,objective.showcases")).json();
+      return body.data.find((a: { objective: { name: string } }) => a.objective.name === "Python basics").objective.showcases.map((c: { name: string }) => c.name);
+    };
+    const [zeta, alpha] = await db.insert(s.showcases).values([{ tenantId, name: "Zeta" }, { tenantId, name: "Alpha" }]).returning();
+    await db.insert(s.objectiveShowcases).values([{ objectiveId: ids.python, showcaseId: zeta.id }, { objectiveId: ids.python, showcaseId: alpha.id }]);
+    expect(await showcasesOf()).toEqual(["Alpha", "Zeta"]);
+    await db.update(s.showcases).set({ name: "Beta" }).where(eq(s.showcases.id, zeta.id));
+    expect(await showcasesOf()).toEqual(["Alpha", "Beta"]);
+    await db.delete(s.objectiveShowcases).where(eq(s.objectiveShowcases.showcaseId, alpha.id));
+    expect(await showcasesOf()).toEqual(["Beta"]);
+    await db.delete(s.showcases).where(eq(s.showcases.id, zeta.id));
+    expect(await showcasesOf()).toEqual([]);
+  });
+
   it("joins no workflow or record when neither is selected, and takes the whole course for 'objective'", async () => {
     const body = await (await get("/api/lms/v1/objective-workflow-aggregates/query?select=objective,isSelfEnrolled&filter=" + encodeURIComponent("lastObjectiveWorkflow.state eq 6"))).json();
     expect(body.data).toHaveLength(1);
