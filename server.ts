@@ -38,8 +38,10 @@ if (process.env.LMS_API_URL) {
   const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: resolve(dataDir, "pglite"), thread: process.env.PGLITE_THREAD !== "0" });
   await database.migrate();
   if (await seedIfEmpty(database.db)) console.log("[seed] demo data created (accounts: see README, password 'demo')");
-  // Fresh planner statistics: PGlite runs no autovacuum, and without them joins are planned blind.
-  await database.db.execute(sql`analyze`);
+  // PGlite runs no autovacuum: fresh planner statistics (without them joins are planned blind) and
+  // a fresh visibility map (index-only scans, e.g. the catalog's total, skip the table). 0.6 s on
+  // the 10,000-course data.
+  await database.db.execute(sql`vacuum analyze`);
   let verifier: VerifierConfig;
   if (process.env.OIDC_ISSUER) {
     verifier = { kind: "remote", issuer: process.env.OIDC_ISSUER, audience: process.env.OIDC_AUDIENCE };

@@ -206,6 +206,9 @@ export const objectives = pgTable(
   (t) => [
     index("objectives_tenant_name_idx").on(t.tenantId, sql`lower(${t.name})`, t.id),
     index("objectives_catalog_idx").on(t.tenantId, t.inCatalog, t.state),
+    // The catalog's visible courses (decision 012): read index-only for its total. The predicate is
+    // literal in the queries too (api/routes/courses.ts), so generic plans can use it.
+    index("objectives_catalog_visible_idx").on(t.tenantId, t.id).where(sql`in_catalog and state = 2 and activity_state <> 4`),
     index("objectives_public_idx").on(t.tenantId, t.isPublic, t.state),
   ],
 );
@@ -293,6 +296,7 @@ export const objectiveAccesses = pgTable(
   (t) => [
     index("objective_accesses_objective_idx").on(t.objectiveId),
     index("objective_accesses_user_idx").on(t.userId, t.objectiveId),
+    index("objective_accesses_tenant_wide_idx").on(t.tenantId, t.objectiveId).where(sql`user_id is null`),
   ],
 );
 

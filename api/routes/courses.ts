@@ -242,8 +242,12 @@ async function tenantForDomain(db: Db, domain: string | undefined): Promise<stri
 }
 
 /** Catalog visibility: ready, listed, root activity not archived. */
+/**
+ * Catalog visibility with its constant conditions written as literals, so that plans made once for
+ * every tenant (decision 012: generic plans) still match the partial index on visible courses.
+ */
 const catalogVisible = (tenantId: string) =>
-  and(eq(objectives.tenantId, tenantId), eq(objectives.inCatalog, true), eq(objectives.state, READY), ne(objectives.activityState, ARCHIVED_ACTIVITY));
+  and(eq(objectives.tenantId, tenantId), sql`${objectives.inCatalog} and ${objectives.state} = ${sql.raw(String(READY))} and ${objectives.activityState} <> ${sql.raw(String(ARCHIVED_ACTIVITY))}`);
 const publicVisible = (tenantId: string) =>
   and(eq(objectives.tenantId, tenantId), eq(objectives.isPublic, true), eq(objectives.state, READY), ne(objectives.activityState, ARCHIVED_ACTIVITY));
 

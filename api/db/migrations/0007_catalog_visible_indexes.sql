@@ -1,0 +1,2 @@
+CREATE INDEX "objective_accesses_tenant_wide_idx" ON "objective_accesses" USING btree ("tenant_id","objective_id") WHERE user_id is null;--> statement-breakpoint
+CREATE INDEX "objectives_catalog_visible_idx" ON "objectives" USING btree ("tenant_id","id") WHERE in_catalog and state = 2 and activity_state <> 4;
