@@ -241,10 +241,10 @@ async function tenantForDomain(db: Db, domain: string | undefined): Promise<stri
   return id;
 }
 
-/** Catalog visibility: ready, listed, root activity not archived. */
 /**
- * Catalog visibility with its constant conditions written as literals, so that plans made once for
- * every tenant (decision 012: generic plans) still match the partial index on visible courses.
+ * Catalog visibility: ready, listed, root activity not archived. The constant conditions are
+ * literals, so that plans made once for every tenant (decision 012: generic plans) still match the
+ * partial index on visible courses (migration 0007).
  */
 const catalogVisible = (tenantId: string) =>
   and(eq(objectives.tenantId, tenantId), sql`${objectives.inCatalog} and ${objectives.state} = ${sql.raw(String(READY))} and ${objectives.activityState} <> ${sql.raw(String(ARCHIVED_ACTIVITY))}`);
