@@ -38,9 +38,9 @@ export class PGliteThread implements Queryable {
   }
 
   /** Starts the thread and opens `dataDir` ("memory://" for a database in memory). */
-  static async create(dataDir: string, options: { slowMs?: number; prepared?: boolean } = {}): Promise<PGliteThread> {
+  static async create(dataDir: string, options: { slowMs?: number } = {}): Promise<PGliteThread> {
     const worker = new Worker(new URL("./pglite-worker.mjs", import.meta.url), {
-      workerData: { dataDir, slowMs: options.slowMs, prepared: options.prepared },
+      workerData: { dataDir, slowMs: options.slowMs },
     });
     const client = new PGliteThread(worker);
     const ready = new Promise<void>((resolve, reject) => {

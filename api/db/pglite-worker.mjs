@@ -114,7 +114,6 @@ const statements = new Map();
 /** Names of statements dropped from the cache, closed before the next Parse. */
 let toClose = [];
 let nextStatement = 1;
-const preparedEnabled = workerData.prepared !== false;
 
 function batch(parts) {
   let length = 0;
@@ -208,7 +207,7 @@ function preparedQuery(statementSql, params, rowMode, inTransaction) {
  */
 async function runStatement(statementSql, params, rowMode, tx) {
   const started = slowMs === null ? 0 : performance.now();
-  const prepared = preparedEnabled && PREPARABLE.test(statementSql);
+  const prepared = PREPARABLE.test(statementSql);
   const result = prepared
     ? await preparedQuery(statementSql, params, rowMode, tx !== null)
     : await (tx ?? db).query(statementSql, params, { rowMode, parsers });
