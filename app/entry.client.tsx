@@ -1,7 +1,7 @@
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
-import { createLiteI18n, I18nextProvider } from "./i18n/lite";
+import { createLiteI18n, I18nProvider } from "./i18n/lite";
 
 /** Translations for the page's language arrive from a cached resource route before hydration. */
 async function hydrate() {
@@ -12,11 +12,11 @@ async function hydrate() {
   startTransition(() => {
     hydrateRoot(
       document,
-      <I18nextProvider i18n={i18n}>
+      <I18nProvider i18n={i18n}>
         <StrictMode>
           <HydratedRouter />
         </StrictMode>
-      </I18nextProvider>,
+      </I18nProvider>,
     );
   });
 }

@@ -6,7 +6,7 @@ import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/root";
 import { localeDirection, parseSupportedLocales, LOCALE_NAMES } from "#domain/locales";
 import { PUBLIC_MENU, pageTitle } from "#domain/menu";
-import { i18nextMiddleware, getLocale, translationsVersion } from "./services/i18n.server";
+import { localeMiddleware, getLocale, translationsVersion } from "./services/i18n.server";
 import { requestStateMiddleware, state } from "./services/request.server";
 import { popToast } from "./services/toast.server";
 import { loadPublicSettings, publicLms } from "./services/user.server";
@@ -15,14 +15,14 @@ import { ErrorPage, errorStatus } from "./components/error-page";
 import { useNonce } from "./components/nonce";
 import stylesHref from "./styles/app.scss?url";
 
-export const middleware: Route.MiddlewareFunction[] = [requestStateMiddleware, i18nextMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [requestStateMiddleware, localeMiddleware];
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesHref },
   { rel: "icon", href: "/learn/favicon.svg", type: "image/svg+xml" },
 ];
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const locale = getLocale(context);
   const s = state(context);
   let shell = null;
@@ -38,7 +38,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   ]);
   const portalName = shell?.settings["platform.common.portal_name"] ?? publicSettings?.portalName ?? "Learning Portal";
   const supported = parseSupportedLocales(shell?.settings["platform.common.supported_locales"] ?? publicSettings?.supportedLocales);
-  const url = new URL(request.url);
   return data(
     {
       locale,

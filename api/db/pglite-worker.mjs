@@ -276,8 +276,9 @@ async function startApi(options) {
   try {
     module = await import("../thread-api.ts");
   } catch (error) {
-    // Started without a TypeScript loader (vitest, plain node): register tsx for this thread.
-    if (error?.code !== "ERR_UNKNOWN_FILE_EXTENSION") throw error;
+    // Started without a TypeScript loader (vitest, plain node): register tsx for this thread. Node
+    // 24 strips types by itself but does not resolve extensionless imports (ERR_MODULE_NOT_FOUND).
+    if (error?.code !== "ERR_UNKNOWN_FILE_EXTENSION" && error?.code !== "ERR_MODULE_NOT_FOUND") throw error;
     // (A failed import stays cached under its URL, hence the query string.)
     const { register } = await import("tsx/esm/api");
     register();

@@ -1,6 +1,6 @@
 import { readFileSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { DEFAULT_LOCALE, SUPPORTED_LOCALES, isSupportedLocale, localeDirection } from "../../domain/locales";
+import { DEFAULT_LOCALE, isSupportedLocale, localeDirection } from "../../domain/locales";
 
 type Messages = Record<string, string>;
 const cache = new Map<string, Messages>();
@@ -35,19 +35,4 @@ export function idpTranslator(locale: string): IdpT {
       return text;
     },
   };
-}
-
-/** ui_locales from the authorization request, then the app's locale cookie, then Accept-Language. */
-export function pickLocale(candidates: (string | null | undefined)[], acceptLanguage: string | undefined): string {
-  for (const c of candidates) {
-    for (const part of (c ?? "").split(/\s+/)) if (isSupportedLocale(part)) return part;
-  }
-  for (const entry of (acceptLanguage ?? "").split(",")) {
-    const tag = entry.split(";")[0].trim();
-    if (isSupportedLocale(tag)) return tag;
-    const base = tag.split("-")[0].toLowerCase();
-    const match = SUPPORTED_LOCALES.find((l) => l.toLowerCase() === base || l.toLowerCase().startsWith(`${base}-`));
-    if (match) return match;
-  }
-  return DEFAULT_LOCALE;
 }

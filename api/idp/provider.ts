@@ -6,7 +6,8 @@ import type { JWK } from "jose";
 import type { Db } from "../db/client";
 import { verifyPassword } from "../db/password";
 import { users } from "../db/schema";
-import { idpTranslator, pickLocale, type IdpT } from "./i18n";
+import { idpTranslator, type IdpT } from "./i18n";
+import { negotiateLocale } from "../../domain/locales";
 import { escapeHtml, loginPage, page, signUpPage, type SignUpValues } from "./pages";
 import { registerLearner } from "./register";
 import { LoginRateLimiter } from "./rate-limit";
@@ -27,12 +28,30 @@ export interface IdentityProviderOptions {
   accessTokenTtlSeconds?: number;
 }
 
+/** A cookie's value, or null; a garbled encoding reads as absent, never as an error. */
 function cookieValue(req: IncomingMessage, name: string): string | null {
   for (const part of (req.headers.cookie ?? "").split(";")) {
     const [k, ...v] = part.trim().split("=");
-    if (k === name) return decodeURIComponent(v.join("="));
+    if (k !== name) continue;
+    try {
+      return decodeURIComponent(v.join("="));
+    } catch {
+      return null;
+    }
   }
   return null;
+}
+
+/** The app's `lng` cookie (React Router's cookie format: base64 of a JSON string), or null. */
+function chosenLocale(req: IncomingMessage): string | null {
+  const raw = cookieValue(req, "lng");
+  if (!raw) return null;
+  try {
+    const value: unknown = JSON.parse(Buffer.from(raw, "base64").toString("utf8"));
+    return typeof value === "string" ? value : null;
+  } catch {
+    return null;
+  }
 }
 
 async function readForm(req: IncomingMessage, limit = 16 * 1024): Promise<URLSearchParams | null> {
@@ -68,7 +87,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
   const limiter = new LoginRateLimiter();
   const localeOf = (ctxOrReq: { headers: IncomingMessage["headers"] }, uiLocales?: string | null) =>
     idpTranslator(
-      pickLocale([uiLocales, cookieValue(ctxOrReq as IncomingMessage, "lng")], ctxOrReq.headers["accept-language"] as string | undefined),
+      negotiateLocale({ chosen: [uiLocales, chosenLocale(ctxOrReq as IncomingMessage)], acceptLanguage: ctxOrReq.headers["accept-language"] as string | undefined }),
     );
 
   const configuration: Configuration = {

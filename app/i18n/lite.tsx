@@ -1,5 +1,5 @@
 /**
- * The app's translator, on the server and in the browser (docs/decisions/009-client-i18n.md, 011).
+ * The app's translator, on the server and in the browser (docs/decisions/009-client-i18n.md, 011, 013).
  * It implements exactly what the app uses of i18next + react-i18next — nested keys,
  * {{interpolation}} without escaping, CLDR plural suffixes (JSON v4) — saves about 18 KB gzip of
  * first-load JavaScript, and costs nothing per request on the server.
@@ -42,7 +42,7 @@ export function createLiteI18n(language: string, resources: Resources): LiteI18n
 
 const Context = createContext<LiteI18n>(createLiteI18n("en-US", {}));
 
-export function I18nextProvider({ i18n, children }: { i18n: LiteI18n; children?: ReactNode }) {
+export function I18nProvider({ i18n, children }: { i18n: LiteI18n; children?: ReactNode }) {
   return createElement(Context.Provider, { value: i18n }, children);
 }
 
@@ -50,6 +50,3 @@ export function useTranslation() {
   const i18n = useContext(Context);
   return { t: i18n.t, i18n, ready: true };
 }
-
-/** Present for API compatibility with react-i18next; nothing to register. */
-export const initReactI18next = { type: "3rdParty" as const, init() {} };

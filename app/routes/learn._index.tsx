@@ -7,7 +7,7 @@ import { state } from "~/services/request.server";
  * query (browsers keep the hash across a redirect). This deployment has no dashboard screen, so
  * the redirect always applies (docs/decisions/004-dashboard.md).
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ url, context }: Route.LoaderArgs) {
   await state(context).requireLearner();
-  throw redirect(`/learn/courses${new URL(request.url).search}`);
+  throw redirect(`/learn/courses${url.search}`);
 }

@@ -13,10 +13,9 @@ export const handle = {
 };
 
 /** /learn/catalog (spec 2.1, 7.2): courses the learner can add, with search and filters. */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const s = state(context);
   const shell = await s.shell();
-  const url = new URL(request.url);
   // Spec 2.1: catalog paths are public paths; visitors see the open catalog instead.
   if (!shell) throw redirect(`/learn/open-catalog${url.search}`);
   if (!shell.settings.features.catalog) throw new Response("Not found", { status: 404 });

@@ -3,9 +3,9 @@ import type { Route } from "./+types/learn.courses.$id.view.$";
 import { requireCourseId } from "~/services/catalog.server";
 
 /** /learn/courses/{id}/view/* (spec 2.1): any other view path opens the content viewer. */
-export async function loader({ params, request }: Route.LoaderArgs) {
+export async function loader({ params, url }: Route.LoaderArgs) {
   const id = requireCourseId(params.id);
-  throw redirect(`/learn/courses/${id}/view/content${new URL(request.url).search}`);
+  throw redirect(`/learn/courses/${id}/view/content${url.search}`);
 }
 
 export default function CourseViewRedirect() {

@@ -62,12 +62,11 @@ function lastOpened(nodes: TreeNode[]): TreeNode | undefined {
  * modes, starting/finishing activities, resume, and submitting the course. `viewType=REVIEW` shows a
  * finished attempt read-only when 4.7 allows it.
  */
-export async function loader({ params, request, context }: Route.LoaderArgs) {
+export async function loader({ params, url, context }: Route.LoaderArgs) {
   const id = requireCourseId(params.id);
   const s = state(context);
   const shell = await s.requireLearner();
   const lms = await s.lms();
-  const url = new URL(request.url);
   const review = url.searchParams.get("viewType") === "REVIEW";
   const course = await loadCourse(lms, id);
   const agg = course.aggregate;
@@ -167,7 +166,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   };
 }
 
-export async function action({ params, request, context }: Route.ActionArgs) {
+export async function action({ params, request, url, context }: Route.ActionArgs) {
   const id = requireCourseId(params.id);
   const s = state(context);
   await s.requireLearner();
@@ -176,7 +175,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const intent = form.get("intent");
   if (intent === "post") {
     const input = discussionInput(form);
-    const page = discussionPage(new URL(request.url).searchParams.get("page"));
+    const page = discussionPage(url.searchParams.get("page"));
     const back = `/learn/courses/${id}/view/content?activityPathId=${encodeURIComponent(input.activityPathId)}${page > 1 ? `&page=${page}` : ""}`;
     const result = await postToDiscussion(lms, input, back);
     if (result.kind === "redirect") return result.response;

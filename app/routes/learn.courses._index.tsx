@@ -21,11 +21,10 @@ export const handle = {
   breadcrumb: (_: unknown, t: (k: string) => string) => ({ slug: "courses-list", label: t("breadcrumbs.courses-list"), href: "/learn/courses" }),
 };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const s = state(context);
   const shell = await s.requireLearner();
   const lms = await s.lms();
-  const url = new URL(request.url);
 
   if (url.searchParams.has("clear")) {
     throw redirect("/learn/courses", { headers: { "Set-Cookie": await clearPersistedFilters() } });

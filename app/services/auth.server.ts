@@ -3,7 +3,9 @@ import { Authenticator } from "remix-auth";
 import { OAuth2Strategy } from "remix-auth-oauth2";
 import { safeRedirect } from "#domain/redirect";
 import { env, isProduction, secureCookies } from "./env.server";
-import { localeCookie } from "./i18n.server";
+import { chosenLocale } from "./i18n.server";
+import { pageUrl } from "./url.server";
+import { isSupportedLocale } from "#domain/locales";
 import { commitSession, destroySession, readSession, type SessionData } from "./session.server";
 import { setToast } from "./toast.server";
 import { createCookie } from "react-router";
@@ -13,10 +15,11 @@ export const LOGIN_CALLBACK_PATH = "/learn/login-callback";
 /** Passes the learner's language to the provider's sign-in page (OIDC ui_locales). */
 class LocaleAwareStrategy<User> extends OAuth2Strategy<User> {
   protected override authorizationParams(params: URLSearchParams, request: Request): URLSearchParams {
-    const lng = /(?:^|;\s*)lng=([^;]+)/.exec(request.headers.get("Cookie") ?? "")?.[1];
-    if (lng) params.set("ui_locales", decodeURIComponent(lng).replace(/^"|"$/g, ""));
+    const url = new URL(request.url);
+    const lng = url.searchParams.get("ui_locales");
+    if (lng) params.set("ui_locales", lng);
     // The sign-up offer asks the embedded provider for its registration form (ignored by others).
-    if (new URL(request.url).searchParams.get("provider") === "signup") params.set("signup", "1");
+    if (url.searchParams.get("provider") === "signup") params.set("signup", "1");
     return params;
   }
 }
@@ -86,6 +89,8 @@ export async function startLogin(request: Request): Promise<Response> {
   const start = new URL(LOGIN_CALLBACK_PATH, url);
   const provider = url.searchParams.get("provider");
   if (provider) start.searchParams.set("provider", provider);
+  const lng = await chosenLocale(request);
+  if (isSupportedLocale(lng)) start.searchParams.set("ui_locales", lng);
   try {
     await auth.authenticate("oidc", new Request(start, { headers: request.headers }));
   } catch (thrown) {
@@ -152,8 +157,8 @@ export async function logout(request: Request): Promise<Response> {
       end.searchParams.set("client_id", e.OIDC_CLIENT_ID);
       end.searchParams.set("post_logout_redirect_uri", `${e.APP_URL}/learn`);
       if (session?.idToken) end.searchParams.set("id_token_hint", session.idToken);
-      const lng = await localeCookie.parse(request.headers.get("Cookie"));
-      if (typeof lng === "string") end.searchParams.set("ui_locales", lng);
+      const lng = await chosenLocale(request);
+      if (isSupportedLocale(lng)) end.searchParams.set("ui_locales", lng);
       location = end.toString();
     }
   } catch (err) {
@@ -163,7 +168,7 @@ export async function logout(request: Request): Promise<Response> {
 }
 
 export function loginUrl(request: Request): string {
-  const url = new URL(request.url);
+  const url = pageUrl(request);
   const back = url.pathname.startsWith("/learn") ? url.pathname + url.search : "/learn";
   return `/oidc/login?redirectUrl=${encodeURIComponent(back)}`;
 }

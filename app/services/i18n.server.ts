@@ -1,6 +1,5 @@
 import { createContext, createCookie, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import { LanguageDetector } from "remix-i18next/server";
-import { DEFAULT_LOCALE, SUPPORTED_LOCALES } from "#domain/locales";
+import { DEFAULT_LOCALE, negotiateLocale } from "#domain/locales";
 import { createLiteI18n, type LiteI18n } from "~/i18n/lite";
 
 /** The learner's language choice (spec 9: cookie first, then Accept-Language). Also read by /idp. */
@@ -37,22 +36,22 @@ export function translationsFor(locale: string): Record<string, unknown> {
   return m;
 }
 
-const detector = new LanguageDetector({
-  supportedLanguages: [...SUPPORTED_LOCALES],
-  fallbackLanguage: DEFAULT_LOCALE,
-  cookie: localeCookie,
-  order: ["cookie", "header"],
-});
 const localeContext = createContext<string>(DEFAULT_LOCALE);
 
+/** The `lng` cookie's locale, or null (absent or garbled: never an error). */
+export async function chosenLocale(request: Request): Promise<string | null> {
+  const value = await localeCookie.parse(request.headers.get("Cookie"));
+  return typeof value === "string" ? value : null;
+}
+
 /**
- * The request's language (spec 9: the `lng` cookie, then Accept-Language), detected once per
- * request by remix-i18next's detector. Rendering translates with the same small translator the
+ * The request's language (spec 9: the `lng` cookie, then Accept-Language; `negotiateLocale` in
+ * domain/), decided once per request. Rendering translates with the same small translator the
  * browser uses (decision 009), one per language for the life of the process — no i18next instance
- * per request.
+ * per request. (remix-i18next 8 only exports a middleware that creates one; decision 013.)
  */
-export const i18nextMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  context.set(localeContext, await detector.detect(request));
+export const localeMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  context.set(localeContext, negotiateLocale({ chosen: [await chosenLocale(request)], acceptLanguage: request.headers.get("Accept-Language") }));
   return next();
 };
 

@@ -1,11 +1,12 @@
 import { translationsFor } from "./i18n.server";
+import { pageUrl } from "./url.server";
 
 /**
  * Spec 8: a 401 inside an embedded frame posts a re-login message to the parent window instead
  * of navigating the frame to the provider (which refuses to be framed). A link remains for no-JS.
  */
 export function reloginFramePage(request: Request, locale: string): Response {
-  const url = new URL(request.url);
+  const url = pageUrl(request);
   const nonce = crypto.randomUUID().replace(/-/g, "");
   const t = (translationsFor(locale).reauth ?? {}) as Record<string, string>;
   const target = `/oidc/login?${url.searchParams.toString()}`;
