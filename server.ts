@@ -32,10 +32,16 @@ let apiFetch: ((request: Request) => Response | Promise<Response>) | null = null
 
 if (process.env.LMS_API_URL) {
   if (!process.env.OIDC_ISSUER) {
-    throw new Error("LMS_API_URL is set, so the embedded identity provider is off: set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET too.");
+    throw new Error(
+      "LMS_API_URL is set, so the embedded identity provider is off: set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET too.",
+    );
   }
 } else {
-  const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir: resolve(dataDir, "pglite"), thread: process.env.PGLITE_THREAD !== "0" });
+  const database = await openDatabase({
+    databaseUrl: process.env.DATABASE_URL,
+    dataDir: resolve(dataDir, "pglite"),
+    thread: process.env.PGLITE_THREAD !== "0",
+  });
   await database.migrate();
   if (await seedIfEmpty(database.db)) console.log("[seed] demo data created (accounts: see README, password 'demo')");
   // PGlite runs no autovacuum: fresh planner statistics (without them joins are planned blind) and
@@ -102,7 +108,11 @@ web.use("*", async (c, next) => {
     const origin = c.req.header("origin");
     const own = new URL(c.req.url).origin;
     const crossSite = site !== undefined && site !== "same-origin" && site !== "none";
-    if (crossSite || (origin !== undefined && origin !== "null" && origin !== own && origin !== appUrl) || origin === "null") {
+    if (
+      crossSite ||
+      (origin !== undefined && origin !== "null" && origin !== own && origin !== appUrl) ||
+      origin === "null"
+    ) {
       return c.html(
         `<!DOCTYPE html><html lang="en"><meta charset="utf-8"><title>403 Forbidden</title><h1>403 Forbidden</h1><p>Cross-origin requests are refused.</p></html>`,
         403,
@@ -124,11 +134,19 @@ if (apiFetch) {
 if (!vite) {
   web.use(
     "/learn/assets/*",
-    serveStatic({ root: "./build/client", rewriteRequestPath: (p) => p.replace(/^\/learn/, ""), onFound: (_p, c) => c.header("Cache-Control", "public, max-age=31536000, immutable") }),
+    serveStatic({
+      root: "./build/client",
+      rewriteRequestPath: (p) => p.replace(/^\/learn/, ""),
+      onFound: (_p, c) => c.header("Cache-Control", "public, max-age=31536000, immutable"),
+    }),
   );
   web.use(
     "/learn/*",
-    serveStatic({ root: "./build/client", rewriteRequestPath: (p) => p.replace(/^\/learn/, ""), onFound: (_p, c) => c.header("Cache-Control", "public, max-age=3600") }),
+    serveStatic({
+      root: "./build/client",
+      rewriteRequestPath: (p) => p.replace(/^\/learn/, ""),
+      onFound: (_p, c) => c.header("Cache-Control", "public, max-age=3600"),
+    }),
   );
 }
 web.get("/", (c) => c.redirect("/learn", 302));
@@ -153,7 +171,9 @@ const server = createServer((req, res) => {
 });
 
 server.listen(port, () => {
-  console.log(`Learner app on ${appUrl}/learn (APP_ENV=${process.env.APP_ENV}${process.env.LMS_API_URL ? `, LMS API ${process.env.LMS_API_URL}` : ", embedded LMS API"})`);
+  console.log(
+    `Learner app on ${appUrl}/learn (APP_ENV=${process.env.APP_ENV}${process.env.LMS_API_URL ? `, LMS API ${process.env.LMS_API_URL}` : ", embedded LMS API"})`,
+  );
 });
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

@@ -38,7 +38,9 @@ export async function runCommand<T>(
   let status: CommandStatus;
   if (existing) {
     if (existing.userId !== user.id || existing.type !== input.type) {
-      throw new ApiError(409, { id: [message("commandIdReused", "This command id was already used for another command.")] });
+      throw new ApiError(409, {
+        id: [message("commandIdReused", "This command id was already used for another command.")],
+      });
     }
     status = toStatus(existing);
   } else {
@@ -82,13 +84,22 @@ async function executeOnce<T>(
     // The domain refused the command: nothing it wrote survives; remember the refusal.
     const [failed] = await db
       .insert(commands)
-      .values({ id: input.id, userId, type: input.type, state: "failed", result: COMMAND_RESULT.failed, errors: err.errors, data: { status: err.status } })
+      .values({
+        id: input.id,
+        userId,
+        type: input.type,
+        state: "failed",
+        result: COMMAND_RESULT.failed,
+        errors: err.errors,
+        data: { status: err.status },
+      })
       .onConflictDoNothing()
       .returning();
     if (failed) return toStatus(failed);
   }
   const winner = await findCommand(db, input.id);
-  if (!winner || winner.userId !== userId) throw new ApiError(409, { id: [message("commandIdReused", "This command id was already used.")] });
+  if (!winner || winner.userId !== userId)
+    throw new ApiError(409, { id: [message("commandIdReused", "This command id was already used.")] });
   return toStatus(winner);
 }
 
@@ -109,6 +120,7 @@ function respond(c: Context<ApiEnv>, status: CommandStatus): Response {
 
 export async function readCommandStatus(c: Context<ApiEnv>, id: string): Promise<Response> {
   const row = await findCommand(c.var.db, id);
-  if (!row || row.userId !== c.var.user.id) throw new ApiError(404, { "": [message("notFound", "The command was not found.")] });
+  if (!row || row.userId !== c.var.user.id)
+    throw new ApiError(404, { "": [message("notFound", "The command was not found.")] });
   return c.json(toStatus(row), 200);
 }

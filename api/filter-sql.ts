@@ -38,12 +38,18 @@ function param(field: FilterField, value: FilterValue): SQL {
 }
 
 function showcaseExists(values: FilterValue[] | null): SQL {
-  const match = values ? sql` and ${objectiveShowcases.showcaseId} in (${sql.join(values.map((v) => sql`${v}::uuid`), sql`, `)})` : sql``;
+  const match = values
+    ? sql` and ${objectiveShowcases.showcaseId} in (${sql.join(
+        values.map((v) => sql`${v}::uuid`),
+        sql`, `,
+      )})`
+    : sql``;
   return sql`exists (select 1 from ${objectiveShowcases} where ${objectiveShowcases.objectiveId} = ${objectives.id}${match})`;
 }
 
 /** Case-insensitive text: the course name is already stored lowercased on the aggregate. */
-const lowered = (field: FilterField, col: SQL) => (field === "objective.name" ? sql`${owa.sortName}` : sql`lower(${col})`);
+const lowered = (field: FilterField, col: SQL) =>
+  field === "objective.name" ? sql`${owa.sortName}` : sql`lower(${col})`;
 
 /** Whether a tree reads course columns other than those copied onto the aggregate. */
 export function needsObjectiveJoin(node: FilterNode | null): boolean {
@@ -56,9 +62,15 @@ export function needsObjectiveJoin(node: FilterNode | null): boolean {
       return needsObjectiveJoin(node.child);
     case "cmp":
       if (node.field === "objective.name") return !(node.op === "contains" || node.op === "startswith");
-      return node.field.startsWith("objective.") && node.field !== "objective.activity.state" || node.field === "showcaseId";
+      return (
+        (node.field.startsWith("objective.") && node.field !== "objective.activity.state") ||
+        node.field === "showcaseId"
+      );
     default:
-      return (node.field.startsWith("objective.") && node.field !== "objective.activity.state") || node.field === "showcaseId";
+      return (
+        (node.field.startsWith("objective.") && node.field !== "objective.activity.state") ||
+        node.field === "showcaseId"
+      );
   }
 }
 
@@ -81,7 +93,12 @@ export function filterToSql(node: FilterNode): SQL {
     case "in": {
       if (node.field === "showcaseId") return showcaseExists(node.values);
       const col = COLUMNS[node.field as keyof typeof COLUMNS];
-      return known(sql`${col} in (${sql.join(node.values.map((v) => param(node.field, v)), sql`, `)})`);
+      return known(
+        sql`${col} in (${sql.join(
+          node.values.map((v) => param(node.field, v)),
+          sql`, `,
+        )})`,
+      );
     }
     case "cmp": {
       if (node.field === "showcaseId") {

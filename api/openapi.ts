@@ -1,7 +1,13 @@
 import { z } from "zod";
 import { apiErrorSchema, commandStatusSchema } from "../domain/contract/common";
 import {
-  licencesSchema, permissionsSchema, publicSettingsSchema, settingsSchema, timezoneBodySchema, unitSchema, userSchema,
+  licencesSchema,
+  permissionsSchema,
+  publicSettingsSchema,
+  settingsSchema,
+  timezoneBodySchema,
+  unitSchema,
+  userSchema,
 } from "../domain/contract/platform";
 
 type Operation = {
@@ -18,14 +24,42 @@ type Operation = {
  * and marked `x-spec-path-not-shown`. Later resource groups add their entries with `addOperations`.
  */
 const operations: Record<string, Record<string, Operation & { notShown?: boolean }>> = {
-  "/api/platform/v1/public/settings": { get: { summary: "Public runtime settings (portal name, locales)", public: true, response: publicSettingsSchema, notShown: true } },
+  "/api/platform/v1/public/settings": {
+    get: {
+      summary: "Public runtime settings (portal name, locales)",
+      public: true,
+      response: publicSettingsSchema,
+      notShown: true,
+    },
+  },
   "/api/platform/v1/users/me": { get: { summary: "Current user (spec 3 User)", response: userSchema, notShown: true } },
-  "/api/platform/v1/users/me/permissions": { get: { summary: "Permission entries of the current user", response: permissionsSchema, notShown: true } },
-  "/api/platform/v1/users/me/licences": { get: { summary: "Valid licences of the current user", response: licencesSchema, notShown: true } },
-  "/api/platform/v1/settings": { get: { summary: "Tenant settings and features (spec 3 Settings read)", response: settingsSchema, notShown: true } },
-  "/api/platform/v1/users/{id}/units": { get: { summary: "Units of a user (only yourself)", params: ["id"], response: z.object({ items: z.array(unitSchema) }) } },
-  "/api/platform/v1/users/{id}/timezone": { post: { summary: "Set the preferred time zone", params: ["id"], body: timezoneBodySchema, command: true } },
-  "/api/lms/v1/commands/{id}": { get: { summary: "Status of an asynchronous command (spec 7.7)", params: ["id"], response: commandStatusSchema, notShown: true } },
+  "/api/platform/v1/users/me/permissions": {
+    get: { summary: "Permission entries of the current user", response: permissionsSchema, notShown: true },
+  },
+  "/api/platform/v1/users/me/licences": {
+    get: { summary: "Valid licences of the current user", response: licencesSchema, notShown: true },
+  },
+  "/api/platform/v1/settings": {
+    get: { summary: "Tenant settings and features (spec 3 Settings read)", response: settingsSchema, notShown: true },
+  },
+  "/api/platform/v1/users/{id}/units": {
+    get: {
+      summary: "Units of a user (only yourself)",
+      params: ["id"],
+      response: z.object({ items: z.array(unitSchema) }),
+    },
+  },
+  "/api/platform/v1/users/{id}/timezone": {
+    post: { summary: "Set the preferred time zone", params: ["id"], body: timezoneBodySchema, command: true },
+  },
+  "/api/lms/v1/commands/{id}": {
+    get: {
+      summary: "Status of an asynchronous command (spec 7.7)",
+      params: ["id"],
+      response: commandStatusSchema,
+      notShown: true,
+    },
+  },
 };
 
 export function addOperations(more: typeof operations) {
@@ -40,15 +74,30 @@ export function openApiDocument() {
     const item: Record<string, unknown> = {};
     for (const [method, op] of Object.entries(ops)) {
       const responses: Record<string, unknown> = {
-        "400": { description: "Invalid input; field messages", content: { "application/json": { schema: schema(apiErrorSchema) } } },
-        "404": { description: "Unknown id, or not yours", content: { "application/json": { schema: schema(apiErrorSchema) } } },
+        "400": {
+          description: "Invalid input; field messages",
+          content: { "application/json": { schema: schema(apiErrorSchema) } },
+        },
+        "404": {
+          description: "Unknown id, or not yours",
+          content: { "application/json": { schema: schema(apiErrorSchema) } },
+        },
       };
       if (!op.public) responses["401"] = { description: "Missing or invalid bearer token" };
       if (op.command) {
-        responses["200"] = { description: "Prefer: respond-sync — the finished command", content: { "application/json": { schema: schema(commandStatusSchema) } } };
-        responses["202"] = { description: "Prefer: respond-async — accepted; poll the Location header", content: { "application/json": { schema: schema(commandStatusSchema) } } };
+        responses["200"] = {
+          description: "Prefer: respond-sync — the finished command",
+          content: { "application/json": { schema: schema(commandStatusSchema) } },
+        };
+        responses["202"] = {
+          description: "Prefer: respond-async — accepted; poll the Location header",
+          content: { "application/json": { schema: schema(commandStatusSchema) } },
+        };
       } else {
-        responses["200"] = { description: "OK", content: op.response ? { "application/json": { schema: schema(op.response) } } : undefined };
+        responses["200"] = {
+          description: "OK",
+          content: op.response ? { "application/json": { schema: schema(op.response) } } : undefined,
+        };
       }
       item[method] = {
         summary: op.summary,
@@ -56,9 +105,13 @@ export function openApiDocument() {
         security: op.public ? [] : [{ bearer: [] }],
         parameters: [
           ...(op.params ?? []).map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
-          ...(op.command ? [{ name: "Prefer", in: "header", schema: { type: "string", enum: ["respond-async", "respond-sync"] } }] : []),
+          ...(op.command
+            ? [{ name: "Prefer", in: "header", schema: { type: "string", enum: ["respond-async", "respond-sync"] } }]
+            : []),
         ],
-        ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: schema(op.body) } } } } : {}),
+        ...(op.body
+          ? { requestBody: { required: true, content: { "application/json": { schema: schema(op.body) } } } }
+          : {}),
         responses,
       };
     }
@@ -66,7 +119,11 @@ export function openApiDocument() {
   }
   return {
     openapi: "3.1.0",
-    info: { title: "Embedded LMS API", version: "1.0.0", description: "Reference LMS API for the learner app (spec section 7)." },
+    info: {
+      title: "Embedded LMS API",
+      version: "1.0.0",
+      description: "Reference LMS API for the learner app (spec section 7).",
+    },
     components: { securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } } },
     paths,
   };
@@ -74,57 +131,234 @@ export function openApiDocument() {
 
 import { createDiscussionPostSchema, discussionThreadSchema } from "../domain/contract/discussions";
 addOperations({
-  "/api/lms/v1/users/me/activity-paths/{activityPathId}/discussion/posts": { get: { summary: "A discussion's thread: top-level posts newest first (query page, pageSize ≤ 50), each with all replies", params: ["activityPathId"], response: discussionThreadSchema, notShown: true } },
-  "/api/lms/v1/create-discussion-posts": { post: { summary: "Write a discussion post or reply (idempotent by id)", body: createDiscussionPostSchema, command: true, notShown: true } },
+  "/api/lms/v1/users/me/activity-paths/{activityPathId}/discussion/posts": {
+    get: {
+      summary: "A discussion's thread: top-level posts newest first (query page, pageSize ≤ 50), each with all replies",
+      params: ["activityPathId"],
+      response: discussionThreadSchema,
+      notShown: true,
+    },
+  },
+  "/api/lms/v1/create-discussion-posts": {
+    post: {
+      summary: "Write a discussion post or reply (idempotent by id)",
+      body: createDiscussionPostSchema,
+      command: true,
+      notShown: true,
+    },
+  },
 });
 
-import { aggregateSchema, createSelfEnrollmentSchema, filterCategorySchema, gradingScaleSchema, objectiveAccessDetailSchema, objectiveAccessSchema, objectiveRecordSchema, objectiveWorkflowSchema, publicObjectiveDetailSchema, publicObjectiveSchema, showcaseSchema, termSchema } from "../domain/contract/courses";
-import { finishActivityWorkflowsSchema, finishObjectiveWorkflowSchema, startActivityWorkflowsSchema, startObjectiveWorkflowSchema, submitObjectiveWorkflowSchema } from "../domain/contract/lifecycle";
+import {
+  aggregateSchema,
+  createSelfEnrollmentSchema,
+  filterCategorySchema,
+  gradingScaleSchema,
+  objectiveAccessDetailSchema,
+  objectiveAccessSchema,
+  objectiveRecordSchema,
+  objectiveWorkflowSchema,
+  publicObjectiveDetailSchema,
+  publicObjectiveSchema,
+  showcaseSchema,
+  termSchema,
+} from "../domain/contract/courses";
+import {
+  finishActivityWorkflowsSchema,
+  finishObjectiveWorkflowSchema,
+  startActivityWorkflowsSchema,
+  startObjectiveWorkflowSchema,
+  submitObjectiveWorkflowSchema,
+} from "../domain/contract/lifecycle";
 
 const list = (item: z.ZodTypeAny) => z.object({ data: z.array(item), totalCount: z.number().int().optional() });
-const LIST_QUERY = "Query: sort (objective.name | -objective.name | dueDate | -dueDate | created | -created), skip, take (≤ 100), requireTotalCount, search, showcase (repeatable collection id), filterAttribute (categoryId:attrId[,attrId], repeatable; OR within a category, AND across)";
+const LIST_QUERY =
+  "Query: sort (objective.name | -objective.name | dueDate | -dueDate | created | -created), skip, take (≤ 100), requireTotalCount, search, showcase (repeatable collection id), filterAttribute (categoryId:attrId[,attrId], repeatable; OR within a category, AND across)";
 
 addOperations({
-  "/api/lms/v1/public/open-catalog/objectives/query": { get: { summary: `Public courses of the open catalog. ${LIST_QUERY}; domain selects the tenant`, public: true, response: list(publicObjectiveSchema) } },
-  "/api/lms/v1/public/open-catalog/objectives/{id}": { get: { summary: "One public course", public: true, params: ["id"], response: publicObjectiveDetailSchema } },
-  "/api/lms/v1/public/open-catalog/showcases": { get: { summary: "Collections that contain public courses", public: true, response: list(showcaseSchema) } },
-  "/api/lms/v1/public/open-catalog/filter-categories": { get: { summary: "Filter categories used by public courses", public: true, response: z.array(filterCategorySchema) } },
-  "/api/lms/v1/objective-workflow-aggregates/query": { get: { summary: `My courses. ${LIST_QUERY}; filter = text expression (docs/decisions/006), always combined with the standing conditions of spec 7.2; select = comma-separated fields to return (objective.<field> for parts of the course; id always; decision 012)`, response: list(aggregateSchema) } },
-  "/api/lms/v1/users/me/objective-workflow-aggregates/term-ids": { get: { summary: "Term ids of the learner's courses (the term filter lists only these)", response: z.object({ data: z.array(z.string()) }), notShown: true } },
-  "/api/lms/v1/objectives/{id}/objective-workflow-aggregate": { get: { summary: "The learner's standing in one course, with its grading scale and the current attempt's newest proctoring session (docs/decisions/010)", params: ["id"], response: aggregateSchema.extend({ objectiveGradingScale: gradingScaleSchema.nullable(), lastProctoringSession: attemptProctoringSessionSchema.nullable() }) } },
+  "/api/lms/v1/public/open-catalog/objectives/query": {
+    get: {
+      summary: `Public courses of the open catalog. ${LIST_QUERY}; domain selects the tenant`,
+      public: true,
+      response: list(publicObjectiveSchema),
+    },
+  },
+  "/api/lms/v1/public/open-catalog/objectives/{id}": {
+    get: { summary: "One public course", public: true, params: ["id"], response: publicObjectiveDetailSchema },
+  },
+  "/api/lms/v1/public/open-catalog/showcases": {
+    get: { summary: "Collections that contain public courses", public: true, response: list(showcaseSchema) },
+  },
+  "/api/lms/v1/public/open-catalog/filter-categories": {
+    get: { summary: "Filter categories used by public courses", public: true, response: z.array(filterCategorySchema) },
+  },
+  "/api/lms/v1/objective-workflow-aggregates/query": {
+    get: {
+      summary: `My courses. ${LIST_QUERY}; filter = text expression (docs/decisions/006), always combined with the standing conditions of spec 7.2; select = comma-separated fields to return (objective.<field> for parts of the course; id always; decision 012)`,
+      response: list(aggregateSchema),
+    },
+  },
+  "/api/lms/v1/users/me/objective-workflow-aggregates/term-ids": {
+    get: {
+      summary: "Term ids of the learner's courses (the term filter lists only these)",
+      response: z.object({ data: z.array(z.string()) }),
+      notShown: true,
+    },
+  },
+  "/api/lms/v1/objectives/{id}/objective-workflow-aggregate": {
+    get: {
+      summary:
+        "The learner's standing in one course, with its grading scale and the current attempt's newest proctoring session (docs/decisions/010)",
+      params: ["id"],
+      response: aggregateSchema.extend({
+        objectiveGradingScale: gradingScaleSchema.nullable(),
+        lastProctoringSession: attemptProctoringSessionSchema.nullable(),
+      }),
+    },
+  },
   "/api/lms/v1/users/me/terms": { get: { summary: "Terms of the tenant", response: list(termSchema) } },
-  "/api/lms/v1/users/me/enrolled-showcases": { get: { summary: "Collections of the learner's courses", response: list(showcaseSchema) } },
-  "/api/lms/v1/users/me/catalog-showcases": { get: { summary: "Collections of catalog courses", response: list(showcaseSchema) } },
-  "/api/lms/v1/users/me/enrolled-filter-categories": { get: { summary: "Filter categories of the learner's courses", response: z.array(filterCategorySchema) } },
-  "/api/lms/v1/users/me/catalog-filter-categories": { get: { summary: "Filter categories of catalog courses", response: z.array(filterCategorySchema) } },
-  "/api/lms/v1/grading-scales/query": { get: { summary: "Grading scales by id (query id, repeatable)", response: list(gradingScaleSchema) } },
-  "/api/lms/v1/users/me/objective-accesses/query": { get: { summary: `Catalog: courses the tenant offers, with the learner's enrolment. ${LIST_QUERY}`, response: list(objectiveAccessSchema) } },
-  "/api/lms/v1/users/me/objectives/{id}/objective-access": { get: { summary: "One course as the catalog shows it", params: ["id"], response: objectiveAccessDetailSchema } },
-  "/api/lms/v1/create-self-enrollments": { post: { summary: "Add a course to my courses (idempotent by id)", body: createSelfEnrollmentSchema, command: true } },
-  "/api/lms/v1/start-objective-workflows": { post: { summary: "Start or retake a course; id is the new workflow's id (idempotent)", body: startObjectiveWorkflowSchema, command: true } },
-  "/api/lms/v1/submit-objective-workflows": { post: { summary: "Submit a workflow; grading creates its record (idempotent per workflow)", body: submitObjectiveWorkflowSchema, command: true } },
-  "/api/lms/v1/finish-objective-workflows": { post: { summary: "Finish a submitted, graded or approved workflow", body: finishObjectiveWorkflowSchema, command: true } },
-  "/api/lms/v1/start-activity-workflows": { post: { summary: "Start activities of a workflow (idempotent per workflow and part)", body: startActivityWorkflowsSchema, command: true } },
-  "/api/lms/v1/finish-activity-workflows": { post: { summary: "Finish activities; completion earns the activity's points unless graded by a person", body: finishActivityWorkflowsSchema, command: true } },
-  "/api/lms/v1/objective-workflows/{id}": { get: { summary: "One of the learner's workflows", params: ["id"], response: objectiveWorkflowSchema } },
-  "/api/lms/v1/objective-workflow-aggregates/{id}/objective-records": { get: { summary: "Attempts (records) of one of the learner's courses, newest first; reveal policies applied", params: ["id"], response: list(objectiveRecordSchema) } },
-  "/api/lms/v1/objective-records/query": { get: { summary: "Attempts of a course by objectiveId (query)", response: list(objectiveRecordSchema) } },
-  "/api/lms/v1/users/me/objective-workflows/{id}/activity-with-aggregates": { get: { summary: "The full activity tree of a workflow with per-activity progress (spec 7.4 'full tree')", params: ["id"] } },
-  "/api/lms/v1/users/me/objective-workflows/{id}/activity": { get: { summary: "The activity tree (same as activity-with-aggregates)", params: ["id"] } },
-  "/api/lms/v1/users/me/objective-workflows/{id}/activity/{path}": { get: { summary: "A subtree", params: ["id", "path"] } },
-  "/api/lms/v1/users/me/objective-workflows/{id}/activity/{path}/children": { get: { summary: "Children of a node", params: ["id", "path"] } },
-  "/api/lms/v1/users/me/objective-workflows/{id}/activities/{activityId}/activity-records": { get: { summary: "Records of one activity", params: ["id", "activityId"] } },
-  "/api/lms/v1/users/me/objective-workflows/{id}/activity-records/query": { get: { summary: "Records of a workflow; filter=activity.id eq '<uuid>'", params: ["id"] } },
-  "/api/lms/v1/users/me/objective-workflows/{id}/activity-contents": { get: { summary: "Contents of every available activity of the course (long-read modes)", params: ["id"], notShown: true } },
-  "/api/lms/v1/users/me/objective-workflows/{id}/activity-workflows/{awId}": { put: { summary: "Save where the learner left off ({ resume: { page } })", params: ["id", "awId"] } },
-  "/api/lms/v1/users/me/activities/{id}/content": { get: { summary: "Content of one activity", params: ["id"], notShown: true } },
-  "/api/lms-storage/v1/activities/{id}/file": { get: { summary: "A private activity file (range requests; HEAD for the size); 403 without access", params: ["id"], notShown: true } },
+  "/api/lms/v1/users/me/enrolled-showcases": {
+    get: { summary: "Collections of the learner's courses", response: list(showcaseSchema) },
+  },
+  "/api/lms/v1/users/me/catalog-showcases": {
+    get: { summary: "Collections of catalog courses", response: list(showcaseSchema) },
+  },
+  "/api/lms/v1/users/me/enrolled-filter-categories": {
+    get: { summary: "Filter categories of the learner's courses", response: z.array(filterCategorySchema) },
+  },
+  "/api/lms/v1/users/me/catalog-filter-categories": {
+    get: { summary: "Filter categories of catalog courses", response: z.array(filterCategorySchema) },
+  },
+  "/api/lms/v1/grading-scales/query": {
+    get: { summary: "Grading scales by id (query id, repeatable)", response: list(gradingScaleSchema) },
+  },
+  "/api/lms/v1/users/me/objective-accesses/query": {
+    get: {
+      summary: `Catalog: courses the tenant offers, with the learner's enrolment. ${LIST_QUERY}`,
+      response: list(objectiveAccessSchema),
+    },
+  },
+  "/api/lms/v1/users/me/objectives/{id}/objective-access": {
+    get: { summary: "One course as the catalog shows it", params: ["id"], response: objectiveAccessDetailSchema },
+  },
+  "/api/lms/v1/create-self-enrollments": {
+    post: { summary: "Add a course to my courses (idempotent by id)", body: createSelfEnrollmentSchema, command: true },
+  },
+  "/api/lms/v1/start-objective-workflows": {
+    post: {
+      summary: "Start or retake a course; id is the new workflow's id (idempotent)",
+      body: startObjectiveWorkflowSchema,
+      command: true,
+    },
+  },
+  "/api/lms/v1/submit-objective-workflows": {
+    post: {
+      summary: "Submit a workflow; grading creates its record (idempotent per workflow)",
+      body: submitObjectiveWorkflowSchema,
+      command: true,
+    },
+  },
+  "/api/lms/v1/finish-objective-workflows": {
+    post: {
+      summary: "Finish a submitted, graded or approved workflow",
+      body: finishObjectiveWorkflowSchema,
+      command: true,
+    },
+  },
+  "/api/lms/v1/start-activity-workflows": {
+    post: {
+      summary: "Start activities of a workflow (idempotent per workflow and part)",
+      body: startActivityWorkflowsSchema,
+      command: true,
+    },
+  },
+  "/api/lms/v1/finish-activity-workflows": {
+    post: {
+      summary: "Finish activities; completion earns the activity's points unless graded by a person",
+      body: finishActivityWorkflowsSchema,
+      command: true,
+    },
+  },
+  "/api/lms/v1/objective-workflows/{id}": {
+    get: { summary: "One of the learner's workflows", params: ["id"], response: objectiveWorkflowSchema },
+  },
+  "/api/lms/v1/objective-workflow-aggregates/{id}/objective-records": {
+    get: {
+      summary: "Attempts (records) of one of the learner's courses, newest first; reveal policies applied",
+      params: ["id"],
+      response: list(objectiveRecordSchema),
+    },
+  },
+  "/api/lms/v1/objective-records/query": {
+    get: { summary: "Attempts of a course by objectiveId (query)", response: list(objectiveRecordSchema) },
+  },
+  "/api/lms/v1/users/me/objective-workflows/{id}/activity-with-aggregates": {
+    get: {
+      summary: "The full activity tree of a workflow with per-activity progress (spec 7.4 'full tree')",
+      params: ["id"],
+    },
+  },
+  "/api/lms/v1/users/me/objective-workflows/{id}/activity": {
+    get: { summary: "The activity tree (same as activity-with-aggregates)", params: ["id"] },
+  },
+  "/api/lms/v1/users/me/objective-workflows/{id}/activity/{path}": {
+    get: { summary: "A subtree", params: ["id", "path"] },
+  },
+  "/api/lms/v1/users/me/objective-workflows/{id}/activity/{path}/children": {
+    get: { summary: "Children of a node", params: ["id", "path"] },
+  },
+  "/api/lms/v1/users/me/objective-workflows/{id}/activities/{activityId}/activity-records": {
+    get: { summary: "Records of one activity", params: ["id", "activityId"] },
+  },
+  "/api/lms/v1/users/me/objective-workflows/{id}/activity-records/query": {
+    get: { summary: "Records of a workflow; filter=activity.id eq '<uuid>'", params: ["id"] },
+  },
+  "/api/lms/v1/users/me/objective-workflows/{id}/activity-contents": {
+    get: {
+      summary: "Contents of every available activity of the course (long-read modes)",
+      params: ["id"],
+      notShown: true,
+    },
+  },
+  "/api/lms/v1/users/me/objective-workflows/{id}/activity-workflows/{awId}": {
+    put: { summary: "Save where the learner left off ({ resume: { page } })", params: ["id", "awId"] },
+  },
+  "/api/lms/v1/users/me/activities/{id}/content": {
+    get: { summary: "Content of one activity", params: ["id"], notShown: true },
+  },
+  "/api/lms-storage/v1/activities/{id}/file": {
+    get: {
+      summary: "A private activity file (range requests; HEAD for the size); 403 without access",
+      params: ["id"],
+      notShown: true,
+    },
+  },
 });
 
 import { certificateRecordSchema, publicCertificateSchema } from "../domain/contract/certificates";
 import { attemptProctoringSessionSchema, proctoringSessionSchema } from "../domain/contract/proctoring";
 addOperations({
-  "/api/lms/v1/certificate-records/query": { get: { summary: "The signed-in learner's certificates, newest first. Query: certificateNumber (LA-2026-000123), or objectiveId (uuid) with optional userId (must be the caller's; another user's id finds nothing); sort=-created; skip; take (≤ 100). Certificates whose result is hidden (reveal policy, protected results) are left out until it is shown", response: list(certificateRecordSchema) } },
-  "/api/lms/v1/public/certificate-records/{id}": { get: { summary: "A certificate's public share page data: holder's display name, course, result, dates; no sign-in", public: true, params: ["id"], response: publicCertificateSchema } },
-  "/api/lms/v1/users/me/objective-workflows/{id}/activity-workflows/{awId}/last-proctoring-session": { get: { summary: "The last proctoring session of one of the learner's activity workflows (state 1 created, 2 in progress, 3 completed, 4 reviewed); 404 when there is none", params: ["id", "awId"], response: proctoringSessionSchema } },
+  "/api/lms/v1/certificate-records/query": {
+    get: {
+      summary:
+        "The signed-in learner's certificates, newest first. Query: certificateNumber (LA-2026-000123), or objectiveId (uuid) with optional userId (must be the caller's; another user's id finds nothing); sort=-created; skip; take (≤ 100). Certificates whose result is hidden (reveal policy, protected results) are left out until it is shown",
+      response: list(certificateRecordSchema),
+    },
+  },
+  "/api/lms/v1/public/certificate-records/{id}": {
+    get: {
+      summary: "A certificate's public share page data: holder's display name, course, result, dates; no sign-in",
+      public: true,
+      params: ["id"],
+      response: publicCertificateSchema,
+    },
+  },
+  "/api/lms/v1/users/me/objective-workflows/{id}/activity-workflows/{awId}/last-proctoring-session": {
+    get: {
+      summary:
+        "The last proctoring session of one of the learner's activity workflows (state 1 created, 2 in progress, 3 completed, 4 reviewed); 404 when there is none",
+      params: ["id", "awId"],
+      response: proctoringSessionSchema,
+    },
+  },
 });

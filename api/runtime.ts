@@ -22,7 +22,12 @@ export async function loadSecrets(dataDir: string): Promise<Secrets> {
   const file = join(dataDir, "secrets.json");
   if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8")) as Secrets;
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
-  const signingKey = { ...(await exportJWK(privateKey)), alg: "RS256", use: "sig", kid: randomBytes(8).toString("hex") };
+  const signingKey = {
+    ...(await exportJWK(privateKey)),
+    alg: "RS256",
+    use: "sig",
+    kid: randomBytes(8).toString("hex"),
+  };
   const secrets: Secrets = {
     sessionSecret: randomBytes(32).toString("base64url"),
     idpCookieKey: randomBytes(32).toString("base64url"),
@@ -42,7 +47,11 @@ export function localVerifier(issuer: string, key: JWK): VerifyToken {
   const jwks = createLocalJWKSet({ keys: [publicJwk(key)] });
   return async (token) => {
     const { payload } = await jwtVerify(token, jwks, { issuer, audience: LMS_API_RESOURCE });
-    return { sub: String(payload.sub), email: typeof payload.email === "string" ? payload.email : undefined, exp: payload.exp };
+    return {
+      sub: String(payload.sub),
+      email: typeof payload.email === "string" ? payload.email : undefined,
+      exp: payload.exp,
+    };
   };
 }
 
@@ -51,7 +60,9 @@ export function remoteVerifier(issuer: string, audience: string | undefined): Ve
   let jwks: ReturnType<typeof createRemoteJWKSet> | null = null;
   return async (token) => {
     if (!jwks) {
-      const res = await fetch(new URL(".well-known/openid-configuration", issuer.endsWith("/") ? issuer : `${issuer}/`));
+      const res = await fetch(
+        new URL(".well-known/openid-configuration", issuer.endsWith("/") ? issuer : `${issuer}/`),
+      );
       const meta = (await res.json()) as { jwks_uri: string };
       jwks = createRemoteJWKSet(new URL(meta.jwks_uri));
     }
@@ -61,8 +72,11 @@ export function remoteVerifier(issuer: string, audience: string | undefined): Ve
 }
 
 /** How the API checks tokens, in a form that can cross to the database thread (decision 012). */
-export type VerifierConfig = { kind: "local"; issuer: string; key: JWK } | { kind: "remote"; issuer: string; audience?: string };
+export type VerifierConfig =
+  { kind: "local"; issuer: string; key: JWK } | { kind: "remote"; issuer: string; audience?: string };
 
 export function verifierFrom(config: VerifierConfig): VerifyToken {
-  return config.kind === "local" ? localVerifier(config.issuer, config.key) : remoteVerifier(config.issuer, config.audience);
+  return config.kind === "local"
+    ? localVerifier(config.issuer, config.key)
+    : remoteVerifier(config.issuer, config.audience);
 }

@@ -13,7 +13,8 @@ export async function jsonBody<T extends z.ZodTypeAny>(c: Context, schema: T): P
   const length = Number(c.req.header("content-length") ?? 0);
   if (length > MAX_BODY_BYTES) throw new ApiError(413, { "": [message("tooLarge", "The request body is too large.")] });
   const text = await c.req.text();
-  if (text.length > MAX_BODY_BYTES) throw new ApiError(413, { "": [message("tooLarge", "The request body is too large.")] });
+  if (text.length > MAX_BODY_BYTES)
+    throw new ApiError(413, { "": [message("tooLarge", "The request body is too large.")] });
   let raw: unknown;
   try {
     raw = text.length ? JSON.parse(text) : {};

@@ -7,7 +7,10 @@ import { createLiteI18n, I18nProvider } from "./i18n/lite";
 async function hydrate() {
   const lng = document.documentElement.lang || "en-US";
   const version = document.documentElement.dataset.i18nVersion ?? "";
-  const resources = (await (await fetch(`/learn/locales/${lng}/common?v=${version}`)).json()) as Record<string, unknown>;
+  const resources = (await (await fetch(`/learn/locales/${lng}/common?v=${version}`)).json()) as Record<
+    string,
+    unknown
+  >;
   const i18n = createLiteI18n(lng, resources);
   startTransition(() => {
     hydrateRoot(

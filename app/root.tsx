@@ -1,6 +1,15 @@
 import {
-  data, Links, Meta, Outlet, Scripts, ScrollRestoration, useLoaderData, useMatches,
-  useRouteError, useRouteLoaderData, type ShouldRevalidateFunction,
+  data,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useMatches,
+  useRouteError,
+  useRouteLoaderData,
+  type ShouldRevalidateFunction,
 } from "react-router";
 import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/root";
@@ -37,7 +46,9 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     popToast(request),
   ]);
   const portalName = shell?.settings["platform.common.portal_name"] ?? publicSettings?.portalName ?? "Learning Portal";
-  const supported = parseSupportedLocales(shell?.settings["platform.common.supported_locales"] ?? publicSettings?.supportedLocales);
+  const supported = parseSupportedLocales(
+    shell?.settings["platform.common.supported_locales"] ?? publicSettings?.supportedLocales,
+  );
   return data(
     {
       locale,
@@ -68,7 +79,12 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
 export type RootData = Awaited<ReturnType<typeof loader>>["data"];
 
 /** The shell changes only when the session or language does; skip it on plain navigations. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ formMethod, currentUrl, nextUrl, defaultShouldRevalidate }) => {
+export const shouldRevalidate: ShouldRevalidateFunction = ({
+  formMethod,
+  currentUrl,
+  nextUrl,
+  defaultShouldRevalidate,
+}) => {
   if (formMethod && formMethod !== "GET") return true;
   if (currentUrl.pathname !== nextUrl.pathname) return true;
   return defaultShouldRevalidate;
@@ -103,9 +119,7 @@ export default function App() {
   const root = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   const matches = useMatches();
-  const names = matches
-    .map((m) => (m.handle as TitleHandle | undefined)?.title?.(m.loaderData, t) ?? null)
-    .reverse();
+  const names = matches.map((m) => (m.handle as TitleHandle | undefined)?.title?.(m.loaderData, t) ?? null).reverse();
   return (
     <>
       <title>{pageTitle(names, root.portalName)}</title>
@@ -120,7 +134,14 @@ export function ErrorBoundary() {
   const error = useRouteError();
   const root = useRouteLoaderData<RootData>("root");
   const status = errorStatus(error);
-  const page = <ErrorPage status={status} error={error} learnerOnly={root?.user?.learnerOnly ?? true} dev={root?.env.APP_ENV === "dev"} />;
+  const page = (
+    <ErrorPage
+      status={status}
+      error={error}
+      learnerOnly={root?.user?.learnerOnly ?? true}
+      dev={root?.env.APP_ENV === "dev"}
+    />
+  );
   if (!root) return <main id="main">{page}</main>;
   return <Shell root={root}>{page}</Shell>;
 }

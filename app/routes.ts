@@ -31,7 +31,9 @@ export default [
       route("courses/:id/view/details", "routes/learn.courses.$id.tsx", { id: "course-details-view" }),
       route("courses/:id/:accessId", "routes/learn.courses.$id.tsx", { id: "course-details-access" }),
       route("courses/:id/view/content/:axis?", "routes/learn.courses.$id.view.content.tsx", { id: "course-content" }),
-      route("courses/:id/workflow/:workflowId/view", "routes/learn.courses.$id.view.content.tsx", { id: "course-workflow-view" }),
+      route("courses/:id/workflow/:workflowId/view", "routes/learn.courses.$id.view.content.tsx", {
+        id: "course-workflow-view",
+      }),
       route("courses/:id/view/notifications", "routes/learn.courses.$id.view.notifications.tsx"),
       route("courses/:id/view/*", "routes/learn.courses.$id.view.$.tsx"),
     ]),

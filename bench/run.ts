@@ -67,12 +67,15 @@ const { values: args } = parseArgs({
   },
 });
 if (args.help) {
-  console.log("npx tsx bench/run.ts [--duration S=10] [--warmup S=2] [--prewarm S=3] [--connections N=50] [--timeout S=10] [--port P=3400] [--fresh] [--strict]");
+  console.log(
+    "npx tsx bench/run.ts [--duration S=10] [--warmup S=2] [--prewarm S=3] [--connections N=50] [--timeout S=10] [--port P=3400] [--fresh] [--strict]",
+  );
   process.exit(0);
 }
 const positive = (name: string, value: string): number => {
   const n = Number(value);
-  if (!Number.isFinite(n) || n < 0 || (name !== "warmup" && name !== "prewarm" && n <= 0)) throw new Error(`--${name} must be a positive number, got "${value}"`);
+  if (!Number.isFinite(n) || n < 0 || (name !== "warmup" && name !== "prewarm" && n <= 0))
+    throw new Error(`--${name} must be a positive number, got "${value}"`);
   return n;
 };
 const options = {
@@ -98,7 +101,9 @@ function run(command: string, argv: string[]): Promise<void> {
     const child = spawn(command, argv, { cwd: ROOT, stdio: "inherit" });
     child.once("error", reject);
     child.once("exit", (code, signal) =>
-      code === 0 ? resolvePromise() : reject(new Error(`${relative(ROOT, argv[1] ?? argv[0] ?? command)} failed (code ${code}, signal ${signal})`)),
+      code === 0
+        ? resolvePromise()
+        : reject(new Error(`${relative(ROOT, argv[1] ?? argv[0] ?? command)} failed (code ${code}, signal ${signal})`)),
     );
   });
 }
@@ -127,7 +132,9 @@ async function ensureBigData(): Promise<void> {
 async function signIn(browser: Browser): Promise<void> {
   const start = await browser.navigate("/oidc/login?redirectUrl=/learn/courses");
   if (start.status !== 200 || !start.url.pathname.startsWith("/idp/interaction/")) {
-    throw new Error(`expected the provider's sign-in form, got ${start.status} at ${start.url.pathname} (${start.hops.join(" → ")})`);
+    throw new Error(
+      `expected the provider's sign-in form, got ${start.status} at ${start.url.pathname} (${start.hops.join(" → ")})`,
+    );
   }
   const action = /<form\b[^>]*\baction="([^"]+)"/.exec(start.body)?.[1];
   if (!action) throw new Error(`no sign-in form at ${start.url.pathname}`);
@@ -137,7 +144,9 @@ async function signIn(browser: Browser): Promise<void> {
     body: new URLSearchParams(ACCOUNT).toString(),
   });
   if (!browser.jar.has("learn_session")) {
-    throw new Error(`sign-in as ${ACCOUNT.email} failed: ${landed.status} at ${landed.url.pathname} (${landed.hops.join(" → ")}), no learn_session cookie`);
+    throw new Error(
+      `sign-in as ${ACCOUNT.email} failed: ${landed.status} at ${landed.url.pathname} (${landed.hops.join(" → ")}), no learn_session cookie`,
+    );
   }
   if (landed.status !== 200 || !landed.url.pathname.startsWith("/learn")) {
     throw new Error(`sign-in ended at ${landed.status} ${landed.url.pathname} (${landed.hops.join(" → ")})`);
@@ -159,18 +168,27 @@ interface Target extends Page {
 async function settle(browser: Browser, page: Page): Promise<Target> {
   const landed = await browser.navigate(page.path);
   if (landed.status === 404 && page.name === "bare") {
-    throw new Error(`${page.path} answered 404 although the server runs with BENCH_BARE=1: is its route in app/routes.ts?`);
+    throw new Error(
+      `${page.path} answered 404 although the server runs with BENCH_BARE=1: is its route in app/routes.ts?`,
+    );
   }
-  if (landed.status !== 200) throw new Error(`${page.path} answered ${landed.status} at ${landed.url.pathname} (${landed.hops.join(" → ")})`);
+  if (landed.status !== 200)
+    throw new Error(`${page.path} answered ${landed.status} at ${landed.url.pathname} (${landed.hops.join(" → ")})`);
   const path = landed.url.pathname + landed.url.search;
   let check = await browser.fetch(path);
   // A page that sets a cookie on the first visit (e.g. My courses' saved filters): take it, ask again.
   if (check.headers["set-cookie"]) check = await browser.fetch(path);
   if (check.status !== 200 || check.headers.location) {
-    throw new Error(`${path} does not answer 200 by itself: ${check.status}${check.headers.location ? ` → ${check.headers.location}` : ""}`);
+    throw new Error(
+      `${path} does not answer 200 by itself: ${check.status}${check.headers.location ? ` → ${check.headers.location}` : ""}`,
+    );
   }
-  if (!check.body.includes(page.marker)) throw new Error(`${path} answered 200 without "${page.marker}" in it: not the expected page`);
-  if (check.headers["set-cookie"]) say(`note: ${path} sets a cookie on every request (${check.headers["set-cookie"].map((c) => c.split("=")[0]).join(", ")})`);
+  if (!check.body.includes(page.marker))
+    throw new Error(`${path} answered 200 without "${page.marker}" in it: not the expected page`);
+  if (check.headers["set-cookie"])
+    say(
+      `note: ${path} sets a cookie on every request (${check.headers["set-cookie"].map((c) => c.split("=")[0]).join(", ")})`,
+    );
   return { ...page, url: path, cookie: browser.jar.header(landed.url.pathname), html: check.body };
 }
 
@@ -215,11 +233,14 @@ async function prewarm(origin: string, targets: Target[]): Promise<void> {
   for (const target of targets) {
     const headers = { Cookie: target.cookie, Accept: "text/html", "User-Agent": BROWSER_USER_AGENT };
     await new Promise<void>((resolvePromise, reject) => {
-      currentLoad = autocannon({ url: `${origin}${target.url}`, connections, duration: options.prewarm, timeout: options.timeout, headers }, (error: unknown) => {
-        currentLoad = null;
-        if (error) reject(error instanceof Error ? error : new Error(String(error)));
-        else resolvePromise();
-      });
+      currentLoad = autocannon(
+        { url: `${origin}${target.url}`, connections, duration: options.prewarm, timeout: options.timeout, headers },
+        (error: unknown) => {
+          currentLoad = null;
+          if (error) reject(error instanceof Error ? error : new Error(String(error)));
+          else resolvePromise();
+        },
+      );
     });
     await send(new URL(target.url, origin), { headers, timeoutMs: DRAIN_TIMEOUT_MS });
   }
@@ -276,7 +297,10 @@ async function measure(origin: string, target: Target, drainAfter: boolean): Pro
       () => true,
       () => false,
     );
-    if (!drained) throw new Error(`the server still had not answered ${DRAIN_TIMEOUT_MS / 1000} s after the load on ${target.url} stopped`);
+    if (!drained)
+      throw new Error(
+        `the server still had not answered ${DRAIN_TIMEOUT_MS / 1000} s after the load on ${target.url} stopped`,
+      );
     drainMs = performance.now() - drainStarted;
   }
 
@@ -291,7 +315,9 @@ async function measure(origin: string, target: Target, drainAfter: boolean): Pro
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
-    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count ?? 0])),
+    statusCodes: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count ?? 0]),
+    ),
     windowS: options.duration,
     drainMs,
   };
@@ -309,7 +335,9 @@ async function measure(origin: string, target: Target, drainAfter: boolean): Pro
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  ")).join("\n");
+  return rows
+    .map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join("  "))
+    .join("\n");
 }
 const fixed = (n: number, digits: number) => (Number.isFinite(n) ? n.toFixed(digits) : "—");
 const kb = (bytes: number) => (bytes / KB).toFixed(1);
@@ -343,19 +371,28 @@ let server: RunningServer | null = null;
 
 async function main(): Promise<number> {
   const started = new Date();
-  say(`node ${process.version}, ${cpus().length} CPU(s); ${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s per page`);
+  say(
+    `node ${process.version}, ${cpus().length} CPU(s); ${options.connections} connections, ${options.warmup} s warm-up + ${options.duration} s per page`,
+  );
   const loadBefore = loadavg()[0];
-  if (loadBefore > 0.5) say(`note: load average ${loadBefore.toFixed(1)} before the run: other processes compete for the CPUs, the figures will be lower`);
+  if (loadBefore > 0.5)
+    say(
+      `note: load average ${loadBefore.toFixed(1)} before the run: other processes compete for the CPUs, the figures will be lower`,
+    );
 
   say("production build (scripts/ensure-build.mjs)");
   await run(process.execPath, [join(ROOT, "scripts", "ensure-build.mjs")]);
   const bareRoute = PAGES[0];
   if (!(bareRoute.routeId in readManifest(BUILD_DIR).manifest.routes)) {
-    throw new Error(`the build has no ${bareRoute.path} page: add route("bench-bare", "routes/learn.bench-bare.tsx") to the "learn" prefix in app/routes.ts`);
+    throw new Error(
+      `the build has no ${bareRoute.path} page: add route("bench-bare", "routes/learn.bench-bare.tsx") to the "learn" prefix in app/routes.ts`,
+    );
   }
   // The content viewer's route counts too (issue 5): its first load must not include the PDF viewer.
   const firstLoad = measureFirstLoadJs(BUILD_DIR, [...PAGES.map((p) => p.routeId), "course-content"]);
-  const pdfChunk = readdirSync(join(BUILD_DIR, "client", "assets")).find((f) => f.startsWith("pdf-viewer.client-") && f.endsWith(".js"));
+  const pdfChunk = readdirSync(join(BUILD_DIR, "client", "assets")).find(
+    (f) => f.startsWith("pdf-viewer.client-") && f.endsWith(".js"),
+  );
   if (pdfChunk) {
     const bytes = gzipSync(readFileSync(join(BUILD_DIR, "client", "assets", pdfChunk)), { level: 9 }).length;
     say(`PDF viewer chunk (loaded only when a PDF is shown): ${pdfChunk} ${(bytes / 1000).toFixed(1)} KB gzip`);
@@ -381,11 +418,17 @@ async function main(): Promise<number> {
   await signIn(browser);
   const clear = await browser.navigate("/learn/courses?clear");
   if (clear.status !== 200 || !clear.body.includes("My courses")) {
-    throw new Error(`/learn/courses?clear then /learn/courses: ${clear.status} at ${clear.url.pathname}${clear.url.search}, expected 200 with "My courses"`);
+    throw new Error(
+      `/learn/courses?clear then /learn/courses: ${clear.status} at ${clear.url.pathname}${clear.url.search}, expected 200 with "My courses"`,
+    );
   }
   const targets: Target[] = [];
   for (const page of PAGES) targets.push(await settle(browser, page));
-  const cookieNames = (header: string) => header.split("; ").map((c) => c.split("=")[0]).join(", ");
+  const cookieNames = (header: string) =>
+    header
+      .split("; ")
+      .map((c) => c.split("=")[0])
+      .join(", ");
   for (const t of targets) say(`${t.url}: 200 without redirect; cookies sent: ${cookieNames(t.cookie)}`);
 
   // The served pages must load the scripts the build says they do.
@@ -396,14 +439,17 @@ async function main(): Promise<number> {
     const missing = [...served].filter((u) => !expected.has(u));
     const extra = [...expected].filter((u) => !served.has(u));
     if (missing.length || extra.length) {
-      say(`note: ${t.url} loads ${served.size} scripts; not counted: [${missing.join(", ")}], counted but not in the page: [${extra.join(", ")}]`);
+      say(
+        `note: ${t.url} loads ${served.size} scripts; not counted: [${missing.join(", ")}], counted but not in the page: [${extra.join(", ")}]`,
+      );
     }
   }
 
   // A session that stopped working during the load would show as non-2xx (redirects to sign-in).
   await prewarm(server.origin, targets);
   const results: LoadResult[] = [];
-  for (const [i, target] of targets.entries()) results.push(await measure(server.origin, target, i < targets.length - 1));
+  for (const [i, target] of targets.entries())
+    results.push(await measure(server.origin, target, i < targets.length - 1));
 
   const loadAfter = loadavg()[0];
   const serverLog = server.logFile;
@@ -416,7 +462,9 @@ async function main(): Promise<number> {
   if (!bare || !courses) throw new Error("missing results");
   const invalid = results.filter((r) => r.non2xx > 0 || r.errors > 0 || r.requests === 0);
 
-  console.log(`\nDocument requests, signed in as ${ACCOUNT.email}, no JavaScript, ${options.connections} connections, ${options.duration} s each, loopback`);
+  console.log(
+    `\nDocument requests, signed in as ${ACCOUNT.email}, no JavaScript, ${options.connections} connections, ${options.duration} s each, loopback`,
+  );
   console.log(
     `(data: ${BIG_DATA.courses} courses, ${BIG_DATA.aggregates} enrolments; node ${process.version}, ${cpus().length} CPUs shared with the load generator; ` +
       `load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after)\n`,
@@ -439,13 +487,19 @@ async function main(): Promise<number> {
   if (invalid.length) {
     console.log("\n!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!");
     for (const r of invalid) {
-      console.log(`!!! INVALID RUN: ${r.url}: ${r.non2xx} non-2xx, ${r.errors} errors of which ${r.timeouts} timeouts; status codes ${JSON.stringify(r.statusCodes)}`);
+      console.log(
+        `!!! INVALID RUN: ${r.url}: ${r.non2xx} non-2xx, ${r.errors} errors of which ${r.timeouts} timeouts; status codes ${JSON.stringify(r.statusCodes)}`,
+      );
       if (r.requests === 0) console.log(`!!!   no answer at all arrived in the ${options.duration} s window`);
       if (r.timeouts > 0) {
-        console.log(`!!!   ${r.timeouts} requests got no answer within ${options.timeout} s (--timeout): the server does not keep up with ${options.connections} connections on this page`);
+        console.log(
+          `!!!   ${r.timeouts} requests got no answer within ${options.timeout} s (--timeout): the server does not keep up with ${options.connections} connections on this page`,
+        );
       }
     }
-    console.log(`!!! The figures above count only the 2xx answers that arrived; they do not measure the pages. Server log: ${relative(ROOT, serverLog)}`);
+    console.log(
+      `!!! The figures above count only the 2xx answers that arrived; they do not measure the pages. Server log: ${relative(ROOT, serverLog)}`,
+    );
     console.log("!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!");
   }
 
@@ -487,7 +541,12 @@ async function main(): Promise<number> {
         node: process.version,
         cpus: cpus().length,
         loadAverage: { before: loadBefore, after: loadAfter },
-        options: { duration: options.duration, warmup: options.warmup, connections: options.connections, timeout: options.timeout },
+        options: {
+          duration: options.duration,
+          warmup: options.warmup,
+          connections: options.connections,
+          timeout: options.timeout,
+        },
         data: BIG_DATA,
         valid: invalid.length === 0,
         results: results.map((r) => ({ ...r, ratioToBare: r.requestsPerSecond / bare.requestsPerSecond })),

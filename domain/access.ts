@@ -53,10 +53,7 @@ export function hasPlatformLicence(licences: readonly string[]): boolean {
 }
 
 export type LearnerAreaDecision =
-  | { kind: "stay" }
-  | { kind: "platform" }
-  | { kind: "firstMenuNode"; url: string }
-  | { kind: "forbidden" };
+  { kind: "stay" } | { kind: "platform" } | { kind: "firstMenuNode"; url: string } | { kind: "forbidden" };
 
 /**
  * Spec 6, in order: platform-only licences go to the platform app; users who can create objective
@@ -78,5 +75,7 @@ export function learnerAreaDecision(input: {
 
 /** Spec 2.1: public paths are recognised by containing /open-catalog, /catalog or /learn/certificate/. */
 export function isPublicPath(pathname: string): boolean {
-  return pathname.includes("/open-catalog") || pathname.includes("/catalog") || pathname.includes("/learn/certificate/");
+  return (
+    pathname.includes("/open-catalog") || pathname.includes("/catalog") || pathname.includes("/learn/certificate/")
+  );
 }

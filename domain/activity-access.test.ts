@@ -17,8 +17,7 @@ const S = OBJECTIVE_STATE;
 const K = ACTIVITY_KIND;
 
 const NOW = new Date("2025-06-01T12:00:00.000Z");
-const ms = (d: Date, delta: number) =>
-  new Date(d.getTime() + delta).toISOString();
+const ms = (d: Date, delta: number) => new Date(d.getTime() + delta).toISOString();
 const PAST = ms(NOW, -86_400_000);
 const FUTURE = ms(NOW, 86_400_000);
 const AT = NOW.toISOString();
@@ -140,22 +139,17 @@ describe("spec 4.12: activityDisableReason order — first applicable reason win
     [7, "activityLock.reviewPolicyNotAllowed", undefined],
     [8, "activityLock.serverSide", undefined],
   ];
-  it.each(cases)(
-    "spec 4.12: with reasons %i..8 applying, %s wins",
-    (k, key, date) => {
-      const { n, serverSideBlocked } = drop(k);
-      const r = activityDisableReason(n, {
-        now: NOW,
-        reviewing: true,
-        serverSideBlocked,
-      });
-      expect(r).toEqual(date === undefined ? { key } : { key, date });
-    },
-  );
+  it.each(cases)("spec 4.12: with reasons %i..8 applying, %s wins", (k, key, date) => {
+    const { n, serverSideBlocked } = drop(k);
+    const r = activityDisableReason(n, {
+      now: NOW,
+      reviewing: true,
+      serverSideBlocked,
+    });
+    expect(r).toEqual(date === undefined ? { key } : { key, date });
+  });
   it("spec 4.12: nothing applies → null", () => {
-    expect(
-      activityDisableReason(node(), { now: NOW, reviewing: true }),
-    ).toBeNull();
+    expect(activityDisableReason(node(), { now: NOW, reviewing: true })).toBeNull();
     expect(
       activityDisableReason(node(), {
         now: NOW,
@@ -174,24 +168,9 @@ describe("spec 4.12 / 4.2: activityDisableReason, each reason alone", () => {
     { key: string; date?: string },
   ][] = [
     ["draft (4.2)", { state: S.draft }, {}, { key: "activityLock.comingSoon" }],
-    [
-      "archived (4.2)",
-      { state: S.archived },
-      {},
-      { key: "activityLock.comingSoon" },
-    ],
-    [
-      "available false",
-      { available: false },
-      {},
-      { key: "activityLock.completePreviousToPass" },
-    ],
-    [
-      "contentAvailable false",
-      { contentAvailable: false },
-      {},
-      { key: "activityLock.completePreviousToPass" },
-    ],
+    ["archived (4.2)", { state: S.archived }, {}, { key: "activityLock.comingSoon" }],
+    ["available false", { available: false }, {}, { key: "activityLock.completePreviousToPass" }],
+    ["contentAvailable false", { contentAvailable: false }, {}, { key: "activityLock.completePreviousToPass" }],
     [
       "after gracePeriodUntil, not started",
       { constraint: { gracePeriodUntil: PAST } },
@@ -274,12 +253,7 @@ describe("spec 4.12 / 4.2: activityDisableReason, each reason alone", () => {
       { reviewing: true },
       { key: "activityLock.reviewPolicyNotAllowed" },
     ],
-    [
-      "server-side constraint",
-      {},
-      { serverSideBlocked: true },
-      { key: "activityLock.serverSide" },
-    ],
+    ["server-side constraint", {}, { serverSideBlocked: true }, { key: "activityLock.serverSide" }],
   ];
   it.each(cases)("spec 4.12: %s", (_name, opts, ctx, expected) => {
     expect(
@@ -292,32 +266,20 @@ describe("spec 4.12 / 4.2: activityDisableReason, each reason alone", () => {
   });
 
   const allowed: [string, NodeOpts, boolean][] = [
-    [
-      "finished: grace period does not apply",
-      { wf: AW.finished, constraint: { gracePeriodUntil: PAST } },
-      false,
-    ],
+    ["finished: grace period does not apply", { wf: AW.finished, constraint: { gracePeriodUntil: PAST } }, false],
     [
       "started: startUntil does not apply (in progress)",
       { wf: AW.inProgress, constraint: { startUntil: PAST } },
       false,
     ],
-    [
-      "started: startUntil does not apply (finished)",
-      { wf: AW.finished, constraint: { startUntil: PAST } },
-      false,
-    ],
+    ["started: startUntil does not apply (finished)", { wf: AW.finished, constraint: { startUntil: PAST } }, false],
     [
       "not reviewing: review policy never is ignored",
       { wf: AW.finished, constraint: { reviewPolicy: "never" } },
       false,
     ],
     ["not reviewing: in grading is not disabled", { wf: AW.inGrading }, false],
-    [
-      "reviewing: afterSubmission allows",
-      { wf: AW.finished, constraint: { reviewPolicy: "afterSubmission" } },
-      true,
-    ],
+    ["reviewing: afterSubmission allows", { wf: AW.finished, constraint: { reviewPolicy: "afterSubmission" } }, true],
     [
       "future end dates do not apply",
       {
@@ -354,28 +316,17 @@ describe("spec 4.12 / 4.2: activityDisableReason, each reason alone", () => {
       },
       false,
     ],
-    [
-      "expired activity state is not draft/archived",
-      { state: S.expired },
-      false,
-    ],
+    ["expired activity state is not draft/archived", { state: S.expired }, false],
   ];
   it.each(allowed)("spec 4.12: %s → null", (_name, opts, reviewing) => {
-    expect(
-      activityDisableReason(node(opts), { now: NOW, reviewing }),
-    ).toBeNull();
+    expect(activityDisableReason(node(opts), { now: NOW, reviewing })).toBeNull();
   });
 });
 
 describe("spec 4.12: activityDisableReason date boundaries", () => {
   const cases: [string, string, string, string | null][] = [
     // field, value, expected key or null
-    [
-      "gracePeriodUntil exactly now is still open",
-      "gracePeriodUntil",
-      AT,
-      null,
-    ],
+    ["gracePeriodUntil exactly now is still open", "gracePeriodUntil", AT, null],
     [
       "gracePeriodUntil 1 ms before now is closed",
       "gracePeriodUntil",
@@ -383,26 +334,11 @@ describe("spec 4.12: activityDisableReason date boundaries", () => {
       "activityLock.afterGracePeriodUntil",
     ],
     ["accessibleUntil exactly now is still open", "accessibleUntil", AT, null],
-    [
-      "accessibleUntil 1 ms before now is closed",
-      "accessibleUntil",
-      JUST_BEFORE,
-      "activityLock.afterAccessibleUntil",
-    ],
+    ["accessibleUntil 1 ms before now is closed", "accessibleUntil", JUST_BEFORE, "activityLock.afterAccessibleUntil"],
     ["startFrom exactly now is open", "startFrom", AT, null],
-    [
-      "startFrom 1 ms after now is not yet open",
-      "startFrom",
-      JUST_AFTER,
-      "activityLock.beforeStartFrom",
-    ],
+    ["startFrom 1 ms after now is not yet open", "startFrom", JUST_AFTER, "activityLock.beforeStartFrom"],
     ["startUntil exactly now is still open", "startUntil", AT, null],
-    [
-      "startUntil 1 ms before now is closed",
-      "startUntil",
-      JUST_BEFORE,
-      "activityLock.afterStartUntil",
-    ],
+    ["startUntil 1 ms before now is closed", "startUntil", JUST_BEFORE, "activityLock.afterStartUntil"],
   ];
   it.each(cases)("spec 4.12: %s", (_name, field, value, key) => {
     const r = activityDisableReason(node({ constraint: { [field]: value } }), {
@@ -421,12 +357,11 @@ describe("spec 4.12: activityDisableReason date boundaries", () => {
           resultsDisclosureFrom: from,
         },
       });
-    expect(
-      activityDisableReason(c(AT), { now: NOW, reviewing: true }),
-    ).toBeNull();
-    expect(
-      activityDisableReason(c(JUST_AFTER), { now: NOW, reviewing: true }),
-    ).toEqual({ key: "activityLock.afterRevealingDate", date: JUST_AFTER });
+    expect(activityDisableReason(c(AT), { now: NOW, reviewing: true })).toBeNull();
+    expect(activityDisableReason(c(JUST_AFTER), { now: NOW, reviewing: true })).toEqual({
+      key: "activityLock.afterRevealingDate",
+      date: JUST_AFTER,
+    });
   });
 });
 
@@ -449,36 +384,12 @@ describe("spec 4.12: reviewAllowed policy matrix", () => {
     passed: null,
   });
   const cases: [string, NodeOpts, object][] = [
-    [
-      "reviewPolicy undefined = afterSubmission → allowed",
-      { wf: AW.finished },
-      OK,
-    ],
-    [
-      "reviewPolicy null = afterSubmission → allowed",
-      { wf: AW.finished, constraint: { reviewPolicy: null } },
-      OK,
-    ],
-    [
-      "never → hidden",
-      { wf: AW.finished, constraint: { reviewPolicy: "never" } },
-      NA,
-    ],
-    [
-      "afterSubmission → allowed",
-      { wf: AW.finished, constraint: { reviewPolicy: "afterSubmission" } },
-      OK,
-    ],
-    [
-      "unknown reviewPolicy → hidden (fail closed)",
-      { wf: AW.finished, constraint: { reviewPolicy: "sometimes" } },
-      NA,
-    ],
-    [
-      "afterRevealingResults × never → hidden",
-      { wf: AW.finished, constraint: rr("never") },
-      NA,
-    ],
+    ["reviewPolicy undefined = afterSubmission → allowed", { wf: AW.finished }, OK],
+    ["reviewPolicy null = afterSubmission → allowed", { wf: AW.finished, constraint: { reviewPolicy: null } }, OK],
+    ["never → hidden", { wf: AW.finished, constraint: { reviewPolicy: "never" } }, NA],
+    ["afterSubmission → allowed", { wf: AW.finished, constraint: { reviewPolicy: "afterSubmission" } }, OK],
+    ["unknown reviewPolicy → hidden (fail closed)", { wf: AW.finished, constraint: { reviewPolicy: "sometimes" } }, NA],
+    ["afterRevealingResults × never → hidden", { wf: AW.finished, constraint: rr("never") }, NA],
     [
       "afterRevealingResults × missing disclosure policy → hidden",
       {
@@ -511,11 +422,7 @@ describe("spec 4.12: reviewAllowed policy matrix", () => {
       },
       OK,
     ],
-    [
-      "afterRevealingResults × afterDate without date → hidden",
-      { wf: AW.finished, constraint: rr("afterDate") },
-      NA,
-    ],
+    ["afterRevealingResults × afterDate without date → hidden", { wf: AW.finished, constraint: rr("afterDate") }, NA],
     [
       "afterRevealingResults × afterDate unparsable date → hidden",
       {
@@ -625,21 +532,13 @@ describe("spec 4.12: reviewAllowed policy matrix", () => {
       },
       NA,
     ],
-    [
-      "afterRevealingResults × afterFinish finished → allowed",
-      { wf: AW.finished, constraint: rr("afterFinish") },
-      OK,
-    ],
+    ["afterRevealingResults × afterFinish finished → allowed", { wf: AW.finished, constraint: rr("afterFinish") }, OK],
     [
       "afterRevealingResults × afterFinish in progress → hidden",
       { wf: AW.inProgress, constraint: rr("afterFinish") },
       NA,
     ],
-    [
-      "afterRevealingResults × afterFinish not started → hidden",
-      { constraint: rr("afterFinish") },
-      NA,
-    ],
+    ["afterRevealingResults × afterFinish not started → hidden", { constraint: rr("afterFinish") }, NA],
     [
       "in grading × afterSubmission → hidden",
       { wf: AW.inGrading, constraint: { reviewPolicy: "afterSubmission" } },
@@ -691,18 +590,8 @@ describe("spec 4.12: isActivityLocked", () => {
     ["available, nothing applies → unlocked", {}, {}, false],
     ["not available → locked", { available: false }, {}, true],
     ["content not available → locked", { contentAvailable: false }, {}, true],
-    [
-      "disabled (before startFrom) → locked",
-      { constraint: { startFrom: FUTURE } },
-      {},
-      true,
-    ],
-    [
-      "disabled (after accessibleUntil) → locked",
-      { constraint: { accessibleUntil: PAST } },
-      {},
-      true,
-    ],
+    ["disabled (before startFrom) → locked", { constraint: { startFrom: FUTURE } }, {}, true],
+    ["disabled (after accessibleUntil) → locked", { constraint: { accessibleUntil: PAST } }, {}, true],
     [
       "disabled (review hidden while reviewing) → locked",
       { wf: AW.finished, constraint: { reviewPolicy: "never" } },
@@ -716,18 +605,8 @@ describe("spec 4.12: isActivityLocked", () => {
       false,
     ],
     ["draft → locked (disabled)", { state: S.draft }, {}, true],
-    [
-      "archived → not locked (hidden instead, 4.2)",
-      { state: S.archived, available: false },
-      {},
-      false,
-    ],
-    [
-      "course finished, no new-content access, no workflow → locked",
-      {},
-      { courseFinished: true },
-      true,
-    ],
+    ["archived → not locked (hidden instead, 4.2)", { state: S.archived, available: false }, {}, false],
+    ["course finished, no new-content access, no workflow → locked", {}, { courseFinished: true }, true],
     [
       "course finished, no new-content access, has workflow → unlocked",
       { wf: AW.finished },
@@ -740,12 +619,7 @@ describe("spec 4.12: isActivityLocked", () => {
       { courseFinished: true, accessNewContentAfterCompletion: true },
       false,
     ],
-    [
-      "course not finished, no workflow → unlocked",
-      {},
-      { courseFinished: false },
-      false,
-    ],
+    ["course not finished, no workflow → unlocked", {}, { courseFinished: false }, false],
     [
       "composite, course finished without workflow → unlocked (own reasons only)",
       { kind: K.composite },
@@ -758,20 +632,14 @@ describe("spec 4.12: isActivityLocked", () => {
       {},
       true,
     ],
-    [
-      "composite not available → locked",
-      { kind: K.composite, available: false },
-      {},
-      true,
-    ],
+    ["composite not available → locked", { kind: K.composite, available: false }, {}, true],
   ];
   it.each(cases)("spec 4.12: %s", (_name, opts, ctx, expected) => {
     expect(
       isActivityLocked(node(opts), {
         now: NOW,
         courseFinished: ctx.courseFinished ?? false,
-        accessNewContentAfterCompletion:
-          ctx.accessNewContentAfterCompletion ?? false,
+        accessNewContentAfterCompletion: ctx.accessNewContentAfterCompletion ?? false,
         reviewing: ctx.reviewing ?? false,
       }),
     ).toBe(expected);
@@ -785,41 +653,11 @@ describe("spec 4.12: isActivityLocked", () => {
 describe("spec 4.13: tocIcon", () => {
   const passed = (p: boolean | null) => ({ score: 1, maxScore: 1, passed: p });
   const cases: [string, NodeOpts, boolean, string | null, string[]][] = [
-    [
-      "draft → clock + comingSoon",
-      { state: S.draft },
-      false,
-      "clock",
-      ["activityIcon.comingSoon"],
-    ],
-    [
-      "draft and locked → clock still shown",
-      { state: S.draft },
-      true,
-      "clock",
-      ["activityIcon.comingSoon"],
-    ],
-    [
-      "finished and passed → check",
-      { wf: AW.finished, record: passed(true) },
-      false,
-      "check",
-      [],
-    ],
-    [
-      "finished and unknown (passed null) → check",
-      { wf: AW.finished, record: passed(null) },
-      false,
-      "check",
-      [],
-    ],
-    [
-      "finished without record (unknown) → check",
-      { wf: AW.finished },
-      false,
-      "check",
-      [],
-    ],
+    ["draft → clock + comingSoon", { state: S.draft }, false, "clock", ["activityIcon.comingSoon"]],
+    ["draft and locked → clock still shown", { state: S.draft }, true, "clock", ["activityIcon.comingSoon"]],
+    ["finished and passed → check", { wf: AW.finished, record: passed(true) }, false, "check", []],
+    ["finished and unknown (passed null) → check", { wf: AW.finished, record: passed(null) }, false, "check", []],
+    ["finished without record (unknown) → check", { wf: AW.finished }, false, "check", []],
     [
       "finished and failed → warning + belowPassingScore",
       { wf: AW.finished, record: passed(false) },
@@ -827,13 +665,7 @@ describe("spec 4.13: tocIcon", () => {
       "warning",
       ["activityIcon.belowPassingScore"],
     ],
-    [
-      "optional, not started → dashed + optional",
-      { optional: true },
-      false,
-      "dashed",
-      ["activityIcon.optional"],
-    ],
+    ["optional, not started → dashed + optional", { optional: true }, false, "dashed", ["activityIcon.optional"]],
     [
       "optional and finished passed → check + optional",
       { optional: true, wf: AW.finished, record: passed(true) },
@@ -843,13 +675,7 @@ describe("spec 4.13: tocIcon", () => {
     ],
     ["not started → empty", {}, false, "empty", []],
     ["in progress → empty", { wf: AW.inProgress }, false, "empty", []],
-    [
-      "in grading is not completed → empty",
-      { wf: AW.inGrading, record: passed(null) },
-      false,
-      "empty",
-      [],
-    ],
+    ["in grading is not completed → empty", { wf: AW.inGrading, record: passed(null) }, false, "empty", []],
     [
       "in grading with an earlier failed record → empty, no belowPassingScore",
       { wf: AW.inGrading, record: passed(false) },
@@ -857,28 +683,10 @@ describe("spec 4.13: tocIcon", () => {
       "empty",
       [],
     ],
-    [
-      "optional in grading → dashed",
-      { optional: true, wf: AW.inGrading },
-      false,
-      "dashed",
-      ["activityIcon.optional"],
-    ],
-    [
-      "proctored → empty + proctored",
-      { proctored: true },
-      false,
-      "empty",
-      ["activityIcon.proctored"],
-    ],
+    ["optional in grading → dashed", { optional: true, wf: AW.inGrading }, false, "dashed", ["activityIcon.optional"]],
+    ["proctored → empty + proctored", { proctored: true }, false, "empty", ["activityIcon.proctored"]],
     ["locked → no icon", {}, true, null, []],
-    [
-      "locked finished passed → no icon",
-      { wf: AW.finished, record: passed(true) },
-      true,
-      null,
-      [],
-    ],
+    ["locked finished passed → no icon", { wf: AW.finished, record: passed(true) }, true, null, []],
     [
       "locked keeps its tooltips",
       { optional: true, proctored: true },
@@ -897,12 +705,7 @@ describe("spec 4.13: tocIcon", () => {
       },
       false,
       "clock",
-      [
-        "activityIcon.comingSoon",
-        "activityIcon.belowPassingScore",
-        "activityIcon.optional",
-        "activityIcon.proctored",
-      ],
+      ["activityIcon.comingSoon", "activityIcon.belowPassingScore", "activityIcon.optional", "activityIcon.proctored"],
     ],
     [
       "failed, optional, proctored → warning + tooltips in order",
@@ -914,11 +717,7 @@ describe("spec 4.13: tocIcon", () => {
       },
       false,
       "warning",
-      [
-        "activityIcon.belowPassingScore",
-        "activityIcon.optional",
-        "activityIcon.proctored",
-      ],
+      ["activityIcon.belowPassingScore", "activityIcon.optional", "activityIcon.proctored"],
     ],
   ];
   it.each(cases)("spec 4.13: %s", (_name, opts, locked, icon, tooltipKeys) => {
@@ -955,10 +754,7 @@ describe("spec 4.2: visibleNodes", () => {
     expect(ids(visibleNodes(nodes))).toEqual(["root"]);
   });
   it("spec 4.2: nothing archived → everything kept; empty → empty", () => {
-    const nodes = [
-      node({ id: "root", parent: null, axis: "0", kind: K.composite }),
-      node({ id: "a" }),
-    ];
+    const nodes = [node({ id: "root", parent: null, axis: "0", kind: K.composite }), node({ id: "a" })];
     expect(ids(visibleNodes(nodes))).toEqual(["root", "a"]);
     expect(visibleNodes([])).toEqual([]);
   });
@@ -969,10 +765,8 @@ describe("spec 4.2: visibleNodes", () => {
 // ---------------------------------------------------------------------------
 
 describe("spec 4.13: initialSelection", () => {
-  const root = () =>
-    node({ id: "root", parent: null, axis: "0", kind: K.composite });
-  const sel = (nodes: TreeNode[]) =>
-    initialSelection(nodes)?.activityPathId ?? null;
+  const root = () => node({ id: "root", parent: null, axis: "0", kind: K.composite });
+  const sel = (nodes: TreeNode[]) => initialSelection(nodes)?.activityPathId ?? null;
 
   it("spec 4.13: first available leaf in axis order that is not started, whatever the input order", () => {
     expect(
@@ -997,11 +791,7 @@ describe("spec 4.13: initialSelection", () => {
   });
   it("spec 4.13: composites are never selected as the available activity", () => {
     expect(
-      sel([
-        root(),
-        node({ id: "s", axis: "01", kind: K.composite }),
-        node({ id: "x", axis: "01.01", parent: "s" }),
-      ]),
+      sel([root(), node({ id: "s", axis: "01", kind: K.composite }), node({ id: "x", axis: "01.01", parent: "s" })]),
     ).toBe("x");
   });
   const unavailable: [string, NodeOpts][] = [
@@ -1011,18 +801,10 @@ describe("spec 4.13: initialSelection", () => {
     ["archived", { state: S.archived }],
   ];
   it.each(unavailable)("spec 4.13: a %s leaf is skipped", (_name, opts) => {
-    expect(
-      sel([
-        root(),
-        node({ id: "a", axis: "01", ...opts }),
-        node({ id: "b", axis: "02" }),
-      ]),
-    ).toBe("b");
+    expect(sel([root(), node({ id: "a", axis: "01", ...opts }), node({ id: "b", axis: "02" })])).toBe("b");
   });
   it("spec 4.13: an expired leaf is available", () => {
-    expect(sel([root(), node({ id: "a", axis: "01", state: S.expired })])).toBe(
-      "a",
-    );
+    expect(sel([root(), node({ id: "a", axis: "01", state: S.expired })])).toBe("a");
   });
   it("spec 4.13: none available → first child of the root (in axis order)", () => {
     expect(
@@ -1036,33 +818,21 @@ describe("spec 4.13: initialSelection", () => {
   });
   it("spec 4.13: all finished → first child of the root", () => {
     expect(
-      sel([
-        root(),
-        node({ id: "a", axis: "01", wf: AW.finished }),
-        node({ id: "b", axis: "02", wf: AW.finished }),
-      ]),
+      sel([root(), node({ id: "a", axis: "01", wf: AW.finished }), node({ id: "b", axis: "02", wf: AW.finished })]),
     ).toBe("a");
   });
   it("spec 4.13 / 4.2: the fallback skips an archived first child", () => {
     expect(
-      sel([
-        root(),
-        node({ id: "a", axis: "01", state: S.archived }),
-        node({ id: "b", axis: "02", available: false }),
-      ]),
+      sel([root(), node({ id: "a", axis: "01", state: S.archived }), node({ id: "b", axis: "02", available: false })]),
     ).toBe("b");
   });
   it("spec 4.13: a single non-composite root leaf is selected itself", () => {
-    expect(
-      sel([node({ id: "only", parent: null, axis: "0", kind: K.lti })]),
-    ).toBe("only");
+    expect(sel([node({ id: "only", parent: null, axis: "0", kind: K.lti })])).toBe("only");
   });
   it("spec 4.13: none available and no children → null; empty tree → null; no root → null", () => {
     expect(sel([root()])).toBeNull();
     expect(sel([])).toBeNull();
-    expect(
-      sel([node({ id: "orphan", parent: "missing", available: false })]),
-    ).toBeNull();
+    expect(sel([node({ id: "orphan", parent: "missing", available: false })])).toBeNull();
   });
 });
 
@@ -1081,10 +851,7 @@ describe("spec 4.13: nextRefreshAt", () => {
     "revealResultsFrom",
   ];
   it.each(fields)("spec 4.13: %s counts as a constraint time", (field) => {
-    const nodes = [
-      node({ constraint: { [field]: ms(NOW, 5_000) } }),
-      node({ constraint: { due: ms(NOW, 9_000) } }),
-    ];
+    const nodes = [node({ constraint: { [field]: ms(NOW, 5_000) } }), node({ constraint: { due: ms(NOW, 9_000) } })];
     expect(nextRefreshAt(nodes, NOW)).toEqual(new Date(NOW.getTime() + 5_000));
   });
   it("spec 4.13: picks the nearest future instant across nodes and fields", () => {
@@ -1103,23 +870,15 @@ describe("spec 4.13: nextRefreshAt", () => {
     expect(nextRefreshAt(nodes, NOW)).toEqual(new Date(NOW.getTime() + 10_000));
   });
   it("spec 4.13: an instant exactly at now is not in the future; 1 ms later is", () => {
-    expect(
-      nextRefreshAt([node({ constraint: { startFrom: AT } })], NOW),
-    ).toBeNull();
-    expect(
-      nextRefreshAt(
-        [node({ constraint: { startFrom: AT, startUntil: JUST_AFTER } })],
-        NOW,
-      ),
-    ).toEqual(new Date(JUST_AFTER));
+    expect(nextRefreshAt([node({ constraint: { startFrom: AT } })], NOW)).toBeNull();
+    expect(nextRefreshAt([node({ constraint: { startFrom: AT, startUntil: JUST_AFTER } })], NOW)).toEqual(
+      new Date(JUST_AFTER),
+    );
   });
   it("spec 4.13: past-only dates → null", () => {
     expect(
       nextRefreshAt(
-        [
-          node({ constraint: { startFrom: PAST, due: JUST_BEFORE } }),
-          node({ constraint: { accessibleUntil: PAST } }),
-        ],
+        [node({ constraint: { startFrom: PAST, due: JUST_BEFORE } }), node({ constraint: { accessibleUntil: PAST } })],
         NOW,
       ),
     ).toBeNull();

@@ -47,10 +47,8 @@ export const CONSTRAINT_DATE_FIELDS = [
   "revealResultsFrom",
 ] as const;
 
-export type ReviewPolicy =
-  "never" | "afterSubmission" | "afterRevealingResults";
-export type ResultsDisclosurePolicy =
-  "never" | "afterDate" | "afterScore" | "afterFinish";
+export type ReviewPolicy = "never" | "afterSubmission" | "afterRevealingResults";
+export type ResultsDisclosurePolicy = "never" | "afterDate" | "afterScore" | "afterFinish";
 
 /** Spec 4.12: translation keys for why an activity is disabled. */
 export type ActivityLockKey =
@@ -67,10 +65,7 @@ export type ActivityLockKey =
 
 /** Spec 4.13: tooltip translation keys, in display order. */
 export type ActivityIconTooltipKey =
-  | "activityIcon.comingSoon"
-  | "activityIcon.belowPassingScore"
-  | "activityIcon.optional"
-  | "activityIcon.proctored";
+  "activityIcon.comingSoon" | "activityIcon.belowPassingScore" | "activityIcon.optional" | "activityIcon.proctored";
 
 export type TocIconName = "clock" | "check" | "warning" | "dashed" | "empty";
 
@@ -109,10 +104,7 @@ function constraintDate(
 }
 
 function workflowState(node: TreeNode): number | null {
-  return (
-    node.childActivity.activityWorkflowAggregate.lastActivityWorkflow?.state ??
-    null
-  );
+  return node.childActivity.activityWorkflowAggregate.lastActivityWorkflow?.state ?? null;
 }
 
 function isFinished(node: TreeNode): boolean {
@@ -189,17 +181,12 @@ export function reviewAllowed(node: TreeNode, now: Date): ReviewDecision {
     case "afterScore": {
       if (node.childActivity.kind !== ACTIVITY_KIND.lti) return NOT_ALLOWED;
       const raw = c.resultsDisclosureAbove;
-      const above =
-        raw === null || raw === undefined || raw.trim() === ""
-          ? NaN
-          : Number(raw);
+      const above = raw === null || raw === undefined || raw.trim() === "" ? NaN : Number(raw);
       if (!Number.isFinite(above)) return NOT_ALLOWED;
-      const record =
-        node.childActivity.activityWorkflowAggregate.bestActivityRecord;
+      const record = node.childActivity.activityWorkflowAggregate.bestActivityRecord;
       const score = record?.score ?? null;
       const max = record?.maxScore ?? node.childActivity.maxScore ?? null;
-      if (score !== null && max !== null && max > 0 && score / max >= above)
-        return { allowed: true };
+      if (score !== null && max !== null && max > 0 && score / max >= above) return { allowed: true };
       return { allowed: false, key: "activityLock.afterScoreIsReached" };
     }
     case "afterFinish":
@@ -240,8 +227,7 @@ export function activityDisableReason(
 ): DisableReason | null {
   const now = ctx.now.getTime();
   const state = node.childActivity.state;
-  if (state === OBJECTIVE_STATE.draft || state === OBJECTIVE_STATE.archived)
-    return { key: "activityLock.comingSoon" };
+  if (state === OBJECTIVE_STATE.draft || state === OBJECTIVE_STATE.archived) return { key: "activityLock.comingSoon" };
 
   if (node.available === false || node.contentAvailable === false)
     return { key: "activityLock.completePreviousToPass" };
@@ -251,12 +237,10 @@ export function activityDisableReason(
     return { key: "activityLock.afterGracePeriodUntil", date: grace.iso };
 
   const accessible = constraintDate(node, "accessibleUntil");
-  if (accessible && now > accessible.time)
-    return { key: "activityLock.afterAccessibleUntil", date: accessible.iso };
+  if (accessible && now > accessible.time) return { key: "activityLock.afterAccessibleUntil", date: accessible.iso };
 
   const startFrom = constraintDate(node, "startFrom");
-  if (startFrom && now < startFrom.time)
-    return { key: "activityLock.beforeStartFrom", date: startFrom.iso };
+  if (startFrom && now < startFrom.time) return { key: "activityLock.beforeStartFrom", date: startFrom.iso };
 
   const startUntil = constraintDate(node, "startUntil");
   if (startUntil && now > startUntil.time && workflowState(node) === null)
@@ -307,13 +291,9 @@ export function isActivityLocked(
 ): boolean {
   if (node.childActivity.state === OBJECTIVE_STATE.archived) return false;
   if (!node.available || !node.contentAvailable) return true;
-  if (activityDisableReason(node, { now: ctx.now, reviewing: ctx.reviewing }))
-    return true;
+  if (activityDisableReason(node, { now: ctx.now, reviewing: ctx.reviewing })) return true;
   return (
-    ctx.courseFinished &&
-    !ctx.accessNewContentAfterCompletion &&
-    !isComposite(node) &&
-    workflowState(node) === null
+    ctx.courseFinished && !ctx.accessNewContentAfterCompletion && !isComposite(node) && workflowState(node) === null
   );
 }
 
@@ -346,10 +326,7 @@ export function tocIcon(
 ): { icon: TocIconName | null; tooltipKeys: ActivityIconTooltipKey[] } {
   const draft = node.childActivity.state === OBJECTIVE_STATE.draft;
   const completed = isFinished(node);
-  const failed =
-    completed &&
-    node.childActivity.activityWorkflowAggregate.bestActivityRecord?.passed ===
-      false;
+  const failed = completed && node.childActivity.activityWorkflowAggregate.bestActivityRecord?.passed === false;
 
   const tooltipKeys: ActivityIconTooltipKey[] = [];
   if (draft) tooltipKeys.push("activityIcon.comingSoon");
@@ -417,8 +394,7 @@ export function initialSelection(nodes: readonly TreeNode[]): TreeNode | null {
     if (isComposite(n)) return false;
     const s = n.childActivity.state;
     if (!n.available || !n.contentAvailable) return false;
-    if (s !== OBJECTIVE_STATE.ready && s !== OBJECTIVE_STATE.expired)
-      return false;
+    if (s !== OBJECTIVE_STATE.ready && s !== OBJECTIVE_STATE.expired) return false;
     const w = workflowState(n);
     return w === null || w === ACTIVITY_WORKFLOW.inProgress;
   });
@@ -435,10 +411,7 @@ export function initialSelection(nodes: readonly TreeNode[]): TreeNode | null {
  * revealResultsFrom of all nodes; null when there is none (unparsable dates
  * are ignored).
  */
-export function nextRefreshAt(
-  nodes: readonly TreeNode[],
-  now: Date,
-): Date | null {
+export function nextRefreshAt(nodes: readonly TreeNode[], now: Date): Date | null {
   const t = now.getTime();
   let best: number | null = null;
   for (const node of nodes) {

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
-  CERTIFICATE_NUMBER_PATTERN, certificateExpiration, formatCertificateNumber, isCertificateExpired, issuesCertificate,
+  CERTIFICATE_NUMBER_PATTERN,
+  certificateExpiration,
+  formatCertificateNumber,
+  isCertificateExpired,
+  issuesCertificate,
 } from "./certificates";
 
 const ISSUED = new Date("2026-03-15T09:30:00.000Z");

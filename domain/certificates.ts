@@ -13,7 +13,8 @@ const DAY_MS = 86_400_000;
  * numbers are unique across years; the year only helps people read them.
  */
 export function formatCertificateNumber(issued: Date, sequence: number, prefix = CERTIFICATE_NUMBER_PREFIX): string {
-  if (!Number.isSafeInteger(sequence) || sequence < 1) throw new RangeError(`certificate sequence must be a positive integer, got ${sequence}`);
+  if (!Number.isSafeInteger(sequence) || sequence < 1)
+    throw new RangeError(`certificate sequence must be a positive integer, got ${sequence}`);
   return `${prefix}-${issued.getUTCFullYear()}-${String(sequence).padStart(6, "0")}`;
 }
 
@@ -23,7 +24,8 @@ export const CERTIFICATE_NUMBER_PATTERN = /^[A-Z]{2,8}-\d{4}-\d{6,15}$/;
 /** Issue date + the template's validity in days; null validity (or none given) never expires. */
 export function certificateExpiration(issued: Date, validityDays: number | null | undefined): Date | null {
   if (validityDays === null || validityDays === undefined) return null;
-  if (!Number.isInteger(validityDays) || validityDays < 0) throw new RangeError(`validity must be a whole number of days ≥ 0, got ${validityDays}`);
+  if (!Number.isInteger(validityDays) || validityDays < 0)
+    throw new RangeError(`validity must be a whole number of days ≥ 0, got ${validityDays}`);
   return new Date(issued.getTime() + validityDays * DAY_MS);
 }
 

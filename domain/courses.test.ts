@@ -73,16 +73,52 @@ describe("ObjectiveWorkflowState (spec 4.1)", () => {
 
 describe("courseCardLink (spec 4.11)", () => {
   it.each([
-    { description: "4.11: inProgress links to content", a: access({ lastObjectiveWorkflow: workflow(1) }), href: "/learn/courses/obj-1/view/content" },
-    { description: "4.11: finished links to the course details", a: access({ lastObjectiveWorkflow: workflow(6) }), href: "/learn/courses/obj-1" },
+    {
+      description: "4.11: inProgress links to content",
+      a: access({ lastObjectiveWorkflow: workflow(1) }),
+      href: "/learn/courses/obj-1/view/content",
+    },
+    {
+      description: "4.11: finished links to the course details",
+      a: access({ lastObjectiveWorkflow: workflow(6) }),
+      href: "/learn/courses/obj-1",
+    },
     { description: "4.11: not started links to the access", a: access(), href: "/learn/courses/obj-1/acc-1" },
-    { description: "4.11: not started with a record links to the access", a: access({ lastObjectiveRecord: RECORD }), href: "/learn/courses/obj-1/acc-1" },
-    { description: "4.11: submitted links to the access (otherwise)", a: access({ lastObjectiveWorkflow: workflow(2) }), href: "/learn/courses/obj-1/acc-1" },
-    { description: "4.11: inGrading links to the access (otherwise)", a: access({ lastObjectiveWorkflow: workflow(3) }), href: "/learn/courses/obj-1/acc-1" },
-    { description: "4.11: graded links to the access (otherwise)", a: access({ lastObjectiveWorkflow: workflow(4) }), href: "/learn/courses/obj-1/acc-1" },
-    { description: "4.11: gradingApproved links to the access (otherwise)", a: access({ lastObjectiveWorkflow: workflow(5) }), href: "/learn/courses/obj-1/acc-1" },
-    { description: "4.11: unknown state links to the access (otherwise)", a: access({ lastObjectiveWorkflow: workflow(99) }), href: "/learn/courses/obj-1/acc-1" },
-    { description: "4.11: ids are URI-encoded so they cannot change the route", a: access({ objectiveId: "../x?y", accessId: "a/b" }), href: "/learn/courses/..%2Fx%3Fy/a%2Fb" },
+    {
+      description: "4.11: not started with a record links to the access",
+      a: access({ lastObjectiveRecord: RECORD }),
+      href: "/learn/courses/obj-1/acc-1",
+    },
+    {
+      description: "4.11: submitted links to the access (otherwise)",
+      a: access({ lastObjectiveWorkflow: workflow(2) }),
+      href: "/learn/courses/obj-1/acc-1",
+    },
+    {
+      description: "4.11: inGrading links to the access (otherwise)",
+      a: access({ lastObjectiveWorkflow: workflow(3) }),
+      href: "/learn/courses/obj-1/acc-1",
+    },
+    {
+      description: "4.11: graded links to the access (otherwise)",
+      a: access({ lastObjectiveWorkflow: workflow(4) }),
+      href: "/learn/courses/obj-1/acc-1",
+    },
+    {
+      description: "4.11: gradingApproved links to the access (otherwise)",
+      a: access({ lastObjectiveWorkflow: workflow(5) }),
+      href: "/learn/courses/obj-1/acc-1",
+    },
+    {
+      description: "4.11: unknown state links to the access (otherwise)",
+      a: access({ lastObjectiveWorkflow: workflow(99) }),
+      href: "/learn/courses/obj-1/acc-1",
+    },
+    {
+      description: "4.11: ids are URI-encoded so they cannot change the route",
+      a: access({ objectiveId: "../x?y", accessId: "a/b" }),
+      href: "/learn/courses/..%2Fx%3Fy/a%2Fb",
+    },
   ])("$description", ({ a, href }) => {
     expect(courseCardLink(a)).toBe(href);
   });
@@ -160,13 +196,41 @@ describe("courseCardFooter (spec 4.11)", () => {
 describe("courseProgressFilter (spec 4.11)", () => {
   it.each([
     { description: "4.11: no workflow and no record is notStarted", a: access(), expected: "notStarted" },
-    { description: "4.11: no workflow but a record is completed", a: access({ lastObjectiveRecord: RECORD }), expected: "completed" },
-    { description: "4.11: inProgress is inProgress", a: access({ lastObjectiveWorkflow: workflow(1) }), expected: "inProgress" },
-    { description: "4.11: inGrading is inProgress", a: access({ lastObjectiveWorkflow: workflow(3) }), expected: "inProgress" },
-    { description: "4.11: gradingApproved is inProgress", a: access({ lastObjectiveWorkflow: workflow(5) }), expected: "inProgress" },
-    { description: "4.11: finished is completed", a: access({ lastObjectiveWorkflow: workflow(6) }), expected: "completed" },
-    { description: "4.11: submitted matches no progress filter", a: access({ lastObjectiveWorkflow: workflow(2) }), expected: null },
-    { description: "4.11: graded matches no progress filter", a: access({ lastObjectiveWorkflow: workflow(4), lastObjectiveRecord: RECORD }), expected: null },
+    {
+      description: "4.11: no workflow but a record is completed",
+      a: access({ lastObjectiveRecord: RECORD }),
+      expected: "completed",
+    },
+    {
+      description: "4.11: inProgress is inProgress",
+      a: access({ lastObjectiveWorkflow: workflow(1) }),
+      expected: "inProgress",
+    },
+    {
+      description: "4.11: inGrading is inProgress",
+      a: access({ lastObjectiveWorkflow: workflow(3) }),
+      expected: "inProgress",
+    },
+    {
+      description: "4.11: gradingApproved is inProgress",
+      a: access({ lastObjectiveWorkflow: workflow(5) }),
+      expected: "inProgress",
+    },
+    {
+      description: "4.11: finished is completed",
+      a: access({ lastObjectiveWorkflow: workflow(6) }),
+      expected: "completed",
+    },
+    {
+      description: "4.11: submitted matches no progress filter",
+      a: access({ lastObjectiveWorkflow: workflow(2) }),
+      expected: null,
+    },
+    {
+      description: "4.11: graded matches no progress filter",
+      a: access({ lastObjectiveWorkflow: workflow(4), lastObjectiveRecord: RECORD }),
+      expected: null,
+    },
   ])("$description", ({ a, expected }) => {
     expect(courseProgressFilter(a)).toBe(expected);
   });
@@ -174,8 +238,16 @@ describe("courseProgressFilter (spec 4.11)", () => {
 
 describe("coursePriority (spec 2.4 / 3)", () => {
   it.each([
-    { description: "3: mandatory access has priority mandatory", a: access({ isMandatory: true }), expected: "mandatory" },
-    { description: "3: non-mandatory access has priority optional", a: access({ isMandatory: false, isSelfEnrolled: true }), expected: "optional" },
+    {
+      description: "3: mandatory access has priority mandatory",
+      a: access({ isMandatory: true }),
+      expected: "mandatory",
+    },
+    {
+      description: "3: non-mandatory access has priority optional",
+      a: access({ isMandatory: false, isSelfEnrolled: true }),
+      expected: "optional",
+    },
   ])("$description", ({ a, expected }) => {
     expect(coursePriority(a)).toBe(expected);
   });
@@ -208,12 +280,14 @@ describe("coverFallbackColor (spec 2.3)", () => {
   }
   const contrastWithWhite = (hex: string) => (1 + 0.05) / (luminance(hex) + 0.05);
 
-  it.each(COVER_COLORS.map((color) => ({ description: `2.3: ${color} has WCAG AA contrast (>= 4.5:1) with white text`, color })))(
-    "$description",
-    ({ color }) => {
-      expect(contrastWithWhite(color)).toBeGreaterThanOrEqual(4.5);
-    },
-  );
+  it.each(
+    COVER_COLORS.map((color) => ({
+      description: `2.3: ${color} has WCAG AA contrast (>= 4.5:1) with white text`,
+      color,
+    })),
+  )("$description", ({ color }) => {
+    expect(contrastWithWhite(color)).toBeGreaterThanOrEqual(4.5);
+  });
 
   it("2.3: the contrast helper itself is calibrated (black on white is 21:1, white on white 1:1)", () => {
     expect(contrastWithWhite("#000000")).toBeCloseTo(21, 5);
@@ -265,11 +339,20 @@ describe("validateCourseFilters (spec 2.4 / 5)", () => {
   }
 
   const rows: Row[] = [
-    { description: "2.4: empty query is valid and unchanged", query: "", canonical: "", changed: false, toasts: [], filters: { keyword: "", collection: [], term: [], courseProgress: [], coursePriority: [], category: {}, page: 1 } },
+    {
+      description: "2.4: empty query is valid and unchanged",
+      query: "",
+      canonical: "",
+      changed: false,
+      toasts: [],
+      filters: { keyword: "", collection: [], term: [], courseProgress: [], coursePriority: [], category: {}, page: 1 },
+    },
     {
       description: "2.4: a fully canonical query is kept unchanged",
-      query: "keyword=math&collection=c1,c2&term=t1&courseProgress=inProgress,completed&coursePriority=mandatory&category[cat1]=a1,a2&category[cat2]=b1&page=2&occflow=startTheCourse&objectiveId=o1",
-      canonical: "keyword=math&collection=c1,c2&term=t1&courseProgress=inProgress,completed&coursePriority=mandatory&category[cat1]=a1,a2&category[cat2]=b1&page=2&occflow=startTheCourse&objectiveId=o1",
+      query:
+        "keyword=math&collection=c1,c2&term=t1&courseProgress=inProgress,completed&coursePriority=mandatory&category[cat1]=a1,a2&category[cat2]=b1&page=2&occflow=startTheCourse&objectiveId=o1",
+      canonical:
+        "keyword=math&collection=c1,c2&term=t1&courseProgress=inProgress,completed&coursePriority=mandatory&category[cat1]=a1,a2&category[cat2]=b1&page=2&occflow=startTheCourse&objectiveId=o1",
       changed: false,
       toasts: [],
       filters: {
@@ -284,77 +367,468 @@ describe("validateCourseFilters (spec 2.4 / 5)", () => {
         objectiveId: "o1",
       },
     },
-    { description: "2.4: unknown parameter name is dropped without a toast", query: "foo=bar&collection=c1", canonical: "collection=c1", changed: true, toasts: [] },
-    { description: "2.4: parameter names are case-sensitive (Keyword is unknown)", query: "Keyword=x", canonical: "", changed: true, toasts: [] },
-    { description: "5: unknown collection value is removed with the toast", query: "collection=c1,nope", canonical: "collection=c1", changed: true, toasts: [UNAVAILABLE], filters: { collection: ["c1"] } },
-    { description: "5: collection values are matched exactly (case-sensitive)", query: "collection=C1", canonical: "", changed: true, toasts: [UNAVAILABLE] },
-    { description: "5: collection ids with spaces are matched after URL decoding", query: "collection=c+3", canonical: "collection=c+3", changed: false, toasts: [], filters: { collection: ["c 3"] } },
-    { description: "5: unknown term value is removed with the toast", query: "term=t9", canonical: "", changed: true, toasts: [UNAVAILABLE], filters: { term: [] } },
-    { description: "5: unknown courseProgress value is removed with the toast", query: "courseProgress=notStarted,halfway", canonical: "courseProgress=notStarted", changed: true, toasts: [UNAVAILABLE] },
-    { description: "5: unknown coursePriority value is removed with the toast", query: "coursePriority=urgent", canonical: "", changed: true, toasts: [UNAVAILABLE] },
-    { description: "5: unknown category id is removed with the toast", query: "category[nope]=a1", canonical: "", changed: true, toasts: [UNAVAILABLE], filters: { category: {} } },
-    { description: "5: unknown attribute id is removed with the toast", query: "category[cat1]=a1,b1", canonical: "category[cat1]=a1", changed: true, toasts: [UNAVAILABLE], filters: { category: { cat1: ["a1"] } } },
-    { description: "5: a category whose attributes are all unknown disappears with the toast", query: "category[cat2]=zz", canonical: "", changed: true, toasts: [UNAVAILABLE], filters: { category: {} } },
-    { description: "5: an unknown category id with no values is dropped silently", query: "category[nope]=", canonical: "", changed: true, toasts: [] },
-    { description: "5: category ids with special characters are kept when known", query: "category[cat:9]=z", canonical: "category[cat:9]=z", changed: false, toasts: [] },
-    { description: "5: several unknown values give the toast only once", query: "collection=x&term=y&courseProgress=z&category[q]=1&occflow=bad", canonical: "", changed: true, toasts: [UNAVAILABLE] },
-    { description: "2.4: invalid occflow is removed with the toast", query: "occflow=jumpAround&objectiveId=o1", canonical: "objectiveId=o1", changed: true, toasts: [UNAVAILABLE], filters: { objectiveId: "o1" }, absent: ["occflow"] },
-    { description: "2.4: occflow addToMyCourses is kept", query: "occflow=addToMyCourses&objectiveId=o1", canonical: "occflow=addToMyCourses&objectiveId=o1", changed: false, toasts: [], filters: { occflow: "addToMyCourses", objectiveId: "o1" } },
-    { description: "2.4: occflow values are case-sensitive", query: "occflow=starttheCourse", canonical: "", changed: true, toasts: [UNAVAILABLE] },
-    { description: "2.4: selfRegistered is removed with the toast 'accountCreated'", query: "selfRegistered=true&collection=c1", canonical: "collection=c1", changed: true, toasts: ["accountCreated"] },
-    { description: "2.4: a bare selfRegistered also shows 'accountCreated'", query: "selfRegistered", canonical: "", changed: true, toasts: ["accountCreated"] },
-    { description: "2.4: selfRegistered=false is removed without a toast", query: "selfRegistered=false", canonical: "", changed: true, toasts: [] },
-    { description: "2.4: both toasts at once, filtersUnavailable first", query: "selfRegistered=true&term=zzz", canonical: "", changed: true, toasts: [UNAVAILABLE, "accountCreated"] },
-    { description: "5: keyword is lowercased and left-trimmed only", query: "keyword=%20%20Math%20Basics%20", canonical: "keyword=math+basics+", changed: true, toasts: [], filters: { keyword: "math basics " } },
-    { description: "5: non-ASCII keyword is lowercased", query: "keyword=%C3%84RGER", canonical: "keyword=%C3%A4rger", changed: true, toasts: [], filters: { keyword: "ärger" } },
-    { description: "5: whitespace-only keyword is omitted", query: "keyword=%20%20%20", canonical: "", changed: true, toasts: [], filters: { keyword: "" } },
+    {
+      description: "2.4: unknown parameter name is dropped without a toast",
+      query: "foo=bar&collection=c1",
+      canonical: "collection=c1",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: parameter names are case-sensitive (Keyword is unknown)",
+      query: "Keyword=x",
+      canonical: "",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "5: unknown collection value is removed with the toast",
+      query: "collection=c1,nope",
+      canonical: "collection=c1",
+      changed: true,
+      toasts: [UNAVAILABLE],
+      filters: { collection: ["c1"] },
+    },
+    {
+      description: "5: collection values are matched exactly (case-sensitive)",
+      query: "collection=C1",
+      canonical: "",
+      changed: true,
+      toasts: [UNAVAILABLE],
+    },
+    {
+      description: "5: collection ids with spaces are matched after URL decoding",
+      query: "collection=c+3",
+      canonical: "collection=c+3",
+      changed: false,
+      toasts: [],
+      filters: { collection: ["c 3"] },
+    },
+    {
+      description: "5: unknown term value is removed with the toast",
+      query: "term=t9",
+      canonical: "",
+      changed: true,
+      toasts: [UNAVAILABLE],
+      filters: { term: [] },
+    },
+    {
+      description: "5: unknown courseProgress value is removed with the toast",
+      query: "courseProgress=notStarted,halfway",
+      canonical: "courseProgress=notStarted",
+      changed: true,
+      toasts: [UNAVAILABLE],
+    },
+    {
+      description: "5: unknown coursePriority value is removed with the toast",
+      query: "coursePriority=urgent",
+      canonical: "",
+      changed: true,
+      toasts: [UNAVAILABLE],
+    },
+    {
+      description: "5: unknown category id is removed with the toast",
+      query: "category[nope]=a1",
+      canonical: "",
+      changed: true,
+      toasts: [UNAVAILABLE],
+      filters: { category: {} },
+    },
+    {
+      description: "5: unknown attribute id is removed with the toast",
+      query: "category[cat1]=a1,b1",
+      canonical: "category[cat1]=a1",
+      changed: true,
+      toasts: [UNAVAILABLE],
+      filters: { category: { cat1: ["a1"] } },
+    },
+    {
+      description: "5: a category whose attributes are all unknown disappears with the toast",
+      query: "category[cat2]=zz",
+      canonical: "",
+      changed: true,
+      toasts: [UNAVAILABLE],
+      filters: { category: {} },
+    },
+    {
+      description: "5: an unknown category id with no values is dropped silently",
+      query: "category[nope]=",
+      canonical: "",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "5: category ids with special characters are kept when known",
+      query: "category[cat:9]=z",
+      canonical: "category[cat:9]=z",
+      changed: false,
+      toasts: [],
+    },
+    {
+      description: "5: several unknown values give the toast only once",
+      query: "collection=x&term=y&courseProgress=z&category[q]=1&occflow=bad",
+      canonical: "",
+      changed: true,
+      toasts: [UNAVAILABLE],
+    },
+    {
+      description: "2.4: invalid occflow is removed with the toast",
+      query: "occflow=jumpAround&objectiveId=o1",
+      canonical: "objectiveId=o1",
+      changed: true,
+      toasts: [UNAVAILABLE],
+      filters: { objectiveId: "o1" },
+      absent: ["occflow"],
+    },
+    {
+      description: "2.4: occflow addToMyCourses is kept",
+      query: "occflow=addToMyCourses&objectiveId=o1",
+      canonical: "occflow=addToMyCourses&objectiveId=o1",
+      changed: false,
+      toasts: [],
+      filters: { occflow: "addToMyCourses", objectiveId: "o1" },
+    },
+    {
+      description: "2.4: occflow values are case-sensitive",
+      query: "occflow=starttheCourse",
+      canonical: "",
+      changed: true,
+      toasts: [UNAVAILABLE],
+    },
+    {
+      description: "2.4: selfRegistered is removed with the toast 'accountCreated'",
+      query: "selfRegistered=true&collection=c1",
+      canonical: "collection=c1",
+      changed: true,
+      toasts: ["accountCreated"],
+    },
+    {
+      description: "2.4: a bare selfRegistered also shows 'accountCreated'",
+      query: "selfRegistered",
+      canonical: "",
+      changed: true,
+      toasts: ["accountCreated"],
+    },
+    {
+      description: "2.4: selfRegistered=false is removed without a toast",
+      query: "selfRegistered=false",
+      canonical: "",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: both toasts at once, filtersUnavailable first",
+      query: "selfRegistered=true&term=zzz",
+      canonical: "",
+      changed: true,
+      toasts: [UNAVAILABLE, "accountCreated"],
+    },
+    {
+      description: "5: keyword is lowercased and left-trimmed only",
+      query: "keyword=%20%20Math%20Basics%20",
+      canonical: "keyword=math+basics+",
+      changed: true,
+      toasts: [],
+      filters: { keyword: "math basics " },
+    },
+    {
+      description: "5: non-ASCII keyword is lowercased",
+      query: "keyword=%C3%84RGER",
+      canonical: "keyword=%C3%A4rger",
+      changed: true,
+      toasts: [],
+      filters: { keyword: "ärger" },
+    },
+    {
+      description: "5: whitespace-only keyword is omitted",
+      query: "keyword=%20%20%20",
+      canonical: "",
+      changed: true,
+      toasts: [],
+      filters: { keyword: "" },
+    },
     { description: "5: empty keyword is omitted", query: "keyword=", canonical: "", changed: true, toasts: [] },
-    { description: "5: keyword is capped at 200 characters", query: `keyword=${"a".repeat(250)}`, canonical: `keyword=${"a".repeat(200)}`, changed: true, toasts: [], filters: { keyword: "a".repeat(200) } },
-    { description: "5: keyword cap never splits a surrogate pair", query: params(`keyword=${"😀".repeat(201)}`), canonical: `keyword=${encodeURIComponent("😀".repeat(200))}`, changed: true, toasts: [] },
-    { description: "2.4: a repeated keyword keeps the first one", query: "keyword=one&keyword=two", canonical: "keyword=one", changed: true, toasts: [] },
-    { description: "2.4: empty values after splitting are ignored silently", query: "collection=,c1,,&term=", canonical: "collection=c1", changed: true, toasts: [], filters: { collection: ["c1"], term: [] } },
-    { description: "2.4: values are trimmed", query: "collection=%20c1%20,%20c2", canonical: "collection=c1,c2", changed: true, toasts: [] },
-    { description: "2.4: duplicate values are de-duplicated", query: "collection=c1,c1,c2,c1", canonical: "collection=c1,c2", changed: true, toasts: [], filters: { collection: ["c1", "c2"] } },
-    { description: "2.4: repeated list parameters are merged", query: "collection=c1&collection=c2,c1", canonical: "collection=c1,c2", changed: true, toasts: [] },
-    { description: "2.4: repeated category parameters are merged", query: "category[cat1]=a2&category[cat1]=a1,a2", canonical: "category[cat1]=a2,a1", changed: true, toasts: [] },
-    { description: "2.4: value order is kept as given", query: "collection=c2,c1", canonical: "collection=c2,c1", changed: false, toasts: [] },
-    { description: "2.4: parameters are rewritten into the stable order", query: "objectiveId=o1&term=t1&keyword=k&collection=c1", canonical: "keyword=k&collection=c1&term=t1&objectiveId=o1", changed: true, toasts: [] },
-    { description: "2.4: categories are sorted by id", query: "category[cat2]=b1&category[cat1]=a1", canonical: "category[cat1]=a1&category[cat2]=b1", changed: true, toasts: [] },
-    { description: "2.4: page 1 is the default and omitted", query: "page=1", canonical: "", changed: true, toasts: [], filters: { page: 1 } },
-    { description: "2.4: page 3 is kept", query: "page=3", canonical: "page=3", changed: false, toasts: [], filters: { page: 3 } },
-    { description: "2.4: page 0 is dropped silently", query: "page=0", canonical: "", changed: true, toasts: [], filters: { page: 1 } },
-    { description: "2.4: negative page is dropped silently", query: "page=-2", canonical: "", changed: true, toasts: [] },
-    { description: "2.4: fractional page is dropped silently", query: "page=1.5", canonical: "", changed: true, toasts: [] },
-    { description: "2.4: non-numeric page is dropped silently", query: "page=abc", canonical: "", changed: true, toasts: [] },
-    { description: "2.4: zero-padded page is dropped silently", query: "page=02", canonical: "", changed: true, toasts: [] },
-    { description: "2.4: page beyond the safe integer range is dropped silently", query: "page=99999999999999999999", canonical: "", changed: true, toasts: [] },
-    { description: "2.4: empty objectiveId is dropped silently", query: "objectiveId=", canonical: "", changed: true, toasts: [] },
-    { description: "2.4: oversized objectiveId is dropped silently", query: `objectiveId=${"o".repeat(500)}`, canonical: "", changed: true, toasts: [] },
+    {
+      description: "5: keyword is capped at 200 characters",
+      query: `keyword=${"a".repeat(250)}`,
+      canonical: `keyword=${"a".repeat(200)}`,
+      changed: true,
+      toasts: [],
+      filters: { keyword: "a".repeat(200) },
+    },
+    {
+      description: "5: keyword cap never splits a surrogate pair",
+      query: params(`keyword=${"😀".repeat(201)}`),
+      canonical: `keyword=${encodeURIComponent("😀".repeat(200))}`,
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: a repeated keyword keeps the first one",
+      query: "keyword=one&keyword=two",
+      canonical: "keyword=one",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: empty values after splitting are ignored silently",
+      query: "collection=,c1,,&term=",
+      canonical: "collection=c1",
+      changed: true,
+      toasts: [],
+      filters: { collection: ["c1"], term: [] },
+    },
+    {
+      description: "2.4: values are trimmed",
+      query: "collection=%20c1%20,%20c2",
+      canonical: "collection=c1,c2",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: duplicate values are de-duplicated",
+      query: "collection=c1,c1,c2,c1",
+      canonical: "collection=c1,c2",
+      changed: true,
+      toasts: [],
+      filters: { collection: ["c1", "c2"] },
+    },
+    {
+      description: "2.4: repeated list parameters are merged",
+      query: "collection=c1&collection=c2,c1",
+      canonical: "collection=c1,c2",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: repeated category parameters are merged",
+      query: "category[cat1]=a2&category[cat1]=a1,a2",
+      canonical: "category[cat1]=a2,a1",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: value order is kept as given",
+      query: "collection=c2,c1",
+      canonical: "collection=c2,c1",
+      changed: false,
+      toasts: [],
+    },
+    {
+      description: "2.4: parameters are rewritten into the stable order",
+      query: "objectiveId=o1&term=t1&keyword=k&collection=c1",
+      canonical: "keyword=k&collection=c1&term=t1&objectiveId=o1",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: categories are sorted by id",
+      query: "category[cat2]=b1&category[cat1]=a1",
+      canonical: "category[cat1]=a1&category[cat2]=b1",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: page 1 is the default and omitted",
+      query: "page=1",
+      canonical: "",
+      changed: true,
+      toasts: [],
+      filters: { page: 1 },
+    },
+    {
+      description: "2.4: page 3 is kept",
+      query: "page=3",
+      canonical: "page=3",
+      changed: false,
+      toasts: [],
+      filters: { page: 3 },
+    },
+    {
+      description: "2.4: page 0 is dropped silently",
+      query: "page=0",
+      canonical: "",
+      changed: true,
+      toasts: [],
+      filters: { page: 1 },
+    },
+    {
+      description: "2.4: negative page is dropped silently",
+      query: "page=-2",
+      canonical: "",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: fractional page is dropped silently",
+      query: "page=1.5",
+      canonical: "",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: non-numeric page is dropped silently",
+      query: "page=abc",
+      canonical: "",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: zero-padded page is dropped silently",
+      query: "page=02",
+      canonical: "",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: page beyond the safe integer range is dropped silently",
+      query: "page=99999999999999999999",
+      canonical: "",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: empty objectiveId is dropped silently",
+      query: "objectiveId=",
+      canonical: "",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: oversized objectiveId is dropped silently",
+      query: `objectiveId=${"o".repeat(500)}`,
+      canonical: "",
+      changed: true,
+      toasts: [],
+    },
     // Garbled input: never throws.
-    { description: "2.4: garbled percent-encoding as a name is an unknown parameter", query: "%E0%A4%A=1&collection=c1", canonical: "collection=c1", changed: true, toasts: [] },
-    { description: "5: garbled percent-encoding in the keyword is kept as (lowercased) text", query: "keyword=%E0%A4%A", canonical: `keyword=${encodeURIComponent("\uFFFD%a")}`, changed: true, toasts: [] },
-    { description: "5: garbled percent-encoding as a value is an unknown value", query: "collection=%E0%A4%A,%ZZ", canonical: "", changed: true, toasts: [UNAVAILABLE] },
-    { description: "2.4: 'category[=1' is an unknown parameter name", query: "category[=1", canonical: "", changed: true, toasts: [] },
-    { description: "2.4: 'category[]' (no id) is an unknown parameter name", query: "category[]=a1", canonical: "", changed: true, toasts: [] },
-    { description: "2.4: 'category[cat1]]' is an unknown parameter name", query: "category[cat1]]=a1", canonical: "", changed: true, toasts: [] },
-    { description: "2.4: 'category[[cat1]' is an unknown parameter name", query: "category[[cat1]=a1", canonical: "", changed: true, toasts: [] },
-    { description: "2.4: a bare 'category' is an unknown parameter name", query: "category=a1", canonical: "", changed: true, toasts: [] },
-    { description: "2.4: names with only separators are dropped", query: "&&=&==&,=,", canonical: "", changed: true, toasts: [] },
-    { description: "5: category[__proto__] is an unknown category, not the prototype", query: "category[__proto__]=a1&category[constructor]=a1&category[toString]=x", canonical: "", changed: true, toasts: [UNAVAILABLE], filters: { category: {} } },
+    {
+      description: "2.4: garbled percent-encoding as a name is an unknown parameter",
+      query: "%E0%A4%A=1&collection=c1",
+      canonical: "collection=c1",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "5: garbled percent-encoding in the keyword is kept as (lowercased) text",
+      query: "keyword=%E0%A4%A",
+      canonical: `keyword=${encodeURIComponent("\uFFFD%a")}`,
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "5: garbled percent-encoding as a value is an unknown value",
+      query: "collection=%E0%A4%A,%ZZ",
+      canonical: "",
+      changed: true,
+      toasts: [UNAVAILABLE],
+    },
+    {
+      description: "2.4: 'category[=1' is an unknown parameter name",
+      query: "category[=1",
+      canonical: "",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: 'category[]' (no id) is an unknown parameter name",
+      query: "category[]=a1",
+      canonical: "",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: 'category[cat1]]' is an unknown parameter name",
+      query: "category[cat1]]=a1",
+      canonical: "",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: 'category[[cat1]' is an unknown parameter name",
+      query: "category[[cat1]=a1",
+      canonical: "",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: a bare 'category' is an unknown parameter name",
+      query: "category=a1",
+      canonical: "",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: names with only separators are dropped",
+      query: "&&=&==&,=,",
+      canonical: "",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "5: category[__proto__] is an unknown category, not the prototype",
+      query: "category[__proto__]=a1&category[constructor]=a1&category[toString]=x",
+      canonical: "",
+      changed: true,
+      toasts: [UNAVAILABLE],
+      filters: { category: {} },
+    },
     {
       description: "5: a loaded category really named __proto__ stays a plain own key",
       query: "category[__proto__]=p1",
-      knownOverride: { collections: [], terms: [], categories: JSON.parse('{"__proto__":["p1"]}') as Record<string, string[]> },
+      knownOverride: {
+        collections: [],
+        terms: [],
+        categories: JSON.parse('{"__proto__":["p1"]}') as Record<string, string[]>,
+      },
       canonical: "category[__proto__]=p1",
       changed: false,
       toasts: [],
     },
-    { description: "5: a huge value list keeps only the known values", query: `collection=c1,${"x,".repeat(100_000)}c2`, canonical: "collection=c1,c2", changed: true, toasts: [UNAVAILABLE] },
-    { description: "5: a huge keyword is capped", query: `keyword=${"Q".repeat(1_000_000)}`, canonical: `keyword=${"q".repeat(200)}`, changed: true, toasts: [] },
-    { description: "2.4: 10,000 unknown parameters are dropped without a toast", query: `collection=c1&${junk(10_000)}`, canonical: "collection=c1", changed: true, toasts: [] },
-    { description: "2.4: parameters beyond the first 100 are not processed", query: `${junk(100)}&collection=c1&occflow=bad`, canonical: "", changed: true, toasts: [], filters: { collection: [] } },
-    { description: "2.4: the 100th parameter is still processed", query: `${junk(99)}&collection=c1`, canonical: "collection=c1", changed: true, toasts: [] },
-    { description: "5: empty known lists reject every filter value", query: "collection=c1&category[cat1]=a1", knownOverride: { collections: [], terms: [], categories: {} }, canonical: "", changed: true, toasts: [UNAVAILABLE] },
+    {
+      description: "5: a huge value list keeps only the known values",
+      query: `collection=c1,${"x,".repeat(100_000)}c2`,
+      canonical: "collection=c1,c2",
+      changed: true,
+      toasts: [UNAVAILABLE],
+    },
+    {
+      description: "5: a huge keyword is capped",
+      query: `keyword=${"Q".repeat(1_000_000)}`,
+      canonical: `keyword=${"q".repeat(200)}`,
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: 10,000 unknown parameters are dropped without a toast",
+      query: `collection=c1&${junk(10_000)}`,
+      canonical: "collection=c1",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: parameters beyond the first 100 are not processed",
+      query: `${junk(100)}&collection=c1&occflow=bad`,
+      canonical: "",
+      changed: true,
+      toasts: [],
+      filters: { collection: [] },
+    },
+    {
+      description: "2.4: the 100th parameter is still processed",
+      query: `${junk(99)}&collection=c1`,
+      canonical: "collection=c1",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "5: empty known lists reject every filter value",
+      query: "collection=c1&category[cat1]=a1",
+      knownOverride: { collections: [], terms: [], categories: {} },
+      canonical: "",
+      changed: true,
+      toasts: [UNAVAILABLE],
+    },
   ];
 
   it.each(rows)("$description", ({ query, canonical, changed, toasts, filters, knownOverride, absent }) => {
@@ -383,7 +857,31 @@ describe("validateCourseFilters (spec 2.4 / 5)", () => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
       return seed / 2147483648;
     };
-    const alphabet = ["%", "E0", "A4", "[", "]", "=", "&", ",", "category", "collection", "keyword", "page", "c1", "a1", "cat1", "+", " ", "\uD800", "😀", "#", "?", "%ZZ", "__proto__"];
+    const alphabet = [
+      "%",
+      "E0",
+      "A4",
+      "[",
+      "]",
+      "=",
+      "&",
+      ",",
+      "category",
+      "collection",
+      "keyword",
+      "page",
+      "c1",
+      "a1",
+      "cat1",
+      "+",
+      " ",
+      "\uD800",
+      "😀",
+      "#",
+      "?",
+      "%ZZ",
+      "__proto__",
+    ];
     for (let i = 0; i < 500; i++) {
       const len = Math.floor(rand() * 40);
       let s = "";
@@ -403,41 +901,109 @@ describe("validateCourseFilters (spec 2.4 / 5)", () => {
 });
 
 describe("countActiveFilters (spec 2.3)", () => {
-  const base: CourseFilters = { keyword: "", collection: [], term: [], courseProgress: [], coursePriority: [], category: {}, page: 1 };
+  const base: CourseFilters = {
+    keyword: "",
+    collection: [],
+    term: [],
+    courseProgress: [],
+    coursePriority: [],
+    category: {},
+    page: 1,
+  };
   it.each([
     { description: "2.3: no filters gives badge 0", filters: base, count: 0 },
     { description: "2.3: the keyword is not counted", filters: { ...base, keyword: "math" }, count: 0 },
-    { description: "2.3: page, occflow and objectiveId are not counted", filters: { ...base, page: 4, occflow: "startTheCourse" as const, objectiveId: "o1" }, count: 0 },
+    {
+      description: "2.3: page, occflow and objectiveId are not counted",
+      filters: { ...base, page: 4, occflow: "startTheCourse" as const, objectiveId: "o1" },
+      count: 0,
+    },
     { description: "2.3: every selected collection counts", filters: { ...base, collection: ["c1", "c2"] }, count: 2 },
-    { description: "2.3: term, progress and priority values count", filters: { ...base, term: ["t1"], courseProgress: ["completed"], coursePriority: ["mandatory", "optional"] }, count: 4 },
-    { description: "2.3: category attributes count across categories", filters: { ...base, category: { cat1: ["a1", "a2"], cat2: ["b1"] } }, count: 3 },
-    { description: "2.3: everything together", filters: { ...base, keyword: "k", collection: ["c1"], term: ["t1"], courseProgress: ["inProgress"], coursePriority: ["optional"], category: { cat1: ["a1"] } }, count: 5 },
+    {
+      description: "2.3: term, progress and priority values count",
+      filters: { ...base, term: ["t1"], courseProgress: ["completed"], coursePriority: ["mandatory", "optional"] },
+      count: 4,
+    },
+    {
+      description: "2.3: category attributes count across categories",
+      filters: { ...base, category: { cat1: ["a1", "a2"], cat2: ["b1"] } },
+      count: 3,
+    },
+    {
+      description: "2.3: everything together",
+      filters: {
+        ...base,
+        keyword: "k",
+        collection: ["c1"],
+        term: ["t1"],
+        courseProgress: ["inProgress"],
+        coursePriority: ["optional"],
+        category: { cat1: ["a1"] },
+      },
+      count: 5,
+    },
   ])("$description", ({ filters, count }) => {
     expect(countActiveFilters(filters)).toBe(count);
   });
 });
 
 describe("filtersToSearchParams (spec 2.4)", () => {
-  const base: CourseFilters = { keyword: "", collection: [], term: [], courseProgress: [], coursePriority: [], category: {}, page: 1 };
+  const base: CourseFilters = {
+    keyword: "",
+    collection: [],
+    term: [],
+    courseProgress: [],
+    coursePriority: [],
+    category: {},
+    page: 1,
+  };
   it.each([
     { description: "2.4: default filters give empty params", filters: base, query: "" },
     {
       description: "2.4: all parameters in the stable order",
-      filters: { ...base, objectiveId: "o1", occflow: "addToMyCourses" as const, page: 2, category: { b: ["2"], a: ["1"] }, coursePriority: ["optional"], courseProgress: ["notStarted"], term: ["t1"], collection: ["c1"], keyword: "k" },
-      query: "keyword=k&collection=c1&term=t1&courseProgress=notStarted&coursePriority=optional&category[a]=1&category[b]=2&page=2&occflow=addToMyCourses&objectiveId=o1",
+      filters: {
+        ...base,
+        objectiveId: "o1",
+        occflow: "addToMyCourses" as const,
+        page: 2,
+        category: { b: ["2"], a: ["1"] },
+        coursePriority: ["optional"],
+        courseProgress: ["notStarted"],
+        term: ["t1"],
+        collection: ["c1"],
+        keyword: "k",
+      },
+      query:
+        "keyword=k&collection=c1&term=t1&courseProgress=notStarted&coursePriority=optional&category[a]=1&category[b]=2&page=2&occflow=addToMyCourses&objectiveId=o1",
     },
-    { description: "2.4: empty lists and empty categories are omitted", filters: { ...base, collection: [], category: { a: [] } }, query: "" },
-    { description: "2.4: empty and duplicate values are removed", filters: { ...base, term: ["t1", "", "t1", "t2"] }, query: "term=t1,t2" },
+    {
+      description: "2.4: empty lists and empty categories are omitted",
+      filters: { ...base, collection: [], category: { a: [] } },
+      query: "",
+    },
+    {
+      description: "2.4: empty and duplicate values are removed",
+      filters: { ...base, term: ["t1", "", "t1", "t2"] },
+      query: "term=t1,t2",
+    },
     { description: "2.4: page 1 is omitted", filters: { ...base, page: 1 }, query: "" },
     { description: "2.4: an invalid page is omitted", filters: { ...base, page: Number.NaN }, query: "" },
-    { description: "5: the keyword is normalised (lowercase, left-trim)", filters: { ...base, keyword: "  Hello World " }, query: "keyword=hello+world+" },
+    {
+      description: "5: the keyword is normalised (lowercase, left-trim)",
+      filters: { ...base, keyword: "  Hello World " },
+      query: "keyword=hello+world+",
+    },
   ])("$description", ({ filters, query }) => {
     expect(filtersToSearchParams(filters).toString()).toBe(new URLSearchParams(query).toString());
   });
 });
 
 describe("scoreColor (spec 5)", () => {
-  const s = (score: number | null, maxScore: number | null, normalizedScore: number | null): ScoreSummary => ({ score, maxScore, normalizedScore });
+  const s = (score: number | null, maxScore: number | null, normalizedScore: number | null): ScoreSummary => ({
+    score,
+    maxScore,
+    normalizedScore,
+  });
   it.each([
     { description: "5: score equal to max is success", input: s(10, 10, 0.5), color: "success" },
     { description: "5: score equal to max is success even at zero", input: s(0, 0, 0), color: "success" },
@@ -458,12 +1024,42 @@ describe("scoreColor (spec 5)", () => {
 
 describe("formatScore / showPointsOnCertificate (spec 5 / 2.7)", () => {
   it.each([
-    { description: "5: percent is a whole number", input: { score: 7, maxScore: 9, normalizedScore: 7 / 9 }, mode: "percent" as const, expected: { kind: "percent", value: 78 } },
-    { description: "5/9: percent rounds half up", input: { score: 1, maxScore: 8, normalizedScore: 0.125 }, mode: "percent" as const, expected: { kind: "percent", value: 13 } },
-    { description: "5: full score is 100 percent", input: { score: 10, maxScore: 10, normalizedScore: 1 }, mode: "percent" as const, expected: { kind: "percent", value: 100 } },
-    { description: "5: percent derived from score / max when normalized is missing", input: { score: 1, maxScore: 3, normalizedScore: null }, mode: "percent" as const, expected: { kind: "percent", value: 33 } },
-    { description: "5: percent without any score is 0", input: { score: null, maxScore: null, normalizedScore: null }, mode: "percent" as const, expected: { kind: "percent", value: 0 } },
-    { description: "5: points mode shows 'x out of y points'", input: { score: 7, maxScore: 9, normalizedScore: 7 / 9 }, mode: "points" as const, expected: { kind: "points", score: 7, maxScore: 9 } },
+    {
+      description: "5: percent is a whole number",
+      input: { score: 7, maxScore: 9, normalizedScore: 7 / 9 },
+      mode: "percent" as const,
+      expected: { kind: "percent", value: 78 },
+    },
+    {
+      description: "5/9: percent rounds half up",
+      input: { score: 1, maxScore: 8, normalizedScore: 0.125 },
+      mode: "percent" as const,
+      expected: { kind: "percent", value: 13 },
+    },
+    {
+      description: "5: full score is 100 percent",
+      input: { score: 10, maxScore: 10, normalizedScore: 1 },
+      mode: "percent" as const,
+      expected: { kind: "percent", value: 100 },
+    },
+    {
+      description: "5: percent derived from score / max when normalized is missing",
+      input: { score: 1, maxScore: 3, normalizedScore: null },
+      mode: "percent" as const,
+      expected: { kind: "percent", value: 33 },
+    },
+    {
+      description: "5: percent without any score is 0",
+      input: { score: null, maxScore: null, normalizedScore: null },
+      mode: "percent" as const,
+      expected: { kind: "percent", value: 0 },
+    },
+    {
+      description: "5: points mode shows 'x out of y points'",
+      input: { score: 7, maxScore: 9, normalizedScore: 7 / 9 },
+      mode: "points" as const,
+      expected: { kind: "points", score: 7, maxScore: 9 },
+    },
   ])("$description", ({ input, mode, expected }) => {
     expect(formatScore(input, mode)).toEqual(expected);
   });
@@ -528,14 +1124,39 @@ describe("isCertificateExpired (spec 5)", () => {
   it.each([
     { description: "5: expiration in the past is expired", expiration: "2024-05-31T12:00:00Z", now, expired: true },
     { description: "5: expiration exactly now is expired", expiration: "2024-06-01T12:00:00Z", now, expired: true },
-    { description: "5: expiration 1 ms in the future is not expired", expiration: "2024-06-01T12:00:00.001Z", now, expired: false },
+    {
+      description: "5: expiration 1 ms in the future is not expired",
+      expiration: "2024-06-01T12:00:00.001Z",
+      now,
+      expired: false,
+    },
     { description: "5: expiration next year is not expired", expiration: "2025-06-01T12:00:00Z", now, expired: false },
-    { description: "5: offsets are compared as instants (same instant is expired)", expiration: "2024-06-01T14:00:00+02:00", now, expired: true },
-    { description: "5: Date objects are accepted", expiration: new Date("2024-01-01T00:00:00Z"), now: new Date(now), expired: true },
+    {
+      description: "5: offsets are compared as instants (same instant is expired)",
+      expiration: "2024-06-01T14:00:00+02:00",
+      now,
+      expired: true,
+    },
+    {
+      description: "5: Date objects are accepted",
+      expiration: new Date("2024-01-01T00:00:00Z"),
+      now: new Date(now),
+      expired: true,
+    },
     { description: "5: mixed Date and string", expiration: "2030-01-01T00:00:00Z", now: new Date(now), expired: false },
     { description: "5: no expiration date never expires", expiration: null, now, expired: false },
-    { description: "5: an unparseable expiration date is not treated as expired", expiration: "not a date", now, expired: false },
-    { description: "5: an unparseable 'now' does not expire anything", expiration: "2020-01-01T00:00:00Z", now: "garbage", expired: false },
+    {
+      description: "5: an unparseable expiration date is not treated as expired",
+      expiration: "not a date",
+      now,
+      expired: false,
+    },
+    {
+      description: "5: an unparseable 'now' does not expire anything",
+      expiration: "2020-01-01T00:00:00Z",
+      now: "garbage",
+      expired: false,
+    },
   ])("$description", ({ expiration, now: at, expired }) => {
     expect(isCertificateExpired(expiration, at)).toBe(expired);
   });

@@ -228,7 +228,9 @@ export function normalizeKeyword(value: string): string {
   const lowered = value.trimStart().toLowerCase();
   if (lowered.length <= KEYWORD_MAX_LENGTH) return lowered;
   // Slice by code points so a surrogate pair is never cut in half.
-  return Array.from(lowered.slice(0, KEYWORD_MAX_LENGTH * 2)).slice(0, KEYWORD_MAX_LENGTH).join("");
+  return Array.from(lowered.slice(0, KEYWORD_MAX_LENGTH * 2))
+    .slice(0, KEYWORD_MAX_LENGTH)
+    .join("");
 }
 
 /** Spec 2.4 "comma-separated lists of values": split, trim, drop empties. */
@@ -436,8 +438,7 @@ export function scoreColor(s: ScoreSummary): ScoreColor {
 }
 
 export type FormattedScore =
-  | { kind: "percent"; value: number }
-  | { kind: "points"; score: number | null; maxScore: number | null };
+  { kind: "percent"; value: number } | { kind: "points"; score: number | null; maxScore: number | null };
 
 /**
  * Spec 5 "Score shown as a whole percent, or 'x out of y points'"; spec 9 "Percent scores are
@@ -499,10 +500,7 @@ function toTime(value: string | Date | null | undefined): number {
  * Spec 5 "Certificate is expired when the expiration date is now or past." No expiration date
  * means it never expires; an unparseable date is treated as not expired.
  */
-export function isCertificateExpired(
-  expirationDate: string | Date | null | undefined,
-  now: string | Date,
-): boolean {
+export function isCertificateExpired(expirationDate: string | Date | null | undefined, now: string | Date): boolean {
   const exp = toTime(expirationDate);
   const current = toTime(now);
   if (Number.isNaN(exp) || Number.isNaN(current)) return false;

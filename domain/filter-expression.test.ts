@@ -52,11 +52,7 @@ describe("parseFilter: valid shapes", () => {
       "objective.name eq 'Python 101'",
       { kind: "cmp", field: "objective.name", op: "eq", value: "Python 101" },
     ],
-    [
-      "string ne",
-      "objective.code ne 'PY-1'",
-      { kind: "cmp", field: "objective.code", op: "ne", value: "PY-1" },
-    ],
+    ["string ne", "objective.code ne 'PY-1'", { kind: "cmp", field: "objective.code", op: "ne", value: "PY-1" }],
     ["contains", "objective.name contains 'python'", nameContains("python")],
     [
       "startswith",
@@ -80,11 +76,7 @@ describe("parseFilter: valid shapes", () => {
       "objective.activity.state ne -5",
       { kind: "cmp", field: "objective.activity.state", op: "ne", value: -5 },
     ],
-    [
-      "integer in",
-      "objective.state in (1, 2,3)",
-      { kind: "in", field: "objective.state", values: [1, 2, 3] },
-    ],
+    ["integer in", "objective.state in (1, 2,3)", { kind: "in", field: "objective.state", values: [1, 2, 3] }],
     ["single-value in", "objective.state in (4)", { kind: "in", field: "objective.state", values: [4] }],
     [
       "workflow lt",
@@ -103,21 +95,13 @@ describe("parseFilter: valid shapes", () => {
     ],
     ["boolean true", "isMandatory eq true", mandatory],
     ["boolean false ne", "retake ne false", { kind: "cmp", field: "retake", op: "ne", value: false }],
-    [
-      "uuid eq (lower-cased)",
-      `termId eq '${U1.toUpperCase()}'`,
-      { kind: "cmp", field: "termId", op: "eq", value: U1 },
-    ],
+    ["uuid eq (lower-cased)", `termId eq '${U1.toUpperCase()}'`, { kind: "cmp", field: "termId", op: "eq", value: U1 }],
     ["uuid in", `showcaseId in ('${U1}', '${U2}')`, { kind: "in", field: "showcaseId", values: [U1, U2] }],
     ["uuid is null", "termId is null", { kind: "null", field: "termId", negated: false }],
     ["uuid is not null", "showcaseId is not null", { kind: "null", field: "showcaseId", negated: true }],
     ["eq null is is null", "termId eq null", { kind: "null", field: "termId", negated: false }],
     ["ne null is is not null", "dueDate ne null", { kind: "null", field: "dueDate", negated: true }],
-    [
-      "presence is null",
-      "lastObjectiveRecord is null",
-      { kind: "null", field: "lastObjectiveRecord", negated: false },
-    ],
+    ["presence is null", "lastObjectiveRecord is null", { kind: "null", field: "lastObjectiveRecord", negated: false }],
     [
       "presence is not null",
       "lastObjectiveRecord is not null",
@@ -283,14 +267,11 @@ describe("parseFilter: case-insensitive keywords, case-sensitive fields", () => 
     expect(tree(input)).toEqual(expected);
   });
 
-  it.each(["IsMandatory eq true", "OBJECTIVE.NAME eq 'x'", "objective.Name eq 'x'"])(
-    "rejects %s",
-    (input) => {
-      const result = parseFilter(input);
-      expect(result.ok).toBe(false);
-      if (!result.ok) expect(result.error).toMatch(/^Unknown field/);
-    },
-  );
+  it.each(["IsMandatory eq true", "OBJECTIVE.NAME eq 'x'", "objective.Name eq 'x'"])("rejects %s", (input) => {
+    const result = parseFilter(input);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error).toMatch(/^Unknown field/);
+  });
 });
 
 describe("parseFilter: string escaping and content", () => {
@@ -300,11 +281,7 @@ describe("parseFilter: string escaping and content", () => {
     ["two quotes", "objective.name eq ''''''", "''"],
     ["keywords inside string", "objective.name eq 'a and b or not c'", "a and b or not c"],
     ["parens and commas inside string", "objective.name eq '(x, y)'", "(x, y)"],
-    [
-      "sql-ish text is just data",
-      "objective.name eq 'x''; drop table users; --'",
-      "x'; drop table users; --",
-    ],
+    ["sql-ish text is just data", "objective.name eq 'x''; drop table users; --'", "x'; drop table users; --"],
     ["backslash is literal", "objective.name eq 'a\\b'", "a\\b"],
     ["unicode", "objective.name contains 'Grüße 日本語 🐍'", "Grüße 日本語 🐍"],
   ];
@@ -333,18 +310,8 @@ describe("parseFilter: errors", () => {
       "Operator 'contains' is not allowed for field 'isMandatory' at 12",
       12,
     ],
-    [
-      "lt on string",
-      "objective.name lt 'x'",
-      "Operator 'lt' is not allowed for field 'objective.name' at 15",
-      15,
-    ],
-    [
-      "in on string",
-      "objective.name in ('x')",
-      "Operator 'in' is not allowed for field 'objective.name' at 15",
-      15,
-    ],
+    ["lt on string", "objective.name lt 'x'", "Operator 'lt' is not allowed for field 'objective.name' at 15", 15],
+    ["in on string", "objective.name in ('x')", "Operator 'in' is not allowed for field 'objective.name' at 15", 15],
     ["in on boolean", "retake in (true)", "Operator 'in' is not allowed for field 'retake' at 7", 7],
     [
       "is null on non-nullable",
@@ -364,19 +331,9 @@ describe("parseFilter: errors", () => {
       "Operator 'eq' is not allowed for field 'lastObjectiveRecord' at 20",
       20,
     ],
-    [
-      "eq null on non-nullable",
-      "isMandatory eq null",
-      "Value null is not allowed for field 'isMandatory' at 15",
-      15,
-    ],
+    ["eq null on non-nullable", "isMandatory eq null", "Value null is not allowed for field 'isMandatory' at 15", 15],
     ["lt null", "dueDate lt null", "Value null can only be compared with 'eq' or 'ne' at 11", 11],
-    [
-      "null in in list",
-      `termId in ('${U1}', null)`,
-      "null is not allowed in an 'in' list (use 'is null') at 51",
-      51,
-    ],
+    ["null in in list", `termId in ('${U1}', null)`, "null is not allowed in an 'in' list (use 'is null') at 51", 51],
     ["unknown operator", "objective.name like 'x'", "Unknown operator 'like' at 15", 15],
     ["missing operator", "isMandatory", "Expected operator after field 'isMandatory' at 11", 11],
     ["symbol operator", "objective.state = 1", "Unexpected character '=' at 16", 16],
@@ -421,12 +378,7 @@ describe("parseFilter: errors", () => {
       18,
     ],
     ["invalid uuid", "termId eq 'abc'", "Value 'abc' is not a valid uuid for field 'termId' at 10", 10],
-    [
-      "uuid with braces",
-      `termId eq '{${U1}}'`,
-      `Value '{${U1}}' is not a valid uuid for field 'termId' at 10`,
-      10,
-    ],
+    ["uuid with braces", `termId eq '{${U1}}'`, `Value '{${U1}}' is not a valid uuid for field 'termId' at 10`, 10],
     ["uuid as number", "showcaseId eq 12", "Value 12 is not a valid uuid for field 'showcaseId' at 14", 14],
     [
       "uuid bad in list",
@@ -567,8 +519,7 @@ describe("parseFilter: errors", () => {
   });
 
   it("accepts 100 values in an in list and rejects 101", () => {
-    const list = (n: number) =>
-      `objective.activity.state in (${Array.from({ length: n }, (_, i) => i).join(",")})`;
+    const list = (n: number) => `objective.activity.state in (${Array.from({ length: n }, (_, i) => i).join(",")})`;
     const ok = parseFilter(list(100));
     expect(ok.ok && ok.tree?.kind === "in" && ok.tree.values.length).toBe(100);
     const result = parseFilter(list(101));

@@ -154,8 +154,7 @@ export type FilterNode =
   | { kind: "in"; field: FilterField; values: FilterValue[] }
   | { kind: "null"; field: FilterField; negated: boolean };
 
-export type ParseFilterResult =
-  { ok: true; tree: FilterNode | null } | { ok: false; error: string; position: number };
+export type ParseFilterResult = { ok: true; tree: FilterNode | null } | { ok: false; error: string; position: number };
 
 /** Hostile-input limits. */
 export const FILTER_LIMITS = {
@@ -487,9 +486,7 @@ function validateValue(
     case "boolean":
       return v.kind === "boolean" ? { ok: true, value: v.value } : bad("boolean (true or false)");
     case "uuid":
-      return v.kind === "string" && isUuid(v.value)
-        ? { ok: true, value: v.value.toLowerCase() }
-        : bad("uuid");
+      return v.kind === "string" && isUuid(v.value) ? { ok: true, value: v.value.toLowerCase() } : bad("uuid");
     case "datetime": {
       const iso = v.kind === "string" ? normaliseIsoDateTime(v.value) : null;
       return iso !== null ? { ok: true, value: iso } : bad("ISO-8601 date-time");
@@ -603,10 +600,7 @@ class Parser {
       throw new FilterError(`Expected field name but found ${what} at ${fieldTok.pos}`, fieldTok.pos);
     }
     if (!isFilterField(fieldTok.text)) {
-      throw new FilterError(
-        `Unknown field ${quoteForMessage(fieldTok.text)} at ${fieldTok.pos}`,
-        fieldTok.pos,
-      );
+      throw new FilterError(`Unknown field ${quoteForMessage(fieldTok.text)} at ${fieldTok.pos}`, fieldTok.pos);
     }
     const field = fieldTok.text;
     this.comparisons++;
@@ -634,8 +628,7 @@ class Parser {
         this.i++;
       }
       const nullTok = this.peek();
-      if (!this.isKeyword(nullTok, "null"))
-        throw new FilterError(`Expected 'null' at ${nullTok.pos}`, nullTok.pos);
+      if (!this.isKeyword(nullTok, "null")) throw new FilterError(`Expected 'null' at ${nullTok.pos}`, nullTok.pos);
       if (!FILTER_FIELDS[field].nullable) throw notAllowed(negated ? "is not null" : "is null");
       this.i++;
       return { kind: "null", field, negated };
@@ -656,10 +649,7 @@ class Parser {
         }
         const raw = this.parseValue();
         if (raw === null) {
-          throw new FilterError(
-            `null is not allowed in an 'in' list (use 'is null') at ${valueTok.pos}`,
-            valueTok.pos,
-          );
+          throw new FilterError(`null is not allowed in an 'in' list (use 'is null') at ${valueTok.pos}`, valueTok.pos);
         }
         values.push(this.check(field, raw, valueTok.pos));
         const sep = this.peek();
@@ -684,16 +674,10 @@ class Parser {
     if (raw === null) {
       // `eq null` / `ne null` are spellings of `is null` / `is not null`.
       if (op !== "eq" && op !== "ne") {
-        throw new FilterError(
-          `Value null can only be compared with 'eq' or 'ne' at ${valueTok.pos}`,
-          valueTok.pos,
-        );
+        throw new FilterError(`Value null can only be compared with 'eq' or 'ne' at ${valueTok.pos}`, valueTok.pos);
       }
       if (!FILTER_FIELDS[field].nullable) {
-        throw new FilterError(
-          `Value null is not allowed for field '${field}' at ${valueTok.pos}`,
-          valueTok.pos,
-        );
+        throw new FilterError(`Value null is not allowed for field '${field}' at ${valueTok.pos}`, valueTok.pos);
       }
       return { kind: "null", field, negated: op === "ne" };
     }
@@ -843,8 +827,7 @@ export function formatFilter(node: FilterNode): string {
   switch (node.kind) {
     case "and":
     case "or": {
-      if (node.children.length === 0)
-        throw new RangeError(`formatFilter: '${node.kind}' needs at least one child`);
+      if (node.children.length === 0) throw new RangeError(`formatFilter: '${node.kind}' needs at least one child`);
       if (node.children.length === 1) return formatFilter(node.children[0]);
       return node.children
         .map((child) => {
@@ -873,8 +856,7 @@ export function formatFilter(node: FilterNode): string {
     }
     case "null": {
       const field = checkField(node.field, null);
-      if (!FILTER_FIELDS[field].nullable)
-        throw new RangeError(`formatFilter: field '${field}' cannot be null`);
+      if (!FILTER_FIELDS[field].nullable) throw new RangeError(`formatFilter: field '${field}' cannot be null`);
       return `${field} is ${node.negated ? "not " : ""}null`;
     }
     default:

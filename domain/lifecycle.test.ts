@@ -134,12 +134,9 @@ describe("4.1 workflow states", () => {
     ["graded, passed null", wf(W.graded), { passed: null }, false],
     ["in progress, passed null", wf(W.inProgress), { passed: null }, false],
     ["no workflow", null, { passed: null }, false],
-  ] as const)(
-    "4.1 isUnresolved: %s → %s",
-    (_label, workflow, record, expected) => {
-      expect(isUnresolved(workflow, record)).toBe(expected);
-    },
-  );
+  ] as const)("4.1 isUnresolved: %s → %s", (_label, workflow, record, expected) => {
+    expect(isUnresolved(workflow, record)).toBe(expected);
+  });
 });
 
 // ---------------------------------------------------------------------------
@@ -147,54 +144,37 @@ describe("4.2 objective state", () => {
   it.each([
     [O.draft, "courseState.comingSoon"],
     [O.archived, "courseState.notAvailable"],
-  ] as const)(
-    "4.2 state %s hides everything but share, message %s",
-    (state, key) => {
-      for (const workflow of [null, wf(W.inProgress), wf(W.finished)]) {
-        for (const enrolled of [true, false]) {
-          const b = courseButtons(
-            input({ objective: { state }, workflow, access: { enrolled } }),
-            NOW,
-          );
-          expect(b).toEqual({
-            start: HIDDEN,
-            continue: HIDDEN,
-            review: HIDDEN,
-            startAgain: HIDDEN,
-            addToMyCourses: HIDDEN,
-            share: true,
-            message: { key },
-          });
-        }
+  ] as const)("4.2 state %s hides everything but share, message %s", (state, key) => {
+    for (const workflow of [null, wf(W.inProgress), wf(W.finished)]) {
+      for (const enrolled of [true, false]) {
+        const b = courseButtons(input({ objective: { state }, workflow, access: { enrolled } }), NOW);
+        expect(b).toEqual({
+          start: HIDDEN,
+          continue: HIDDEN,
+          review: HIDDEN,
+          startAgain: HIDDEN,
+          addToMyCourses: HIDDEN,
+          share: true,
+          message: { key },
+        });
       }
-    },
-  );
+    }
+  });
 
-  it.each([O.ready, O.expired] as const)(
-    "4.2 state %s shows start controls",
-    (state) => {
-      const b = courseButtons(input({ objective: { state } }), NOW);
-      expect(b.start).toEqual(ENABLED);
-      expect(b.share).toBe(true);
-      expect(b.message).toBeNull();
-    },
-  );
+  it.each([O.ready, O.expired] as const)("4.2 state %s shows start controls", (state) => {
+    const b = courseButtons(input({ objective: { state } }), NOW);
+    expect(b.start).toEqual(ENABLED);
+    expect(b.share).toBe(true);
+    expect(b.message).toBeNull();
+  });
 });
 
 // ---------------------------------------------------------------------------
 describe("4.3 buttons per workflow state", () => {
   // Enrolled, retake allowed, video course, review supported, policy none.
   const rows: [string, WorkflowState | null, object][] = [
-    [
-      "none",
-      null,
-      { start: ENABLED, continue: HIDDEN, review: HIDDEN, startAgain: HIDDEN },
-    ],
-    [
-      "inProgress",
-      W.inProgress,
-      { start: HIDDEN, continue: ENABLED, review: HIDDEN, startAgain: HIDDEN },
-    ],
+    ["none", null, { start: ENABLED, continue: HIDDEN, review: HIDDEN, startAgain: HIDDEN }],
+    ["inProgress", W.inProgress, { start: HIDDEN, continue: ENABLED, review: HIDDEN, startAgain: HIDDEN }],
     [
       "submitted",
       W.submitted,
@@ -235,17 +215,10 @@ describe("4.3 buttons per workflow state", () => {
         startAgain: HIDDEN,
       },
     ],
-    [
-      "finished",
-      W.finished,
-      { start: HIDDEN, continue: HIDDEN, review: ENABLED, startAgain: ENABLED },
-    ],
+    ["finished", W.finished, { start: HIDDEN, continue: HIDDEN, review: ENABLED, startAgain: ENABLED }],
   ];
   it.each(rows)("4.3 workflow %s", (_label, state, expected) => {
-    const b = courseButtons(
-      input({ workflow: state === null ? null : wf(state) }),
-      NOW,
-    );
+    const b = courseButtons(input({ workflow: state === null ? null : wf(state) }), NOW);
     expect(b).toMatchObject(expected);
     expect(b.share).toBe(true);
     expect(b.message).toBeNull();
@@ -286,10 +259,7 @@ describe("4.3 buttons per workflow state", () => {
 describe("4.3 / 4.7 review", () => {
   it("4.3 review hidden when review is not supported", () => {
     for (const state of ALL_STATES) {
-      const b = courseButtons(
-        input({ workflow: wf(state), objective: { supportReview: false } }),
-        NOW,
-      );
+      const b = courseButtons(input({ workflow: wf(state), objective: { supportReview: false } }), NOW);
       expect(b.review).toEqual(HIDDEN);
     }
   });
@@ -304,30 +274,15 @@ describe("4.3 / 4.7 review", () => {
       disabled("proctoring.locked"),
       { key: "proctoring.locked" },
     ],
-    [
-      "protected results",
-      { workflow: wf(W.finished, true) },
-      disabled("review.resultsProtected"),
-      null,
-    ],
+    ["protected results", { workflow: wf(W.finished, true) }, disabled("review.resultsProtected"), null],
     [
       "imported results without records",
       { workflow: finished, importedResults: true, record: null },
       disabled("review.importedResults"),
       { key: "review.importedResults" },
     ],
-    [
-      "imported results with records",
-      { workflow: finished, importedResults: true },
-      ENABLED,
-      null,
-    ],
-    [
-      "no records, not imported",
-      { workflow: finished, record: null },
-      ENABLED,
-      null,
-    ],
+    ["imported results with records", { workflow: finished, importedResults: true }, ENABLED, null],
+    ["no records, not imported", { workflow: finished, record: null }, ENABLED, null],
     [
       "imported wins over proctor lock and protection",
       {
@@ -345,18 +300,8 @@ describe("4.3 / 4.7 review", () => {
       disabled("proctoring.locked"),
       { key: "proctoring.locked" },
     ],
-    [
-      "policy none",
-      { workflow: finished, access: { gradeRevealPolicy: "none" } },
-      ENABLED,
-      null,
-    ],
-    [
-      "policy afterFinish",
-      { workflow: finished, access: { gradeRevealPolicy: "afterFinish" } },
-      ENABLED,
-      null,
-    ],
+    ["policy none", { workflow: finished, access: { gradeRevealPolicy: "none" } }, ENABLED, null],
+    ["policy afterFinish", { workflow: finished, access: { gradeRevealPolicy: "afterFinish" } }, ENABLED, null],
     [
       "policy never",
       { workflow: finished, access: { gradeRevealPolicy: "never" } },
@@ -401,10 +346,7 @@ describe("4.3 / 4.7 review", () => {
     ],
   ];
   it.each(rows)("4.3/4.7 review: %s", (_label, o, expected, message) => {
-    const b = courseButtons(
-      input({ ...o, access: { retake: false, ...o.access } }),
-      NOW,
-    );
+    const b = courseButtons(input({ ...o, access: { retake: false, ...o.access } }), NOW);
     expect(b.review).toEqual(expected);
     expect(b.message).toEqual(message);
   });
@@ -470,14 +412,9 @@ describe("4.3 start again (retake)", () => {
     },
   );
 
-  it.each(ALL_STATES.filter((s) => s !== W.finished))(
-    "4.3 no retake for unfinished workflow state %s",
-    (state) => {
-      expect(
-        courseButtons(input({ workflow: wf(state) }), NOW).startAgain,
-      ).toEqual(HIDDEN);
-    },
-  );
+  it.each(ALL_STATES.filter((s) => s !== W.finished))("4.3 no retake for unfinished workflow state %s", (state) => {
+    expect(courseButtons(input({ workflow: wf(state) }), NOW).startAgain).toEqual(HIDDEN);
+  });
 
   it("4.3 no retake without a workflow", () => {
     expect(
@@ -492,10 +429,7 @@ describe("4.3 start again (retake)", () => {
   });
 
   it("4.3 retake is not blocked by the proctor lock (only continue/review are)", () => {
-    const b = courseButtons(
-      input({ workflow: wf(W.finished), proctorLocked: true }),
-      NOW,
-    );
+    const b = courseButtons(input({ workflow: wf(W.finished), proctorLocked: true }), NOW);
     expect(b.startAgain).toEqual(ENABLED);
     expect(b.review).toEqual(disabled("proctoring.locked"));
   });
@@ -504,32 +438,17 @@ describe("4.3 start again (retake)", () => {
 // ---------------------------------------------------------------------------
 describe("4.6 availability", () => {
   it.each([
-    [
-      "before start date",
-      { availabilityDate: DATE },
-      BEFORE,
-      { key: "availability.notYetAvailable", date: DATE },
-    ],
+    ["before start date", { availabilityDate: DATE }, BEFORE, { key: "availability.notYetAvailable", date: DATE }],
     ["exactly at start date", { availabilityDate: DATE }, AT, null],
     ["after start date", { availabilityDate: DATE }, AFTER, null],
     ["before end date", { availabilityEndDate: DATE }, BEFORE, null],
     ["exactly at end date", { availabilityEndDate: DATE }, AT, null],
-    [
-      "after end date",
-      { availabilityEndDate: DATE },
-      AFTER,
-      { key: "availability.ended", date: DATE },
-    ],
+    ["after end date", { availabilityEndDate: DATE }, AFTER, { key: "availability.ended", date: DATE }],
     ["no dates", {}, NOW, null],
     ["unparseable date ignored", { availabilityDate: "not a date" }, NOW, null],
   ] as const)("4.6 availabilityBlock %s", (_label, dates, now, expected) => {
-    const block = availabilityBlock(
-      { availabilityDate: null, availabilityEndDate: null, ...dates },
-      now,
-    );
-    expect(
-      block === null ? null : { key: block.key, date: block.date },
-    ).toEqual(expected);
+    const block = availabilityBlock({ availabilityDate: null, availabilityEndDate: null, ...dates }, now);
+    expect(block === null ? null : { key: block.key, date: block.date }).toEqual(expected);
   });
 
   type Row = [string, Overrides, Date, Record<string, object>, object | null];
@@ -543,13 +462,7 @@ describe("4.6 availability", () => {
       { start: disabled("availability.notYetAvailable") },
       notYet,
     ],
-    [
-      "start exactly at availabilityDate",
-      { access: { availabilityDate: DATE } },
-      AT,
-      { start: ENABLED },
-      null,
-    ],
+    ["start exactly at availabilityDate", { access: { availabilityDate: DATE } }, AT, { start: ENABLED }, null],
     [
       "start (not enrolled) before availabilityDate",
       { access: { availabilityDate: DATE, enrolled: false } },
@@ -560,13 +473,7 @@ describe("4.6 availability", () => {
       },
       notYet,
     ],
-    [
-      "start exactly at availabilityEndDate",
-      { access: { availabilityEndDate: DATE } },
-      AT,
-      { start: ENABLED },
-      null,
-    ],
+    ["start exactly at availabilityEndDate", { access: { availabilityEndDate: DATE } }, AT, { start: ENABLED }, null],
     [
       "start after availabilityEndDate",
       { access: { availabilityEndDate: DATE } },
@@ -644,35 +551,18 @@ describe("4.6 availability", () => {
 
 // ---------------------------------------------------------------------------
 describe("4.7 grade visibility", () => {
-  const access = (
-    gradeRevealPolicy: GradeRevealPolicy,
-    gradeRevealDate: string | null = null,
-  ) => ({
+  const access = (gradeRevealPolicy: GradeRevealPolicy, gradeRevealDate: string | null = null) => ({
     gradeRevealPolicy,
     gradeRevealDate,
   });
 
-  it.each([null, ...ALL_STATES])(
-    "4.7 policy none: shown (workflow %s)",
-    (state) => {
-      expect(
-        gradeVisibility(access("none"), state === null ? null : { state }, NOW),
-      ).toEqual({ visible: true });
-    },
-  );
+  it.each([null, ...ALL_STATES])("4.7 policy none: shown (workflow %s)", (state) => {
+    expect(gradeVisibility(access("none"), state === null ? null : { state }, NOW)).toEqual({ visible: true });
+  });
 
-  it.each([null, ...ALL_STATES])(
-    "4.7 policy never: hidden (workflow %s)",
-    (state) => {
-      expect(
-        gradeVisibility(
-          access("never"),
-          state === null ? null : { state },
-          NOW,
-        ),
-      ).toEqual({ visible: false });
-    },
-  );
+  it.each([null, ...ALL_STATES])("4.7 policy never: hidden (workflow %s)", (state) => {
+    expect(gradeVisibility(access("never"), state === null ? null : { state }, NOW)).toEqual({ visible: false });
+  });
 
   it.each([
     [null, false],
@@ -682,36 +572,20 @@ describe("4.7 grade visibility", () => {
     [W.graded, true],
     [W.gradingApproved, true],
     [W.finished, true],
-  ] as const)(
-    "4.7 policy afterFinish, workflow %s → visible %s",
-    (state, visible) => {
-      expect(
-        gradeVisibility(
-          access("afterFinish"),
-          state === null ? null : { state },
-          NOW,
-        ),
-      ).toEqual({ visible });
-    },
-  );
+  ] as const)("4.7 policy afterFinish, workflow %s → visible %s", (state, visible) => {
+    expect(gradeVisibility(access("afterFinish"), state === null ? null : { state }, NOW)).toEqual({ visible });
+  });
 
   it.each([
     ["before", BEFORE, { visible: false, revealDate: DATE }],
     ["exactly at", AT, { visible: true }],
     ["after", AFTER, { visible: true }],
-  ] as const)(
-    "4.7 policy afterDate %s gradeRevealDate",
-    (_label, now, expected) => {
-      expect(
-        gradeVisibility(access("afterDate", DATE), { state: W.finished }, now),
-      ).toEqual(expected);
-    },
-  );
+  ] as const)("4.7 policy afterDate %s gradeRevealDate", (_label, now, expected) => {
+    expect(gradeVisibility(access("afterDate", DATE), { state: W.finished }, now)).toEqual(expected);
+  });
 
   it("4.7 policy afterDate without a date stays hidden", () => {
-    expect(
-      gradeVisibility(access("afterDate", null), { state: W.finished }, NOW),
-    ).toEqual({ visible: false });
+    expect(gradeVisibility(access("afterDate", null), { state: W.finished }, NOW)).toEqual({ visible: false });
   });
 
   it.each([
@@ -724,80 +598,39 @@ describe("4.7 grade visibility", () => {
     ["records, afterDate after", 1, "afterDate", DATE, AFTER, true],
     ["records, afterDate no date", 1, "afterDate", null, NOW, false],
     ["no records, afterDate after", 0, "afterDate", DATE, AFTER, false],
-  ] as const)(
-    "4.7 previousAttemptScoresVisible: %s → %s",
-    (_l, recordCount, policy, date, now, expected) => {
-      expect(
-        previousAttemptScoresVisible(
-          { recordCount, gradeRevealPolicy: policy, gradeRevealDate: date },
-          now,
-        ),
-      ).toBe(expected);
-    },
-  );
+  ] as const)("4.7 previousAttemptScoresVisible: %s → %s", (_l, recordCount, policy, date, now, expected) => {
+    expect(previousAttemptScoresVisible({ recordCount, gradeRevealPolicy: policy, gradeRevealDate: date }, now)).toBe(
+      expected,
+    );
+  });
 
   it.each([
     ["finished, supported, none", W.finished, true, "none", null, NOW, true],
-    [
-      "finished, supported, afterFinish",
-      W.finished,
-      true,
-      "afterFinish",
-      null,
-      NOW,
-      true,
-    ],
+    ["finished, supported, afterFinish", W.finished, true, "afterFinish", null, NOW, true],
     ["finished, not supported", W.finished, false, "none", null, NOW, false],
     ["finished, never", W.finished, true, "never", null, NOW, false],
-    [
-      "finished, afterDate before",
-      W.finished,
-      true,
-      "afterDate",
-      DATE,
-      BEFORE,
-      false,
-    ],
-    [
-      "finished, afterDate exactly at",
-      W.finished,
-      true,
-      "afterDate",
-      DATE,
-      AT,
-      true,
-    ],
-    [
-      "finished, afterDate after",
-      W.finished,
-      true,
-      "afterDate",
-      DATE,
-      AFTER,
-      true,
-    ],
+    ["finished, afterDate before", W.finished, true, "afterDate", DATE, BEFORE, false],
+    ["finished, afterDate exactly at", W.finished, true, "afterDate", DATE, AT, true],
+    ["finished, afterDate after", W.finished, true, "afterDate", DATE, AFTER, true],
     ["in progress", W.inProgress, true, "none", null, NOW, false],
     ["submitted", W.submitted, true, "none", null, NOW, false],
     ["inGrading", W.inGrading, true, "none", null, NOW, false],
     ["graded", W.graded, true, "none", null, NOW, false],
     ["gradingApproved", W.gradingApproved, true, "none", null, NOW, false],
     ["no workflow", null, true, "none", null, NOW, false],
-  ] as const)(
-    "4.7 canReview: %s → %s",
-    (_l, state, supportReview, policy, date, now, expected) => {
-      expect(
-        canReview(
-          {
-            workflow: state === null ? null : { state },
-            supportReview,
-            gradeRevealPolicy: policy,
-            gradeRevealDate: date,
-          },
-          now,
-        ),
-      ).toBe(expected);
-    },
-  );
+  ] as const)("4.7 canReview: %s → %s", (_l, state, supportReview, policy, date, now, expected) => {
+    expect(
+      canReview(
+        {
+          workflow: state === null ? null : { state },
+          supportReview,
+          gradeRevealPolicy: policy,
+          gradeRevealDate: date,
+        },
+        now,
+      ),
+    ).toBe(expected);
+  });
 });
 
 // ---------------------------------------------------------------------------
@@ -811,24 +644,17 @@ describe("4.4 start flow", () => {
     ["submitted (reuse existing)", W.submitted, true, false, false],
     ["gradingApproved (reuse existing)", W.gradingApproved, true, false, false],
     ["in progress, forced", W.inProgress, false, true, true],
-  ] as const)(
-    "4.4 canStartObjectiveWorkflow: %s → %s",
-    (_l, state, retakeAllowed, forced, expected) => {
-      expect(
-        canStartObjectiveWorkflow({
-          workflow: state === null ? null : { state },
-          retakeAllowed,
-          forced,
-        }),
-      ).toBe(expected);
-    },
-  );
+  ] as const)("4.4 canStartObjectiveWorkflow: %s → %s", (_l, state, retakeAllowed, forced, expected) => {
+    expect(
+      canStartObjectiveWorkflow({
+        workflow: state === null ? null : { state },
+        retakeAllowed,
+        forced,
+      }),
+    ).toBe(expected);
+  });
 
-  type Row = [
-    string,
-    Parameters<typeof startPlan>[0],
-    ReturnType<typeof startPlan>,
-  ];
+  type Row = [string, Parameters<typeof startPlan>[0], ReturnType<typeof startPlan>];
   const rows: Row[] = [
     [
       "first start, video",
@@ -930,12 +756,7 @@ describe("4.4 start flow", () => {
         enrolled: false,
       },
       {
-        steps: [
-          "selfEnroll",
-          "startObjectiveWorkflow",
-          "startActivityWorkflow",
-          "loadTree",
-        ],
+        steps: ["selfEnroll", "startObjectiveWorkflow", "startActivityWorkflow", "loadTree"],
         destination: "content",
       },
     ],
@@ -971,11 +792,7 @@ describe("grading maths (product rule)", () => {
     ],
   };
 
-  type Row = [
-    string,
-    Parameters<typeof gradeObjective>[0],
-    Partial<ReturnType<typeof gradeObjective>>,
-  ];
+  type Row = [string, Parameters<typeof gradeObjective>[0], Partial<ReturnType<typeof gradeObjective>>];
   const rows: Row[] = [
     [
       // (1×8/10 + 3×5/10) / 4 = (0.8 + 1.5) / 4 = 0.575 → 11.5 / 20, grade C, passed
@@ -1025,11 +842,7 @@ describe("grading maths (product rule)", () => {
       // optional activity ignored: 6/10 → 0.6
       "optional activities are ignored",
       {
-        activities: [
-          act(1, 6, 10),
-          act(5, 0, 10, true),
-          act(1, null, 10, true),
-        ],
+        activities: [act(1, 6, 10), act(5, 0, 10, true), act(1, null, 10, true)],
         scale,
       },
       { normalizedScore: 0.6, score: 12, passed: true, pending: 0 },
@@ -1159,9 +972,7 @@ describe("grading maths (product rule)", () => {
         activities: [act(1, 2, 10)],
         scale: {
           ...scale,
-          grades: [
-            { id: "P", name: "Pass", color: "g", normalizedMinScore: 0.5 },
-          ],
+          grades: [{ id: "P", name: "Pass", color: "g", normalizedMinScore: 0.5 }],
         },
       },
       { normalizedScore: 0.2, gradeId: null, gradeName: null, passed: false },

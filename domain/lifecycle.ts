@@ -32,8 +32,7 @@ export const WORKFLOW_STATE = {
   gradingApproved: 5,
   finished: 6,
 } as const;
-export type WorkflowState =
-  (typeof WORKFLOW_STATE)[keyof typeof WORKFLOW_STATE];
+export type WorkflowState = (typeof WORKFLOW_STATE)[keyof typeof WORKFLOW_STATE];
 
 /** Spec 4.1: objective states. */
 export const OBJECTIVE_STATE = {
@@ -42,8 +41,7 @@ export const OBJECTIVE_STATE = {
   expired: 3,
   archived: 4,
 } as const;
-export type ObjectiveState =
-  (typeof OBJECTIVE_STATE)[keyof typeof OBJECTIVE_STATE];
+export type ObjectiveState = (typeof OBJECTIVE_STATE)[keyof typeof OBJECTIVE_STATE];
 
 /** Spec 4.1: activity kinds. */
 export const ACTIVITY_KIND = {
@@ -72,11 +70,8 @@ const WORKFLOW_LABEL_KEYS: Record<WorkflowState, string> = {
  * (Not Started, In Progress, Submitted, In Grading, Graded, Grading Approved, Finished).
  * `null`, `undefined` and "none" mean not started.
  */
-export function workflowStateLabelKey(
-  state: WorkflowState | "none" | null | undefined,
-): string {
-  if (state === null || state === undefined || state === "none")
-    return "workflowState.notStarted";
+export function workflowStateLabelKey(state: WorkflowState | "none" | null | undefined): string {
+  if (state === null || state === undefined || state === "none") return "workflowState.notStarted";
   return WORKFLOW_LABEL_KEYS[state] ?? "workflowState.notStarted";
 }
 
@@ -203,8 +198,7 @@ export function gradeVisibility(
 /** Policy part of 4.7 shared by review and previous-attempt scores: not "never", and for "afterDate" the date is reached. */
 function policyAllowsResults(access: GradeRevealAccess, now: Date): boolean {
   if (access.gradeRevealPolicy === "never") return false;
-  if (access.gradeRevealPolicy === "afterDate")
-    return reached(access.gradeRevealDate, now);
+  if (access.gradeRevealPolicy === "afterDate") return reached(access.gradeRevealDate, now);
   return true;
 }
 
@@ -213,10 +207,7 @@ function policyAllowsResults(access: GradeRevealAccess, now: Date): boolean {
  * is not "never" and the reveal date has passed (only "afterDate" has a date;
  * exactly at the date counts as passed).
  */
-export function previousAttemptScoresVisible(
-  input: { recordCount: number } & GradeRevealAccess,
-  now: Date,
-): boolean {
+export function previousAttemptScoresVisible(input: { recordCount: number } & GradeRevealAccess, now: Date): boolean {
   return input.recordCount > 0 && policyAllowsResults(input, now);
 }
 
@@ -241,18 +232,10 @@ export function canReview(
 }
 
 /** The 4.7 reason review is refused by the grade policy / workflow state, or null. */
-function reviewPolicyReason(
-  workflow: { state: WorkflowState },
-  access: GradeRevealAccess,
-  now: Date,
-): string | null {
+function reviewPolicyReason(workflow: { state: WorkflowState }, access: GradeRevealAccess, now: Date): string | null {
   if (workflow.state !== WORKFLOW_STATE.finished) return "review.notFinished";
   if (access.gradeRevealPolicy === "never") return "review.gradesHidden";
-  if (
-    access.gradeRevealPolicy === "afterDate" &&
-    !reached(access.gradeRevealDate, now)
-  )
-    return "review.notYetRevealed";
+  if (access.gradeRevealPolicy === "afterDate" && !reached(access.gradeRevealDate, now)) return "review.notYetRevealed";
   return null;
 }
 
@@ -326,8 +309,7 @@ export function retakeOffered(input: {
   activityState: ObjectiveState;
   compositeRetake: boolean;
 }): boolean {
-  if (!input.workflow || input.workflow.state !== WORKFLOW_STATE.finished)
-    return false;
+  if (!input.workflow || input.workflow.state !== WORKFLOW_STATE.finished) return false;
   if (!input.retake) return false;
   if (input.kind === ACTIVITY_KIND.text) return false;
   if (
@@ -337,8 +319,7 @@ export function retakeOffered(input: {
   ) {
     return false;
   }
-  if (input.kind === ACTIVITY_KIND.composite && !input.compositeRetake)
-    return false;
+  if (input.kind === ACTIVITY_KIND.composite && !input.compositeRetake) return false;
   return true;
 }
 
@@ -369,18 +350,12 @@ export function retakeOffered(input: {
  *   "review.importedResults" when it disables a visible Review;
  *   "proctoring.locked" when it disables a visible Continue or Review.
  */
-export function courseButtons(
-  input: CourseButtonsInput,
-  now: Date,
-): CourseButtons {
+export function courseButtons(input: CourseButtonsInput, now: Date): CourseButtons {
   const { objective, access, workflow } = input;
   const share = true as const;
 
   // 4.2 draft / archived: only sharing remains.
-  if (
-    objective.state === OBJECTIVE_STATE.draft ||
-    objective.state === OBJECTIVE_STATE.archived
-  ) {
+  if (objective.state === OBJECTIVE_STATE.draft || objective.state === OBJECTIVE_STATE.archived) {
     return {
       start: HIDDEN,
       continue: HIDDEN,
@@ -389,17 +364,12 @@ export function courseButtons(
       addToMyCourses: HIDDEN,
       share,
       message: {
-        key:
-          objective.state === OBJECTIVE_STATE.draft
-            ? "courseState.comingSoon"
-            : "courseState.notAvailable",
+        key: objective.state === OBJECTIVE_STATE.draft ? "courseState.comingSoon" : "courseState.notAvailable",
       },
     };
   }
 
-  const addToMyCourses: ButtonState = access.enrolled
-    ? disabled("course.enrolled")
-    : ENABLED;
+  const addToMyCourses: ButtonState = access.enrolled ? disabled("course.enrolled") : ENABLED;
 
   if (input.starting) {
     return {
@@ -422,8 +392,7 @@ export function courseButtons(
 
   // Continue
   let cont: ButtonState = HIDDEN;
-  if (inProgress)
-    cont = input.proctorLocked ? disabled("proctoring.locked") : ENABLED;
+  if (inProgress) cont = input.proctorLocked ? disabled("proctoring.locked") : ENABLED;
 
   // Review
   let review: ButtonState = HIDDEN;
@@ -452,11 +421,7 @@ export function courseButtons(
   }
 
   let message: CourseButtons["message"] = null;
-  if (
-    block &&
-    ((start.visible && !start.enabled) ||
-      (startAgain.visible && !startAgain.enabled))
-  ) {
+  if (block && ((start.visible && !start.enabled) || (startAgain.visible && !startAgain.enabled))) {
     message = { key: block.key, date: block.date };
   } else if (review.visible && review.reason === "review.importedResults") {
     message = { key: "review.importedResults" };
@@ -497,16 +462,11 @@ export function canStartObjectiveWorkflow(input: {
 }): boolean {
   if (input.forced) return true;
   if (!input.workflow) return true;
-  if (input.workflow.state === WORKFLOW_STATE.finished)
-    return input.retakeAllowed;
+  if (input.workflow.state === WORKFLOW_STATE.finished) return input.retakeAllowed;
   return false;
 }
 
-export type StartStep =
-  | "selfEnroll"
-  | "startObjectiveWorkflow"
-  | "startActivityWorkflow"
-  | "loadTree";
+export type StartStep = "selfEnroll" | "startObjectiveWorkflow" | "startActivityWorkflow" | "loadTree";
 
 export interface StartPlan {
   steps: StartStep[];
@@ -536,10 +496,7 @@ export function startPlan(input: {
   if (input.enrolled === false) steps.push("selfEnroll");
   const newObjective = canStartObjectiveWorkflow(input);
   if (newObjective) steps.push("startObjectiveWorkflow");
-  if (
-    input.kind !== ACTIVITY_KIND.composite &&
-    (newObjective || !input.hasActivityWorkflow)
-  ) {
+  if (input.kind !== ACTIVITY_KIND.composite && (newObjective || !input.hasActivityWorkflow)) {
     steps.push("startActivityWorkflow");
   }
   steps.push("loadTree");
@@ -609,10 +566,7 @@ const round4 = (n: number): number => Math.round(n * 10_000) / 10_000;
  *   yet (awaiting grading, whether or not it is finished) or when there are
  *   no graded activities. `finished` does not change the maths.
  */
-export function gradeObjective(input: {
-  activities: GradedActivityInput[];
-  scale: GradeScale | null;
-}): ObjectiveGrade {
+export function gradeObjective(input: { activities: GradedActivityInput[]; scale: GradeScale | null }): ObjectiveGrade {
   const graded = input.activities.filter(
     (a) =>
       !a.optional &&
@@ -622,22 +576,15 @@ export function gradeObjective(input: {
       Number.isFinite(a.scoreWeight) &&
       a.scoreWeight > 0,
   );
-  const scored = graded.filter(
-    (a) => a.score !== null && Number.isFinite(a.score),
-  );
+  const scored = graded.filter((a) => a.score !== null && Number.isFinite(a.score));
   const pending = graded.length - scored.length;
-  const maxScore = input.scale
-    ? input.scale.maxScore
-    : graded.reduce((s, a) => s + (a.maxScore as number), 0);
+  const maxScore = input.scale ? input.scale.maxScore : graded.reduce((s, a) => s + (a.maxScore as number), 0);
 
   let normalizedScore: number | null = null;
   const weightSum = scored.reduce((s, a) => s + a.scoreWeight, 0);
   if (weightSum > 0) {
     const weighted = scored.reduce((s, a) => {
-      const ratio = Math.min(
-        1,
-        Math.max(0, (a.score as number) / (a.maxScore as number)),
-      );
+      const ratio = Math.min(1, Math.max(0, (a.score as number) / (a.maxScore as number)));
       return s + a.scoreWeight * ratio;
     }, 0);
     normalizedScore = round4(weighted / weightSum);
@@ -648,10 +595,7 @@ export function gradeObjective(input: {
   if (input.scale && normalizedScore !== null) {
     let best: GradeScale["grades"][number] | null = null;
     for (const g of input.scale.grades) {
-      if (
-        g.normalizedMinScore <= normalizedScore &&
-        (!best || g.normalizedMinScore > best.normalizedMinScore)
-      )
+      if (g.normalizedMinScore <= normalizedScore && (!best || g.normalizedMinScore > best.normalizedMinScore))
         best = g;
     }
     if (best) {
@@ -662,9 +606,7 @@ export function gradeObjective(input: {
 
   let passed: boolean | null = null;
   if (graded.length > 0 && pending === 0 && normalizedScore !== null) {
-    passed = input.scale
-      ? normalizedScore >= input.scale.normalizedPassingScore
-      : true;
+    passed = input.scale ? normalizedScore >= input.scale.normalizedPassingScore : true;
   }
 
   return {

@@ -5,9 +5,42 @@ import { match } from "@formatjs/intl-localematcher";
  * "about 36"; Hebrew completes it as a second right-to-left language (docs/decisions/005-locales.md).
  */
 export const SUPPORTED_LOCALES = [
-  "ar", "bg", "bn", "cs", "da", "de", "en-US", "es", "fi", "fr", "he", "hi", "hu", "id", "it", "ja", "ko",
-  "la", "ms", "my", "nb", "nl", "pl", "pt-BR", "pt-PT", "ro", "ru", "sr-Latn", "sv", "ta", "th", "tr",
-  "uk", "vi", "zh-CN", "zh-TW",
+  "ar",
+  "bg",
+  "bn",
+  "cs",
+  "da",
+  "de",
+  "en-US",
+  "es",
+  "fi",
+  "fr",
+  "he",
+  "hi",
+  "hu",
+  "id",
+  "it",
+  "ja",
+  "ko",
+  "la",
+  "ms",
+  "my",
+  "nb",
+  "nl",
+  "pl",
+  "pt-BR",
+  "pt-PT",
+  "ro",
+  "ru",
+  "sr-Latn",
+  "sv",
+  "ta",
+  "th",
+  "tr",
+  "uk",
+  "vi",
+  "zh-CN",
+  "zh-TW",
 ] as const;
 
 export type Locale = (typeof SUPPORTED_LOCALES)[number];
@@ -25,19 +58,51 @@ export function localeDirection(locale: string): "rtl" | "ltr" {
 
 /** The language's own name, for the language menu (shown in that language, never translated). */
 export const LOCALE_NAMES: Record<Locale, string> = {
-  ar: "العربية", bg: "Български", bn: "বাংলা", cs: "Čeština", da: "Dansk", de: "Deutsch",
-  "en-US": "English (US)", es: "Español", fi: "Suomi", fr: "Français", he: "עברית", hi: "हिन्दी", hu: "Magyar",
-  id: "Bahasa Indonesia", it: "Italiano", ja: "日本語", ko: "한국어", la: "Latina", ms: "Bahasa Melayu",
-  my: "မြန်မာ", nb: "Norsk bokmål", nl: "Nederlands", pl: "Polski", "pt-BR": "Português (Brasil)",
-  "pt-PT": "Português (Portugal)", ro: "Română", ru: "Русский", "sr-Latn": "Srpski", sv: "Svenska",
-  ta: "தமிழ்", th: "ไทย", tr: "Türkçe", uk: "Українська", vi: "Tiếng Việt", "zh-CN": "简体中文",
+  ar: "العربية",
+  bg: "Български",
+  bn: "বাংলা",
+  cs: "Čeština",
+  da: "Dansk",
+  de: "Deutsch",
+  "en-US": "English (US)",
+  es: "Español",
+  fi: "Suomi",
+  fr: "Français",
+  he: "עברית",
+  hi: "हिन्दी",
+  hu: "Magyar",
+  id: "Bahasa Indonesia",
+  it: "Italiano",
+  ja: "日本語",
+  ko: "한국어",
+  la: "Latina",
+  ms: "Bahasa Melayu",
+  my: "မြန်မာ",
+  nb: "Norsk bokmål",
+  nl: "Nederlands",
+  pl: "Polski",
+  "pt-BR": "Português (Brasil)",
+  "pt-PT": "Português (Portugal)",
+  ro: "Română",
+  ru: "Русский",
+  "sr-Latn": "Srpski",
+  sv: "Svenska",
+  ta: "தமிழ்",
+  th: "ไทย",
+  tr: "Türkçe",
+  uk: "Українська",
+  vi: "Tiếng Việt",
+  "zh-CN": "简体中文",
   "zh-TW": "繁體中文",
 };
 
 /** Spec 3 'Settings read': platform.common.supported_locales is a comma list; unknown entries are ignored. */
 export function parseSupportedLocales(value: string | null | undefined): Locale[] {
   if (!value) return [...SUPPORTED_LOCALES];
-  const list = value.split(",").map((s) => s.trim()).filter(isSupportedLocale);
+  const list = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter(isSupportedLocale);
   return list.length ? list : [DEFAULT_LOCALE];
 }
 

@@ -10,35 +10,48 @@ const base: MenuContext = {
   platformUrl: "/platform",
 };
 const keys = (ctx: Partial<MenuContext>) => learnerMenu({ ...base, ...ctx }).map((e) => e.key);
-const research = { permissions: [{ permission: "Research.Access", scope_id: null }], licences: ["LMS", "Platform.Research"] };
+const research = {
+  permissions: [{ permission: "Research.Access", scope_id: null }],
+  licences: ["LMS", "Platform.Research"],
+};
 
 describe("spec 2.2: menu entries, each shown conditionally", () => {
   it("defaults: catalog on; rooms, research projects and knowledge models off", () => {
     expect(keys({})).toEqual(["courses", "catalog"]);
   });
-  it("catalog off hides it", () => expect(keys({ features: { ...DEFAULT_FEATURES, catalog: false } })).toEqual(["courses"]));
+  it("catalog off hides it", () =>
+    expect(keys({ features: { ...DEFAULT_FEATURES, catalog: false } })).toEqual(["courses"]));
   it("dashboard, rooms, calendar and portal when on", () => {
-    expect(keys({ features: { ...DEFAULT_FEATURES, dashboard: true, rooms: true, calendar: true }, portalUrl: "https://portal" })).toEqual([
-      "dashboard", "courses", "catalog", "rooms", "calendar", "portal",
-    ]);
+    expect(
+      keys({
+        features: { ...DEFAULT_FEATURES, dashboard: true, rooms: true, calendar: true },
+        portalUrl: "https://portal",
+      }),
+    ).toEqual(["dashboard", "courses", "catalog", "rooms", "calendar", "portal"]);
   });
   it("research entries need licence, feature flag and Research.Access", () => {
     const on = { ...DEFAULT_FEATURES, researchProjects: true, knowledgeModels: true };
     expect(keys({ features: on, ...research })).toContain("researchProjects");
     expect(keys({ features: on, ...research })).toContain("knowledgeModels");
     expect(keys({ features: on, permissions: [], licences: research.licences })).not.toContain("researchProjects");
-    expect(keys({ features: on, permissions: research.permissions, licences: ["LMS"] })).not.toContain("researchProjects");
+    expect(keys({ features: on, permissions: research.permissions, licences: ["LMS"] })).not.toContain(
+      "researchProjects",
+    );
     expect(keys({ ...research })).not.toContain("researchProjects");
   });
   it("research entries lead to the platform or cloud fragments depending on the cloud-redirect setting", () => {
     const on = { ...DEFAULT_FEATURES, researchProjects: true };
     const platform = learnerMenu({ ...base, features: on, ...research }).find((e) => e.key === "researchProjects");
-    const cloud = learnerMenu({ ...base, features: on, ...research, cloudRedirect: true }).find((e) => e.key === "researchProjects");
+    const cloud = learnerMenu({ ...base, features: on, ...research, cloudRedirect: true }).find(
+      (e) => e.key === "researchProjects",
+    );
     expect(platform?.href.startsWith("/platform")).toBe(true);
     expect(cloud?.href.startsWith("/cloud")).toBe(true);
   });
   it("rooms lead to /classroom/learner/rooms", () => {
-    expect(learnerMenu({ ...base, features: { ...DEFAULT_FEATURES, rooms: true } }).find((e) => e.key === "rooms")?.href).toBe("/classroom/learner/rooms");
+    expect(
+      learnerMenu({ ...base, features: { ...DEFAULT_FEATURES, rooms: true } }).find((e) => e.key === "rooms")?.href,
+    ).toBe("/classroom/learner/rooms");
   });
 });
 

@@ -29,7 +29,7 @@ export interface MenuContext {
 }
 
 export type MenuKey =
-  | "dashboard" | "courses" | "catalog" | "researchProjects" | "knowledgeModels" | "rooms" | "calendar" | "portal";
+  "dashboard" | "courses" | "catalog" | "researchProjects" | "knowledgeModels" | "rooms" | "calendar" | "portal";
 
 export interface MenuEntry {
   key: MenuKey;

@@ -28,7 +28,10 @@ describe("proctorLocked (spec 4.3, 4.8; docs/decisions/010-proctor-lock.md)", ()
   ];
   it.each(cases)("%s → %s", (_label, workflow, session, expected) => {
     expect(
-      proctorLocked({ workflow: workflow === null ? null : { state: workflow }, session: session === null ? null : { state: session } }),
+      proctorLocked({
+        workflow: workflow === null ? null : { state: workflow },
+        session: session === null ? null : { state: session },
+      }),
     ).toBe(expected);
   });
 });

@@ -36,6 +36,7 @@ export function proctorLocked(input: {
 }): boolean {
   const { workflow, session } = input;
   if (!workflow || !session) return false;
-  if (workflow.state === WORKFLOW_STATE.inProgress) return session.state === S.completed || session.state === S.reviewed;
+  if (workflow.state === WORKFLOW_STATE.inProgress)
+    return session.state === S.completed || session.state === S.reviewed;
   return session.state === S.completed;
 }

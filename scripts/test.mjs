@@ -29,7 +29,9 @@ function findChromium() {
   }
   const own = () => {
     try {
-      const out = execSync(`node -e "import('@playwright/test').then(m=>console.log(m.chromium.executablePath()))"`, { encoding: "utf8" }).trim();
+      const out = execSync(`node -e "import('@playwright/test').then(m=>console.log(m.chromium.executablePath()))"`, {
+        encoding: "utf8",
+      }).trim();
       return out && existsSync(out) ? out : null;
     } catch {
       return null;
@@ -53,7 +55,9 @@ function findChromium() {
       return "/usr/bin/chromium";
     }
   }
-  console.error("[test] could not find or install Chromium. Install it (apt-get install chromium) or set PLAYWRIGHT_CHROMIUM_PATH.");
+  console.error(
+    "[test] could not find or install Chromium. Install it (apt-get install chromium) or set PLAYWRIGHT_CHROMIUM_PATH.",
+  );
   return null;
 }
 

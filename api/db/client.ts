@@ -67,9 +67,12 @@ export function lockDataDir(dataDir: string): () => void {
       const owner = Number(readFileSync(lockFile, "utf8").trim());
       // Our own pid counts only if this process took the lock: after a restart in a container the
       // server often gets the same pid its killed predecessor had.
-      const inUse = owner === process.pid ? heldHere.has(lockFile) : Number.isInteger(owner) && owner > 0 && isAlive(owner);
+      const inUse =
+        owner === process.pid ? heldHere.has(lockFile) : Number.isInteger(owner) && owner > 0 && isAlive(owner);
       if (inUse) {
-        throw new Error(`The database in ${dataDir} is in use by process ${owner}. Stop it, or give this one another DATA_DIR.`);
+        throw new Error(
+          `The database in ${dataDir} is in use by process ${owner}. Stop it, or give this one another DATA_DIR.`,
+        );
       }
       unlinkSync(lockFile); // stale: its process is gone
     }
@@ -82,7 +85,11 @@ export function lockDataDir(dataDir: string): () => void {
  * connection string is given. Both run the same drizzle migrations (docs/decisions/003-database.md).
  * `thread: true` runs PGlite in a worker thread (decision 011), which the server does.
  */
-export async function openDatabase(options: { databaseUrl?: string; dataDir?: string; thread?: boolean }): Promise<Database> {
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir?: string;
+  thread?: boolean;
+}): Promise<Database> {
   let count = 0;
   const logger = { logQuery: () => void count++ };
   if (options.databaseUrl) {
@@ -105,7 +112,10 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir?: st
   let client: PGlite;
   let thread: PGliteThread | undefined;
   try {
-    const slow = process.env.DB_SLOW_MS === undefined || process.env.DB_SLOW_MS === "" ? undefined : Number(process.env.DB_SLOW_MS);
+    const slow =
+      process.env.DB_SLOW_MS === undefined || process.env.DB_SLOW_MS === ""
+        ? undefined
+        : Number(process.env.DB_SLOW_MS);
     thread = options.thread ? await PGliteThread.create(dataDir, { slowMs: slow }) : undefined;
     client = thread ? thread.asPGlite() : await PGlite.create(dataDir);
   } catch (error) {

@@ -22,10 +22,11 @@ const MARGIN = 64;
 
 /** Helvetica advance widths (1/1000 em) for ASCII 32..126 (from the standard AFM). */
 const HELVETICA_WIDTHS = [
-  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556, 556,
-  556, 556, 278, 278, 584, 584, 584, 556, 1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778,
-  667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500, 556, 556, 278, 556,
-  556, 222, 222, 500, 222, 833, 556, 556, 556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584,
+  278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278, 556, 556, 556, 556, 556, 556, 556,
+  556, 556, 556, 278, 278, 584, 584, 584, 556, 1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833,
+  722, 778, 667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556, 333, 556, 556, 500, 556,
+  556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556, 556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334,
+  260, 334, 584,
 ];
 
 function textWidth(text: string, size: number): number {
@@ -61,9 +62,18 @@ const n = (x: number) => (Math.round(x * 100) / 100).toString();
 class Canvas {
   ops: string[] = [];
   text(x: number, y: number, s: string, size = 11, bold = false, rgb: [number, number, number] = [0.13, 0.13, 0.13]) {
-    this.ops.push(`BT /${bold ? "F2" : "F1"} ${size} Tf ${rgb.map(n).join(" ")} rg ${n(x)} ${n(y)} Td (${esc(s)}) Tj ET`);
+    this.ops.push(
+      `BT /${bold ? "F2" : "F1"} ${size} Tf ${rgb.map(n).join(" ")} rg ${n(x)} ${n(y)} Td (${esc(s)}) Tj ET`,
+    );
   }
-  centered(cx: number, y: number, s: string, size = 10, bold = false, rgb: [number, number, number] = [0.13, 0.13, 0.13]) {
+  centered(
+    cx: number,
+    y: number,
+    s: string,
+    size = 10,
+    bold = false,
+    rgb: [number, number, number] = [0.13, 0.13, 0.13],
+  ) {
     this.text(cx - textWidth(s, size) / 2, y, s, size, bold, rgb);
   }
   /** Wrapped paragraph; returns the y below it. */
@@ -182,7 +192,18 @@ const PAGES: PageFn[] = [
       "Welcome! This handbook explains how the courses on the Northwind Learning Portal are put together and what the icons, dates and results you see in a course mean. Keep it open in a tab while you work through your first course; it takes about ten minutes to read.",
       WIDTH,
     );
-    c.bullets(MARGIN, y, ["How a course is organised", "Progress and grading", "Dates and availability", "Reviewing your work", "Getting help"], WIDTH);
+    c.bullets(
+      MARGIN,
+      y,
+      [
+        "How a course is organised",
+        "Progress and grading",
+        "Dates and availability",
+        "Reviewing your work",
+        "Getting help",
+      ],
+      WIDTH,
+    );
   },
   // 2. Structure: a tree diagram
   (c) => {
@@ -215,7 +236,14 @@ const PAGES: PageFn[] = [
         c.box(x + 22, top - 160 - j * 36, 96, 28, label, [1, 1, 1], 9);
       }
     }
-    c.text(MARGIN, top - 290, "Figure 1. A course with three modules, each with three activities.", 9, false, [0.4, 0.4, 0.4]);
+    c.text(
+      MARGIN,
+      top - 290,
+      "Figure 1. A course with three modules, each with three activities.",
+      9,
+      false,
+      [0.4, 0.4, 0.4],
+    );
   },
   // 3. Grading: a bar chart
   (c) => {
@@ -243,7 +271,13 @@ const PAGES: PageFn[] = [
       c.strokeRgb(0.85, 0.85, 0.85);
       c.line(x0 + 1, y0 + t * 1.8, x0 + 380, y0 + t * 1.8);
     }
-    const bars: [string, number][] = [["Quiz 1", 80], ["Quiz 2", 65], ["Lab", 92], ["Essay", 74], ["Final", 88]];
+    const bars: [string, number][] = [
+      ["Quiz 1", 80],
+      ["Quiz 2", 65],
+      ["Lab", 92],
+      ["Essay", 74],
+      ["Final", 88],
+    ];
     for (const [i, [label, v]] of bars.entries()) {
       const bx = x0 + 24 + i * 72;
       c.fillRgb(0.12 + i * 0.05, 0.45, 0.7 - i * 0.04);
@@ -282,14 +316,27 @@ const PAGES: PageFn[] = [
     c.strokeRgb(...BLUE);
     c.lineWidth(3);
     c.line(MARGIN, ty, PAGE_W - MARGIN, ty);
-    const marks: [string, number][] = [["Start from", 0.08], ["Start until", 0.3], ["Due", 0.52], ["Grace period", 0.72], ["Accessible until", 0.9]];
+    const marks: [string, number][] = [
+      ["Start from", 0.08],
+      ["Start until", 0.3],
+      ["Due", 0.52],
+      ["Grace period", 0.72],
+      ["Accessible until", 0.9],
+    ];
     for (const [i, [label, f]] of marks.entries()) {
       const x = MARGIN + f * WIDTH;
       c.fillRgb(...(i === 2 ? ([0.96, 0.49, 0] as [number, number, number]) : BLUE));
       c.circle(x, ty, 7);
       c.centered(x, i % 2 ? ty - 26 : ty + 16, label, 9, true);
     }
-    c.text(MARGIN, ty - 60, "Figure 3. The dates an activity can carry, in the order they fall.", 9, false, [0.4, 0.4, 0.4]);
+    c.text(
+      MARGIN,
+      ty - 60,
+      "Figure 3. The dates an activity can carry, in the order they fall.",
+      9,
+      false,
+      [0.4, 0.4, 0.4],
+    );
   },
   // 5. Review: a flow chart
   (c) => {
@@ -356,7 +403,14 @@ const PAGES: PageFn[] = [
   },
 ];
 
-const TITLES = ["", "1. How a course is organised", "2. Progress and grading", "3. Dates and availability", "4. Reviewing your work", "5. Getting help"];
+const TITLES = [
+  "",
+  "1. How a course is organised",
+  "2. Progress and grading",
+  "3. Dates and availability",
+  "4. Reviewing your work",
+  "5. Getting help",
+];
 
 /**
  * A PDF file from page content streams: catalog, page tree, the two Helvetica fonts, the document
@@ -409,7 +463,9 @@ export function buildHandbookPdf(): Buffer {
   );
 }
 
-export const CERTIFICATE_PDF_PATH = fileURLToPath(new URL("../../public/demo/certificate-sql-fundamentals.pdf", import.meta.url));
+export const CERTIFICATE_PDF_PATH = fileURLToPath(
+  new URL("../../public/demo/certificate-sql-fundamentals.pdf", import.meta.url),
+);
 
 /**
  * The demo certificate PDF linked from ada's SQL Fundamentals certificates (seed-catalog.ts
@@ -442,7 +498,14 @@ export function buildCertificatePdf(): Buffer {
   c.circle(cx, 120, 30);
   c.fillRgb(1, 1, 1);
   c.circle(cx, 120, 20);
-  c.centered(cx, 64, "Demo certificate. Its certificate ID and its issue and expiry dates are listed on the course page.", 9, false, [0.4, 0.4, 0.4]);
+  c.centered(
+    cx,
+    64,
+    "Demo certificate. Its certificate ID and its issue and expiry dates are listed on the course page.",
+    9,
+    false,
+    [0.4, 0.4, 0.4],
+  );
   return assemblePdf(
     "<< /Title (SQL Fundamentals Certificate - Ada Lovelace) /Author (Northwind Learning) /Producer (make-demo-pdf.ts) >>",
     [c.toString()],

@@ -9,7 +9,9 @@ import type { ThreadApiOptions } from "../thread-api";
 
 type FetchReply = { status: number; headers: [string, string][]; body?: ArrayBuffer | null; stream?: number };
 
-type Reply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: Record<string, unknown> & { message: string } };
+type Reply =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; error: Record<string, unknown> & { message: string } };
 
 interface Queryable {
   query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
@@ -23,7 +25,8 @@ function revive(error: Record<string, unknown> & { message: string }): Error {
     if (key === "message" || key === "stack") continue;
     (out as unknown as Record<string, unknown>)[key] = value;
   }
-  if (typeof error.stack === "string") out.stack = `${out.stack}\n    --- in the database thread ---\n${error.stack.split("\n").slice(1).join("\n")}`;
+  if (typeof error.stack === "string")
+    out.stack = `${out.stack}\n    --- in the database thread ---\n${error.stack.split("\n").slice(1).join("\n")}`;
   return out;
 }
 

@@ -42,7 +42,8 @@ const parsers = {
 // PGLITE_PLAN_CACHE_MODE=auto restores PostgreSQL's own choice.
 const PLAN_CACHE_MODES = new Set(["auto", "force_generic_plan", "force_custom_plan"]);
 const planCacheMode = process.env.PGLITE_PLAN_CACHE_MODE || "force_generic_plan";
-if (!PLAN_CACHE_MODES.has(planCacheMode)) throw new Error(`PGLITE_PLAN_CACHE_MODE must be one of ${[...PLAN_CACHE_MODES].join(", ")}`);
+if (!PLAN_CACHE_MODES.has(planCacheMode))
+  throw new Error(`PGLITE_PLAN_CACHE_MODE must be one of ${[...PLAN_CACHE_MODES].join(", ")}`);
 /** @type {PGlite} */
 let db;
 try {
@@ -106,7 +107,8 @@ const slowMs = Number.isFinite(workerData.slowMs) ? workerData.slowMs : null;
 const { serialize } = protocol;
 const PREPARABLE = /^\s*(select|with|insert|update|delete|values)\b/i;
 /** Statements after which cached plans and descriptions may be stale. */
-const SCHEMA_CHANGE = /^\s*(create|alter|drop|truncate|comment|reindex|cluster|grant|revoke|import|set\s+search_path)\b/i;
+const SCHEMA_CHANGE =
+  /^\s*(create|alter|drop|truncate|comment|reindex|cluster|grant|revoke|import|set\s+search_path)\b/i;
 /** Most statements kept at once (the app has about a hundred distinct ones; filters add shapes). */
 const STATEMENT_LIMIT = 500;
 /** sql → { name, paramTypes, rowDescription }; Map order is least recently used first. */
@@ -215,7 +217,9 @@ async function runStatement(statementSql, params, rowMode, tx) {
   if (slowMs !== null) {
     const ms = performance.now() - started;
     if (ms >= slowMs) {
-      const text = process.env.DB_SLOW_FULL ? `${statementSql} -- ${JSON.stringify(params)}` : statementSql.replace(/\s+/g, " ").slice(0, 300);
+      const text = process.env.DB_SLOW_FULL
+        ? `${statementSql} -- ${JSON.stringify(params)}`
+        : statementSql.replace(/\s+/g, " ").slice(0, 300);
       console.warn(`[db] ${ms.toFixed(1)} ms, ${result.rows.length} rows: ${text}`);
     }
   }
@@ -240,7 +244,8 @@ async function query(message) {
 /** A PGlite-shaped client for the API in this thread: the same prepared statements and locks. */
 function localClient() {
   const on = (tx) => ({
-    query: (statementSql, params, options = {}) => runStatement(statementSql, params ?? [], options.rowMode ?? "object", tx),
+    query: (statementSql, params, options = {}) =>
+      runStatement(statementSql, params ?? [], options.rowMode ?? "object", tx),
     exec: async (statementSql) => {
       const results = await (tx ?? db).exec(statementSql);
       forgetStatements();
@@ -289,13 +294,16 @@ async function startApi(options) {
 
 async function fetchApi(message) {
   if (!api) throw new Error("the API is not started in the database thread");
-  const response = await api(new Request(message.url, { method: message.method, headers: message.headers, body: message.body ?? undefined }));
+  const response = await api(
+    new Request(message.url, { method: message.method, headers: message.headers, body: message.body ?? undefined }),
+  );
   const head = { status: response.status, headers: [...response.headers] };
   if (!response.body || NULL_BODY_STATUS.has(response.status) || message.method === "HEAD") {
     await response.body?.cancel();
     return { ...head, body: null };
   }
-  if (WHOLE_BODY.test(response.headers.get("content-type") ?? "")) return { ...head, body: await response.arrayBuffer() };
+  if (WHOLE_BODY.test(response.headers.get("content-type") ?? ""))
+    return { ...head, body: await response.arrayBuffer() };
   const id = nextBody++;
   bodies.set(id, response.body.getReader());
   return { ...head, stream: id };

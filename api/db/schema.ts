@@ -1,6 +1,18 @@
 import { sql } from "drizzle-orm";
 import {
-  type AnyPgColumn, boolean, doublePrecision, index, integer, jsonb, pgSequence, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid,
+  type AnyPgColumn,
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgSequence,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
 } from "drizzle-orm/pg-core";
 
 export const tenants = pgTable("tenants", {
@@ -14,7 +26,9 @@ export const tenants = pgTable("tenants", {
 export const settings = pgTable(
   "settings",
   {
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     key: text("key").notNull(),
     value: jsonb("value").notNull(),
   },
@@ -24,7 +38,9 @@ export const settings = pgTable(
 export const features = pgTable(
   "features",
   {
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     enabled: boolean("enabled").notNull(),
   },
@@ -35,7 +51,9 @@ export const users = pgTable(
   "users",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     email: text("email").notNull(),
     firstName: text("first_name").notNull(),
     middleName: text("middle_name"),
@@ -56,7 +74,9 @@ export const users = pgTable(
 export const userRoles = pgTable(
   "user_roles",
   {
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     role: text("role").notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.role] })],
@@ -79,7 +99,9 @@ export const userPermissions = pgTable(
   "user_permissions",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     permission: text("permission").notNull(),
     scopeId: uuid("scope_id"),
   },
@@ -90,7 +112,9 @@ export const licences = pgTable(
   "licences",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     product: text("product").notNull(),
     validUntil: timestamp("valid_until", { withTimezone: true }),
   },
@@ -101,7 +125,9 @@ export const units = pgTable(
   "units",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
   },
   (t) => [index("units_tenant_idx").on(t.tenantId)],
@@ -110,8 +136,12 @@ export const units = pgTable(
 export const userUnits = pgTable(
   "user_units",
   {
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    unitId: uuid("unit_id").notNull().references(() => units.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    unitId: uuid("unit_id")
+      .notNull()
+      .references(() => units.id, { onDelete: "cascade" }),
     isPrimary: boolean("is_primary").notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.userId, t.unitId] }), index("user_units_unit_idx").on(t.unitId)],
@@ -125,7 +155,9 @@ export const commands = pgTable(
   "commands",
   {
     id: uuid("id").primaryKey(),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     type: text("type").notNull(),
     state: text("state").notNull(),
     result: integer("result"),
@@ -142,7 +174,9 @@ export const commands = pgTable(
 
 export const gradingScales = pgTable("grading_scales", {
   id: uuid("id").primaryKey().defaultRandom(),
-  tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+  tenantId: uuid("tenant_id")
+    .notNull()
+    .references(() => tenants.id, { onDelete: "cascade" }),
   name: text("name").notNull(),
   description: text("description"),
   maxScore: doublePrecision("max_score").notNull(),
@@ -154,7 +188,9 @@ export const grades = pgTable(
   "grades",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    gradingScaleId: uuid("grading_scale_id").notNull().references(() => gradingScales.id, { onDelete: "cascade" }),
+    gradingScaleId: uuid("grading_scale_id")
+      .notNull()
+      .references(() => gradingScales.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     color: text("color").notNull(),
     normalizedMinScore: doublePrecision("normalized_min_score").notNull(),
@@ -166,7 +202,9 @@ export const objectives = pgTable(
   "objectives",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     code: text("code").notNull(),
     description: text("description").notNull().default(""),
@@ -193,7 +231,9 @@ export const objectives = pgTable(
     announcementChannelId: uuid("announcement_channel_id"),
     gradingScaleId: uuid("grading_scale_id").references(() => gradingScales.id, { onDelete: "set null" }),
     /** Passing this course issues a certificate of this template (spec 3 Certificate record). */
-    certificateTemplateId: uuid("certificate_template_id").references(() => certificateTemplates.id, { onDelete: "set null" }),
+    certificateTemplateId: uuid("certificate_template_id").references(() => certificateTemplates.id, {
+      onDelete: "set null",
+    }),
     /** Listed in the signed-in catalog. */
     inCatalog: boolean("in_catalog").notNull().default(true),
     /** Listed in the public open catalog (no sign-in). */
@@ -208,7 +248,9 @@ export const objectives = pgTable(
     index("objectives_catalog_idx").on(t.tenantId, t.inCatalog, t.state),
     // The catalog's visible courses (decision 012): read index-only for its total. The predicate is
     // literal in the queries too (api/routes/courses.ts), so generic plans can use it.
-    index("objectives_catalog_visible_idx").on(t.tenantId, t.id).where(sql`in_catalog and state = 2 and activity_state <> 4`),
+    index("objectives_catalog_visible_idx")
+      .on(t.tenantId, t.id)
+      .where(sql`in_catalog and state = 2 and activity_state <> 4`),
     index("objectives_public_idx").on(t.tenantId, t.isPublic, t.state),
   ],
 );
@@ -217,7 +259,9 @@ export const showcases = pgTable(
   "showcases",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
   },
   (t) => [index("showcases_tenant_idx").on(t.tenantId)],
@@ -226,17 +270,26 @@ export const showcases = pgTable(
 export const objectiveShowcases = pgTable(
   "objective_showcases",
   {
-    objectiveId: uuid("objective_id").notNull().references(() => objectives.id, { onDelete: "cascade" }),
-    showcaseId: uuid("showcase_id").notNull().references(() => showcases.id, { onDelete: "cascade" }),
+    objectiveId: uuid("objective_id")
+      .notNull()
+      .references(() => objectives.id, { onDelete: "cascade" }),
+    showcaseId: uuid("showcase_id")
+      .notNull()
+      .references(() => showcases.id, { onDelete: "cascade" }),
   },
-  (t) => [primaryKey({ columns: [t.objectiveId, t.showcaseId] }), index("objective_showcases_showcase_idx").on(t.showcaseId, t.objectiveId)],
+  (t) => [
+    primaryKey({ columns: [t.objectiveId, t.showcaseId] }),
+    index("objective_showcases_showcase_idx").on(t.showcaseId, t.objectiveId),
+  ],
 );
 
 export const terms = pgTable(
   "terms",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
   },
   (t) => [index("terms_tenant_idx").on(t.tenantId)],
@@ -246,7 +299,9 @@ export const filterCategories = pgTable(
   "filter_categories",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
   },
   (t) => [index("filter_categories_tenant_idx").on(t.tenantId)],
@@ -256,7 +311,9 @@ export const filterAttributes = pgTable(
   "filter_attributes",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    categoryId: uuid("category_id").notNull().references(() => filterCategories.id, { onDelete: "cascade" }),
+    categoryId: uuid("category_id")
+      .notNull()
+      .references(() => filterCategories.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
   },
   (t) => [index("filter_attributes_category_idx").on(t.categoryId)],
@@ -265,10 +322,17 @@ export const filterAttributes = pgTable(
 export const objectiveAttributes = pgTable(
   "objective_attributes",
   {
-    objectiveId: uuid("objective_id").notNull().references(() => objectives.id, { onDelete: "cascade" }),
-    attributeId: uuid("attribute_id").notNull().references(() => filterAttributes.id, { onDelete: "cascade" }),
+    objectiveId: uuid("objective_id")
+      .notNull()
+      .references(() => objectives.id, { onDelete: "cascade" }),
+    attributeId: uuid("attribute_id")
+      .notNull()
+      .references(() => filterAttributes.id, { onDelete: "cascade" }),
   },
-  (t) => [primaryKey({ columns: [t.objectiveId, t.attributeId] }), index("objective_attributes_attribute_idx").on(t.attributeId, t.objectiveId)],
+  (t) => [
+    primaryKey({ columns: [t.objectiveId, t.attributeId] }),
+    index("objective_attributes_attribute_idx").on(t.attributeId, t.objectiveId),
+  ],
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -280,8 +344,12 @@ export const objectiveAccesses = pgTable(
   "objective_accesses",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    objectiveId: uuid("objective_id").notNull().references(() => objectives.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    objectiveId: uuid("objective_id")
+      .notNull()
+      .references(() => objectives.id, { onDelete: "cascade" }),
     /** null: everyone in the tenant (catalog access); else one learner (an assignment). */
     userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
     termId: uuid("term_id").references(() => terms.id, { onDelete: "set null" }),
@@ -296,7 +364,9 @@ export const objectiveAccesses = pgTable(
   (t) => [
     index("objective_accesses_objective_idx").on(t.objectiveId),
     index("objective_accesses_user_idx").on(t.userId, t.objectiveId),
-    index("objective_accesses_tenant_wide_idx").on(t.tenantId, t.objectiveId).where(sql`user_id is null`),
+    index("objective_accesses_tenant_wide_idx")
+      .on(t.tenantId, t.objectiveId)
+      .where(sql`user_id is null`),
   ],
 );
 
@@ -304,9 +374,15 @@ export const objectiveWorkflowAggregates = pgTable(
   "objective_workflow_aggregates",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    objectiveId: uuid("objective_id").notNull().references(() => objectives.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    objectiveId: uuid("objective_id")
+      .notNull()
+      .references(() => objectives.id, { onDelete: "cascade" }),
     objectiveAccessId: uuid("objective_access_id").references(() => objectiveAccesses.id, { onDelete: "set null" }),
     termId: uuid("term_id").references(() => terms.id, { onDelete: "set null" }),
     isMandatory: boolean("is_mandatory").notNull().default(false),
@@ -338,9 +414,15 @@ export const selfEnrollments = pgTable(
   "self_enrollments",
   {
     id: uuid("id").primaryKey(),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    objectiveAccessId: uuid("objective_access_id").notNull().references(() => objectiveAccesses.id, { onDelete: "cascade" }),
-    aggregateId: uuid("aggregate_id").notNull().references(() => objectiveWorkflowAggregates.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    objectiveAccessId: uuid("objective_access_id")
+      .notNull()
+      .references(() => objectiveAccesses.id, { onDelete: "cascade" }),
+    aggregateId: uuid("aggregate_id")
+      .notNull()
+      .references(() => objectiveWorkflowAggregates.id, { onDelete: "cascade" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex("self_enrollments_user_access_idx").on(t.userId, t.objectiveAccessId)],
@@ -350,9 +432,15 @@ export const objectiveWorkflows = pgTable(
   "objective_workflows",
   {
     id: uuid("id").primaryKey(),
-    aggregateId: uuid("aggregate_id").notNull().references(() => objectiveWorkflowAggregates.id, { onDelete: "cascade" }),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    objectiveId: uuid("objective_id").notNull().references(() => objectives.id, { onDelete: "cascade" }),
+    aggregateId: uuid("aggregate_id")
+      .notNull()
+      .references(() => objectiveWorkflowAggregates.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    objectiveId: uuid("objective_id")
+      .notNull()
+      .references(() => objectives.id, { onDelete: "cascade" }),
     attempt: integer("attempt").notNull().default(1),
     state: integer("state").notNull(),
     progress: doublePrecision("progress").notNull().default(0),
@@ -362,17 +450,26 @@ export const objectiveWorkflows = pgTable(
     objectiveRecordId: uuid("objective_record_id"),
     protectResults: boolean("protect_results").notNull().default(false),
   },
-  (t) => [index("objective_workflows_aggregate_idx").on(t.aggregateId, t.attempt), index("objective_workflows_user_idx").on(t.userId)],
+  (t) => [
+    index("objective_workflows_aggregate_idx").on(t.aggregateId, t.attempt),
+    index("objective_workflows_user_idx").on(t.userId),
+  ],
 );
 
 export const objectiveRecords = pgTable(
   "objective_records",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    aggregateId: uuid("aggregate_id").notNull().references(() => objectiveWorkflowAggregates.id, { onDelete: "cascade" }),
+    aggregateId: uuid("aggregate_id")
+      .notNull()
+      .references(() => objectiveWorkflowAggregates.id, { onDelete: "cascade" }),
     workflowId: uuid("workflow_id"),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    objectiveId: uuid("objective_id").notNull().references(() => objectives.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    objectiveId: uuid("objective_id")
+      .notNull()
+      .references(() => objectives.id, { onDelete: "cascade" }),
     score: doublePrecision("score"),
     maxScore: doublePrecision("max_score"),
     normalizedScore: doublePrecision("normalized_score"),
@@ -395,7 +492,9 @@ export const activities = pgTable(
   "activities",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     code: text("code").notNull().default(""),
     /** Spec 3 activity kind: 1 text, 2 lti, 3 composite, 4 event, 5 video, 6 discussion. */
@@ -432,9 +531,13 @@ export const activityParts = pgTable(
   "activity_parts",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    objectiveId: uuid("objective_id").notNull().references(() => objectives.id, { onDelete: "cascade" }),
+    objectiveId: uuid("objective_id")
+      .notNull()
+      .references(() => objectives.id, { onDelete: "cascade" }),
     parentPartId: uuid("parent_part_id"),
-    activityId: uuid("activity_id").notNull().references(() => activities.id, { onDelete: "cascade" }),
+    activityId: uuid("activity_id")
+      .notNull()
+      .references(() => activities.id, { onDelete: "cascade" }),
     order: integer("order").notNull().default(0),
     optional: boolean("optional").notNull().default(false),
     scoreWeight: doublePrecision("score_weight").notNull().default(1),
@@ -443,7 +546,10 @@ export const activityParts = pgTable(
     /** Spec 3 activity constraint: startFrom, startUntil, accessibleUntil, gracePeriodUntil, due, reviewPolicy… */
     constraint: jsonb("constraint").notNull().default({}),
   },
-  (t) => [index("activity_parts_objective_idx").on(t.objectiveId, t.axis), index("activity_parts_parent_idx").on(t.parentPartId)],
+  (t) => [
+    index("activity_parts_objective_idx").on(t.objectiveId, t.axis),
+    index("activity_parts_parent_idx").on(t.parentPartId),
+  ],
 );
 
 /** Activity workflow states: 1 inProgress, 2 inGrading, 3 finished. */
@@ -451,33 +557,55 @@ export const activityWorkflows = pgTable(
   "activity_workflows",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    objectiveWorkflowId: uuid("objective_workflow_id").notNull().references(() => objectiveWorkflows.id, { onDelete: "cascade" }),
-    activityPartId: uuid("activity_part_id").notNull().references(() => activityParts.id, { onDelete: "cascade" }),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    objectiveWorkflowId: uuid("objective_workflow_id")
+      .notNull()
+      .references(() => objectiveWorkflows.id, { onDelete: "cascade" }),
+    activityPartId: uuid("activity_part_id")
+      .notNull()
+      .references(() => activityParts.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     state: integer("state").notNull().default(1),
     started: timestamp("started", { withTimezone: true }).notNull().defaultNow(),
     finished: timestamp("finished", { withTimezone: true }),
-    lastProctoringSessionId: uuid("last_proctoring_session_id").references((): AnyPgColumn => proctoringSessions.id, { onDelete: "set null" }),
+    lastProctoringSessionId: uuid("last_proctoring_session_id").references((): AnyPgColumn => proctoringSessions.id, {
+      onDelete: "set null",
+    }),
     /** Where the learner left off inside the activity (e.g. a PDF page). */
     resume: jsonb("resume"),
   },
-  (t) => [uniqueIndex("activity_workflows_ow_part_idx").on(t.objectiveWorkflowId, t.activityPartId), index("activity_workflows_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("activity_workflows_ow_part_idx").on(t.objectiveWorkflowId, t.activityPartId),
+    index("activity_workflows_user_idx").on(t.userId),
+  ],
 );
 
 export const activityRecords = pgTable(
   "activity_records",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    activityWorkflowId: uuid("activity_workflow_id").notNull().references(() => activityWorkflows.id, { onDelete: "cascade" }),
-    objectiveWorkflowId: uuid("objective_workflow_id").notNull().references(() => objectiveWorkflows.id, { onDelete: "cascade" }),
-    activityPartId: uuid("activity_part_id").notNull().references(() => activityParts.id, { onDelete: "cascade" }),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    activityWorkflowId: uuid("activity_workflow_id")
+      .notNull()
+      .references(() => activityWorkflows.id, { onDelete: "cascade" }),
+    objectiveWorkflowId: uuid("objective_workflow_id")
+      .notNull()
+      .references(() => objectiveWorkflows.id, { onDelete: "cascade" }),
+    activityPartId: uuid("activity_part_id")
+      .notNull()
+      .references(() => activityParts.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     score: doublePrecision("score"),
     maxScore: doublePrecision("max_score"),
     passed: boolean("passed"),
     finished: timestamp("finished", { withTimezone: true }),
   },
-  (t) => [uniqueIndex("activity_records_workflow_idx").on(t.activityWorkflowId), index("activity_records_ow_idx").on(t.objectiveWorkflowId)],
+  (t) => [
+    uniqueIndex("activity_records_workflow_idx").on(t.activityWorkflowId),
+    index("activity_records_ow_idx").on(t.objectiveWorkflowId),
+  ],
 );
 
 /** Posts of a discussion activity (kind 6), threaded by parent. Course members see all posts of the activity. */
@@ -485,13 +613,20 @@ export const discussionPosts = pgTable(
   "discussion_posts",
   {
     id: uuid("id").primaryKey(),
-    activityPartId: uuid("activity_part_id").notNull().references(() => activityParts.id, { onDelete: "cascade" }),
+    activityPartId: uuid("activity_part_id")
+      .notNull()
+      .references(() => activityParts.id, { onDelete: "cascade" }),
     parentPostId: uuid("parent_post_id"),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     body: text("body").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("discussion_posts_part_idx").on(t.activityPartId, t.parentPostId, t.createdAt), index("discussion_posts_parent_idx").on(t.parentPostId)],
+  (t) => [
+    index("discussion_posts_part_idx").on(t.activityPartId, t.parentPostId, t.createdAt),
+    index("discussion_posts_parent_idx").on(t.parentPostId),
+  ],
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -503,7 +638,9 @@ export const certificateTemplates = pgTable(
   "certificate_templates",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    tenantId: uuid("tenant_id").notNull().references(() => tenants.id, { onDelete: "cascade" }),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
     description: text("description"),
     /** Days from issue to expiry; null = never expires. */
@@ -525,11 +662,19 @@ export const certificateRecords = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     certificateNumber: text("certificate_number").notNull(),
-    certificateTemplateId: uuid("certificate_template_id").references(() => certificateTemplates.id, { onDelete: "set null" }),
+    certificateTemplateId: uuid("certificate_template_id").references(() => certificateTemplates.id, {
+      onDelete: "set null",
+    }),
     templateName: text("template_name").notNull(),
-    objectiveId: uuid("objective_id").notNull().references(() => objectives.id, { onDelete: "cascade" }),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
-    objectiveRecordId: uuid("objective_record_id").notNull().references(() => objectiveRecords.id, { onDelete: "cascade" }),
+    objectiveId: uuid("objective_id")
+      .notNull()
+      .references(() => objectives.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    objectiveRecordId: uuid("objective_record_id")
+      .notNull()
+      .references(() => objectiveRecords.id, { onDelete: "cascade" }),
     normalizedPassingScore: doublePrecision("normalized_passing_score"),
     expirationDate: timestamp("expiration_date", { withTimezone: true }),
     externalUrl: text("external_url"),
@@ -549,8 +694,12 @@ export const proctoringSessions = pgTable(
   "proctoring_sessions",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    activityWorkflowId: uuid("activity_workflow_id").notNull().references((): AnyPgColumn => activityWorkflows.id, { onDelete: "cascade" }),
-    userId: uuid("user_id").notNull().references(() => users.id, { onDelete: "cascade" }),
+    activityWorkflowId: uuid("activity_workflow_id")
+      .notNull()
+      .references((): AnyPgColumn => activityWorkflows.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
     /** 1 created, 2 in progress, 3 completed, 4 reviewed. */
     state: integer("state").notNull().default(1),
     created: timestamp("created", { withTimezone: true }).notNull().defaultNow(),

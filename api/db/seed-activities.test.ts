@@ -132,7 +132,8 @@ describe("seedActivities", () => {
       const content = a.content as Record<string, unknown>;
       if (a.contentType === 5 && a.kind === 1) expect(String(content.html)).toMatch(/^<h2>/);
       if (a.contentType === 7) expect(String(content.vimeoId)).toMatch(/^\d+$/);
-      if (a.contentType === 2) expect(content).toMatchObject({ url: HANDBOOK_PDF.url, mimeType: "application/pdf", size: HANDBOOK_PDF.size });
+      if (a.contentType === 2)
+        expect(content).toMatchObject({ url: HANDBOOK_PDF.url, mimeType: "application/pdf", size: HANDBOOK_PDF.size });
       if (a.kind === 4) {
         expect(Date.parse(String(content.startsAt))).toBeLessThan(Date.parse(String(content.endsAt)));
         expect(content.location ?? content.url).toBeTruthy();
@@ -154,10 +155,16 @@ describe("seedActivities", () => {
     expect(leaves.some((p) => p.optional)).toBe(true);
     const manualCourses = new Set(leaves.filter((p) => act(p).manualGrading).map((p) => p.objectiveId));
     expect(manualCourses.size).toBeGreaterThanOrEqual(2);
-    const compositesWithLti = courses.filter((c) => c.activityKind === 3 && partsOf(c.id).some((p) => act(p).kind === 2));
+    const compositesWithLti = courses.filter(
+      (c) => c.activityKind === 3 && partsOf(c.id).some((p) => act(p).kind === 2),
+    );
     expect(compositesWithLti.length).toBeGreaterThanOrEqual(2);
     // Nested modules: a composite child of a root with 2+ children.
-    expect(parts.some((p) => p.parentPartId !== null && act(p).kind === 3 && parts.filter((c) => c.parentPartId === p.id).length >= 2)).toBe(true);
+    expect(
+      parts.some(
+        (p) => p.parentPartId !== null && act(p).kind === 3 && parts.filter((c) => c.parentPartId === p.id).length >= 2,
+      ),
+    ).toBe(true);
   });
 
   it("names the activities of Arabic courses in Arabic", () => {
@@ -168,7 +175,9 @@ describe("seedActivities", () => {
 
   it("has a composite course with several children for every presentation mode", () => {
     for (const mode of [0, 1, 2, 3]) {
-      const withTree = courses.filter((c) => c.presentationMode === mode && c.activityKind === 3 && c.childrenCount >= 4 && c.state === 2);
+      const withTree = courses.filter(
+        (c) => c.presentationMode === mode && c.activityKind === 3 && c.childrenCount >= 4 && c.state === 2,
+      );
       expect(withTree.length, `mode ${mode}`).toBeGreaterThan(0);
     }
   });
@@ -177,7 +186,11 @@ describe("seedActivities", () => {
     const course = bySlug(LOCK_SHOWCASE_SLUG);
     const ps = partsOf(course.id);
     const constraints = ps.map((p) => p.constraint as Record<string, string>);
-    for (const field of CONSTRAINT_FIELDS) expect(constraints.some((c) => c[field] !== undefined), field).toBe(true);
+    for (const field of CONSTRAINT_FIELDS)
+      expect(
+        constraints.some((c) => c[field] !== undefined),
+        field,
+      ).toBe(true);
     const t = now.getTime();
     const dates = (field: string) => constraints.filter((c) => c[field]).map((c) => Date.parse(c[field]));
     expect(dates("startFrom").some((d) => d > t)).toBe(true);
@@ -187,13 +200,20 @@ describe("seedActivities", () => {
     expect(dates("gracePeriodUntil").some((d) => d < t)).toBe(true);
     expect(dates("due").some((d) => d < t)).toBe(true);
     expect(dates("due").some((d) => d > t)).toBe(true);
-    const afterDate = constraints.filter((c) => c.reviewPolicy === "afterRevealingResults" && c.resultsDisclosurePolicy === "afterDate");
+    const afterDate = constraints.filter(
+      (c) => c.reviewPolicy === "afterRevealingResults" && c.resultsDisclosurePolicy === "afterDate",
+    );
     expect(afterDate.some((c) => Date.parse(c.resultsDisclosureFrom) > t)).toBe(true);
     expect(afterDate.some((c) => Date.parse(c.resultsDisclosureFrom) < t)).toBe(true);
-    expect(new Set(constraints.map((c) => c.reviewPolicy).filter(Boolean))).toEqual(new Set(["never", "afterSubmission", "afterRevealingResults"]));
-    expect(new Set(constraints.map((c) => c.resultsDisclosurePolicy).filter(Boolean))).toEqual(new Set(["never", "afterDate", "afterScore", "afterFinish"]));
+    expect(new Set(constraints.map((c) => c.reviewPolicy).filter(Boolean))).toEqual(
+      new Set(["never", "afterSubmission", "afterRevealingResults"]),
+    );
+    expect(new Set(constraints.map((c) => c.resultsDisclosurePolicy).filter(Boolean))).toEqual(
+      new Set(["never", "afterDate", "afterScore", "afterFinish"]),
+    );
     // afterScore applies to LTI activities only (spec 4.12).
-    for (const p of ps.filter((x) => (x.constraint as Record<string, string>).resultsDisclosurePolicy === "afterScore")) expect(act(p).kind).toBe(2);
+    for (const p of ps.filter((x) => (x.constraint as Record<string, string>).resultsDisclosurePolicy === "afterScore"))
+      expect(act(p).kind).toBe(2);
     expect(ps.some((p) => act(p).state === 1)).toBe(true);
     expect(ps.some((p) => act(p).state === 4)).toBe(true);
   });
@@ -239,7 +259,10 @@ describe("seedActivities", () => {
 
   it("finishes activities before they close and starts them after they open", () => {
     const partById = new Map(parts.map((p) => [p.id, p]));
-    const chain = (p: Part): Record<string, string>[] => [p.constraint as Record<string, string>, ...(p.parentPartId ? chain(partById.get(p.parentPartId)!) : [])];
+    const chain = (p: Part): Record<string, string>[] => [
+      p.constraint as Record<string, string>,
+      ...(p.parentPartId ? chain(partById.get(p.parentPartId)!) : []),
+    ];
     let checked = 0;
     for (const a of aws) {
       for (const c of chain(partById.get(a.activityPartId)!)) {
@@ -276,9 +299,19 @@ describe("seedActivities", () => {
       const ps = partsOf(course.id);
       const expected = treeOrder(ps).map((p) => p.id);
       expect(expected).toHaveLength(ps.length);
-      expect([...ps].sort((a, b) => (a.axis < b.axis ? -1 : a.axis > b.axis ? 1 : 0)).map((p) => p.id), course.code).toEqual(expected);
-      const fromDb = await database.db.select({ id: s.activityParts.id }).from(s.activityParts).where(eq(s.activityParts.objectiveId, course.id)).orderBy(asc(s.activityParts.axis));
-      expect(fromDb.map((r) => r.id), course.code).toEqual(expected);
+      expect(
+        [...ps].sort((a, b) => (a.axis < b.axis ? -1 : a.axis > b.axis ? 1 : 0)).map((p) => p.id),
+        course.code,
+      ).toEqual(expected);
+      const fromDb = await database.db
+        .select({ id: s.activityParts.id })
+        .from(s.activityParts)
+        .where(eq(s.activityParts.objectiveId, course.id))
+        .orderBy(asc(s.activityParts.axis));
+      expect(
+        fromDb.map((r) => r.id),
+        course.code,
+      ).toEqual(expected);
       const byId = new Map(ps.map((p) => [p.id, p]));
       for (const p of ps) {
         if (!p.parentPartId) continue;
@@ -298,9 +331,13 @@ describe("seedActivities", () => {
     const draft = tree.nodes.find((n) => n.childActivity.state === 1)!;
     expect(draft.available).toBe(false);
     // A future startFrom is a constraint the client weighs (spec 4.12), not missing content.
-    const opensLater = tree.nodes.find((n) => n.constraint.startFrom && Date.parse(n.constraint.startFrom) > now.getTime())!;
+    const opensLater = tree.nodes.find(
+      (n) => n.constraint.startFrom && Date.parse(n.constraint.startFrom) > now.getTime(),
+    )!;
     expect(opensLater.contentAvailable).toBe(true);
-    expect(tree.nodes.some((n) => n.childActivity.activityWorkflowAggregate.lastActivityWorkflow?.state === 3)).toBe(true);
+    expect(tree.nodes.some((n) => n.childActivity.activityWorkflowAggregate.lastActivityWorkflow?.state === 3)).toBe(
+      true,
+    );
   });
 
   it("gives every attempt at a proctored activity a session; ada's data protection exam is proctor-locked, her cyber exam is not", async () => {
@@ -321,7 +358,10 @@ describe("seedActivities", () => {
       const wf = workflows.find((w) => w.userId === userIds.ada && w.objectiveId === objectiveIds[slug])!;
       const aw = aws.find((a) => a.objectiveWorkflowId === wf.id && a.lastProctoringSessionId)!;
       const session = sessions.find((x) => x.id === aw.lastProctoringSessionId)!;
-      return { state: session.state, locked: proctorLocked({ workflow: { state: wf.state as WorkflowState }, session }) };
+      return {
+        state: session.state,
+        locked: proctorLocked({ workflow: { state: wf.state as WorkflowState }, session }),
+      };
     };
     expect(lockOf("privacy-exam")).toEqual({ state: P.completed, locked: true });
     expect(lockOf("cyber-exam")).toEqual({ state: P.reviewed, locked: false });

@@ -30,7 +30,15 @@ import { CONSTRAINT_DATE_FIELDS } from "../../domain/activity-access";
 // ---------------------------------------------------------------------------------------------
 
 /** Activity content type. */
-export const CONTENT_TYPE = { lti13: 1, publicFile: 2, privateFile: 3, lti11: 4, text: 5, composite: 6, vimeo: 7 } as const;
+export const CONTENT_TYPE = {
+  lti13: 1,
+  publicFile: 2,
+  privateFile: 3,
+  lti11: 4,
+  text: 5,
+  composite: 6,
+  vimeo: 7,
+} as const;
 
 /** Activity state (same scale as objective states). */
 export const ACTIVITY_STATE = { draft: 1, ready: 2, expired: 3, archived: 4 } as const;
@@ -56,7 +64,12 @@ export { CONSTRAINT_DATE_FIELDS };
 type ConstraintDateField = (typeof CONSTRAINT_DATE_FIELDS)[number];
 
 /** Every constraint field of spec 3. */
-export const CONSTRAINT_FIELDS = [...CONSTRAINT_DATE_FIELDS, "resultsDisclosurePolicy", "reviewPolicy", "resultsDisclosureAbove"] as const;
+export const CONSTRAINT_FIELDS = [
+  ...CONSTRAINT_DATE_FIELDS,
+  "resultsDisclosurePolicy",
+  "reviewPolicy",
+  "resultsDisclosureAbove",
+] as const;
 
 export type ReviewPolicy = "never" | "afterSubmission" | "afterRevealingResults";
 export type ResultsDisclosurePolicy = "never" | "afterDate" | "afterScore" | "afterFinish";
@@ -136,21 +149,61 @@ function mod(name: string, children: NodeDef[], opts: NodeOpts = {}): NodeDef {
 /** A rich-text page (reading time from its length). */
 function text(name: string, html: string, opts: NodeOpts = {}): NodeDef {
   const minutes = Math.max(2, Math.round(words(html) / 180));
-  return { name, kind: K.text, contentType: CT.text, content: { html }, type: opts.manualGrading ? T.Assignment : T.RichText, duration: minutes * 60, ...opts };
+  return {
+    name,
+    kind: K.text,
+    contentType: CT.text,
+    content: { html },
+    type: opts.manualGrading ? T.Assignment : T.RichText,
+    duration: minutes * 60,
+    ...opts,
+  };
 }
 function video(name: string, vimeoId: string, seconds: number, opts: NodeOpts = {}): NodeDef {
-  return { name, kind: K.video, contentType: CT.vimeo, content: { vimeoId }, type: T.PublicFiles, duration: seconds, ...opts };
+  return {
+    name,
+    kind: K.video,
+    contentType: CT.vimeo,
+    content: { vimeoId },
+    type: T.PublicFiles,
+    duration: seconds,
+    ...opts,
+  };
 }
 /** The demo handbook as a public file. */
 function pdf(name: string, opts: NodeOpts = {}): NodeDef {
-  return { name, kind: K.text, contentType: CT.publicFile, content: { ...HANDBOOK_PDF, pages: 6 }, type: T.PublicFiles, duration: 600, ...opts };
+  return {
+    name,
+    kind: K.text,
+    contentType: CT.publicFile,
+    content: { ...HANDBOOK_PDF, pages: 6 },
+    type: T.PublicFiles,
+    duration: 600,
+    ...opts,
+  };
 }
 function event(name: string, ev: EventDef, description: string, opts: NodeOpts = {}): NodeDef {
-  return { name, kind: K.event, contentType: CT.text, content: { description }, event: ev, type: T.Classroom, duration: ev.hours * 3600, ...opts };
+  return {
+    name,
+    kind: K.event,
+    contentType: CT.text,
+    content: { description },
+    event: ev,
+    type: T.Classroom,
+    duration: ev.hours * 3600,
+    ...opts,
+  };
 }
 function discussion(name: string, prompt: string, opts: NodeOpts & { minReplies?: number } = {}): NodeDef {
   const { minReplies, ...rest } = opts;
-  return { name, kind: K.discussion, contentType: CT.text, content: { prompt, ...(minReplies ? { minReplies } : {}) }, type: T.ClassDiscussion, ...rest };
+  return {
+    name,
+    kind: K.discussion,
+    contentType: CT.text,
+    content: { prompt, ...(minReplies ? { minReplies } : {}) },
+    type: T.ClassDiscussion,
+    ...rest,
+  };
 }
 function lti(name: string, type: number, opts: NodeOpts = {}): NodeDef {
   return { name, kind: K.lti, contentType: CT.lti13, content: {}, toolUrl: LTI_TOOL_URL, type, ...opts };
@@ -161,7 +214,8 @@ const h3 = (x: string) => `<h3>${x}</h3>`;
 const p = (...xs: string[]) => xs.map((x) => `<p>${x}</p>`).join("");
 const ul = (...xs: string[]) => `<ul>${xs.map((x) => `<li>${x}</li>`).join("")}</ul>`;
 const ol = (...xs: string[]) => `<ol>${xs.map((x) => `<li>${x}</li>`).join("")}</ol>`;
-const img = (n: 1 | 2 | 3 | 4, alt: string) => `<p><img src="/learn/demo/diagram-${n}.svg" alt="${alt}" width="640" height="${n === 1 ? 360 : n === 2 ? 300 : 260}"></p>`;
+const img = (n: 1 | 2 | 3 | 4, alt: string) =>
+  `<p><img src="/learn/demo/diagram-${n}.svg" alt="${alt}" width="640" height="${n === 1 ? 360 : n === 2 ? 300 : 260}"></p>`;
 const code = (x: string) => `<pre><code>${x}</code></pre>`;
 const html = (...xs: string[]) => xs.join("");
 
@@ -205,17 +259,23 @@ const PYTHON_BASICS: NodeDef[] = [
         html(
           h2("Variables, types and expressions"),
           p(
-            "A variable is a name for a value. <code>rides = 412</code> stores the whole number 412 under the name <code>rides</code>; from then on you can use the name wherever you would use the number. Python works out the type from the value: <code>412</code> is an <code>int</code>, <code>8.5</code> a <code>float</code>, <code>\"Kings Cross\"</code> a <code>str</code> and <code>True</code> a <code>bool</code>.",
-            "Types matter because they decide what an operation means. <code>3 + 4</code> is 7, but <code>\"3\" + \"4\"</code> is the text <code>\"34\"</code>. Numbers read from a file often arrive as text, and a surprising number of analysis bugs come from adding up strings. The built-in functions <code>int()</code>, <code>float()</code> and <code>str()</code> convert between them.",
+            'A variable is a name for a value. <code>rides = 412</code> stores the whole number 412 under the name <code>rides</code>; from then on you can use the name wherever you would use the number. Python works out the type from the value: <code>412</code> is an <code>int</code>, <code>8.5</code> a <code>float</code>, <code>"Kings Cross"</code> a <code>str</code> and <code>True</code> a <code>bool</code>.',
+            'Types matter because they decide what an operation means. <code>3 + 4</code> is 7, but <code>"3" + "4"</code> is the text <code>"34"</code>. Numbers read from a file often arrive as text, and a surprising number of analysis bugs come from adding up strings. The built-in functions <code>int()</code>, <code>float()</code> and <code>str()</code> convert between them.',
           ),
-          code("price_per_ride = 1.65\nrides = 412\nrevenue = price_per_ride * rides\nprint(f\"Revenue: £{revenue:.2f}\")  # Revenue: £679.80"),
+          code(
+            'price_per_ride = 1.65\nrides = 412\nrevenue = price_per_ride * rides\nprint(f"Revenue: £{revenue:.2f}")  # Revenue: £679.80',
+          ),
           h3("Lists and dictionaries"),
           p(
-            "A list keeps values in order: <code>temps = [8.5, 11.0, 6.2]</code>. A dictionary maps keys to values: <code>station = {\"name\": \"Soho\", \"docks\": 24}</code>. Together they can describe almost any record, and they are exactly what pandas builds on in the next module.",
+            'A list keeps values in order: <code>temps = [8.5, 11.0, 6.2]</code>. A dictionary maps keys to values: <code>station = {"name": "Soho", "docks": 24}</code>. Together they can describe almost any record, and they are exactly what pandas builds on in the next module.',
           ),
         ),
       ),
-      lti("Quiz: Python essentials", T.Assessment, { maxScore: 10, done: true, constraint: { reviewPolicy: "afterSubmission" } }),
+      lti("Quiz: Python essentials", T.Assessment, {
+        maxScore: 10,
+        done: true,
+        constraint: { reviewPolicy: "afterSubmission" },
+      }),
       text(
         "Exercise: fix the type errors",
         html(
@@ -223,7 +283,11 @@ const PYTHON_BASICS: NodeDef[] = [
           p(
             "The notebook attached to this exercise reads a small file of daily ride counts and tries to compute the weekly total. It fails with <code>TypeError: unsupported operand type(s) for +: 'int' and 'str'</code>. Find the three places where text is mixed with numbers, fix them, and submit the corrected total.",
           ),
-          ol("Run the notebook from the top and read the error message carefully.", "Print the <code>type()</code> of the values involved.", "Convert the values where they are read, not where they are used."),
+          ol(
+            "Run the notebook from the top and read the error message carefully.",
+            "Print the <code>type()</code> of the values involved.",
+            "Convert the values where they are read, not where they are used.",
+          ),
         ),
         { maxScore: 10, missed: true, constraint: { due: -5, gracePeriodUntil: -2 } },
       ),
@@ -240,12 +304,17 @@ const PYTHON_BASICS: NodeDef[] = [
           p(
             "pandas represents a table as a <strong>DataFrame</strong>: labelled columns, each holding values of one type, and an <strong>index</strong> that labels the rows. A single column on its own is a <strong>Series</strong>.",
           ),
-          img(1, "A DataFrame with an index on the left, column labels on top and the rides column highlighted as a Series"),
+          img(
+            1,
+            "A DataFrame with an index on the left, column labels on top and the rides column highlighted as a Series",
+          ),
           p(
-            "Most data arrives as CSV. <code>pd.read_csv(\"journeys.csv\")</code> reads the whole file and guesses the type of each column. The guesses are usually right for numbers and usually wrong for dates, so tell pandas which columns are dates with <code>parse_dates=[\"started_at\"]</code>. Excel workbooks work the same way with <code>pd.read_excel</code>; pass <code>sheet_name</code> to pick a sheet.",
+            'Most data arrives as CSV. <code>pd.read_csv("journeys.csv")</code> reads the whole file and guesses the type of each column. The guesses are usually right for numbers and usually wrong for dates, so tell pandas which columns are dates with <code>parse_dates=["started_at"]</code>. Excel workbooks work the same way with <code>pd.read_excel</code>; pass <code>sheet_name</code> to pick a sheet.',
             "Always look at what you loaded before you analyse it. <code>df.head()</code> shows the first rows, <code>df.info()</code> the column types and the number of non-missing values, and <code>df.describe()</code> summary statistics for the numeric columns. Five minutes here saves hours later.",
           ),
-          code('import pandas as pd\n\ndf = pd.read_csv("journeys.csv", parse_dates=["started_at", "ended_at"])\ndf.info()'),
+          code(
+            'import pandas as pd\n\ndf = pd.read_csv("journeys.csv", parse_dates=["started_at", "ended_at"])\ndf.info()',
+          ),
         ),
       ),
       video("Your first DataFrame", VIMEO.mountain, 147),
@@ -262,16 +331,25 @@ const PYTHON_BASICS: NodeDef[] = [
           h2("Missing values, duplicates and types"),
           p(
             "Real data has gaps. pandas marks a missing value as <code>NaN</code>, and most calculations skip it silently, which is convenient and dangerous at the same time: an average over 300 days of a 365-day year is still called an average. Count the gaps first with <code>df.isna().sum()</code>, then decide per column whether to drop the rows, fill them (<code>fillna</code>) or leave them.",
-            "Duplicates come from exports that overlap or systems that retry. <code>df.duplicated().sum()</code> counts exact copies; <code>drop_duplicates(subset=[\"journey_id\"])</code> keeps the first row of each journey.",
+            'Duplicates come from exports that overlap or systems that retry. <code>df.duplicated().sum()</code> counts exact copies; <code>drop_duplicates(subset=["journey_id"])</code> keeps the first row of each journey.',
           ),
-          ul("Convert text to numbers with <code>pd.to_numeric(..., errors=\"coerce\")</code>.", "Create new columns from old ones: <code>df[\"minutes\"] = (df.ended_at - df.started_at).dt.total_seconds() / 60</code>.", "Filter rows with a condition: <code>df[df.minutes &lt; 180]</code>."),
+          ul(
+            'Convert text to numbers with <code>pd.to_numeric(..., errors="coerce")</code>.',
+            'Create new columns from old ones: <code>df["minutes"] = (df.ended_at - df.started_at).dt.total_seconds() / 60</code>.',
+            "Filter rows with a condition: <code>df[df.minutes &lt; 180]</code>.",
+          ),
         ),
       ),
       video("Cleaning a messy export, step by step", VIMEO.bunny, 596),
       lti("Quiz: cleaning data", T.Assessment, {
         maxScore: 10,
         done: true,
-        constraint: { reviewPolicy: "afterRevealingResults", resultsDisclosurePolicy: "afterDate", resultsDisclosureFrom: 3, revealResultsFrom: 3 },
+        constraint: {
+          reviewPolicy: "afterRevealingResults",
+          resultsDisclosurePolicy: "afterDate",
+          resultsDisclosureFrom: 3,
+          revealResultsFrom: 3,
+        },
       }),
     ],
     { constraint: { due: 4 } },
@@ -282,8 +360,8 @@ const PYTHON_BASICS: NodeDef[] = [
       html(
         h2("Group, aggregate and merge"),
         p(
-          "Most questions about data are questions about groups: rides per station, average trip length per month, revenue per customer type. <code>df.groupby(\"station\")[\"rides\"].sum()</code> splits the table by station, sums each group and combines the results into a new Series.",
-          "Data you need often lives in two tables. <code>pd.merge(journeys, stations, left_on=\"start_station_id\", right_on=\"id\", how=\"left\")</code> adds the station's name and district to every journey, keeping journeys whose station is unknown. The <code>how</code> argument works exactly like the joins you may know from SQL.",
+          'Most questions about data are questions about groups: rides per station, average trip length per month, revenue per customer type. <code>df.groupby("station")["rides"].sum()</code> splits the table by station, sums each group and combines the results into a new Series.',
+          'Data you need often lives in two tables. <code>pd.merge(journeys, stations, left_on="start_station_id", right_on="id", how="left")</code> adds the station\'s name and district to every journey, keeping journeys whose station is unknown. The <code>how</code> argument works exactly like the joins you may know from SQL.',
         ),
       ),
     ),
@@ -291,7 +369,12 @@ const PYTHON_BASICS: NodeDef[] = [
     lti("Quiz: grouping and joining", T.Assessment, {
       maxScore: 10,
       done: true,
-      constraint: { reviewPolicy: "afterRevealingResults", resultsDisclosurePolicy: "afterDate", resultsDisclosureFrom: -2, revealResultsFrom: -2 },
+      constraint: {
+        reviewPolicy: "afterRevealingResults",
+        resultsDisclosurePolicy: "afterDate",
+        resultsDisclosureFrom: -2,
+        revealResultsFrom: -2,
+      },
     }),
   ]),
   mod("Module 6: Plotting", [
@@ -310,11 +393,19 @@ const PYTHON_BASICS: NodeDef[] = [
       maxScore: 20,
       weight: 2,
       preferredSize: [1280, 800],
-      constraint: { reviewPolicy: "afterRevealingResults", resultsDisclosurePolicy: "afterScore", resultsDisclosureAbove: 0.6 },
+      constraint: {
+        reviewPolicy: "afterRevealingResults",
+        resultsDisclosurePolicy: "afterScore",
+        resultsDisclosureAbove: 0.6,
+      },
     }),
-      discussion("Discussion: share your first chart", "Post one chart from your project and the finding it shows. Then suggest one improvement to a classmate's chart.", {
+    discussion(
+      "Discussion: share your first chart",
+      "Post one chart from your project and the finding it shows. Then suggest one improvement to a classmate's chart.",
+      {
         constraint: { reviewPolicy: "afterRevealingResults", resultsDisclosurePolicy: "never" },
-      }),
+      },
+    ),
   ]),
   mod(
     "Module 7: Final project",
@@ -326,17 +417,33 @@ const PYTHON_BASICS: NodeDef[] = [
           p(
             "The city wants to know where to add docking stations next spring. Using the journeys data set, describe how demand varies by station, hour and weather, and recommend three stations to expand. Your report is read by a transport planner, not a programmer: lead with the findings and keep the code in an appendix.",
           ),
-          ul("At least three charts, each with a one-sentence finding.", "A short description of how you cleaned the data.", "Your notebook, runnable from top to bottom."),
+          ul(
+            "At least three charts, each with a one-sentence finding.",
+            "A short description of how you cleaned the data.",
+            "Your notebook, runnable from top to bottom.",
+          ),
         ),
       ),
       text(
         "Assignment: exploratory analysis report",
         html(
           h2("Assignment: exploratory analysis report"),
-          p("Upload your report (PDF) and your notebook. An instructor marks it against the rubric below within ten working days."),
-          ul("Question and findings (6 points)", "Data cleaning (4 points)", "Charts (6 points)", "Recommendation (4 points)"),
+          p(
+            "Upload your report (PDF) and your notebook. An instructor marks it against the rubric below within ten working days.",
+          ),
+          ul(
+            "Question and findings (6 points)",
+            "Data cleaning (4 points)",
+            "Charts (6 points)",
+            "Recommendation (4 points)",
+          ),
         ),
-        { maxScore: 20, weight: 3, manualGrading: true, constraint: { due: 21, reviewPolicy: "afterRevealingResults", resultsDisclosurePolicy: "afterFinish" } },
+        {
+          maxScore: 20,
+          weight: 3,
+          manualGrading: true,
+          constraint: { due: 21, reviewPolicy: "afterRevealingResults", resultsDisclosurePolicy: "afterFinish" },
+        },
       ),
     ],
     { constraint: { startFrom: 7 } },
@@ -350,16 +457,37 @@ const PYTHON_BASICS: NodeDef[] = [
         "Bring your questions about modules 3 to 5. The session is recorded.",
         { optional: true },
       ),
-      video("Webinar replay: ten pandas tricks", VIMEO.bunny, 596, { optional: true, done: true, constraint: { accessibleUntil: -3 } }),
-      lti("Warm-up quiz: Python trivia", T.Assessment, { optional: true, constraint: { startFrom: -30, startUntil: -2 } }),
-      text("Bonus: time series with pandas", html(h2("Time series with pandas"), p("Resampling, rolling windows and seasonal patterns. This bonus module is being written.")), {
+      video("Webinar replay: ten pandas tricks", VIMEO.bunny, 596, {
         optional: true,
-        state: ACTIVITY_STATE.draft,
+        done: true,
+        constraint: { accessibleUntil: -3 },
       }),
-      text("Python 2 compatibility notes", html(h2("Python 2 compatibility notes"), p("Python 2 reached its end of life in 2020; these notes are kept for reference only.")), {
+      lti("Warm-up quiz: Python trivia", T.Assessment, {
         optional: true,
-        state: ACTIVITY_STATE.archived,
+        constraint: { startFrom: -30, startUntil: -2 },
       }),
+      text(
+        "Bonus: time series with pandas",
+        html(
+          h2("Time series with pandas"),
+          p("Resampling, rolling windows and seasonal patterns. This bonus module is being written."),
+        ),
+        {
+          optional: true,
+          state: ACTIVITY_STATE.draft,
+        },
+      ),
+      text(
+        "Python 2 compatibility notes",
+        html(
+          h2("Python 2 compatibility notes"),
+          p("Python 2 reached its end of life in 2020; these notes are kept for reference only."),
+        ),
+        {
+          optional: true,
+          state: ACTIVITY_STATE.archived,
+        },
+      ),
     ],
     { optional: true },
   ),
@@ -443,7 +571,15 @@ const DEEP_LEARNING_MODULES: [string, string, string, string][] = [
 const DEEP_LEARNING: NodeDef[] = DEEP_LEARNING_MODULES.map(([title, p1, p2, lab], i) =>
   mod(`Module ${i + 1}: ${title}`, [
     text(`Reading: ${title}`, html(h2(title), p(p1, p2))),
-    ...(i % 4 === 0 ? [video(`Lecture: ${title.toLowerCase()}`, [VIMEO.player, VIMEO.mountain, VIMEO.bunny][i % 3], [62, 147, 596][i % 3])] : []),
+    ...(i % 4 === 0
+      ? [
+          video(
+            `Lecture: ${title.toLowerCase()}`,
+            [VIMEO.player, VIMEO.mountain, VIMEO.bunny][i % 3],
+            [62, 147, 596][i % 3],
+          ),
+        ]
+      : []),
     lti(lab, T.JupyterLabs, i === 11 ? { maxScore: 100, weight: 3, manualGrading: true } : { maxScore: 10 }),
   ]),
 );
@@ -458,25 +594,105 @@ const GERMAN_A1: NodeDef[] = [
           "German has two ways of saying <em>you</em>: <strong>du</strong> for friends, family, children and, in many offices, colleagues; <strong>Sie</strong> for everyone else. When in doubt, start with <em>Sie</em> and wait to be offered <em>du</em>.",
           "Greetings change with the time of day and the region. <em>Guten Morgen</em> works until about ten, <em>Guten Tag</em> during the day and <em>Guten Abend</em> in the evening. In Bavaria and Austria you will hear <em>Grüß Gott</em>, in the north <em>Moin</em>.",
         ),
-        ul("Ich heiße Anna. – My name is Anna.", "Ich komme aus Kanada. – I come from Canada.", "Ich wohne in Berlin. – I live in Berlin.", "Und Sie? / Und du? – And you?"),
+        ul(
+          "Ich heiße Anna. – My name is Anna.",
+          "Ich komme aus Kanada. – I come from Canada.",
+          "Ich wohne in Berlin. – I live in Berlin.",
+          "Und Sie? / Und du? – And you?",
+        ),
       ),
     ),
     video("Dialogue: meeting a new colleague", VIMEO.player, 62),
   ]),
-  text("Unit 2: Numbers, time and dates", html(h2("Numbers, time and dates"), p("German says the units before the tens: 21 is <em>einundzwanzig</em>, “one-and-twenty”. Telephone numbers are usually read in pairs.", "For the time, <em>halb drei</em> means half <strong>to</strong> three, 2:30, not half past three."))),
-  text("Unit 3: Family and friends", html(h2("Family and friends"), p("Every German noun has a gender: <em>der Vater</em>, <em>die Mutter</em>, <em>das Kind</em>. Learn each noun with its article.", "Possessives follow the gender: <em>mein Bruder</em>, <em>meine Schwester</em>."))),
+  text(
+    "Unit 2: Numbers, time and dates",
+    html(
+      h2("Numbers, time and dates"),
+      p(
+        "German says the units before the tens: 21 is <em>einundzwanzig</em>, “one-and-twenty”. Telephone numbers are usually read in pairs.",
+        "For the time, <em>halb drei</em> means half <strong>to</strong> three, 2:30, not half past three.",
+      ),
+    ),
+  ),
+  text(
+    "Unit 3: Family and friends",
+    html(
+      h2("Family and friends"),
+      p(
+        "Every German noun has a gender: <em>der Vater</em>, <em>die Mutter</em>, <em>das Kind</em>. Learn each noun with its article.",
+        "Possessives follow the gender: <em>mein Bruder</em>, <em>meine Schwester</em>.",
+      ),
+    ),
+  ),
   mod("Unit 4: Ordering in a café", [
-    text("Food and drink", html(h2("Ordering in a café"), p("<em>Ich hätte gern einen Kaffee</em> – I would like a coffee – is polite and works everywhere. <em>Zahlen, bitte!</em> asks for the bill; the waiter will ask <em>Zusammen oder getrennt?</em>, together or separately."), ul("ein Stück Kuchen – a piece of cake", "ein Glas Wasser – a glass of water", "Stimmt so. – Keep the change."))),
+    text(
+      "Food and drink",
+      html(
+        h2("Ordering in a café"),
+        p(
+          "<em>Ich hätte gern einen Kaffee</em> – I would like a coffee – is polite and works everywhere. <em>Zahlen, bitte!</em> asks for the bill; the waiter will ask <em>Zusammen oder getrennt?</em>, together or separately.",
+        ),
+        ul("ein Stück Kuchen – a piece of cake", "ein Glas Wasser – a glass of water", "Stimmt so. – Keep the change."),
+      ),
+    ),
     video("Dialogue: im Café", VIMEO.mountain, 147),
   ]),
-  text("Unit 5: Shopping", html(h2("Shopping"), p("<em>Was kostet das?</em> – How much is that? Shops close on Sundays in most of Germany, so plan ahead.", "Sizes and quantities: <em>ein Kilo Äpfel</em>, <em>eine Flasche Milch</em>, <em>Größe M</em>."))),
-  text("Unit 6: Where I live", html(h2("Where I live"), p("Flats are described by the number of rooms, not bedrooms: a <em>Zweizimmerwohnung</em> has a living room and one bedroom.", "<em>Ich wohne im dritten Stock</em> – I live on the third floor."))),
+  text(
+    "Unit 5: Shopping",
+    html(
+      h2("Shopping"),
+      p(
+        "<em>Was kostet das?</em> – How much is that? Shops close on Sundays in most of Germany, so plan ahead.",
+        "Sizes and quantities: <em>ein Kilo Äpfel</em>, <em>eine Flasche Milch</em>, <em>Größe M</em>.",
+      ),
+    ),
+  ),
+  text(
+    "Unit 6: Where I live",
+    html(
+      h2("Where I live"),
+      p(
+        "Flats are described by the number of rooms, not bedrooms: a <em>Zweizimmerwohnung</em> has a living room and one bedroom.",
+        "<em>Ich wohne im dritten Stock</em> – I live on the third floor.",
+      ),
+    ),
+  ),
   mod("Unit 7: Asking the way", [
-    text("Directions", html(h2("Asking the way"), p("<em>Entschuldigung, wo ist der Bahnhof?</em> The answer will use <em>links</em>, <em>rechts</em> and <em>geradeaus</em> – left, right and straight on."), ul("an der Ampel – at the traffic lights", "die zweite Straße links – the second street on the left", "gegenüber – opposite"))),
+    text(
+      "Directions",
+      html(
+        h2("Asking the way"),
+        p(
+          "<em>Entschuldigung, wo ist der Bahnhof?</em> The answer will use <em>links</em>, <em>rechts</em> and <em>geradeaus</em> – left, right and straight on.",
+        ),
+        ul(
+          "an der Ampel – at the traffic lights",
+          "die zweite Straße links – the second street on the left",
+          "gegenüber – opposite",
+        ),
+      ),
+    ),
     lti("Speaking practice: directions", T.Stem, { maxScore: 10 }),
   ]),
-  text("Unit 8: Daily routine", html(h2("Daily routine"), p("Many everyday verbs are separable: <em>aufstehen</em> becomes <em>Ich stehe um sieben Uhr auf</em>. The prefix goes to the end of the sentence."))),
-  text("Unit 9: Making appointments", html(h2("Making appointments"), p("<em>Haben Sie am Dienstag Zeit?</em> – Are you free on Tuesday? <em>Um wie viel Uhr?</em> – At what time?", "Doctors' appointments are <em>Termine</em>; you will need one for almost everything."))),
+  text(
+    "Unit 8: Daily routine",
+    html(
+      h2("Daily routine"),
+      p(
+        "Many everyday verbs are separable: <em>aufstehen</em> becomes <em>Ich stehe um sieben Uhr auf</em>. The prefix goes to the end of the sentence.",
+      ),
+    ),
+  ),
+  text(
+    "Unit 9: Making appointments",
+    html(
+      h2("Making appointments"),
+      p(
+        "<em>Haben Sie am Dienstag Zeit?</em> – Are you free on Tuesday? <em>Um wie viel Uhr?</em> – At what time?",
+        "Doctors' appointments are <em>Termine</em>; you will need one for almost everything.",
+      ),
+    ),
+  ),
   lti("Unit 10: A1 final test", T.Assessment, { maxScore: 100, weight: 3 }),
 ];
 
@@ -491,7 +707,12 @@ const ML_ARABIC: NodeDef[] = [
       ),
       img(3, "مراحل مشروع تعلم الآلة: البيانات ثم الخصائص ثم النموذج ثم التقييم"),
       p("يمر كل مشروع تعلم آلة تقريباً بالمراحل نفسها:"),
-      ul("جمع البيانات وتنظيفها", "اختيار الخصائص المؤثرة وتجهيزها", "تدريب النموذج وضبط معاملاته", "تقييم النموذج على بيانات لم يرها من قبل"),
+      ul(
+        "جمع البيانات وتنظيفها",
+        "اختيار الخصائص المؤثرة وتجهيزها",
+        "تدريب النموذج وضبط معاملاته",
+        "تقييم النموذج على بيانات لم يرها من قبل",
+      ),
       p(
         "سنتعرف في هذه الدورة على النوعين الرئيسيين: التعلم الموجّه، حيث تكون الإجابات الصحيحة معروفة في بيانات التدريب، والتعلم غير الموجّه، حيث نبحث عن بنية خفية في بيانات غير مصنفة.",
       ),
@@ -532,7 +753,10 @@ const ML_ARABIC: NodeDef[] = [
         "لا يكفي أن يعمل النموذج جيداً على البيانات التي تدرّب عليها؛ المهم أداؤه على بيانات جديدة. لذلك نقسم البيانات إلى مجموعة تدريب ومجموعة اختبار لا يراها النموذج أثناء التدريب.",
         "الدقة وحدها قد تكون مضللة: إذا كانت 1٪ فقط من العمليات احتيالية، فإن نموذجاً يقول «سليم» دائماً يحقق دقة 99٪ ولا فائدة منه. لهذا نستخدم مقاييس مثل الاستدعاء والضبط ومصفوفة الالتباس.",
       ),
-      ul("الإفراط في التخصيص: حفظ بيانات التدريب بدلاً من تعلم النمط", "التحقق المتقاطع: تكرار التقسيم للحصول على تقدير أكثر ثباتاً"),
+      ul(
+        "الإفراط في التخصيص: حفظ بيانات التدريب بدلاً من تعلم النمط",
+        "التحقق المتقاطع: تكرار التقسيم للحصول على تقدير أكثر ثباتاً",
+      ),
     ),
     { maxScore: 10 },
   ),
@@ -548,8 +772,15 @@ const DATA_VIZ: NodeDef[] = [
         "Four data sets can share the same means, variances and correlation and still look completely different when plotted; Anscombe's quartet has made that point since 1973. A chart lets the eye find patterns, clusters and outliers that a table of summary statistics hides.",
         "Good charts are built on a few perceptual facts. We compare positions along a common scale far more accurately than angles, areas or colour intensities. That is why a bar chart beats a pie chart for almost every comparison, and why a dot plot often beats both.",
       ),
-      ul("Show the data: prefer marks that map values to position.", "Remove what does not carry information: heavy gridlines, 3-D effects, redundant legends.", "Label directly where you can, instead of making readers match colours to a legend.", "Make the title state the finding."),
-      p("In this course every module builds one chart with D3.js, from a static bar chart to an animated, accessible dashboard."),
+      ul(
+        "Show the data: prefer marks that map values to position.",
+        "Remove what does not carry information: heavy gridlines, 3-D effects, redundant legends.",
+        "Label directly where you can, instead of making readers match colours to a legend.",
+        "Make the title state the finding.",
+      ),
+      p(
+        "In this course every module builds one chart with D3.js, from a static bar chart to an animated, accessible dashboard.",
+      ),
     ),
   ),
   mod(
@@ -575,7 +806,7 @@ const DATA_VIZ: NodeDef[] = [
       html(
         h2("Data joins"),
         p(
-          "D3's central idea is the data join: you select elements, bind an array of data to them and tell D3 what to do with new data (enter), changed data (update) and data that disappeared (exit). <code>selection.join(\"rect\")</code> handles all three in one call.",
+          'D3\'s central idea is the data join: you select elements, bind an array of data to them and tell D3 what to do with new data (enter), changed data (update) and data that disappeared (exit). <code>selection.join("rect")</code> handles all three in one call.',
           "Because the join is declarative, the same code draws the first frame and every later update, which is what makes smooth transitions easy.",
         ),
       ),
@@ -593,7 +824,11 @@ const DATA_VIZ: NodeDef[] = [
     ),
     { maxScore: 10 },
   ),
-  discussion("Discussion: critique a chart", "Find a chart in the news this week. Post it with one thing it does well and one change that would make its message clearer.", { optional: true }),
+  discussion(
+    "Discussion: critique a chart",
+    "Find a chart in the news this week. Post it with one thing it does well and one change that would make its message clearer.",
+    { optional: true },
+  ),
 ];
 
 const SQL_FUNDAMENTALS: NodeDef[] = [
@@ -606,7 +841,11 @@ const SQL_FUNDAMENTALS: NodeDef[] = [
         "Tables refer to each other through <strong>foreign keys</strong>: an order row stores the id of its customer instead of copying the customer's name and address. That keeps every fact in exactly one place, so changing an address never leaves an old copy behind.",
         "SQL is the language for asking questions of this data. It is declarative: you describe the result you want, and the database works out how to produce it, using indexes where it can.",
       ),
-      ul("<strong>customers</strong>(id, name, city, signed_up)", "<strong>orders</strong>(id, customer_id, ordered_at, total)", "<strong>order_items</strong>(order_id, product_id, quantity, price)"),
+      ul(
+        "<strong>customers</strong>(id, name, city, signed_up)",
+        "<strong>orders</strong>(id, customer_id, ordered_at, total)",
+        "<strong>order_items</strong>(order_id, product_id, quantity, price)",
+      ),
       p("These are the tables of the sample sales database you use in the practice labs."),
     ),
   ),
@@ -632,7 +871,9 @@ const SQL_FUNDAMENTALS: NodeDef[] = [
           "A join combines rows of two tables that match on a condition, usually a foreign key: <code>FROM orders o JOIN customers c ON c.id = o.customer_id</code>. An <strong>inner</strong> join keeps only matching pairs; a <strong>left</strong> join keeps every row of the left table and fills the right side with <code>NULL</code> when nothing matches.",
         ),
         img(2, "Venn diagrams of inner, left and full outer joins between orders and customers"),
-        p("Left joins answer questions such as “which customers have never ordered?”: join, then keep the rows where the order id is <code>NULL</code>."),
+        p(
+          "Left joins answer questions such as “which customers have never ordered?”: join, then keep the rows where the order id is <code>NULL</code>.",
+        ),
       ),
     ),
     video("Joins explained visually", VIMEO.mountain, 147),
@@ -651,7 +892,13 @@ const SQL_FUNDAMENTALS: NodeDef[] = [
   ),
   text(
     "Window functions",
-    html(h2("Window functions"), p("A window function computes over related rows without collapsing them: <code>SUM(total) OVER (PARTITION BY customer_id ORDER BY ordered_at)</code> is a running total per customer.", "Ranking functions such as <code>ROW_NUMBER()</code> and <code>RANK()</code> answer “top three per group” questions.")),
+    html(
+      h2("Window functions"),
+      p(
+        "A window function computes over related rows without collapsing them: <code>SUM(total) OVER (PARTITION BY customer_id ORDER BY ordered_at)</code> is a running total per customer.",
+        "Ranking functions such as <code>ROW_NUMBER()</code> and <code>RANK()</code> answer “top three per group” questions.",
+      ),
+    ),
     { optional: true },
   ),
   pdf("Course handbook (PDF)"),
@@ -667,7 +914,11 @@ const AI_ETHICS: NodeDef[] = [
         "AI systems now help decide who is invited to a job interview, who gets a loan and which patients are seen first. They make these decisions at a scale and speed no human team could match – and they can repeat a mistake thousands of times before anyone notices.",
         "Most harms are not caused by malicious engineers. They come from historical data that encodes past discrimination, from a proxy variable that stands in for a protected characteristic, or from a system used for a purpose it was never tested for.",
       ),
-      ul("<strong>Fairness</strong>: similar people should be treated similarly, and no group should bear the errors disproportionately.", "<strong>Transparency</strong>: people affected should know an AI system is involved and be able to get an explanation.", "<strong>Accountability</strong>: a named person or team owns the system's outcomes and can switch it off."),
+      ul(
+        "<strong>Fairness</strong>: similar people should be treated similarly, and no group should bear the errors disproportionately.",
+        "<strong>Transparency</strong>: people affected should know an AI system is involved and be able to get an explanation.",
+        "<strong>Accountability</strong>: a named person or team owns the system's outcomes and can switch it off.",
+      ),
       p("In this course you will apply these principles to three real cases and to a system from your own work."),
     ),
   ),
@@ -689,10 +940,37 @@ const AI_ETHICS: NodeDef[] = [
     { imageUrl: "/learn/demo/diagram-3.svg" },
   ),
   mod("Transparency and accountability", [
-    text("Explaining model decisions", html(h2("Explaining model decisions"), p("Explanations serve different audiences: a developer debugging a model needs feature attributions; a rejected applicant needs to know which factors mattered and what would change the outcome.", "Counterfactual explanations – “your application would have been approved with an income of £2,000 more” – are often the most useful for the people affected."))),
-    text("Regulation: the EU AI Act", html(h2("The EU AI Act"), p("The EU AI Act sorts AI systems by risk. Practices such as social scoring are banned; high-risk systems, including those used in hiring and credit, must meet requirements on data quality, documentation, human oversight and accuracy."), ul("Unacceptable risk: prohibited", "High risk: conformity assessment before use", "Limited risk: transparency duties", "Minimal risk: no new obligations"))),
+    text(
+      "Explaining model decisions",
+      html(
+        h2("Explaining model decisions"),
+        p(
+          "Explanations serve different audiences: a developer debugging a model needs feature attributions; a rejected applicant needs to know which factors mattered and what would change the outcome.",
+          "Counterfactual explanations – “your application would have been approved with an income of £2,000 more” – are often the most useful for the people affected.",
+        ),
+      ),
+    ),
+    text(
+      "Regulation: the EU AI Act",
+      html(
+        h2("The EU AI Act"),
+        p(
+          "The EU AI Act sorts AI systems by risk. Practices such as social scoring are banned; high-risk systems, including those used in hiring and credit, must meet requirements on data quality, documentation, human oversight and accuracy.",
+        ),
+        ul(
+          "Unacceptable risk: prohibited",
+          "High risk: conformity assessment before use",
+          "Limited risk: transparency duties",
+          "Minimal risk: no new obligations",
+        ),
+      ),
+    ),
   ]),
-  discussion("Discussion: a system you would not build", "Describe an AI application you would refuse to build or buy, and explain which principle it would violate. Respond to at least one colleague.", { maxScore: 10, manualGrading: true, minReplies: 1 }),
+  discussion(
+    "Discussion: a system you would not build",
+    "Describe an AI application you would refuse to build or buy, and explain which principle it would violate. Respond to at least one colleague.",
+    { maxScore: 10, manualGrading: true, minReplies: 1 },
+  ),
 ];
 
 const STRATEGIC_THINKING: NodeDef[] = [
@@ -704,15 +982,45 @@ const STRATEGIC_THINKING: NodeDef[] = [
         "A strategy is not a vision statement, a budget or a list of goals. It is a coherent set of choices about where to compete and how to win, made in the face of a real challenge.",
         "Richard Rumelt describes the kernel of a good strategy as three parts: a <strong>diagnosis</strong> that explains what is going on, a <strong>guiding policy</strong> for dealing with it, and <strong>coherent actions</strong> that carry the policy out. Bad strategy skips the diagnosis and mistakes ambition for a plan.",
       ),
-      ul("Does it name the central challenge?", "Does it say what we will <em>not</em> do?", "Do the actions reinforce each other?"),
+      ul(
+        "Does it name the central challenge?",
+        "Does it say what we will <em>not</em> do?",
+        "Do the actions reinforce each other?",
+      ),
     ),
   ),
   video("Video: playing to win", VIMEO.mountain, 147),
   mod("Strategy tools", [
-    text("SWOT and PESTLE without the box-ticking", html(h2("SWOT and PESTLE"), p("Frameworks are prompts for thinking, not forms to fill in. A useful SWOT ends with a choice: which strength will we use against which opportunity?"))),
-    text("Scenario planning", html(h2("Scenario planning"), p("Pick the two most uncertain, most important drivers, cross them into four scenarios and ask which of your choices hold up in all four."))),
+    text(
+      "SWOT and PESTLE without the box-ticking",
+      html(
+        h2("SWOT and PESTLE"),
+        p(
+          "Frameworks are prompts for thinking, not forms to fill in. A useful SWOT ends with a choice: which strength will we use against which opportunity?",
+        ),
+      ),
+    ),
+    text(
+      "Scenario planning",
+      html(
+        h2("Scenario planning"),
+        p(
+          "Pick the two most uncertain, most important drivers, cross them into four scenarios and ask which of your choices hold up in all four.",
+        ),
+      ),
+    ),
   ]),
-  text("Making trade-offs", html(h2("Making trade-offs"), p("Every real strategic choice gives something up. If the opposite of your choice sounds absurd – “we will ignore our customers” – it was not a choice.", "Write down the trade-offs explicitly and share them with your team; they are the part people forget first.")), { maxScore: 10 }),
+  text(
+    "Making trade-offs",
+    html(
+      h2("Making trade-offs"),
+      p(
+        "Every real strategic choice gives something up. If the opposite of your choice sounds absurd – “we will ignore our customers” – it was not a choice.",
+        "Write down the trade-offs explicitly and share them with your team; they are the part people forget first.",
+      ),
+    ),
+    { maxScore: 10 },
+  ),
   event(
     "Cohort workshop",
     { inDays: -20, hour: 9, hours: 7, timezone: "Europe/London", location: "London office, room 4.02" },
@@ -720,7 +1028,12 @@ const STRATEGIC_THINKING: NodeDef[] = [
   ),
   text(
     "Assignment: a one-page strategy",
-    html(h2("Assignment: a one-page strategy"), p("Write your team's strategy on one page: diagnosis, guiding policy and three coherent actions. An instructor gives written feedback and a mark out of 20.")),
+    html(
+      h2("Assignment: a one-page strategy"),
+      p(
+        "Write your team's strategy on one page: diagnosis, guiding policy and three coherent actions. An instructor gives written feedback and a mark out of 20.",
+      ),
+    ),
     { maxScore: 20, weight: 3, manualGrading: true },
   ),
 ];
@@ -738,38 +1051,145 @@ const LEADERSHIP_ARABIC: NodeDef[] = [
     ),
   ),
   mod("التواصل", [
-    text("الاستماع الفعّال", html(h2("الاستماع الفعّال"), p("الاستماع الفعّال يعني أن تركز على المتحدث، وأن تعيد صياغة ما فهمته لتتأكد منه، وأن تؤجل الحكم والحلول حتى تكتمل الصورة."))),
+    text(
+      "الاستماع الفعّال",
+      html(
+        h2("الاستماع الفعّال"),
+        p(
+          "الاستماع الفعّال يعني أن تركز على المتحدث، وأن تعيد صياغة ما فهمته لتتأكد منه، وأن تؤجل الحكم والحلول حتى تكتمل الصورة.",
+        ),
+      ),
+    ),
     video("تقديم الملاحظات البنّاءة", VIMEO.player, 62),
   ]),
-  text("بناء الفريق", html(h2("بناء الفريق"), p("يمر كل فريق بمراحل التكوين والعصف والتطبيع والأداء. دور القائد أن يساعد الفريق على تجاوز مرحلة الخلاف بسرعة من خلال اتفاق واضح على الأدوار وطريقة العمل."))),
-  text("اتخاذ القرار", html(h2("اتخاذ القرار"), p("ليست كل القرارات متساوية: بعضها يمكن التراجع عنه بسهولة فيُتخذ بسرعة، وبعضها لا رجعة فيه فيستحق وقتاً أطول ومشاورة أوسع.")), { maxScore: 10 }),
-  event("ورشة عمل تفاعلية", { inDays: 12, hour: 6, hours: 4, timezone: "Asia/Riyadh", location: "مقر الشركة في الرياض، قاعة التدريب" }, "ورشة عمل حضورية لتطبيق مهارات التواصل وبناء الفريق من خلال تمارين جماعية."),
+  text(
+    "بناء الفريق",
+    html(
+      h2("بناء الفريق"),
+      p(
+        "يمر كل فريق بمراحل التكوين والعصف والتطبيع والأداء. دور القائد أن يساعد الفريق على تجاوز مرحلة الخلاف بسرعة من خلال اتفاق واضح على الأدوار وطريقة العمل.",
+      ),
+    ),
+  ),
+  text(
+    "اتخاذ القرار",
+    html(
+      h2("اتخاذ القرار"),
+      p(
+        "ليست كل القرارات متساوية: بعضها يمكن التراجع عنه بسهولة فيُتخذ بسرعة، وبعضها لا رجعة فيه فيستحق وقتاً أطول ومشاورة أوسع.",
+      ),
+    ),
+    { maxScore: 10 },
+  ),
+  event(
+    "ورشة عمل تفاعلية",
+    { inDays: 12, hour: 6, hours: 4, timezone: "Asia/Riyadh", location: "مقر الشركة في الرياض، قاعة التدريب" },
+    "ورشة عمل حضورية لتطبيق مهارات التواصل وبناء الفريق من خلال تمارين جماعية.",
+  ),
 ];
 
 const NEW_MANAGER: NodeDef[] = [
-  text("Your first 90 days", html(h2("Your first 90 days"), p("Spend the first month listening: meet every team member one to one, ask what works, what does not and what they would change.", "By day 60, agree two or three priorities with your own manager; by day 90, you should have delivered one visible improvement."))),
-  text("One-to-ones that work", html(h2("One-to-ones that work"), p("A one-to-one is the team member's meeting, not a status update. Let them set the agenda and keep it even when you are busy."))),
+  text(
+    "Your first 90 days",
+    html(
+      h2("Your first 90 days"),
+      p(
+        "Spend the first month listening: meet every team member one to one, ask what works, what does not and what they would change.",
+        "By day 60, agree two or three priorities with your own manager; by day 90, you should have delivered one visible improvement.",
+      ),
+    ),
+  ),
+  text(
+    "One-to-ones that work",
+    html(
+      h2("One-to-ones that work"),
+      p(
+        "A one-to-one is the team member's meeting, not a status update. Let them set the agenda and keep it even when you are busy.",
+      ),
+    ),
+  ),
   video("Delegation without disappearing", VIMEO.mountain, 147),
   discussion("Discussion: what surprised you", "What surprised you most in your first weeks as a manager?"),
 ];
 
 const NEGOTIATION: NodeDef[] = [
-  text("Preparing: BATNA, reservation point and ZOPA", html(h2("Preparing a negotiation"), p("Your BATNA – best alternative to a negotiated agreement – is what you will do if there is no deal. It sets your reservation point, the worst deal you would still accept.", "The zone of possible agreement lies between the two sides' reservation points. If it is empty, no tactic will produce a deal."))),
+  text(
+    "Preparing: BATNA, reservation point and ZOPA",
+    html(
+      h2("Preparing a negotiation"),
+      p(
+        "Your BATNA – best alternative to a negotiated agreement – is what you will do if there is no deal. It sets your reservation point, the worst deal you would still accept.",
+        "The zone of possible agreement lies between the two sides' reservation points. If it is empty, no tactic will produce a deal.",
+      ),
+    ),
+  ),
   video("Anchoring", VIMEO.player, 62),
   mod("Tactics", [
-    text("Making concessions", html(h2("Making concessions"), p("Concede slowly, in shrinking steps, and always in exchange for something. Large or frequent concessions signal that there is much more room."))),
-    text("Handling hardball tactics", html(h2("Handling hardball tactics"), p("Name the tactic calmly – “it sounds like this is a take-it-or-leave-it offer” – and return to interests and criteria."))),
+    text(
+      "Making concessions",
+      html(
+        h2("Making concessions"),
+        p(
+          "Concede slowly, in shrinking steps, and always in exchange for something. Large or frequent concessions signal that there is much more room.",
+        ),
+      ),
+    ),
+    text(
+      "Handling hardball tactics",
+      html(
+        h2("Handling hardball tactics"),
+        p(
+          "Name the tactic calmly – “it sounds like this is a take-it-or-leave-it offer” – and return to interests and criteria.",
+        ),
+      ),
+    ),
   ]),
-  event("Role-play workshop", { inDays: 9, hour: 13, hours: 3, timezone: "Europe/London", location: "London office, room 2.11" }, "Practise a two-party negotiation with feedback from a coach."),
+  event(
+    "Role-play workshop",
+    { inDays: 9, hour: 13, hours: 3, timezone: "Europe/London", location: "London office, room 2.11" },
+    "Practise a two-party negotiation with feedback from a coach.",
+  ),
   lti("Negotiation simulation", T.Stem, { maxScore: 100, weight: 2 }),
 ];
 
 const GDPR: NodeDef[] = [
-  text("What counts as personal data", html(h2("What counts as personal data"), p("Personal data is any information relating to an identified or identifiable person: a name, an e-mail address, a customer number, a location trace, even an IP address.", "Special categories – health, religion, ethnic origin, trade-union membership, biometrics – need extra protection."))),
-  text("The six lawful bases", html(h2("The six lawful bases"), p("You may process personal data only on one of six lawful bases."), ul("Consent", "Contract", "Legal obligation", "Vital interests", "Public task", "Legitimate interests"))),
+  text(
+    "What counts as personal data",
+    html(
+      h2("What counts as personal data"),
+      p(
+        "Personal data is any information relating to an identified or identifiable person: a name, an e-mail address, a customer number, a location trace, even an IP address.",
+        "Special categories – health, religion, ethnic origin, trade-union membership, biometrics – need extra protection.",
+      ),
+    ),
+  ),
+  text(
+    "The six lawful bases",
+    html(
+      h2("The six lawful bases"),
+      p("You may process personal data only on one of six lawful bases."),
+      ul("Consent", "Contract", "Legal obligation", "Vital interests", "Public task", "Legitimate interests"),
+    ),
+  ),
   mod("Rights and breaches", [
-    text("Data subject rights", html(h2("Data subject rights"), p("People may ask for a copy of their data, have it corrected or erased, object to processing and take it to another provider. Answer within one month."))),
-    text("Reporting a breach within 72 hours", html(h2("Reporting a data breach"), p("A lost laptop, a mis-sent e-mail or a hacked account can be a personal-data breach. Report it to the privacy team at once: the regulator must be told within 72 hours."))),
+    text(
+      "Data subject rights",
+      html(
+        h2("Data subject rights"),
+        p(
+          "People may ask for a copy of their data, have it corrected or erased, object to processing and take it to another provider. Answer within one month.",
+        ),
+      ),
+    ),
+    text(
+      "Reporting a breach within 72 hours",
+      html(
+        h2("Reporting a data breach"),
+        p(
+          "A lost laptop, a mis-sent e-mail or a hacked account can be a personal-data breach. Report it to the privacy team at once: the regulator must be told within 72 hours.",
+        ),
+      ),
+    ),
   ]),
   lti("Knowledge check", T.Assessment, { maxScore: 100 }),
 ];
@@ -783,17 +1203,50 @@ const WORKPLACE_SAFETY: NodeDef[] = [
         "Wer acht Stunden am Tag am Bildschirm arbeitet, spürt falsche Einstellungen zuerst im Nacken, in den Schultern und im unteren Rücken. Die gute Nachricht: Die meisten Beschwerden lassen sich mit wenigen Handgriffen vermeiden.",
         "Stellen Sie den Stuhl so ein, dass die Füße flach auf dem Boden stehen und die Oberschenkel waagerecht sind. Die Oberkante des Bildschirms liegt auf Augenhöhe oder knapp darunter, etwa eine Armlänge entfernt. Die Unterarme liegen locker auf der Tischplatte, die Handgelenke bleiben gerade.",
       ),
-      ul("Bildschirm im rechten Winkel zum Fenster aufstellen, um Blendung zu vermeiden", "Nach jeder Stunde kurz aufstehen und sich bewegen", "Die 20-20-20-Regel: alle 20 Minuten für 20 Sekunden etwa 6 Meter weit schauen"),
-      p("Sprechen Sie Ihre Führungskraft an, wenn Ihnen Ausstattung fehlt. Eine Arbeitsplatzbegehung durch die Fachkraft für Arbeitssicherheit ist jederzeit möglich."),
+      ul(
+        "Bildschirm im rechten Winkel zum Fenster aufstellen, um Blendung zu vermeiden",
+        "Nach jeder Stunde kurz aufstehen und sich bewegen",
+        "Die 20-20-20-Regel: alle 20 Minuten für 20 Sekunden etwa 6 Meter weit schauen",
+      ),
+      p(
+        "Sprechen Sie Ihre Führungskraft an, wenn Ihnen Ausstattung fehlt. Eine Arbeitsplatzbegehung durch die Fachkraft für Arbeitssicherheit ist jederzeit möglich.",
+      ),
     ),
   ),
   video("Video: richtig sitzen", VIMEO.player, 62),
   mod("Brandschutz", [
-    text("Brände verhüten", html(h2("Brände verhüten"), p("Die häufigsten Brandursachen im Büro sind defekte Elektrogeräte, überlastete Mehrfachsteckdosen und unbeaufsichtigte Kaffeemaschinen. Stecken Sie Mehrfachsteckdosen nie hintereinander."))),
-    text("Verhalten im Brandfall und Fluchtwege", html(h2("Verhalten im Brandfall"), ol("Ruhe bewahren und den Brand über 112 oder den Feuermelder melden.", "Gefährdete Personen warnen und mitnehmen.", "Das Gebäude über die gekennzeichneten Fluchtwege verlassen – niemals den Aufzug benutzen.", "Zum Sammelplatz gehen und dort bleiben."))),
+    text(
+      "Brände verhüten",
+      html(
+        h2("Brände verhüten"),
+        p(
+          "Die häufigsten Brandursachen im Büro sind defekte Elektrogeräte, überlastete Mehrfachsteckdosen und unbeaufsichtigte Kaffeemaschinen. Stecken Sie Mehrfachsteckdosen nie hintereinander.",
+        ),
+      ),
+    ),
+    text(
+      "Verhalten im Brandfall und Fluchtwege",
+      html(
+        h2("Verhalten im Brandfall"),
+        ol(
+          "Ruhe bewahren und den Brand über 112 oder den Feuermelder melden.",
+          "Gefährdete Personen warnen und mitnehmen.",
+          "Das Gebäude über die gekennzeichneten Fluchtwege verlassen – niemals den Aufzug benutzen.",
+          "Zum Sammelplatz gehen und dort bleiben.",
+        ),
+      ),
+    ),
   ]),
   mod("Erste Hilfe", [
-    text("Die Rettungskette", html(h2("Die Rettungskette"), p("Sofortmaßnahmen, Notruf, Erste Hilfe, Rettungsdienst, Krankenhaus: Jedes Glied zählt. Die Ersthelferinnen und Ersthelfer Ihres Standorts stehen auf dem Aushang in der Teeküche."))),
+    text(
+      "Die Rettungskette",
+      html(
+        h2("Die Rettungskette"),
+        p(
+          "Sofortmaßnahmen, Notruf, Erste Hilfe, Rettungsdienst, Krankenhaus: Jedes Glied zählt. Die Ersthelferinnen und Ersthelfer Ihres Standorts stehen auf dem Aushang in der Teeküche.",
+        ),
+      ),
+    ),
     video("Die stabile Seitenlage", VIMEO.mountain, 147),
   ]),
   lti("Abschlusstest", T.Assessment, { maxScore: 100, weight: 2 }),
@@ -813,8 +1266,24 @@ const GIT_WORKFLOWS: NodeDef[] = [
     { imageUrl: "/learn/demo/diagram-4.svg" },
   ),
   mod("Branching strategies", [
-    text("Trunk-based development", html(h2("Trunk-based development"), p("Everyone integrates into main at least daily, behind feature flags if the work is not finished. Short-lived branches mean small, easy reviews and few conflicts."))),
-    text("Feature branches and pull requests", html(h2("Feature branches and pull requests"), p("A pull request is a conversation about a change. Keep it small, describe why as well as what, and review others' pull requests as promptly as you would like yours reviewed."))),
+    text(
+      "Trunk-based development",
+      html(
+        h2("Trunk-based development"),
+        p(
+          "Everyone integrates into main at least daily, behind feature flags if the work is not finished. Short-lived branches mean small, easy reviews and few conflicts.",
+        ),
+      ),
+    ),
+    text(
+      "Feature branches and pull requests",
+      html(
+        h2("Feature branches and pull requests"),
+        p(
+          "A pull request is a conversation about a change. Keep it small, describe why as well as what, and review others' pull requests as promptly as you would like yours reviewed.",
+        ),
+      ),
+    ),
   ]),
   video("Rebase or merge?", VIMEO.player, 62),
   lti("Lab: resolve a merge conflict", T.CodingLabs, { maxScore: 10 }),
@@ -829,27 +1298,74 @@ const TESTING_STRATEGIES: NodeDef[] = [
         "A healthy test suite has many fast unit tests at the bottom, fewer integration tests in the middle and a small number of end-to-end tests at the top. The shape follows cost: the higher a test sits, the slower it runs, the more it can break for unrelated reasons and the harder a failure is to diagnose.",
         "The pyramid is a guideline, not a law. A thin service that mostly moves data between a queue and a database gets more value from integration tests than from mocking every call; a rich domain model deserves thorough unit tests.",
       ),
-      ul("Unit: one function or class, no I/O, milliseconds.", "Integration: real database, real HTTP, seconds.", "End-to-end: the deployed system through its UI, minutes."),
+      ul(
+        "Unit: one function or class, no I/O, milliseconds.",
+        "Integration: real database, real HTTP, seconds.",
+        "End-to-end: the deployed system through its UI, minutes.",
+      ),
       p("Whatever the mix, every test should fail for exactly one reason and tell you what that reason is."),
     ),
   ),
   mod("Unit tests", [
-    text("What makes a good unit test", html(h2("What makes a good unit test"), p("Arrange, act, assert. Test behaviour through the public interface, not implementation details, so refactoring does not break the suite."))),
+    text(
+      "What makes a good unit test",
+      html(
+        h2("What makes a good unit test"),
+        p(
+          "Arrange, act, assert. Test behaviour through the public interface, not implementation details, so refactoring does not break the suite.",
+        ),
+      ),
+    ),
     lti("Lab: test a pricing function", T.CodingLabs, { maxScore: 10 }),
   ]),
-  text("Integration tests", html(h2("Integration tests"), p("Run against real dependencies where you can – a throwaway database in a container is cheap. Mock only what you do not own and cannot run locally."))),
+  text(
+    "Integration tests",
+    html(
+      h2("Integration tests"),
+      p(
+        "Run against real dependencies where you can – a throwaway database in a container is cheap. Mock only what you do not own and cannot run locally.",
+      ),
+    ),
+  ),
   video("End-to-end tests with a real browser", VIMEO.mountain, 147),
-  text("Keeping the suite fast and trustworthy", html(h2("Flaky tests"), p("A test that fails one run in fifty trains everyone to press “retry”. Quarantine flaky tests at once and fix the cause: usually timing, shared state or test order."))),
+  text(
+    "Keeping the suite fast and trustworthy",
+    html(
+      h2("Flaky tests"),
+      p(
+        "A test that fails one run in fifty trains everyone to press “retry”. Quarantine flaky tests at once and fix the cause: usually timing, shared state or test order.",
+      ),
+    ),
+  ),
   text(
     "Final assignment: a test plan",
-    html(h2("Final assignment: a test plan"), p("Write a test plan for a service you work on: which behaviours you test at which level, what you deliberately do not test, and how long the suite may take. An instructor marks it.")),
+    html(
+      h2("Final assignment: a test plan"),
+      p(
+        "Write a test plan for a service you work on: which behaviours you test at which level, what you deliberately do not test, and how long the suite may take. An instructor marks it.",
+      ),
+    ),
     { maxScore: 100, weight: 3, manualGrading: true },
   ),
 ];
 
 const LEGACY_COBOL: NodeDef[] = [
-  text("The billing system at a glance", html(h2("The billing system at a glance"), p("Nightly batch jobs read the day's usage records, rate them and write invoices to the print file."))),
-  text("Reading COBOL: divisions and paragraphs", html(h2("Reading COBOL"), p("Every program has four divisions: identification, environment, data and procedure. Logic lives in paragraphs of the procedure division."))),
+  text(
+    "The billing system at a glance",
+    html(
+      h2("The billing system at a glance"),
+      p("Nightly batch jobs read the day's usage records, rate them and write invoices to the print file."),
+    ),
+  ),
+  text(
+    "Reading COBOL: divisions and paragraphs",
+    html(
+      h2("Reading COBOL"),
+      p(
+        "Every program has four divisions: identification, environment, data and procedure. Logic lives in paragraphs of the procedure division.",
+      ),
+    ),
+  ),
   lti("Lab: fix a failing batch job", T.VirtualLabs, { maxScore: 100 }),
 ];
 
@@ -862,22 +1378,67 @@ const JAPANESE_BUSINESS: NodeDef[] = [
         "ビジネス日本語は、職場で相手との関係を大切にしながら、正確に情報を伝えるための言葉です。文法そのものは日常会話と同じですが、相手や場面によって言葉づかいを使い分けることが求められます。",
         "たとえば、同僚には「明日来ますか」と聞けても、取引先には「明日お越しになりますか」と言います。この使い分けの中心にあるのが敬語です。",
       ),
-      ul("社内と社外で言葉を使い分ける", "結論から先に伝える", "依頼するときはクッション言葉を使う（「恐れ入りますが」など）"),
+      ul(
+        "社内と社外で言葉を使い分ける",
+        "結論から先に伝える",
+        "依頼するときはクッション言葉を使う（「恐れ入りますが」など）",
+      ),
       p("このコースでは、自己紹介、メール、電話応対という三つの場面を中心に練習します。"),
     ),
   ),
-  text("敬語の基本：尊敬語・謙譲語・丁寧語", html(h2("敬語の基本"), p("尊敬語は相手の行為を高め、謙譲語は自分の行為を低めることで相手を立てます。丁寧語の「です・ます」はどの場面でも使えます。"), ul("言う → おっしゃる（尊敬語）／申す（謙譲語）", "行く → いらっしゃる（尊敬語）／伺う（謙譲語）", "見る → ご覧になる（尊敬語）／拝見する（謙譲語）"))),
+  text(
+    "敬語の基本：尊敬語・謙譲語・丁寧語",
+    html(
+      h2("敬語の基本"),
+      p(
+        "尊敬語は相手の行為を高め、謙譲語は自分の行為を低めることで相手を立てます。丁寧語の「です・ます」はどの場面でも使えます。",
+      ),
+      ul(
+        "言う → おっしゃる（尊敬語）／申す（謙譲語）",
+        "行く → いらっしゃる（尊敬語）／伺う（謙譲語）",
+        "見る → ご覧になる（尊敬語）／拝見する（謙譲語）",
+      ),
+    ),
+  ),
   video("自己紹介の練習", VIMEO.player, 62),
   mod("ビジネスメール", [
-    text("メールの構成", html(h2("メールの構成"), p("宛名、挨拶、名乗り、本文、結びの言葉、署名の順に書きます。件名は内容がひと目でわかるように具体的にします。"))),
-    text("よく使う表現", html(h2("よく使う表現"), ul("いつもお世話になっております。", "ご確認のほど、よろしくお願いいたします。", "取り急ぎご連絡いたします。"))),
+    text(
+      "メールの構成",
+      html(
+        h2("メールの構成"),
+        p("宛名、挨拶、名乗り、本文、結びの言葉、署名の順に書きます。件名は内容がひと目でわかるように具体的にします。"),
+      ),
+    ),
+    text(
+      "よく使う表現",
+      html(
+        h2("よく使う表現"),
+        ul("いつもお世話になっております。", "ご確認のほど、よろしくお願いいたします。", "取り急ぎご連絡いたします。"),
+      ),
+    ),
   ]),
   mod("電話応対", [
-    text("電話を受ける", html(h2("電話を受ける"), p("電話は三回鳴る前に取り、「はい、ノースウィンド株式会社でございます」と名乗ります。相手の名前と用件は必ずメモを取り、復唱して確認します。"))),
+    text(
+      "電話を受ける",
+      html(
+        h2("電話を受ける"),
+        p(
+          "電話は三回鳴る前に取り、「はい、ノースウィンド株式会社でございます」と名乗ります。相手の名前と用件は必ずメモを取り、復唱して確認します。",
+        ),
+      ),
+    ),
     video("ロールプレイ：取り次ぎ", VIMEO.mountain, 147),
   ]),
-  event("オンライン会話練習", { inDays: 6, hour: 10, hours: 1, timezone: "Asia/Tokyo", url: "https://meet.example/jp-101-kaiwa" }, "講師と少人数で自己紹介と電話応対を練習します。"),
-  discussion("ディスカッション：職場での言葉の失敗談", "敬語や言葉づかいで困った経験を共有し、ほかの受講者の投稿に一つコメントしてください。", { optional: true }),
+  event(
+    "オンライン会話練習",
+    { inDays: 6, hour: 10, hours: 1, timezone: "Asia/Tokyo", url: "https://meet.example/jp-101-kaiwa" },
+    "講師と少人数で自己紹介と電話応対を練習します。",
+  ),
+  discussion(
+    "ディスカッション：職場での言葉の失敗談",
+    "敬語や言葉づかいで困った経験を共有し、ほかの受講者の投稿に一つコメントしてください。",
+    { optional: true },
+  ),
   lti("確認テスト", T.Assessment, { maxScore: 100, weight: 2 }),
 ];
 
@@ -890,23 +1451,63 @@ const ARABIC_BEGINNERS: NodeDef[] = [
         "Arabic is written from right to left with an alphabet of 28 letters. All of them are consonants or long vowels; short vowels are shown with small marks above or below the letters, and most everyday texts leave them out.",
         "Letters join to their neighbours, so most letters have up to four shapes: on their own, at the start, in the middle and at the end of a word. Six letters – ا د ذ ر ز و – never join to the letter after them, which is why words sometimes look broken into pieces.",
       ),
-      ul("ب ت ث share one shape and differ only in their dots.", "ج ح خ are distinguished the same way.", "Hamza (ء) marks a glottal stop and can sit on several carriers."),
-      p("In this course you learn the letters in families that share a shape, so you can read simple words from the second lesson on."),
+      ul(
+        "ب ت ث share one shape and differ only in their dots.",
+        "ج ح خ are distinguished the same way.",
+        "Hamza (ء) marks a glottal stop and can sit on several carriers.",
+      ),
+      p(
+        "In this course you learn the letters in families that share a shape, so you can read simple words from the second lesson on.",
+      ),
     ),
   ),
   video("Letter forms: initial, medial and final", VIMEO.player, 62),
   mod("Greetings", [
-    text("Everyday greetings", html(h2("Everyday greetings"), ul("السلام عليكم (as-salāmu ʿalaykum) – peace be upon you; the reply is وعليكم السلام", "صباح الخير (ṣabāḥ al-khayr) – good morning; reply صباح النور", "كيف حالك؟ (kayfa ḥāluk?) – how are you?", "شكراً (shukran) – thank you"))),
+    text(
+      "Everyday greetings",
+      html(
+        h2("Everyday greetings"),
+        ul(
+          "السلام عليكم (as-salāmu ʿalaykum) – peace be upon you; the reply is وعليكم السلام",
+          "صباح الخير (ṣabāḥ al-khayr) – good morning; reply صباح النور",
+          "كيف حالك؟ (kayfa ḥāluk?) – how are you?",
+          "شكراً (shukran) – thank you",
+        ),
+      ),
+    ),
     lti("Pronunciation practice", T.Stem, { maxScore: 10 }),
   ]),
-  text("Numbers 1–10", html(h2("Numbers 1–10"), p("Arabic numerals as used in the Gulf and Egypt: ١ ٢ ٣ ٤ ٥ ٦ ٧ ٨ ٩ ١٠. Numbers are written left to right even inside right-to-left text.")), { maxScore: 10 }),
-  event("Weekly live practice", { inDays: 3, hour: 17, hours: 1, timezone: "Asia/Dubai", url: "https://meet.example/ar-101-practice" }, "Practise greetings and introductions with a native speaker.", { optional: true }),
+  text(
+    "Numbers 1–10",
+    html(
+      h2("Numbers 1–10"),
+      p(
+        "Arabic numerals as used in the Gulf and Egypt: ١ ٢ ٣ ٤ ٥ ٦ ٧ ٨ ٩ ١٠. Numbers are written left to right even inside right-to-left text.",
+      ),
+    ),
+    { maxScore: 10 },
+  ),
+  event(
+    "Weekly live practice",
+    { inDays: 3, hour: 17, hours: 1, timezone: "Asia/Dubai", url: "https://meet.example/ar-101-practice" },
+    "Practise greetings and introductions with a native speaker.",
+    { optional: true },
+  ),
   lti("Unit test", T.Assessment, { maxScore: 100, weight: 2 }),
 ];
 
 const EXCEL_ARCHIVED: NodeDef[] = [
-  text("PivotTables", html(h2("PivotTables"), p("Drag fields into rows, columns and values to summarise thousands of rows in seconds."))),
-  text("Recording macros", html(h2("Recording macros"), p("The macro recorder writes VBA for every action you take; tidy the result before reusing it."))),
+  text(
+    "PivotTables",
+    html(h2("PivotTables"), p("Drag fields into rows, columns and values to summarise thousands of rows in seconds.")),
+  ),
+  text(
+    "Recording macros",
+    html(
+      h2("Recording macros"),
+      p("The macro recorder writes VBA for every action you take; tidy the result before reusing it."),
+    ),
+  ),
   video("Pivot charts", VIMEO.player, 62),
   lti("Final quiz", T.Assessment, { maxScore: 100 }),
 ];
@@ -947,7 +1548,9 @@ const BUSINESS_ENGLISH = text(
       "Would a colleague from another department understand every abbreviation?",
       "Have you said who does what by when?",
     ),
-    p("The model texts in this reading list show the same message written badly and well: a delay notice, a proposal summary and a reply to a complaint."),
+    p(
+      "The model texts in this reading list show the same message written badly and well: a delay notice, a proposal summary and a reply to a complaint.",
+    ),
   ),
 );
 
@@ -965,7 +1568,9 @@ const CODE_OF_CONDUCT = text(
 
 const TREES: Record<CatalogSlug, TreeDef> = {
   "python-basics": { children: PYTHON_BASICS },
-  "ml-intro": { leaf: lti("Introduction to Machine Learning", T.JupyterLabs, { maxScore: 100, preferredSize: [1440, 900] }) },
+  "ml-intro": {
+    leaf: lti("Introduction to Machine Learning", T.JupyterLabs, { maxScore: 100, preferredSize: [1440, 900] }),
+  },
   "ml-arabic": { children: ML_ARABIC },
   "data-viz": { children: DATA_VIZ },
   "sql-fundamentals": { children: SQL_FUNDAMENTALS },
@@ -975,7 +1580,13 @@ const TREES: Record<CatalogSlug, TreeDef> = {
   "leading-teams": {
     leaf: event(
       "Leading High-Performing Teams",
-      { inDays: 30, hour: 8, hours: 32, timezone: "Europe/London", location: "London office, 1 Canada Square, training suite" },
+      {
+        inDays: 30,
+        hour: 8,
+        hours: 32,
+        timezone: "Europe/London",
+        location: "London office, 1 Canada Square, training suite",
+      },
       "Two days, 9:00–17:00, lunch provided. Day 1: trust and psychological safety. Day 2: delegation and feedback.",
       { duration: 16 * 3600 },
     ),
@@ -991,7 +1602,13 @@ const TREES: Record<CatalogSlug, TreeDef> = {
     ),
   },
   "new-manager": { children: NEW_MANAGER },
-  "project-management": { leaf: lti("Project Management Fundamentals", T.Scorm, { contentType: CT.lti11, maxScore: 100, preferredSize: [1024, 768] }) },
+  "project-management": {
+    leaf: lti("Project Management Fundamentals", T.Scorm, {
+      contentType: CT.lti11,
+      maxScore: 100,
+      preferredSize: [1024, 768],
+    }),
+  },
   negotiation: { children: NEGOTIATION },
   "info-security": { leaf: lti("Information Security Awareness 2026", T.Scorm, { maxScore: 10 }) },
   "gdpr-essentials": { children: GDPR },
@@ -1036,11 +1653,18 @@ const TREES: Record<CatalogSlug, TreeDef> = {
       kind: K.text,
       contentType: CT.privateFile,
       type: T.PrivateFiles,
-      content: { path: "private/board/2026-q2-board-pack.pdf", fileName: "2026-q2-board-pack.pdf", mimeType: "application/pdf", size: HANDBOOK_PDF.size },
+      content: {
+        path: "private/board/2026-q2-board-pack.pdf",
+        fileName: "2026-q2-board-pack.pdf",
+        mimeType: "application/pdf",
+        size: HANDBOOK_PDF.size,
+      },
     },
   },
   "cyber-exam": { leaf: lti("Cyber Security Certification Exam", T.Assessment, { maxScore: 100, duration: 5400 }) },
-  "privacy-exam": { leaf: lti("Data Protection Officer Certification Exam", T.Assessment, { maxScore: 100, duration: 7200 }) },
+  "privacy-exam": {
+    leaf: lti("Data Protection Officer Certification Exam", T.Assessment, { maxScore: 100, duration: 7200 }),
+  },
   "mentoring-circle": {
     leaf: event(
       "Mentoring Circle",
@@ -1102,7 +1726,14 @@ function eventContent(def: NodeDef, now: Date): Record<string, unknown> {
   const day = new Date(now.getTime() + inDays * DAY_MS);
   const startsAt = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate(), hour));
   const endsAt = new Date(startsAt.getTime() + hours * HOUR_MS);
-  return { ...def.content, startsAt: startsAt.toISOString(), endsAt: endsAt.toISOString(), timezone, ...(location ? { location } : {}), ...(url ? { url } : {}) };
+  return {
+    ...def.content,
+    startsAt: startsAt.toISOString(),
+    endsAt: endsAt.toISOString(),
+    timezone,
+    ...(location ? { location } : {}),
+    ...(url ? { url } : {}),
+  };
 }
 
 interface CourseRow {
@@ -1125,14 +1756,15 @@ function buildCourse(course: CourseRow, tree: TreeDef, tenantId: string, now: Da
 
   const isComposite = course.activityKind === ACTIVITY_KIND.composite;
   if (isComposite !== "children" in tree) {
-    throw new Error(`seedActivities: the tree of ${course.code} does not match its activity kind ${course.activityKind}`);
+    throw new Error(
+      `seedActivities: the tree of ${course.code} does not match its activity kind ${course.activityKind}`,
+    );
   }
-  const rootDef: NodeDef =
-    "children" in tree
-      ? mod(course.name, tree.children)
-      : { ...tree.leaf, name: course.name };
+  const rootDef: NodeDef = "children" in tree ? mod(course.name, tree.children) : { ...tree.leaf, name: course.name };
   if (rootDef.kind !== course.activityKind) {
-    throw new Error(`seedActivities: root of ${course.code} is kind ${rootDef.kind}, the course says ${course.activityKind}`);
+    throw new Error(
+      `seedActivities: root of ${course.code} is kind ${rootDef.kind}, the course says ${course.activityKind}`,
+    );
   }
 
   const visit = (
@@ -1183,7 +1815,12 @@ function buildCourse(course: CourseRow, tree: TreeDef, tenantId: string, now: Da
     });
     const startFrom = def.constraint?.startFrom ?? inherited.startFrom;
     const draft = inherited.draft || state === ACTIVITY_STATE.draft;
-    const ends = [def.constraint?.accessibleUntil, def.constraint?.gracePeriodUntil, def.constraint?.startUntil, inherited.deadline ?? undefined];
+    const ends = [
+      def.constraint?.accessibleUntil,
+      def.constraint?.gracePeriodUntil,
+      def.constraint?.startUntil,
+      inherited.deadline ?? undefined,
+    ];
     const deadlineDays = ends.filter((x): x is number => x !== undefined);
     const deadline = deadlineDays.length ? Math.min(...deadlineDays) : null;
     if (def.kind === ACTIVITY_KIND.composite) {
@@ -1231,7 +1868,12 @@ const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
  * one more leaf in progress. Submitted and later: every startable leaf finished; manually graded
  * leaves wait in grading (no score) until the course is graded (state 4 on).
  */
-function progressRows(wf: WorkflowRow, leaves: BuiltLeaf[], record: { score: number | null; maxScore: number | null } | null, now: Date) {
+function progressRows(
+  wf: WorkflowRow,
+  leaves: BuiltLeaf[],
+  record: { score: number | null; maxScore: number | null } | null,
+  now: Date,
+) {
   const aws: AwRow[] = [];
   const records: RecRow[] = [];
   const required = leaves.filter((l) => !l.optional && l.state !== ACTIVITY_STATE.archived);
@@ -1300,7 +1942,12 @@ function progressRows(wf: WorkflowRow, leaves: BuiltLeaf[], record: { score: num
       state: AW.inProgress,
       started: new Date(start + slot * finished.length + 5 * MINUTE_MS),
       finished: null,
-      resume: inProgress.contentType === CT.publicFile ? { page: 3 } : inProgress.contentType === CT.vimeo ? { seconds: 41 } : null,
+      resume:
+        inProgress.contentType === CT.publicFile
+          ? { page: 3 }
+          : inProgress.contentType === CT.vimeo
+            ? { seconds: 41 }
+            : null,
     });
   }
   // Spec 4.8: a proctored activity's sitting. Submitted attempts were reviewed by the proctor; an
@@ -1311,12 +1958,15 @@ function progressRows(wf: WorkflowRow, leaves: BuiltLeaf[], record: { score: num
     const leaf = leaves.find((l) => l.partId === aw.activityPartId);
     if (!leaf?.proctored || !aw.started) continue;
     const created = new Date((aw.started as Date).getTime() + MINUTE_MS);
-    const completed = aw.finished ? (aw.finished as Date) : new Date(Math.min(created.getTime() + 100 * MINUTE_MS, now.getTime() - MINUTE_MS));
+    const completed = aw.finished
+      ? (aw.finished as Date)
+      : new Date(Math.min(created.getTime() + 100 * MINUTE_MS, now.getTime() - MINUTE_MS));
     sessions.push({
       id: crypto.randomUUID(),
       activityWorkflowId: aw.id!,
       userId: wf.userId,
-      state: wf.state === WORKFLOW_STATE.inProgress ? PROCTORING_SESSION_STATE.completed : PROCTORING_SESSION_STATE.reviewed,
+      state:
+        wf.state === WORKFLOW_STATE.inProgress ? PROCTORING_SESSION_STATE.completed : PROCTORING_SESSION_STATE.reviewed,
       created,
       completed,
     });
@@ -1351,7 +2001,10 @@ export async function seedActivities(
   if (ids.length === 0) return;
 
   await (db as Db).transaction(async (tx) => {
-    const [{ n }] = await tx.select({ n: count() }).from(s.activityParts).where(inArray(s.activityParts.objectiveId, ids));
+    const [{ n }] = await tx
+      .select({ n: count() })
+      .from(s.activityParts)
+      .where(inArray(s.activityParts.objectiveId, ids));
     if (n > 0) return;
 
     const courses = await tx
@@ -1379,10 +2032,21 @@ export async function seedActivities(
     }
     if (partRows.length === 0) return;
 
-    const workflows = await tx.select().from(s.objectiveWorkflows).where(inArray(s.objectiveWorkflows.objectiveId, courses.map((c) => c.id)));
+    const workflows = await tx
+      .select()
+      .from(s.objectiveWorkflows)
+      .where(
+        inArray(
+          s.objectiveWorkflows.objectiveId,
+          courses.map((c) => c.id),
+        ),
+      );
     const recordIds = workflows.map((w) => w.objectiveRecordId).filter((x): x is string => !!x);
     const recordRows = recordIds.length
-      ? await tx.select({ id: s.objectiveRecords.id, score: s.objectiveRecords.score, maxScore: s.objectiveRecords.maxScore }).from(s.objectiveRecords).where(inArray(s.objectiveRecords.id, recordIds))
+      ? await tx
+          .select({ id: s.objectiveRecords.id, score: s.objectiveRecords.score, maxScore: s.objectiveRecords.maxScore })
+          .from(s.objectiveRecords)
+          .where(inArray(s.objectiveRecords.id, recordIds))
       : [];
     const recordById = new Map(recordRows.map((r) => [r.id, r]));
     const awRows: AwRow[] = [];
@@ -1391,7 +2055,12 @@ export async function seedActivities(
     for (const wf of workflows) {
       const leaves = leavesByCourse.get(wf.objectiveId);
       if (!leaves) continue;
-      const { aws, records, sessions } = progressRows(wf, leaves, wf.objectiveRecordId ? (recordById.get(wf.objectiveRecordId) ?? null) : null, now);
+      const { aws, records, sessions } = progressRows(
+        wf,
+        leaves,
+        wf.objectiveRecordId ? (recordById.get(wf.objectiveRecordId) ?? null) : null,
+        now,
+      );
       awRows.push(...aws);
       arRows.push(...records);
       sessionRows.push(...sessions);
@@ -1408,7 +2077,10 @@ export async function seedActivities(
         update ${s.activityWorkflows} aw set last_proctoring_session_id = ps.id
         from ${s.proctoringSessions} ps
         where ps.activity_workflow_id = aw.id
-          and ps.id in (${sql.join(sessionRows.map((r) => sql`${r.id}::uuid`), sql`, `)})
+          and ps.id in (${sql.join(
+            sessionRows.map((r) => sql`${r.id}::uuid`),
+            sql`, `,
+          )})
       `);
     }
 
@@ -1420,7 +2092,10 @@ export async function seedActivities(
         join ${s.activityParts} r on r.id = c.parent_part_id
         where r.objective_id = o.id and r.parent_part_id is null
       )
-      where o.id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)})
+      where o.id in (${sql.join(
+        ids.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )})
     `);
   });
 }

@@ -65,24 +65,75 @@ export const BIG_CODE_PATTERN = "^[A-Z0-9]{2}[0-9]{4}$";
 // ---------------------------------------------------------------------------------------------
 
 const PREFIXES = [
-  "Introduction to", "Fundamentals of", "Practical", "Advanced", "Applied", "Mastering", "Essentials of",
-  "Hands-on", "Modern", "Foundations of", "Effective", "Understanding",
+  "Introduction to",
+  "Fundamentals of",
+  "Practical",
+  "Advanced",
+  "Applied",
+  "Mastering",
+  "Essentials of",
+  "Hands-on",
+  "Modern",
+  "Foundations of",
+  "Effective",
+  "Understanding",
 ];
 const TOPICS: [string, string][] = [
-  ["Data Engineering", "DE"], ["Machine Learning", "ML"], ["Cloud Security", "CS"], ["Project Management", "PM"],
-  ["Public Speaking", "PS"], ["Financial Modelling", "FM"], ["Supply Chain Analytics", "SC"], ["UX Research", "UX"],
-  ["Kubernetes", "K8"], ["Negotiation", "NG"], ["Time Management", "TM"], ["Business Writing", "BW"],
-  ["Customer Success", "CU"], ["Digital Marketing", "DM"], ["Agile Delivery", "AG"], ["SQL Performance", "SQ"],
-  ["Risk Management", "RM"], ["Design Systems", "DS"], ["Conflict Resolution", "CR"], ["Data Privacy", "DP"],
-  ["React Development", "RE"], ["Statistics", "ST"], ["Team Leadership", "TL"], ["Accessibility", "AX"],
-  ["Network Fundamentals", "NF"], ["Sales Coaching", "SA"], ["Product Discovery", "PD"], ["Excel Modelling", "XL"],
-  ["Cyber Hygiene", "CH"], ["Quality Assurance", "QA"], ["Sustainability Reporting", "SR"], ["Rust Programming", "RU"],
-  ["Interviewing", "IN"], ["Data Visualisation", "DV"], ["Procurement", "PR"], ["Incident Response", "IR"],
-  ["Change Management", "CM"], ["Prompt Engineering", "PE"], ["Mobile Development", "MD"], ["Ethics at Work", "EW"],
+  ["Data Engineering", "DE"],
+  ["Machine Learning", "ML"],
+  ["Cloud Security", "CS"],
+  ["Project Management", "PM"],
+  ["Public Speaking", "PS"],
+  ["Financial Modelling", "FM"],
+  ["Supply Chain Analytics", "SC"],
+  ["UX Research", "UX"],
+  ["Kubernetes", "K8"],
+  ["Negotiation", "NG"],
+  ["Time Management", "TM"],
+  ["Business Writing", "BW"],
+  ["Customer Success", "CU"],
+  ["Digital Marketing", "DM"],
+  ["Agile Delivery", "AG"],
+  ["SQL Performance", "SQ"],
+  ["Risk Management", "RM"],
+  ["Design Systems", "DS"],
+  ["Conflict Resolution", "CR"],
+  ["Data Privacy", "DP"],
+  ["React Development", "RE"],
+  ["Statistics", "ST"],
+  ["Team Leadership", "TL"],
+  ["Accessibility", "AX"],
+  ["Network Fundamentals", "NF"],
+  ["Sales Coaching", "SA"],
+  ["Product Discovery", "PD"],
+  ["Excel Modelling", "XL"],
+  ["Cyber Hygiene", "CH"],
+  ["Quality Assurance", "QA"],
+  ["Sustainability Reporting", "SR"],
+  ["Rust Programming", "RU"],
+  ["Interviewing", "IN"],
+  ["Data Visualisation", "DV"],
+  ["Procurement", "PR"],
+  ["Incident Response", "IR"],
+  ["Change Management", "CM"],
+  ["Prompt Engineering", "PE"],
+  ["Mobile Development", "MD"],
+  ["Ethics at Work", "EW"],
 ];
 const SUFFIXES = [
-  "", "", "", "for Beginners", "for Managers", "for Analysts", "in Practice", "at Scale", "for Teams",
-  "with Python", "Workshop", "Bootcamp", "Masterclass",
+  "",
+  "",
+  "",
+  "for Beginners",
+  "for Managers",
+  "for Analysts",
+  "in Practice",
+  "at Scale",
+  "for Teams",
+  "with Python",
+  "Workshop",
+  "Bootcamp",
+  "Masterclass",
 ];
 const EDITIONS = ["", "", "", "II", "III", "(2026 Edition)"];
 const FORMATS = ["self-paced", "instructor-led", "blended"];
@@ -132,10 +183,15 @@ async function batched<T>(rows: T[], size: number, insert: (chunk: T[]) => Promi
 
 /** Finds (or seeds) the demo tenant and its users. */
 async function demoTenant(db: Db): Promise<{ tenantId: string; userIds: Record<DemoUser, string> }> {
-  const [tenant] = await db.select({ id: s.tenants.id }).from(s.tenants).where(eq(s.tenants.domain, DEMO_TENANT_DOMAIN)).limit(1);
+  const [tenant] = await db
+    .select({ id: s.tenants.id })
+    .from(s.tenants)
+    .where(eq(s.tenants.domain, DEMO_TENANT_DOMAIN))
+    .limit(1);
   if (!tenant) {
     const [any] = await db.select({ n: count() }).from(s.tenants);
-    if (any.n > 0) throw new Error(`seed-big: the database has tenants but not the demo tenant (${DEMO_TENANT_DOMAIN})`);
+    if (any.n > 0)
+      throw new Error(`seed-big: the database has tenants but not the demo tenant (${DEMO_TENANT_DOMAIN})`);
     return seedDemo(db);
   }
   const emails = Object.values(DEMO_USERS).map((u) => u.email);
@@ -171,7 +227,15 @@ export async function seedBig(db: Db, opts: SeedBigOptions = {}): Promise<SeedBi
     .where(and(eq(s.objectives.tenantId, tenantId), sql`${s.objectives.code} ~ ${BIG_CODE_PATTERN}`));
   if (existingBig > 0) {
     log(`[seed-big] ${existingBig} big courses already present: nothing to do (${elapsed()})`);
-    return { skipped: true, tenantId, courses: 0, aggregates: 0, workflows: 0, records: 0, elapsedMs: performance.now() - started };
+    return {
+      skipped: true,
+      tenantId,
+      courses: 0,
+      aggregates: 0,
+      workflows: 0,
+      records: 0,
+      elapsedMs: performance.now() - started,
+    };
   }
 
   // Reference data made by seedCatalog.
@@ -185,7 +249,11 @@ export async function seedBig(db: Db, opts: SeedBigOptions = {}): Promise<SeedBi
       .where(eq(s.filterCategories.tenantId, tenantId)),
     db.select().from(s.gradingScales).where(eq(s.gradingScales.tenantId, tenantId)),
     db
-      .select({ id: s.grades.id, gradingScaleId: s.grades.gradingScaleId, normalizedMinScore: s.grades.normalizedMinScore })
+      .select({
+        id: s.grades.id,
+        gradingScaleId: s.grades.gradingScaleId,
+        normalizedMinScore: s.grades.normalizedMinScore,
+      })
       .from(s.grades)
       .innerJoin(s.gradingScales, eq(s.gradingScales.id, s.grades.gradingScaleId))
       .where(eq(s.gradingScales.tenantId, tenantId)),
@@ -193,12 +261,20 @@ export async function seedBig(db: Db, opts: SeedBigOptions = {}): Promise<SeedBi
   // Terms with courses only: the empty "archive" term must stay empty.
   const termIds = termRows.filter((t) => !t.name.toLowerCase().includes("no courses")).map((t) => t.id);
   const attributesByCategory = new Map<string, string[]>();
-  for (const a of attributeRows) attributesByCategory.set(a.categoryId, [...(attributesByCategory.get(a.categoryId) ?? []), a.id]);
+  for (const a of attributeRows)
+    attributesByCategory.set(a.categoryId, [...(attributesByCategory.get(a.categoryId) ?? []), a.id]);
   const scaleNames = new Set(Object.values(GRADING_SCALES).map((g) => g.name));
   const scales = new Map<string, ScaleForGrading>(
     scaleRows
       .filter((r) => scaleNames.has(r.name))
-      .map((r) => [r.id, { maxScore: r.maxScore, normalizedPassingScore: r.normalizedPassingScore, grades: gradeRows.filter((g) => g.gradingScaleId === r.id) }]),
+      .map((r) => [
+        r.id,
+        {
+          maxScore: r.maxScore,
+          normalizedPassingScore: r.normalizedPassingScore,
+          grades: gradeRows.filter((g) => g.gradingScaleId === r.id),
+        },
+      ]),
   );
   const scaleIds = [...scales.keys()];
 
@@ -214,7 +290,14 @@ export async function seedBig(db: Db, opts: SeedBigOptions = {}): Promise<SeedBi
     const [topic, prefix] = TOPICS[i % TOPICS.length];
     const name = [rnd.pick(PREFIXES), topic, rnd.pick(SUFFIXES), rnd.pick(EDITIONS)].filter(Boolean).join(" ");
     const r = rnd.next();
-    const state = r < 0.9 ? OBJECTIVE_STATE.ready : r < 0.94 ? OBJECTIVE_STATE.draft : r < 0.97 ? OBJECTIVE_STATE.expired : OBJECTIVE_STATE.archived;
+    const state =
+      r < 0.9
+        ? OBJECTIVE_STATE.ready
+        : r < 0.94
+          ? OBJECTIVE_STATE.draft
+          : r < 0.97
+            ? OBJECTIVE_STATE.expired
+            : OBJECTIVE_STATE.archived;
     const [kind, type] = rnd.pick(KIND_TYPES);
     const format = rnd.pick(FORMATS);
     const id = uuid();
@@ -245,10 +328,13 @@ export async function seedBig(db: Db, opts: SeedBigOptions = {}): Promise<SeedBi
       allowSelfEnrollment: rnd.next() > 0.05,
       createdAt: new Date(now.getTime() - (courseCount - i) * 60_000),
     });
-    for (const showcase of showcaseRows) if (rnd.next() < 0.3) showcaseLinks.push({ objectiveId: id, showcaseId: showcase.id });
-    for (const ids of attributesByCategory.values()) if (rnd.next() < 0.85) attributeLinks.push({ objectiveId: id, attributeId: rnd.pick(ids) });
+    for (const showcase of showcaseRows)
+      if (rnd.next() < 0.3) showcaseLinks.push({ objectiveId: id, showcaseId: showcase.id });
+    for (const ids of attributesByCategory.values())
+      if (rnd.next() < 0.85) attributeLinks.push({ objectiveId: id, attributeId: rnd.pick(ids) });
     const revealRoll = rnd.next();
-    const reveal: GradeRevealPolicy = revealRoll < 0.8 ? "none" : revealRoll < 0.85 ? "never" : revealRoll < 0.95 ? "afterFinish" : "afterDate";
+    const reveal: GradeRevealPolicy =
+      revealRoll < 0.8 ? "none" : revealRoll < 0.85 ? "never" : revealRoll < 0.95 ? "afterFinish" : "afterDate";
     accessRows.push({
       id: uuid(),
       tenantId,
@@ -289,15 +375,23 @@ export async function seedBig(db: Db, opts: SeedBigOptions = {}): Promise<SeedBi
     // none / inProgress / submitted / inGrading / graded / gradingApproved / finished / imported.
     const roll = rnd.next();
     const state =
-      roll < 0.25 ? null
-      : roll < 0.45 ? WORKFLOW_STATE.inProgress
-      : roll < 0.5 ? WORKFLOW_STATE.submitted
-      : roll < 0.55 ? WORKFLOW_STATE.inGrading
-      : roll < 0.6 ? WORKFLOW_STATE.graded
-      : roll < 0.65 ? WORKFLOW_STATE.gradingApproved
-      : roll < 0.95 ? WORKFLOW_STATE.finished
-      : "imported";
-    const attempts = state === WORKFLOW_STATE.finished && rnd.next() < 0.1 ? 2 : state === null || state === "imported" ? 0 : 1;
+      roll < 0.25
+        ? null
+        : roll < 0.45
+          ? WORKFLOW_STATE.inProgress
+          : roll < 0.5
+            ? WORKFLOW_STATE.submitted
+            : roll < 0.55
+              ? WORKFLOW_STATE.inGrading
+              : roll < 0.6
+                ? WORKFLOW_STATE.graded
+                : roll < 0.65
+                  ? WORKFLOW_STATE.gradingApproved
+                  : roll < 0.95
+                    ? WORKFLOW_STATE.finished
+                    : "imported";
+    const attempts =
+      state === WORKFLOW_STATE.finished && rnd.next() < 0.1 ? 2 : state === null || state === "imported" ? 0 : 1;
     let lastWorkflowId: string | null = null;
     let lastWorkflowState: number | null = null;
     let lastRecordId: string | null = null;
@@ -328,7 +422,16 @@ export async function seedBig(db: Db, opts: SeedBigOptions = {}): Promise<SeedBi
         const scored = wfState >= WORKFLOW_STATE.graded && (wfState !== WORKFLOW_STATE.finished || rnd.next() > 0.05);
         const ratio = attempt < attempts ? rnd.next() * 0.4 : rnd.next();
         const score = scored && scale ? Math.round(ratio * scale.maxScore * 100) / 100 : null;
-        recordRows.push({ id: recordId, aggregateId, workflowId, userId: adaId, objectiveId, ...gradeScore(scale, score), finished, progress });
+        recordRows.push({
+          id: recordId,
+          aggregateId,
+          workflowId,
+          userId: adaId,
+          objectiveId,
+          ...gradeScore(scale, score),
+          finished,
+          progress,
+        });
       }
       lastWorkflowId = workflowId;
       lastWorkflowState = wfState;

@@ -4,7 +4,15 @@ import { openDatabase, type Database } from "./client";
 import * as s from "./schema";
 import { seedDemo } from "./seed";
 import { BIG_CODE_PATTERN, seedBig } from "./seed-big";
-import { CATALOG_SLUGS, COVER_SLUGS, DEMO_CERTIFICATE_PDF, TERMS, catalogSeededAt, seedCatalog, type CatalogSlug } from "./seed-catalog";
+import {
+  CATALOG_SLUGS,
+  COVER_SLUGS,
+  DEMO_CERTIFICATE_PDF,
+  TERMS,
+  catalogSeededAt,
+  seedCatalog,
+  type CatalogSlug,
+} from "./seed-catalog";
 import { isCertificateExpired } from "../../domain/certificates";
 
 const NOW = new Date("2026-06-01T12:00:00Z");
@@ -122,7 +130,8 @@ describe("seedCatalog", () => {
     const showcases = await db().select().from(s.showcases).where(eq(s.showcases.tenantId, tenantId));
     expect(showcases).toHaveLength(5);
     const links = await db().select().from(s.objectiveShowcases);
-    for (const sc of showcases) expect(links.filter((l) => l.showcaseId === sc.id).length, sc.name).toBeGreaterThanOrEqual(3);
+    for (const sc of showcases)
+      expect(links.filter((l) => l.showcaseId === sc.id).length, sc.name).toBeGreaterThanOrEqual(3);
     const perCourse = new Map<string, number>();
     for (const l of links) perCourse.set(l.objectiveId, (perCourse.get(l.objectiveId) ?? 0) + 1);
     expect([...perCourse.values()].some((n) => n >= 2)).toBe(true);
@@ -146,10 +155,17 @@ describe("seedCatalog", () => {
     const { courses, accesses } = await load();
     const tenantWide = accesses.filter((a) => a.userId === null);
     for (const c of courses.filter((x) => x.inCatalog || x.isPublic)) {
-      expect(tenantWide.filter((a) => a.objectiveId === c.id), c.name).toHaveLength(1);
+      expect(
+        tenantWide.filter((a) => a.objectiveId === c.id),
+        c.name,
+      ).toHaveLength(1);
     }
-    expect(new Set(tenantWide.map((a) => a.gradeRevealPolicy))).toEqual(new Set(["none", "never", "afterFinish", "afterDate"]));
-    const afterDate = tenantWide.filter((a) => a.gradeRevealPolicy === "afterDate").map((a) => a.gradeRevealDate!.getTime());
+    expect(new Set(tenantWide.map((a) => a.gradeRevealPolicy))).toEqual(
+      new Set(["none", "never", "afterFinish", "afterDate"]),
+    );
+    const afterDate = tenantWide
+      .filter((a) => a.gradeRevealPolicy === "afterDate")
+      .map((a) => a.gradeRevealDate!.getTime());
     expect(afterDate.some((t) => t < ref.getTime())).toBe(true);
     expect(afterDate.some((t) => t > ref.getTime())).toBe(true);
     expect(tenantWide.some((a) => a.retake)).toBe(true);
@@ -177,7 +193,9 @@ describe("seedCatalog", () => {
     expect(notStarted.some((a) => !a.availabilityDate && a.dueDate)).toBe(true);
     expect(notStarted.some((a) => !a.availabilityDate && !a.dueDate)).toBe(true);
     expect(notStarted.some((a) => a.availabilityEndDate && a.availabilityEndDate < ref)).toBe(true);
-    const inProgress = listed.filter((a) => a.lastWorkflowState === 1).map((a) => wfById.get(a.lastWorkflowId!)!.progress);
+    const inProgress = listed
+      .filter((a) => a.lastWorkflowState === 1)
+      .map((a) => wfById.get(a.lastWorkflowId!)!.progress);
     expect(inProgress).toEqual(expect.arrayContaining([0.35, 0.8]));
     const inGrading = listed.find((a) => a.lastWorkflowState === 3)!;
     expect(wfById.get(inGrading.lastWorkflowId!)!.submitted).not.toBeNull();
@@ -207,7 +225,8 @@ describe("seedCatalog", () => {
     expect(selfEnrolled.length).toBeGreaterThanOrEqual(3);
     const rows = await db().select().from(s.selfEnrollments).where(eq(s.selfEnrollments.userId, userIds.ada));
     expect(rows.map((r) => r.aggregateId).sort()).toEqual(selfEnrolled.map((a) => a.id).sort());
-    for (const r of rows) expect(r.objectiveAccessId).toBe(selfEnrolled.find((a) => a.id === r.aggregateId)!.objectiveAccessId);
+    for (const r of rows)
+      expect(r.objectiveAccessId).toBe(selfEnrolled.find((a) => a.id === r.aggregateId)!.objectiveAccessId);
   });
 
   it("gives grace 3 enrolments, admin 1 and rita none", async () => {
@@ -235,7 +254,9 @@ describe("seedCatalog", () => {
     const templateById = new Map(templates.map((t) => [t.id, t]));
     const courseById = new Map(courses.map((c) => [c.id, c]));
     const recordById = new Map(records.map((r) => [r.id, r]));
-    const earning = records.filter((r) => r.passed === true && r.finished !== null && courseById.get(r.objectiveId)?.certificateTemplateId);
+    const earning = records.filter(
+      (r) => r.passed === true && r.finished !== null && courseById.get(r.objectiveId)?.certificateTemplateId,
+    );
     expect(certs.map((c) => c.objectiveRecordId).sort()).toEqual(earning.map((r) => r.id).sort());
     for (const c of certs) {
       const record = recordById.get(c.objectiveRecordId)!;
@@ -244,15 +265,21 @@ describe("seedCatalog", () => {
       expect([c.userId, c.objectiveId]).toEqual([record.userId, record.objectiveId]);
       expect(c.templateName).toBe(template.name);
       expect(c.created.getTime()).toBe(record.finished!.getTime());
-      expect(c.expirationDate?.getTime() ?? null).toBe(template.validityDays === null ? null : c.created.getTime() + template.validityDays * 86_400_000);
+      expect(c.expirationDate?.getTime() ?? null).toBe(
+        template.validityDays === null ? null : c.created.getTime() + template.validityDays * 86_400_000,
+      );
       expect(c.certificateNumber).toMatch(new RegExp(`^LA-${c.created.getUTCFullYear()}-\\d{6}$`));
     }
-    const running = [...certs].sort((a, b) => a.created.getTime() - b.created.getTime()).map((c) => Number(c.certificateNumber.slice(-6)));
+    const running = [...certs]
+      .sort((a, b) => a.created.getTime() - b.created.getTime())
+      .map((c) => Number(c.certificateNumber.slice(-6)));
     expect(running).toEqual([...running].sort((a, b) => a - b));
     expect(new Set(running).size).toBe(certs.length);
 
     // ada: SQL Fundamentals certified twice — the first certificate has expired, the second is valid, both with the demo PDF.
-    const sql = certs.filter((c) => c.userId === userIds.ada && c.objectiveId === objectiveIds["sql-fundamentals"]).sort((a, b) => a.created.getTime() - b.created.getTime());
+    const sql = certs
+      .filter((c) => c.userId === userIds.ada && c.objectiveId === objectiveIds["sql-fundamentals"])
+      .sort((a, b) => a.created.getTime() - b.created.getTime());
     expect(sql.map((c) => isCertificateExpired(c.expirationDate, ref))).toEqual([true, false]);
     expect(sql.every((c) => c.certificatePdfUrl === DEMO_CERTIFICATE_PDF.url)).toBe(true);
     // A template without validity: grace's workshop certificate never expires.
@@ -264,7 +291,9 @@ describe("seedCatalog", () => {
 
   it("reads back the time the catalog was seeded with", () => {
     expect(ref).toBeInstanceOf(Date);
-    expect(Math.abs(ref.getTime() - NOW.getTime()) < 1000 || Math.abs(ref.getTime() - Date.now()) < 3_600_000).toBe(true);
+    expect(Math.abs(ref.getTime() - NOW.getTime()) < 1000 || Math.abs(ref.getTime() - Date.now()) < 3_600_000).toBe(
+      true,
+    );
   });
 
   it("is idempotent", async () => {
@@ -345,7 +374,13 @@ function checkConsistency(
 describe("seedBig", () => {
   it("adds courses and enrolments in batches and is idempotent", async () => {
     const lines: string[] = [];
-    const first = await seedBig(db(), { courses: 200, aggregates: 50, batchSize: 64, now: NOW, log: (l) => lines.push(l) });
+    const first = await seedBig(db(), {
+      courses: 200,
+      aggregates: 50,
+      batchSize: 64,
+      now: NOW,
+      log: (l) => lines.push(l),
+    });
     expect(first).toMatchObject({ skipped: false, tenantId, courses: 200, aggregates: 50 });
     expect(lines.some((l) => l.includes("courses: 200/200"))).toBe(true);
 

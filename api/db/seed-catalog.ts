@@ -56,7 +56,14 @@ export const ACTIVITY_TYPE = {
 export const PRESENTATION_MODE = { tree: 0, tiles: 1, longRead: 2, longReadWithoutActivityNames: 3 } as const;
 
 /** Objective workflow state (spec 4.1). */
-export const WORKFLOW_STATE = { inProgress: 1, submitted: 2, inGrading: 3, graded: 4, gradingApproved: 5, finished: 6 } as const;
+export const WORKFLOW_STATE = {
+  inProgress: 1,
+  submitted: 2,
+  inGrading: 3,
+  graded: 4,
+  gradingApproved: 5,
+  finished: 6,
+} as const;
 
 export type GradeRevealPolicy = "none" | "never" | "afterFinish" | "afterDate";
 
@@ -68,7 +75,14 @@ export type ScaleKey = "percent" | "passFail" | "points";
 
 export const GRADING_SCALES: Record<
   ScaleKey,
-  { name: string; description: string; maxScore: number; normalizedPassingScore: number; passingGrade: string; grades: { name: string; color: string; normalizedMinScore: number }[] }
+  {
+    name: string;
+    description: string;
+    maxScore: number;
+    normalizedPassingScore: number;
+    passingGrade: string;
+    grades: { name: string; color: string; normalizedMinScore: number }[];
+  }
 > = {
   percent: {
     name: "Percent (pass 60%)",
@@ -202,7 +216,11 @@ const COURSES = {
       "Learn to load, clean and explore real data sets with Python, pandas and Jupyter notebooks. No prior programming experience is needed.",
     about:
       p("This course takes you from your first line of Python to a complete exploratory analysis.") +
-      ul("Variables, lists and dictionaries", "Reading CSV and Excel files with pandas", "Grouping, joining and plotting data") +
+      ul(
+        "Variables, lists and dictionaries",
+        "Reading CSV and Excel files with pandas",
+        "Grouping, joining and plotting data",
+      ) +
       p("Each module ends with a short graded exercise."),
     cover: true,
     state: ready,
@@ -242,8 +260,11 @@ const COURSES = {
   "ml-arabic": {
     name: "مقدمة في تعلم الآلة",
     code: "ML-AR1",
-    description: "دورة تمهيدية باللغة العربية تشرح المفاهيم الأساسية لتعلم الآلة وتطبيقاتها العملية في المؤسسات، مع أمثلة وتمارين قصيرة.",
-    about: p("ستتعرف في هذه الدورة على أنواع التعلم الآلي وكيفية تقييم النماذج.") + ul("التعلم الموجّه", "التعلم غير الموجّه", "تقييم النماذج"),
+    description:
+      "دورة تمهيدية باللغة العربية تشرح المفاهيم الأساسية لتعلم الآلة وتطبيقاتها العملية في المؤسسات، مع أمثلة وتمارين قصيرة.",
+    about:
+      p("ستتعرف في هذه الدورة على أنواع التعلم الآلي وكيفية تقييم النماذج.") +
+      ul("التعلم الموجّه", "التعلم غير الموجّه", "تقييم النماذج"),
     cover: true,
     state: ready,
     kind: K.composite,
@@ -273,8 +294,11 @@ const COURSES = {
   "sql-fundamentals": {
     name: "SQL Fundamentals",
     code: "DB-110",
-    description: "Write queries that select, filter, join and aggregate data in a relational database, then design a small schema of your own.",
-    about: p("Practise on a sample sales database right in the browser.") + ul("SELECT and WHERE", "JOINs", "GROUP BY and window functions"),
+    description:
+      "Write queries that select, filter, join and aggregate data in a relational database, then design a small schema of your own.",
+    about:
+      p("Practise on a sample sales database right in the browser.") +
+      ul("SELECT and WHERE", "JOINs", "GROUP BY and window functions"),
     cover: true,
     state: ready,
     kind: K.composite,
@@ -289,14 +313,18 @@ const COURSES = {
     access: { reveal: "afterDate", revealIn: -5, retake: true },
   },
   "deep-learning": {
-    name:
-      "Deep Learning Specialisation: Convolutional Networks, Sequence Models and Transformers in Practice for Production Systems at Scale with PyTorch",
+    name: "Deep Learning Specialisation: Convolutional Networks, Sequence Models and Transformers in Practice for Production Systems at Scale with PyTorch",
     code: "DL-400",
     description:
       "An in-depth programme for engineers who already train models and want to ship deep learning systems: architectures, training at scale, evaluation and deployment.",
     about:
       p("Twelve modules, each with a lab and a graded project.") +
-      ul("Convolutional networks for vision", "Recurrent networks and attention", "Transformers and fine-tuning", "Serving and monitoring models"),
+      ul(
+        "Convolutional networks for vision",
+        "Recurrent networks and attention",
+        "Transformers and fine-tuning",
+        "Serving and monitoring models",
+      ),
     cover: true,
     state: ready,
     kind: K.composite,
@@ -340,8 +368,11 @@ const COURSES = {
   "leading-teams": {
     name: "Leading High-Performing Teams",
     code: "LD-201",
-    description: "A two-day instructor-led workshop on trust, delegation and running effective one-to-ones. Seats are assigned by HR.",
-    about: p("Held in person at the London office.") + ul("Day 1: trust and psychological safety", "Day 2: delegation and feedback"),
+    description:
+      "A two-day instructor-led workshop on trust, delegation and running effective one-to-ones. Seats are assigned by HR.",
+    about:
+      p("Held in person at the London office.") +
+      ul("Day 1: trust and psychological safety", "Day 2: delegation and feedback"),
     cover: true,
     state: ready,
     kind: K.event,
@@ -372,7 +403,8 @@ const COURSES = {
   "strategic-thinking": {
     name: "Strategic Thinking for Managers",
     code: "LD-310",
-    description: "Frameworks for setting direction, making trade-offs and communicating strategy to your team and stakeholders.",
+    description:
+      "Frameworks for setting direction, making trade-offs and communicating strategy to your team and stakeholders.",
     about: p("Enrolment for this cohort has closed; enrolled learners can still review their work."),
     cover: true,
     state: ready,
@@ -433,8 +465,10 @@ const COURSES = {
   "project-management": {
     name: "Project Management Fundamentals",
     code: "PM-101",
-    description: "Plan, run and close projects of any size with a practical toolkit of schedules, risk logs and status reports.",
-    about: p("A SCORM package with interactive scenarios.") + ul("Scope and stakeholders", "Scheduling", "Risk and change"),
+    description:
+      "Plan, run and close projects of any size with a practical toolkit of schedules, risk logs and status reports.",
+    about:
+      p("A SCORM package with interactive scenarios.") + ul("Scope and stakeholders", "Scheduling", "Risk and change"),
     cover: true,
     state: ready,
     kind: K.lti,
@@ -465,8 +499,11 @@ const COURSES = {
   "info-security": {
     name: "Information Security Awareness 2026",
     code: "IS-026",
-    description: "The yearly security awareness course: phishing, passwords, safe remote working and how to report an incident.",
-    about: p("Required for every employee once a year.") + ul("Recognising phishing", "Passwords and multi-factor sign-in", "Reporting incidents"),
+    description:
+      "The yearly security awareness course: phishing, passwords, safe remote working and how to report an incident.",
+    about:
+      p("Required for every employee once a year.") +
+      ul("Recognising phishing", "Passwords and multi-factor sign-in", "Reporting incidents"),
     cover: true,
     state: ready,
     kind: K.lti,
@@ -495,7 +532,8 @@ const COURSES = {
   "anti-bribery": {
     name: "Anti-Bribery and Corruption",
     code: "AB-101",
-    description: "Gifts, hospitality and conflicts of interest: the rules that apply to everyone working with customers or suppliers.",
+    description:
+      "Gifts, hospitality and conflicts of interest: the rules that apply to everyone working with customers or suppliers.",
     about: p("Assigned by Compliance; not listed in the catalog."),
     cover: true,
     state: ready,
@@ -512,7 +550,9 @@ const COURSES = {
     name: "Arbeitssicherheit im Büro: Grundlagen für alle Mitarbeitenden",
     code: "AS-DE1",
     description: "Pflichtunterweisung zu Ergonomie, Brandschutz und Erster Hilfe am Arbeitsplatz.",
-    about: p("Die jährliche Sicherheitsunterweisung.") + ul("Ergonomie am Bildschirmarbeitsplatz", "Brandschutz und Fluchtwege", "Erste Hilfe"),
+    about:
+      p("Die jährliche Sicherheitsunterweisung.") +
+      ul("Ergonomie am Bildschirmarbeitsplatz", "Brandschutz und Fluchtwege", "Erste Hilfe"),
     cover: true,
     state: ready,
     kind: K.composite,
@@ -558,8 +598,10 @@ const COURSES = {
   "typescript-deep-dive": {
     name: "TypeScript Deep Dive",
     code: "TS-301",
-    description: "Generics, conditional and mapped types, and strict compiler settings, practised in a hosted coding lab with automatic grading.",
-    about: p("Each exercise runs against a hidden test suite.") + ul("Generics", "Conditional types", "Declaration files"),
+    description:
+      "Generics, conditional and mapped types, and strict compiler settings, practised in a hosted coding lab with automatic grading.",
+    about:
+      p("Each exercise runs against a hidden test suite.") + ul("Generics", "Conditional types", "Declaration files"),
     cover: true,
     state: ready,
     kind: K.lti,
@@ -613,7 +655,9 @@ const COURSES = {
     name: "Cloud Architecture on AWS",
     code: "CL-330",
     description: "Design resilient, cost-aware systems on AWS. Places are limited and assigned by your manager.",
-    about: p("Hands-on labs in a sandbox AWS account.") + ul("Networking and VPCs", "Storage and databases", "Observability"),
+    about:
+      p("Hands-on labs in a sandbox AWS account.") +
+      ul("Networking and VPCs", "Storage and databases", "Observability"),
     state: ready,
     kind: K.lti,
     type: T.VirtualLabs,
@@ -627,7 +671,8 @@ const COURSES = {
   "testing-strategies": {
     name: "Testing Strategies: Unit, Integration and End-to-End",
     code: "QA-210",
-    description: "Choose the right tests for each layer and keep the suite fast and trustworthy as the code base grows.",
+    description:
+      "Choose the right tests for each layer and keep the suite fast and trustworthy as the code base grows.",
     about: p("The final assignment is marked by an instructor."),
     cover: true,
     state: ready,
@@ -717,7 +762,8 @@ const COURSES = {
   "arabic-beginners": {
     name: "Arabic for Beginners",
     code: "AR-101",
-    description: "The alphabet, greetings and everyday phrases, with audio from native speakers and weekly live practice sessions.",
+    description:
+      "The alphabet, greetings and everyday phrases, with audio from native speakers and weekly live practice sessions.",
     about: p("Learn to read and write the Arabic script from the first lesson."),
     cover: true,
     state: ready,
@@ -748,7 +794,8 @@ const COURSES = {
   "german-a1": {
     name: "German A1: Everyday Conversations",
     code: "DE-101",
-    description: "Introduce yourself, order food and ask for directions in German, with speaking practice in every unit.",
+    description:
+      "Introduce yourself, order food and ask for directions in German, with speaking practice in every unit.",
     about: p("Ten short units aligned with the CEFR A1 level."),
     cover: true,
     state: ready,
@@ -765,7 +812,9 @@ const COURSES = {
     name: "Welcome to Northwind",
     code: "ON-100",
     description: "Everything you need in your first week.",
-    about: p("Follow the announcements channel for onboarding news.") + ul("Our history and values", "Tools and accounts", "Who to ask"),
+    about:
+      p("Follow the announcements channel for onboarding news.") +
+      ul("Our history and values", "Tools and accounts", "Who to ask"),
     cover: true,
     state: ready,
     kind: K.lti,
@@ -857,8 +906,11 @@ const COURSES = {
   "cyber-exam": {
     name: "Cyber Security Certification Exam",
     code: "CS-EXM",
-    description: "A proctored 90-minute exam. Your webcam and screen are recorded; results are released one week after the exam window closes.",
-    about: p("You need a quiet room, a webcam and a government-issued ID.") + ul("60 multiple-choice questions", "Pass mark 60%"),
+    description:
+      "A proctored 90-minute exam. Your webcam and screen are recorded; results are released one week after the exam window closes.",
+    about:
+      p("You need a quiet room, a webcam and a government-issued ID.") +
+      ul("60 multiple-choice questions", "Pass mark 60%"),
     cover: true,
     state: ready,
     kind: K.lti,
@@ -876,8 +928,11 @@ const COURSES = {
   "privacy-exam": {
     name: "Data Protection Officer Certification Exam",
     code: "DP-EXM",
-    description: "A proctored two-hour exam for data protection officers, assigned by Compliance. Your webcam and screen are recorded.",
-    about: p("The exam opens in the assessment tool. Once the proctored session has ended it cannot be resumed.") + ul("80 questions on GDPR and national law", "Pass mark 60%"),
+    description:
+      "A proctored two-hour exam for data protection officers, assigned by Compliance. Your webcam and screen are recorded.",
+    about:
+      p("The exam opens in the assessment tool. Once the proctored session has ended it cannot be resumed.") +
+      ul("80 questions on GDPR and national law", "Pass mark 60%"),
     state: ready,
     kind: K.lti,
     type: T.Assessment,
@@ -965,7 +1020,12 @@ const ENROLMENTS: EnrolmentDef[] = [
   { user: "ada", slug: "git-workflows", selfEnrolled: true }, // neither date
   { user: "ada", slug: "strategic-thinking", selfEnrolled: true }, // availabilityEndDate passed, no workflow
   // --- ada: in progress ---
-  { user: "ada", slug: "python-basics", selfEnrolled: true, attempts: [{ state: W.inProgress, progress: 0.35, startedAgo: 6 }] },
+  {
+    user: "ada",
+    slug: "python-basics",
+    selfEnrolled: true,
+    attempts: [{ state: W.inProgress, progress: 0.35, startedAgo: 6 }],
+  },
   {
     user: "ada",
     slug: "workplace-safety",
@@ -973,7 +1033,12 @@ const ENROLMENTS: EnrolmentDef[] = [
     attempts: [{ state: W.inProgress, progress: 0.8, startedAgo: 12 }],
   },
   // --- ada: submitted / in grading / graded / grading approved ---
-  { user: "ada", slug: "data-viz", selfEnrolled: true, attempts: [{ state: W.submitted, progress: 1, startedAgo: 20, submittedAgo: 1 }] },
+  {
+    user: "ada",
+    slug: "data-viz",
+    selfEnrolled: true,
+    attempts: [{ state: W.submitted, progress: 1, startedAgo: 20, submittedAgo: 1 }],
+  },
   { user: "ada", slug: "capstone", attempts: [{ state: W.inGrading, progress: 1, startedAgo: 30, submittedAgo: 4 }] },
   {
     user: "ada",
@@ -1027,7 +1092,12 @@ const ENROLMENTS: EnrolmentDef[] = [
     attempts: [{ state: W.finished, progress: 1, startedAgo: 50, submittedAgo: 35, finishedAgo: 35, score: 1 }],
   },
   // --- ada: imported result (record, no workflow), mandatory ---
-  { user: "ada", slug: "gdpr-essentials", assigned: { mandatory: true, dueIn: -30 }, imported: { score: 95, finishedAgo: 120 } },
+  {
+    user: "ada",
+    slug: "gdpr-essentials",
+    assigned: { mandatory: true, dueIn: -30 },
+    imported: { score: 95, finishedAgo: 120 },
+  },
   // --- ada: hidden from lists (archived course; ready course whose root activity is archived) ---
   {
     user: "ada",
@@ -1035,11 +1105,21 @@ const ENROLMENTS: EnrolmentDef[] = [
     selfEnrolled: true,
     attempts: [{ state: W.finished, progress: 1, startedAgo: 400, submittedAgo: 380, finishedAgo: 380, score: 91 }],
   },
-  { user: "ada", slug: "negotiation", selfEnrolled: true, attempts: [{ state: W.inProgress, progress: 0.2, startedAgo: 3 }] },
+  {
+    user: "ada",
+    slug: "negotiation",
+    selfEnrolled: true,
+    attempts: [{ state: W.inProgress, progress: 0.2, startedAgo: 3 }],
+  },
   // --- ada: a proctored exam whose proctored session has ended before she submitted (spec 4.8 lock; seed-activities.ts) ---
   { user: "ada", slug: "privacy-exam", assigned: {}, attempts: [{ state: W.inProgress, progress: 0, startedAgo: 1 }] },
   // --- grace ---
-  { user: "grace", slug: "python-basics", selfEnrolled: true, attempts: [{ state: W.inProgress, progress: 0.5, startedAgo: 4 }] },
+  {
+    user: "grace",
+    slug: "python-basics",
+    selfEnrolled: true,
+    attempts: [{ state: W.inProgress, progress: 0.5, startedAgo: 4 }],
+  },
   {
     user: "grace",
     slug: "leading-teams",
@@ -1047,7 +1127,12 @@ const ENROLMENTS: EnrolmentDef[] = [
   },
   { user: "grace", slug: "ml-intro", selfEnrolled: true },
   // --- admin ---
-  { user: "admin", slug: "sql-fundamentals", selfEnrolled: true, attempts: [{ state: W.inProgress, progress: 0.1, startedAgo: 1 }] },
+  {
+    user: "admin",
+    slug: "sql-fundamentals",
+    selfEnrolled: true,
+    attempts: [{ state: W.inProgress, progress: 0.1, startedAgo: 1 }],
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -1071,13 +1156,27 @@ export interface ScaleForGrading {
 export function gradeScore(
   scale: ScaleForGrading | null,
   score: number | null,
-): { score: number | null; maxScore: number | null; normalizedScore: number | null; gradeId: string | null; passed: boolean | null } {
+): {
+  score: number | null;
+  maxScore: number | null;
+  normalizedScore: number | null;
+  gradeId: string | null;
+  passed: boolean | null;
+} {
   if (!scale) return { score: null, maxScore: null, normalizedScore: null, gradeId: null, passed: null };
-  if (score === null) return { score: null, maxScore: scale.maxScore, normalizedScore: null, gradeId: null, passed: null };
+  if (score === null)
+    return { score: null, maxScore: scale.maxScore, normalizedScore: null, gradeId: null, passed: null };
   const normalizedScore = score / scale.maxScore;
   let best: { id: string; normalizedMinScore: number } | null = null;
-  for (const g of scale.grades) if (g.normalizedMinScore <= normalizedScore && (!best || g.normalizedMinScore > best.normalizedMinScore)) best = g;
-  return { score, maxScore: scale.maxScore, normalizedScore, gradeId: best?.id ?? null, passed: normalizedScore >= scale.normalizedPassingScore };
+  for (const g of scale.grades)
+    if (g.normalizedMinScore <= normalizedScore && (!best || g.normalizedMinScore > best.normalizedMinScore)) best = g;
+  return {
+    score,
+    maxScore: scale.maxScore,
+    normalizedScore,
+    gradeId: best?.id ?? null,
+    passed: normalizedScore >= scale.normalizedPassingScore,
+  };
 }
 
 const DAY_MS = 86_400_000;
@@ -1130,7 +1229,13 @@ export async function catalogSeededAt(db: Db | Tx, tenantId: string): Promise<Da
     .select({ dueDate: s.objectiveAccesses.dueDate })
     .from(s.objectiveAccesses)
     .innerJoin(s.objectives, eq(s.objectives.id, s.objectiveAccesses.objectiveId))
-    .where(and(eq(s.objectives.tenantId, tenantId), eq(s.objectives.code, CATALOG_CODES[slug]), isNull(s.objectiveAccesses.userId)))
+    .where(
+      and(
+        eq(s.objectives.tenantId, tenantId),
+        eq(s.objectives.code, CATALOG_CODES[slug]),
+        isNull(s.objectiveAccesses.userId),
+      ),
+    )
     .limit(1);
   return row?.dueDate ? new Date(row.dueDate.getTime() - dueIn * DAY_MS) : null;
 }
@@ -1185,15 +1290,30 @@ export async function seedCatalog(
       const cert = COURSE_DEFS[slug].certificate;
       if (cert) templates[slug] = { id: uuid(), ...cert };
     }
-    await tx.insert(s.certificateTemplates).values(Object.values(templates).map((t) => ({ id: t!.id, tenantId, name: t!.name, validityDays: t!.validityDays })));
+    await tx
+      .insert(s.certificateTemplates)
+      .values(
+        Object.values(templates).map((t) => ({ id: t!.id, tenantId, name: t!.name, validityDays: t!.validityDays })),
+      );
 
     // Collections, terms, filter categories and attributes.
-    const showcaseIds = Object.fromEntries(Object.keys(COLLECTIONS).map((k) => [k, uuid()])) as Record<CollectionKey, string>;
-    await tx.insert(s.showcases).values(
-      (Object.keys(COLLECTIONS) as CollectionKey[]).map((k) => ({ id: showcaseIds[k], tenantId, name: COLLECTIONS[k] })),
-    );
+    const showcaseIds = Object.fromEntries(Object.keys(COLLECTIONS).map((k) => [k, uuid()])) as Record<
+      CollectionKey,
+      string
+    >;
+    await tx
+      .insert(s.showcases)
+      .values(
+        (Object.keys(COLLECTIONS) as CollectionKey[]).map((k) => ({
+          id: showcaseIds[k],
+          tenantId,
+          name: COLLECTIONS[k],
+        })),
+      );
     const termIds = Object.fromEntries(Object.keys(TERMS).map((k) => [k, uuid()])) as Record<TermKey, string>;
-    await tx.insert(s.terms).values((Object.keys(TERMS) as TermKey[]).map((k) => ({ id: termIds[k], tenantId, name: TERMS[k] })));
+    await tx
+      .insert(s.terms)
+      .values((Object.keys(TERMS) as TermKey[]).map((k) => ({ id: termIds[k], tenantId, name: TERMS[k] })));
     const categoryRows: (typeof s.filterCategories.$inferInsert)[] = [];
     const attributeRows: (typeof s.filterAttributes.$inferInsert)[] = [];
     const attributeIds = {} as Record<AttributeName, string>;
@@ -1246,12 +1366,20 @@ export async function seedCatalog(
         };
       }),
     );
-    await tx.insert(s.objectiveShowcases).values(
-      CATALOG_SLUGS.flatMap((slug) => COURSE_DEFS[slug].collections.map((k) => ({ objectiveId: objectiveIds[slug], showcaseId: showcaseIds[k] }))),
-    );
-    await tx.insert(s.objectiveAttributes).values(
-      CATALOG_SLUGS.flatMap((slug) => COURSE_DEFS[slug].attributes.map((a) => ({ objectiveId: objectiveIds[slug], attributeId: attributeIds[a] }))),
-    );
+    await tx
+      .insert(s.objectiveShowcases)
+      .values(
+        CATALOG_SLUGS.flatMap((slug) =>
+          COURSE_DEFS[slug].collections.map((k) => ({ objectiveId: objectiveIds[slug], showcaseId: showcaseIds[k] })),
+        ),
+      );
+    await tx
+      .insert(s.objectiveAttributes)
+      .values(
+        CATALOG_SLUGS.flatMap((slug) =>
+          COURSE_DEFS[slug].attributes.map((a) => ({ objectiveId: objectiveIds[slug], attributeId: attributeIds[a] })),
+        ),
+      );
 
     // Accesses: one tenant-wide access per catalog or public course, one per assignment.
     const accessRows: (typeof s.objectiveAccesses.$inferInsert)[] = [];
@@ -1259,7 +1387,13 @@ export async function seedCatalog(
     for (const slug of CATALOG_SLUGS) {
       const c = COURSE_DEFS[slug];
       if (!(c.inCatalog ?? true) && !c.isPublic) continue;
-      const row = { id: uuid(), tenantId, objectiveId: objectiveIds[slug], userId: null, ...accessColumns(c.access, now, termIds) };
+      const row = {
+        id: uuid(),
+        tenantId,
+        objectiveId: objectiveIds[slug],
+        userId: null,
+        ...accessColumns(c.access, now, termIds),
+      };
       catalogAccess[slug] = row;
       accessRows.push(row);
     }
@@ -1270,7 +1404,14 @@ export async function seedCatalog(
     const workflowRows: (typeof s.objectiveWorkflows.$inferInsert)[] = [];
     const recordRows: (typeof s.objectiveRecords.$inferInsert)[] = [];
     /** Finished, passed records of courses with a template: each has its certificate. */
-    const certified: { recordId: string; userId: string; objectiveId: string; slug: CatalogSlug; issued: Date; pdf: string | null }[] = [];
+    const certified: {
+      recordId: string;
+      userId: string;
+      objectiveId: string;
+      slug: CatalogSlug;
+      issued: Date;
+      pdf: string | null;
+    }[] = [];
     for (const e of ENROLMENTS) {
       const userId = userIds[e.user];
       const objectiveId = objectiveIds[e.slug];
@@ -1321,7 +1462,14 @@ export async function seedCatalog(
             progress: a.progress,
           });
           if (graded.passed === true && finished && course.certificate) {
-            certified.push({ recordId, userId, objectiveId, slug: e.slug, issued: finished, pdf: e.certificatePdf ?? null });
+            certified.push({
+              recordId,
+              userId,
+              objectiveId,
+              slug: e.slug,
+              issued: finished,
+              pdf: e.certificatePdf ?? null,
+            });
           }
         }
         lastWorkflowId = workflowId;

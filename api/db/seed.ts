@@ -12,9 +12,27 @@ export const DEMO_TENANT_DOMAIN = "demo.local";
 /** Demo accounts listed in the README (password `demo` for all). */
 export const DEMO_USERS = {
   ada: { email: "ada@example.com", firstName: "Ada", lastName: "Lovelace", roles: ["Learner"], licences: ["LMS"] },
-  grace: { email: "grace@example.com", firstName: "Grace", lastName: "Hopper", roles: ["Instructor", "Learner"], licences: ["LMS"] },
-  admin: { email: "admin@example.com", firstName: "Alan", lastName: "Admin", roles: ["Administrator"], licences: ["LMS"] },
-  rita: { email: "rita@example.com", firstName: "Rita", lastName: "Levi", roles: ["Learner"], licences: ["Platform.Research"] },
+  grace: {
+    email: "grace@example.com",
+    firstName: "Grace",
+    lastName: "Hopper",
+    roles: ["Instructor", "Learner"],
+    licences: ["LMS"],
+  },
+  admin: {
+    email: "admin@example.com",
+    firstName: "Alan",
+    lastName: "Admin",
+    roles: ["Administrator"],
+    licences: ["LMS"],
+  },
+  rita: {
+    email: "rita@example.com",
+    firstName: "Rita",
+    lastName: "Levi",
+    roles: ["Learner"],
+    licences: ["Platform.Research"],
+  },
 } as const;
 
 const ROLE_PERMISSIONS: Record<string, string[]> = {
@@ -67,12 +85,14 @@ export async function seedDemo(
         .filter(([, value]) => value !== null)
         .map(([key, value]) => ({ tenantId: tenant.id, key, value: value as object })),
     );
-    await tx.insert(s.features).values(
-      Object.entries(DEFAULT_FEATURE_ROWS).map(([name, enabled]) => ({ tenantId: tenant.id, name, enabled })),
-    );
-    await tx.insert(s.rolePermissions).values(
-      Object.entries(ROLE_PERMISSIONS).flatMap(([role, perms]) => perms.map((permission) => ({ role, permission }))),
-    );
+    await tx
+      .insert(s.features)
+      .values(Object.entries(DEFAULT_FEATURE_ROWS).map(([name, enabled]) => ({ tenantId: tenant.id, name, enabled })));
+    await tx
+      .insert(s.rolePermissions)
+      .values(
+        Object.entries(ROLE_PERMISSIONS).flatMap(([role, perms]) => perms.map((permission) => ({ role, permission }))),
+      );
     const [engineering, research] = await tx
       .insert(s.units)
       .values([
@@ -81,7 +101,10 @@ export async function seedDemo(
       ])
       .returning({ id: s.units.id });
     const userIds = {} as Record<keyof typeof DEMO_USERS, string>;
-    for (const [key, u] of Object.entries(DEMO_USERS) as [keyof typeof DEMO_USERS, (typeof DEMO_USERS)[keyof typeof DEMO_USERS]][]) {
+    for (const [key, u] of Object.entries(DEMO_USERS) as [
+      keyof typeof DEMO_USERS,
+      (typeof DEMO_USERS)[keyof typeof DEMO_USERS],
+    ][]) {
       const [row] = await tx
         .insert(s.users)
         .values({
@@ -97,10 +120,12 @@ export async function seedDemo(
       userIds[key] = row.id;
       await tx.insert(s.userRoles).values(u.roles.map((role) => ({ userId: row.id, role })));
       await tx.insert(s.licences).values(u.licences.map((product) => ({ userId: row.id, product })));
-      await tx.insert(s.userUnits).values([
-        { userId: row.id, unitId: key === "rita" ? research.id : engineering.id, isPrimary: true },
-        ...(key === "grace" ? [{ userId: row.id, unitId: research.id, isPrimary: false }] : []),
-      ]);
+      await tx
+        .insert(s.userUnits)
+        .values([
+          { userId: row.id, unitId: key === "rita" ? research.id : engineering.id, isPrimary: true },
+          ...(key === "grace" ? [{ userId: row.id, unitId: research.id, isPrimary: false }] : []),
+        ]);
     }
     if (options.catalog !== false) {
       const now = new Date();

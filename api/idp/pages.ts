@@ -1,7 +1,10 @@
 import type { IdpT } from "./i18n";
 
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+  return value.replace(
+    /[&<>"']/g,
+    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!,
+  );
 }
 
 /** Same tokens as app/styles/tokens.scss so the sign-in page looks like the app. */
@@ -59,9 +62,20 @@ export interface SignUpValues {
 export function signUpPage(
   t: IdpT,
   nonce: string,
-  input: { action: string; loginHref: string; values: SignUpValues; errors: Partial<Record<keyof SignUpValues | "password" | "form", string>> },
+  input: {
+    action: string;
+    loginHref: string;
+    values: SignUpValues;
+    errors: Partial<Record<keyof SignUpValues | "password" | "form", string>>;
+  },
 ): string {
-  const field = (name: keyof SignUpValues | "password", label: string, type: string, autocomplete: string, hint?: string) => {
+  const field = (
+    name: keyof SignUpValues | "password",
+    label: string,
+    type: string,
+    autocomplete: string,
+    hint?: string,
+  ) => {
     const error = input.errors[name];
     const describedBy = [hint ? `${name}-hint` : "", error ? `${name}-error` : ""].filter(Boolean).join(" ");
     const value = name === "password" ? "" : escapeHtml(input.values[name]);

@@ -87,7 +87,10 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
   const limiter = new LoginRateLimiter();
   const localeOf = (ctxOrReq: { headers: IncomingMessage["headers"] }, uiLocales?: string | null) =>
     idpTranslator(
-      negotiateLocale({ chosen: [uiLocales, chosenLocale(ctxOrReq as IncomingMessage)], acceptLanguage: ctxOrReq.headers["accept-language"] as string | undefined }),
+      negotiateLocale({
+        chosen: [uiLocales, chosenLocale(ctxOrReq as IncomingMessage)],
+        acceptLanguage: ctxOrReq.headers["accept-language"] as string | undefined,
+      }),
     );
 
   const configuration: Configuration = {
@@ -137,7 +140,10 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
           const body = `<div class="card"><h1>${escapeHtml(t.t("signingOut"))}</h1>${form.replace("<form", `<form aria-label="${escapeHtml(t.t("signOut"))}"`)}
 <button type="submit" form="op.logoutForm" value="yes" name="logout" autofocus>${escapeHtml(t.t("signOut"))}</button></div>`;
           const script = `document.getElementById("op.logoutForm").insertAdjacentHTML("beforeend",'<input type="hidden" name="logout" value="yes">');document.getElementById("op.logoutForm").submit();`;
-          ctx.set("Content-Security-Policy", `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self' ${new URL(options.issuer).origin}; frame-ancestors 'none'`);
+          ctx.set(
+            "Content-Security-Policy",
+            `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self' ${new URL(options.issuer).origin}; frame-ancestors 'none'`,
+          );
           ctx.type = "html";
           ctx.body = page(t, nonce, t.t("signOut"), body, script);
         },
@@ -146,7 +152,12 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
           const nonce = randomBytes(16).toString("base64");
           ctx.set("Content-Security-Policy", `default-src 'none'; style-src 'nonce-${nonce}'; frame-ancestors 'none'`);
           ctx.type = "html";
-          ctx.body = page(t, nonce, t.t("signedOut"), `<div class="card"><h1>${escapeHtml(t.t("signedOut"))}</h1><p><a href="/learn">${escapeHtml(t.t("backToApp"))}</a></p></div>`);
+          ctx.body = page(
+            t,
+            nonce,
+            t.t("signedOut"),
+            `<div class="card"><h1>${escapeHtml(t.t("signedOut"))}</h1><p><a href="/learn">${escapeHtml(t.t("backToApp"))}</a></p></div>`,
+          );
         },
       },
       resourceIndicators: {
@@ -173,7 +184,10 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
         const found = await ctx.oidc.provider.Grant.find(grantId);
         if (found) return found;
       }
-      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client!.clientId, accountId: ctx.oidc.session!.accountId! });
+      const grant = new ctx.oidc.provider.Grant({
+        clientId: ctx.oidc.client!.clientId,
+        accountId: ctx.oidc.session!.accountId!,
+      });
       grant.addOIDCScope("openid profile email offline_access");
       grant.addResourceScope(LMS_API_RESOURCE, "lms");
       await grant.save();
@@ -218,14 +232,50 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
   provider.on("server_error", (_ctx, err) => console.error("[idp] server error", err));
   const callback = provider.callback();
 
-  async function renderLogin(req: IncomingMessage, res: ServerResponse, uid: string, t: IdpT, email: string, error: string | null, status = 200) {
+  async function renderLogin(
+    req: IncomingMessage,
+    res: ServerResponse,
+    uid: string,
+    t: IdpT,
+    email: string,
+    error: string | null,
+    status = 200,
+  ) {
     const nonce = randomBytes(16).toString("base64");
-    send(res, status, loginPage(t, nonce, { action: `${IDP_MOUNT}/interaction/${uid}/login`, email, error, showDemoHint: options.showDemoHint, signUpHref: `${IDP_MOUNT}/interaction/${uid}/signup` }), nonce);
+    send(
+      res,
+      status,
+      loginPage(t, nonce, {
+        action: `${IDP_MOUNT}/interaction/${uid}/login`,
+        email,
+        error,
+        showDemoHint: options.showDemoHint,
+        signUpHref: `${IDP_MOUNT}/interaction/${uid}/signup`,
+      }),
+      nonce,
+    );
   }
 
-  function renderSignUp(res: ServerResponse, uid: string, t: IdpT, values: SignUpValues, errors: Parameters<typeof signUpPage>[2]["errors"], status = 200) {
+  function renderSignUp(
+    res: ServerResponse,
+    uid: string,
+    t: IdpT,
+    values: SignUpValues,
+    errors: Parameters<typeof signUpPage>[2]["errors"],
+    status = 200,
+  ) {
     const nonce = randomBytes(16).toString("base64");
-    send(res, status, signUpPage(t, nonce, { action: `${IDP_MOUNT}/interaction/${uid}/signup`, loginHref: `${IDP_MOUNT}/interaction/${uid}?login=1`, values, errors }), nonce);
+    send(
+      res,
+      status,
+      signUpPage(t, nonce, {
+        action: `${IDP_MOUNT}/interaction/${uid}/signup`,
+        loginHref: `${IDP_MOUNT}/interaction/${uid}?login=1`,
+        values,
+        errors,
+      }),
+      nonce,
+    );
   }
 
   async function signUp(req: IncomingMessage, res: ServerResponse, uid: string, t: IdpT): Promise<void> {
@@ -234,7 +284,8 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     const form = await readForm(req);
     if (!form) return renderSignUp(res, uid, t, empty, { form: t.t("required") }, 413);
     const ip = req.socket.remoteAddress ?? "unknown";
-    if (limiter.blockedFor(ip, "signup") > 0) return renderSignUp(res, uid, t, empty, { form: t.t("tooManyAttempts", { minutes: 15 }) }, 429);
+    if (limiter.blockedFor(ip, "signup") > 0)
+      return renderSignUp(res, uid, t, empty, { form: t.t("tooManyAttempts", { minutes: 15 }) }, 429);
     const result = await registerLearner(db, {
       firstName: form.get("firstName") ?? "",
       lastName: form.get("lastName") ?? "",
@@ -243,12 +294,20 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     });
     if (!result.ok) {
       const errors = Object.fromEntries(
-        Object.entries(result.errors).map(([k, v]) => [k, v.code === "tooLong" ? t.t("tooLong", { length: v.length ?? 0 }) : t.t(v.code)]),
+        Object.entries(result.errors).map(([k, v]) => [
+          k,
+          v.code === "tooLong" ? t.t("tooLong", { length: v.length ?? 0 }) : t.t(v.code),
+        ]),
       );
       return renderSignUp(res, uid, t, result.values, errors, result.status);
     }
     limiter.fail(ip, "signup");
-    await provider.interactionFinished(req, res, { login: { accountId: result.userId } }, { mergeWithLastSubmission: false });
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: result.userId } },
+      { mergeWithLastSubmission: false },
+    );
   }
 
   async function interaction(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
@@ -300,20 +359,34 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
       return send(
         res,
         429,
-        loginPage(t, nonce, { action: `${IDP_MOUNT}/interaction/${uid}/login`, email, error: t.t("tooManyAttempts", { minutes }), showDemoHint: options.showDemoHint }),
+        loginPage(t, nonce, {
+          action: `${IDP_MOUNT}/interaction/${uid}/login`,
+          email,
+          error: t.t("tooManyAttempts", { minutes }),
+          showDemoHint: options.showDemoHint,
+        }),
         nonce,
         { "Retry-After": String(Math.ceil(blocked / 1000)) },
       );
     }
     if (!email || !password) return renderLogin(req, res, uid, t, email, t.t("required"), 400);
-    const rows = await db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`).limit(1);
+    const rows = await db
+      .select()
+      .from(users)
+      .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
+      .limit(1);
     const ok = await verifyPassword(password, rows[0]?.passwordHash);
     if (!ok || !rows[0]) {
       limiter.fail(ip, email);
       return renderLogin(req, res, uid, t, email, t.t("invalidCredentials"), 401);
     }
     limiter.succeed(ip, email);
-    await provider.interactionFinished(req, res, { login: { accountId: rows[0].id } }, { mergeWithLastSubmission: false });
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: rows[0].id } },
+      { mergeWithLastSubmission: false },
+    );
   }
 
   /** Node handler for everything under /idp. */

@@ -16,14 +16,23 @@ afterAll(() => database.close());
 
 describe("self-registration in the embedded provider", () => {
   it("creates a learner with the LMS licence and a hashed password", async () => {
-    const r = await registerLearner(database.db, { firstName: " Lin ", lastName: "Wei", email: "Lin@Example.com ", password: "correct horse" });
+    const r = await registerLearner(database.db, {
+      firstName: " Lin ",
+      lastName: "Wei",
+      email: "Lin@Example.com ",
+      password: "correct horse",
+    });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     const [u] = await database.db.select().from(users).where(eq(users.id, r.userId));
     expect(u).toMatchObject({ email: "lin@example.com", firstName: "Lin", lastName: "Wei" });
     expect(await verifyPassword("correct horse", u.passwordHash)).toBe(true);
-    expect((await database.db.select().from(userRoles).where(eq(userRoles.userId, r.userId))).map((x) => x.role)).toEqual(["Learner"]);
-    expect((await database.db.select().from(licences).where(eq(licences.userId, r.userId))).map((x) => x.product)).toEqual(["LMS"]);
+    expect(
+      (await database.db.select().from(userRoles).where(eq(userRoles.userId, r.userId))).map((x) => x.role),
+    ).toEqual(["Learner"]);
+    expect(
+      (await database.db.select().from(licences).where(eq(licences.userId, r.userId))).map((x) => x.product),
+    ).toEqual(["LMS"]);
   });
 
   it.each([

@@ -5,11 +5,19 @@ import { licences, userRoles, users } from "../db/schema";
 import { defaultTenantId } from "../settings";
 
 type Field = "firstName" | "lastName" | "email" | "password";
-type FieldError = { code: "fieldRequired" | "invalidEmail" | "passwordTooShort" | "emailTaken" | "tooLong"; length?: number };
+type FieldError = {
+  code: "fieldRequired" | "invalidEmail" | "passwordTooShort" | "emailTaken" | "tooLong";
+  length?: number;
+};
 
 export type RegisterResult =
   | { ok: true; userId: string }
-  | { ok: false; status: number; errors: Partial<Record<Field, FieldError>>; values: { firstName: string; lastName: string; email: string } };
+  | {
+      ok: false;
+      status: number;
+      errors: Partial<Record<Field, FieldError>>;
+      values: { firstName: string; lastName: string; email: string };
+    };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const PASSWORD_MIN = 8;
@@ -24,7 +32,8 @@ export async function registerLearner(db: Db, input: Record<Field, string>): Pro
   const errors: Partial<Record<Field, FieldError>> = {};
   for (const f of ["firstName", "lastName", "email"] as const) {
     if (!values[f]) errors[f] = { code: "fieldRequired" };
-    else if (values[f].length > (f === "email" ? 254 : 100)) errors[f] = { code: "tooLong", length: f === "email" ? 254 : 100 };
+    else if (values[f].length > (f === "email" ? 254 : 100))
+      errors[f] = { code: "tooLong", length: f === "email" ? 254 : 100 };
   }
   if (!errors.email && !EMAIL.test(values.email)) errors.email = { code: "invalidEmail" };
   if (!input.password) errors.password = { code: "fieldRequired" };
@@ -36,7 +45,11 @@ export async function registerLearner(db: Db, input: Record<Field, string>): Pro
   if (!tenantId) return { ok: false, status: 503, errors: { email: { code: "fieldRequired" } }, values };
   const passwordHash = await hashPassword(input.password);
   const created = await db.transaction(async (tx) => {
-    const taken = await tx.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${values.email}`).limit(1);
+    const taken = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.email}) = ${values.email}`)
+      .limit(1);
     if (taken[0]) return null;
     const [u] = await tx
       .insert(users)

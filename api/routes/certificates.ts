@@ -1,13 +1,25 @@
 import { Hono } from "hono";
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { z } from "zod";
-import { CERTIFICATE_NUMBER_PATTERN, certificateExpiration, formatCertificateNumber, issuesCertificate } from "../../domain/certificates";
+import {
+  CERTIFICATE_NUMBER_PATTERN,
+  certificateExpiration,
+  formatCertificateNumber,
+  issuesCertificate,
+} from "../../domain/certificates";
 import type { CertificateRecord, PublicCertificate } from "../../domain/contract/certificates";
 import type { ApiEnv } from "../context";
 import type { Db } from "../db/client";
 import {
-  certificateRecords, certificateTemplates, grades, gradingScales, objectiveRecords, objectives,
-  objectiveWorkflowAggregates as owa, objectiveWorkflows, users,
+  certificateRecords,
+  certificateTemplates,
+  grades,
+  gradingScales,
+  objectiveRecords,
+  objectives,
+  objectiveWorkflowAggregates as owa,
+  objectiveWorkflows,
+  users,
 } from "../db/schema";
 import { requireUser } from "../auth";
 import { ApiError, message, notFound } from "../errors";
@@ -29,14 +41,23 @@ export async function issueCertificate(
 ): Promise<string | null> {
   if (input.passed !== true) return null;
   const [course] = await tx
-    .select({ templateId: certificateTemplates.id, name: certificateTemplates.name, validityDays: certificateTemplates.validityDays, passing: gradingScales.normalizedPassingScore })
+    .select({
+      templateId: certificateTemplates.id,
+      name: certificateTemplates.name,
+      validityDays: certificateTemplates.validityDays,
+      passing: gradingScales.normalizedPassingScore,
+    })
     .from(objectives)
     .innerJoin(certificateTemplates, eq(certificateTemplates.id, objectives.certificateTemplateId))
     .leftJoin(gradingScales, eq(gradingScales.id, objectives.gradingScaleId))
     .where(eq(objectives.id, input.objectiveId))
     .limit(1);
   if (!course || !issuesCertificate({ passed: input.passed }, course.templateId)) return null;
-  const existing = await tx.select({ id: certificateRecords.id }).from(certificateRecords).where(eq(certificateRecords.objectiveRecordId, input.objectiveRecordId)).limit(1);
+  const existing = await tx
+    .select({ id: certificateRecords.id })
+    .from(certificateRecords)
+    .where(eq(certificateRecords.objectiveRecordId, input.objectiveRecordId))
+    .limit(1);
   if (existing[0]) return null;
   const seq = await tx.execute<{ n: string }>(sql`select nextval('certificate_number_seq')::text as n`);
   const [row] = await tx
@@ -74,7 +95,12 @@ async function loadCertificates(db: Db, where: SQL | undefined, opts: { limit: n
       wfState: objectiveWorkflows.state,
       grade: { id: grades.id, name: grades.name, color: grades.color, normalizedMinScore: grades.normalizedMinScore },
       student: { firstName: users.firstName, lastName: users.lastName },
-      objective: { id: objectives.id, name: objectives.name, code: objectives.code, description: objectives.description },
+      objective: {
+        id: objectives.id,
+        name: objectives.name,
+        code: objectives.code,
+        description: objectives.description,
+      },
     })
     .from(certificateRecords)
     .innerJoin(objectiveRecords, eq(objectiveRecords.id, certificateRecords.objectiveRecordId))
@@ -135,7 +161,9 @@ export function certificateRoutes() {
   r.get("/certificate-records/query", async (c) => {
     const q = query(c, certificateQuerySchema);
     if (!q.certificateNumber && !q.objectiveId) {
-      throw new ApiError(400, { "": [message("invalidFilter", "Filter by certificateNumber, or by objectiveId (and userId).")] });
+      throw new ApiError(400, {
+        "": [message("invalidFilter", "Filter by certificateNumber, or by objectiveId (and userId).")],
+      });
     }
     const me = c.var.user.id;
     if (q.userId && q.userId.toLowerCase() !== me) return c.json({ data: [] });

@@ -4,14 +4,36 @@ import { z } from "zod";
 import { andAll, parseFilter, type FilterNode } from "../../domain/filter-expression";
 import { gradeVisibility } from "../../domain/lifecycle";
 import {
-  createSelfEnrollmentSchema, listQuerySchema, parseAggregateSelect, parseFilterAttributes,
-  type Aggregate, type AggregateSelection, type GradingScale, type Objective, type ObjectiveAccess, type ObjectiveRecord, type ObjectiveWorkflow,
+  createSelfEnrollmentSchema,
+  listQuerySchema,
+  parseAggregateSelect,
+  parseFilterAttributes,
+  type Aggregate,
+  type AggregateSelection,
+  type GradingScale,
+  type Objective,
+  type ObjectiveAccess,
+  type ObjectiveRecord,
+  type ObjectiveWorkflow,
 } from "../../domain/contract/courses";
 import type { ApiEnv } from "../context";
 import type { Db } from "../db/client";
 import {
-  filterAttributes, filterCategories, grades, gradingScales, objectiveAccesses, objectiveAttributes, objectiveRecords,
-  objectiveShowcases, objectives, objectiveWorkflowAggregates as owa, objectiveWorkflows, selfEnrollments, showcases, tenants, terms,
+  filterAttributes,
+  filterCategories,
+  grades,
+  gradingScales,
+  objectiveAccesses,
+  objectiveAttributes,
+  objectiveRecords,
+  objectiveShowcases,
+  objectives,
+  objectiveWorkflowAggregates as owa,
+  objectiveWorkflows,
+  selfEnrollments,
+  showcases,
+  tenants,
+  terms,
 } from "../db/schema";
 import { requireUser } from "../auth";
 import { runCommand } from "../commands";
@@ -42,10 +64,15 @@ const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 const showcasesJson = objectives.showcasesJson;
 
 /** The grade of a record, left-joined in the same statement. */
-const gradeColumns = { id: grades.id, name: grades.name, color: grades.color, normalizedMinScore: grades.normalizedMinScore };
+const gradeColumns = {
+  id: grades.id,
+  name: grades.name,
+  color: grades.color,
+  normalizedMinScore: grades.normalizedMinScore,
+};
 type GradeRow = { id: string; name: string; color: string; normalizedMinScore: number };
-const gradeMapOf = (list: (GradeRow | null)[]) => new Map(list.filter((g): g is GradeRow => g !== null).map((g) => [g.id, g]));
-
+const gradeMapOf = (list: (GradeRow | null)[]) =>
+  new Map(list.filter((g): g is GradeRow => g !== null).map((g) => [g.id, g]));
 
 /**
  * The columns a list reads of an aggregate, its last workflow and its last record: what the API
@@ -140,7 +167,13 @@ export function toObjective(o: ObjectiveRow): Objective {
     announcementChannelId: o.announcementChannelId,
     gradingScaleId: o.gradingScaleId,
     allowSelfEnrollment: o.allowSelfEnrollment,
-    activity: { state: o.activityState, kind: o.activityKind, childrenCount: o.childrenCount, presentationMode: o.presentationMode, supportReview: o.supportReview },
+    activity: {
+      state: o.activityState,
+      kind: o.activityKind,
+      childrenCount: o.childrenCount,
+      presentationMode: o.presentationMode,
+      supportReview: o.supportReview,
+    },
     showcases: o.showcases,
   };
 }
@@ -195,12 +228,21 @@ export function toRecord(
 function sortOrder(sort: string): SQL[] {
   const dir = sort.startsWith("-") ? desc : asc;
   const key = sort.replace(/^-/, "");
-  if (key === "dueDate") return [sort.startsWith("-") ? sql`${owa.dueDate} desc nulls last` : sql`${owa.dueDate} asc nulls last`, asc(sql`lower(${objectives.name})`), asc(objectives.id)];
+  if (key === "dueDate")
+    return [
+      sort.startsWith("-") ? sql`${owa.dueDate} desc nulls last` : sql`${owa.dueDate} asc nulls last`,
+      asc(sql`lower(${objectives.name})`),
+      asc(objectives.id),
+    ];
   if (key === "created") return [dir(objectives.createdAt), asc(objectives.id)];
   return [dir(sql`lower(${objectives.name})`), dir(objectives.id)];
 }
 
-const listParamsSchema = listQuerySchema.extend({ filter: z.string().optional(), select: z.string().optional(), domain: z.string().max(253).optional() });
+const listParamsSchema = listQuerySchema.extend({
+  filter: z.string().optional(),
+  select: z.string().optional(),
+  domain: z.string().max(253).optional(),
+});
 
 function listParams(c: Context<ApiEnv>) {
   const q = query(c, listParamsSchema);
@@ -214,13 +256,27 @@ function listParams(c: Context<ApiEnv>) {
 }
 
 /** Collections (OR) and category attributes (OR within a category, AND across categories). */
-function collectionAndAttributeConditions(showcaseIds: string[], groups: { categoryId: string; attributeIds: string[] }[], objectiveId: SQL = sql`${objectives.id}`): SQL[] {
+function collectionAndAttributeConditions(
+  showcaseIds: string[],
+  groups: { categoryId: string; attributeIds: string[] }[],
+  objectiveId: SQL = sql`${objectives.id}`,
+): SQL[] {
   const out: SQL[] = [];
   if (showcaseIds.length) {
-    out.push(sql`exists (select 1 from ${objectiveShowcases} where ${objectiveShowcases.objectiveId} = ${objectiveId} and ${objectiveShowcases.showcaseId} in (${sql.join(showcaseIds.map((s) => sql`${s}::uuid`), sql`, `)}))`);
+    out.push(
+      sql`exists (select 1 from ${objectiveShowcases} where ${objectiveShowcases.objectiveId} = ${objectiveId} and ${objectiveShowcases.showcaseId} in (${sql.join(
+        showcaseIds.map((s) => sql`${s}::uuid`),
+        sql`, `,
+      )}))`,
+    );
   }
   for (const g of groups) {
-    out.push(sql`exists (select 1 from ${objectiveAttributes} where ${objectiveAttributes.objectiveId} = ${objectiveId} and ${objectiveAttributes.attributeId} in (${sql.join(g.attributeIds.map((a) => sql`${a}::uuid`), sql`, `)}))`);
+    out.push(
+      sql`exists (select 1 from ${objectiveAttributes} where ${objectiveAttributes.objectiveId} = ${objectiveId} and ${objectiveAttributes.attributeId} in (${sql.join(
+        g.attributeIds.map((a) => sql`${a}::uuid`),
+        sql`, `,
+      )}))`,
+    );
   }
   return out;
 }
@@ -233,7 +289,11 @@ function searchCondition(search: string | undefined): SQL | undefined {
 
 async function tenantForDomain(db: Db, domain: string | undefined): Promise<string> {
   if (domain) {
-    const rows = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.domain, domain.toLowerCase())).limit(1);
+    const rows = await db
+      .select({ id: tenants.id })
+      .from(tenants)
+      .where(eq(tenants.domain, domain.toLowerCase()))
+      .limit(1);
     if (rows[0]) return rows[0].id;
   }
   const id = await defaultTenantId(db);
@@ -247,9 +307,17 @@ async function tenantForDomain(db: Db, domain: string | undefined): Promise<stri
  * partial index on visible courses (migration 0007).
  */
 const catalogVisible = (tenantId: string) =>
-  and(eq(objectives.tenantId, tenantId), sql`${objectives.inCatalog} and ${objectives.state} = ${sql.raw(String(READY))} and ${objectives.activityState} <> ${sql.raw(String(ARCHIVED_ACTIVITY))}`);
+  and(
+    eq(objectives.tenantId, tenantId),
+    sql`${objectives.inCatalog} and ${objectives.state} = ${sql.raw(String(READY))} and ${objectives.activityState} <> ${sql.raw(String(ARCHIVED_ACTIVITY))}`,
+  );
 const publicVisible = (tenantId: string) =>
-  and(eq(objectives.tenantId, tenantId), eq(objectives.isPublic, true), eq(objectives.state, READY), ne(objectives.activityState, ARCHIVED_ACTIVITY));
+  and(
+    eq(objectives.tenantId, tenantId),
+    eq(objectives.isPublic, true),
+    eq(objectives.state, READY),
+    ne(objectives.activityState, ARCHIVED_ACTIVITY),
+  );
 
 /** The columns each selectable field of a course needs (decision 012: `select`). */
 const OBJECTIVE_FIELD_COLUMNS: Partial<Record<keyof Objective, (keyof typeof objectiveColumns)[]>> = {
@@ -260,7 +328,8 @@ function objectiveColumnsFor(fields: Set<keyof Objective> | null) {
   if (!fields) return objectiveColumns;
   const out: Partial<typeof objectiveColumns> = {};
   for (const field of fields) {
-    for (const key of OBJECTIVE_FIELD_COLUMNS[field] ?? [field as keyof typeof objectiveColumns]) (out as Record<string, unknown>)[key] = objectiveColumns[key];
+    for (const key of OBJECTIVE_FIELD_COLUMNS[field] ?? [field as keyof typeof objectiveColumns])
+      (out as Record<string, unknown>)[key] = objectiveColumns[key];
   }
   return out as typeof objectiveColumns;
 }
@@ -289,13 +358,35 @@ async function loadAggregates(
   const withWorkflow = withRecord || wants("lastObjectiveWorkflow");
   const oColumns = objectiveColumnsFor(selection?.objectiveFields ?? null);
   // Only the tables and columns the selected fields need (drizzle's types cannot follow the branches).
-  const fields = { a: aggregateColumns, o: oColumns, ...(withWorkflow ? { w: workflowColumns } : {}), ...(withRecord ? { r: recordColumns, g: gradeColumns } : {}) };
+  const fields = {
+    a: aggregateColumns,
+    o: oColumns,
+    ...(withWorkflow ? { w: workflowColumns } : {}),
+    ...(withRecord ? { r: recordColumns, g: gradeColumns } : {}),
+  };
   type Row = { a: AggregateRow; o: ObjectiveRow; w?: WorkflowRow | null; r?: RecordRow | null; g?: GradeRow | null };
-  type Query = { leftJoin(table: unknown, on: SQL): Query; where(w: SQL | undefined): Query; orderBy(...o: SQL[]): Query; limit(n: number): Query; offset(n: number): Promise<Row[]> };
-  let query = db.select(fields).from(owa).innerJoin(objectives, eq(objectives.id, owa.objectiveId)).$dynamic() as unknown as Query;
+  type Query = {
+    leftJoin(table: unknown, on: SQL): Query;
+    where(w: SQL | undefined): Query;
+    orderBy(...o: SQL[]): Query;
+    limit(n: number): Query;
+    offset(n: number): Promise<Row[]>;
+  };
+  let query = db
+    .select(fields)
+    .from(owa)
+    .innerJoin(objectives, eq(objectives.id, owa.objectiveId))
+    .$dynamic() as unknown as Query;
   if (withWorkflow) query = query.leftJoin(objectiveWorkflows, eq(objectiveWorkflows.id, owa.lastWorkflowId));
-  if (withRecord) query = query.leftJoin(objectiveRecords, eq(objectiveRecords.id, owa.lastRecordId)).leftJoin(grades, eq(grades.id, objectiveRecords.gradeId));
-  const rows = await query.where(where).orderBy(...opts.order).limit(opts.limit).offset(opts.offset);
+  if (withRecord)
+    query = query
+      .leftJoin(objectiveRecords, eq(objectiveRecords.id, owa.lastRecordId))
+      .leftJoin(grades, eq(grades.id, objectiveRecords.gradeId));
+  const rows = await query
+    .where(where)
+    .orderBy(...opts.order)
+    .limit(opts.limit)
+    .offset(opts.offset);
   const gradeMap = gradeMapOf(rows.map((row) => row.g ?? null));
   return rows.map(({ a, o, w = null, r = null }) => {
     const objectiveFields = selection?.objectiveFields;
@@ -325,7 +416,13 @@ function pickObjective(o: Partial<ObjectiveRow>, fields: Set<keyof Objective>): 
   const out: Partial<Objective> = {};
   for (const field of fields) {
     if (field === "activity") {
-      out.activity = { state: o.activityState!, kind: o.activityKind!, childrenCount: o.childrenCount!, presentationMode: o.presentationMode!, supportReview: o.supportReview! };
+      out.activity = {
+        state: o.activityState!,
+        kind: o.activityKind!,
+        childrenCount: o.childrenCount!,
+        presentationMode: o.presentationMode!,
+        supportReview: o.supportReview!,
+      };
     } else {
       (out as Record<string, unknown>)[field] = (o as Record<string, unknown>)[field];
     }
@@ -333,8 +430,18 @@ function pickObjective(o: Partial<ObjectiveRow>, fields: Set<keyof Objective>): 
   return out;
 }
 
-export async function loadAggregateFor(db: Db, userId: string, objectiveId: string, now: Date): Promise<Aggregate | null> {
-  const list = await loadAggregates(db, and(eq(owa.userId, userId), eq(owa.objectiveId, objectiveId)), { order: [asc(owa.id)], limit: 1, offset: 0 }, now);
+export async function loadAggregateFor(
+  db: Db,
+  userId: string,
+  objectiveId: string,
+  now: Date,
+): Promise<Aggregate | null> {
+  const list = await loadAggregates(
+    db,
+    and(eq(owa.userId, userId), eq(owa.objectiveId, objectiveId)),
+    { order: [asc(owa.id)], limit: 1, offset: 0 },
+    now,
+  );
   return list[0] ?? null;
 }
 
@@ -345,10 +452,17 @@ export async function loadAggregateFor(db: Db, userId: string, objectiveId: stri
  */
 async function categoriesFor(db: Db, inScope: (objectiveId: SQL) => SQL) {
   const rows = await db
-    .select({ categoryId: filterCategories.id, categoryName: filterCategories.name, id: filterAttributes.id, name: filterAttributes.name })
+    .select({
+      categoryId: filterCategories.id,
+      categoryName: filterCategories.name,
+      id: filterAttributes.id,
+      name: filterAttributes.name,
+    })
     .from(filterAttributes)
     .innerJoin(filterCategories, eq(filterCategories.id, filterAttributes.categoryId))
-    .where(sql`exists (select 1 from ${objectiveAttributes} where ${objectiveAttributes.attributeId} = ${filterAttributes.id} and ${inScope(sql`${objectiveAttributes.objectiveId}`)})`)
+    .where(
+      sql`exists (select 1 from ${objectiveAttributes} where ${objectiveAttributes.attributeId} = ${filterAttributes.id} and ${inScope(sql`${objectiveAttributes.objectiveId}`)})`,
+    )
     .orderBy(filterCategories.name, filterAttributes.name);
   const map = new Map<string, { id: string; name: string; attributes: { id: string; name: string }[] }>();
   for (const r of rows) {
@@ -363,7 +477,9 @@ async function showcasesFor(db: Db, inScope: (objectiveId: SQL) => SQL) {
   return db
     .select({ id: showcases.id, name: showcases.name })
     .from(showcases)
-    .where(sql`exists (select 1 from ${objectiveShowcases} where ${objectiveShowcases.showcaseId} = ${showcases.id} and ${inScope(sql`${objectiveShowcases.objectiveId}`)})`)
+    .where(
+      sql`exists (select 1 from ${objectiveShowcases} where ${objectiveShowcases.showcaseId} = ${showcases.id} and ${inScope(sql`${objectiveShowcases.objectiveId}`)})`,
+    )
     .orderBy(showcases.name);
 }
 
@@ -383,8 +499,19 @@ export async function loadScales(db: Db, ids: string[]): Promise<GradingScale[]>
     db.select().from(grades).where(inArray(grades.gradingScaleId, ids)).orderBy(grades.normalizedMinScore),
   ]);
   return scales.map((s) => {
-    const list = gradeRows.filter((g) => g.gradingScaleId === s.id).map((g) => ({ id: g.id, name: g.name, color: g.color, normalizedMinScore: g.normalizedMinScore }));
-    return { id: s.id, name: s.name, description: s.description, maxScore: s.maxScore, normalizedPassingScore: s.normalizedPassingScore, numberOfGrades: list.length, passingGradeId: s.passingGradeId, objectiveGrades: list };
+    const list = gradeRows
+      .filter((g) => g.gradingScaleId === s.id)
+      .map((g) => ({ id: g.id, name: g.name, color: g.color, normalizedMinScore: g.normalizedMinScore }));
+    return {
+      id: s.id,
+      name: s.name,
+      description: s.description,
+      maxScore: s.maxScore,
+      normalizedPassingScore: s.normalizedPassingScore,
+      numberOfGrades: list.length,
+      passingGradeId: s.passingGradeId,
+      objectiveGrades: list,
+    };
   });
 }
 
@@ -396,10 +523,25 @@ export function courseRoutes() {
     const db = c.var.db;
     const p = listParams(c);
     const tenantId = await tenantForDomain(db, p.domain);
-    const where = and(publicVisible(tenantId), searchCondition(p.search), ...collectionAndAttributeConditions(p.showcaseIds, p.attributeGroups));
+    const where = and(
+      publicVisible(tenantId),
+      searchCondition(p.search),
+      ...collectionAndAttributeConditions(p.showcaseIds, p.attributeGroups),
+    );
     const [rows, total] = await Promise.all([
-      db.select(objectiveColumns).from(objectives).where(where).orderBy(...sortOrder(p.sort.includes("dueDate") ? "objective.name" : p.sort)).limit(p.take).offset(p.skip),
-      p.requireTotalCount ? db.select({ n: sql<number>`count(*)::int` }).from(objectives).where(where) : null,
+      db
+        .select(objectiveColumns)
+        .from(objectives)
+        .where(where)
+        .orderBy(...sortOrder(p.sort.includes("dueDate") ? "objective.name" : p.sort))
+        .limit(p.take)
+        .offset(p.skip),
+      p.requireTotalCount
+        ? db
+            .select({ n: sql<number>`count(*)::int` })
+            .from(objectives)
+            .where(where)
+        : null,
     ]);
     const data = rows.map((o) => {
       const { gradingScaleId: _g, announcementChannelId: _a, ...pub } = toObjective(o);
@@ -412,7 +554,11 @@ export function courseRoutes() {
     const { id } = params(c, idParams);
     const db = c.var.db;
     const tenantId = await tenantForDomain(db, c.req.query("domain"));
-    const rows = await db.select({ ...objectiveColumns, about: objectives.about }).from(objectives).where(and(eq(objectives.id, id), publicVisible(tenantId))).limit(1);
+    const rows = await db
+      .select({ ...objectiveColumns, about: objectives.about })
+      .from(objectives)
+      .where(and(eq(objectives.id, id), publicVisible(tenantId)))
+      .limit(1);
     if (!rows[0]) throw notFound("course");
     const { gradingScaleId: _g, announcementChannelId: _a, ...pub } = toObjective(rows[0]);
     return c.json({ ...pub, about: rows[0].about });
@@ -452,13 +598,31 @@ export function courseRoutes() {
       selection = parsed.selection;
     }
     const tree = andAll(STANDING, clientTree)!;
-    const where = and(eq(owa.userId, c.var.user.id), filterToSql(tree), searchCondition(p.search), ...collectionAndAttributeConditions(p.showcaseIds, p.attributeGroups, sql`${owa.objectiveId}`));
+    const where = and(
+      eq(owa.userId, c.var.user.id),
+      filterToSql(tree),
+      searchCondition(p.search),
+      ...collectionAndAttributeConditions(p.showcaseIds, p.attributeGroups, sql`${owa.objectiveId}`),
+    );
     // Name order comes from the aggregate's own copy (index owa_user_sort_idx); the count joins
     // courses only when the filter reads their columns.
-    const order = p.sort === "objective.name" ? [asc(owa.sortName), asc(owa.id)] : p.sort === "-objective.name" ? [desc(owa.sortName), desc(owa.id)] : sortOrder(p.sort);
-    const countQuery = needsObjectiveJoin(tree) || p.search
-      ? db.select({ n: sql<number>`count(*)::int` }).from(owa).innerJoin(objectives, eq(objectives.id, owa.objectiveId)).where(where)
-      : db.select({ n: sql<number>`count(*)::int` }).from(owa).where(where);
+    const order =
+      p.sort === "objective.name"
+        ? [asc(owa.sortName), asc(owa.id)]
+        : p.sort === "-objective.name"
+          ? [desc(owa.sortName), desc(owa.id)]
+          : sortOrder(p.sort);
+    const countQuery =
+      needsObjectiveJoin(tree) || p.search
+        ? db
+            .select({ n: sql<number>`count(*)::int` })
+            .from(owa)
+            .innerJoin(objectives, eq(objectives.id, owa.objectiveId))
+            .where(where)
+        : db
+            .select({ n: sql<number>`count(*)::int` })
+            .from(owa)
+            .where(where);
     const [data, total] = await Promise.all([
       loadAggregates(db, where, { order, limit: p.take, offset: p.skip, selection }, c.var.now),
       p.requireTotalCount ? countQuery : null,
@@ -484,23 +648,38 @@ export function courseRoutes() {
     // trip to decide the proctor lock (docs/decisions/010-proctor-lock.md).
     const [[scale], session] = await Promise.all([
       agg.objective.gradingScaleId ? loadScales(c.var.db, [agg.objective.gradingScaleId]) : Promise.resolve([]),
-      agg.lastObjectiveWorkflow ? lastProctoringSessionOf(c.var.db, agg.lastObjectiveWorkflow.id) : Promise.resolve(null),
+      agg.lastObjectiveWorkflow
+        ? lastProctoringSessionOf(c.var.db, agg.lastObjectiveWorkflow.id)
+        : Promise.resolve(null),
     ]);
     return c.json({ ...agg, objectiveGradingScale: scale ?? null, lastProctoringSession: session });
   });
 
   r.get("/users/me/terms", async (c) => {
-    const rows = await c.var.db.select({ id: terms.id, name: terms.name }).from(terms).where(eq(terms.tenantId, c.var.user.tenantId)).orderBy(terms.name);
+    const rows = await c.var.db
+      .select({ id: terms.id, name: terms.name })
+      .from(terms)
+      .where(eq(terms.tenantId, c.var.user.tenantId))
+      .orderBy(terms.name);
     return c.json({ data: rows });
   });
-  r.get("/users/me/enrolled-showcases", async (c) => c.json({ data: await showcasesFor(c.var.db, enrolledScope(c.var.user.id)) }));
-  r.get("/users/me/catalog-showcases", async (c) => c.json({ data: await showcasesFor(c.var.db, catalogScope(c.var.user.tenantId)) }));
-  r.get("/users/me/enrolled-filter-categories", async (c) => c.json(await categoriesFor(c.var.db, enrolledScope(c.var.user.id))));
-  r.get("/users/me/catalog-filter-categories", async (c) => c.json(await categoriesFor(c.var.db, catalogScope(c.var.user.tenantId))));
+  r.get("/users/me/enrolled-showcases", async (c) =>
+    c.json({ data: await showcasesFor(c.var.db, enrolledScope(c.var.user.id)) }),
+  );
+  r.get("/users/me/catalog-showcases", async (c) =>
+    c.json({ data: await showcasesFor(c.var.db, catalogScope(c.var.user.tenantId)) }),
+  );
+  r.get("/users/me/enrolled-filter-categories", async (c) =>
+    c.json(await categoriesFor(c.var.db, enrolledScope(c.var.user.id))),
+  );
+  r.get("/users/me/catalog-filter-categories", async (c) =>
+    c.json(await categoriesFor(c.var.db, catalogScope(c.var.user.tenantId))),
+  );
 
   r.get("/grading-scales/query", async (c) => {
     const ids = c.req.queries("id") ?? [];
-    if (ids.length > 100 || !ids.every((i) => isUuid(i))) throw new ApiError(400, { id: [message("invalid", "id must be grading scale ids (uuid), at most 100.")] });
+    if (ids.length > 100 || !ids.every((i) => isUuid(i)))
+      throw new ApiError(400, { id: [message("invalid", "id must be grading scale ids (uuid), at most 100.")] });
     const scales = await loadScales(c.var.db, ids);
     return c.json({ data: scales.filter(() => true) });
   });
@@ -531,7 +710,11 @@ export function courseRoutes() {
     const [rows, total] = await Promise.all([
       base,
       p.requireTotalCount
-        ? db.select({ n: sql<number>`count(*)::int` }).from(objectiveAccesses).innerJoin(objectives, eq(objectives.id, objectiveAccesses.objectiveId)).where(where)
+        ? db
+            .select({ n: sql<number>`count(*)::int` })
+            .from(objectiveAccesses)
+            .innerJoin(objectives, eq(objectives.id, objectiveAccesses.objectiveId))
+            .where(where)
         : null,
     ]);
     const gradeMap = gradeMapOf(rows.map((row) => row.g));
@@ -561,18 +744,34 @@ export function courseRoutes() {
     const db = c.var.db;
     const user = c.var.user;
     const rows = await db
-      .select({ access: objectiveAccesses, o: { ...objectiveColumns, about: objectives.about, inCatalog: objectives.inCatalog }, aggId: owa.id, r: objectiveRecords, g: gradeColumns })
+      .select({
+        access: objectiveAccesses,
+        o: { ...objectiveColumns, about: objectives.about, inCatalog: objectives.inCatalog },
+        aggId: owa.id,
+        r: objectiveRecords,
+        g: gradeColumns,
+      })
       .from(objectiveAccesses)
       .innerJoin(objectives, eq(objectives.id, objectiveAccesses.objectiveId))
       .leftJoin(owa, and(eq(owa.objectiveId, objectives.id), eq(owa.userId, user.id)))
       .leftJoin(objectiveRecords, eq(objectiveRecords.id, owa.lastRecordId))
       .leftJoin(grades, eq(grades.id, objectiveRecords.gradeId))
-      .where(and(eq(objectives.id, id), eq(objectives.tenantId, user.tenantId), or(isNull(objectiveAccesses.userId), eq(objectiveAccesses.userId, user.id))))
+      .where(
+        and(
+          eq(objectives.id, id),
+          eq(objectives.tenantId, user.tenantId),
+          or(isNull(objectiveAccesses.userId), eq(objectiveAccesses.userId, user.id)),
+        ),
+      )
       .orderBy(sql`${objectiveAccesses.userId} is null`)
       .limit(1);
     const row = rows[0];
     // Not listed and not assigned: as if it did not exist (another tenant's or a hidden course).
-    const visible = row && (row.aggId !== null || row.access.userId === user.id || (row.o.inCatalog && row.o.state === READY && row.o.activityState !== ARCHIVED_ACTIVITY));
+    const visible =
+      row &&
+      (row.aggId !== null ||
+        row.access.userId === user.id ||
+        (row.o.inCatalog && row.o.state === READY && row.o.activityState !== ARCHIVED_ACTIVITY));
     if (!row || !visible) throw notFound("course");
     const rec = toRecord(row.r, row.access, null, gradeMapOf([row.g]), c.var.now);
     return c.json({
@@ -600,20 +799,35 @@ export function courseRoutes() {
         .select({ access: objectiveAccesses, o: objectives })
         .from(objectiveAccesses)
         .innerJoin(objectives, eq(objectives.id, objectiveAccesses.objectiveId))
-        .where(and(eq(objectiveAccesses.id, body.objectiveAccessId), eq(objectiveAccesses.tenantId, user.tenantId), or(isNull(objectiveAccesses.userId), eq(objectiveAccesses.userId, user.id))))
+        .where(
+          and(
+            eq(objectiveAccesses.id, body.objectiveAccessId),
+            eq(objectiveAccesses.tenantId, user.tenantId),
+            or(isNull(objectiveAccesses.userId), eq(objectiveAccesses.userId, user.id)),
+          ),
+        )
         .limit(1);
       const row = rows[0];
       if (!row) throw new ApiError(404, { objectiveAccessId: [message("notFound", "The course was not found.")] });
       const { access, o } = row;
-      const listed = access.userId === user.id || ((o.inCatalog || o.isPublic) && o.state === READY && o.activityState !== ARCHIVED_ACTIVITY);
+      const listed =
+        access.userId === user.id ||
+        ((o.inCatalog || o.isPublic) && o.state === READY && o.activityState !== ARCHIVED_ACTIVITY);
       if (!listed || !o.allowSelfEnrollment) {
-        throw new ApiError(422, { "": [message("selfEnrollmentNotAllowed", "This course cannot be added to your courses.")] });
+        throw new ApiError(422, {
+          "": [message("selfEnrollmentNotAllowed", "This course cannot be added to your courses.")],
+        });
       }
-      const existing = await tx.select().from(owa).where(and(eq(owa.userId, user.id), eq(owa.objectiveId, o.id))).limit(1);
+      const existing = await tx
+        .select()
+        .from(owa)
+        .where(and(eq(owa.userId, user.id), eq(owa.objectiveId, o.id)))
+        .limit(1);
       let aggregateId: string;
       if (existing[0]) {
         aggregateId = existing[0].id;
-        if (!existing[0].isSelfEnrolled) await tx.update(owa).set({ isSelfEnrolled: true }).where(eq(owa.id, aggregateId));
+        if (!existing[0].isSelfEnrolled)
+          await tx.update(owa).set({ isSelfEnrolled: true }).where(eq(owa.id, aggregateId));
       } else {
         const [created] = await tx
           .insert(owa)

@@ -3,8 +3,12 @@ import { createMiddleware } from "hono/factory";
 import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import {
-  DISCUSSION_KIND, createDiscussionPostSchema, discussionPageQuerySchema,
-  type DiscussionPost, type DiscussionThread, type DiscussionThreadPost,
+  DISCUSSION_KIND,
+  createDiscussionPostSchema,
+  discussionPageQuerySchema,
+  type DiscussionPost,
+  type DiscussionThread,
+  type DiscussionThreadPost,
 } from "../../domain/contract/discussions";
 import type { ApiEnv } from "../context";
 import type { Db } from "../db/client";
@@ -41,7 +45,13 @@ async function discussionPart(db: Db | Tx, userId: string, partId: string) {
     .from(activityParts)
     .innerJoin(activities, eq(activities.id, activityParts.activityId))
     .innerJoin(owa, and(eq(owa.objectiveId, activityParts.objectiveId), eq(owa.userId, userId)))
-    .where(and(eq(activityParts.id, partId), eq(activities.kind, DISCUSSION_KIND), inArray(activities.state, [READY, EXPIRED])))
+    .where(
+      and(
+        eq(activityParts.id, partId),
+        eq(activities.kind, DISCUSSION_KIND),
+        inArray(activities.state, [READY, EXPIRED]),
+      ),
+    )
     .limit(1);
   if (!rows[0]) throw notFound("discussion");
   return rows[0];
@@ -58,7 +68,16 @@ const postColumns = {
   firstName: users.firstName,
   lastName: users.lastName,
 };
-type PostRow = { id: string; activityPartId: string; parentPostId: string | null; userId: string; body: string; createdAt: Date; firstName: string; lastName: string };
+type PostRow = {
+  id: string;
+  activityPartId: string;
+  parentPostId: string | null;
+  userId: string;
+  body: string;
+  createdAt: Date;
+  firstName: string;
+  lastName: string;
+};
 
 function toPost(row: PostRow, viewerId: string): DiscussionPost {
   return {
@@ -95,7 +114,10 @@ export function discussionRoutes() {
         .orderBy(desc(discussionPosts.createdAt), desc(discussionPosts.id))
         .limit(pageSize)
         .offset((page - 1) * pageSize),
-      db.select({ n: sql<number>`count(*)::int` }).from(discussionPosts).where(topLevel),
+      db
+        .select({ n: sql<number>`count(*)::int` })
+        .from(discussionPosts)
+        .where(topLevel),
     ]);
     const ids = rows.map((p) => p.id);
     const replyRows = ids.length
@@ -112,8 +134,18 @@ export function discussionRoutes() {
       list.push(toPost(row, viewerId));
       replies.set(row.parentPostId!, list);
     }
-    const data: DiscussionThreadPost[] = rows.map((row) => ({ ...toPost(row, viewerId), replies: replies.get(row.id) ?? [] }));
-    return c.json({ activityPathId: part.id, open: part.state === READY, page, pageSize, totalCount, data } satisfies DiscussionThread);
+    const data: DiscussionThreadPost[] = rows.map((row) => ({
+      ...toPost(row, viewerId),
+      replies: replies.get(row.id) ?? [],
+    }));
+    return c.json({
+      activityPathId: part.id,
+      open: part.state === READY,
+      page,
+      pageSize,
+      totalCount,
+      data,
+    } satisfies DiscussionThread);
   });
 
   // Write a post or a reply. Idempotent by the post id: a double-clicked submit makes one post.
@@ -125,7 +157,8 @@ export function discussionRoutes() {
     await discussionPart(c.var.db, user.id, body.activityPathId);
     return runCommand(c, { id: body.id, type: "create-discussion-post" }, async (tx) => {
       const part = await discussionPart(tx, user.id, body.activityPathId);
-      if (part.state !== READY) throw new ApiError(422, { "": [message("discussionClosed", "This discussion is closed.")] });
+      if (part.state !== READY)
+        throw new ApiError(422, { "": [message("discussionClosed", "This discussion is closed.")] });
       let parentPostId: string | null = null;
       if (body.parentPostId) {
         const [parent] = await tx
@@ -133,17 +166,30 @@ export function discussionRoutes() {
           .from(discussionPosts)
           .where(and(eq(discussionPosts.id, body.parentPostId), eq(discussionPosts.activityPartId, part.id)))
           .limit(1);
-        if (!parent) throw new ApiError(404, { parentPostId: [message("notFound", "The post was not found in this discussion.")] });
+        if (!parent)
+          throw new ApiError(404, {
+            parentPostId: [message("notFound", "The post was not found in this discussion.")],
+          });
         // Replies are one level deep: a reply to a reply joins the same top-level post.
         parentPostId = parent.parentPostId ?? parent.id;
       }
       const [created] = await tx
         .insert(discussionPosts)
-        .values({ id: body.id, activityPartId: part.id, parentPostId, userId: user.id, body: body.body, createdAt: now })
+        .values({
+          id: body.id,
+          activityPartId: part.id,
+          parentPostId,
+          userId: user.id,
+          body: body.body,
+          createdAt: now,
+        })
         .onConflictDoNothing()
         .returning();
       if (!created) throw new ApiError(409, { id: [message("commandIdReused", "This post id was already used.")] });
-      const [author] = await tx.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, user.id));
+      const [author] = await tx
+        .select({ firstName: users.firstName, lastName: users.lastName })
+        .from(users)
+        .where(eq(users.id, user.id));
       return toPost({ ...created, ...author }, user.id);
     });
   });

@@ -2,18 +2,38 @@ import { Hono, type Context } from "hono";
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { z } from "zod";
 import {
-  availabilityBlock, gradeObjective, previousAttemptScoresVisible, retakeOffered, canReview,
-  type ActivityKind, type ObjectiveState, type WorkflowState,
+  availabilityBlock,
+  gradeObjective,
+  previousAttemptScoresVisible,
+  retakeOffered,
+  canReview,
+  type ActivityKind,
+  type ObjectiveState,
+  type WorkflowState,
 } from "../../domain/lifecycle";
 import {
-  ACTIVITY_WORKFLOW_STATE, finishActivityWorkflowsSchema, finishObjectiveWorkflowSchema, startActivityWorkflowsSchema,
-  startObjectiveWorkflowSchema, submitObjectiveWorkflowSchema, type ActivityTree, type TreeNode,
+  ACTIVITY_WORKFLOW_STATE,
+  finishActivityWorkflowsSchema,
+  finishObjectiveWorkflowSchema,
+  startActivityWorkflowsSchema,
+  startObjectiveWorkflowSchema,
+  submitObjectiveWorkflowSchema,
+  type ActivityTree,
+  type TreeNode,
 } from "../../domain/contract/lifecycle";
 import type { ApiEnv } from "../context";
 import type { Db } from "../db/client";
 import {
-  activities, activityParts, activityRecords, activityWorkflows, features, grades, objectiveRecords, objectives,
-  objectiveWorkflowAggregates as owa, objectiveWorkflows,
+  activities,
+  activityParts,
+  activityRecords,
+  activityWorkflows,
+  features,
+  grades,
+  objectiveRecords,
+  objectives,
+  objectiveWorkflowAggregates as owa,
+  objectiveWorkflows,
 } from "../db/schema";
 import { requireUser } from "../auth";
 import { runCommand } from "../commands";
@@ -28,7 +48,14 @@ import { jsonBody, params, idParams, isUuid } from "../validate";
 const contentParams = z.object({ id: z.uuid(), path: z.uuid().optional() });
 const activityParams = z.object({ id: z.uuid(), activityId: z.uuid() });
 const activityWorkflowParams = z.object({ id: z.uuid(), awId: z.uuid() });
-const resumeBody = z.object({ resume: z.object({ page: z.number().int().min(1).max(100_000).optional(), position: z.number().min(0).max(1_000_000).optional() }).strict() });
+const resumeBody = z.object({
+  resume: z
+    .object({
+      page: z.number().int().min(1).max(100_000).optional(),
+      position: z.number().min(0).max(1_000_000).optional(),
+    })
+    .strict(),
+});
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 const FINISHED = 6;
@@ -42,7 +69,11 @@ function refused(code: string, text: string, params?: Record<string, string | nu
 }
 
 async function ownWorkflow(db: Db | Tx, userId: string, workflowId: string, lock = false) {
-  const q = db.select().from(objectiveWorkflows).where(and(eq(objectiveWorkflows.id, workflowId), eq(objectiveWorkflows.userId, userId))).limit(1);
+  const q = db
+    .select()
+    .from(objectiveWorkflows)
+    .where(and(eq(objectiveWorkflows.id, workflowId), eq(objectiveWorkflows.userId, userId)))
+    .limit(1);
   const rows = lock ? await q.for("update") : await q;
   if (!rows[0]) throw notFound("workflow");
   return rows[0];
@@ -57,7 +88,11 @@ async function refuseWhenProctorLocked(tx: Tx, wf: { id: string; state: number }
 }
 
 async function featureOn(db: Db | Tx, tenantId: string, name: string, fallback: boolean) {
-  const rows = await db.select({ enabled: features.enabled }).from(features).where(and(eq(features.tenantId, tenantId), eq(features.name, name))).limit(1);
+  const rows = await db
+    .select({ enabled: features.enabled })
+    .from(features)
+    .where(and(eq(features.tenantId, tenantId), eq(features.name, name)))
+    .limit(1);
   return rows[0]?.enabled ?? fallback;
 }
 
@@ -67,9 +102,17 @@ async function leafProgress(db: Db | Tx, objectiveId: string, objectiveWorkflowI
     .select({ part: activityParts, activity: activities, aw: activityWorkflows, rec: activityRecords })
     .from(activityParts)
     .innerJoin(activities, eq(activities.id, activityParts.activityId))
-    .leftJoin(activityWorkflows, and(eq(activityWorkflows.activityPartId, activityParts.id), eq(activityWorkflows.objectiveWorkflowId, objectiveWorkflowId)))
+    .leftJoin(
+      activityWorkflows,
+      and(
+        eq(activityWorkflows.activityPartId, activityParts.id),
+        eq(activityWorkflows.objectiveWorkflowId, objectiveWorkflowId),
+      ),
+    )
     .leftJoin(activityRecords, eq(activityRecords.activityWorkflowId, activityWorkflows.id))
-    .where(and(eq(activityParts.objectiveId, objectiveId), sql`${activities.kind} <> 3`, sql`${activities.state} <> 4`));
+    .where(
+      and(eq(activityParts.objectiveId, objectiveId), sql`${activities.kind} <> 3`, sql`${activities.state} <> 4`),
+    );
 }
 
 function progressOf(rows: Awaited<ReturnType<typeof leafProgress>>): number {
@@ -79,20 +122,34 @@ function progressOf(rows: Awaited<ReturnType<typeof leafProgress>>): number {
   return Math.round((done / counted.length) * 10_000) / 10_000;
 }
 
-export async function loadTree(db: Db, objectiveId: string, workflow: { id: string; state: number } | null, revealScores: boolean, _now: Date): Promise<Omit<ActivityTree, "objectiveWorkflowId">> {
+export async function loadTree(
+  db: Db,
+  objectiveId: string,
+  workflow: { id: string; state: number } | null,
+  revealScores: boolean,
+  _now: Date,
+): Promise<Omit<ActivityTree, "objectiveWorkflowId">> {
   const rows = await db
     .select({ part: activityParts, activity: activities, aw: activityWorkflows, rec: activityRecords })
     .from(activityParts)
     .innerJoin(activities, eq(activities.id, activityParts.activityId))
-    .leftJoin(activityWorkflows, and(eq(activityWorkflows.activityPartId, activityParts.id), eq(activityWorkflows.objectiveWorkflowId, workflow?.id ?? "00000000-0000-0000-0000-000000000000")))
+    .leftJoin(
+      activityWorkflows,
+      and(
+        eq(activityWorkflows.activityPartId, activityParts.id),
+        eq(activityWorkflows.objectiveWorkflowId, workflow?.id ?? "00000000-0000-0000-0000-000000000000"),
+      ),
+    )
     .leftJoin(activityRecords, eq(activityRecords.activityWorkflowId, activityWorkflows.id))
     .where(eq(activityParts.objectiveId, objectiveId))
     .orderBy(asc(activityParts.axis));
   const byId = new Map(rows.map((r) => [r.part.id, r]));
   // A module's window applies to everything inside it: the later start, the earlier end wins.
   const effective = new Map<string, Record<string, string | null>>();
-  const later = (a?: string | null, b?: string | null) => (!a ? (b ?? null) : !b ? a : Date.parse(a) >= Date.parse(b) ? a : b);
-  const earlier = (a?: string | null, b?: string | null) => (!a ? (b ?? null) : !b ? a : Date.parse(a) <= Date.parse(b) ? a : b);
+  const later = (a?: string | null, b?: string | null) =>
+    !a ? (b ?? null) : !b ? a : Date.parse(a) >= Date.parse(b) ? a : b;
+  const earlier = (a?: string | null, b?: string | null) =>
+    !a ? (b ?? null) : !b ? a : Date.parse(a) <= Date.parse(b) ? a : b;
   const constraintOf = (partId: string): Record<string, string | null> => {
     const known = effective.get(partId);
     if (known) return known;
@@ -105,7 +162,8 @@ export async function loadTree(db: Db, objectiveId: string, workflow: { id: stri
       accessibleUntil: earlier(own.accessibleUntil, parent.accessibleUntil),
       startUntil: earlier(own.startUntil, parent.startUntil),
     };
-    for (const k of ["startFrom", "accessibleUntil", "startUntil"]) if (c[k] === null && own[k] === undefined) delete c[k];
+    for (const k of ["startFrom", "accessibleUntil", "startUntil"])
+      if (c[k] === null && own[k] === undefined) delete c[k];
     effective.set(partId, c);
     return c;
   };
@@ -140,9 +198,22 @@ export async function loadTree(db: Db, objectiveId: string, workflow: { id: stri
           supportReview: activity.supportReview,
           activityWorkflowAggregate: {
             lastActivityWorkflow: aw
-              ? { id: aw.id, state: aw.state, submitted: aw.state !== 1, finished: iso(aw.finished), started: aw.started.toISOString(), resume: (aw.resume as { page?: number; openedAt?: string } | null) ?? null }
+              ? {
+                  id: aw.id,
+                  state: aw.state,
+                  submitted: aw.state !== 1,
+                  finished: iso(aw.finished),
+                  started: aw.started.toISOString(),
+                  resume: (aw.resume as { page?: number; openedAt?: string } | null) ?? null,
+                }
               : null,
-            bestActivityRecord: rec ? { score: revealScores ? rec.score : null, maxScore: revealScores ? rec.maxScore : null, passed: revealScores ? rec.passed : null } : null,
+            bestActivityRecord: rec
+              ? {
+                  score: revealScores ? rec.score : null,
+                  maxScore: revealScores ? rec.maxScore : null,
+                  passed: revealScores ? rec.passed : null,
+                }
+              : null,
           },
         },
       };
@@ -152,7 +223,17 @@ export async function loadTree(db: Db, objectiveId: string, workflow: { id: stri
 
 export function lifecycleRoutes() {
   const r = new Hono<ApiEnv>();
-  for (const path of ["/start-objective-workflows", "/submit-objective-workflows", "/finish-objective-workflows", "/start-activity-workflows", "/finish-activity-workflows", "/objective-workflows/*", "/objective-workflow-aggregates/*", "/objective-records/*", "/users/me/objective-workflows/*"]) {
+  for (const path of [
+    "/start-objective-workflows",
+    "/submit-objective-workflows",
+    "/finish-objective-workflows",
+    "/start-activity-workflows",
+    "/finish-activity-workflows",
+    "/objective-workflows/*",
+    "/objective-workflow-aggregates/*",
+    "/objective-records/*",
+    "/users/me/objective-workflows/*",
+  ]) {
     r.use(path, requireUser);
   }
 
@@ -172,8 +253,11 @@ export function lifecycleRoutes() {
       const row = rows[0];
       if (!row) throw notFound("course");
       const { a, o } = row;
-      if (o.state === 1 || o.state === 4 || o.activityState === 4) throw refused("courseNotAvailable", "This course cannot be started.");
-      const last = a.lastWorkflowId ? (await tx.select().from(objectiveWorkflows).where(eq(objectiveWorkflows.id, a.lastWorkflowId)).limit(1))[0] : null;
+      if (o.state === 1 || o.state === 4 || o.activityState === 4)
+        throw refused("courseNotAvailable", "This course cannot be started.");
+      const last = a.lastWorkflowId
+        ? (await tx.select().from(objectiveWorkflows).where(eq(objectiveWorkflows.id, a.lastWorkflowId)).limit(1))[0]
+        : null;
       if (last && last.state !== FINISHED) throw conflict("workflowInProgress", "The course is already started.");
       if (last) {
         const allowed = retakeOffered({
@@ -185,13 +269,29 @@ export function lifecycleRoutes() {
         });
         if (!allowed) throw conflict("retakeNotAllowed", "Starting this course again is not allowed.");
       }
-      const block = availabilityBlock({ availabilityDate: iso(a.availabilityDate), availabilityEndDate: iso(a.availabilityEndDate) }, now);
+      const block = availabilityBlock(
+        { availabilityDate: iso(a.availabilityDate), availabilityEndDate: iso(a.availabilityEndDate) },
+        now,
+      );
       if (block) {
-        throw refused(block.kind === "notYetAvailable" ? "notYetAvailable" : "availabilityEnded", block.kind === "notYetAvailable" ? `Available from ${block.date}.` : `Available until ${block.date}.`, { date: block.date });
+        throw refused(
+          block.kind === "notYetAvailable" ? "notYetAvailable" : "availabilityEnded",
+          block.kind === "notYetAvailable" ? `Available from ${block.date}.` : `Available until ${block.date}.`,
+          { date: block.date },
+        );
       }
       const [wf] = await tx
         .insert(objectiveWorkflows)
-        .values({ id: body.id, aggregateId: a.id, userId: user.id, objectiveId: o.id, attempt: (last?.attempt ?? 0) + 1, state: 1, progress: 0, started: now })
+        .values({
+          id: body.id,
+          aggregateId: a.id,
+          userId: user.id,
+          objectiveId: o.id,
+          attempt: (last?.attempt ?? 0) + 1,
+          state: 1,
+          progress: 0,
+          started: now,
+        })
         .returning();
       await tx.update(owa).set({ lastWorkflowId: wf.id, lastWorkflowState: 1 }).where(eq(owa.id, a.id));
       return { ...toWorkflow(wf), objectiveWorkflowAggregateId: a.id };
@@ -203,27 +303,43 @@ export function lifecycleRoutes() {
     const body = await jsonBody(c, startActivityWorkflowsSchema);
     const user = c.var.user;
     const parts = [...new Set(body.activityPartIds)].sort();
-    return runCommand(c, { id: stableUuid(`start-aw:${body.objectiveWorkflowId}:${parts.join(",")}`), type: "start-activity-workflows" }, async (tx) => {
-      const wf = await ownWorkflow(tx, user.id, body.objectiveWorkflowId, true);
-      if (wf.state !== 1) throw conflict("workflowNotInProgress", "The course is not in progress.");
-      await refuseWhenProctorLocked(tx, wf);
-      const found = await tx
-        .select({ id: activityParts.id, state: activities.state })
-        .from(activityParts)
-        .innerJoin(activities, eq(activities.id, activityParts.activityId))
-        .where(and(eq(activityParts.objectiveId, wf.objectiveId), inArray(activityParts.id, parts)));
-      if (found.length !== parts.length) throw new ApiError(404, { activityPartIds: [message("notFound", "An activity was not found in this course.")] });
-      if (found.some((p) => p.state === 1 || p.state === 4)) throw refused("activityNotAvailable", "This activity is not available.");
-      await tx
-        .insert(activityWorkflows)
-        .values(parts.map((activityPartId) => ({ objectiveWorkflowId: wf.id, activityPartId, userId: user.id, state: 1 })))
-        .onConflictDoNothing();
-      const rows = await tx
-        .select({ id: activityWorkflows.id, activityPartId: activityWorkflows.activityPartId, state: activityWorkflows.state })
-        .from(activityWorkflows)
-        .where(and(eq(activityWorkflows.objectiveWorkflowId, wf.id), inArray(activityWorkflows.activityPartId, parts)));
-      return { objectiveWorkflowId: wf.id, activityWorkflows: rows };
-    });
+    return runCommand(
+      c,
+      { id: stableUuid(`start-aw:${body.objectiveWorkflowId}:${parts.join(",")}`), type: "start-activity-workflows" },
+      async (tx) => {
+        const wf = await ownWorkflow(tx, user.id, body.objectiveWorkflowId, true);
+        if (wf.state !== 1) throw conflict("workflowNotInProgress", "The course is not in progress.");
+        await refuseWhenProctorLocked(tx, wf);
+        const found = await tx
+          .select({ id: activityParts.id, state: activities.state })
+          .from(activityParts)
+          .innerJoin(activities, eq(activities.id, activityParts.activityId))
+          .where(and(eq(activityParts.objectiveId, wf.objectiveId), inArray(activityParts.id, parts)));
+        if (found.length !== parts.length)
+          throw new ApiError(404, {
+            activityPartIds: [message("notFound", "An activity was not found in this course.")],
+          });
+        if (found.some((p) => p.state === 1 || p.state === 4))
+          throw refused("activityNotAvailable", "This activity is not available.");
+        await tx
+          .insert(activityWorkflows)
+          .values(
+            parts.map((activityPartId) => ({ objectiveWorkflowId: wf.id, activityPartId, userId: user.id, state: 1 })),
+          )
+          .onConflictDoNothing();
+        const rows = await tx
+          .select({
+            id: activityWorkflows.id,
+            activityPartId: activityWorkflows.activityPartId,
+            state: activityWorkflows.state,
+          })
+          .from(activityWorkflows)
+          .where(
+            and(eq(activityWorkflows.objectiveWorkflowId, wf.id), inArray(activityWorkflows.activityPartId, parts)),
+          );
+        return { objectiveWorkflowId: wf.id, activityWorkflows: rows };
+      },
+    );
   });
 
   // Spec 7.3: finish activity workflows; completion earns the activity's points unless a person grades it.
@@ -232,31 +348,47 @@ export function lifecycleRoutes() {
     const user = c.var.user;
     const now = c.var.now;
     const ids = [...new Set(body.activityWorkflowIds)].sort();
-    return runCommand(c, { id: stableUuid(`finish-aw:${body.objectiveWorkflowId}:${ids.join(",")}`), type: "finish-activity-workflows" }, async (tx) => {
-      const wf = await ownWorkflow(tx, user.id, body.objectiveWorkflowId, true);
-      if (wf.state !== 1) throw conflict("workflowNotInProgress", "The course is not in progress.");
-      await refuseWhenProctorLocked(tx, wf);
-      const rows = await tx
-        .select({ aw: activityWorkflows, activity: activities })
-        .from(activityWorkflows)
-        .innerJoin(activityParts, eq(activityParts.id, activityWorkflows.activityPartId))
-        .innerJoin(activities, eq(activities.id, activityParts.activityId))
-        .where(and(eq(activityWorkflows.objectiveWorkflowId, wf.id), inArray(activityWorkflows.id, ids)));
-      if (rows.length !== ids.length) throw new ApiError(404, { activityWorkflowIds: [message("notFound", "An activity workflow was not found.")] });
-      for (const { aw, activity } of rows) {
-        if (aw.state !== ACTIVITY_WORKFLOW_STATE.inProgress) continue;
-        const state = activity.manualGrading ? ACTIVITY_WORKFLOW_STATE.inGrading : ACTIVITY_WORKFLOW_STATE.finished;
-        await tx.update(activityWorkflows).set({ state, finished: now }).where(eq(activityWorkflows.id, aw.id));
-        const score = activity.maxScore !== null && !activity.manualGrading ? activity.maxScore : null;
-        await tx
-          .insert(activityRecords)
-          .values({ activityWorkflowId: aw.id, objectiveWorkflowId: wf.id, activityPartId: aw.activityPartId, userId: user.id, score, maxScore: activity.maxScore, passed: score === null ? null : true, finished: now })
-          .onConflictDoNothing();
-      }
-      const progress = progressOf(await leafProgress(tx, wf.objectiveId, wf.id));
-      await tx.update(objectiveWorkflows).set({ progress }).where(eq(objectiveWorkflows.id, wf.id));
-      return { objectiveWorkflowId: wf.id, progress };
-    });
+    return runCommand(
+      c,
+      { id: stableUuid(`finish-aw:${body.objectiveWorkflowId}:${ids.join(",")}`), type: "finish-activity-workflows" },
+      async (tx) => {
+        const wf = await ownWorkflow(tx, user.id, body.objectiveWorkflowId, true);
+        if (wf.state !== 1) throw conflict("workflowNotInProgress", "The course is not in progress.");
+        await refuseWhenProctorLocked(tx, wf);
+        const rows = await tx
+          .select({ aw: activityWorkflows, activity: activities })
+          .from(activityWorkflows)
+          .innerJoin(activityParts, eq(activityParts.id, activityWorkflows.activityPartId))
+          .innerJoin(activities, eq(activities.id, activityParts.activityId))
+          .where(and(eq(activityWorkflows.objectiveWorkflowId, wf.id), inArray(activityWorkflows.id, ids)));
+        if (rows.length !== ids.length)
+          throw new ApiError(404, {
+            activityWorkflowIds: [message("notFound", "An activity workflow was not found.")],
+          });
+        for (const { aw, activity } of rows) {
+          if (aw.state !== ACTIVITY_WORKFLOW_STATE.inProgress) continue;
+          const state = activity.manualGrading ? ACTIVITY_WORKFLOW_STATE.inGrading : ACTIVITY_WORKFLOW_STATE.finished;
+          await tx.update(activityWorkflows).set({ state, finished: now }).where(eq(activityWorkflows.id, aw.id));
+          const score = activity.maxScore !== null && !activity.manualGrading ? activity.maxScore : null;
+          await tx
+            .insert(activityRecords)
+            .values({
+              activityWorkflowId: aw.id,
+              objectiveWorkflowId: wf.id,
+              activityPartId: aw.activityPartId,
+              userId: user.id,
+              score,
+              maxScore: activity.maxScore,
+              passed: score === null ? null : true,
+              finished: now,
+            })
+            .onConflictDoNothing();
+        }
+        const progress = progressOf(await leafProgress(tx, wf.objectiveId, wf.id));
+        await tx.update(objectiveWorkflows).set({ progress }).where(eq(objectiveWorkflows.id, wf.id));
+        return { objectiveWorkflowId: wf.id, progress };
+      },
+    );
   });
 
   // Spec 7.3 / 4.5: submit; grading makes the record at once (or waits for a person to grade).
@@ -280,7 +412,13 @@ export function lifecycleRoutes() {
           // Not done by the time of submission counts as no points; done but awaiting a person: pending.
           score: rec?.score ?? (aw && aw.state === ACTIVITY_WORKFLOW_STATE.inGrading ? null : 0),
         })),
-        scale: scale ? { maxScore: scale.maxScore, normalizedPassingScore: scale.normalizedPassingScore, grades: scale.objectiveGrades } : null,
+        scale: scale
+          ? {
+              maxScore: scale.maxScore,
+              normalizedPassingScore: scale.normalizedPassingScore,
+              grades: scale.objectiveGrades,
+            }
+          : null,
       });
       const progress = progressOf(leaves);
       const pending = result.pending > 0;
@@ -309,7 +447,13 @@ export function lifecycleRoutes() {
         .returning();
       await tx.update(owa).set({ lastWorkflowState: state, lastRecordId: record.id }).where(eq(owa.id, agg.id));
       // A passed attempt of a course with a certificate template earns its certificate in this transaction.
-      await issueCertificate(tx, { objectiveId: wf.objectiveId, userId: user.id, objectiveRecordId: record.id, passed: record.passed, now });
+      await issueCertificate(tx, {
+        objectiveId: wf.objectiveId,
+        userId: user.id,
+        objectiveRecordId: record.id,
+        passed: record.passed,
+        now,
+      });
       return toWorkflow(updated);
     });
   });
@@ -322,12 +466,28 @@ export function lifecycleRoutes() {
     return runCommand(c, { id: body.id, type: "finish-objective-workflow" }, async (tx) => {
       const wf = await ownWorkflow(tx, user.id, body.objectiveWorkflowId, true);
       if (wf.state === FINISHED) throw conflict("alreadyFinished", "The course is already finished.");
-      if (![2, 4, 5].includes(wf.state)) throw conflict("cannotFinish", "The course cannot be finished in its current state.");
-      const [updated] = await tx.update(objectiveWorkflows).set({ state: FINISHED, finished: now }).where(eq(objectiveWorkflows.id, wf.id)).returning();
+      if (![2, 4, 5].includes(wf.state))
+        throw conflict("cannotFinish", "The course cannot be finished in its current state.");
+      const [updated] = await tx
+        .update(objectiveWorkflows)
+        .set({ state: FINISHED, finished: now })
+        .where(eq(objectiveWorkflows.id, wf.id))
+        .returning();
       if (wf.objectiveRecordId) {
-        const [record] = await tx.update(objectiveRecords).set({ finished: now }).where(eq(objectiveRecords.id, wf.objectiveRecordId)).returning({ id: objectiveRecords.id, passed: objectiveRecords.passed });
+        const [record] = await tx
+          .update(objectiveRecords)
+          .set({ finished: now })
+          .where(eq(objectiveRecords.id, wf.objectiveRecordId))
+          .returning({ id: objectiveRecords.id, passed: objectiveRecords.passed });
         // Graded by a person after submission: the certificate comes when the attempt is finished.
-        if (record) await issueCertificate(tx, { objectiveId: wf.objectiveId, userId: user.id, objectiveRecordId: record.id, passed: record.passed, now });
+        if (record)
+          await issueCertificate(tx, {
+            objectiveId: wf.objectiveId,
+            userId: user.id,
+            objectiveRecordId: record.id,
+            passed: record.passed,
+            now,
+          });
       }
       await tx.update(owa).set({ lastWorkflowState: FINISHED }).where(eq(owa.id, wf.aggregateId));
       return toWorkflow(updated);
@@ -345,25 +505,53 @@ export function lifecycleRoutes() {
     const [agg] = await db
       .select()
       .from(owa)
-      .where(and(where.aggregateId ? eq(owa.id, where.aggregateId) : eq(owa.objectiveId, where.objectiveId!), eq(owa.userId, c.var.user.id)))
+      .where(
+        and(
+          where.aggregateId ? eq(owa.id, where.aggregateId) : eq(owa.objectiveId, where.objectiveId!),
+          eq(owa.userId, c.var.user.id),
+        ),
+      )
       .limit(1);
     if (!agg) throw notFound("course");
     const rows = await db
-      .select({ r: objectiveRecords, wfState: objectiveWorkflows.state, attempt: objectiveWorkflows.attempt, started: objectiveWorkflows.started })
+      .select({
+        r: objectiveRecords,
+        wfState: objectiveWorkflows.state,
+        attempt: objectiveWorkflows.attempt,
+        started: objectiveWorkflows.started,
+      })
       .from(objectiveRecords)
       .leftJoin(objectiveWorkflows, eq(objectiveWorkflows.id, objectiveRecords.workflowId))
       .where(eq(objectiveRecords.aggregateId, agg.id))
-      .orderBy(desc(sql`coalesce(${objectiveRecords.finished}, ${objectiveWorkflows.submitted}, ${objectiveWorkflows.started})`));
+      .orderBy(
+        desc(
+          sql`coalesce(${objectiveRecords.finished}, ${objectiveWorkflows.submitted}, ${objectiveWorkflows.started})`,
+        ),
+      );
     const gradeIds = [...new Set(rows.map((x) => x.r.gradeId).filter((g): g is string => !!g))];
     const gradeRows = gradeIds.length ? await db.select().from(grades).where(inArray(grades.id, gradeIds)) : [];
-    const gradeMap = new Map(gradeRows.map((g) => [g.id, { id: g.id, name: g.name, color: g.color, normalizedMinScore: g.normalizedMinScore }]));
-    const olderVisible = previousAttemptScoresVisible({ recordCount: rows.length, gradeRevealPolicy: agg.gradeRevealPolicy as "none", gradeRevealDate: iso(agg.gradeRevealDate) }, c.var.now);
+    const gradeMap = new Map(
+      gradeRows.map((g) => [
+        g.id,
+        { id: g.id, name: g.name, color: g.color, normalizedMinScore: g.normalizedMinScore },
+      ]),
+    );
+    const olderVisible = previousAttemptScoresVisible(
+      {
+        recordCount: rows.length,
+        gradeRevealPolicy: agg.gradeRevealPolicy as "none",
+        gradeRevealDate: iso(agg.gradeRevealDate),
+      },
+      c.var.now,
+    );
     const data = rows.map((x, i) => {
       const rec = toRecord(x.r, agg, x.wfState, gradeMap, c.var.now)!;
       const hidden = i > 0 && !olderVisible;
       return {
         ...rec,
-        ...(hidden ? { score: null, maxScore: null, normalizedScore: null, grade: null, passed: null, resultsHidden: true } : {}),
+        ...(hidden
+          ? { score: null, maxScore: null, normalizedScore: null, grade: null, passed: null, resultsHidden: true }
+          : {}),
         objectiveWorkflowId: x.r.workflowId,
         attempt: x.attempt,
         started: iso(x.started),
@@ -372,10 +560,13 @@ export function lifecycleRoutes() {
     });
     return c.json({ data });
   };
-  r.get("/objective-workflow-aggregates/:id/objective-records", async (c) => records(c, { aggregateId: params(c, idParams).id }));
+  r.get("/objective-workflow-aggregates/:id/objective-records", async (c) =>
+    records(c, { aggregateId: params(c, idParams).id }),
+  );
   r.get("/objective-records/query", async (c) => {
     const q = c.req.query("objectiveId") ?? "";
-    if (!isUuid(q)) throw new ApiError(400, { objectiveId: [message("invalid", "objectiveId must be a course id (uuid).")] });
+    if (!isUuid(q))
+      throw new ApiError(400, { objectiveId: [message("invalid", "objectiveId must be a course id (uuid).")] });
     return records(c, { objectiveId: q });
   });
 
@@ -385,11 +576,22 @@ export function lifecycleRoutes() {
     const db = c.var.db;
     const wf = await ownWorkflow(db, c.var.user.id, id);
     const [agg] = await db.select().from(owa).where(eq(owa.id, wf.aggregateId));
-    const [objective] = await db.select({ supportReview: objectives.supportReview }).from(objectives).where(eq(objectives.id, wf.objectiveId));
+    const [objective] = await db
+      .select({ supportReview: objectives.supportReview })
+      .from(objectives)
+      .where(eq(objectives.id, wf.objectiveId));
     // Scores of a finished attempt are shown only where review is allowed (spec 4.7).
     const reveal =
       wf.state !== FINISHED ||
-      canReview({ workflow: { state: FINISHED }, supportReview: objective.supportReview, gradeRevealPolicy: agg.gradeRevealPolicy as "none", gradeRevealDate: iso(agg.gradeRevealDate) }, c.var.now);
+      canReview(
+        {
+          workflow: { state: FINISHED },
+          supportReview: objective.supportReview,
+          gradeRevealPolicy: agg.gradeRevealPolicy as "none",
+          gradeRevealDate: iso(agg.gradeRevealDate),
+        },
+        c.var.now,
+      );
     const t = await loadTree(db, wf.objectiveId, wf, reveal, c.var.now);
     return c.json({ objectiveWorkflowId: wf.id, ...t } satisfies ActivityTree);
   };
@@ -407,7 +609,15 @@ export function lifecycleRoutes() {
       .limit(1);
     if (!rows[0]) throw notFound("activity");
     const a = rows[0].activity;
-    return c.json({ id: a.id, name: a.name, kind: a.kind, contentType: a.contentType, content: a.content, duration: a.duration, toolUrl: a.toolUrl });
+    return c.json({
+      id: a.id,
+      name: a.name,
+      kind: a.kind,
+      contentType: a.contentType,
+      content: a.content,
+      duration: a.duration,
+      toolUrl: a.toolUrl,
+    });
   });
   // Spec 7.4: one subtree, and the children of the root or of one node.
   const subtree = (mode: "node" | "children") => async (c: Context<ApiEnv>) => {
@@ -421,7 +631,11 @@ export function lifecycleRoutes() {
     if (mode === "children") return c.json({ data: t.nodes.filter((n) => n.parentPathId === rootId) });
     const inside = new Set([rootId]);
     for (const n of t.nodes) if (n.parentPathId && inside.has(n.parentPathId)) inside.add(n.activityPathId);
-    return c.json({ objectiveWorkflowId: wf.id, rootPathId: rootId, nodes: t.nodes.filter((n) => inside.has(n.activityPathId)) });
+    return c.json({
+      objectiveWorkflowId: wf.id,
+      rootPathId: rootId,
+      nodes: t.nodes.filter((n) => inside.has(n.activityPathId)),
+    });
   };
   r.get("/users/me/objective-workflows/:id/activity/:path/children", subtree("children"));
   r.get("/users/me/objective-workflows/:id/activity/children", subtree("children"));
@@ -435,12 +649,28 @@ export function lifecycleRoutes() {
       .select({ rec: activityRecords, activityId: activityParts.activityId })
       .from(activityRecords)
       .innerJoin(activityParts, eq(activityParts.id, activityRecords.activityPartId))
-      .where(and(eq(activityRecords.objectiveWorkflowId, wf.id), activityId ? eq(activityParts.activityId, activityId) : undefined));
+      .where(
+        and(
+          eq(activityRecords.objectiveWorkflowId, wf.id),
+          activityId ? eq(activityParts.activityId, activityId) : undefined,
+        ),
+      );
     const [agg] = await db.select().from(owa).where(eq(owa.id, wf.aggregateId));
-    const [objective] = await db.select({ supportReview: objectives.supportReview }).from(objectives).where(eq(objectives.id, wf.objectiveId));
+    const [objective] = await db
+      .select({ supportReview: objectives.supportReview })
+      .from(objectives)
+      .where(eq(objectives.id, wf.objectiveId));
     const reveal =
       wf.state !== FINISHED ||
-      canReview({ workflow: { state: FINISHED }, supportReview: objective.supportReview, gradeRevealPolicy: agg.gradeRevealPolicy as "none", gradeRevealDate: iso(agg.gradeRevealDate) }, c.var.now);
+      canReview(
+        {
+          workflow: { state: FINISHED },
+          supportReview: objective.supportReview,
+          gradeRevealPolicy: agg.gradeRevealPolicy as "none",
+          gradeRevealDate: iso(agg.gradeRevealDate),
+        },
+        c.var.now,
+      );
     return c.json({
       data: rows.map(({ rec, activityId: aid }) => ({
         id: rec.id,
@@ -462,7 +692,8 @@ export function lifecycleRoutes() {
     // filter=activity.id eq '<uuid>' (the only filter this query takes)
     const filter = c.req.query("filter") ?? "";
     const m = /^\s*activity\.id\s+eq\s+'([0-9a-fA-F-]{36})'\s*$/.exec(filter);
-    if (filter && !m) throw new ApiError(400, { filter: [message("invalidFilter", "Only \"activity.id eq '<uuid>'\" is supported.")] });
+    if (filter && !m)
+      throw new ApiError(400, { filter: [message("invalidFilter", "Only \"activity.id eq '<uuid>'\" is supported.")] });
     return recordsOf(c, id, m?.[1] ?? null);
   });
 
@@ -475,7 +706,9 @@ export function lifecycleRoutes() {
     const [row] = await db
       .update(activityWorkflows)
       // Merge: opening an activity keeps the PDF page saved earlier.
-      .set({ resume: sql`coalesce(${activityWorkflows.resume}, '{}'::jsonb) || ${JSON.stringify({ ...body.resume, openedAt: c.var.now.toISOString() })}::jsonb` })
+      .set({
+        resume: sql`coalesce(${activityWorkflows.resume}, '{}'::jsonb) || ${JSON.stringify({ ...body.resume, openedAt: c.var.now.toISOString() })}::jsonb`,
+      })
       .where(and(eq(activityWorkflows.id, p.awId), eq(activityWorkflows.objectiveWorkflowId, wf.id)))
       .returning({ id: activityWorkflows.id, resume: activityWorkflows.resume });
     if (!row) throw notFound("activity workflow");
@@ -488,7 +721,15 @@ export function lifecycleRoutes() {
     const db = c.var.db;
     const wf = await ownWorkflow(db, c.var.user.id, id);
     const rows = await db
-      .select({ id: activities.id, kind: activities.kind, contentType: activities.contentType, content: activities.content, duration: activities.duration, toolUrl: activities.toolUrl, imageUrl: activities.imageUrl })
+      .select({
+        id: activities.id,
+        kind: activities.kind,
+        contentType: activities.contentType,
+        content: activities.content,
+        duration: activities.duration,
+        toolUrl: activities.toolUrl,
+        imageUrl: activities.imageUrl,
+      })
       .from(activities)
       .innerJoin(activityParts, eq(activityParts.activityId, activities.id))
       .where(and(eq(activityParts.objectiveId, wf.objectiveId), sql`${activities.state} in (2, 3)`));

@@ -58,7 +58,12 @@ export function platformRoutes() {
     const rows = await c.var.db
       .select({ product: licences.product, validUntil: licences.validUntil })
       .from(licences)
-      .where(and(eq(licences.userId, c.var.user.id), sql`(${licences.validUntil} is null or ${licences.validUntil} > now())`));
+      .where(
+        and(
+          eq(licences.userId, c.var.user.id),
+          sql`(${licences.validUntil} is null or ${licences.validUntil} > now())`,
+        ),
+      );
     return c.json({ data: rows.map((l) => ({ product: l.product, validUntil: l.validUntil?.toISOString() ?? null })) });
   });
 
@@ -143,4 +148,3 @@ export async function loadUser(db: ApiEnv["Variables"]["db"], userId: string): P
     units: unitRows,
   };
 }
-

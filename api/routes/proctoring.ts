@@ -17,9 +17,16 @@ type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
  * The newest proctoring session among the last sessions of an attempt's activity workflows — what
  * the proctor lock looks at (docs/decisions/010-proctor-lock.md). One indexed query.
  */
-export async function lastProctoringSessionOf(db: Db | Tx, objectiveWorkflowId: string): Promise<AttemptProctoringSession | null> {
+export async function lastProctoringSessionOf(
+  db: Db | Tx,
+  objectiveWorkflowId: string,
+): Promise<AttemptProctoringSession | null> {
   const rows = await db
-    .select({ id: proctoringSessions.id, state: proctoringSessions.state, activityWorkflowId: proctoringSessions.activityWorkflowId })
+    .select({
+      id: proctoringSessions.id,
+      state: proctoringSessions.state,
+      activityWorkflowId: proctoringSessions.activityWorkflowId,
+    })
     .from(activityWorkflows)
     .innerJoin(proctoringSessions, eq(proctoringSessions.id, activityWorkflows.lastProctoringSessionId))
     .where(eq(activityWorkflows.objectiveWorkflowId, objectiveWorkflowId))
@@ -39,14 +46,25 @@ export function proctoringRoutes() {
     const rows = await c.var.db
       .select({ session: proctoringSessions })
       .from(activityWorkflows)
-      .innerJoin(objectiveWorkflows, and(eq(objectiveWorkflows.id, activityWorkflows.objectiveWorkflowId), eq(objectiveWorkflows.userId, c.var.user.id)))
+      .innerJoin(
+        objectiveWorkflows,
+        and(
+          eq(objectiveWorkflows.id, activityWorkflows.objectiveWorkflowId),
+          eq(objectiveWorkflows.userId, c.var.user.id),
+        ),
+      )
       .leftJoin(proctoringSessions, eq(proctoringSessions.id, activityWorkflows.lastProctoringSessionId))
       .where(and(eq(activityWorkflows.id, p.awId), eq(activityWorkflows.objectiveWorkflowId, p.id)))
       .limit(1);
     if (!rows[0]) throw notFound("activity workflow");
     const s = rows[0].session;
     if (!s) throw notFound("proctoring session");
-    return c.json({ id: s.id, state: s.state, created: s.created.toISOString(), completed: s.completed?.toISOString() ?? null } satisfies ProctoringSession);
+    return c.json({
+      id: s.id,
+      state: s.state,
+      created: s.created.toISOString(),
+      completed: s.completed?.toISOString() ?? null,
+    } satisfies ProctoringSession);
   });
 
   return r;

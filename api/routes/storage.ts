@@ -49,7 +49,8 @@ export function storageRoutes(roots: string[]) {
       .innerJoin(owa, and(eq(owa.objectiveId, activityParts.objectiveId), eq(owa.userId, c.var.user.id)))
       .where(eq(activityParts.activityId, id))
       .limit(1);
-    if (!allowed[0] || activity.state === 1) throw new ApiError(403, { "": [message("forbidden", "You do not have permission to view this file.")] });
+    if (!allowed[0] || activity.state === 1)
+      throw new ApiError(403, { "": [message("forbidden", "You do not have permission to view this file.")] });
     const file = resolveInRoots(roots, content.path);
     if (!file) throw notFound("file");
     const size = statSync(file).size;
@@ -68,7 +69,8 @@ export function storageRoutes(roots: string[]) {
       const m = RANGE.exec(range.trim());
       const from = m?.[1] ? Number(m[1]) : null;
       const to = m?.[2] ? Number(m[2]) : null;
-      if (!m || (from === null && to === null)) return c.body(null, 416, { ...headers, "Content-Range": `bytes */${size}` });
+      if (!m || (from === null && to === null))
+        return c.body(null, 416, { ...headers, "Content-Range": `bytes */${size}` });
       if (from === null) start = Math.max(0, size - (to as number));
       else {
         start = from;

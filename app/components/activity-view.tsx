@@ -7,11 +7,27 @@ import { LazyIframe } from "./viewer/lazy-iframe";
 /** What the loader prepares for one activity (already sanitised, dates already formatted). */
 export type ActivityBody =
   | { kind: "text"; html: string }
-  | { kind: "pdf"; url: string; fileName: string; size: string | null; page: number | null; resumeTarget: string | null }
+  | {
+      kind: "pdf";
+      url: string;
+      fileName: string;
+      size: string | null;
+      page: number | null;
+      resumeTarget: string | null;
+    }
   | { kind: "images"; images: { src: string; alt: string }[] }
   | { kind: "file"; url: string; fileName: string; size: string | null }
   | { kind: "video"; src: string; title: string; duration: number | null }
-  | { kind: "event"; when: string; until: string | null; timezone: string; location: string | null; url: string | null; status: "upcoming" | "ongoing" | "past"; description: string | null }
+  | {
+      kind: "event";
+      when: string;
+      until: string | null;
+      timezone: string;
+      location: string | null;
+      url: string | null;
+      status: "upcoming" | "ongoing" | "past";
+      description: string | null;
+    }
   | { kind: "lti"; toolUrl: string | null }
   | { kind: "module"; count: number }
   | { kind: "none" };
@@ -26,7 +42,10 @@ function PdfWithResume({ body, title }: { body: Extract<ActivityBody, { kind: "p
       initialPage={body.page ?? undefined}
       onPageChange={(page) => {
         if (!body.resumeTarget) return;
-        fetcher.submit({ intent: "resume", activityWorkflowId: body.resumeTarget, page: String(page) }, { method: "post" });
+        fetcher.submit(
+          { intent: "resume", activityWorkflowId: body.resumeTarget, page: String(page) },
+          { method: "post" },
+        );
       }}
     />
   );
@@ -54,8 +73,14 @@ export function ActivityView({ body, title }: { body: ActivityBody; title: strin
     case "video":
       return (
         <>
-          <LazyIframe src={body.src} title={/^video\b/i.test(body.title) ? body.title : t("content.video", { title: body.title })} allow="autoplay; fullscreen; picture-in-picture" />
-          {body.duration ? <p className="activity-panel__meta">{t("content.duration", { count: body.duration })}</p> : null}
+          <LazyIframe
+            src={body.src}
+            title={/^video\b/i.test(body.title) ? body.title : t("content.video", { title: body.title })}
+            allow="autoplay; fullscreen; picture-in-picture"
+          />
+          {body.duration ? (
+            <p className="activity-panel__meta">{t("content.duration", { count: body.duration })}</p>
+          ) : null}
         </>
       );
     case "event":

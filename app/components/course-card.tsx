@@ -21,10 +21,19 @@ export interface CardProps {
 export function CourseCard(props: CardProps) {
   const { t } = useTranslation();
   const cover = props.imageUrl ? (
-    <img className="course-card__cover" src={props.imageUrl} alt="" loading={props.index < 4 ? "eager" : "lazy"} width={320} height={160} />
+    <img
+      className="course-card__cover"
+      src={props.imageUrl}
+      alt=""
+      loading={props.index < 4 ? "eager" : "lazy"}
+      width={320}
+      height={160}
+    />
   ) : (
     <span className="course-card__cover" style={{ backgroundColor: coverFallbackColor(props.index) }}>
-      <span aria-hidden="true" className="course-card__initials">{props.name.slice(0, 2)}</span>
+      <span aria-hidden="true" className="course-card__initials">
+        {props.name.slice(0, 2)}
+      </span>
     </span>
   );
   return (
@@ -33,18 +42,31 @@ export function CourseCard(props: CardProps) {
       {props.badge}
       <p className="course-card__code">{props.code}</p>
       <h2 className="course-card__title">
-        <Link to={props.href} prefetch="intent" className="course-card__link">{props.name}</Link>
+        <Link to={props.href} prefetch="intent" className="course-card__link">
+          {props.name}
+        </Link>
       </h2>
       {props.description ? <p className="course-card__description">{props.description}</p> : null}
       <p className="course-card__tags">
         {props.mandatory !== undefined ? (
-          <span className={props.mandatory ? "tag tag--mandatory" : "tag"}>{props.mandatory ? t("courses.mandatory") : t("courses.optional")}</span>
+          <span className={props.mandatory ? "tag tag--mandatory" : "tag"}>
+            {props.mandatory ? t("courses.mandatory") : t("courses.optional")}
+          </span>
         ) : null}
         {props.collections.map((c) => (
-          <span key={c} className="tag tag--collection">{c}</span>
+          <span key={c} className="tag tag--collection">
+            {c}
+          </span>
         ))}
       </p>
-      {props.progress !== undefined ? <progress className="progress" aria-label={t("courses.progress")} max={100} value={progressPercent(props.progress)} /> : null}
+      {props.progress !== undefined ? (
+        <progress
+          className="progress"
+          aria-label={t("courses.progress")}
+          max={100}
+          value={progressPercent(props.progress)}
+        />
+      ) : null}
       {props.footer ? <p className="course-card__footer">{props.footer}</p> : null}
     </li>
   );

@@ -38,7 +38,9 @@ export function SearchBox({ params, label }: { params: URLSearchParams; label: s
   return (
     <Form method="get" role="search" className="search-box" aria-label={label}>
       <Carry params={params} skip={(k) => k === "keyword" || k === "page"} />
-      <label htmlFor="course-search" className="visually-hidden">{label}</label>
+      <label htmlFor="course-search" className="visually-hidden">
+        {label}
+      </label>
       <input
         id="course-search"
         type="search"
@@ -54,20 +56,30 @@ export function SearchBox({ params, label }: { params: URLSearchParams; label: s
           timer.current = setTimeout(() => {
             if (!form) return;
             const data = new FormData(form);
-            const text = String(data.get("keyword") ?? "").toLowerCase().replace(/^\s+/, "");
+            const text = String(data.get("keyword") ?? "")
+              .toLowerCase()
+              .replace(/^\s+/, "");
             data.set("keyword", text);
             if (!text) data.delete("keyword");
             submit(data, { method: "get", replace: true, preventScrollReset: true });
           }, SEARCH_DEBOUNCE_MS);
         }}
       />
-      <button type="submit" className="button">{t("courses.searchButton")}</button>
+      <button type="submit" className="button">
+        {t("courses.searchButton")}
+      </button>
     </Form>
   );
 }
 
 /** Collection chips: links that toggle one collection in the URL. */
-export function CollectionChips({ params, collections }: { params: URLSearchParams; collections: { id: string; name: string }[] }) {
+export function CollectionChips({
+  params,
+  collections,
+}: {
+  params: URLSearchParams;
+  collections: { id: string; name: string }[];
+}) {
   const { t } = useTranslation();
   if (collections.length === 0) return null;
   const selected = new Set((params.get("collection") ?? "").split(",").filter(Boolean));
@@ -85,7 +97,12 @@ export function CollectionChips({ params, collections }: { params: URLSearchPara
           const on = selected.has(c.id);
           return (
             <li key={c.id}>
-              <Link className={`chip ${on ? "chip--on" : ""}`} to={`?${next.toString()}`} aria-current={on ? "true" : undefined} preventScrollReset>
+              <Link
+                className={`chip ${on ? "chip--on" : ""}`}
+                to={`?${next.toString()}`}
+                aria-current={on ? "true" : undefined}
+                preventScrollReset
+              >
                 {on ? <span aria-hidden="true">✓ </span> : null}
                 {c.name}
               </Link>
@@ -102,14 +119,26 @@ export function CollectionChips({ params, collections }: { params: URLSearchPara
  * label, badge with the number of active filters. A popover opened declaratively (works without
  * JavaScript); with JavaScript keyboard focus is trapped inside while it is open.
  */
-export function FilterDrawer({ params, sections, activeCount, clearHref }: { params: URLSearchParams; sections: FilterSection[]; activeCount: number; clearHref: string }) {
+export function FilterDrawer({
+  params,
+  sections,
+  activeCount,
+  clearHref,
+}: {
+  params: URLSearchParams;
+  sections: FilterSection[];
+  activeCount: number;
+  clearHref: string;
+}) {
   const { t } = useTranslation();
   const panel = useRef<HTMLDivElement>(null);
   const navigation = useNavigation();
   useEffect(() => {
     const el = panel.current;
     if (!el) return;
-    const focusables = () => [...el.querySelectorAll<HTMLElement>("button:not([disabled]), a[href], input, [tabindex]:not([tabindex='-1'])")];
+    const focusables = () => [
+      ...el.querySelectorAll<HTMLElement>("button:not([disabled]), a[href], input, [tabindex]:not([tabindex='-1'])"),
+    ];
     const onToggle = (e: Event) => {
       if ((e as ToggleEvent).newState === "open") focusables()[0]?.focus();
       else document.getElementById("filter-drawer-button")?.focus();
@@ -148,18 +177,40 @@ export function FilterDrawer({ params, sections, activeCount, clearHref }: { par
   const sorted = [...sections].sort((a, b) => a.label.localeCompare(b.label));
   return (
     <>
-      <button type="button" id="filter-drawer-button" className="button filter-button" popoverTarget="filter-drawer" aria-haspopup="dialog">
+      <button
+        type="button"
+        id="filter-drawer-button"
+        className="button filter-button"
+        popoverTarget="filter-drawer"
+        aria-haspopup="dialog"
+      >
         {t("coursesFilterDrawer.open")}
         {activeCount > 0 ? (
-          <span className="badge" aria-label={t("coursesFilterDrawer.activeCount", { count: activeCount })}>{activeCount}</span>
+          <span className="badge" aria-label={t("coursesFilterDrawer.activeCount", { count: activeCount })}>
+            {activeCount}
+          </span>
         ) : null}
       </button>
-      <div id="filter-drawer" popover="auto" ref={panel} className="drawer" role="dialog" aria-modal="true" aria-labelledby="filter-drawer-title">
+      <div
+        id="filter-drawer"
+        popover="auto"
+        ref={panel}
+        className="drawer"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="filter-drawer-title"
+      >
         {/* Keyed by the query: the checkboxes are uncontrolled, so a client navigation (chips, Clear filters) must re-create them. */}
         <Form method="get" className="drawer__form" key={params.toString()}>
           <div className="drawer__header">
             <h2 id="filter-drawer-title">{t("coursesFilterDrawer.title")}</h2>
-            <button type="button" className="drawer__close" popoverTarget="filter-drawer" popoverTargetAction="hide" aria-label={t("coursesFilterDrawer.close")}>
+            <button
+              type="button"
+              className="drawer__close"
+              popoverTarget="filter-drawer"
+              popoverTargetAction="hide"
+              aria-label={t("coursesFilterDrawer.close")}
+            >
               ×
             </button>
           </div>
@@ -170,7 +221,12 @@ export function FilterDrawer({ params, sections, activeCount, clearHref }: { par
                 <legend>{s.label}</legend>
                 {s.options.map((o) => (
                   <label key={o.value} className="checkbox">
-                    <input type="checkbox" name={s.param} value={o.value} defaultChecked={s.selected.includes(o.value)} />
+                    <input
+                      type="checkbox"
+                      name={s.param}
+                      value={o.value}
+                      defaultChecked={s.selected.includes(o.value)}
+                    />
                     <span>{o.label}</span>
                   </label>
                 ))}
@@ -179,11 +235,17 @@ export function FilterDrawer({ params, sections, activeCount, clearHref }: { par
           </div>
           <div className="drawer__footer">
             {activeCount > 0 ? (
-              <Link className="button" to={clearHref}>{t("coursesFilterDrawer.clear")}</Link>
+              <Link className="button" to={clearHref}>
+                {t("coursesFilterDrawer.clear")}
+              </Link>
             ) : (
-              <button type="button" className="button" disabled>{t("coursesFilterDrawer.clear")}</button>
+              <button type="button" className="button" disabled>
+                {t("coursesFilterDrawer.clear")}
+              </button>
             )}
-            <button type="submit" className="button button--primary">{t("coursesFilterDrawer.apply")}</button>
+            <button type="submit" className="button button--primary">
+              {t("coursesFilterDrawer.apply")}
+            </button>
           </div>
         </Form>
       </div>
@@ -192,7 +254,17 @@ export function FilterDrawer({ params, sections, activeCount, clearHref }: { par
 }
 
 /** Page links that work without JavaScript. */
-export function Pagination({ params, page, total, pageSize }: { params: URLSearchParams; page: number; total: number; pageSize: number }) {
+export function Pagination({
+  params,
+  page,
+  total,
+  pageSize,
+}: {
+  params: URLSearchParams;
+  page: number;
+  total: number;
+  pageSize: number;
+}) {
   const { t } = useTranslation();
   const pages = Math.max(1, Math.ceil(total / pageSize));
   if (pages <= 1) return null;
@@ -203,18 +275,42 @@ export function Pagination({ params, page, total, pageSize }: { params: URLSearc
     const q = next.toString();
     return q ? `?${q}` : "?";
   };
-  const window = [...new Set([1, page - 1, page, page + 1, pages].filter((p) => p >= 1 && p <= pages))].sort((a, b) => a - b);
+  const window = [...new Set([1, page - 1, page, page + 1, pages].filter((p) => p >= 1 && p <= pages))].sort(
+    (a, b) => a - b,
+  );
   return (
     <nav aria-label={t("pagination.label")} className="pagination">
       <ul>
-        <li>{page > 1 ? <Link to={href(page - 1)} rel="prev">{t("pagination.previous")}</Link> : <span aria-disabled="true">{t("pagination.previous")}</span>}</li>
+        <li>
+          {page > 1 ? (
+            <Link to={href(page - 1)} rel="prev">
+              {t("pagination.previous")}
+            </Link>
+          ) : (
+            <span aria-disabled="true">{t("pagination.previous")}</span>
+          )}
+        </li>
         {window.map((p, i) => (
           <li key={p}>
             {i > 0 && p - window[i - 1] > 1 ? <span aria-hidden="true">… </span> : null}
-            {p === page ? <span aria-current="page">{p}</span> : <Link to={href(p)} aria-label={t("pagination.page", { page: p })}>{p}</Link>}
+            {p === page ? (
+              <span aria-current="page">{p}</span>
+            ) : (
+              <Link to={href(p)} aria-label={t("pagination.page", { page: p })}>
+                {p}
+              </Link>
+            )}
           </li>
         ))}
-        <li>{page < pages ? <Link to={href(page + 1)} rel="next">{t("pagination.next")}</Link> : <span aria-disabled="true">{t("pagination.next")}</span>}</li>
+        <li>
+          {page < pages ? (
+            <Link to={href(page + 1)} rel="next">
+              {t("pagination.next")}
+            </Link>
+          ) : (
+            <span aria-disabled="true">{t("pagination.next")}</span>
+          )}
+        </li>
       </ul>
     </nav>
   );

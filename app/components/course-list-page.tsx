@@ -5,7 +5,16 @@ import { CourseCard } from "./course-card";
 import { CollectionChips, FilterDrawer, Pagination, SearchBox, type FilterSection } from "./course-filters";
 
 export interface CatalogListData {
-  cards: { id: string; name: string; code: string; imageUrl: string | null; href: string; collections: string[]; description: string; enrolled?: boolean }[];
+  cards: {
+    id: string;
+    name: string;
+    code: string;
+    imageUrl: string | null;
+    href: string;
+    collections: string[];
+    description: string;
+    enrolled?: boolean;
+  }[];
   total: number;
   page: number;
   keyword: string;
@@ -21,8 +30,18 @@ export function CatalogList({ d, title, clearHref }: { d: CatalogListData; title
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   const sections: FilterSection[] = [
-    { param: "collection", label: t("coursesFilterDrawer.collection"), options: d.collections.map((o) => ({ value: o.id, label: o.name })), selected: d.selectedCollections },
-    ...d.categories.map((c) => ({ param: `category[${c.id}]`, label: c.name, options: c.attributes.map((a) => ({ value: a.id, label: a.name })), selected: c.selected })),
+    {
+      param: "collection",
+      label: t("coursesFilterDrawer.collection"),
+      options: d.collections.map((o) => ({ value: o.id, label: o.name })),
+      selected: d.selectedCollections,
+    },
+    ...d.categories.map((c) => ({
+      param: `category[${c.id}]`,
+      label: c.name,
+      options: c.attributes.map((a) => ({ value: a.id, label: a.name })),
+      selected: c.selected,
+    })),
   ].filter((s) => s.options.length > 0);
   return (
     <div className="course-list">
@@ -32,7 +51,9 @@ export function CatalogList({ d, title, clearHref }: { d: CatalogListData; title
         <FilterDrawer params={params} sections={sections} activeCount={d.activeCount} clearHref={clearHref} />
       </div>
       <CollectionChips params={params} collections={d.collections} />
-      <p className="course-list__count" role="status">{t("courses.count", { count: d.total })}</p>
+      <p className="course-list__count" role="status">
+        {t("courses.count", { count: d.total })}
+      </p>
       {d.cards.length === 0 ? (
         <div className="empty-state">
           <h2>{d.keyword || d.activeCount ? t("courses.emptySearchTitle") : t("catalog.emptyTitle")}</h2>

@@ -24,22 +24,47 @@ export function ScoreBadge({ score, className = "" }: { score: ScoreViewData; cl
 }
 
 /** Spec 2.5 sidebar layers: Details, Content (when in progress or review is supported, never LTI), Notifications. */
-export function CourseLayers({ objectiveId, active, showContent, hasAnnouncements }: { objectiveId: string; active: "details" | "content" | "notifications"; showContent: boolean; hasAnnouncements: boolean }) {
+export function CourseLayers({
+  objectiveId,
+  active,
+  showContent,
+  hasAnnouncements,
+}: {
+  objectiveId: string;
+  active: "details" | "content" | "notifications";
+  showContent: boolean;
+  hasAnnouncements: boolean;
+}) {
   const { t } = useTranslation();
   return (
     <nav className="course-layers" aria-label={t("course.layers")}>
       <ul>
         <li>
-          <NavLink to={`/learn/courses/${objectiveId}/view/details`} aria-current={active === "details" ? "page" : undefined}>{t("course.layerDetails")}</NavLink>
+          <NavLink
+            to={`/learn/courses/${objectiveId}/view/details`}
+            aria-current={active === "details" ? "page" : undefined}
+          >
+            {t("course.layerDetails")}
+          </NavLink>
         </li>
         {showContent ? (
           <li>
-            <NavLink to={`/learn/courses/${objectiveId}/view/content`} aria-current={active === "content" ? "page" : undefined}>{t("course.layerContent")}</NavLink>
+            <NavLink
+              to={`/learn/courses/${objectiveId}/view/content`}
+              aria-current={active === "content" ? "page" : undefined}
+            >
+              {t("course.layerContent")}
+            </NavLink>
           </li>
         ) : null}
         {hasAnnouncements ? (
           <li>
-            <NavLink to={`/learn/courses/${objectiveId}/view/notifications`} aria-current={active === "notifications" ? "page" : undefined}>{t("course.layerNotifications")}</NavLink>
+            <NavLink
+              to={`/learn/courses/${objectiveId}/view/notifications`}
+              aria-current={active === "notifications" ? "page" : undefined}
+            >
+              {t("course.layerNotifications")}
+            </NavLink>
           </li>
         ) : null}
       </ul>

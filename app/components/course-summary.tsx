@@ -21,16 +21,38 @@ export function CollapsibleDescription({ text }: { text: string }) {
   );
 }
 
-export function CourseCover({ imageUrl, name, children }: { imageUrl: string | null; name: string; children?: React.ReactNode }) {
+export function CourseCover({
+  imageUrl,
+  name,
+  children,
+}: {
+  imageUrl: string | null;
+  name: string;
+  children?: React.ReactNode;
+}) {
   return (
     <div className="course-cover" style={imageUrl ? undefined : { backgroundColor: coverFallbackColor(0) }}>
-      {imageUrl ? <img src={imageUrl} alt="" width={640} height={320} /> : <span aria-hidden="true" className="course-card__initials">{name.slice(0, 2)}</span>}
+      {imageUrl ? (
+        <img src={imageUrl} alt="" width={640} height={320} />
+      ) : (
+        <span aria-hidden="true" className="course-card__initials">
+          {name.slice(0, 2)}
+        </span>
+      )}
       {children}
     </div>
   );
 }
 
-export function CourseHeader({ name, code, collections }: { name: string; code: string; collections: { id: string; name: string }[] }) {
+export function CourseHeader({
+  name,
+  code,
+  collections,
+}: {
+  name: string;
+  code: string;
+  collections: { id: string; name: string }[];
+}) {
   return (
     <header className="course-header">
       <p className="course-card__code">{code}</p>
@@ -38,7 +60,9 @@ export function CourseHeader({ name, code, collections }: { name: string; code: 
       {collections.length ? (
         <ul className="chips chips--static" aria-label="collections">
           {collections.map((c) => (
-            <li key={c.id} className="chip">{c.name}</li>
+            <li key={c.id} className="chip">
+              {c.name}
+            </li>
           ))}
         </ul>
       ) : null}

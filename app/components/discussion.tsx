@@ -2,7 +2,12 @@ import { Form, useNavigation, useSearchParams } from "react-router";
 import { useTranslation } from "~/i18n/lite";
 import type { ApiMessage } from "#domain/contract/common";
 import { DISCUSSION_BODY_MAX } from "#domain/limits";
-import type { DiscussionData, DiscussionErrors, DiscussionFormState, DiscussionPostView } from "~/services/discussion.server";
+import type {
+  DiscussionData,
+  DiscussionErrors,
+  DiscussionFormState,
+  DiscussionPostView,
+} from "~/services/discussion.server";
 import { Pagination } from "./course-filters";
 
 export interface DiscussionProps extends DiscussionData {
@@ -23,7 +28,9 @@ function Messages({ id, messages }: { id: string; messages: ApiMessage[] }) {
   return (
     <ul id={id} className="discussion__errors">
       {messages.map((m, i) => (
-        <li key={`${m.code}-${i}`}>{t(`apiErrors.${m.code}`, { ...m.params, defaultValue: t("apiErrors.unknown") })}</li>
+        <li key={`${m.code}-${i}`}>
+          {t(`apiErrors.${m.code}`, { ...m.params, defaultValue: t("apiErrors.unknown") })}
+        </li>
       ))}
     </ul>
   );
@@ -42,7 +49,10 @@ function PostForm(props: {
 }) {
   const { t } = useTranslation();
   const navigation = useNavigation();
-  const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === "post" && (navigation.formData.get("parentPostId") || null) === props.parentPostId;
+  const sending =
+    navigation.state === "submitting" &&
+    navigation.formData?.get("intent") === "post" &&
+    (navigation.formData.get("parentPostId") || null) === props.parentPostId;
   const fieldId = `${props.idPrefix}-body`;
   const errorId = `${props.idPrefix}-errors`;
   const fieldErrors = props.errors?.body ?? [];
@@ -86,7 +96,9 @@ function PostBody({ post, heading: Heading }: { post: DiscussionPostView; headin
         </Heading>
         <time dateTime={post.createdAt}>{post.time}</time>
       </header>
-      <p className="discussion__body" style={BODY_STYLE}>{post.body}</p>
+      <p className="discussion__body" style={BODY_STYLE}>
+        {post.body}
+      </p>
     </>
   );
 }
@@ -130,7 +142,11 @@ export function Discussion({ thread, page, pageSize, commandIds, errors, values,
                   <ol className="discussion__replies" aria-label={t("discussion.repliesTo", { author: post.author })}>
                     {post.replies.map((reply) => (
                       <li key={reply.id}>
-                        <article className="discussion__post discussion__post--reply" id={`post-${reply.id}`} aria-labelledby={`post-${reply.id}-author`}>
+                        <article
+                          className="discussion__post discussion__post--reply"
+                          id={`post-${reply.id}`}
+                          aria-labelledby={`post-${reply.id}-author`}
+                        >
                           <PostBody post={reply} heading="h4" />
                         </article>
                       </li>

@@ -39,8 +39,8 @@ export function ErrorPage({
       : status === 404 && isRouteErrorResponse(error) && error.data === COURSE_UNAVAILABLE
         ? "courseUnavailable"
         : KNOWN.has(status)
-        ? String(status)
-        : "other";
+          ? String(status)
+          : "other";
   const href = fallbackUrl ?? (learnerOnly ? "/learn" : "/");
   const stack = dev && error instanceof Error ? error.stack : null;
   return (

@@ -9,7 +9,12 @@ export interface ShellRoot {
   locale: string;
   languages: { code: string; name: string }[];
   returnTo: string;
-  toasts: { type: "success" | "info" | "critical"; key: string; values?: Record<string, string | number>; text?: string }[];
+  toasts: {
+    type: "success" | "info" | "critical";
+    key: string;
+    values?: Record<string, string | number>;
+    text?: string;
+  }[];
   user: { name: string; email: string; learnerOnly: boolean; impersonating: boolean } | null;
   menu: MenuEntry[];
 }
@@ -71,7 +76,13 @@ function LanguageMenu({ root }: { root: ShellRoot }) {
           <ul>
             {root.languages.map((l) => (
               <li key={l.code}>
-                <button type="submit" name="lng" value={l.code} lang={l.code} aria-current={l.code === root.locale ? "true" : undefined}>
+                <button
+                  type="submit"
+                  name="lng"
+                  value={l.code}
+                  lang={l.code}
+                  aria-current={l.code === root.locale ? "true" : undefined}
+                >
                   {l.name}
                 </button>
               </li>
@@ -90,25 +101,33 @@ function UserMenu({ root }: { root: ShellRoot }) {
     const back = encodeURIComponent(location.pathname + location.search);
     return (
       <div className="user-actions">
-        <a className="button button--primary" href={`/oidc/login?redirectUrl=${back}`}>{t("userMenu.signIn")}</a>
+        <a className="button button--primary" href={`/oidc/login?redirectUrl=${back}`}>
+          {t("userMenu.signIn")}
+        </a>
       </div>
     );
   }
   return (
     <details className="dropdown user-menu">
       <summary>
-        <span className="avatar" aria-hidden="true">{root.user.name.slice(0, 1).toUpperCase()}</span>
+        <span className="avatar" aria-hidden="true">
+          {root.user.name.slice(0, 1).toUpperCase()}
+        </span>
         <span className="dropdown__label">{root.user.name}</span>
       </summary>
       <div className="dropdown__panel">
         <p className="user-menu__who">{t("userMenu.signedInAs", { name: root.user.email })}</p>
         <ul>
           {!root.user.learnerOnly ? (
-            <li><a href="/admin">{t("userMenu.adminPanel")}</a></li>
+            <li>
+              <a href="/admin">{t("userMenu.adminPanel")}</a>
+            </li>
           ) : null}
           <li>
             <form method="post" action="/oidc/logout" onSubmit={markLogout}>
-              <button type="submit" className="link-button">{t("userMenu.signOut")}</button>
+              <button type="submit" className="link-button">
+                {t("userMenu.signOut")}
+              </button>
             </form>
           </li>
         </ul>
@@ -133,7 +152,11 @@ function Breadcrumbs() {
       <ol>
         {crumbs.map((c, i) => (
           <li key={`${c.slug ?? c.label}-${i}`} data-slug={c.slug}>
-            {c.href && i < crumbs.length - 1 ? <Link to={c.href}>{c.label}</Link> : <span aria-current={i === crumbs.length - 1 ? "page" : undefined}>{c.label}</span>}
+            {c.href && i < crumbs.length - 1 ? (
+              <Link to={c.href}>{c.label}</Link>
+            ) : (
+              <span aria-current={i === crumbs.length - 1 ? "page" : undefined}>{c.label}</span>
+            )}
           </li>
         ))}
       </ol>
@@ -158,12 +181,16 @@ export function Shell({ root, children }: { root: ShellRoot; children: React.Rea
   }, [location.pathname]);
   return (
     <div className="shell">
-      <a className="skip-link" href="#main">{t("app.skipToContent")}</a>
+      <a className="skip-link" href="#main">
+        {t("app.skipToContent")}
+      </a>
       {root.user?.impersonating ? (
         <div className="impersonation-banner" role="status">
           {t("impersonation.banner", { name: root.user.name })}
           <form method="post" action="/oidc/logout" onSubmit={markLogout}>
-            <button type="submit" className="link-button">{t("impersonation.signOut")}</button>
+            <button type="submit" className="link-button">
+              {t("impersonation.signOut")}
+            </button>
           </form>
         </div>
       ) : null}
@@ -176,7 +203,9 @@ export function Shell({ root, children }: { root: ShellRoot; children: React.Rea
             <MenuList entries={root.menu} />
           </nav>
         </details>
-        <Link to={root.user ? "/learn" : "/learn/open-catalog"} className="header__brand">{root.portalName}</Link>
+        <Link to={root.user ? "/learn" : "/learn/open-catalog"} className="header__brand">
+          {root.portalName}
+        </Link>
         <div className="header__actions">
           <LanguageMenu root={root} />
           <UserMenu root={root} />
@@ -208,7 +237,12 @@ function SignUpOffer() {
       <h2 id="signup-offer-title">{t("public.signUpTitle")}</h2>
       <p>{t("public.signUpOffer")}</p>
       <p>
-        <a className="button button--primary" href={`/oidc/login?provider=signup&redirectUrl=${encodeURIComponent("/learn/courses")}`}>{t("userMenu.signUp")}</a>{" "}
+        <a
+          className="button button--primary"
+          href={`/oidc/login?provider=signup&redirectUrl=${encodeURIComponent("/learn/courses")}`}
+        >
+          {t("userMenu.signUp")}
+        </a>{" "}
         <span>{t("public.haveAccount")}</span> <a href={`/oidc/login?redirectUrl=${back}`}>{t("userMenu.signIn")}</a>
       </p>
       <button type="button" className="link-button signup-offer__close" onClick={() => setDismissed(true)} hidden>
@@ -217,4 +251,3 @@ function SignUpOffer() {
     </aside>
   );
 }
-

@@ -9,7 +9,8 @@ import { AboutHtml, CollapsibleDescription, CourseCover, CourseHeader } from "~/
 
 export const handle = {
   title: (d: { course?: { objective: { name: string } } } | undefined) => d?.course?.objective.name ?? null,
-  breadcrumb: (d: { course?: { objective: { name: string } } } | undefined) => (d?.course ? { label: d.course.objective.name } : null),
+  breadcrumb: (d: { course?: { objective: { name: string } } } | undefined) =>
+    d?.course ? { label: d.course.objective.name } : null,
 };
 
 /** /learn/catalog/{id} (spec 2.1): a catalog course with 'Add to my courses'. */
@@ -33,10 +34,19 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   if (intent !== "enrol") throw new Response("Unknown action", { status: 400 });
   const commandId = String(form.get("commandId") ?? "");
   const result = await enrol(await s.lms(), id, /^[0-9a-f-]{36}$/i.test(commandId) ? commandId : crypto.randomUUID());
-  if (result.ok) return redirectWithToast("/learn/courses", { type: "success", key: "publicCatalog.courseEnrolled", values: { name: result.name } });
+  if (result.ok)
+    return redirectWithToast("/learn/courses", {
+      type: "success",
+      key: "publicCatalog.courseEnrolled",
+      values: { name: result.name },
+    });
   if (result.reason === "refused") {
     const m = result.message;
-    return redirectWithToast(`/learn/catalog/${id}`, { type: "critical", key: m ? `apiErrors.${m.code}` : "messages.unknownError", values: m?.params });
+    return redirectWithToast(`/learn/catalog/${id}`, {
+      type: "critical",
+      key: m ? `apiErrors.${m.code}` : "messages.unknownError",
+      values: m?.params,
+    });
   }
   if (result.reason === "notFound") throw new Response("Not found", { status: 404 });
   return redirectWithToast("/learn/courses", { type: "critical", key: "messages.unknownError" });
@@ -60,8 +70,12 @@ export default function CatalogCourse() {
           <CourseCover imageUrl={o.imageUrl} name={o.name} />
           {course.enrolled ? (
             <>
-              <button type="button" className="button" disabled>{t("catalog.enrolled")}</button>
-              <a className="button button--primary" href={`/learn/courses/${o.id}`}>{t("catalog.goToCourse")}</a>
+              <button type="button" className="button" disabled>
+                {t("catalog.enrolled")}
+              </button>
+              <a className="button button--primary" href={`/learn/courses/${o.id}`}>
+                {t("catalog.goToCourse")}
+              </a>
             </>
           ) : (
             <Form method="post">

@@ -3,13 +3,25 @@ import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/learn.catalog._index";
 import type { ObjectiveAccess } from "#domain/contract/courses";
 import { state } from "~/services/request.server";
-import { canonicalOrRedirect, catalogListData, knownFilterValues, listQuery, toCatalogCard, type Category, type Named } from "~/services/courses.server";
+import {
+  canonicalOrRedirect,
+  catalogListData,
+  knownFilterValues,
+  listQuery,
+  toCatalogCard,
+  type Category,
+  type Named,
+} from "~/services/courses.server";
 import { stripNonCatalogParams } from "~/services/catalog.server";
 import { CatalogList } from "~/components/course-list-page";
 
 export const handle = {
   title: (_: unknown, t: (k: string) => string) => t("catalog.title"),
-  breadcrumb: (_: unknown, t: (k: string) => string) => ({ slug: "catalog-list", label: t("breadcrumbs.catalog-list"), href: "/learn/catalog" }),
+  breadcrumb: (_: unknown, t: (k: string) => string) => ({
+    slug: "catalog-list",
+    label: t("breadcrumbs.catalog-list"),
+    href: "/learn/catalog",
+  }),
 };
 
 /** /learn/catalog (spec 2.1, 7.2): courses the learner can add, with search and filters. */

@@ -47,11 +47,24 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     const v = String(form.get(name) ?? "");
     return UUID.test(v) ? v : crypto.randomUUID();
   };
-  if (intent === "start") return startCourse(lms, id, idOr("workflowId"), idOr("enrolId"), dateFormatter(getLocale(context), shell.user.timezone));
+  if (intent === "start")
+    return startCourse(
+      lms,
+      id,
+      idOr("workflowId"),
+      idOr("enrolId"),
+      dateFormatter(getLocale(context), shell.user.timezone),
+    );
   if (intent === "enrol") {
     const result = await enrol(lms, id, idOr("enrolId"));
-    if (result.ok) return redirectWithToast(`/learn/courses/${id}`, { type: "success", key: "publicCatalog.courseEnrolled", values: { name: result.name } });
-    if (result.reason === "refused" && result.message) return redirectWithToast(`/learn/courses/${id}`, { type: "critical", key: `apiErrors.${result.message.code}` });
+    if (result.ok)
+      return redirectWithToast(`/learn/courses/${id}`, {
+        type: "success",
+        key: "publicCatalog.courseEnrolled",
+        values: { name: result.name },
+      });
+    if (result.reason === "refused" && result.message)
+      return redirectWithToast(`/learn/courses/${id}`, { type: "critical", key: `apiErrors.${result.message.code}` });
     return redirectWithToast("/learn/courses", { type: "critical", key: "messages.unknownError" });
   }
   throw new Response("Unknown action", { status: 400 });
@@ -73,22 +86,33 @@ function Certificates({ certificates }: { certificates: CourseView["certificates
               <th scope="col">{t("certificates.number")}</th>
               <th scope="col">{t("certificates.issued")}</th>
               <th scope="col">{t("certificates.expires")}</th>
-              <th scope="col"><span className="visually-hidden">{t("certificates.download")}</span></th>
+              <th scope="col">
+                <span className="visually-hidden">{t("certificates.download")}</span>
+              </th>
             </tr>
           </thead>
           <tbody>
             {certificates.map((c) => (
               <tr key={c.id} className={c.expired ? "certificates__row--expired" : undefined}>
                 <th scope="row">{c.name}</th>
-                <td id={`certificate-${c.id}`}><span className="certificates__number">{c.number}</span></td>
+                <td id={`certificate-${c.id}`}>
+                  <span className="certificates__number">{c.number}</span>
+                </td>
                 <td className="certificates__date">{c.issued}</td>
                 <td className="certificates__date">
                   {c.expires ?? t("certificates.neverExpires")}
-                  {c.expired ? <> <span className="certificates__expired">{t("certificates.expired")}</span></> : null}
+                  {c.expired ? (
+                    <>
+                      {" "}
+                      <span className="certificates__expired">{t("certificates.expired")}</span>
+                    </>
+                  ) : null}
                 </td>
                 <td className="certificates__download">
                   {c.pdfUrl ? (
-                    <a href={c.pdfUrl} download aria-describedby={`certificate-${c.id}`}>{t("certificates.download")}</a>
+                    <a href={c.pdfUrl} download aria-describedby={`certificate-${c.id}`}>
+                      {t("certificates.download")}
+                    </a>
                   ) : null}
                 </td>
               </tr>
@@ -100,7 +124,17 @@ function Certificates({ certificates }: { certificates: CourseView["certificates
   );
 }
 
-function StartForm({ label, ids, disabled, reason }: { label: string; ids: { workflow: string; enrol: string }; disabled: boolean; reason?: string }) {
+function StartForm({
+  label,
+  ids,
+  disabled,
+  reason,
+}: {
+  label: string;
+  ids: { workflow: string; enrol: string };
+  disabled: boolean;
+  reason?: string;
+}) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "start";
@@ -109,7 +143,12 @@ function StartForm({ label, ids, disabled, reason }: { label: string; ids: { wor
       <input type="hidden" name="intent" value="start" />
       <input type="hidden" name="workflowId" value={ids.workflow} />
       <input type="hidden" name="enrolId" value={ids.enrol} />
-      <button type="submit" className="button button--primary" disabled={disabled || busy} aria-describedby={reason ? "course-message" : undefined}>
+      <button
+        type="submit"
+        className="button button--primary"
+        disabled={disabled || busy}
+        aria-describedby={reason ? "course-message" : undefined}
+      >
         {busy ? t("course.starting") : label}
       </button>
     </Form>
@@ -123,40 +162,85 @@ export default function CourseDetails() {
   const o = view.objective;
   return (
     <div className="course-page">
-      <CourseLayers objectiveId={o.id} active="details" showContent={view.showContentLayer} hasAnnouncements={view.hasAnnouncements} />
+      <CourseLayers
+        objectiveId={o.id}
+        active="details"
+        showContent={view.showContentLayer}
+        hasAnnouncements={view.hasAnnouncements}
+      />
       <article className="course-details">
         <CourseHeader name={o.name} code={o.code} collections={o.showcases} />
         <div className="course-details__grid">
           <div>
             <CollapsibleDescription text={o.description} />
             {view.message ? (
-              <p className="notice" id="course-message" role="note">{t(view.message.key, { date: view.message.date })}</p>
+              <p className="notice" id="course-message" role="note">
+                {t(view.message.key, { date: view.message.date })}
+              </p>
             ) : null}
             <section className="results" aria-labelledby="results-title">
               <h2 id="results-title">{t("course.results")}</h2>
               <dl className="results__list">
-                <div><dt>{t("course.status")}</dt><dd>{t(view.stateKey)}</dd></div>
-                <div><dt>{t("courses.progress")}</dt><dd>{view.progress}%</dd></div>
-                {view.workflow?.started ? <div><dt>{t("course.startedOn")}</dt><dd>{view.workflow.started}</dd></div> : null}
-                {view.workflow?.submitted ? <div><dt>{t("course.submittedOn")}</dt><dd>{view.workflow.submitted}</dd></div> : null}
-                {view.dueDate ? <div><dt>{t("course.dueOn")}</dt><dd>{view.dueDate}</dd></div> : null}
+                <div>
+                  <dt>{t("course.status")}</dt>
+                  <dd>{t(view.stateKey)}</dd>
+                </div>
+                <div>
+                  <dt>{t("courses.progress")}</dt>
+                  <dd>{view.progress}%</dd>
+                </div>
+                {view.workflow?.started ? (
+                  <div>
+                    <dt>{t("course.startedOn")}</dt>
+                    <dd>{view.workflow.started}</dd>
+                  </div>
+                ) : null}
+                {view.workflow?.submitted ? (
+                  <div>
+                    <dt>{t("course.submittedOn")}</dt>
+                    <dd>{view.workflow.submitted}</dd>
+                  </div>
+                ) : null}
+                {view.dueDate ? (
+                  <div>
+                    <dt>{t("course.dueOn")}</dt>
+                    <dd>{view.dueDate}</dd>
+                  </div>
+                ) : null}
                 {view.result?.score ? (
                   <div>
                     <dt>{t("course.score")}</dt>
-                    <dd><ScoreBadge score={view.result.score} /></dd>
+                    <dd>
+                      <ScoreBadge score={view.result.score} />
+                    </dd>
                   </div>
                 ) : null}
-                {view.result?.grade ? <div><dt>{t("course.grade")}</dt><dd>{view.result.grade.name}</dd></div> : null}
+                {view.result?.grade ? (
+                  <div>
+                    <dt>{t("course.grade")}</dt>
+                    <dd>{view.result.grade.name}</dd>
+                  </div>
+                ) : null}
                 {view.result ? (
                   <div>
                     <dt>{t("course.outcome")}</dt>
-                    <dd>{view.result.unresolved || view.result.passed === null ? t("course.awaitingGrading") : view.result.passed ? t("course.passed") : t("course.failed")}</dd>
+                    <dd>
+                      {view.result.unresolved || view.result.passed === null
+                        ? t("course.awaitingGrading")
+                        : view.result.passed
+                          ? t("course.passed")
+                          : t("course.failed")}
+                    </dd>
                   </div>
                 ) : null}
                 {view.resultHidden ? (
                   <div>
                     <dt>{t("course.score")}</dt>
-                    <dd>{view.resultHiddenUntil ? t("course.resultsHiddenUntil", { date: view.resultHiddenUntil }) : t("course.resultsHidden")}</dd>
+                    <dd>
+                      {view.resultHiddenUntil
+                        ? t("course.resultsHiddenUntil", { date: view.resultHiddenUntil })
+                        : t("course.resultsHidden")}
+                    </dd>
                   </div>
                 ) : null}
               </dl>
@@ -170,7 +254,9 @@ export default function CourseDetails() {
                     <tr>
                       <th scope="col">{t("course.date")}</th>
                       <th scope="col">{t("course.score")}</th>
-                      <th scope="col"><span className="visually-hidden">{t("course.review")}</span></th>
+                      <th scope="col">
+                        <span className="visually-hidden">{t("course.review")}</span>
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
@@ -180,7 +266,9 @@ export default function CourseDetails() {
                         <td>{a.score ? <ScoreBadge score={a.score} /> : t("course.resultsHidden")}</td>
                         <td>
                           {a.reviewable && a.workflowId ? (
-                            <Link to={`/learn/courses/${o.id}/workflow/${a.workflowId}/view?viewType=REVIEW`}>{t("course.review")}</Link>
+                            <Link to={`/learn/courses/${o.id}/workflow/${a.workflowId}/view?viewType=REVIEW`}>
+                              {t("course.review")}
+                            </Link>
                           ) : null}
                         </td>
                       </tr>
@@ -195,35 +283,76 @@ export default function CourseDetails() {
           <aside className="course-details__side" aria-label={t("course.actions")}>
             <CourseCover imageUrl={o.imageUrl} name={o.name}>
               {view.result?.score ? <ScoreBadge score={view.result.score} className="cover-result" /> : null}
-              <div className="progress progress--cover" role="progressbar" aria-label={t("courses.progress")} aria-valuemin={0} aria-valuemax={100} aria-valuenow={view.progress}>
+              <div
+                className="progress progress--cover"
+                role="progressbar"
+                aria-label={t("courses.progress")}
+                aria-valuemin={0}
+                aria-valuemax={100}
+                aria-valuenow={view.progress}
+              >
                 <div className="progress__bar" style={{ inlineSize: `${view.progress}%` }} />
               </div>
             </CourseCover>
             <div className="course-actions">
-              {b.start.visible ? <StartForm label={t("course.start")} ids={ids} disabled={!b.start.enabled} reason={b.start.reason} /> : null}
+              {b.start.visible ? (
+                <StartForm label={t("course.start")} ids={ids} disabled={!b.start.enabled} reason={b.start.reason} />
+              ) : null}
               {b.continue.visible ? (
                 b.continue.enabled ? (
-                  <Link className="button button--primary" to={`/learn/courses/${o.id}/view/content`}>{t("course.continue")}</Link>
+                  <Link className="button button--primary" to={`/learn/courses/${o.id}/view/content`}>
+                    {t("course.continue")}
+                  </Link>
                 ) : (
-                  <button type="button" className="button button--primary" disabled aria-describedby={view.message?.key === b.continue.reason ? "course-message" : undefined}>{t("course.continue")}</button>
+                  <button
+                    type="button"
+                    className="button button--primary"
+                    disabled
+                    aria-describedby={view.message?.key === b.continue.reason ? "course-message" : undefined}
+                  >
+                    {t("course.continue")}
+                  </button>
                 )
               ) : null}
               {b.review.visible ? (
                 b.review.enabled ? (
-                  <Link className="button" to={`/learn/courses/${o.id}/view/content?viewType=REVIEW`}>{t("course.review")}</Link>
+                  <Link className="button" to={`/learn/courses/${o.id}/view/content?viewType=REVIEW`}>
+                    {t("course.review")}
+                  </Link>
                 ) : (
-                  <button type="button" className="button" disabled title={b.review.reason ? t(b.review.reason) : undefined} aria-describedby={view.message?.key === b.review.reason ? "course-message" : undefined}>{t("course.review")}</button>
+                  <button
+                    type="button"
+                    className="button"
+                    disabled
+                    title={b.review.reason ? t(b.review.reason) : undefined}
+                    aria-describedby={view.message?.key === b.review.reason ? "course-message" : undefined}
+                  >
+                    {t("course.review")}
+                  </button>
                 )
               ) : null}
-              {b.startAgain.visible ? <StartForm label={t("course.startAgain")} ids={ids} disabled={!b.startAgain.enabled} reason={b.startAgain.reason} /> : null}
+              {b.startAgain.visible ? (
+                <StartForm
+                  label={t("course.startAgain")}
+                  ids={ids}
+                  disabled={!b.startAgain.enabled}
+                  reason={b.startAgain.reason}
+                />
+              ) : null}
               {!view.enrolled && b.addToMyCourses.visible ? (
                 <Form method="post">
                   <input type="hidden" name="intent" value="enrol" />
                   <input type="hidden" name="enrolId" value={ids.enrol} />
-                  <button type="submit" className="button">{t("catalog.addToMyCourses")}</button>
+                  <button type="submit" className="button">
+                    {t("catalog.addToMyCourses")}
+                  </button>
                 </Form>
               ) : null}
-              {view.enrolled && !view.mandatory ? <button type="button" className="button" disabled>{t("catalog.enrolled")}</button> : null}
+              {view.enrolled && !view.mandatory ? (
+                <button type="button" className="button" disabled>
+                  {t("catalog.enrolled")}
+                </button>
+              ) : null}
               <ShareLink url={shareUrl} />
             </div>
           </aside>

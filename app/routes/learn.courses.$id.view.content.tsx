@@ -5,7 +5,14 @@ import type { Route } from "./+types/learn.courses.$id.view.content";
 import type { ActivityTree, TreeNode } from "#domain/contract/lifecycle";
 import { canReview, type WorkflowState } from "#domain/lifecycle";
 import { proctorLocked } from "#domain/proctoring";
-import { activityDisableReason, initialSelection, isActivityLocked, nextRefreshAt, tocIcon, visibleNodes } from "#domain/activity-access";
+import {
+  activityDisableReason,
+  initialSelection,
+  isActivityLocked,
+  nextRefreshAt,
+  tocIcon,
+  visibleNodes,
+} from "#domain/activity-access";
 import { state } from "~/services/request.server";
 import { getLocale } from "~/services/i18n.server";
 import { dateFormatter } from "~/services/format.server";
@@ -23,7 +30,8 @@ import { ACTIVITY_NOT_FOUND } from "~/components/error-page";
 
 export const handle = {
   title: (d: { course?: { name: string } } | undefined) => d?.course?.name ?? null,
-  breadcrumb: (d: { course?: { id: string; name: string } } | undefined) => (d?.course ? { label: d.course.name, href: `/learn/courses/${d.course.id}` } : null),
+  breadcrumb: (d: { course?: { id: string; name: string } } | undefined) =>
+    d?.course ? { label: d.course.name, href: `/learn/courses/${d.course.id}` } : null,
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -85,14 +93,23 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
   }
   const now = new Date();
   const reviewAllowed = canReview(
-    { workflow: { state: workflow.state as WorkflowState }, supportReview: agg.objective.supportReview, gradeRevealPolicy: agg.gradeRevealPolicy, gradeRevealDate: agg.gradeRevealDate },
+    {
+      workflow: { state: workflow.state as WorkflowState },
+      supportReview: agg.objective.supportReview,
+      gradeRevealPolicy: agg.gradeRevealPolicy,
+      gradeRevealDate: agg.gradeRevealDate,
+    },
     now,
   );
-  if (workflow.state !== 1 && !reviewAllowed) throw await redirectWithToast(`/learn/courses/${id}`, { type: "info", key: "review.notAllowed" });
+  if (workflow.state !== 1 && !reviewAllowed)
+    throw await redirectWithToast(`/learn/courses/${id}`, { type: "info", key: "review.notAllowed" });
   const readOnly = review || workflow.state !== 1;
   // Spec 4.8 (decision 010): a proctored sitting that is over cannot be continued here either; the
   // API refuses activity commands while it holds, so the page says so instead of offering them.
-  const proctorLock = !readOnly && workflow.id === agg.lastObjectiveWorkflow?.id && proctorLocked({ workflow: { state: workflow.state as WorkflowState }, session: agg.lastProctoringSession ?? null });
+  const proctorLock =
+    !readOnly &&
+    workflow.id === agg.lastObjectiveWorkflow?.id &&
+    proctorLocked({ workflow: { state: workflow.state as WorkflowState }, session: agg.lastProctoringSession ?? null });
 
   const [tree, contents] = await Promise.all([
     lms.get<ActivityTree>(`/api/lms/v1/users/me/objective-workflows/${workflow.id}/activity`),
@@ -102,7 +119,12 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
   const byContent = new Map(contents.data.map((c) => [c.id, c]));
   const courseFinished = workflow.state === 6;
   const fmt = dateFormatter(getLocale(context), shell.user.timezone);
-  const lockCtx = { now, courseFinished, accessNewContentAfterCompletion: agg.objective.accessNewContentAfterCompletion, reviewing: readOnly };
+  const lockCtx = {
+    now,
+    courseFinished,
+    accessNewContentAfterCompletion: agg.objective.accessNewContentAfterCompletion,
+    reviewing: readOnly,
+  };
 
   const wanted = url.searchParams.get("activityPathId") ?? url.searchParams.get("activityId") ?? params.axis ?? null;
   let selected: TreeNode | undefined;
@@ -131,16 +153,30 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
     };
   });
   const childCount = (n: TreeNode) => nodes.filter((c) => c.parentPathId === n.activityPathId).length;
-  const shown = longRead ? items.filter((i) => i.node.activityPathId !== rootId && !i.locked) : items.filter((i) => i.node === selected);
+  const shown = longRead
+    ? items.filter((i) => i.node.activityPathId !== rootId && !i.locked)
+    : items.filter((i) => i.node === selected);
   const bodies: Record<string, ActivityBody> = Object.fromEntries(
     await Promise.all(
-      shown.map(async (i) => [i.node.activityPathId, await activityBody(lms, i.node, byContent.get(i.node.childActivity.id), { fmt, now, childCount: childCount(i.node) })] as const),
+      shown.map(
+        async (i) =>
+          [
+            i.node.activityPathId,
+            await activityBody(lms, i.node, byContent.get(i.node.childActivity.id), {
+              fmt,
+              now,
+              childCount: childCount(i.node),
+            }),
+          ] as const,
+      ),
     ),
   );
   // Remember where the learner is (resume); opening an in-progress activity is a tiny write.
   const openAw = selected?.childActivity.activityWorkflowAggregate.lastActivityWorkflow;
   if (!readOnly && wanted && openAw && openAw.state === 1) {
-    await lms.put(`/api/lms/v1/users/me/objective-workflows/${workflow.id}/activity-workflows/${openAw.id}`, { resume: {} }).catch(() => null);
+    await lms
+      .put(`/api/lms/v1/users/me/objective-workflows/${workflow.id}/activity-workflows/${openAw.id}`, { resume: {} })
+      .catch(() => null);
   }
   const discussion =
     !longRead && selected?.childActivity.kind === 6 && !items.find((i) => i.node === selected)?.locked
@@ -193,7 +229,9 @@ export async function action({ params, request, url, context }: Route.ActionArgs
       const course = await loadCourse(lms, id);
       const current = workflowId || course.aggregate?.lastObjectiveWorkflow?.id;
       if (!current) throw new Response("Bad request", { status: 400 });
-      await lms.put(`/api/lms/v1/users/me/objective-workflows/${current}/activity-workflows/${aw}`, { resume: { page } });
+      await lms.put(`/api/lms/v1/users/me/objective-workflows/${current}/activity-workflows/${aw}`, {
+        resume: { page },
+      });
       return data({ saved: true });
     }
     if (!UUID.test(wf)) throw new Response("Bad request", { status: 400 });
@@ -207,7 +245,10 @@ export async function action({ params, request, url, context }: Route.ActionArgs
     if (intent === "finishActivity") {
       const aw = String(form.get("activityWorkflowId") ?? "");
       if (!UUID.test(aw)) throw new Response("Bad request", { status: 400 });
-      await lms.command("/api/lms/v1/finish-activity-workflows", { objectiveWorkflowId: wf, activityWorkflowIds: [aw] });
+      await lms.command("/api/lms/v1/finish-activity-workflows", {
+        objectiveWorkflowId: wf,
+        activityWorkflowIds: [aw],
+      });
       return redirect(here, 303);
     }
   } catch (err) {
@@ -223,7 +264,15 @@ export async function action({ params, request, url, context }: Route.ActionArgs
 type Data = ReturnType<typeof useLoaderData<typeof loader>>;
 type Item = Data["items"][number];
 
-function SubmitDialog({ workflowId, onCancel, titleId }: { workflowId: string; onCancel?: () => void; titleId: string }) {
+function SubmitDialog({
+  workflowId,
+  onCancel,
+  titleId,
+}: {
+  workflowId: string;
+  onCancel?: () => void;
+  titleId: string;
+}) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "submit";
@@ -235,11 +284,17 @@ function SubmitDialog({ workflowId, onCancel, titleId }: { workflowId: string; o
         <input type="hidden" name="intent" value="submit" />
         <input type="hidden" name="workflowId" value={workflowId} />
         {onCancel ? (
-          <button type="button" className="button" onClick={onCancel}>{t("course.cancel")}</button>
+          <button type="button" className="button" onClick={onCancel}>
+            {t("course.cancel")}
+          </button>
         ) : (
-          <Link className="button" to="?">{t("course.cancel")}</Link>
+          <Link className="button" to="?">
+            {t("course.cancel")}
+          </Link>
         )}
-        <button type="submit" className="button button--primary" disabled={busy}>{busy ? t("app.loading") : t("course.submitConfirm")}</button>
+        <button type="submit" className="button button--primary" disabled={busy}>
+          {busy ? t("app.loading") : t("course.submitConfirm")}
+        </button>
       </Form>
     </div>
   );
@@ -258,15 +313,31 @@ function ActivityActions({ d, item }: { d: Data; item: Item }) {
       <Form method="post">
         <input type="hidden" name="intent" value={aw ? "finishActivity" : "startActivity"} />
         <input type="hidden" name="workflowId" value={d.workflow.id} />
-        {aw ? <input type="hidden" name="activityWorkflowId" value={aw.id} /> : <input type="hidden" name="activityPathId" value={item.node.activityPathId} />}
+        {aw ? (
+          <input type="hidden" name="activityWorkflowId" value={aw.id} />
+        ) : (
+          <input type="hidden" name="activityPathId" value={item.node.activityPathId} />
+        )}
         <input type="hidden" name="back" value={back} />
-        <button type="submit" className="button button--primary">{aw ? t("activity.finish") : t("activity.start")}</button>
+        <button type="submit" className="button button--primary">
+          {aw ? t("activity.finish") : t("activity.start")}
+        </button>
       </Form>
     </div>
   );
 }
 
-function ActivitySection({ d, item, headingLevel, hideName }: { d: Data; item: Item; headingLevel: 1 | 2; hideName?: boolean }) {
+function ActivitySection({
+  d,
+  item,
+  headingLevel,
+  hideName,
+}: {
+  d: Data;
+  item: Item;
+  headingLevel: 1 | 2;
+  hideName?: boolean;
+}) {
   const { t } = useTranslation();
   const actionData = useActionData<typeof action>();
   const a = item.node.childActivity;
@@ -274,7 +345,9 @@ function ActivitySection({ d, item, headingLevel, hideName }: { d: Data; item: I
   const body = d.bodies[item.node.activityPathId];
   return (
     <section className="activity" aria-labelledby={`activity-${item.node.activityPathId}`}>
-      <H id={`activity-${item.node.activityPathId}`} className={hideName ? "visually-hidden" : undefined}>{a.name}</H>
+      <H id={`activity-${item.node.activityPathId}`} className={hideName ? "visually-hidden" : undefined}>
+        {a.name}
+      </H>
       {!hideName ? (
         <p className="activity-panel__meta">
           {t(`activityKind.${a.kind}`)} · {t(item.statusKey)}
@@ -346,7 +419,12 @@ export default function CourseContent() {
   const linkTo = (i: Item) => `?activityPathId=${i.node.activityPathId}${d.reviewQuery}`;
   return (
     <div className="course-page">
-      <CourseLayers objectiveId={d.course.id} active="content" showContent hasAnnouncements={d.course.hasAnnouncements} />
+      <CourseLayers
+        objectiveId={d.course.id}
+        active="content"
+        showContent
+        hasAnnouncements={d.course.hasAnnouncements}
+      />
       <div className={`content-view content-view--${d.mode}`}>
         <details className="toc-panel" ref={toc} open>
           <summary className="toc-panel__toggle">{t("content.tocToggle")}</summary>
@@ -360,16 +438,24 @@ export default function CourseContent() {
                     <span className="toc__link toc__link--locked" aria-disabled="true">
                       <TocIcon icon={i.icon.icon} tooltipKeys={i.icon.tooltipKeys} statusKey="activityIcon.locked" />
                       <span className="toc__name">{i.node.childActivity.name}</span>
-                      {i.reason ? <span className="toc__reason">{t(i.reason.key, { date: i.reason.date ?? "" })}</span> : null}
+                      {i.reason ? (
+                        <span className="toc__reason">{t(i.reason.key, { date: i.reason.date ?? "" })}</span>
+                      ) : null}
                     </span>
                   ) : (
-                    <Link to={linkTo(i)} aria-current={i.node.activityPathId === d.selectedPath ? "page" : undefined} className="toc__link">
+                    <Link
+                      to={linkTo(i)}
+                      aria-current={i.node.activityPathId === d.selectedPath ? "page" : undefined}
+                      className="toc__link"
+                    >
                       <TocIcon icon={i.icon.icon} tooltipKeys={i.icon.tooltipKeys} statusKey={i.statusKey} />
                       <span className="toc__name">{i.node.childActivity.name}</span>
                       {i.node.childActivity.kind === 3 ? (
                         <span className="toc__status">{t("activity.moduleProgress", moduleProgress(d.items, i))}</span>
                       ) : (
-                        <span className={`toc__status toc__status--${i.statusKey.split(".")[1]}`}>{t(i.statusKey)}</span>
+                        <span className={`toc__status toc__status--${i.statusKey.split(".")[1]}`}>
+                          {t(i.statusKey)}
+                        </span>
                       )}
                     </Link>
                   )}
@@ -392,7 +478,13 @@ export default function CourseContent() {
               {listed
                 .filter((i) => d.bodies[i.node.activityPathId])
                 .map((i) => (
-                  <ActivitySection key={i.node.activityPathId} d={d} item={i} headingLevel={2} hideName={d.mode === "longReadWithoutNames"} />
+                  <ActivitySection
+                    key={i.node.activityPathId}
+                    d={d}
+                    item={i}
+                    headingLevel={2}
+                    hideName={d.mode === "longReadWithoutNames"}
+                  />
                 ))}
             </>
           ) : selected ? (
@@ -402,11 +494,17 @@ export default function CourseContent() {
                   {listed
                     .filter((i) => i.node.parentPathId === d.rootId)
                     .map((i) => (
-                      <li key={i.node.activityPathId} className={i.node.activityPathId === d.selectedPath ? "tile tile--current" : "tile"}>
+                      <li
+                        key={i.node.activityPathId}
+                        className={i.node.activityPathId === d.selectedPath ? "tile tile--current" : "tile"}
+                      >
                         {i.locked ? (
                           <span aria-disabled="true">{i.node.childActivity.name}</span>
                         ) : (
-                          <Link to={linkTo(i)} aria-current={i.node.activityPathId === d.selectedPath ? "page" : undefined}>
+                          <Link
+                            to={linkTo(i)}
+                            aria-current={i.node.activityPathId === d.selectedPath ? "page" : undefined}
+                          >
                             <TocIcon icon={i.icon.icon} tooltipKeys={i.icon.tooltipKeys} statusKey={i.statusKey} />
                             {i.node.childActivity.name}
                           </Link>
@@ -417,8 +515,18 @@ export default function CourseContent() {
               ) : null}
               <ActivitySection d={d} item={selected} headingLevel={1} />
               <nav className="activity-nav" aria-label={t("content.pager")}>
-                {prev && !prev.locked ? <Link rel="prev" to={linkTo(prev)}>{t("content.previous")}</Link> : <span />}
-                {next && !next.locked ? <Link rel="next" to={linkTo(next)}>{t("content.next")}</Link> : null}
+                {prev && !prev.locked ? (
+                  <Link rel="prev" to={linkTo(prev)}>
+                    {t("content.previous")}
+                  </Link>
+                ) : (
+                  <span />
+                )}
+                {next && !next.locked ? (
+                  <Link rel="next" to={linkTo(next)}>
+                    {t("content.next")}
+                  </Link>
+                ) : null}
               </nav>
             </>
           ) : (
@@ -438,7 +546,11 @@ export default function CourseContent() {
                 {t("course.submit")}
               </Link>
               <dialog ref={dialog} aria-labelledby="confirm-dialog-title" className="dialog">
-                <SubmitDialog workflowId={d.workflow.id} titleId="confirm-dialog-title" onCancel={() => dialog.current?.close()} />
+                <SubmitDialog
+                  workflowId={d.workflow.id}
+                  titleId="confirm-dialog-title"
+                  onCancel={() => dialog.current?.close()}
+                />
               </dialog>
             </div>
           ) : null}
@@ -450,7 +562,9 @@ export default function CourseContent() {
 
 /** A module's children done out of all (a composite's own state is its children's). */
 function moduleProgress(items: Item[], module: Item) {
-  const children = items.filter((c) => c.node.parentPathId === module.node.activityPathId && c.node.childActivity.kind !== 3);
+  const children = items.filter(
+    (c) => c.node.parentPathId === module.node.activityPathId && c.node.childActivity.kind !== 3,
+  );
   const done = children.filter((c) => {
     const aw = c.node.childActivity.activityWorkflowAggregate.lastActivityWorkflow;
     return aw && aw.state !== 1;

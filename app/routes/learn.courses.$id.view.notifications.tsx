@@ -17,7 +17,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const { aggregate, access } = await loadCourse(await s.lms(), id);
   const objective = aggregate?.objective ?? access!.objective;
   if (!objective.announcementChannelId) throw new Response("Not found", { status: 404 });
-  return { id, name: objective.name, showContent: Boolean(aggregate?.lastObjectiveWorkflow) && objective.activity.kind !== 2 };
+  return {
+    id,
+    name: objective.name,
+    showContent: Boolean(aggregate?.lastObjectiveWorkflow) && objective.activity.kind !== 2,
+  };
 }
 
 export default function CourseNotifications() {
@@ -28,7 +32,9 @@ export default function CourseNotifications() {
       <CourseLayers objectiveId={d.id} active="notifications" showContent={d.showContent} hasAnnouncements />
       <section className="course-details" aria-labelledby="notifications-title">
         <h1 id="notifications-title">{t("course.layerNotifications")}</h1>
-        <p className="notice" role="status">{t("messages.chatUnavailable")}</p>
+        <p className="notice" role="status">
+          {t("messages.chatUnavailable")}
+        </p>
       </section>
     </div>
   );

@@ -7,8 +7,18 @@ import { state } from "~/services/request.server";
 import { getLocale } from "~/services/i18n.server";
 import { dateFormatter } from "~/services/format.server";
 import {
-  aggregatesFilter, canonicalOrRedirect, CARD_SELECT, enrol, knownFilterValues, listQuery, occflowCommandId, toCourseCard,
-  type CardAggregate, type Category, type CourseCardData, type Named,
+  aggregatesFilter,
+  canonicalOrRedirect,
+  CARD_SELECT,
+  enrol,
+  knownFilterValues,
+  listQuery,
+  occflowCommandId,
+  toCourseCard,
+  type CardAggregate,
+  type Category,
+  type CourseCardData,
+  type Named,
 } from "~/services/courses.server";
 import { PAGE_SIZE } from "~/constants";
 import { clearPersistedFilters, persistFilters, readPersistedFilters } from "~/services/preferences.server";
@@ -18,7 +28,11 @@ import { CollectionChips, FilterDrawer, Pagination, SearchBox, type FilterSectio
 
 export const handle = {
   title: (_: unknown, t: (k: string) => string) => t("courses.title"),
-  breadcrumb: (_: unknown, t: (k: string) => string) => ({ slug: "courses-list", label: t("breadcrumbs.courses-list"), href: "/learn/courses" }),
+  breadcrumb: (_: unknown, t: (k: string) => string) => ({
+    slug: "courses-list",
+    label: t("breadcrumbs.courses-list"),
+    href: "/learn/courses",
+  }),
 };
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
@@ -58,10 +72,18 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     const result = await enrol(lms, filters.objectiveId, await occflowCommandId(shell.user.id, filters.objectiveId));
     if (result.ok) {
       if (filters.occflow === "startTheCourse") throw redirect(`/learn/courses/${filters.objectiveId}?intent=start`);
-      throw await redirectWithToast(back, { type: "success", key: "publicCatalog.courseEnrolled", values: { name: result.name } });
+      throw await redirectWithToast(back, {
+        type: "success",
+        key: "publicCatalog.courseEnrolled",
+        values: { name: result.name },
+      });
     }
     if (result.reason === "refused" && result.message) {
-      throw await redirectWithToast(back, { type: "critical", key: `apiErrors.${result.message.code}`, values: result.message.params });
+      throw await redirectWithToast(back, {
+        type: "critical",
+        key: `apiErrors.${result.message.code}`,
+        values: result.message.params,
+      });
     }
     throw await redirectWithToast(back, { type: "critical", key: "messages.unknownError" });
   }
@@ -111,7 +133,9 @@ export function CardFooter({ card }: { card: CourseCardData }) {
     case "completed":
       return <>{f.date ? t("courseCard.completed", { date: f.date }) : t("workflowState.finished")}</>;
     case "due":
-      return <>{f.date ? t("courseCard.due", { date: f.date }) : t(workflowStateLabelKey((card.state ?? null) as never))}</>;
+      return (
+        <>{f.date ? t("courseCard.due", { date: f.date }) : t(workflowStateLabelKey((card.state ?? null) as never))}</>
+      );
   }
 }
 
@@ -121,11 +145,36 @@ export default function MyCourses() {
   const location = useLocation();
   const params = new URLSearchParams(location.search);
   const sections: FilterSection[] = [
-    { param: "collection", label: t("coursesFilterDrawer.collection"), options: d.sections.collection.options.map((o) => ({ value: o.id, label: o.name })), selected: d.sections.collection.selected },
-    { param: "term", label: t("coursesFilterDrawer.term"), options: d.sections.term.options.map((o) => ({ value: o.id, label: o.name })), selected: d.sections.term.selected },
-    { param: "courseProgress", label: t("coursesFilterDrawer.progress"), options: PROGRESS_VALUES.map((v) => ({ value: v, label: t(`coursesFilterDrawer.progressValues.${v}`) })), selected: d.sections.courseProgress.selected },
-    { param: "coursePriority", label: t("coursesFilterDrawer.priority"), options: PRIORITY_VALUES.map((v) => ({ value: v, label: t(`coursesFilterDrawer.priorityValues.${v}`) })), selected: d.sections.coursePriority.selected },
-    ...d.sections.categories.map((c) => ({ param: `category[${c.id}]`, label: c.name, options: c.attributes.map((a) => ({ value: a.id, label: a.name })), selected: c.selected })),
+    {
+      param: "collection",
+      label: t("coursesFilterDrawer.collection"),
+      options: d.sections.collection.options.map((o) => ({ value: o.id, label: o.name })),
+      selected: d.sections.collection.selected,
+    },
+    {
+      param: "term",
+      label: t("coursesFilterDrawer.term"),
+      options: d.sections.term.options.map((o) => ({ value: o.id, label: o.name })),
+      selected: d.sections.term.selected,
+    },
+    {
+      param: "courseProgress",
+      label: t("coursesFilterDrawer.progress"),
+      options: PROGRESS_VALUES.map((v) => ({ value: v, label: t(`coursesFilterDrawer.progressValues.${v}`) })),
+      selected: d.sections.courseProgress.selected,
+    },
+    {
+      param: "coursePriority",
+      label: t("coursesFilterDrawer.priority"),
+      options: PRIORITY_VALUES.map((v) => ({ value: v, label: t(`coursesFilterDrawer.priorityValues.${v}`) })),
+      selected: d.sections.coursePriority.selected,
+    },
+    ...d.sections.categories.map((c) => ({
+      param: `category[${c.id}]`,
+      label: c.name,
+      options: c.attributes.map((a) => ({ value: a.id, label: a.name })),
+      selected: c.selected,
+    })),
   ].filter((s) => s.options.length > 0);
   const searching = d.keyword.length > 0 || d.activeCount > 0;
   return (
@@ -133,10 +182,17 @@ export default function MyCourses() {
       <h1>{t("courses.title")}</h1>
       <div className="course-list__toolbar">
         <SearchBox params={params} label={t("courses.searchLabel")} />
-        <FilterDrawer params={params} sections={sections} activeCount={d.activeCount} clearHref="/learn/courses?clear" />
+        <FilterDrawer
+          params={params}
+          sections={sections}
+          activeCount={d.activeCount}
+          clearHref="/learn/courses?clear"
+        />
       </div>
       <CollectionChips params={params} collections={d.collections} />
-      <p className="course-list__count" role="status">{t("courses.count", { count: d.total })}</p>
+      <p className="course-list__count" role="status">
+        {t("courses.count", { count: d.total })}
+      </p>
       {d.cards.length === 0 ? (
         searching ? (
           <div className="empty-state">
@@ -148,7 +204,10 @@ export default function MyCourses() {
             <h2>{t("courses.emptyTitle")}</h2>
             {d.catalogEnabled ? (
               <p>
-                {t("courses.emptyText")} <a className="button button--primary" href="/learn/catalog">{t("courses.goToCatalog")}</a>
+                {t("courses.emptyText")}{" "}
+                <a className="button button--primary" href="/learn/catalog">
+                  {t("courses.goToCatalog")}
+                </a>
               </p>
             ) : (
               <p>{t("courses.emptyCatalogDisabled")}</p>

@@ -14,10 +14,12 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const s = state(context);
   await s.requireLearner();
   const lms = await s.lms();
-  const aggregate = await lms.get<Aggregate>(`/api/lms/v1/objectives/${id}/objective-workflow-aggregate`).catch((err) => {
-    if (err instanceof LmsError && err.status === 404) return null;
-    throw err;
-  });
+  const aggregate = await lms
+    .get<Aggregate>(`/api/lms/v1/objectives/${id}/objective-workflow-aggregate`)
+    .catch((err) => {
+      if (err instanceof LmsError && err.status === 404) return null;
+      throw err;
+    });
   if (aggregate && aggregate.objective.activity.state !== 4) throw redirect(`/learn/courses/${id}`);
   const course = await catalogCourse(lms, id);
   if (course.objective.state === 4) throw new Response("Not found", { status: 404 });

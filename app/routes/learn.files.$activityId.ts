@@ -4,7 +4,15 @@ import { getLocale } from "~/services/i18n.server";
 import { readSession } from "~/services/session.server";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const PASS_THROUGH = ["content-type", "content-length", "content-range", "accept-ranges", "content-disposition", "cache-control", "x-content-type-options"];
+const PASS_THROUGH = [
+  "content-type",
+  "content-length",
+  "content-range",
+  "accept-ranges",
+  "content-disposition",
+  "cache-control",
+  "x-content-type-options",
+];
 
 /**
  * /learn/files/{activityId}: private activity files for the signed-in learner (spec 7.5), streamed
@@ -17,12 +25,20 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (!session) return new Response("Please sign in", { status: 401, headers: { "Cache-Control": "no-store" } });
   const lms = createLmsClient({ accessToken: session.accessToken, locale: getLocale(context) });
   const range = request.headers.get("range");
-  const res = await lms.raw(request.method === "HEAD" ? "HEAD" : "GET", `/api/lms-storage/v1/activities/${params.activityId}/file`, range ? { Range: range } : {});
+  const res = await lms.raw(
+    request.method === "HEAD" ? "HEAD" : "GET",
+    `/api/lms-storage/v1/activities/${params.activityId}/file`,
+    range ? { Range: range } : {},
+  );
   const headers = new Headers();
   for (const h of PASS_THROUGH) {
     const v = res.headers.get(h);
     if (v) headers.set(h, v);
   }
-  if (!res.ok && res.status !== 206) return new Response(res.status === 403 ? "Forbidden" : res.status === 401 ? "Please sign in" : "Not found", { status: res.status === 416 ? 416 : res.status, headers: { "Cache-Control": "no-store" } });
+  if (!res.ok && res.status !== 206)
+    return new Response(res.status === 403 ? "Forbidden" : res.status === 401 ? "Please sign in" : "Not found", {
+      status: res.status === 416 ? 416 : res.status,
+      headers: { "Cache-Control": "no-store" },
+    });
   return new Response(request.method === "HEAD" ? null : res.body, { status: res.status, headers });
 }

@@ -44,9 +44,15 @@ export default function OpenCatalogCourse() {
         </div>
         <aside className="course-details__side">
           <CourseCover imageUrl={course.imageUrl} name={course.name} />
-          <a className="button button--primary" href={links.signUpAdd}>{t("openCatalog.signUpAndAdd")}</a>
-          <a className="button" href={links.signInAdd}>{t("openCatalog.signInAndAdd")}</a>
-          <a className="button" href={links.signInStart}>{t("openCatalog.signInAndStart")}</a>
+          <a className="button button--primary" href={links.signUpAdd}>
+            {t("openCatalog.signUpAndAdd")}
+          </a>
+          <a className="button" href={links.signInAdd}>
+            {t("openCatalog.signInAndAdd")}
+          </a>
+          <a className="button" href={links.signInStart}>
+            {t("openCatalog.signInAndStart")}
+          </a>
         </aside>
       </div>
     </article>

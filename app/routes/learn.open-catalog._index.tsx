@@ -2,14 +2,25 @@ import { redirect, useLoaderData } from "react-router";
 import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/learn.open-catalog._index";
 import type { PublicObjective } from "#domain/contract/courses";
-import { canonicalOrRedirect, catalogListData, knownFilterValues, listQuery, type Category, type Named } from "~/services/courses.server";
+import {
+  canonicalOrRedirect,
+  catalogListData,
+  knownFilterValues,
+  listQuery,
+  type Category,
+  type Named,
+} from "~/services/courses.server";
 import { stripNonCatalogParams } from "~/services/catalog.server";
 import { publicLms } from "~/services/user.server";
 import { CatalogList } from "~/components/course-list-page";
 
 export const handle = {
   title: (_: unknown, t: (k: string) => string) => t("openCatalog.title"),
-  breadcrumb: (_: unknown, t: (k: string) => string) => ({ slug: "catalog-list", label: t("breadcrumbs.catalog-list"), href: "/learn/open-catalog" }),
+  breadcrumb: (_: unknown, t: (k: string) => string) => ({
+    slug: "catalog-list",
+    label: t("breadcrumbs.catalog-list"),
+    href: "/learn/open-catalog",
+  }),
 };
 
 /** /learn/open-catalog (spec 2.1, 7.2): the public catalog; no sign-in and no user fetch (spec 6). */

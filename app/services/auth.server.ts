@@ -46,18 +46,33 @@ async function createAuthenticator(): Promise<Authenticator<SessionData>> {
       clientSecret: e.OIDC_CLIENT_SECRET,
       redirectURI: `${e.APP_URL}${LOGIN_CALLBACK_PATH}`,
       scopes: e.OIDC_SCOPES.split(/\s+/).filter(Boolean),
-      cookie: { name: "learn_oauth2", path: "/", httpOnly: true, sameSite: "Lax", maxAge: 600, ...(secureCookies() ? { secure: true as const } : {}) },
+      cookie: {
+        name: "learn_oauth2",
+        path: "/",
+        httpOnly: true,
+        sameSite: "Lax",
+        maxAge: 600,
+        ...(secureCookies() ? { secure: true as const } : {}),
+      },
     },
     async ({ tokens }) => {
       const accessToken = tokens.accessToken();
       const data = tokens.data as { id_token?: string; expires_in?: number };
       const idToken = typeof data.id_token === "string" ? data.id_token : null;
       const claims = decodeJwtPayload(idToken ?? accessToken);
-      const expiresAt = typeof data.expires_in === "number" ? tokens.accessTokenExpiresAt().getTime() : Date.now() + 3600_000;
+      const expiresAt =
+        typeof data.expires_in === "number" ? tokens.accessTokenExpiresAt().getTime() : Date.now() + 3600_000;
       const act = decodeJwtPayload(accessToken).act as { sub?: string } | undefined;
       const createdAt = typeof claims.created_at === "number" ? claims.created_at : null;
       const fresh = createdAt !== null && Date.now() / 1000 - createdAt < FRESH_ACCOUNT_SECONDS;
-      return { sub: String(claims.sub ?? ""), accessToken, idToken, expiresAt, impersonatedBy: act?.sub ?? null, ...(fresh ? { fresh: true } : {}) };
+      return {
+        sub: String(claims.sub ?? ""),
+        accessToken,
+        idToken,
+        expiresAt,
+        impersonatedBy: act?.sub ?? null,
+        ...(fresh ? { fresh: true } : {}),
+      };
     },
   );
   const auth = new Authenticator<SessionData>();
@@ -121,7 +136,10 @@ export async function finishLogin(request: Request): Promise<Response> {
     console.warn("[auth] sign-in callback refused:", (err as Error).message);
     throw new Response("Sign-in failed", { status: 401 });
   }
-  let target = safeTarget((await returnCookie().parse(request.headers.get("Cookie"))) ?? url.searchParams.get("redirectUrl"), request);
+  let target = safeTarget(
+    (await returnCookie().parse(request.headers.get("Cookie"))) ?? url.searchParams.get("redirectUrl"),
+    request,
+  );
   const { fresh, ...stored } = session as SessionData & { fresh?: boolean };
   session = stored;
   const headers = new Headers();
@@ -151,7 +169,11 @@ export async function logout(request: Request): Promise<Response> {
   const e = env();
   let location = "/learn/open-catalog";
   try {
-    const meta = (await (await fetch(new URL(".well-known/openid-configuration", e.OIDC_ISSUER.endsWith("/") ? e.OIDC_ISSUER : `${e.OIDC_ISSUER}/`))).json()) as { end_session_endpoint?: string };
+    const meta = (await (
+      await fetch(
+        new URL(".well-known/openid-configuration", e.OIDC_ISSUER.endsWith("/") ? e.OIDC_ISSUER : `${e.OIDC_ISSUER}/`),
+      )
+    ).json()) as { end_session_endpoint?: string };
     if (meta.end_session_endpoint) {
       const end = new URL(meta.end_session_endpoint);
       end.searchParams.set("client_id", e.OIDC_CLIENT_ID);

@@ -7,7 +7,8 @@ const COURSE_UNAVAILABLE = "course-unavailable";
 
 /** Spec 2.5 / 8: 400/401/403/404 while loading a course → the 'Course is not available' page. */
 export function courseUnavailable(err: unknown): never {
-  if (err instanceof LmsError && [400, 401, 403, 404].includes(err.status)) throw data(COURSE_UNAVAILABLE, { status: 404 });
+  if (err instanceof LmsError && [400, 401, 403, 404].includes(err.status))
+    throw data(COURSE_UNAVAILABLE, { status: 404 });
   throw err;
 }
 
@@ -25,7 +26,9 @@ export async function catalogCourse(lms: LmsClient, objectiveId: string) {
 }
 
 export async function publicCourse(lms: LmsClient, objectiveId: string) {
-  const course = await lms.get<PublicObjectiveDetail>(`/api/lms/v1/public/open-catalog/objectives/${objectiveId}`).catch(courseUnavailable);
+  const course = await lms
+    .get<PublicObjectiveDetail>(`/api/lms/v1/public/open-catalog/objectives/${objectiveId}`)
+    .catch(courseUnavailable);
   return { ...course, about: sanitizeCourseHtml(course.about) };
 }
 

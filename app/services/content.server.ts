@@ -48,14 +48,26 @@ export async function activityBody(
     const bytes = privateFile ? await fileSize(lms, content.id) : typeof c.size === "number" ? c.size : null;
     const size = bytes === null ? null : formatFileSize(bytes);
     if (mime === "application/pdf" || /\.pdf$/i.test(url)) {
-      return { kind: "pdf", url, fileName, size, page: aw?.resume?.page ?? null, resumeTarget: aw && aw.state === 1 ? aw.id : null };
+      return {
+        kind: "pdf",
+        url,
+        fileName,
+        size,
+        page: aw?.resume?.page ?? null,
+        resumeTarget: aw && aw.state === 1 ? aw.id : null,
+      };
     }
     if (mime.startsWith("image/") || IMAGE.test(url)) return { kind: "images", images: [{ src: url, alt: fileName }] };
     return { kind: "file", url, fileName, size };
   }
   if (content.contentType === 7 || a.kind === 5) {
     const id = String(c.vimeoId ?? "").replace(/\D/g, "");
-    return { kind: "video", src: `https://player.vimeo.com/video/${id}`, title: a.name, duration: content.duration ? durationMinutes(content.duration) : null };
+    return {
+      kind: "video",
+      src: `https://player.vimeo.com/video/${id}`,
+      title: a.name,
+      duration: content.duration ? durationMinutes(content.duration) : null,
+    };
   }
   if (a.kind === 4) {
     const starts = c.startsAt ? String(c.startsAt) : null;
@@ -73,8 +85,10 @@ export async function activityBody(
       description: c.description ? String(c.description) : c.html ? null : null,
     };
   }
-  if (a.kind === 2) return { kind: "lti", toolUrl: content.toolUrl && /^https:\/\//.test(content.toolUrl) ? content.toolUrl : null };
+  if (a.kind === 2)
+    return { kind: "lti", toolUrl: content.toolUrl && /^https:\/\//.test(content.toolUrl) ? content.toolUrl : null };
   if (typeof c.html === "string") return { kind: "text", html: sanitizeCourseHtml(c.html) };
-  if (typeof c.prompt === "string") return { kind: "text", html: sanitizeCourseHtml(`<p>${c.prompt.replace(/[<>&]/g, "")}</p>`) };
+  if (typeof c.prompt === "string")
+    return { kind: "text", html: sanitizeCourseHtml(`<p>${c.prompt.replace(/[<>&]/g, "")}</p>`) };
   return { kind: "none" };
 }

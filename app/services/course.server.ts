@@ -8,8 +8,15 @@ import { proctorLocked } from "#domain/proctoring";
 import { NEUTRAL_ORIGIN, safePdfUrl } from "~/components/viewer/pdf-url";
 import { formatScore, progressPercent, scoreColor } from "#domain/courses";
 import {
-  canReview, courseButtons, gradeVisibility, isUnresolved, startPlan, workflowStateLabelKey,
-  type ActivityKind, type ObjectiveState, type WorkflowState,
+  canReview,
+  courseButtons,
+  gradeVisibility,
+  isUnresolved,
+  startPlan,
+  workflowStateLabelKey,
+  type ActivityKind,
+  type ObjectiveState,
+  type WorkflowState,
 } from "#domain/lifecycle";
 import type { DateFormatter } from "./format.server";
 import { sanitizeCourseHtml } from "./html.server";
@@ -18,8 +25,16 @@ import { enrol } from "./courses.server";
 import { redirectWithToast } from "./toast.server";
 
 /** The single-course aggregate; an external LMS may not send the proctoring session (then nothing locks). */
-export type CourseAggregate = Aggregate & { objectiveGradingScale: GradingScale | null; lastProctoringSession?: AttemptProctoringSession | null };
-export type AttemptRecord = ObjectiveRecord & { objectiveWorkflowId: string | null; attempt: number | null; started: string | null; workflowState: number | null };
+export type CourseAggregate = Aggregate & {
+  objectiveGradingScale: GradingScale | null;
+  lastProctoringSession?: AttemptProctoringSession | null;
+};
+export type AttemptRecord = ObjectiveRecord & {
+  objectiveWorkflowId: string | null;
+  attempt: number | null;
+  started: string | null;
+  workflowState: number | null;
+};
 
 const COURSE_UNAVAILABLE = "course-unavailable";
 const notFoundToNull = (err: unknown) => {
@@ -39,10 +54,18 @@ export async function loadCourse(lms: LmsClient, objectiveId: string, options: {
   };
   const [aggregate, access, records, certificates] = await Promise.all([
     lms.get<CourseAggregate>(`/api/lms/v1/objectives/${objectiveId}/objective-workflow-aggregate`).catch(unavailable),
-    lms.get<ObjectiveAccessDetail>(`/api/lms/v1/users/me/objectives/${objectiveId}/objective-access`).catch(unavailable),
+    lms
+      .get<ObjectiveAccessDetail>(`/api/lms/v1/users/me/objectives/${objectiveId}/objective-access`)
+      .catch(unavailable),
     lms.get<{ data: AttemptRecord[] }>("/api/lms/v1/objective-records/query", { objectiveId }).catch(notFoundToNull),
     options.certificatesOf
-      ? lms.get<{ data: CertificateRecord[] }>("/api/lms/v1/certificate-records/query", { objectiveId, userId: options.certificatesOf, sort: "-created" }).catch(notFoundToNull)
+      ? lms
+          .get<{ data: CertificateRecord[] }>("/api/lms/v1/certificate-records/query", {
+            objectiveId,
+            userId: options.certificatesOf,
+            sort: "-created",
+          })
+          .catch(notFoundToNull)
       : null,
   ]);
   if (!aggregate && !access) throw data(COURSE_UNAVAILABLE, { status: 404 });
@@ -80,7 +103,12 @@ export function courseView(course: Awaited<ReturnType<typeof loadCourse>>, now: 
   const policy = aggregate ?? { gradeRevealPolicy: "none" as const, gradeRevealDate: null };
   const buttons = courseButtons(
     {
-      objective: { state: objective.state as ObjectiveState, kind: objective.activity.kind as ActivityKind, supportReview: objective.supportReview, activityState: objective.activity.state as ObjectiveState },
+      objective: {
+        state: objective.state as ObjectiveState,
+        kind: objective.activity.kind as ActivityKind,
+        supportReview: objective.supportReview,
+        activityState: objective.activity.state as ObjectiveState,
+      },
       access: {
         enrolled: Boolean(aggregate),
         retake: aggregate?.retake ?? access?.retake ?? false,
@@ -92,12 +120,19 @@ export function courseView(course: Awaited<ReturnType<typeof loadCourse>>, now: 
       workflow: wf ? { state: wf.state as WorkflowState, protectResults: wf.protectResults } : null,
       record: record ? { id: record.id } : null,
       importedResults: Boolean(record?.imported),
-      proctorLocked: proctorLocked({ workflow: wf ? { state: wf.state as WorkflowState } : null, session: aggregate?.lastProctoringSession ?? null }),
+      proctorLocked: proctorLocked({
+        workflow: wf ? { state: wf.state as WorkflowState } : null,
+        session: aggregate?.lastProctoringSession ?? null,
+      }),
       flags: { compositeRetake: true },
     },
     now,
   );
-  const visibility = gradeVisibility(policy, wf ? { state: wf.state as WorkflowState } : record ? { state: 6 } : null, now);
+  const visibility = gradeVisibility(
+    policy,
+    wf ? { state: wf.state as WorkflowState } : record ? { state: 6 } : null,
+    now,
+  );
   const resultShown = record && visibility.visible && !record.resultsHidden;
   return {
     objective: { ...objective, about: sanitizeCourseHtml(objective.about) },
@@ -107,7 +142,15 @@ export function courseView(course: Awaited<ReturnType<typeof loadCourse>>, now: 
     mandatory: aggregate?.isMandatory ?? access?.isMandatory ?? false,
     dueDate: fmt.dateTime(aggregate?.dueDate ?? access?.dueDate),
     workflow: wf
-      ? { id: wf.id, state: wf.state, stateKey: workflowStateLabelKey(wf.state as WorkflowState), progress: progressPercent(wf.progress), started: fmt.dateTime(wf.started), submitted: fmt.dateTime(wf.submitted), finished: fmt.dateTime(wf.finished) }
+      ? {
+          id: wf.id,
+          state: wf.state,
+          stateKey: workflowStateLabelKey(wf.state as WorkflowState),
+          progress: progressPercent(wf.progress),
+          started: fmt.dateTime(wf.started),
+          submitted: fmt.dateTime(wf.submitted),
+          finished: fmt.dateTime(wf.finished),
+        }
       : null,
     stateKey: workflowStateLabelKey((wf?.state ?? null) as WorkflowState | null),
     progress: progressPercent(wf?.progress ?? record?.progress ?? 0),
@@ -123,18 +166,28 @@ export function courseView(course: Awaited<ReturnType<typeof loadCourse>>, now: 
     resultHiddenUntil: record && !resultShown ? fmt.dateTime(visibility.revealDate) : null,
     resultHidden: Boolean(record && !resultShown),
     // Spec 2.5: previous attempts are the records of attempts other than the current one.
-    previousAttempts: records.filter((r) => !wf || r.objectiveWorkflowId !== wf.id).map((r) => ({
-      id: r.id,
-      attempt: r.attempt,
-      date: fmt.dateTime(r.finished ?? r.started),
-      score: r.resultsHidden ? null : scoreView(r),
-      workflowId: r.objectiveWorkflowId,
-      reviewable:
-        r.workflowState === 6 &&
-        !r.resultsHidden &&
-        !r.protectResults &&
-        canReview({ workflow: { state: 6 }, supportReview: objective.supportReview, gradeRevealPolicy: policy.gradeRevealPolicy, gradeRevealDate: policy.gradeRevealDate }, now),
-    })),
+    previousAttempts: records
+      .filter((r) => !wf || r.objectiveWorkflowId !== wf.id)
+      .map((r) => ({
+        id: r.id,
+        attempt: r.attempt,
+        date: fmt.dateTime(r.finished ?? r.started),
+        score: r.resultsHidden ? null : scoreView(r),
+        workflowId: r.objectiveWorkflowId,
+        reviewable:
+          r.workflowState === 6 &&
+          !r.resultsHidden &&
+          !r.protectResults &&
+          canReview(
+            {
+              workflow: { state: 6 },
+              supportReview: objective.supportReview,
+              gradeRevealPolicy: policy.gradeRevealPolicy,
+              gradeRevealDate: policy.gradeRevealDate,
+            },
+            now,
+          ),
+      })),
     certificates: certificateRows(certificates, now, fmt),
     scale: aggregate?.objectiveGradingScale ?? null,
     buttons,
@@ -153,9 +206,24 @@ export const SUBMIT_POLL_DURATION_MS = 60_000;
 function startErrorToast(err: unknown, objectiveId: string, fmt?: DateFormatter) {
   if (err instanceof LmsError) {
     const m = err.firstMessage();
-    if (m && ["notYetAvailable", "availabilityEnded", "retakeNotAllowed", "courseNotAvailable", "workflowInProgress", "selfEnrollmentNotAllowed"].includes(m.code)) {
-      const values = m.params?.date && fmt ? { ...m.params, date: fmt.dateTime(String(m.params.date)) ?? "" } : m.params;
-      return redirectWithToast(`/learn/courses/${objectiveId}`, { type: "critical", key: `apiErrors.${m.code}`, values });
+    if (
+      m &&
+      [
+        "notYetAvailable",
+        "availabilityEnded",
+        "retakeNotAllowed",
+        "courseNotAvailable",
+        "workflowInProgress",
+        "selfEnrollmentNotAllowed",
+      ].includes(m.code)
+    ) {
+      const values =
+        m.params?.date && fmt ? { ...m.params, date: fmt.dateTime(String(m.params.date)) ?? "" } : m.params;
+      return redirectWithToast(`/learn/courses/${objectiveId}`, {
+        type: "critical",
+        key: `apiErrors.${m.code}`,
+        values,
+      });
     }
     return redirectWithToast(`/learn/courses/${objectiveId}`, { type: "critical", key: "messages.startFailed" });
   }
@@ -167,14 +235,24 @@ function startErrorToast(err: unknown, objectiveId: string, fmt?: DateFormatter)
  * start the objective workflow (when allowed), start the activity workflow for non-composite courses,
  * load the tree, then LTI reloads the course page and the rest go to the content.
  */
-export async function startCourse(lms: LmsClient, objectiveId: string, workflowId: string, enrolCommandId: string, fmt?: DateFormatter): Promise<Response> {
+export async function startCourse(
+  lms: LmsClient,
+  objectiveId: string,
+  workflowId: string,
+  enrolCommandId: string,
+  fmt?: DateFormatter,
+): Promise<Response> {
   try {
     let { aggregate } = await loadCourse(lms, objectiveId);
     if (!aggregate) {
       const enrolled = await enrol(lms, objectiveId, enrolCommandId);
       if (!enrolled.ok) {
         if (enrolled.reason === "refused" && enrolled.message) {
-          return redirectWithToast(`/learn/courses/${objectiveId}`, { type: "critical", key: `apiErrors.${enrolled.message.code}`, values: enrolled.message.params });
+          return redirectWithToast(`/learn/courses/${objectiveId}`, {
+            type: "critical",
+            key: `apiErrors.${enrolled.message.code}`,
+            values: enrolled.message.params,
+          });
         }
         return redirectWithToast("/learn/courses", { type: "critical", key: "messages.unknownError" });
       }
@@ -182,15 +260,27 @@ export async function startCourse(lms: LmsClient, objectiveId: string, workflowI
     }
     const kind = aggregate.objective.activity.kind as ActivityKind;
     const wf = aggregate.lastObjectiveWorkflow;
-    const plan = startPlan({ kind, workflow: wf ? { state: wf.state as WorkflowState } : null, hasActivityWorkflow: true, retakeAllowed: aggregate.retake });
+    const plan = startPlan({
+      kind,
+      workflow: wf ? { state: wf.state as WorkflowState } : null,
+      hasActivityWorkflow: true,
+      retakeAllowed: aggregate.retake,
+    });
     let workflow = wf;
     if (plan.steps.includes("startObjectiveWorkflow")) {
-      workflow = await lms.command(`/api/lms/v1/start-objective-workflows`, { objectiveWorkflowAggregateId: aggregate.id, id: workflowId });
+      workflow = await lms.command(`/api/lms/v1/start-objective-workflows`, {
+        objectiveWorkflowAggregateId: aggregate.id,
+        id: workflowId,
+      });
     }
-    if (!workflow) return redirectWithToast(`/learn/courses/${objectiveId}`, { type: "critical", key: "messages.startFailed" });
+    if (!workflow)
+      return redirectWithToast(`/learn/courses/${objectiveId}`, { type: "critical", key: "messages.startFailed" });
     const tree = await lms.get<ActivityTree>(`/api/lms/v1/users/me/objective-workflows/${workflow.id}/activity`);
     if (plan.steps.includes("startActivityWorkflow") && tree.rootPathId) {
-      await lms.command(`/api/lms/v1/start-activity-workflows`, { objectiveWorkflowId: workflow.id, activityPartIds: [tree.rootPathId] });
+      await lms.command(`/api/lms/v1/start-activity-workflows`, {
+        objectiveWorkflowId: workflow.id,
+        activityPartIds: [tree.rootPathId],
+      });
     }
     if (plan.destination === "reloadCourse") throw redirect(`/learn/courses/${objectiveId}`);
     throw redirect(`/learn/courses/${objectiveId}/view/content`);
@@ -211,9 +301,14 @@ export async function submitCourse(
     await lms.command(`/api/lms/v1/submit-objective-workflows`, { id: workflowId });
     const started = Date.now();
     for (;;) {
-      const wf = await lms.get<{ objectiveRecordId: string | null; state: number }>(`/api/lms/v1/objective-workflows/${workflowId}`);
+      const wf = await lms.get<{ objectiveRecordId: string | null; state: number }>(
+        `/api/lms/v1/objective-workflows/${workflowId}`,
+      );
       if (wf.objectiveRecordId) {
-        return redirectWithToast(`/learn/courses/${objectiveId}`, { type: "success", key: wf.state === 3 ? "course.submittedInGrading" : "course.submitted" });
+        return redirectWithToast(`/learn/courses/${objectiveId}`, {
+          type: "success",
+          key: wf.state === 3 ? "course.submittedInGrading" : "course.submitted",
+        });
       }
       if (Date.now() - started >= SUBMIT_POLL_DURATION_MS) break;
       await sleep(SUBMIT_POLL_INTERVAL_MS);
@@ -222,7 +317,10 @@ export async function submitCourse(
   } catch (err) {
     if (err instanceof LmsError) {
       const m = err.message === "Time over!" ? null : err.firstMessage();
-      return redirectWithToast(`/learn/courses/${objectiveId}`, { type: "critical", key: m ? `apiErrors.${m.code}` : err.message === "Time over!" ? "messages.timeOver" : "messages.unknownError" });
+      return redirectWithToast(`/learn/courses/${objectiveId}`, {
+        type: "critical",
+        key: m ? `apiErrors.${m.code}` : err.message === "Time over!" ? "messages.timeOver" : "messages.unknownError",
+      });
     }
     throw err;
   }

@@ -1,8 +1,14 @@
 import { redirect } from "react-router";
 import type { Aggregate, ObjectiveAccess, ObjectiveAccessDetail } from "#domain/contract/courses";
 import {
-  countActiveFilters, courseCardFooter, courseCardLink, filtersToSearchParams, validateCourseFilters,
-  type CourseAccessSummary, type CourseFilters, type KnownFilterValues,
+  countActiveFilters,
+  courseCardFooter,
+  courseCardLink,
+  filtersToSearchParams,
+  validateCourseFilters,
+  type CourseAccessSummary,
+  type CourseFilters,
+  type KnownFilterValues,
 } from "#domain/courses";
 import { formatFilter, type FilterNode } from "#domain/filter-expression";
 import { clampProgress } from "#domain/courses";
@@ -32,7 +38,9 @@ export async function canonicalOrRedirect(
 ): Promise<{ filters: CourseFilters }> {
   const result = validateCourseFilters(url.searchParams, known);
   if (result.changed) {
-    const toasts: Toast[] = result.toasts.map((key) => ({ type: key === "accountCreated" ? "success" : "info", key }) as Toast);
+    const toasts: Toast[] = result.toasts.map(
+      (key) => ({ type: key === "accountCreated" ? "success" : "info", key }) as Toast,
+    );
     if (extraToast) toasts.push(extraToast);
     const q = result.canonical.toString();
     const target = `${url.pathname}${q ? `?${q}` : ""}`;
@@ -44,24 +52,38 @@ export async function canonicalOrRedirect(
 /** The aggregates filter the app sends (spec 7.2): search, progress, priority and term. */
 export function aggregatesFilter(filters: CourseFilters): string | undefined {
   const parts: FilterNode[] = [];
-  if (filters.keyword) parts.push({ kind: "cmp", field: "objective.name", op: "contains", value: filters.keyword.trim() });
+  if (filters.keyword)
+    parts.push({ kind: "cmp", field: "objective.name", op: "contains", value: filters.keyword.trim() });
   const progress: FilterNode[] = [];
   for (const p of filters.courseProgress) {
     if (p === "notStarted")
-      progress.push({ kind: "and", children: [{ kind: "null", field: "lastObjectiveWorkflow.state", negated: false }, { kind: "null", field: "lastObjectiveRecord", negated: false }] });
+      progress.push({
+        kind: "and",
+        children: [
+          { kind: "null", field: "lastObjectiveWorkflow.state", negated: false },
+          { kind: "null", field: "lastObjectiveRecord", negated: false },
+        ],
+      });
     if (p === "inProgress") progress.push({ kind: "in", field: "lastObjectiveWorkflow.state", values: [1, 3, 5] });
     if (p === "completed")
       progress.push({
         kind: "or",
         children: [
           { kind: "cmp", field: "lastObjectiveWorkflow.state", op: "eq", value: 6 },
-          { kind: "and", children: [{ kind: "null", field: "lastObjectiveWorkflow.state", negated: false }, { kind: "null", field: "lastObjectiveRecord", negated: true }] },
+          {
+            kind: "and",
+            children: [
+              { kind: "null", field: "lastObjectiveWorkflow.state", negated: false },
+              { kind: "null", field: "lastObjectiveRecord", negated: true },
+            ],
+          },
         ],
       });
   }
   if (progress.length === 1) parts.push(progress[0]);
   if (progress.length > 1) parts.push({ kind: "or", children: progress });
-  if (filters.coursePriority.length === 1) parts.push({ kind: "cmp", field: "isMandatory", op: "eq", value: filters.coursePriority[0] === "mandatory" });
+  if (filters.coursePriority.length === 1)
+    parts.push({ kind: "cmp", field: "isMandatory", op: "eq", value: filters.coursePriority[0] === "mandatory" });
   if (filters.term.length) parts.push({ kind: "in", field: "termId", values: filters.term });
   if (parts.length === 0) return undefined;
   return formatFilter(parts.length === 1 ? parts[0] : { kind: "and", children: parts });
@@ -86,10 +108,30 @@ export function listQuery(filters: CourseFilters, extra: Record<string, string |
  * API reads, maps and sends no more than that (decision 012).
  */
 export const CARD_SELECT = [
-  "isMandatory", "isSelfEnrolled", "availabilityDate", "availabilityEndDate", "dueDate", "lastObjectiveWorkflow", "lastObjectiveRecord",
-  "objective.id", "objective.name", "objective.code", "objective.imageUrl", "objective.showcases",
+  "isMandatory",
+  "isSelfEnrolled",
+  "availabilityDate",
+  "availabilityEndDate",
+  "dueDate",
+  "lastObjectiveWorkflow",
+  "lastObjectiveRecord",
+  "objective.id",
+  "objective.name",
+  "objective.code",
+  "objective.imageUrl",
+  "objective.showcases",
 ].join(",");
-export type CardAggregate = Pick<Aggregate, "id" | "isMandatory" | "isSelfEnrolled" | "availabilityDate" | "availabilityEndDate" | "dueDate" | "lastObjectiveWorkflow" | "lastObjectiveRecord"> & {
+export type CardAggregate = Pick<
+  Aggregate,
+  | "id"
+  | "isMandatory"
+  | "isSelfEnrolled"
+  | "availabilityDate"
+  | "availabilityEndDate"
+  | "dueDate"
+  | "lastObjectiveWorkflow"
+  | "lastObjectiveRecord"
+> & {
   objective: Pick<Aggregate["objective"], "id" | "name" | "code" | "imageUrl" | "showcases">;
 };
 
@@ -146,7 +188,11 @@ const ENROL_WAIT_MS = 1500;
 export type EnrolResult =
   | { ok: true; name: string; aggregate: Aggregate }
   | { ok: false; reason: "notFound" }
-  | { ok: false; reason: "refused"; message: { code: string; message: string; params?: Record<string, string | number> } | null }
+  | {
+      ok: false;
+      reason: "refused";
+      message: { code: string; message: string; params?: Record<string, string | number> } | null;
+    }
   | { ok: false; reason: "aggregateTimeout"; name: string };
 
 /**
@@ -161,20 +207,28 @@ export async function enrol(
 ): Promise<EnrolResult> {
   let access: ObjectiveAccessDetail;
   try {
-    access = await lms.get<ObjectiveAccessDetail>(`/api/lms/v1/users/me/objectives/${encodeURIComponent(objectiveId)}/objective-access`);
+    access = await lms.get<ObjectiveAccessDetail>(
+      `/api/lms/v1/users/me/objectives/${encodeURIComponent(objectiveId)}/objective-access`,
+    );
   } catch (err) {
     if (err instanceof LmsError && err.status >= 400 && err.status < 500) return { ok: false, reason: "notFound" };
     throw err;
   }
   try {
-    await lms.command("/api/lms/v1/create-self-enrollments", { id: commandId, objectiveAccessId: access.id }, { sync: true });
+    await lms.command(
+      "/api/lms/v1/create-self-enrollments",
+      { id: commandId, objectiveAccessId: access.id },
+      { sync: true },
+    );
   } catch (err) {
     if (err instanceof LmsError) return { ok: false, reason: "refused", message: err.firstMessage() };
     throw err;
   }
   for (let attempt = 1; attempt <= ENROL_WAIT_ATTEMPTS; attempt++) {
     try {
-      const aggregate = await lms.get<Aggregate>(`/api/lms/v1/objectives/${encodeURIComponent(objectiveId)}/objective-workflow-aggregate`);
+      const aggregate = await lms.get<Aggregate>(
+        `/api/lms/v1/objectives/${encodeURIComponent(objectiveId)}/objective-workflow-aggregate`,
+      );
       return { ok: true, name: access.objective.name, aggregate };
     } catch (err) {
       if (!(err instanceof LmsError)) throw err;
@@ -186,7 +240,9 @@ export async function enrol(
 
 /** A stable command id for one learner enrolling in one course through an occflow link. */
 export async function occflowCommandId(userId: string, objectiveId: string): Promise<string> {
-  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`occflow:${userId}:${objectiveId}`))).slice(0, 16);
+  const bytes = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`occflow:${userId}:${objectiveId}`)),
+  ).slice(0, 16);
   bytes[6] = (bytes[6] & 0x0f) | 0x50;
   bytes[8] = (bytes[8] & 0x3f) | 0x80;
   const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
@@ -194,7 +250,11 @@ export async function occflowCommandId(userId: string, objectiveId: string): Pro
 }
 
 /** The filter values a list page knows (spec 2.4: anything else in the URL is dropped). */
-export function knownFilterValues(collections: Named[], categories: Category[], terms: Named[] = []): KnownFilterValues {
+export function knownFilterValues(
+  collections: Named[],
+  categories: Category[],
+  terms: Named[] = [],
+): KnownFilterValues {
   return {
     collections: collections.map((c) => c.id),
     terms: terms.map((t) => t.id),
@@ -203,7 +263,13 @@ export function knownFilterValues(collections: Named[], categories: Category[], 
 }
 
 /** What the catalog and the open catalog render around their cards. */
-export function catalogListData<Card>(cards: Card[], totalCount: number, filters: CourseFilters, collections: Named[], categories: Category[]) {
+export function catalogListData<Card>(
+  cards: Card[],
+  totalCount: number,
+  filters: CourseFilters,
+  collections: Named[],
+  categories: Category[],
+) {
   return {
     cards,
     total: totalCount,

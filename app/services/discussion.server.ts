@@ -47,8 +47,7 @@ export interface DiscussionFormState {
   values: { body: string; parentPostId: string | null };
 }
 export type DiscussionPostResult =
-  | { kind: "redirect"; response: Response }
-  | { kind: "invalid"; form: DiscussionFormState };
+  { kind: "redirect"; response: Response } | { kind: "invalid"; form: DiscussionFormState };
 
 const UTC_EN = dateFormatter("en-US", "UTC");
 
@@ -64,11 +63,23 @@ export function discussionInput(form: FormData): DiscussionInput {
     const v = form.get(name);
     return typeof v === "string" ? v : "";
   };
-  return { id: text("id"), activityPathId: text("activityPathId"), parentPostId: text("parentPostId") || null, body: text("body") };
+  return {
+    id: text("id"),
+    activityPathId: text("activityPathId"),
+    parentPostId: text("parentPostId") || null,
+    body: text("body"),
+  };
 }
 
 function view(post: DiscussionPost, fmt: DateFormatter): DiscussionPostView {
-  return { id: post.id, author: post.author.name, mine: post.mine, body: post.body, createdAt: post.createdAt, time: fmt.dateTime(post.createdAt) ?? "" };
+  return {
+    id: post.id,
+    author: post.author.name,
+    mine: post.mine,
+    body: post.body,
+    createdAt: post.createdAt,
+    time: fmt.dateTime(post.createdAt) ?? "",
+  };
 }
 
 /**
@@ -85,7 +96,10 @@ export async function loadDiscussion(
   const p = discussionPage(page);
   let thread: DiscussionThread;
   try {
-    thread = await lms.get<DiscussionThread>(`/api/lms/v1/users/me/activity-paths/${encodeURIComponent(activityPathId)}/discussion/posts`, { page: p, pageSize });
+    thread = await lms.get<DiscussionThread>(
+      `/api/lms/v1/users/me/activity-paths/${encodeURIComponent(activityPathId)}/discussion/posts`,
+      { page: p, pageSize },
+    );
   } catch (err) {
     if (err instanceof LmsError && err.status === 404) return null;
     throw err;
@@ -115,26 +129,49 @@ function safePath(backUrl: string): URL {
  * stays on its page). A 400 gives the field messages for the route to re-render; any other refusal
  * (404, 422 discussionClosed, 409…) goes back with a critical toast `apiErrors.<code>`.
  */
-export async function postToDiscussion(lms: LmsClient, input: DiscussionInput, backUrl: string): Promise<DiscussionPostResult> {
+export async function postToDiscussion(
+  lms: LmsClient,
+  input: DiscussionInput,
+  backUrl: string,
+): Promise<DiscussionPostResult> {
   const back = safePath(backUrl);
   const parentPostId = input.parentPostId || null;
   try {
     await lms.command(
       "/api/lms/v1/create-discussion-posts",
-      { id: input.id, activityPathId: input.activityPathId, ...(parentPostId ? { parentPostId } : {}), body: input.body },
+      {
+        id: input.id,
+        activityPathId: input.activityPathId,
+        ...(parentPostId ? { parentPostId } : {}),
+        body: input.body,
+      },
       { sync: true },
     );
   } catch (err) {
     if (!(err instanceof LmsError)) throw err;
     if (err.status === 400) {
       const errors: DiscussionErrors = {};
-      for (const [field, list] of Object.entries(err.messages)) (errors[field === "body" ? "body" : ""] ??= []).push(...list);
+      for (const [field, list] of Object.entries(err.messages))
+        (errors[field === "body" ? "body" : ""] ??= []).push(...list);
       return { kind: "invalid", form: { errors, values: { body: input.body, parentPostId } } };
     }
     const m = err.firstMessage();
     const key = m ? `apiErrors.${m.code}` : err.kind === "timeout" ? "messages.timeOver" : "messages.unknownError";
-    return { kind: "redirect", response: await redirectWithToast(`${back.pathname}${back.search}`, { type: "critical", key, ...(m?.params ? { values: m.params } : {}) }) };
+    return {
+      kind: "redirect",
+      response: await redirectWithToast(`${back.pathname}${back.search}`, {
+        type: "critical",
+        key,
+        ...(m?.params ? { values: m.params } : {}),
+      }),
+    };
   }
   if (!parentPostId) back.searchParams.delete("page");
-  return { kind: "redirect", response: await redirectWithToast(`${back.pathname}${back.search}#post-${input.id}`, { type: "success", key: "discussion.posted" }) };
+  return {
+    kind: "redirect",
+    response: await redirectWithToast(`${back.pathname}${back.search}#post-${input.id}`, {
+      type: "success",
+      key: "discussion.posted",
+    }),
+  };
 }

@@ -3,7 +3,12 @@ import { DEFAULT_LOCALE, negotiateLocale } from "#domain/locales";
 import { createLiteI18n, type LiteI18n } from "~/i18n/lite";
 
 /** The learner's language choice (spec 9: cookie first, then Accept-Language). Also read by /idp. */
-export const localeCookie = createCookie("lng", { path: "/", sameSite: "lax", maxAge: 365 * 24 * 3600, httpOnly: false });
+export const localeCookie = createCookie("lng", {
+  path: "/",
+  sameSite: "lax",
+  maxAge: 365 * 24 * 3600,
+  httpOnly: false,
+});
 
 const files = import.meta.glob<{ default: Record<string, unknown> }>("../../locales/*/common.json", { eager: true });
 
@@ -15,7 +20,10 @@ function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>)
   const out: Record<string, unknown> = { ...base };
   for (const [k, v] of Object.entries(over)) {
     const b = out[k];
-    out[k] = v && typeof v === "object" && b && typeof b === "object" ? deepMerge(b as Record<string, unknown>, v as Record<string, unknown>) : v;
+    out[k] =
+      v && typeof v === "object" && b && typeof b === "object"
+        ? deepMerge(b as Record<string, unknown>, v as Record<string, unknown>)
+        : v;
   }
   return out;
 }
@@ -51,7 +59,10 @@ export async function chosenLocale(request: Request): Promise<string | null> {
  * per request. (remix-i18next 8 only exports a middleware that creates one; decision 013.)
  */
 export const localeMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  context.set(localeContext, negotiateLocale({ chosen: [await chosenLocale(request)], acceptLanguage: request.headers.get("Accept-Language") }));
+  context.set(
+    localeContext,
+    negotiateLocale({ chosen: [await chosenLocale(request)], acceptLanguage: request.headers.get("Accept-Language") }),
+  );
   return next();
 };
 

@@ -52,7 +52,14 @@ describe("spec 7.7: asynchronous commands", () => {
           return jsonResponse({ state: "pending" }, 202, { Location: "/api/lms/v1/commands/1" });
         }
         polls++;
-        return jsonResponse({ id: "1", type: "t", state: polls < 3 ? "pending" : "completed", result: polls < 3 ? null : 1, data: { done: polls }, errors: {} });
+        return jsonResponse({
+          id: "1",
+          type: "t",
+          state: polls < 3 ? "pending" : "completed",
+          result: polls < 3 ? null : 1,
+          data: { done: polls },
+          errors: {},
+        });
       },
     });
     expect(await client.command("/api/lms/v1/x", {})).toEqual({ done: 3 });
@@ -87,7 +94,14 @@ describe("spec 7.7: asynchronous commands", () => {
       transport: (req) =>
         req.method === "POST"
           ? jsonResponse({}, 202, { Location: "/c/1" })
-          : jsonResponse({ id: "1", type: "t", state: "failed", result: 2, data: { status: 409 }, errors: { "": [{ code: "x", message: "No" }] } }),
+          : jsonResponse({
+              id: "1",
+              type: "t",
+              state: "failed",
+              result: 2,
+              data: { status: 409 },
+              errors: { "": [{ code: "x", message: "No" }] },
+            }),
     });
     const err = (await client.command("/x", {}).catch((e) => e)) as InstanceType<typeof LmsError>;
     expect(err.status).toBe(409);
@@ -96,18 +110,31 @@ describe("spec 7.7: asynchronous commands", () => {
   });
 
   it("a 500 says the server returned an unknown error; a 401 calls onUnauthorized", async () => {
-    const client = createLmsClient({ accessToken: "t", locale: "en-US", transport: () => new Response("boom", { status: 500 }) });
+    const client = createLmsClient({
+      accessToken: "t",
+      locale: "en-US",
+      transport: () => new Response("boom", { status: 500 }),
+    });
     const err = (await client.get("/x").catch((e) => e)) as InstanceType<typeof LmsError>;
     expect(err.message).toBe("Server returns unknown error");
     const onUnauthorized = vi.fn(() => {
       throw new Error("relogin");
     }) as unknown as () => never;
-    const c2 = createLmsClient({ accessToken: "t", locale: "en-US", transport: () => jsonResponse({}, 401), onUnauthorized });
+    const c2 = createLmsClient({
+      accessToken: "t",
+      locale: "en-US",
+      transport: () => jsonResponse({}, 401),
+      onUnauthorized,
+    });
     await expect(c2.get("/x")).rejects.toThrow("relogin");
   });
 
   it("a transport failure is an LmsError with status 0, not a crash", async () => {
-    const client = createLmsClient({ accessToken: "t", locale: "en-US", transport: () => Promise.reject(new Error("ECONNREFUSED")) });
+    const client = createLmsClient({
+      accessToken: "t",
+      locale: "en-US",
+      transport: () => Promise.reject(new Error("ECONNREFUSED")),
+    });
     const err = (await client.get("/x").catch((e) => e)) as InstanceType<typeof LmsError>;
     expect(err).toBeInstanceOf(LmsError);
     expect(err.status).toBe(0);
@@ -120,7 +147,13 @@ describe("spec 5: errors flattened per field; unknown messages become 'Unknown e
       code === "maxLength" ? `Maximum length is ${params?.length}` : code === "required" ? "Field is required" : null;
     expect(
       flattenErrors(
-        { name: [{ code: "required", message: "x" }, { code: "maxLength", message: "y", params: { length: 5 } }], "": [{ code: "weird", message: "z" }] },
+        {
+          name: [
+            { code: "required", message: "x" },
+            { code: "maxLength", message: "y", params: { length: 5 } },
+          ],
+          "": [{ code: "weird", message: "z" }],
+        },
         t,
         "Unknown error",
       ),

@@ -40,7 +40,10 @@ export class LmsError extends Error {
 
   static describe(status: number, kind: LmsError["kind"]): string {
     if (kind === "timeout") return "Time over!";
-    if (kind === "command") return status >= 500 ? "Server accepted command but encountered an unknown error" : "Server accepted command but encountered errors";
+    if (kind === "command")
+      return status >= 500
+        ? "Server accepted command but encountered an unknown error"
+        : "Server accepted command but encountered errors";
     return status >= 500 ? "Server returns unknown error" : `HTTP ${status}`;
   }
 
@@ -101,7 +104,11 @@ export function createLmsClient(options: LmsClientOptions) {
   const sleep = options.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
   const base = options.transport ? "http://lms.internal" : apiBase();
 
-  async function send(method: string, path: string, init: { body?: unknown; prefer?: string; query?: Query; extraHeaders?: Record<string, string> } = {}) {
+  async function send(
+    method: string,
+    path: string,
+    init: { body?: unknown; prefer?: string; query?: Query; extraHeaders?: Record<string, string> } = {},
+  ) {
     const headers = new Headers({
       ...init.extraHeaders,
       Accept: "application/json",
@@ -114,7 +121,9 @@ export function createLmsClient(options: LmsClientOptions) {
     const url = path.startsWith("http") ? path : `${base}${path}${toQuery(init.query)}`;
     let res: Response;
     try {
-      res = await transport(new Request(url, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) }));
+      res = await transport(
+        new Request(url, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) }),
+      );
     } catch (err) {
       console.error("[lms] request failed", method, path, err);
       throw new LmsError(0, {});
@@ -131,9 +140,11 @@ export function createLmsClient(options: LmsClientOptions) {
   return {
     get: async <T>(path: string, query?: Query) => json<T>(await send("GET", path, { query })),
     /** The API's response as it is (files: status, headers and a streamed body). */
-    raw: (method: "GET" | "HEAD", path: string, extraHeaders: Record<string, string> = {}) => send(method, path, { extraHeaders }),
+    raw: (method: "GET" | "HEAD", path: string, extraHeaders: Record<string, string> = {}) =>
+      send(method, path, { extraHeaders }),
     put: async <T>(path: string, body: unknown) => json<T>(await send("PUT", path, { body })),
-    post: async <T>(path: string, body: unknown, prefer?: string) => json<T>(await send("POST", path, { body, prefer })),
+    post: async <T>(path: string, body: unknown, prefer?: string) =>
+      json<T>(await send("POST", path, { body, prefer })),
 
     /**
      * Spec 7.7: send with Prefer respond-async; a 202 carries a status location that is polled

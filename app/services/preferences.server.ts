@@ -8,7 +8,13 @@ import { secureCookies } from "./env.server";
  * learner on the same browser does not inherit it.
  */
 const cookie = () =>
-  createCookie("learn_aggregates", { path: "/learn", httpOnly: true, sameSite: "lax", secure: secureCookies(), maxAge: 180 * 24 * 3600 });
+  createCookie("learn_aggregates", {
+    path: "/learn",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: secureCookies(),
+    maxAge: 180 * 24 * 3600,
+  });
 
 const owner = (userId: string) => createHash("sha256").update(`aggregates:${userId}`).digest("base64url").slice(0, 16);
 

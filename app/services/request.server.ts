@@ -29,7 +29,12 @@ export interface Entry<T> {
 }
 
 /** Fresh → the value; stale → the value, and one background refresh; missing or too old → load. */
-export function remember<T>(cache: Map<string, Entry<T>>, key: string, load: () => Promise<T>, max: number): Promise<T> {
+export function remember<T>(
+  cache: Map<string, Entry<T>>,
+  key: string,
+  load: () => Promise<T>,
+  max: number,
+): Promise<T> {
   const now = Date.now();
   const hit = cache.get(key);
   if (hit && hit.expires > now) return hit.value;
@@ -38,7 +43,9 @@ export function remember<T>(cache: Map<string, Entry<T>>, key: string, load: () 
       hit.refreshing = true;
       const next = load();
       next.then(
-        () => cache.get(key) === hit && cache.set(key, { expires: Date.now() + SHELL_TTL_MS, value: next, refreshing: false }),
+        () =>
+          cache.get(key) === hit &&
+          cache.set(key, { expires: Date.now() + SHELL_TTL_MS, value: next, refreshing: false }),
         () => cache.get(key) === hit && cache.delete(key),
       );
     }
@@ -88,7 +95,9 @@ export class RequestState {
       const session = await this.session();
       if (!session) return null;
       const fresh = this.request.method !== "GET" && this.request.method !== "HEAD";
-      return cachedShell(session.accessToken, fresh, () => loadShell(lmsFor(this.request, this.context, session), session));
+      return cachedShell(session.accessToken, fresh, () =>
+        loadShell(lmsFor(this.request, this.context, session), session),
+      );
     })());
   }
 

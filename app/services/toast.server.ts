@@ -23,11 +23,18 @@ export async function setToast(toast: Toast | Toast[]): Promise<string> {
 export async function popToast(request: Request): Promise<{ toasts: Toast[]; setCookie: string | null }> {
   const raw = await toastCookie().parse(request.headers.get("Cookie"));
   if (raw == null) return { toasts: [], setCookie: null };
-  const parsed = z.array(toastSchema).max(3).safeParse(Array.isArray(raw) ? raw : [raw]);
+  const parsed = z
+    .array(toastSchema)
+    .max(3)
+    .safeParse(Array.isArray(raw) ? raw : [raw]);
   return { toasts: parsed.success ? parsed.data : [], setCookie: await toastCookie().serialize("", { maxAge: 0 }) };
 }
 
-export async function redirectWithToast(url: string, toast: Toast | Toast[], init: ResponseInit = {}): Promise<Response> {
+export async function redirectWithToast(
+  url: string,
+  toast: Toast | Toast[],
+  init: ResponseInit = {},
+): Promise<Response> {
   const headers = new Headers(init.headers);
   headers.append("Set-Cookie", await setToast(toast));
   headers.set("Location", url);

@@ -19,7 +19,11 @@ export interface ShellData {
 }
 
 /** A client for the signed-in learner; a 401 from the API sends the browser to sign in again (spec 4.15). */
-export function lmsFor(request: Request, context: Readonly<RouterContextProvider>, session: SessionData | null): LmsClient {
+export function lmsFor(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  session: SessionData | null,
+): LmsClient {
   return createLmsClient({
     accessToken: session?.accessToken ?? null,
     locale: getLocale(context),
@@ -71,7 +75,13 @@ export async function loadPublicSettings(lms: LmsClient): Promise<PublicSettings
   try {
     return await lms.get<PublicSettings>("/api/platform/v1/public/settings");
   } catch (err) {
-    if (err instanceof LmsError) return { portalName: "Learning Portal", supportedLocales: "", defaultLocale: "en-US", features: { catalog: true } };
+    if (err instanceof LmsError)
+      return {
+        portalName: "Learning Portal",
+        supportedLocales: "",
+        defaultLocale: "en-US",
+        features: { catalog: true },
+      };
     throw err;
   }
 }

@@ -72,11 +72,22 @@ export function send(
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => resolve({ url, status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("end", () =>
+          resolve({
+            url,
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
         res.on("error", reject);
       },
     );
-    req.on("timeout", () => req.destroy(new Error(`${options.method ?? "GET"} ${url.href}: no answer within ${options.timeoutMs ?? 30_000} ms`)));
+    req.on("timeout", () =>
+      req.destroy(
+        new Error(`${options.method ?? "GET"} ${url.href}: no answer within ${options.timeoutMs ?? 30_000} ms`),
+      ),
+    );
     req.on("error", reject);
     if (options.body !== undefined) req.write(options.body);
     req.end();
@@ -99,22 +110,34 @@ export class Browser {
   }
 
   /** One request (no redirect following); the cookies it sets are kept. */
-  async fetch(target: string | URL, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<HttpResponse> {
+  async fetch(
+    target: string | URL,
+    options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  ): Promise<HttpResponse> {
     const url = new URL(target, this.origin);
     if (url.origin !== this.origin) throw new Error(`refusing to leave ${this.origin}: ${url.href}`);
-    const res = await send(url, { method: options.method, body: options.body, headers: this.headersFor(url, options.headers) });
+    const res = await send(url, {
+      method: options.method,
+      body: options.body,
+      headers: this.headersFor(url, options.headers),
+    });
     this.jar.store(res.headers["set-cookie"]);
     return res;
   }
 
   /** Like fetch, then follows redirects with GET like a browser does after 301/302/303. */
-  async navigate(target: string | URL, options: { method?: string; headers?: Record<string, string>; body?: string } = {}, maxHops = 20): Promise<HttpResponse & { hops: string[] }> {
+  async navigate(
+    target: string | URL,
+    options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+    maxHops = 20,
+  ): Promise<HttpResponse & { hops: string[] }> {
     const hops: string[] = [];
     let res = await this.fetch(target, options);
     while (isRedirect(res.status)) {
       const location = res.headers.location;
       if (!location) throw new Error(`${res.status} without Location at ${res.url.href}`);
-      if (hops.length >= maxHops) throw new Error(`more than ${maxHops} redirects from ${String(target)}: ${hops.join(" → ")}`);
+      if (hops.length >= maxHops)
+        throw new Error(`more than ${maxHops} redirects from ${String(target)}: ${hops.join(" → ")}`);
       const next = new URL(location, res.url);
       hops.push(`${res.status} ${next.pathname}${next.search}`);
       res = await this.fetch(next);

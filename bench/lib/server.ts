@@ -104,9 +104,14 @@ export function startServer(options: {
     for (;;) {
       if (exited) {
         const { code, signal } = exited;
-        throw new Error(`the server exited before it was ready (code ${code}, signal ${signal}):\n${logTail(options.logFile)}`);
+        throw new Error(
+          `the server exited before it was ready (code ${code}, signal ${signal}):\n${logTail(options.logFile)}`,
+        );
       }
-      if (Date.now() > deadline) throw new Error(`the server did not answer ${options.readyPath} within ${options.readyTimeoutMs / 1000} s:\n${logTail(options.logFile)}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `the server did not answer ${options.readyPath} within ${options.readyTimeoutMs / 1000} s:\n${logTail(options.logFile)}`,
+        );
       const status = await send(new URL(options.readyPath, origin), { timeoutMs: 2_000 }).then(
         (res) => res.status,
         () => 0,

@@ -5,7 +5,11 @@ const date = z.string().nullable();
 
 export const showcaseSchema = z.object({ id, name: z.string() });
 export const termSchema = z.object({ id, name: z.string() });
-export const filterCategorySchema = z.object({ id, name: z.string(), attributes: z.array(z.object({ id, name: z.string() })) });
+export const filterCategorySchema = z.object({
+  id,
+  name: z.string(),
+  attributes: z.array(z.object({ id, name: z.string() })),
+});
 
 export const gradeSchema = z.object({ id, name: z.string(), color: z.string(), normalizedMinScore: z.number() });
 export const gradingScaleSchema = z.object({
@@ -38,7 +42,13 @@ export const objectiveSchema = z.object({
   announcementChannelId: z.string().nullable(),
   gradingScaleId: z.string().nullable(),
   allowSelfEnrollment: z.boolean(),
-  activity: z.object({ state: z.number().int(), kind: z.number().int(), childrenCount: z.number().int(), presentationMode: z.number().int(), supportReview: z.boolean() }),
+  activity: z.object({
+    state: z.number().int(),
+    kind: z.number().int(),
+    childrenCount: z.number().int(),
+    presentationMode: z.number().int(),
+    supportReview: z.boolean(),
+  }),
   showcases: z.array(showcaseSchema),
 });
 export type Objective = z.infer<typeof objectiveSchema>;
@@ -109,15 +119,25 @@ export interface AggregateSelection {
   objectiveFields: Set<keyof Objective> | null;
 }
 
-export function parseAggregateSelect(text: string): { ok: true; selection: AggregateSelection } | { ok: false; error: string } {
-  const parts = text.split(",").map((p) => p.trim()).filter(Boolean);
-  if (parts.length === 0 || parts.length > 60) return { ok: false, error: "select lists 1 to 60 comma-separated fields." };
+export function parseAggregateSelect(
+  text: string,
+): { ok: true; selection: AggregateSelection } | { ok: false; error: string } {
+  const parts = text
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
+  if (parts.length === 0 || parts.length > 60)
+    return { ok: false, error: "select lists 1 to 60 comma-separated fields." };
   const fields = new Set<keyof Aggregate>(["id"]);
   let objectiveFields: Set<keyof Objective> | null = new Set<keyof Objective>(["id"]);
   let wholeObjective = false;
   for (const part of parts) {
     const [head, sub, ...rest] = part.split(".");
-    if (rest.length || !(AGGREGATE_FIELDS as string[]).includes(head) || (sub !== undefined && (head !== "objective" || !(OBJECTIVE_FIELDS as string[]).includes(sub)))) {
+    if (
+      rest.length ||
+      !(AGGREGATE_FIELDS as string[]).includes(head) ||
+      (sub !== undefined && (head !== "objective" || !(OBJECTIVE_FIELDS as string[]).includes(sub)))
+    ) {
       return { ok: false, error: `select: unknown field "${part.slice(0, 80)}".` };
     }
     fields.add(head as keyof Aggregate);
@@ -160,25 +180,41 @@ export const PAGE_SIZE_MAX = 100;
 
 /** Common list query: sort, paging, showcase (collections) and filterAttribute (categoryId:attr1,attr2). */
 export const listQuerySchema = z.object({
-  sort: z.enum(["objective.name", "-objective.name", "dueDate", "-dueDate", "created", "-created"]).default("objective.name"),
+  sort: z
+    .enum(["objective.name", "-objective.name", "dueDate", "-dueDate", "created", "-created"])
+    .default("objective.name"),
   skip: z.coerce.number().int().min(0).max(1_000_000).default(0),
   take: z.coerce.number().int().min(1).max(PAGE_SIZE_MAX).default(24),
-  requireTotalCount: z.enum(["true", "false"]).default("false").transform((v) => v === "true"),
+  requireTotalCount: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
   search: z.string().max(200).optional(),
 });
 
 export const createSelfEnrollmentSchema = z.object({ id: z.uuid(), objectiveAccessId: z.uuid() });
 
 /** filterAttribute=categoryId:attr1,attr2 — OR within a category, AND across categories. */
-export function parseFilterAttributes(values: string[]): { ok: true; groups: { categoryId: string; attributeIds: string[] }[] } | { ok: false; error: string } {
+export function parseFilterAttributes(
+  values: string[],
+): { ok: true; groups: { categoryId: string; attributeIds: string[] }[] } | { ok: false; error: string } {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
   const groups: { categoryId: string; attributeIds: string[] }[] = [];
   if (values.length > 20) return { ok: false, error: "Too many filterAttribute parameters (at most 20)." };
   for (const v of values) {
     const [categoryId, list = "", ...rest] = v.split(":");
     const attributeIds = list.split(",").filter(Boolean);
-    if (rest.length || !uuid.test(categoryId ?? "") || attributeIds.length === 0 || attributeIds.length > 100 || !attributeIds.every((a) => uuid.test(a))) {
-      return { ok: false, error: `filterAttribute '${v.slice(0, 80)}' must be categoryId:attributeId[,attributeId…] with uuids.` };
+    if (
+      rest.length ||
+      !uuid.test(categoryId ?? "") ||
+      attributeIds.length === 0 ||
+      attributeIds.length > 100 ||
+      !attributeIds.every((a) => uuid.test(a))
+    ) {
+      return {
+        ok: false,
+        error: `filterAttribute '${v.slice(0, 80)}' must be categoryId:attributeId[,attributeId…] with uuids.`,
+      };
     }
     groups.push({ categoryId: categoryId.toLowerCase(), attributeIds: attributeIds.map((a) => a.toLowerCase()) });
   }

@@ -3,8 +3,14 @@ import { z } from "zod";
 export const startObjectiveWorkflowSchema = z.object({ objectiveWorkflowAggregateId: z.uuid(), id: z.uuid() });
 export const submitObjectiveWorkflowSchema = z.object({ id: z.uuid() });
 export const finishObjectiveWorkflowSchema = z.object({ id: z.uuid(), objectiveWorkflowId: z.uuid() });
-export const startActivityWorkflowsSchema = z.object({ objectiveWorkflowId: z.uuid(), activityPartIds: z.array(z.uuid()).min(1).max(500) });
-export const finishActivityWorkflowsSchema = z.object({ objectiveWorkflowId: z.uuid(), activityWorkflowIds: z.array(z.uuid()).min(1).max(500) });
+export const startActivityWorkflowsSchema = z.object({
+  objectiveWorkflowId: z.uuid(),
+  activityPartIds: z.array(z.uuid()).min(1).max(500),
+});
+export const finishActivityWorkflowsSchema = z.object({
+  objectiveWorkflowId: z.uuid(),
+  activityWorkflowIds: z.array(z.uuid()).min(1).max(500),
+});
 
 /** Activity workflow states. */
 export const ACTIVITY_WORKFLOW_STATE = { inProgress: 1, inGrading: 2, finished: 3 } as const;
@@ -33,7 +39,14 @@ export interface TreeNode {
     maxScore: number | null;
     supportReview: boolean;
     activityWorkflowAggregate: {
-      lastActivityWorkflow: { id: string; state: number; submitted: boolean; finished: string | null; started: string; resume: { page?: number; position?: number; openedAt?: string } | null } | null;
+      lastActivityWorkflow: {
+        id: string;
+        state: number;
+        submitted: boolean;
+        finished: string | null;
+        started: string;
+        resume: { page?: number; position?: number; openedAt?: string } | null;
+      } | null;
       bestActivityRecord: { score: number | null; maxScore: number | null; passed: boolean | null } | null;
     };
   };

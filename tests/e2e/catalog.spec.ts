@@ -30,9 +30,11 @@ const LANGUAGES = [
 
 const titles = (page: Page) => page.locator(".card-grid .course-card__title");
 const cards = (page: Page) => page.locator(".card-grid > li.course-card");
-const card = (page: Page, name: string) => cards(page).filter({ has: page.getByRole("heading", { name, exact: true }) });
+const card = (page: Page, name: string) =>
+  cards(page).filter({ has: page.getByRole("heading", { name, exact: true }) });
 const countText = (page: Page) => page.locator(".course-list__count");
-const toast = (page: Page, text: string) => page.getByRole("region", { name: "Notifications" }).getByText(text, { exact: true });
+const toast = (page: Page, text: string) =>
+  page.getByRole("region", { name: "Notifications" }).getByText(text, { exact: true });
 
 /** With JavaScript, waits until React has hydrated the search box; without, proves there is no React. */
 async function hydrated(page: Page, jsEnabled: boolean) {
@@ -70,10 +72,20 @@ test.describe("Catalog", () => {
     // Courses ada is enrolled in carry the badge; others do not.
     await expect(card(page, "Python for Data Analysis").locator(".cover-badge")).toHaveText("In my courses");
     await expect(card(page, "Coaching Skills Workshop").locator(".cover-badge")).toHaveCount(0);
-    await expect(card(page, "Coaching Skills Workshop").getByRole("link")).toHaveAttribute("href", new RegExp(`^/learn/catalog/${UUID}$`));
-    await expect(card(page, "Coaching Skills Workshop").locator(".course-card__description")).toHaveText(/^Practise coaching conversations/);
+    await expect(card(page, "Coaching Skills Workshop").getByRole("link")).toHaveAttribute(
+      "href",
+      new RegExp(`^/learn/catalog/${UUID}$`),
+    );
+    await expect(card(page, "Coaching Skills Workshop").locator(".course-card__description")).toHaveText(
+      /^Practise coaching conversations/,
+    );
     // Not offered: assigned only, draft, expired, archived.
-    for (const name of ["Anti-Bribery and Corruption", "New Manager Essentials", "Kubernetes Operations", "COBOL Maintenance (retired)"]) {
+    for (const name of [
+      "Anti-Bribery and Corruption",
+      "New Manager Essentials",
+      "Kubernetes Operations",
+      "COBOL Maintenance (retired)",
+    ]) {
       await expect(card(page, name), name).toHaveCount(0);
     }
 
@@ -190,14 +202,19 @@ test.describe("Catalog", () => {
     await expect(page.getByRole("button", { name: "Add to my courses" })).toHaveCount(0);
   });
 
-  test("a course without self-enrolment is refused with a critical toast and nothing is added", async ({ page, jsEnabled }) => {
+  test("a course without self-enrolment is refused with a critical toast and nothing is added", async ({
+    page,
+    jsEnabled,
+  }) => {
     const name = pick().refused;
     await openCatalog(page, jsEnabled);
     const href = await catalogHref(page, name);
     await page.goto(href);
     await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
     await page.getByRole("button", { name: "Add to my courses" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "This course cannot be added to your courses." })).toBeVisible();
+    await expect(
+      page.getByRole("alert").filter({ hasText: "This course cannot be added to your courses." }),
+    ).toBeVisible();
     await expect(page).toHaveURL(href);
     await expect(page.getByRole("button", { name: "Add to my courses" })).toBeVisible();
 

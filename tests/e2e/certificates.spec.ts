@@ -12,7 +12,9 @@ const NUMBER = /^LA-\d{4}-\d{6}$/;
 /** A course's id from its card on My courses (its link goes to /learn/courses/{id}…). */
 async function myCourseId(page: Page, name: string): Promise<string> {
   await page.goto(`/learn/courses?keyword=${encodeURIComponent(name.toLowerCase())}`);
-  const card = page.locator(".card-grid > li.course-card").filter({ has: page.getByRole("heading", { name, exact: true }) });
+  const card = page
+    .locator(".card-grid > li.course-card")
+    .filter({ has: page.getByRole("heading", { name, exact: true }) });
   const href = await card.getByRole("link").getAttribute("href");
   const id = /^\/learn\/courses\/([0-9a-f-]{36})(?:\/|$)/.exec(href ?? "")?.[1];
   expect(id, `course id of ${name}`).toBeTruthy();
@@ -30,11 +32,19 @@ test.beforeEach(async ({ page }) => {
   await expect(page.locator("details.user-menu")).toBeVisible();
 });
 
-test("ada's certificates for a course: newest first, the expired one marked, with its ID, dates and PDF", async ({ page }) => {
+test("ada's certificates for a course: newest first, the expired one marked, with its ID, dates and PDF", async ({
+  page,
+}) => {
   await openCourse(page, "SQL Fundamentals");
   const section = page.getByRole("region", { name: "Certificates" });
   await expect(section).toBeVisible();
-  await expect(section.getByRole("columnheader")).toHaveText(["Certificate", "Certificate ID", "Issued", "Expires", "Download PDF"]);
+  await expect(section.getByRole("columnheader")).toHaveText([
+    "Certificate",
+    "Certificate ID",
+    "Issued",
+    "Expires",
+    "Download PDF",
+  ]);
   const rows = section.locator("tbody tr");
   await expect(rows).toHaveCount(2);
 
@@ -69,7 +79,9 @@ test("ada's certificates for a course: newest first, the expired one marked, wit
   await expectAccessible(page);
 });
 
-test("no Certificates section where ada has none to show: failed attempts, results not yet revealed", async ({ page }) => {
+test("no Certificates section where ada has none to show: failed attempts, results not yet revealed", async ({
+  page,
+}) => {
   // Both attempts failed.
   await openCourse(page, "Introduction to Machine Learning");
   await expect(page.getByRole("region", { name: "Results" })).toBeVisible();
@@ -80,7 +92,9 @@ test("no Certificates section where ada has none to show: failed attempts, resul
   await expect(page.getByRole("region", { name: "Certificates" })).toHaveCount(0);
 });
 
-test("a proctored exam whose proctored session has ended: Continue is disabled with the lock message", async ({ page }) => {
+test("a proctored exam whose proctored session has ended: Continue is disabled with the lock message", async ({
+  page,
+}) => {
   await openCourse(page, "Data Protection Officer Certification Exam");
   const actions = page.getByRole("complementary", { name: "Course actions" });
   const cont = actions.getByRole("button", { name: "Continue" });
@@ -92,7 +106,9 @@ test("a proctored exam whose proctored session has ended: Continue is disabled w
   await expectAccessible(page);
 });
 
-test("the content of that exam, opened by its address, says it is locked and offers no activity actions", async ({ page }) => {
+test("the content of that exam, opened by its address, says it is locked and offers no activity actions", async ({
+  page,
+}) => {
   const id = await myCourseId(page, "Data Protection Officer Certification Exam");
   await page.goto(`/learn/courses/${id}/view/content`);
   await expect(page.getByRole("note").filter({ hasText: "Locked by the proctoring session." })).toBeVisible();

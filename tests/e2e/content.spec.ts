@@ -24,7 +24,12 @@ const PYTHON = "Python for Data Analysis";
 
 /** Who writes in which project (see the header). */
 const writerFor = (project: string): DemoUser => (project === "js" ? "ada" : "grace");
-const NAMES: Record<DemoUser, string> = { ada: "Ada Lovelace", grace: "Grace Hopper", admin: "Alan Admin", rita: "Rita Levi" };
+const NAMES: Record<DemoUser, string> = {
+  ada: "Ada Lovelace",
+  grace: "Grace Hopper",
+  admin: "Alan Admin",
+  rita: "Rita Levi",
+};
 
 async function signIn(page: Page, user: DemoUser) {
   await login(page, user);
@@ -43,7 +48,9 @@ async function courseIdByName(page: Page, name: string): Promise<string> {
 /** The course id from the learner's own My courses card (for courses the catalog does not list as startable). */
 async function myCourseId(page: Page, name: string): Promise<string> {
   await page.goto(`/learn/courses?keyword=${encodeURIComponent(name.split(":")[0].toLowerCase())}`);
-  const card = page.locator(".card-grid > li.course-card").filter({ has: page.getByRole("heading", { name, exact: true }) });
+  const card = page
+    .locator(".card-grid > li.course-card")
+    .filter({ has: page.getByRole("heading", { name, exact: true }) });
   const href = await card.getByRole("link").first().getAttribute("href");
   const id = new RegExp(`/learn/courses/(${UUID})`).exec(href ?? "")?.[1];
   expect(id, `My courses link of ${name}`).toBeTruthy();
@@ -103,7 +110,9 @@ async function expectLocked(page: Page, name: string, reason: RegExp, iconLabel 
 }
 
 test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
-  test("the table of contents shows icons with text labels, lock reasons with dates, and hides archived activities", async ({ page }) => {
+  test("the table of contents shows icons with text labels, lock reasons with dates, and hides archived activities", async ({
+    page,
+  }) => {
     await signIn(page, "ada");
     const id = await courseIdByName(page, PYTHON);
     await page.goto(contentUrl(id));
@@ -122,7 +131,9 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     const optional = tocItem(page, "Live Q&A with the instructors");
     await expectIcon(optional, "dashed", "Optional");
     await expect(optional.getByRole("link")).toContainText("Optional");
-    await expect(tocItem(page, "Module 2: Python essentials").getByRole("link")).toContainText(/Module · \d+ of \d+ done/);
+    await expect(tocItem(page, "Module 2: Python essentials").getByRole("link")).toContainText(
+      /Module · \d+ of \d+ done/,
+    );
 
     // Coming soon (a draft): clock icon, locked, not a link.
     const draft = tocItem(page, "Bonus: time series with pandas");
@@ -131,9 +142,22 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
 
     // Locked activities: no icon, the reason with its date, not a link (spec 4.12 order).
     await expectLocked(page, "Module 7: Final project", new RegExp(`^Available from ${DATE_TIME}\\.$`), "Locked");
-    await expectLocked(page, "Webinar replay: ten pandas tricks", new RegExp(`^This activity was open until ${DATE_TIME}\\.$`));
-    await expectLocked(page, "Warm-up quiz: Python trivia", new RegExp(`^This activity could be started until ${DATE_TIME}\\.$`));
-    await expectLocked(page, "Exercise: fix the type errors", new RegExp(`^The grace period ended on ${DATE_TIME}\\.$`), "Locked");
+    await expectLocked(
+      page,
+      "Webinar replay: ten pandas tricks",
+      new RegExp(`^This activity was open until ${DATE_TIME}\\.$`),
+    );
+    await expectLocked(
+      page,
+      "Warm-up quiz: Python trivia",
+      new RegExp(`^This activity could be started until ${DATE_TIME}\\.$`),
+    );
+    await expectLocked(
+      page,
+      "Exercise: fix the type errors",
+      new RegExp(`^The grace period ended on ${DATE_TIME}\\.$`),
+      "Locked",
+    );
     await expect(tocItem(page, "Module 7: Final project").locator(".toc-icon svg")).toHaveCount(0);
 
     // Archived: not in the table of contents at all.
@@ -148,11 +172,15 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     await expectAccessible(page);
   });
 
-  test("an image in a text opens the gallery dialog with JavaScript and is shown as is without", async ({ page, jsEnabled }) => {
+  test("an image in a text opens the gallery dialog with JavaScript and is shown as is without", async ({
+    page,
+    jsEnabled,
+  }) => {
     await signIn(page, "ada");
     const id = await courseIdByName(page, PYTHON);
     await openActivity(page, id, "Reading CSV and Excel files");
-    const alt = "A DataFrame with an index on the left, column labels on top and the rides column highlighted as a Series";
+    const alt =
+      "A DataFrame with an index on the left, column labels on top and the rides column highlighted as a Series";
     const img = page.locator(".activity-text").getByRole("img", { name: alt });
     await expect(img).toBeVisible();
     await expect(img).toHaveAttribute("src", "/learn/demo/diagram-1.svg");
@@ -191,7 +219,10 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     await expect(trigger).toBeFocused();
   });
 
-  test("a PDF opens in the viewer and resumes at the last page with JavaScript; without, the browser's viewer and a download link", async ({ page, jsEnabled }) => {
+  test("a PDF opens in the viewer and resumes at the last page with JavaScript; without, the browser's viewer and a download link", async ({
+    page,
+    jsEnabled,
+  }) => {
     const user = writerFor(test.info().project.name);
     await signIn(page, user);
     const id = await courseIdByName(page, PYTHON);
@@ -205,7 +236,10 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
       await expect(object).toHaveAttribute("data", "/learn/demo/course-handbook.pdf");
       await expect(object).toHaveAttribute("title", "Course handbook (PDF)");
       // Its fallback content (shown where the browser has no PDF viewer) links to the file.
-      await expect(object.locator("a", { hasText: "Download the PDF" })).toHaveAttribute("href", "/learn/demo/course-handbook.pdf");
+      await expect(object.locator("a", { hasText: "Download the PDF" })).toHaveAttribute(
+        "href",
+        "/learn/demo/course-handbook.pdf",
+      );
       // The "Loading PDF…" placeholder is for scripts only.
       await expect(viewer.getByText("Loading PDF…")).toBeHidden();
       const pdf = await page.request.get("/learn/demo/course-handbook.pdf");
@@ -233,7 +267,12 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     await expect(pageInput).toHaveValue("1");
     await expect(viewer.locator("canvas")).toBeVisible();
 
-    const saved = page.waitForResponse((r) => r.request().method() === "POST" && /(^|&)intent=resume(&|$)/.test(r.request().postData() ?? "") && /(^|&)page=2(&|$)/.test(r.request().postData() ?? ""));
+    const saved = page.waitForResponse(
+      (r) =>
+        r.request().method() === "POST" &&
+        /(^|&)intent=resume(&|$)/.test(r.request().postData() ?? "") &&
+        /(^|&)page=2(&|$)/.test(r.request().postData() ?? ""),
+    );
     await viewer.getByRole("button", { name: "Next page" }).click();
     await expect(viewer.getByRole("group", { name: "Page 2 of 6", exact: true })).toBeVisible();
     await expect(viewer.getByRole("status").filter({ hasText: /^Page/ })).toHaveText("Page 2 of 6");
@@ -246,7 +285,10 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     await expect(pageInput).toHaveValue("2");
   });
 
-  test("a video is a lazy iframe: loaded once scrolled into view with JavaScript, loading=lazy without", async ({ page, jsEnabled }) => {
+  test("a video is a lazy iframe: loaded once scrolled into view with JavaScript, loading=lazy without", async ({
+    page,
+    jsEnabled,
+  }) => {
     await stubVimeo(page);
     await signIn(page, "ada");
     const id = await courseIdByName(page, PYTHON);
@@ -304,7 +346,11 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     await expect(event.getByText(/^Times are shown in [A-Za-z_]+(\/[A-Za-z_]+)*\.$/)).toBeVisible();
   });
 
-  test("a discussion: an empty post is refused, a post appears at the top, a reply appears under it", async ({ page, jsEnabled, consoleErrors }) => {
+  test("a discussion: an empty post is refused, a post appears at the top, a reply appears under it", async ({
+    page,
+    jsEnabled,
+    consoleErrors,
+  }) => {
     const project = test.info().project.name;
     const user = writerFor(project);
     await signIn(page, user);
@@ -353,7 +399,11 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     await expect(replies.getByRole("heading", { level: 4 })).toHaveText(`${NAMES[user]} (you)`);
   });
 
-  test("private files answer 401 without a session and never redirect to sign-in", async ({ page, playwright, baseURL }) => {
+  test("private files answer 401 without a session and never redirect to sign-in", async ({
+    page,
+    playwright,
+    baseURL,
+  }) => {
     const unknown = "00000000-0000-4000-8000-000000000000";
     // No session (a fresh request context without the browser's cookies): 401, not a redirect.
     const anonymous = await playwright.request.newContext({ baseURL });
@@ -376,7 +426,10 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     await expect(page.getByRole("link", { name: "Board Papers Reading Room" })).toHaveCount(0);
   });
 
-  test("the table-of-contents panel is open from 1280 px, closed below, and its toggle works", async ({ page, jsEnabled }) => {
+  test("the table-of-contents panel is open from 1280 px, closed below, and its toggle works", async ({
+    page,
+    jsEnabled,
+  }) => {
     await signIn(page, "ada");
     const id = await courseIdByName(page, PYTHON);
     const panel = page.locator("details.toc-panel");
@@ -435,7 +488,14 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     const tiles = page.getByRole("list", { name: "Table of contents" });
     await expect(tiles).toBeVisible();
     const items = tiles.getByRole("listitem");
-    const names = ["The Arabic alphabet", "Letter forms: initial, medial and final", "Greetings", "Numbers 1–10", "Weekly live practice", "Unit test"];
+    const names = [
+      "The Arabic alphabet",
+      "Letter forms: initial, medial and final",
+      "Greetings",
+      "Numbers 1–10",
+      "Weekly live practice",
+      "Unit test",
+    ];
     await expect(items).toHaveCount(names.length);
     await expect(items).toContainText(names);
     // Only top-level activities: a module's children are not tiles.
@@ -449,7 +509,10 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     const icon = (await items.nth(0).locator(".toc-icon").boundingBox())!;
     expect(icon.width).toBeLessThanOrEqual(20);
     expect(icon.height).toBeLessThanOrEqual(20);
-    await expect(items.filter({ hasText: "Weekly live practice" }).locator(".toc-icon")).toHaveAttribute("title", "Optional");
+    await expect(items.filter({ hasText: "Weekly live practice" }).locator(".toc-icon")).toHaveAttribute(
+      "title",
+      "Optional",
+    );
 
     // The current activity's tile is marked; another tile opens its activity.
     await expect(tiles.locator('[aria-current="page"]')).toHaveCount(1);
@@ -484,7 +547,11 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     const section = page.getByRole("region", { name: "Integration tests", exact: true });
     await expect(section.getByText("Text · Completed")).toBeVisible();
     await expect(section.getByText(/Run against real dependencies where you can/)).toBeVisible();
-    await expect(page.getByRole("region", { name: "The testing pyramid", exact: true }).getByText(/A healthy test suite has many fast unit tests/)).toBeVisible();
+    await expect(
+      page
+        .getByRole("region", { name: "The testing pyramid", exact: true })
+        .getByText(/A healthy test suite has many fast unit tests/),
+    ).toBeVisible();
     // The table of contents still links every activity.
     await expect(tocItem(page, "Integration tests").getByRole("link")).toBeVisible();
     await expectAccessible(page);
@@ -498,7 +565,13 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     const panel = page.locator(".activity-panel");
     await expect(panel.getByRole("heading", { level: 1, name })).toBeVisible();
     const headings = panel.locator("section.activity > h2");
-    await expect(headings).toContainText(["Ergonomie am Bildschirmarbeitsplatz", "Video: richtig sitzen", "Brandschutz", "Brände verhüten", "Die stabile Seitenlage"]);
+    await expect(headings).toContainText([
+      "Ergonomie am Bildschirmarbeitsplatz",
+      "Video: richtig sitzen",
+      "Brandschutz",
+      "Brände verhüten",
+      "Die stabile Seitenlage",
+    ]);
     expect(await headings.count()).toBeGreaterThan(4);
     for (const heading of await headings.all()) {
       await expect(heading).toHaveClass(/visually-hidden/);
@@ -513,7 +586,9 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     await expect(video.locator(".lazy-iframe")).toHaveCount(1);
     // No visible kind/status line under names that are not shown.
     await expect(panel.getByText(/^(Text|Video|Module|External tool) · /)).toHaveCount(0);
-    await expect(panel.getByText(/Die meisten Beschwerden lassen sich mit wenigen Handgriffen vermeiden/)).toBeVisible();
+    await expect(
+      panel.getByText(/Die meisten Beschwerden lassen sich mit wenigen Handgriffen vermeiden/),
+    ).toBeVisible();
     await expectAccessible(page);
   });
 
@@ -521,7 +596,11 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     await signIn(page, "ada");
     const id = await courseIdByName(page, PYTHON);
     // The lng cookie as the app's language switch writes it (a React Router cookie: base64 JSON).
-    await page.context().addCookies([{ name: "lng", value: encodeURIComponent(Buffer.from(JSON.stringify("ar")).toString("base64")), url: baseURL! }]);
+    await page
+      .context()
+      .addCookies([
+        { name: "lng", value: encodeURIComponent(Buffer.from(JSON.stringify("ar")).toString("base64")), url: baseURL! },
+      ]);
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(contentUrl(id));
     await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
@@ -535,7 +614,10 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     expect(tocBox.x).toBeGreaterThanOrEqual(activityBox.x + activityBox.width);
     expect(tocBox.x + tocBox.width).toBeGreaterThan(page.viewportSize()!.width / 2);
     // The status icon sits at the inline start (the right) of a table-of-contents entry.
-    const link = panel.locator("nav.toc li").filter({ has: page.locator(".toc__name").getByText("Welcome to Python for Data Analysis", { exact: true }) }).getByRole("link");
+    const link = panel
+      .locator("nav.toc li")
+      .filter({ has: page.locator(".toc__name").getByText("Welcome to Python for Data Analysis", { exact: true }) })
+      .getByRole("link");
     const linkBox = (await link.boundingBox())!;
     const iconBox = (await link.locator(".toc-icon").boundingBox())!;
     expect(iconBox.x + iconBox.width).toBeGreaterThan(linkBox.x + linkBox.width / 2);

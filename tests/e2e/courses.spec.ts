@@ -37,12 +37,14 @@ const ADA_COURSES = [
 
 const titles = (page: Page) => page.locator(".card-grid .course-card__title");
 const cards = (page: Page) => page.locator(".card-grid > li.course-card");
-const card = (page: Page, name: string) => cards(page).filter({ has: page.getByRole("heading", { name, exact: true }) });
+const card = (page: Page, name: string) =>
+  cards(page).filter({ has: page.getByRole("heading", { name, exact: true }) });
 const countText = (page: Page) => page.locator(".course-list__count");
 const drawer = (page: Page) => page.getByRole("dialog", { name: "Filter courses" });
 const filtersButton = (page: Page) => page.locator("#filter-drawer-button");
 const badge = (page: Page) => filtersButton(page).locator(".badge");
-const toast = (page: Page, text: string) => page.getByRole("region", { name: "Notifications" }).getByText(text, { exact: true });
+const toast = (page: Page, text: string) =>
+  page.getByRole("region", { name: "Notifications" }).getByText(text, { exact: true });
 
 /** The course id a card links to (/learn/courses/{id}…; the link test follows one to prove it is the course). */
 async function courseId(c: Locator): Promise<string> {
@@ -80,14 +82,18 @@ async function openDrawer(page: Page) {
 async function applyFilters(page: Page, choice: Record<string, string[]>) {
   const d = await openDrawer(page);
   for (const [section, options] of Object.entries(choice)) {
-    for (const option of options) await d.getByRole("group", { name: section }).getByLabel(option, { exact: true }).check();
+    for (const option of options)
+      await d.getByRole("group", { name: section }).getByLabel(option, { exact: true }).check();
   }
   await d.getByRole("button", { name: "Apply filters" }).click();
 }
 
 /** The value of a drawer option (a collection, term or attribute id). */
 async function optionValue(page: Page, section: string, option: string): Promise<string> {
-  const value = await drawer(page).getByRole("group", { name: section }).getByLabel(option, { exact: true }).getAttribute("value");
+  const value = await drawer(page)
+    .getByRole("group", { name: section })
+    .getByLabel(option, { exact: true })
+    .getAttribute("value");
   expect(value).toBeTruthy();
   return value!;
 }
@@ -95,7 +101,10 @@ async function optionValue(page: Page, section: string, option: string): Promise
 const query = (page: Page) => new URL(page.url()).searchParams;
 
 test.describe("My courses", () => {
-  test("lists ada's courses as a card grid with count, link targets, footers, progress and cover fallback", async ({ page, jsEnabled }) => {
+  test("lists ada's courses as a card grid with count, link targets, footers, progress and cover fallback", async ({
+    page,
+    jsEnabled,
+  }) => {
     await openMyCourses(page, jsEnabled);
     await expect(page).toHaveURL(/\/learn\/courses$/);
     await expect(page).toHaveTitle(/My courses/);
@@ -117,11 +126,19 @@ test.describe("My courses", () => {
     // Spec 4.11 link targets: in progress → content viewer; finished → the course; otherwise → course and access.
     const python = card(page, "Python for Data Analysis");
     const pythonId = await courseId(python);
-    await expect(python.getByRole("link", { name: "Python for Data Analysis" })).toHaveAttribute("href", `/learn/courses/${pythonId}/view/content`);
+    await expect(python.getByRole("link", { name: "Python for Data Analysis" })).toHaveAttribute(
+      "href",
+      `/learn/courses/${pythonId}/view/content`,
+    );
     const sql = card(page, "SQL Fundamentals");
     const sqlId = await courseId(sql);
     await expect(sql.getByRole("link")).toHaveAttribute("href", `/learn/courses/${sqlId}`);
-    for (const name of ["Information Security Awareness 2026", "Spanish Conversation Club", "Data Visualisation with D3.js", "Secure Coding Practices"]) {
+    for (const name of [
+      "Information Security Awareness 2026",
+      "Spanish Conversation Club",
+      "Data Visualisation with D3.js",
+      "Secure Coding Practices",
+    ]) {
       const c = card(page, name);
       const id = await courseId(c);
       const href = await c.getByRole("link").getAttribute("href");
@@ -132,12 +149,17 @@ test.describe("My courses", () => {
     // Spec 4.11 footers and spec 5 progress (percent of a bar clamped to 0..1).
     const footer = (name: string) => card(page, name).locator(".course-card__footer");
     const progress = (name: string) => card(page, name).getByRole("progressbar", { name: "Progress" });
-    const percent = async (name: string) => Number(await progress(name).evaluate((el) => (el as HTMLProgressElement).value));
+    const percent = async (name: string) =>
+      Number(await progress(name).evaluate((el) => (el as HTMLProgressElement).value));
     await expect(footer("Python for Data Analysis")).toHaveText(new RegExp(`^Started ${DATE} · 35% done$`));
     expect(await percent("Python for Data Analysis")).toBe(35);
-    await expect(footer("Arbeitssicherheit im Büro: Grundlagen für alle Mitarbeitenden")).toHaveText(new RegExp(`^Started ${DATE} · 80% done$`));
+    await expect(footer("Arbeitssicherheit im Büro: Grundlagen für alle Mitarbeitenden")).toHaveText(
+      new RegExp(`^Started ${DATE} · 80% done$`),
+    );
     expect(await percent("Arbeitssicherheit im Büro: Grundlagen für alle Mitarbeitenden")).toBe(80);
-    await expect(footer("Capstone Project: Analytics Portfolio")).toHaveText(new RegExp(`^Submitted ${DATE} · 100% done$`));
+    await expect(footer("Capstone Project: Analytics Portfolio")).toHaveText(
+      new RegExp(`^Submitted ${DATE} · 100% done$`),
+    );
     await expect(footer("Information Security Awareness 2026")).toHaveText(new RegExp(`^Due ${DATE}$`));
     expect(await percent("Information Security Awareness 2026")).toBe(0);
     await expect(footer("Spanish Conversation Club")).toHaveText(new RegExp(`^Available from ${DATE}$`));
@@ -149,8 +171,19 @@ test.describe("My courses", () => {
     await expect(card(page, "Information Security Awareness 2026").locator(".tag--mandatory")).toHaveText("Mandatory");
 
     // A course with a cover shows its image; one without gets a fallback colour.
-    await expect(python.locator("img.course-card__cover")).toHaveAttribute("src", /\/learn\/covers\/python-basics\.svg$/);
-    const fallbacks = ["rgb(31, 95, 168)", "rgb(46, 125, 50)", "rgb(142, 36, 170)", "rgb(198, 40, 40)", "rgb(0, 105, 92)", "rgb(168, 75, 0)", "rgb(69, 90, 100)"];
+    await expect(python.locator("img.course-card__cover")).toHaveAttribute(
+      "src",
+      /\/learn\/covers\/python-basics\.svg$/,
+    );
+    const fallbacks = [
+      "rgb(31, 95, 168)",
+      "rgb(46, 125, 50)",
+      "rgb(142, 36, 170)",
+      "rgb(198, 40, 40)",
+      "rgb(0, 105, 92)",
+      "rgb(168, 75, 0)",
+      "rgb(69, 90, 100)",
+    ];
     const dataViz = card(page, "Data Visualisation with D3.js").locator(".course-card__cover");
     await expect(dataViz).not.toHaveJSProperty("tagName", "IMG");
     expect(fallbacks).toContain(await dataViz.evaluate((el) => getComputedStyle(el).backgroundColor));
@@ -166,7 +199,10 @@ test.describe("My courses", () => {
     await expect(page.getByRole("heading", { level: 1, name: "SQL Fundamentals" })).toBeVisible();
   });
 
-  test("search narrows the list and mirrors the lowercased, left-trimmed text to keyword", async ({ page, jsEnabled }) => {
+  test("search narrows the list and mirrors the lowercased, left-trimmed text to keyword", async ({
+    page,
+    jsEnabled,
+  }) => {
     await openMyCourses(page, jsEnabled);
     const search = page.getByRole("searchbox", { name: "Search my courses" });
     await search.fill("  SQL Fun");
@@ -201,7 +237,15 @@ test.describe("My courses", () => {
     await expect(d.getByRole("button", { name: "Clear filters" })).toBeDisabled();
     await expect(d.getByRole("heading", { name: "Filter courses" })).toBeVisible();
     // Sections sorted by label.
-    await expect(d.locator("legend")).toHaveText(["Collection", "Format", "Language", "Level", "Priority", "Progress", "Term"]);
+    await expect(d.locator("legend")).toHaveText([
+      "Collection",
+      "Format",
+      "Language",
+      "Level",
+      "Priority",
+      "Progress",
+      "Term",
+    ]);
     const compliance = await optionValue(page, "Collection", "Compliance");
     const leadership = await optionValue(page, "Collection", "Leadership");
     await d.getByRole("group", { name: "Collection" }).getByLabel("Compliance").check();
@@ -220,10 +264,14 @@ test.describe("My courses", () => {
       "Secure Coding Practices",
     ]);
     // Every card is in the collection.
-    await expect(cards(page).filter({ hasNot: page.locator(".tag--collection", { hasText: /^Compliance$/ }) })).toHaveCount(0);
+    await expect(
+      cards(page).filter({ hasNot: page.locator(".tag--collection", { hasText: /^Compliance$/ }) }),
+    ).toHaveCount(0);
     await expect(countText(page)).toHaveText(`${await cards(page).count()} courses`);
     // The matching chip shows as selected.
-    await expect(page.getByRole("navigation", { name: "Collections" }).getByRole("link", { name: "Compliance" })).toHaveAttribute("aria-current", "true");
+    await expect(
+      page.getByRole("navigation", { name: "Collections" }).getByRole("link", { name: "Compliance" }),
+    ).toHaveAttribute("aria-current", "true");
 
     // A second collection: one canonical, comma-separated parameter (not a repeated one).
     d = await openDrawer(page);
@@ -234,7 +282,11 @@ test.describe("My courses", () => {
     expect(query(page).getAll("collection")).toEqual([`${compliance},${leadership}`]);
     await expect(badge(page)).toHaveText("2");
     await expect(badge(page)).toHaveAttribute("aria-label", "2 active filters");
-    await expect(titles(page)).toContainText(["Anti-Bribery and Corruption", "Giving and Receiving Feedback", "Strategic Thinking for Managers"]);
+    await expect(titles(page)).toContainText([
+      "Anti-Bribery and Corruption",
+      "Giving and Receiving Feedback",
+      "Strategic Thinking for Managers",
+    ]);
     await expect(card(page, "Python for Data Analysis")).toHaveCount(0);
 
     // With a filter set, Clear filters is enabled and clears it.
@@ -245,7 +297,9 @@ test.describe("My courses", () => {
     await expect(titles(page)).toContainText(ADA_COURSES);
     await openDrawer(page);
     await expect(drawer(page).getByRole("button", { name: "Clear filters" })).toBeDisabled();
-    await expect(drawer(page).getByRole("group", { name: "Collection" }).getByRole("checkbox", { checked: true })).toHaveCount(0);
+    await expect(
+      drawer(page).getByRole("group", { name: "Collection" }).getByRole("checkbox", { checked: true }),
+    ).toHaveCount(0);
     await drawer(page).getByRole("button", { name: "Close filters" }).click();
 
     // A collection chip sets the same filter, and the drawer shows it.
@@ -255,9 +309,13 @@ test.describe("My courses", () => {
     await expect(chips.getByRole("link", { name: "Leadership" })).toHaveAttribute("aria-current", "true");
     await expect(badge(page)).toHaveText("1");
     await expect(titles(page)).toContainText(["Giving and Receiving Feedback", "Strategic Thinking for Managers"]);
-    await expect(cards(page).filter({ hasNot: page.locator(".tag--collection", { hasText: /^Leadership$/ }) })).toHaveCount(0);
+    await expect(
+      cards(page).filter({ hasNot: page.locator(".tag--collection", { hasText: /^Leadership$/ }) }),
+    ).toHaveCount(0);
     await openDrawer(page);
-    await expect(drawer(page).getByRole("group", { name: "Collection" }).getByRole("checkbox", { checked: true })).toHaveCount(1);
+    await expect(
+      drawer(page).getByRole("group", { name: "Collection" }).getByRole("checkbox", { checked: true }),
+    ).toHaveCount(1);
     await expect(drawer(page).getByRole("group", { name: "Collection" }).getByLabel("Leadership")).toBeChecked();
   });
 
@@ -292,7 +350,12 @@ test.describe("My courses", () => {
       "Spanish Conversation Club",
       "Strategic Thinking for Managers",
     ]);
-    for (const name of ["Python for Data Analysis", "SQL Fundamentals", "GDPR and Data Protection Essentials", "Data Visualisation with D3.js"]) {
+    for (const name of [
+      "Python for Data Analysis",
+      "SQL Fundamentals",
+      "GDPR and Data Protection Essentials",
+      "Data Visualisation with D3.js",
+    ]) {
       await expect(card(page, name), name).toHaveCount(0);
     }
 
@@ -304,7 +367,12 @@ test.describe("My courses", () => {
       "Giving and Receiving Feedback",
       "Python for Data Analysis",
     ]);
-    for (const name of ["Data Visualisation with D3.js", "Secure Coding Practices", "Information Security Awareness 2026", "SQL Fundamentals"]) {
+    for (const name of [
+      "Data Visualisation with D3.js",
+      "Secure Coding Practices",
+      "Information Security Awareness 2026",
+      "SQL Fundamentals",
+    ]) {
       await expect(card(page, name), name).toHaveCount(0);
     }
 
@@ -351,7 +419,11 @@ test.describe("My courses", () => {
     await d.getByRole("group", { name: "Priority" }).getByLabel("Optional").check();
     await d.getByRole("button", { name: "Apply filters" }).click();
     await expect(page).toHaveURL("/learn/courses?coursePriority=optional");
-    await expect(titles(page)).toContainText(["Python for Data Analysis", "Spanish Conversation Club", "SQL Fundamentals"]);
+    await expect(titles(page)).toContainText([
+      "Python for Data Analysis",
+      "Spanish Conversation Club",
+      "SQL Fundamentals",
+    ]);
     await expect(cards(page).locator(".tag--mandatory")).toHaveCount(0);
     await expect(badge(page)).toHaveText("1");
   });
@@ -366,7 +438,11 @@ test.describe("My courses", () => {
     await drawer(page).getByRole("button", { name: "Apply filters" }).click();
     await expect(page).toHaveURL(new RegExp(`/learn/courses\\?category%5B${UUID}%5D=${advanced}$`));
     expect(query(page).get(level!)).toBe(advanced);
-    await expect(titles(page)).toContainText(["Capstone Project: Analytics Portfolio", "Cyber Security Certification Exam", "Strategic Thinking for Managers"]);
+    await expect(titles(page)).toContainText([
+      "Capstone Project: Analytics Portfolio",
+      "Cyber Security Certification Exam",
+      "Strategic Thinking for Managers",
+    ]);
     await expect(card(page, "Python for Data Analysis")).toHaveCount(0);
     await expect(card(page, "Information Security Awareness 2026")).toHaveCount(0);
     await expect(badge(page)).toHaveText("1");
@@ -374,7 +450,10 @@ test.describe("My courses", () => {
     await expect(drawer(page).getByRole("group", { name: "Level" }).getByLabel("Advanced")).toBeChecked();
   });
 
-  test("the filter drawer is a popover; with JavaScript focus stays inside and Escape closes it", async ({ page, jsEnabled }) => {
+  test("the filter drawer is a popover; with JavaScript focus stays inside and Escape closes it", async ({
+    page,
+    jsEnabled,
+  }) => {
     await openMyCourses(page, jsEnabled);
     await expect(drawer(page)).toBeHidden();
     const button = filtersButton(page);
@@ -453,7 +532,12 @@ test.describe("My courses", () => {
 
   test("garbled query strings give the page, not a server error", async ({ page, jsEnabled }) => {
     await openMyCourses(page, jsEnabled);
-    for (const q of ["?%E0%A4%A&category[=1", "?category[]=x&category[[a]]=1&%zz=%", "?keyword=%F0%9F%98&page=-1&page=99999999999999999999", "?collection=,,,&term=%00"]) {
+    for (const q of [
+      "?%E0%A4%A&category[=1",
+      "?category[]=x&category[[a]]=1&%zz=%",
+      "?keyword=%F0%9F%98&page=-1&page=99999999999999999999",
+      "?collection=,,,&term=%00",
+    ]) {
       const response = await page.goto(`/learn/courses${q}`);
       expect(response?.status(), q).toBe(200);
       await expect(page.getByRole("heading", { level: 1, name: "My courses" }), q).toBeVisible();
@@ -461,7 +545,10 @@ test.describe("My courses", () => {
     }
   });
 
-  test("filters persist: back through the Courses menu they are restored; Clear filters forgets them", async ({ page, jsEnabled }) => {
+  test("filters persist: back through the Courses menu they are restored; Clear filters forgets them", async ({
+    page,
+    jsEnabled,
+  }) => {
     await openMyCourses(page, jsEnabled);
     await applyFilters(page, { Priority: ["Mandatory"] });
     await expect(page).toHaveURL("/learn/courses?coursePriority=mandatory");
@@ -515,15 +602,22 @@ test.describe("My courses", () => {
       await target.route("**/*.js", (route) => route.abort());
       await target.goto(page.url());
       await openDrawer(target);
-      const results = await new AxeBuilder({ page: target }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+      const results = await new AxeBuilder({ page: target })
+        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
+        .analyze();
       const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-      expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+      expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual(
+        [],
+      );
     } finally {
       await ctx.close();
     }
   });
 
-  test("in Arabic the layout is right-to-left: sidebar on the right, first card on the right of the first row", async ({ page, jsEnabled }) => {
+  test("in Arabic the layout is right-to-left: sidebar on the right, first card on the right of the first row", async ({
+    page,
+    jsEnabled,
+  }) => {
     await openMyCourses(page, jsEnabled);
     await page.locator("details.language-menu summary").click();
     await page.getByRole("button", { name: "العربية" }).click();

@@ -19,7 +19,12 @@ export const test = base.extend<{ consoleErrors: string[]; jsEnabled: boolean }>
         if (msg.type() !== "error") return;
         const text = msg.text();
         // Error pages are expected to log their HTTP status as a failed resource load.
-        if (/Failed to load resource: the server responded with a status of (400|401|403|404|409|413|422|429|500)/.test(text)) return;
+        if (
+          /Failed to load resource: the server responded with a status of (400|401|403|404|409|413|422|429|500)/.test(
+            text,
+          )
+        )
+          return;
         errors.push(text);
       });
       page.on("pageerror", (err) => errors.push(String(err)));
@@ -65,7 +70,9 @@ export async function expectAccessible(page: Page) {
     await target.goto(page.url());
     cleanup = () => ctx.close();
   }
-  const results = await new AxeBuilder({ page: target }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+  const results = await new AxeBuilder({ page: target })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
+    .analyze();
   const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   await cleanup();
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);

@@ -15,7 +15,11 @@ async function courseIdByName(page: Page, name: string): Promise<string> {
 async function finishActivities(page: Page, count: number) {
   const toc = page.getByRole("navigation", { name: "Table of contents" });
   for (let i = 0; i < count; i++) {
-    const item = toc.getByRole("link").filter({ hasText: /Not started|In progress/ }).filter({ hasNotText: /Module/ }).first();
+    const item = toc
+      .getByRole("link")
+      .filter({ hasText: /Not started|In progress/ })
+      .filter({ hasNotText: /Module/ })
+      .first();
     const name = (await item.locator(".toc__name").textContent()) ?? "";
     const wasStarted = (await item.textContent())?.includes("In progress");
     await item.click();
@@ -28,7 +32,10 @@ async function finishActivities(page: Page, count: number) {
 
 test.describe("the learning lifecycle (spec 4.3–4.7)", () => {
   test.describe.configure({ timeout: 90_000 });
-  test("start → content → submit with confirmation → results → start again → review the first attempt", async ({ page, jsEnabled }) => {
+  test("start → content → submit with confirmation → results → start again → review the first attempt", async ({
+    page,
+    jsEnabled,
+  }) => {
     const user = learnerFor(test.info().project.name);
     await login(page, user);
     await expect(page.locator("details.user-menu")).toBeVisible();
@@ -48,7 +55,9 @@ test.describe("the learning lifecycle (spec 4.3–4.7)", () => {
     await page.getByRole("link", { name: "Submit the course" }).click();
     if (jsEnabled) await expect(page.getByRole("dialog", { name: "Submit your results?" })).toBeVisible();
     else await expect(page).toHaveURL(/confirm=submit/);
-    await expect(page.getByText("The results will be submitted and the course cannot be resumed.").first()).toBeVisible();
+    await expect(
+      page.getByText("The results will be submitted and the course cannot be resumed.").first(),
+    ).toBeVisible();
     await page.getByRole("button", { name: "Submit", exact: true }).click();
 
     await expect(page).toHaveURL(new RegExp(`/learn/courses/${id}$`));
@@ -87,7 +96,9 @@ test("an unknown activity of a started course shows 'Activity not found' with 40
   await page.goto("/learn/catalog?keyword=python");
   const href = await page.getByRole("link", { name: "Python for Data Analysis" }).first().getAttribute("href");
   const id = /\/learn\/catalog\/([0-9a-f-]{36})/.exec(href ?? "")![1];
-  const response = await page.goto(`/learn/courses/${id}/view/content?activityPathId=00000000-0000-4000-8000-000000000000`);
+  const response = await page.goto(
+    `/learn/courses/${id}/view/content?activityPathId=00000000-0000-4000-8000-000000000000`,
+  );
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Activity not found");
 });

@@ -23,7 +23,8 @@ const PUBLIC_COURSES = [
 
 const titles = (page: Page) => page.locator(".card-grid .course-card__title");
 const cards = (page: Page) => page.locator(".card-grid > li.course-card");
-const card = (page: Page, name: string) => cards(page).filter({ has: page.getByRole("heading", { name, exact: true }) });
+const card = (page: Page, name: string) =>
+  cards(page).filter({ has: page.getByRole("heading", { name, exact: true }) });
 
 /** The id of a public course, read from its open-catalog card. */
 async function publicId(page: Page, name: string): Promise<string> {
@@ -38,7 +39,11 @@ async function catalogIdAsAda(browser: Browser, name: string): Promise<string> {
   const ctx = await browser.newContext({ baseURL: test.info().project.use.baseURL });
   try {
     const page = await ctx.newPage();
-    await login(page, "ada", `/oidc/login?redirectUrl=${encodeURIComponent(`/learn/catalog?keyword=${name.toLowerCase()}`)}`);
+    await login(
+      page,
+      "ada",
+      `/oidc/login?redirectUrl=${encodeURIComponent(`/learn/catalog?keyword=${name.toLowerCase()}`)}`,
+    );
     const link = card(page, name).getByRole("link");
     await expect(link).toHaveAttribute("href", new RegExp(`^/learn/catalog/${UUID}$`));
     return (await link.getAttribute("href"))!.split("/").at(-1)!;
@@ -66,7 +71,10 @@ test.describe("Open catalog", () => {
     // The sign-up offer; a sign-in button instead of the user menu; the public menu only.
     const offer = page.getByRole("complementary", { name: "New here?" });
     await expect(offer).toBeVisible();
-    await expect(offer.getByRole("link", { name: "Sign up" })).toHaveAttribute("href", /^\/oidc\/login\?provider=signup&redirectUrl=/);
+    await expect(offer.getByRole("link", { name: "Sign up" })).toHaveAttribute(
+      "href",
+      /^\/oidc\/login\?provider=signup&redirectUrl=/,
+    );
     await expect(offer.getByRole("link", { name: "Sign in" })).toHaveAttribute("href", /^\/oidc\/login\?redirectUrl=/);
     await expect(page.locator("details.user-menu")).toHaveCount(0);
     await expect(page.locator("header").getByRole("link", { name: "Sign in" })).toBeVisible();
@@ -99,9 +107,18 @@ test.describe("Open catalog", () => {
     await expect(page.getByText("Reading CSV and Excel files with pandas")).toBeVisible();
     await expect(page).toHaveTitle(/Python for Data Analysis/);
     const then = (flow: string) => encodeURIComponent(`/learn/courses?occflow=${flow}&objectiveId=${id}`);
-    await expect(page.getByRole("link", { name: "Sign up and add to my courses" })).toHaveAttribute("href", `/oidc/login?provider=signup&redirectUrl=${then("addToMyCourses")}`);
-    await expect(page.getByRole("link", { name: "Sign in and add to my courses" })).toHaveAttribute("href", `/oidc/login?redirectUrl=${then("addToMyCourses")}`);
-    await expect(page.getByRole("link", { name: "Sign in and start the course" })).toHaveAttribute("href", `/oidc/login?redirectUrl=${then("startTheCourse")}`);
+    await expect(page.getByRole("link", { name: "Sign up and add to my courses" })).toHaveAttribute(
+      "href",
+      `/oidc/login?provider=signup&redirectUrl=${then("addToMyCourses")}`,
+    );
+    await expect(page.getByRole("link", { name: "Sign in and add to my courses" })).toHaveAttribute(
+      "href",
+      `/oidc/login?redirectUrl=${then("addToMyCourses")}`,
+    );
+    await expect(page.getByRole("link", { name: "Sign in and start the course" })).toHaveAttribute(
+      "href",
+      `/oidc/login?redirectUrl=${then("startTheCourse")}`,
+    );
     await expect(page.getByRole("complementary", { name: "New here?" })).toBeVisible();
     await expect(page.locator("details.user-menu")).toHaveCount(0);
     await expectAccessible(page);
@@ -148,7 +165,9 @@ test.describe("Open catalog", () => {
     await login(page, "ada", "/learn/courses");
     await expect(page.locator("details.user-menu")).toBeVisible();
     // The course screen belongs to other tests; this one checks where the link leads and stops there.
-    await page.route(`**/learn/courses/${enrolled}`, (route) => route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>course</title>" }));
+    await page.route(`**/learn/courses/${enrolled}`, (route) =>
+      route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>course</title>" }),
+    );
     await page.goto(`/learn/open-catalog/${enrolled}/view/details`);
     await expect(page).toHaveURL(`/learn/courses/${enrolled}`);
 

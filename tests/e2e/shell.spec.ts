@@ -18,7 +18,10 @@ test.describe("shell, errors and security", () => {
     await expect(page.locator("main .button--primary")).toHaveCount(0);
   });
 
-  test("/learn/simulate-error shows the 500 page without a stack trace outside dev", async ({ page, consoleErrors }) => {
+  test("/learn/simulate-error shows the 500 page without a stack trace outside dev", async ({
+    page,
+    consoleErrors,
+  }) => {
     await login(page, "ada");
     await expect(page.locator("details.user-menu")).toBeVisible();
     const response = await page.goto("/learn/simulate-error");

@@ -19,20 +19,37 @@ describe("prepared statements in the database thread", () => {
   let thread: PGliteThread;
   beforeAll(async () => {
     thread = await PGliteThread.create("memory://");
-    await thread.exec("create table p (id int primary key, name text, at timestamptz, doc jsonb, flag boolean, tags text[])");
+    await thread.exec(
+      "create table p (id int primary key, name text, at timestamptz, doc jsonb, flag boolean, tags text[])",
+    );
   });
   afterAll(() => thread.close());
 
   it("answers a statement run many times (past the plan cache's threshold) like the first time", async () => {
-    await thread.query("insert into p values ($1, $2, $3, $4, $5, $6)", [1, "one", "2026-11-22T10:00:00Z", JSON.stringify({ a: 1 }), true, ["x", "y"]]);
+    await thread.query("insert into p values ($1, $2, $3, $4, $5, $6)", [
+      1,
+      "one",
+      "2026-11-22T10:00:00Z",
+      JSON.stringify({ a: 1 }),
+      true,
+      ["x", "y"],
+    ]);
     await thread.query("insert into p values ($1, $2, $3, $4, $5, $6)", [2, null, null, null, false, []]);
     const answers = [];
-    for (let i = 0; i < 12; i++) answers.push((await thread.query("select * from p where id = $1 or name = $2 order by id", [1 + (i % 2), "none"])).rows);
-    expect(answers[0]).toEqual([{ id: 1, name: "one", at: "2026-11-22 10:00:00+00", doc: { a: 1 }, flag: true, tags: ["x", "y"] }]);
+    for (let i = 0; i < 12; i++)
+      answers.push(
+        (await thread.query("select * from p where id = $1 or name = $2 order by id", [1 + (i % 2), "none"])).rows,
+      );
+    expect(answers[0]).toEqual([
+      { id: 1, name: "one", at: "2026-11-22 10:00:00+00", doc: { a: 1 }, flag: true, tags: ["x", "y"] },
+    ]);
     expect(answers[1]).toEqual([{ id: 2, name: null, at: null, doc: null, flag: false, tags: [] }]);
     for (let i = 2; i < 12; i++) expect(answers[i]).toEqual(answers[i % 2]);
     const arrays = await thread.query("select id, flag from p order by id", [], { rowMode: "array" });
-    expect(arrays.rows).toEqual([[1, true], [2, false]]);
+    expect(arrays.rows).toEqual([
+      [1, true],
+      [2, false],
+    ]);
     expect(arrays.fields.map((f) => f.name)).toEqual(["id", "flag"]);
   });
 
@@ -40,24 +57,35 @@ describe("prepared statements in the database thread", () => {
     const updated = await thread.query("update p set name = $1 where id > $2", ["many", 0]);
     expect(updated.affectedRows).toBe(2);
     for (let i = 0; i < 3; i++) {
-      await expect(thread.query("insert into p (id) values ($1)", [1])).rejects.toMatchObject({ code: "23505", constraint: "p_pkey" });
+      await expect(thread.query("insert into p (id) values ($1)", [1])).rejects.toMatchObject({
+        code: "23505",
+        constraint: "p_pkey",
+      });
       await expect(thread.query("select 1 / $1::int", [0])).rejects.toMatchObject({ code: "22012" });
     }
-    expect((await thread.query<{ n: number }>("select count(*)::int as n from p where name = $1", ["many"])).rows[0].n).toBe(2);
+    expect(
+      (await thread.query<{ n: number }>("select count(*)::int as n from p where name = $1", ["many"])).rows[0].n,
+    ).toBe(2);
   });
 
   it("keeps statements prepared inside a transaction that rolled back", async () => {
     await expect(
       thread.transaction(async (tx) => {
         await tx.query("insert into p (id, name) values ($1, $2)", [3, "three"]);
-        expect((await tx.query<{ n: number }>("select count(*)::int as n from p where id >= $1", [3])).rows[0].n).toBe(1);
+        expect((await tx.query<{ n: number }>("select count(*)::int as n from p where id >= $1", [3])).rows[0].n).toBe(
+          1,
+        );
         throw new Error("undo");
       }),
     ).rejects.toThrow("undo");
     // The same statements again, outside: prepared before the rollback, still valid, nothing committed.
-    expect((await thread.query<{ n: number }>("select count(*)::int as n from p where id >= $1", [3])).rows[0].n).toBe(0);
+    expect((await thread.query<{ n: number }>("select count(*)::int as n from p where id >= $1", [3])).rows[0].n).toBe(
+      0,
+    );
     await thread.query("insert into p (id, name) values ($1, $2)", [3, "three"]);
-    expect((await thread.query<{ n: number }>("select count(*)::int as n from p where id >= $1", [3])).rows[0].n).toBe(1);
+    expect((await thread.query<{ n: number }>("select count(*)::int as n from p where id >= $1", [3])).rows[0].n).toBe(
+      1,
+    );
   });
 
   it("sees a table's new shape after DDL, by query() or by exec()", async () => {
@@ -97,8 +125,20 @@ describe("the LMS API in the database thread answers like the API in process", (
     const [small, large] = await db
       .insert(s.activities)
       .values([
-        { tenantId, name: "Board pack", kind: 1, contentType: 3, content: { path: "private/board/2026-q2-board-pack.pdf", fileName: "pack.pdf", mimeType: "application/pdf" } },
-        { tenantId, name: "Big file", kind: 1, contentType: 3, content: { path: "private/big.bin", fileName: "big.bin", mimeType: "application/octet-stream" } },
+        {
+          tenantId,
+          name: "Board pack",
+          kind: 1,
+          contentType: 3,
+          content: { path: "private/board/2026-q2-board-pack.pdf", fileName: "pack.pdf", mimeType: "application/pdf" },
+        },
+        {
+          tenantId,
+          name: "Big file",
+          kind: 1,
+          contentType: 3,
+          content: { path: "private/big.bin", fileName: "big.bin", mimeType: "application/octet-stream" },
+        },
       ])
       .returning();
     await db.insert(s.activityParts).values([
@@ -113,7 +153,10 @@ describe("the LMS API in the database thread answers like the API in process", (
     dataDir = mkdtempSync(join(tmpdir(), "api-thread-"));
     mkdirSync(join(dataDir, "storage", "private"), { recursive: true });
     writeFileSync(join(dataDir, "storage", "private", "big.bin"), big);
-    [local, threaded] = await Promise.all([createTestApi({ catalog: true, dataDir }), createTestApi({ catalog: true, dataDir, thread: true })]);
+    [local, threaded] = await Promise.all([
+      createTestApi({ catalog: true, dataDir }),
+      createTestApi({ catalog: true, dataDir, thread: true }),
+    ]);
     await prepare(local);
     Object.assign(fileIds, await prepare(threaded));
   }, 180_000);
@@ -122,7 +165,11 @@ describe("the LMS API in the database thread answers like the API in process", (
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const both = async (method: string, path: string, init: { user?: string | null; body?: unknown; headers?: Record<string, string> } = {}) =>
+  const both = async (
+    method: string,
+    path: string,
+    init: { user?: string | null; body?: unknown; headers?: Record<string, string> } = {},
+  ) =>
     Promise.all(
       [local, threaded].map(async (t) => {
         const token = init.user === null ? null : await t.token(init.user ?? "ada");
@@ -133,12 +180,17 @@ describe("the LMS API in the database thread answers like the API in process", (
   /** JSON with ids, times and the fixture's numbered course names taken out: the databases were seeded separately. */
   const VARIES = [/^[0-9a-f-]{36}$/, /^\d{4}-\d\d-\d\d[T ]\d/, /^Course \d+$/, /^C-\d+$/];
   const shape = (value: unknown): unknown =>
-    JSON.parse(JSON.stringify(value), (_key, v) => (typeof v === "string" && VARIES.some((re) => re.test(v)) ? "·" : v));
+    JSON.parse(JSON.stringify(value), (_key, v) =>
+      typeof v === "string" && VARIES.some((re) => re.test(v)) ? "·" : v,
+    );
 
   it("gives the same statuses, types and bodies for reads, errors and unknown endpoints", async () => {
     const cases: [string, string, { user?: string | null }?][] = [
       ["GET", "/api/platform/v1/users/me"],
-      ["GET", "/api/lms/v1/objective-workflow-aggregates/query?skip=0&take=24&requireTotalCount=true&sort=objective.name"],
+      [
+        "GET",
+        "/api/lms/v1/objective-workflow-aggregates/query?skip=0&take=24&requireTotalCount=true&sort=objective.name",
+      ],
       ["GET", "/api/lms/v1/objective-workflow-aggregates/query?filter=objective.name%20eq%20'x'%20or%20(("],
       ["GET", "/api/lms/v1/users/me/enrolled-showcases"],
       ["GET", `/api/lms/v1/objectives/${crypto.randomUUID()}/objective-workflow-aggregate`],
@@ -157,21 +209,43 @@ describe("the LMS API in the database thread answers like the API in process", (
 
   it("takes JSON bodies: a self-enrolment command sent twice enrols once", async () => {
     const token = await threaded.token("ada");
-    const list = await threaded.request("GET", "/api/lms/v1/users/me/objective-accesses/query?skip=0&take=100&requireTotalCount=true&sort=objective.name", { token });
+    const list = await threaded.request(
+      "GET",
+      "/api/lms/v1/users/me/objective-accesses/query?skip=0&take=100&requireTotalCount=true&sort=objective.name",
+      { token },
+    );
     expect(list.status).toBe(200);
-    const accesses = ((await list.json()) as { data: { id: string; enrolled: boolean; objective: { id: string; allowSelfEnrollment: boolean } }[] }).data;
+    const accesses = (
+      (await list.json()) as {
+        data: { id: string; enrolled: boolean; objective: { id: string; allowSelfEnrollment: boolean } }[];
+      }
+    ).data;
     const open = accesses.find((a) => a.objective.allowSelfEnrollment && !a.enrolled);
     expect(open).toBeDefined();
     const body = { id: crypto.randomUUID(), objectiveAccessId: open!.id };
-    const send = () => threaded.request("POST", "/api/lms/v1/create-self-enrollments", { token, body, headers: { Prefer: "respond-sync" } });
+    const send = () =>
+      threaded.request("POST", "/api/lms/v1/create-self-enrollments", {
+        token,
+        body,
+        headers: { Prefer: "respond-sync" },
+      });
     const [first, again] = await Promise.all([send(), send()]);
     expect([first.status, again.status]).toEqual([200, 200]);
     const rows = await threaded.database.db
       .select({ id: s.objectiveWorkflowAggregates.id })
       .from(s.objectiveWorkflowAggregates)
-      .where(and(eq(s.objectiveWorkflowAggregates.userId, threaded.users.ada), eq(s.objectiveWorkflowAggregates.objectiveId, open!.objective.id)));
+      .where(
+        and(
+          eq(s.objectiveWorkflowAggregates.userId, threaded.users.ada),
+          eq(s.objectiveWorkflowAggregates.objectiveId, open!.objective.id),
+        ),
+      );
     expect(rows).toHaveLength(1);
-    const refused = await threaded.request("POST", "/api/lms/v1/create-self-enrollments", { token, body: "{not json", headers: { Prefer: "respond-sync" } });
+    const refused = await threaded.request("POST", "/api/lms/v1/create-self-enrollments", {
+      token,
+      body: "{not json",
+      headers: { Prefer: "respond-sync" },
+    });
     expect(refused.status).toBe(400);
   });
 

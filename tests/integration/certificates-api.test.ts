@@ -19,45 +19,79 @@ beforeAll(async () => {
   t.setNow(NOW);
   const db = t.database.db;
   [{ id: tenantId }] = await db.select({ id: s.tenants.id }).from(s.tenants);
-  const [scale] = await db.insert(s.gradingScales).values({ tenantId, name: "Pct", maxScore: 100, normalizedPassingScore: 0.6 }).returning();
+  const [scale] = await db
+    .insert(s.gradingScales)
+    .values({ tenantId, name: "Pct", maxScore: 100, normalizedPassingScore: 0.6 })
+    .returning();
   scaleId = scale.id;
   await db.insert(s.grades).values([
     { gradingScaleId: scale.id, name: "F", color: "#b00", normalizedMinScore: 0 },
     { gradingScaleId: scale.id, name: "A", color: "#080", normalizedMinScore: 0.6 },
   ]);
-  const [template] = await db.insert(s.certificateTemplates).values({ tenantId, name: "Certified Tester", validityDays: 365 }).returning();
+  const [template] = await db
+    .insert(s.certificateTemplates)
+    .values({ tenantId, name: "Certified Tester", validityDays: 365 })
+    .returning();
   templateId = template.id;
 });
 afterAll(() => t.close());
 
-async function setup(opts: { template?: string | null; access?: Partial<typeof s.objectiveWorkflowAggregates.$inferInsert>; manualGrading?: boolean; user?: "ada" | "grace" } = {}) {
+async function setup(
+  opts: {
+    template?: string | null;
+    access?: Partial<typeof s.objectiveWorkflowAggregates.$inferInsert>;
+    manualGrading?: boolean;
+    user?: "ada" | "grace";
+  } = {},
+) {
   const db = t.database.db;
   const { objective, access } = await createCourse(db, tenantId, {
     gradingScaleId: scaleId,
     activityKind: 3,
     certificateTemplateId: opts.template === undefined ? templateId : opts.template,
   });
-  const tree = await createTree(db, tenantId, objective.id, [{ maxScore: 10 }, { maxScore: 10, manualGrading: opts.manualGrading ?? false }]);
-  const { aggregate } = await enrolUser(db, { tenantId, userId: t.users[opts.user ?? "ada"], objectiveId: objective.id, accessId: access.id }, { retake: true, ...opts.access });
+  const tree = await createTree(db, tenantId, objective.id, [
+    { maxScore: 10 },
+    { maxScore: 10, manualGrading: opts.manualGrading ?? false },
+  ]);
+  const { aggregate } = await enrolUser(
+    db,
+    { tenantId, userId: t.users[opts.user ?? "ada"], objectiveId: objective.id, accessId: access.id },
+    { retake: true, ...opts.access },
+  );
   return { objective, aggregate, ...tree };
 }
 
 const call = async (path: string, body: unknown, user = "ada") =>
   t.request("POST", `/api/lms/v1/${path}`, { token: await t.token(user), body, headers: { Prefer: "respond-sync" } });
-const read = async (path: string, user: string | null = "ada") => t.request("GET", `/api/lms/v1/${path}`, { token: user ? await t.token(user) : null });
+const read = async (path: string, user: string | null = "ada") =>
+  t.request("GET", `/api/lms/v1/${path}`, { token: user ? await t.token(user) : null });
 
 /** Starts an attempt, finishes `done` of the two activities and submits: 2 → 100% (passed), 1 → 50% (failed). */
 async function attempt(c: Awaited<ReturnType<typeof setup>>, done: 1 | 2, user = "ada") {
   const wfId = crypto.randomUUID();
-  expect((await call("start-objective-workflows", { objectiveWorkflowAggregateId: c.aggregate.id, id: wfId }, user)).status).toBe(200);
-  const aws = await (await call("start-activity-workflows", { objectiveWorkflowId: wfId, activityPartIds: c.partIds.slice(0, done) }, user)).json();
-  await call("finish-activity-workflows", { objectiveWorkflowId: wfId, activityWorkflowIds: aws.data.activityWorkflows.map((a: { id: string }) => a.id) }, user);
+  expect(
+    (await call("start-objective-workflows", { objectiveWorkflowAggregateId: c.aggregate.id, id: wfId }, user)).status,
+  ).toBe(200);
+  const aws = await (
+    await call(
+      "start-activity-workflows",
+      { objectiveWorkflowId: wfId, activityPartIds: c.partIds.slice(0, done) },
+      user,
+    )
+  ).json();
+  await call(
+    "finish-activity-workflows",
+    { objectiveWorkflowId: wfId, activityWorkflowIds: aws.data.activityWorkflows.map((a: { id: string }) => a.id) },
+    user,
+  );
   const submitted = await call("submit-objective-workflows", { id: wfId }, user);
   expect(submitted.status).toBe(200);
   return { wfId, workflow: (await submitted.json()).data as { objectiveRecordId: string; state: number } };
 }
 
-const certificatesOf = (objectiveId: string) => t.database.db.select().from(s.certificateRecords).where(eq(s.certificateRecords.objectiveId, objectiveId));
+const certificatesOf = (objectiveId: string) =>
+  t.database.db.select().from(s.certificateRecords).where(eq(s.certificateRecords.objectiveId, objectiveId));
 
 describe("issuing (spec 3, 4.5)", () => {
   it("a passed submit issues one certificate with the record: number, template name, passing score, expiry = issue + validity", async () => {
@@ -88,7 +122,13 @@ describe("issuing (spec 3, 4.5)", () => {
         objectiveId: c.objective.id,
         userId: t.users.ada,
         objectiveRecordId: workflow.objectiveRecordId,
-        objectiveRecord: expect.objectContaining({ score: 100, maxScore: 100, normalizedScore: 1, passed: true, grade: { name: "A", color: "#080" } }),
+        objectiveRecord: expect.objectContaining({
+          score: 100,
+          maxScore: 100,
+          normalizedScore: 1,
+          passed: true,
+          grade: { name: "A", color: "#080" },
+        }),
         expirationDate: "2027-04-10T08:00:00.000Z",
         created: NOW.toISOString(),
         certificatePdfUrl: null,
@@ -100,7 +140,9 @@ describe("issuing (spec 3, 4.5)", () => {
     const failed = await setup();
     await attempt(failed, 1);
     expect(await certificatesOf(failed.objective.id)).toHaveLength(0);
-    expect((await (await read(`certificate-records/query?objectiveId=${failed.objective.id}`)).json()).data).toEqual([]);
+    expect((await (await read(`certificate-records/query?objectiveId=${failed.objective.id}`)).json()).data).toEqual(
+      [],
+    );
 
     const noTemplate = await setup({ template: null });
     await attempt(noTemplate, 2);
@@ -108,7 +150,10 @@ describe("issuing (spec 3, 4.5)", () => {
   });
 
   it("a template without validity issues a certificate that never expires", async () => {
-    const [forever] = await t.database.db.insert(s.certificateTemplates).values({ tenantId, name: "Lifetime", validityDays: null }).returning();
+    const [forever] = await t.database.db
+      .insert(s.certificateTemplates)
+      .values({ tenantId, name: "Lifetime", validityDays: null })
+      .returning();
     const c = await setup({ template: forever.id });
     await attempt(c, 2);
     const [cert] = await certificatesOf(c.objective.id);
@@ -119,9 +164,16 @@ describe("issuing (spec 3, 4.5)", () => {
     const c = await setup();
     const wfId = crypto.randomUUID();
     await call("start-objective-workflows", { objectiveWorkflowAggregateId: c.aggregate.id, id: wfId });
-    const aws = await (await call("start-activity-workflows", { objectiveWorkflowId: wfId, activityPartIds: c.partIds })).json();
-    await call("finish-activity-workflows", { objectiveWorkflowId: wfId, activityWorkflowIds: aws.data.activityWorkflows.map((a: { id: string }) => a.id) });
-    const answers = await Promise.all(Array.from({ length: 10 }, () => call("submit-objective-workflows", { id: wfId })));
+    const aws = await (
+      await call("start-activity-workflows", { objectiveWorkflowId: wfId, activityPartIds: c.partIds })
+    ).json();
+    await call("finish-activity-workflows", {
+      objectiveWorkflowId: wfId,
+      activityWorkflowIds: aws.data.activityWorkflows.map((a: { id: string }) => a.id),
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => call("submit-objective-workflows", { id: wfId })),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
     expect((await call("submit-objective-workflows", { id: wfId })).status).toBe(200);
     expect(await certificatesOf(c.objective.id)).toHaveLength(1);
@@ -131,7 +183,13 @@ describe("issuing (spec 3, 4.5)", () => {
     const c = await setup();
     const { workflow } = await attempt(c, 2);
     const again = await t.database.db.transaction((tx) =>
-      issueCertificate(tx, { objectiveId: c.objective.id, userId: t.users.ada, objectiveRecordId: workflow.objectiveRecordId, passed: true, now: NOW }),
+      issueCertificate(tx, {
+        objectiveId: c.objective.id,
+        userId: t.users.ada,
+        objectiveRecordId: workflow.objectiveRecordId,
+        passed: true,
+        now: NOW,
+      }),
     );
     expect(again).toBeNull();
     expect(await certificatesOf(c.objective.id)).toHaveLength(1);
@@ -144,12 +202,17 @@ describe("issuing (spec 3, 4.5)", () => {
     expect(await certificatesOf(c.objective.id)).toHaveLength(0);
     // The instructor grades it (outside the learner app): passed, workflow graded.
     const db = t.database.db;
-    await db.update(s.objectiveRecords).set({ score: 90, normalizedScore: 0.9, passed: true }).where(eq(s.objectiveRecords.id, workflow.objectiveRecordId));
+    await db
+      .update(s.objectiveRecords)
+      .set({ score: 90, normalizedScore: 0.9, passed: true })
+      .where(eq(s.objectiveRecords.id, workflow.objectiveRecordId));
     await db.update(s.objectiveWorkflows).set({ state: 4 }).where(eq(s.objectiveWorkflows.id, wfId));
     const finishId = crypto.randomUUID();
     expect((await call("finish-objective-workflows", { id: finishId, objectiveWorkflowId: wfId })).status).toBe(200);
     expect((await call("finish-objective-workflows", { id: finishId, objectiveWorkflowId: wfId })).status).toBe(200);
-    expect((await call("finish-objective-workflows", { id: crypto.randomUUID(), objectiveWorkflowId: wfId })).status).toBe(409);
+    expect(
+      (await call("finish-objective-workflows", { id: crypto.randomUUID(), objectiveWorkflowId: wfId })).status,
+    ).toBe(409);
     const rows = await certificatesOf(c.objective.id);
     expect(rows).toHaveLength(1);
     expect(rows[0].objectiveRecordId).toBe(workflow.objectiveRecordId);
@@ -163,7 +226,10 @@ describe("issuing (spec 3, 4.5)", () => {
     await attempt(c, 2);
     const { data } = await (await read(`certificate-records/query?objectiveId=${c.objective.id}&sort=-created`)).json();
     expect(data).toHaveLength(2);
-    expect(data.map((d: { created: string }) => d.created)).toEqual([NOW.toISOString(), new Date(NOW.getTime() - 400 * DAY).toISOString()]);
+    expect(data.map((d: { created: string }) => d.created)).toEqual([
+      NOW.toISOString(),
+      new Date(NOW.getTime() - 400 * DAY).toISOString(),
+    ]);
     expect(data[1].certificateNumber).toMatch(/^LA-2025-\d{6}$/);
     expect(data[0].certificateNumber).not.toBe(data[1].certificateNumber);
     // The older one expired 35 days ago (spec 5: expired when the expiration date is now or past).
@@ -178,15 +244,25 @@ describe("issuing (spec 3, 4.5)", () => {
     t.setNow(NOW);
     const { workflow } = await attempt(c, 2);
     // The newest attempt's results are protected: its certificate must not be shown, nor take a place on the page.
-    await t.database.db.update(s.objectiveRecords).set({ protectResults: true }).where(eq(s.objectiveRecords.id, workflow.objectiveRecordId));
-    const first = (await (await read(`certificate-records/query?objectiveId=${c.objective.id}&sort=-created&take=1`)).json()).data;
+    await t.database.db
+      .update(s.objectiveRecords)
+      .set({ protectResults: true })
+      .where(eq(s.objectiveRecords.id, workflow.objectiveRecordId));
+    const first = (
+      await (await read(`certificate-records/query?objectiveId=${c.objective.id}&sort=-created&take=1`)).json()
+    ).data;
     expect(first).toHaveLength(1);
     expect(first[0].created).toBe(new Date(NOW.getTime() - 10 * DAY).toISOString());
-    expect((await (await read(`certificate-records/query?objectiveId=${c.objective.id}&sort=-created&take=1&skip=1`)).json()).data).toEqual([]);
+    expect(
+      (await (await read(`certificate-records/query?objectiveId=${c.objective.id}&sort=-created&take=1&skip=1`)).json())
+        .data,
+    ).toEqual([]);
   });
 
   it("a certificate whose result is still hidden (afterDate) is not listed nor public until the reveal date", async () => {
-    const c = await setup({ access: { gradeRevealPolicy: "afterDate", gradeRevealDate: new Date(NOW.getTime() + 7 * DAY) } });
+    const c = await setup({
+      access: { gradeRevealPolicy: "afterDate", gradeRevealDate: new Date(NOW.getTime() + 7 * DAY) },
+    });
     await attempt(c, 2);
     const [cert] = await certificatesOf(c.objective.id);
     expect(cert).toBeDefined();
@@ -215,11 +291,27 @@ describe("GET certificate-records/query (spec 7.6)", () => {
   });
 
   it("never lists another learner's certificates: by number, by course, or naming their user id", async () => {
-    expect((await (await read(`certificate-records/query?certificateNumber=${number}`, "grace")).json()).data).toEqual([]);
-    expect((await (await read(`certificate-records/query?objectiveId=${course.objective.id}`, "grace")).json()).data).toEqual([]);
-    expect((await (await read(`certificate-records/query?objectiveId=${course.objective.id}&userId=${t.users.ada}`, "grace")).json()).data).toEqual([]);
+    expect((await (await read(`certificate-records/query?certificateNumber=${number}`, "grace")).json()).data).toEqual(
+      [],
+    );
+    expect(
+      (await (await read(`certificate-records/query?objectiveId=${course.objective.id}`, "grace")).json()).data,
+    ).toEqual([]);
+    expect(
+      (
+        await (
+          await read(`certificate-records/query?objectiveId=${course.objective.id}&userId=${t.users.ada}`, "grace")
+        ).json()
+      ).data,
+    ).toEqual([]);
     // ada asking for grace's: nothing either.
-    expect((await (await read(`certificate-records/query?objectiveId=${course.objective.id}&userId=${t.users.grace}`)).json()).data).toEqual([]);
+    expect(
+      (
+        await (
+          await read(`certificate-records/query?objectiveId=${course.objective.id}&userId=${t.users.grace}`)
+        ).json()
+      ).data,
+    ).toEqual([]);
   });
 
   it("needs a sign-in", async () => {
@@ -256,8 +348,20 @@ describe("GET public/certificate-records/{id} (spec 7.6, 2.7)", () => {
       certificateNumber: cert.certificateNumber,
       certificateTemplate: { name: "Certified Tester" },
       student: { name: "Ada Lovelace" },
-      objective: { id: c.objective.id, name: c.objective.name, code: c.objective.code, description: c.objective.description },
-      result: { score: 100, maxScore: 100, normalizedScore: 1, grade: { name: "A", color: "#080" }, passed: true, finished: NOW.toISOString() },
+      objective: {
+        id: c.objective.id,
+        name: c.objective.name,
+        code: c.objective.code,
+        description: c.objective.description,
+      },
+      result: {
+        score: 100,
+        maxScore: 100,
+        normalizedScore: 1,
+        grade: { name: "A", color: "#080" },
+        passed: true,
+        finished: NOW.toISOString(),
+      },
       normalizedPassingScore: 0.6,
       expirationDate: "2027-04-10T08:00:00.000Z",
       externalUrl: null,
@@ -266,7 +370,8 @@ describe("GET public/certificate-records/{id} (spec 7.6, 2.7)", () => {
       created: NOW.toISOString(),
     });
     const text = JSON.stringify(body);
-    for (const secret of [t.users.ada, workflow.objectiveRecordId, c.aggregate.id, tenantId, "ada@example.com"]) expect(text).not.toContain(secret);
+    for (const secret of [t.users.ada, workflow.objectiveRecordId, c.aggregate.id, tenantId, "ada@example.com"])
+      expect(text).not.toContain(secret);
   });
 
   it("an unknown or malformed id is 404", async () => {
@@ -280,8 +385,14 @@ describe("OpenAPI (api/openapi.ts)", () => {
     const doc = await (await t.request("GET", "/api/openapi.json")).json();
     expect(doc.paths["/api/lms/v1/certificate-records/query"].get.security).toEqual([{ bearer: [] }]);
     expect(doc.paths["/api/lms/v1/public/certificate-records/{id}"].get.security).toEqual([]);
-    const session = doc.paths["/api/lms/v1/users/me/objective-workflows/{id}/activity-workflows/{awId}/last-proctoring-session"].get;
+    const session =
+      doc.paths["/api/lms/v1/users/me/objective-workflows/{id}/activity-workflows/{awId}/last-proctoring-session"].get;
     expect(session.parameters.map((p: { name: string }) => p.name)).toEqual(["id", "awId"]);
-    expect(Object.keys(session.responses["200"].content["application/json"].schema.properties)).toEqual(["id", "state", "created", "completed"]);
+    expect(Object.keys(session.responses["200"].content["application/json"].schema.properties)).toEqual([
+      "id",
+      "state",
+      "created",
+      "completed",
+    ]);
   });
 });

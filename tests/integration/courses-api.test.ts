@@ -33,16 +33,36 @@ beforeAll(async () => {
   await make("finished", { name: "Finished course" });
   await make("assignedNoStanding", { name: "Assigned but not started" });
   await make("graceOnly", { name: "Grace only" });
-  const scale = (await db.insert(s.gradingScales).values({ tenantId, name: "Pct", maxScore: 100, normalizedPassingScore: 0.6 }).returning())[0];
-  const [gradeA] = await db.insert(s.grades).values({ gradingScaleId: scale.id, name: "A", color: "#080", normalizedMinScore: 0.9 }).returning();
-  await enrolUser(db, { tenantId, userId: ada, objectiveId: ids.python, accessId: accessIds.python }, { workflowState: 1 });
+  const scale = (
+    await db
+      .insert(s.gradingScales)
+      .values({ tenantId, name: "Pct", maxScore: 100, normalizedPassingScore: 0.6 })
+      .returning()
+  )[0];
+  const [gradeA] = await db
+    .insert(s.grades)
+    .values({ gradingScaleId: scale.id, name: "A", color: "#080", normalizedMinScore: 0.9 })
+    .returning();
+  await enrolUser(
+    db,
+    { tenantId, userId: ada, objectiveId: ids.python, accessId: accessIds.python },
+    { workflowState: 1 },
+  );
   await enrolUser(db, { tenantId, userId: ada, objectiveId: ids.archivedRoot }, { workflowState: 1 });
-  await enrolUser(db, { tenantId, userId: ada, objectiveId: ids.mandatory }, { isMandatory: true, isSelfEnrolled: false });
-  await enrolUser(db, { tenantId, userId: ada, objectiveId: ids.finished }, {
-    workflowState: 6,
-    gradeRevealPolicy: "never",
-    record: { score: 95, maxScore: 100, normalizedScore: 0.95, gradeId: gradeA.id, passed: true },
-  });
+  await enrolUser(
+    db,
+    { tenantId, userId: ada, objectiveId: ids.mandatory },
+    { isMandatory: true, isSelfEnrolled: false },
+  );
+  await enrolUser(
+    db,
+    { tenantId, userId: ada, objectiveId: ids.finished },
+    {
+      workflowState: 6,
+      gradeRevealPolicy: "never",
+      record: { score: 95, maxScore: 100, normalizedScore: 0.95, gradeId: gradeA.id, passed: true },
+    },
+  );
   // An aggregate without self-enrolment, mandatory flag, workflow or record: not a standing (spec 7.2).
   await enrolUser(db, { tenantId, userId: ada, objectiveId: ids.assignedNoStanding }, { isSelfEnrolled: false });
   await enrolUser(db, { tenantId, userId: grace, objectiveId: ids.graceOnly }, { workflowState: 1 });
@@ -85,7 +105,8 @@ describe("objective-workflow-aggregates/query (spec 7.2)", () => {
   it("returns only the selected fields (spec 7.2 select), with the values of the whole aggregate", async () => {
     const query = "/api/lms/v1/objective-workflow-aggregates/query?requireTotalCount=true";
     const full = await (await get(query)).json();
-    const select = "isMandatory,dueDate,lastObjectiveWorkflow,lastObjectiveRecord,objective.name,objective.showcases,objective.activity";
+    const select =
+      "isMandatory,dueDate,lastObjectiveWorkflow,lastObjectiveRecord,objective.name,objective.showcases,objective.activity";
     const res = await get(`${query}&select=${encodeURIComponent(select)}`);
     expect(res.status).toBe(200);
     const narrow = await res.json();
@@ -93,7 +114,14 @@ describe("objective-workflow-aggregates/query (spec 7.2)", () => {
     expect(narrow.data).toHaveLength(full.data.length);
     narrow.data.forEach((a: Record<string, unknown>, i: number) => {
       const f = full.data[i];
-      expect(Object.keys(a).sort()).toEqual(["dueDate", "id", "isMandatory", "lastObjectiveRecord", "lastObjectiveWorkflow", "objective"]);
+      expect(Object.keys(a).sort()).toEqual([
+        "dueDate",
+        "id",
+        "isMandatory",
+        "lastObjectiveRecord",
+        "lastObjectiveWorkflow",
+        "objective",
+      ]);
       expect(a).toEqual({
         id: f.id,
         isMandatory: f.isMandatory,
@@ -101,7 +129,12 @@ describe("objective-workflow-aggregates/query (spec 7.2)", () => {
         lastObjectiveWorkflow: f.lastObjectiveWorkflow,
         // The reveal rule still applies: the "never" course's score stays hidden.
         lastObjectiveRecord: f.lastObjectiveRecord,
-        objective: { id: f.objective.id, name: f.objective.name, showcases: f.objective.showcases, activity: f.objective.activity },
+        objective: {
+          id: f.objective.id,
+          name: f.objective.name,
+          showcases: f.objective.showcases,
+          activity: f.objective.activity,
+        },
       });
     });
     const finished = narrow.data.find((a: { objective: { name: string } }) => a.objective.name === "Finished course");
@@ -111,11 +144,24 @@ describe("objective-workflow-aggregates/query (spec 7.2)", () => {
   it("lists a course's collections as the database keeps them: added, renamed, removed (migration 0006)", async () => {
     const db = t.database.db;
     const showcasesOf = async () => {
-      const body = await (await get("/api/lms/v1/objective-workflow-aggregates/query?select=objective.name,objective.showcases")).json();
-      return body.data.find((a: { objective: { name: string } }) => a.objective.name === "Python basics").objective.showcases.map((c: { name: string }) => c.name);
+      const body = await (
+        await get("/api/lms/v1/objective-workflow-aggregates/query?select=objective.name,objective.showcases")
+      ).json();
+      return body.data
+        .find((a: { objective: { name: string } }) => a.objective.name === "Python basics")
+        .objective.showcases.map((c: { name: string }) => c.name);
     };
-    const [zeta, alpha] = await db.insert(s.showcases).values([{ tenantId, name: "Zeta" }, { tenantId, name: "Alpha" }]).returning();
-    await db.insert(s.objectiveShowcases).values([{ objectiveId: ids.python, showcaseId: zeta.id }, { objectiveId: ids.python, showcaseId: alpha.id }]);
+    const [zeta, alpha] = await db
+      .insert(s.showcases)
+      .values([
+        { tenantId, name: "Zeta" },
+        { tenantId, name: "Alpha" },
+      ])
+      .returning();
+    await db.insert(s.objectiveShowcases).values([
+      { objectiveId: ids.python, showcaseId: zeta.id },
+      { objectiveId: ids.python, showcaseId: alpha.id },
+    ]);
     expect(await showcasesOf()).toEqual(["Alpha", "Zeta"]);
     await db.update(s.showcases).set({ name: "Beta" }).where(eq(s.showcases.id, zeta.id));
     expect(await showcasesOf()).toEqual(["Alpha", "Beta"]);
@@ -126,20 +172,33 @@ describe("objective-workflow-aggregates/query (spec 7.2)", () => {
   });
 
   it("joins no workflow or record when neither is selected, and takes the whole course for 'objective'", async () => {
-    const body = await (await get("/api/lms/v1/objective-workflow-aggregates/query?select=objective,isSelfEnrolled&filter=" + encodeURIComponent("lastObjectiveWorkflow.state eq 6"))).json();
+    const body = await (
+      await get(
+        "/api/lms/v1/objective-workflow-aggregates/query?select=objective,isSelfEnrolled&filter=" +
+          encodeURIComponent("lastObjectiveWorkflow.state eq 6"),
+      )
+    ).json();
     expect(body.data).toHaveLength(1);
     expect(Object.keys(body.data[0]).sort()).toEqual(["id", "isSelfEnrolled", "objective"]);
-    expect(body.data[0].objective).toMatchObject({ name: "Finished course", description: expect.any(String), activity: expect.any(Object) });
+    expect(body.data[0].objective).toMatchObject({
+      name: "Finished course",
+      description: expect.any(String),
+      activity: expect.any(Object),
+    });
   });
 
-  it.each(["password", "objective.password", "objective.activity.state", "lastObjectiveRecord.score", ",", Array(61).fill("id").join(",")])(
-    "refuses select=%s with 400",
-    async (select) => {
-      const res = await get(`/api/lms/v1/objective-workflow-aggregates/query?select=${encodeURIComponent(select)}`);
-      expect(res.status).toBe(400);
-      expect((await res.json()).errors.select[0].code).toBe("invalidSelect");
-    },
-  );
+  it.each([
+    "password",
+    "objective.password",
+    "objective.activity.state",
+    "lastObjectiveRecord.score",
+    ",",
+    Array(61).fill("id").join(","),
+  ])("refuses select=%s with 400", async (select) => {
+    const res = await get(`/api/lms/v1/objective-workflow-aggregates/query?select=${encodeURIComponent(select)}`);
+    expect(res.status).toBe(400);
+    expect((await res.json()).errors.select[0].code).toBe("invalidSelect");
+  });
 
   it.each([
     "password eq 'x'",
@@ -167,9 +226,20 @@ describe("objective-workflow-aggregates/query (spec 7.2)", () => {
   });
 
   it("hides scores the grade reveal policy hides (spec 4.7, enforced by the API)", async () => {
-    const body = await (await get(`/api/lms/v1/objective-workflow-aggregates/query?filter=${encodeURIComponent("lastObjectiveWorkflow.state eq 6")}`)).json();
+    const body = await (
+      await get(
+        `/api/lms/v1/objective-workflow-aggregates/query?filter=${encodeURIComponent("lastObjectiveWorkflow.state eq 6")}`,
+      )
+    ).json();
     const rec = body.data[0].lastObjectiveRecord;
-    expect(rec).toMatchObject({ score: null, maxScore: null, normalizedScore: null, grade: null, passed: null, resultsHidden: true });
+    expect(rec).toMatchObject({
+      score: null,
+      maxScore: null,
+      normalizedScore: null,
+      grade: null,
+      passed: null,
+      resultsHidden: true,
+    });
     const one = await (await get(`/api/lms/v1/objectives/${ids.finished}/objective-workflow-aggregate`)).json();
     expect(one.lastObjectiveRecord.score).toBeNull();
   });
@@ -179,13 +249,19 @@ describe("objective-workflow-aggregates/query (spec 7.2)", () => {
     const measure = async () => {
       forgetPrincipals();
       const before = t.database.queryCount();
-      await t.request("GET", "/api/lms/v1/objective-workflow-aggregates/query?requireTotalCount=true&take=100", { token });
+      await t.request("GET", "/api/lms/v1/objective-workflow-aggregates/query?requireTotalCount=true&take=100", {
+        token,
+      });
       return t.database.queryCount() - before;
     };
     const few = await measure();
     for (let i = 0; i < 40; i++) {
       const { objective, access } = await createCourse(t.database.db, tenantId);
-      await enrolUser(t.database.db, { tenantId, userId: ada, objectiveId: objective.id, accessId: access.id }, { workflowState: (i % 6) + 1 });
+      await enrolUser(
+        t.database.db,
+        { tenantId, userId: ada, objectiveId: objective.id, accessId: access.id },
+        { workflowState: (i % 6) + 1 },
+      );
     }
     const many = await measure();
     expect(many).toBe(few);
@@ -203,7 +279,9 @@ describe("a learner's own course only", () => {
 
 describe("catalog (spec 7.2)", () => {
   it("lists ready, listed, non-archived courses with the learner's enrolment", async () => {
-    const body = await (await get("/api/lms/v1/users/me/objective-accesses/query?requireTotalCount=true&take=100")).json();
+    const body = await (
+      await get("/api/lms/v1/users/me/objective-accesses/query?requireTotalCount=true&take=100")
+    ).json();
     const list = body.data.map((a: { objective: { name: string } }) => a.objective.name);
     expect(list).toContain("Python basics");
     expect(list).not.toContain("Draft course");
@@ -228,18 +306,26 @@ describe("catalog (spec 7.2)", () => {
 
 describe("create-self-enrollments (spec 7.3)", () => {
   const enrol = async (body: unknown, user = "ada", prefer = "respond-sync") =>
-    t.request("POST", "/api/lms/v1/create-self-enrollments", { token: await t.token(user), body, headers: { Prefer: prefer } });
+    t.request("POST", "/api/lms/v1/create-self-enrollments", {
+      token: await t.token(user),
+      body,
+      headers: { Prefer: prefer },
+    });
 
   it("enrols once, however often the same command arrives, even concurrently", async () => {
     const id = crypto.randomUUID();
-    const answers = await Promise.all(Array.from({ length: 20 }, () => enrol({ id, objectiveAccessId: accessIds.rust })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => enrol({ id, objectiveAccessId: accessIds.rust })),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     const again = await enrol({ id: crypto.randomUUID(), objectiveAccessId: accessIds.rust });
     expect(again.status).toBe(200);
     const rows = await t.database.db
       .select()
       .from(s.objectiveWorkflowAggregates)
-      .where(and(eq(s.objectiveWorkflowAggregates.userId, ada), eq(s.objectiveWorkflowAggregates.objectiveId, ids.rust)));
+      .where(
+        and(eq(s.objectiveWorkflowAggregates.userId, ada), eq(s.objectiveWorkflowAggregates.objectiveId, ids.rust)),
+      );
     expect(rows).toHaveLength(1);
     expect(rows[0].isSelfEnrolled).toBe(true);
     const agg = await (await get(`/api/lms/v1/objectives/${ids.rust}/objective-workflow-aggregate`)).json();
@@ -253,14 +339,19 @@ describe("create-self-enrollments (spec 7.3)", () => {
     expect((await enrol({ id: crypto.randomUUID(), objectiveAccessId: accessIds.draft })).status).toBe(422);
     expect((await enrol({ id: crypto.randomUUID(), objectiveAccessId: crypto.randomUUID() })).status).toBe(404);
     expect((await enrol({ id: "x", objectiveAccessId: accessIds.rust })).status).toBe(400);
-    const rows = await t.database.db.select().from(s.objectiveWorkflowAggregates).where(eq(s.objectiveWorkflowAggregates.objectiveId, ids.closed));
+    const rows = await t.database.db
+      .select()
+      .from(s.objectiveWorkflowAggregates)
+      .where(eq(s.objectiveWorkflowAggregates.objectiveId, ids.closed));
     expect(rows).toHaveLength(0);
   });
 
   it("answers 202 with a status location under respond-async", async () => {
     const res = await enrol({ id: crypto.randomUUID(), objectiveAccessId: accessIds.python }, "grace", "respond-async");
     expect(res.status).toBe(202);
-    const status = await (await t.request("GET", res.headers.get("location")!, { token: await t.token("grace") })).json();
+    const status = await (
+      await t.request("GET", res.headers.get("location")!, { token: await t.token("grace") })
+    ).json();
     expect(status.state).toBe("completed");
   });
 });

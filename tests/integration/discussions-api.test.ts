@@ -11,9 +11,17 @@ let tenantId: string;
 let ada: string;
 let grace: string;
 
-async function request(method: string, path: string, init: { user?: "ada" | "grace" | "rita" | null; body?: unknown; prefer?: string } = {}) {
+async function request(
+  method: string,
+  path: string,
+  init: { user?: "ada" | "grace" | "rita" | null; body?: unknown; prefer?: string } = {},
+) {
   const token = init.user === null ? null : await t.token(init.user ?? "ada");
-  return t.request(method, path, { token, body: init.body, headers: init.prefer ? { Prefer: init.prefer } : undefined });
+  return t.request(method, path, {
+    token,
+    body: init.body,
+    headers: init.prefer ? { Prefer: init.prefer } : undefined,
+  });
 }
 
 /** Each post a minute after the previous one, so "newest first" is unambiguous. */
@@ -22,15 +30,28 @@ function tick() {
   t.setNow(clock);
 }
 
-const write = async (user: "ada" | "grace" | "rita", body: { activityPathId: string; body: unknown; parentPostId?: string; id?: string }, prefer = "respond-sync") => {
+const write = async (
+  user: "ada" | "grace" | "rita",
+  body: { activityPathId: string; body: unknown; parentPostId?: string; id?: string },
+  prefer = "respond-sync",
+) => {
   tick();
-  return request("POST", "/api/lms/v1/create-discussion-posts", { user, body: { id: crypto.randomUUID(), ...body }, prefer });
+  return request("POST", "/api/lms/v1/create-discussion-posts", {
+    user,
+    body: { id: crypto.randomUUID(), ...body },
+    prefer,
+  });
 };
 const thread = (user: "ada" | "grace" | "rita", partId: string, query = "") =>
   request("GET", `/api/lms/v1/users/me/activity-paths/${partId}/discussion/posts${query}`, { user });
 
 /** A course whose first leaf is a discussion (kind 6), with Ada and Grace enrolled; Rita is not. */
-async function setup(leaves: Parameters<typeof createTree>[3] = [{ name: "Discussion", kind: 6, maxScore: null }, { name: "Reading", kind: 1 }]) {
+async function setup(
+  leaves: Parameters<typeof createTree>[3] = [
+    { name: "Discussion", kind: 6, maxScore: null },
+    { name: "Reading", kind: 1 },
+  ],
+) {
   const db = t.database.db;
   const { objective, access } = await createCourse(db, tenantId);
   const { partIds } = await createTree(db, tenantId, objective.id, leaves);
@@ -39,7 +60,8 @@ async function setup(leaves: Parameters<typeof createTree>[3] = [{ name: "Discus
   return { objective, partIds, discussion: partIds[0] };
 }
 
-const postsOf = (partId: string) => t.database.db.select().from(s.discussionPosts).where(eq(s.discussionPosts.activityPartId, partId));
+const postsOf = (partId: string) =>
+  t.database.db.select().from(s.discussionPosts).where(eq(s.discussionPosts.activityPartId, partId));
 
 beforeAll(async () => {
   t = await createTestApi();
@@ -64,10 +86,14 @@ describe("discussions (activity kind 6)", () => {
       mine: true,
       createdAt: clock.toISOString(),
     });
-    const reply = (await (await write("grace", { activityPathId: c.discussion, body: "Hi Ada", parentPostId: created.id })).json()).data;
+    const reply = (
+      await (await write("grace", { activityPathId: c.discussion, body: "Hi Ada", parentPostId: created.id })).json()
+    ).data;
     expect(reply.parentPostId).toBe(created.id);
     // A reply to a reply joins the same top-level post.
-    const nested = (await (await write("ada", { activityPathId: c.discussion, body: "Hi Grace", parentPostId: reply.id })).json()).data;
+    const nested = (
+      await (await write("ada", { activityPathId: c.discussion, body: "Hi Grace", parentPostId: reply.id })).json()
+    ).data;
     expect(nested.parentPostId).toBe(created.id);
     const later = (await (await write("grace", { activityPathId: c.discussion, body: "A new topic" })).json()).data;
 
@@ -78,7 +104,12 @@ describe("discussions (activity kind 6)", () => {
     expect(body.data.map((p: { id: string }) => p.id)).toEqual([later.id, created.id]);
     expect(body.data[0]).toMatchObject({ author: { name: "Grace Hopper" }, mine: false, replies: [] });
     expect(body.data[1].replies.map((p: { id: string }) => p.id)).toEqual([reply.id, nested.id]);
-    expect(body.data[1].replies[0]).toMatchObject({ body: "Hi Ada", author: { id: grace, name: "Grace Hopper" }, mine: false, parentPostId: created.id });
+    expect(body.data[1].replies[0]).toMatchObject({
+      body: "Hi Ada",
+      author: { id: grace, name: "Grace Hopper" },
+      mine: false,
+      parentPostId: created.id,
+    });
     expect(body.data[1].replies[1]).toMatchObject({ body: "Hi Grace", mine: true });
     expect(new Date(body.data[1].createdAt).toISOString()).toBe(body.data[1].createdAt);
 
@@ -102,9 +133,16 @@ describe("discussions (activity kind 6)", () => {
   it("pages top-level posts newest first with the total count; replies do not count", async () => {
     const c = await setup();
     const ids: string[] = [];
-    for (let i = 1; i <= 5; i++) ids.push((await (await write("ada", { activityPathId: c.discussion, body: `Post ${i}` })).json()).data.id);
+    for (let i = 1; i <= 5; i++)
+      ids.push((await (await write("ada", { activityPathId: c.discussion, body: `Post ${i}` })).json()).data.id);
     await write("grace", { activityPathId: c.discussion, body: "Reply", parentPostId: ids[0] });
-    const page = async (q: string) => (await (await thread("ada", c.discussion, q)).json()) as { totalCount: number; page: number; pageSize: number; data: { id: string; body: string; replies: unknown[] }[] };
+    const page = async (q: string) =>
+      (await (await thread("ada", c.discussion, q)).json()) as {
+        totalCount: number;
+        page: number;
+        pageSize: number;
+        data: { id: string; body: string; replies: unknown[] }[];
+      };
     const p1 = await page("?page=1&pageSize=2");
     expect(p1).toMatchObject({ totalCount: 5, page: 1, pageSize: 2 });
     expect(p1.data.map((p) => p.body)).toEqual(["Post 5", "Post 4"]);
@@ -134,7 +172,11 @@ describe("discussions (activity kind 6)", () => {
     tick();
     const answers = await Promise.all(
       Array.from({ length: 10 }, () =>
-        request("POST", "/api/lms/v1/create-discussion-posts", { user: "ada", body: { id: parallelId, activityPathId: c.discussion, body: "Parallel" }, prefer: "respond-sync" }),
+        request("POST", "/api/lms/v1/create-discussion-posts", {
+          user: "ada",
+          body: { id: parallelId, activityPathId: c.discussion, body: "Parallel" },
+          prefer: "respond-sync",
+        }),
       ),
     );
     expect(answers.map((r) => r.status)).toEqual(Array(10).fill(200));
@@ -156,8 +198,18 @@ describe("discussions (activity kind 6)", () => {
     expect(await postsOf(c.discussion)).toHaveLength(1);
     expect(await t.database.db.select().from(s.commands).where(eq(s.commands.id, id))).toHaveLength(0);
     // Signed-out callers are refused before anything else.
-    expect((await request("GET", `/api/lms/v1/users/me/activity-paths/${c.discussion}/discussion/posts`, { user: null })).status).toBe(401);
-    expect((await request("POST", "/api/lms/v1/create-discussion-posts", { user: null, body: { id, activityPathId: c.discussion, body: "x" } })).status).toBe(401);
+    expect(
+      (await request("GET", `/api/lms/v1/users/me/activity-paths/${c.discussion}/discussion/posts`, { user: null }))
+        .status,
+    ).toBe(401);
+    expect(
+      (
+        await request("POST", "/api/lms/v1/create-discussion-posts", {
+          user: null,
+          body: { id, activityPathId: c.discussion, body: "x" },
+        })
+      ).status,
+    ).toBe(401);
   });
 
   it("answers 404 for a part that is not a discussion, a draft discussion, or an unknown id", async () => {
@@ -171,7 +223,10 @@ describe("discussions (activity kind 6)", () => {
       expect((await write("ada", { activityPathId: part, body: "Hello" })).status).toBe(404);
     }
     expect((await thread("ada", "not-a-uuid")).status).toBe(404);
-    const rows = await t.database.db.select().from(s.discussionPosts).where(inArray(s.discussionPosts.activityPartId, c.partIds));
+    const rows = await t.database.db
+      .select()
+      .from(s.discussionPosts)
+      .where(inArray(s.discussionPosts.activityPartId, c.partIds));
     expect(rows).toHaveLength(0);
   });
 
@@ -189,13 +244,20 @@ describe("discussions (activity kind 6)", () => {
   });
 
   it("refuses a parent post from another discussion (404) and writes nothing", async () => {
-    const c = await setup([{ name: "Discussion A", kind: 6, maxScore: null }, { name: "Discussion B", kind: 6, maxScore: null }]);
+    const c = await setup([
+      { name: "Discussion A", kind: 6, maxScore: null },
+      { name: "Discussion B", kind: 6, maxScore: null },
+    ]);
     const [a, b] = c.partIds;
     const inA = (await (await write("ada", { activityPathId: a, body: "In A" })).json()).data;
     const cross = await write("ada", { activityPathId: b, body: "Reply across", parentPostId: inA.id });
     expect(cross.status).toBe(404);
     expect((await cross.json()).errors.parentPostId[0].code).toBe("notFound");
-    const unknown = await write("ada", { activityPathId: a, body: "Reply to nothing", parentPostId: crypto.randomUUID() });
+    const unknown = await write("ada", {
+      activityPathId: a,
+      body: "Reply to nothing",
+      parentPostId: crypto.randomUUID(),
+    });
     expect(unknown.status).toBe(404);
     expect(await postsOf(b)).toHaveLength(0);
     expect(await postsOf(a)).toHaveLength(1);
@@ -210,7 +272,9 @@ describe("discussions (activity kind 6)", () => {
     }
     const long = await write("ada", { activityPathId: c.discussion, body: "x".repeat(5001) });
     expect(long.status).toBe(400);
-    expect((await long.json()).errors.body).toEqual([{ code: "maxLength", message: "Maximum length is 5000", params: { length: 5000 } }]);
+    expect((await long.json()).errors.body).toEqual([
+      { code: "maxLength", message: "Maximum length is 5000", params: { length: 5000 } },
+    ]);
     const bad = await write("ada", { id: "nope", activityPathId: c.discussion, body: "Hi" });
     expect(bad.status).toBe(400);
     expect(Object.keys((await bad.json()).errors)).toEqual(["id"]);
@@ -225,7 +289,10 @@ describe("discussions (activity kind 6)", () => {
     const html = `<script>alert("x")</script>\n<b onclick='steal()'>bold</b> &amp; <img src=x onerror=alert(1)> & < >`;
     const created = (await (await write("ada", { activityPathId: c.discussion, body: html })).json()).data;
     expect(created.body).toBe(html);
-    const [row] = await t.database.db.select().from(s.discussionPosts).where(and(eq(s.discussionPosts.id, created.id)));
+    const [row] = await t.database.db
+      .select()
+      .from(s.discussionPosts)
+      .where(and(eq(s.discussionPosts.id, created.id)));
     expect(row.body).toBe(html);
     const read = await (await thread("grace", c.discussion)).json();
     expect(read.data[0].body).toBe(html);
@@ -253,9 +320,20 @@ describe("discussions (activity kind 6)", () => {
       createdAt: new Date(base + i * 1000),
     }));
     await db.insert(s.discussionPosts).values(tops);
-    await db.insert(s.discussionPosts).values(
-      tops.flatMap((p, i) => [0, 1, 2].map((k) => ({ id: crypto.randomUUID(), activityPartId: c.discussion, parentPostId: p.id, userId: k % 2 ? ada : grace, body: `Re ${i}.${k}`, createdAt: new Date(base + i * 1000 + k + 1) }))),
-    );
+    await db
+      .insert(s.discussionPosts)
+      .values(
+        tops.flatMap((p, i) =>
+          [0, 1, 2].map((k) => ({
+            id: crypto.randomUUID(),
+            activityPartId: c.discussion,
+            parentPostId: p.id,
+            userId: k % 2 ? ada : grace,
+            body: `Re ${i}.${k}`,
+            createdAt: new Date(base + i * 1000 + k + 1),
+          })),
+        ),
+      );
     const many = await measure();
     expect(many).toBe(few);
     // user lookup, access, page, count, replies

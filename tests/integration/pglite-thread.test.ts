@@ -22,8 +22,16 @@ describe("PGlite in a worker thread", () => {
   afterAll(() => thread.close());
 
   it("answers queries in object and array mode, dates as text and JSON as values", async () => {
-    await thread.query("insert into t values ($1, $2, $3, $4)", [1, "one", "2026-11-22T10:00:00Z", JSON.stringify({ a: [1, 2] })]);
-    const objects = await thread.query<{ id: number; name: string; at: string; doc: unknown }>("select * from t where id = $1", [1]);
+    await thread.query("insert into t values ($1, $2, $3, $4)", [
+      1,
+      "one",
+      "2026-11-22T10:00:00Z",
+      JSON.stringify({ a: [1, 2] }),
+    ]);
+    const objects = await thread.query<{ id: number; name: string; at: string; doc: unknown }>(
+      "select * from t where id = $1",
+      [1],
+    );
     expect(objects.rows).toEqual([{ id: 1, name: "one", at: "2026-11-22 10:00:00+00", doc: { a: [1, 2] } }]);
     expect(objects.fields.map((f) => f.name)).toEqual(["id", "name", "at", "doc"]);
     const arrays = await thread.query("select id, name from t", [], { rowMode: "array" });
@@ -79,7 +87,10 @@ describe("PGlite in a worker thread", () => {
     try {
       await database.migrate();
       await seedDemo(database.db, { catalog: true });
-      const rows = await database.db.select({ email: users.email }).from(users).where(sql`${users.email} like 'ada@%'`);
+      const rows = await database.db
+        .select({ email: users.email })
+        .from(users)
+        .where(sql`${users.email} like 'ada@%'`);
       expect(rows).toEqual([{ email: "ada@example.com" }]);
       const counted = await database.db.execute(sql`select count(*)::int as n from objectives`);
       expect((counted.rows[0] as { n: number }).n).toBeGreaterThanOrEqual(30);

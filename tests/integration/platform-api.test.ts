@@ -28,7 +28,9 @@ describe("authentication (bearer token against the provider's keys)", () => {
   });
 
   it("rejects a valid token whose subject is not a user", async () => {
-    const res = await t.request("GET", "/api/platform/v1/users/me", { token: await t.token("00000000-0000-4000-8000-000000000000") });
+    const res = await t.request("GET", "/api/platform/v1/users/me", {
+      token: await t.token("00000000-0000-4000-8000-000000000000"),
+    });
     expect(res.status).toBe(401);
   });
 });
@@ -38,7 +40,13 @@ describe("current user, permissions, licences, settings", () => {
     const res = await t.request("GET", "/api/platform/v1/users/me", { token: await t.token("ada") });
     expect(res.status).toBe(200);
     const me = await res.json();
-    expect(me).toMatchObject({ email: "ada@example.com", first_name: "Ada", last_name: "Lovelace", roles: ["Learner"], role: "Learner" });
+    expect(me).toMatchObject({
+      email: "ada@example.com",
+      first_name: "Ada",
+      last_name: "Lovelace",
+      roles: ["Learner"],
+      role: "Learner",
+    });
     expect(me.units).toEqual([expect.objectContaining({ name: "Engineering", is_primary: true })]);
     expect(res.headers.get("cache-control")).toBe("no-store");
   });
@@ -50,14 +58,24 @@ describe("current user, permissions, licences, settings", () => {
   });
 
   it("returns permission entries with scope_id and without duplicates", async () => {
-    const body = await (await t.request("GET", "/api/platform/v1/users/me/permissions", { token: await t.token("ada") })).json();
+    const body = await (
+      await t.request("GET", "/api/platform/v1/users/me/permissions", { token: await t.token("ada") })
+    ).json();
     expect(body.data).toEqual([{ permission: "ObjectiveWorkflow.Create", scope_id: null }]);
-    const admin = await (await t.request("GET", "/api/platform/v1/users/me/permissions", { token: await t.token("admin") })).json();
-    expect(admin.data.map((p: { permission: string }) => p.permission).sort()).toEqual(["Admin.Access", "ObjectiveWorkflow.Create", "Research.Access"]);
+    const admin = await (
+      await t.request("GET", "/api/platform/v1/users/me/permissions", { token: await t.token("admin") })
+    ).json();
+    expect(admin.data.map((p: { permission: string }) => p.permission).sort()).toEqual([
+      "Admin.Access",
+      "ObjectiveWorkflow.Create",
+      "Research.Access",
+    ]);
   });
 
   it("returns licences: rita only has Platform.Research", async () => {
-    const body = await (await t.request("GET", "/api/platform/v1/users/me/licences", { token: await t.token("rita") })).json();
+    const body = await (
+      await t.request("GET", "/api/platform/v1/users/me/licences", { token: await t.token("rita") })
+    ).json();
     expect(body.data.map((l: { product: string }) => l.product)).toEqual(["Platform.Research"]);
   });
 
@@ -66,7 +84,14 @@ describe("current user, permissions, licences, settings", () => {
     expect(s["platform.common.supported_locales"].split(",")).toHaveLength(36);
     expect(s["platform.common.locale"]).toBe("en-US");
     expect(s["platform.ui.feedback"]).toEqual({ "learner.visible": true });
-    expect(s.features).toEqual({ catalog: true, rooms: false, calendar: false, researchProjects: false, knowledgeModels: false, dashboard: false });
+    expect(s.features).toEqual({
+      catalog: true,
+      rooms: false,
+      calendar: false,
+      researchProjects: false,
+      knowledgeModels: false,
+      dashboard: false,
+    });
   });
 
   it("serves public settings without a token", async () => {
@@ -78,7 +103,9 @@ describe("current user, permissions, licences, settings", () => {
 
 describe("units and time zone (spec 7.6)", () => {
   it("refuses another user's units with 404", async () => {
-    const res = await t.request("GET", `/api/platform/v1/users/${t.users.grace}/units`, { token: await t.token("ada") });
+    const res = await t.request("GET", `/api/platform/v1/users/${t.users.grace}/units`, {
+      token: await t.token("ada"),
+    });
     expect(res.status).toBe(404);
     const own = await t.request("GET", `/api/platform/v1/users/${t.users.ada}/units`, { token: await t.token("ada") });
     expect((await own.json()).items).toHaveLength(1);
@@ -97,12 +124,19 @@ describe("units and time zone (spec 7.6)", () => {
     expect((await unknown.json()).errors.timezone[0].code).toBe("invalidTimezone");
     const garbled = await t.request("POST", path, { token, body: "{not json" });
     expect(garbled.status).toBe(400);
-    const wrongType = await t.request("POST", path, { token, body: "timezone=UTC", headers: { "Content-Type": "text/plain" } });
+    const wrongType = await t.request("POST", path, {
+      token,
+      body: "timezone=UTC",
+      headers: { "Content-Type": "text/plain" },
+    });
     expect(wrongType.status).toBe(415);
   });
 
   it("refuses to change another user's time zone and changes nothing", async () => {
-    const res = await t.request("POST", `/api/platform/v1/users/${t.users.grace}/timezone`, { token: await t.token("ada"), body: { timezone: "Asia/Tokyo" } });
+    const res = await t.request("POST", `/api/platform/v1/users/${t.users.grace}/timezone`, {
+      token: await t.token("ada"),
+      body: { timezone: "Asia/Tokyo" },
+    });
     expect(res.status).toBe(404);
     const [grace] = await t.database.db.select().from(users).where(eq(users.id, t.users.grace));
     expect(grace.timezone).toBeNull();
@@ -129,7 +163,11 @@ describe("units and time zone (spec 7.6)", () => {
     const token = await t.token("ada");
     const commandId = crypto.randomUUID();
     const send = (tz: string) =>
-      t.request("POST", `/api/platform/v1/users/me/timezone`, { token, body: { timezone: tz, commandId }, headers: { Prefer: "respond-sync" } });
+      t.request("POST", `/api/platform/v1/users/me/timezone`, {
+        token,
+        body: { timezone: tz, commandId },
+        headers: { Prefer: "respond-sync" },
+      });
     const answers = await Promise.all(Array.from({ length: 20 }, () => send("Europe/Paris")));
     expect(answers.every((a) => a.status === 200)).toBe(true);
     const later = await send("America/New_York");
@@ -140,8 +178,14 @@ describe("units and time zone (spec 7.6)", () => {
 
   it("refuses a command id reused by another user", async () => {
     const commandId = crypto.randomUUID();
-    await t.request("POST", `/api/platform/v1/users/me/timezone`, { token: await t.token("ada"), body: { timezone: "UTC", commandId } });
-    const res = await t.request("POST", `/api/platform/v1/users/me/timezone`, { token: await t.token("grace"), body: { timezone: "UTC", commandId } });
+    await t.request("POST", `/api/platform/v1/users/me/timezone`, {
+      token: await t.token("ada"),
+      body: { timezone: "UTC", commandId },
+    });
+    const res = await t.request("POST", `/api/platform/v1/users/me/timezone`, {
+      token: await t.token("grace"),
+      body: { timezone: "UTC", commandId },
+    });
     expect(res.status).toBe(409);
   });
 });
@@ -156,7 +200,13 @@ describe("errors and documentation", () => {
   it("serves an OpenAPI document listing every endpoint", async () => {
     const doc = await (await t.request("GET", "/api/openapi.json")).json();
     expect(doc.openapi).toBe("3.1.0");
-    for (const path of ["/api/platform/v1/users/me", "/api/platform/v1/users/me/permissions", "/api/platform/v1/users/me/licences", "/api/platform/v1/settings", "/api/lms/v1/commands/{id}"]) {
+    for (const path of [
+      "/api/platform/v1/users/me",
+      "/api/platform/v1/users/me/permissions",
+      "/api/platform/v1/users/me/licences",
+      "/api/platform/v1/settings",
+      "/api/lms/v1/commands/{id}",
+    ]) {
       expect(doc.paths[path], path).toBeDefined();
     }
   });

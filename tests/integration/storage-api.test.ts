@@ -14,11 +14,23 @@ beforeAll(async () => {
   const { objective } = await createCourse(db, tenantId, { activityKind: 1 });
   const [a] = await db
     .insert(s.activities)
-    .values({ tenantId, name: "Board pack", kind: 1, contentType: 3, content: { path: "private/board/2026-q2-board-pack.pdf", fileName: "pack.pdf", mimeType: "application/pdf" } })
+    .values({
+      tenantId,
+      name: "Board pack",
+      kind: 1,
+      contentType: 3,
+      content: { path: "private/board/2026-q2-board-pack.pdf", fileName: "pack.pdf", mimeType: "application/pdf" },
+    })
     .returning();
   const [bad] = await db
     .insert(s.activities)
-    .values({ tenantId, name: "Escape", kind: 1, contentType: 3, content: { path: "../../package.json", fileName: "x", mimeType: "text/plain" } })
+    .values({
+      tenantId,
+      name: "Escape",
+      kind: 1,
+      contentType: 3,
+      content: { path: "../../package.json", fileName: "x", mimeType: "text/plain" },
+    })
     .returning();
   fileActivity = a.id;
   traversal = bad.id;

@@ -6,7 +6,8 @@ import { SUPPORTED_LOCALES, DEFAULT_LOCALE } from "../../domain/locales";
  * Spec 9: every key in every locale, really translated. A value equal to the English text is only
  * allowed for brand words and tokens that are the same in every language.
  */
-const ALLOWED_SAME = /^(?:[\d\s{}.:,/()%|·×-]*|PDF|LTI|SCORM|Vimeo|E-mail|OK|Chrome|Edge|Safari|\{\{[a-z]+\}\}|[A-Z]{2,5}|Email|Online|Portal|Status|Video|Tutor)$/i;
+const ALLOWED_SAME =
+  /^(?:[\d\s{}.:,/()%|·×-]*|PDF|LTI|SCORM|Vimeo|E-mail|OK|Chrome|Edge|Safari|\{\{[a-z]+\}\}|[A-Z]{2,5}|Email|Online|Portal|Status|Video|Tutor)$/i;
 const NAMESPACES = ["common", "idp"];
 
 function flatten(obj: unknown, prefix = ""): Record<string, string> {

@@ -8,7 +8,16 @@ import {
   LAZY_IFRAME_THRESHOLD,
   shouldLoadFrame,
 } from "~/components/viewer/lazy-iframe-options";
-import { clampPage, nextZoom, pageStepForKey, stepForArrow, wrapIndex, zoomActionForKey, MAX_ZOOM, MIN_ZOOM } from "~/components/viewer/keys";
+import {
+  clampPage,
+  nextZoom,
+  pageStepForKey,
+  stepForArrow,
+  wrapIndex,
+  zoomActionForKey,
+  MAX_ZOOM,
+  MIN_ZOOM,
+} from "~/components/viewer/keys";
 
 const ORIGIN = "https://learn.example.com";
 const STORAGE = "files.example.net";
@@ -20,17 +29,27 @@ describe("safePdfUrl (spec 5)", () => {
   });
 
   it("turns an absolute same-origin URL into a relative one", () => {
-    expect(safePdfUrl("https://learn.example.com/learn/files/a.pdf?token=1", ORIGIN)).toBe("/learn/files/a.pdf?token=1");
+    expect(safePdfUrl("https://learn.example.com/learn/files/a.pdf?token=1", ORIGIN)).toBe(
+      "/learn/files/a.pdf?token=1",
+    );
     expect(safePdfUrl("HTTPS://LEARN.EXAMPLE.COM/a.pdf", ORIGIN)).toBe("/a.pdf");
   });
 
   it("keeps the allowed storage host absolute", () => {
-    expect(safePdfUrl("https://files.example.net/bucket/a.pdf?X-Sig=abc", ORIGIN, STORAGE)).toBe("https://files.example.net/bucket/a.pdf?X-Sig=abc");
+    expect(safePdfUrl("https://files.example.net/bucket/a.pdf?X-Sig=abc", ORIGIN, STORAGE)).toBe(
+      "https://files.example.net/bucket/a.pdf?X-Sig=abc",
+    );
     // user info is dropped
-    expect(safePdfUrl("https://user:pw@files.example.net/a.pdf", ORIGIN, STORAGE)).toBe("https://files.example.net/a.pdf");
+    expect(safePdfUrl("https://user:pw@files.example.net/a.pdf", ORIGIN, STORAGE)).toBe(
+      "https://files.example.net/a.pdf",
+    );
     // a full origin (also plain HTTP, e.g. local MinIO) and a host with port
-    expect(safePdfUrl("http://localhost:9000/b/a.pdf", ORIGIN, "http://localhost:9000")).toBe("http://localhost:9000/b/a.pdf");
-    expect(safePdfUrl("https://files.example.net:8443/a.pdf", ORIGIN, "files.example.net:8443")).toBe("https://files.example.net:8443/a.pdf");
+    expect(safePdfUrl("http://localhost:9000/b/a.pdf", ORIGIN, "http://localhost:9000")).toBe(
+      "http://localhost:9000/b/a.pdf",
+    );
+    expect(safePdfUrl("https://files.example.net:8443/a.pdf", ORIGIN, "files.example.net:8443")).toBe(
+      "https://files.example.net:8443/a.pdf",
+    );
   });
 
   it("does not treat look-alikes of the storage host as the storage host", () => {
@@ -78,7 +97,12 @@ describe("safePdfUrl (spec 5)", () => {
   });
 
   it("gives the same result whatever origin is passed, except for same-origin detection being irrelevant", () => {
-    for (const url of ["/a.pdf?x=1", "https://learn.example.com/a.pdf?x=1", "https://evil.com/a.pdf?x=1", "//evil.com/a.pdf?x=1"]) {
+    for (const url of [
+      "/a.pdf?x=1",
+      "https://learn.example.com/a.pdf?x=1",
+      "https://evil.com/a.pdf?x=1",
+      "//evil.com/a.pdf?x=1",
+    ]) {
       expect(safePdfUrl(url, NEUTRAL_ORIGIN)).toBe(safePdfUrl(url, ORIGIN));
     }
   });
@@ -104,7 +128,12 @@ describe("lazy iframe observer (spec 2.6)", () => {
   });
 
   it("decides from an observer entry", () => {
-    const entry = (isIntersecting: boolean, intersectionRatio: number, height = 0, rootHeight: number | null = 800) => ({
+    const entry = (
+      isIntersecting: boolean,
+      intersectionRatio: number,
+      height = 0,
+      rootHeight: number | null = 800,
+    ) => ({
       isIntersecting,
       intersectionRatio,
       intersectionRect: { height },

@@ -30,11 +30,25 @@ function useGalleryDialog() {
     if (images.length === 0) return;
     setOpened({ images, index: wrapIndex(index, images.length), opener });
   }, []);
-  const dialog = opened ? <GalleryDialog opened={opened} onMove={(index) => setOpened({ ...opened, index })} onClosed={() => setOpened(null)} /> : null;
+  const dialog = opened ? (
+    <GalleryDialog
+      opened={opened}
+      onMove={(index) => setOpened({ ...opened, index })}
+      onClosed={() => setOpened(null)}
+    />
+  ) : null;
   return { open, dialog };
 }
 
-function GalleryDialog({ opened, onMove, onClosed }: { opened: Opened; onMove(index: number): void; onClosed(): void }) {
+function GalleryDialog({
+  opened,
+  onMove,
+  onClosed,
+}: {
+  opened: Opened;
+  onMove(index: number): void;
+  onClosed(): void;
+}) {
   const { t } = useTranslation();
   const ref = useRef<HTMLDialogElement>(null);
   const closeRef = useRef<HTMLButtonElement>(null);
@@ -96,7 +110,13 @@ function GalleryDialog({ opened, onMove, onClosed }: { opened: Opened; onMove(in
         <p className="gallery-dialog__count" aria-live="polite">
           {t("viewer.gallery.position", { index: index + 1, total })}
         </p>
-        <button ref={closeRef} type="button" className="viewer-button gallery-dialog__close" title={t("viewer.gallery.close")} onClick={close}>
+        <button
+          ref={closeRef}
+          type="button"
+          className="viewer-button gallery-dialog__close"
+          title={t("viewer.gallery.close")}
+          onClick={close}
+        >
           <ViewerIcon name="close" />
           <span className="viewer-sr-only">{t("viewer.gallery.close")}</span>
         </button>
@@ -186,7 +206,10 @@ const TRIGGER_CLASS = "gallery-html__trigger";
  * Wraps every `<img>` in `container` that is not already inside a link or button in a real
  * `<button>`; returns the images (in document order) and an undo function.
  */
-export function enhanceImages(container: HTMLElement, label: (alt: string) => string): { images: GalleryImage[]; undo(): void } {
+export function enhanceImages(
+  container: HTMLElement,
+  label: (alt: string) => string,
+): { images: GalleryImage[]; undo(): void } {
   const images: GalleryImage[] = [];
   const buttons: HTMLButtonElement[] = [];
   for (const img of Array.from(container.querySelectorAll("img"))) {

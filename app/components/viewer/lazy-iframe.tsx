@@ -46,12 +46,15 @@ export function LazyIframe({ src, title, width, height, allow, className }: Lazy
       setVisible(true);
       return;
     }
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => shouldLoadFrame(entry))) {
-        setVisible(true);
-        observer.disconnect();
-      }
-    }, { ...LAZY_IFRAME_OBSERVER_OPTIONS });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => shouldLoadFrame(entry))) {
+          setVisible(true);
+          observer.disconnect();
+        }
+      },
+      { ...LAZY_IFRAME_OBSERVER_OPTIONS },
+    );
     observer.observe(element);
     return () => observer.disconnect();
   }, [safe, visible]);

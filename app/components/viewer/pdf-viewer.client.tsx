@@ -44,7 +44,9 @@ export function errorKeyForStatus(status: number): PdfErrorKey {
 const MAX_CANVAS_PIXELS = 16_777_216;
 
 function isCancelled(err: unknown): boolean {
-  return err instanceof RenderingCancelledException || (err instanceof Error && err.name === "RenderingCancelledException");
+  return (
+    err instanceof RenderingCancelledException || (err instanceof Error && err.name === "RenderingCancelledException")
+  );
 }
 
 export function PdfViewerClient({ url, title, initialPage, onPageChange, assetsBaseUrl }: PdfViewerClientProps) {
@@ -77,7 +79,11 @@ export function PdfViewerClient({ url, title, initialPage, onPageChange, assetsB
     (async () => {
       let data: Uint8Array;
       try {
-        const response = await fetch(url, { credentials: "same-origin", signal: controller.signal, headers: { Accept: "application/pdf" } });
+        const response = await fetch(url, {
+          credentials: "same-origin",
+          signal: controller.signal,
+          headers: { Accept: "application/pdf" },
+        });
         if (!response.ok) {
           setState({ kind: "error", key: errorKeyForStatus(response.status) });
           return;
@@ -151,14 +157,21 @@ export function PdfViewerClient({ url, title, initialPage, onPageChange, assetsB
         const viewport = pdfPage.getViewport({ scale: nextScale });
         const cssWidth = Math.floor(viewport.width);
         const cssHeight = Math.floor(viewport.height);
-        const ratio = Math.min(window.devicePixelRatio || 1, Math.sqrt(MAX_CANVAS_PIXELS / Math.max(1, cssWidth * cssHeight)));
+        const ratio = Math.min(
+          window.devicePixelRatio || 1,
+          Math.sqrt(MAX_CANVAS_PIXELS / Math.max(1, cssWidth * cssHeight)),
+        );
 
         const canvas = document.createElement("canvas");
         canvas.className = "pdf-viewer__canvas";
         canvas.width = Math.max(1, Math.floor(viewport.width * ratio));
         canvas.height = Math.max(1, Math.floor(viewport.height * ratio));
         canvas.setAttribute("aria-hidden", "true");
-        renderTask = pdfPage.render({ canvas, viewport, transform: ratio !== 1 ? [ratio, 0, 0, ratio, 0, 0] : undefined });
+        renderTask = pdfPage.render({
+          canvas,
+          viewport,
+          transform: ratio !== 1 ? [ratio, 0, 0, ratio, 0, 0] : undefined,
+        });
         await renderTask.promise;
         if (cancelled) return;
 
@@ -245,7 +258,10 @@ export function PdfViewerClient({ url, title, initialPage, onPageChange, assetsB
     }
   }
 
-  const percent = new Intl.NumberFormat(i18n.language || undefined, { style: "percent", maximumFractionDigits: 0 }).format(scale);
+  const percent = new Intl.NumberFormat(i18n.language || undefined, {
+    style: "percent",
+    maximumFractionDigits: 0,
+  }).format(scale);
   const atFirst = page <= 1;
   const atLast = page >= total;
   const ready = state.kind === "ready" && doc !== null;

@@ -42,7 +42,15 @@ function loadClient(): Promise<ClientComponent> {
  * link inside and below. After hydration it imports `pdf-viewer.client` (pdfjs-dist, a separate chunk)
  * and renders pages to a canvas.
  */
-export function PdfViewer({ url, title, initialPage, onPageChange, allowedStorageHost, origin, assetsBaseUrl }: PdfViewerProps) {
+export function PdfViewer({
+  url,
+  title,
+  initialPage,
+  onPageChange,
+  allowedStorageHost,
+  origin,
+  assetsBaseUrl,
+}: PdfViewerProps) {
   const { t } = useTranslation();
   const safeUrl = safePdfUrl(url, origin ?? NEUTRAL_ORIGIN, allowedStorageHost);
   const [Client, setClient] = useState<ClientComponent | null>(null);
@@ -76,7 +84,13 @@ export function PdfViewer({ url, title, initialPage, onPageChange, allowedStorag
 
   if (Client) {
     return (
-      <Client url={safeUrl} title={title} initialPage={initialPage} onPageChange={onPageChange} assetsBaseUrl={assetsBaseUrl} />
+      <Client
+        url={safeUrl}
+        title={title}
+        initialPage={initialPage}
+        onPageChange={onPageChange}
+        assetsBaseUrl={assetsBaseUrl}
+      />
     );
   }
 
