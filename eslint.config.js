@@ -1,4 +1,5 @@
 import tseslint from "typescript-eslint";
+import reactHooks from "eslint-plugin-react-hooks";
 
 export default tseslint.config(
   {
@@ -14,6 +15,7 @@ export default tseslint.config(
     ],
   },
   ...tseslint.configs.recommended,
+  { files: ["app/**/*.{ts,tsx}"], ...reactHooks.configs.flat.recommended },
   {
     rules: {
       "@typescript-eslint/no-unused-vars": [

@@ -1301,15 +1301,13 @@ export async function seedCatalog(
       CollectionKey,
       string
     >;
-    await tx
-      .insert(s.showcases)
-      .values(
-        (Object.keys(COLLECTIONS) as CollectionKey[]).map((k) => ({
-          id: showcaseIds[k],
-          tenantId,
-          name: COLLECTIONS[k],
-        })),
-      );
+    await tx.insert(s.showcases).values(
+      (Object.keys(COLLECTIONS) as CollectionKey[]).map((k) => ({
+        id: showcaseIds[k],
+        tenantId,
+        name: COLLECTIONS[k],
+      })),
+    );
     const termIds = Object.fromEntries(Object.keys(TERMS).map((k) => [k, uuid()])) as Record<TermKey, string>;
     await tx
       .insert(s.terms)

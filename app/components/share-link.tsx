@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "~/i18n/lite";
+import { useHydrated } from "./use-hydrated";
 
 export const COPIED_RESET_MS = 10_000;
 
@@ -10,8 +11,7 @@ export const COPIED_RESET_MS = 10_000;
 export function ShareLink({ url }: { url: string }) {
   const { t } = useTranslation();
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   useEffect(() => {
     if (state !== "copied") return;
     const timer = setTimeout(() => setState("idle"), COPIED_RESET_MS);

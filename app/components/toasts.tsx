@@ -14,8 +14,13 @@ type Toast = {
 export function Toasts({ toasts }: { toasts: Toast[] }) {
   const { t } = useTranslation();
   const [visible, setVisible] = useState<Toast[]>(toasts);
-  useEffect(() => {
+  const [arrived, setArrived] = useState(toasts);
+  if (arrived !== toasts) {
+    // New toasts came with a navigation: show them (and only them).
+    setArrived(toasts);
     setVisible(toasts);
+  }
+  useEffect(() => {
     if (toasts.length === 0) return;
     const timer = setTimeout(() => setVisible([]), TOAST_DURATION_MS);
     return () => clearTimeout(timer);

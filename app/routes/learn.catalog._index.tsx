@@ -25,7 +25,7 @@ export const handle = {
 };
 
 /** /learn/catalog (spec 2.1, 7.2): courses the learner can add, with search and filters. */
-export async function loader({ request, url, context }: Route.LoaderArgs) {
+export async function loader({ url, context }: Route.LoaderArgs) {
   const s = state(context);
   const shell = await s.shell();
   // Spec 2.1: catalog paths are public paths; visitors see the open catalog instead.

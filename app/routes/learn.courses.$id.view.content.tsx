@@ -1,5 +1,5 @@
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation, useRevalidator } from "react-router";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useEffectEvent, useRef } from "react";
 import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/learn.courses.$id.view.content";
 import type { ActivityTree, TreeNode } from "#domain/contract/lifecycle";
@@ -25,6 +25,7 @@ import { redirectWithToast } from "~/services/toast.server";
 import { CourseLayers } from "~/components/course-parts";
 import { ActivityView, type ActivityBody } from "~/components/activity-view";
 import { TocIcon } from "~/components/toc-icon";
+import { useHydrated } from "~/components/use-hydrated";
 import { Discussion } from "~/components/discussion";
 import { ACTIVITY_NOT_FOUND } from "~/components/error-page";
 
@@ -386,12 +387,13 @@ function useTocOpen(ref: React.RefObject<HTMLDetailsElement | null>) {
 /** Spec 4.13 / 9: refresh at the nearest future constraint time; a failed reload retries after 30 s. */
 function useScheduledRefresh(refreshAt: string | null) {
   const revalidator = useRevalidator();
+  const revalidate = useEffectEvent(() => revalidator.revalidate());
   useEffect(() => {
     if (!refreshAt) return;
     const delay = Math.min(Math.max(Date.parse(refreshAt) - Date.now(), 0) + 500, 24 * 3600_000);
     let retry: ReturnType<typeof setTimeout> | null = null;
     const timer = setTimeout(function reload() {
-      Promise.resolve(revalidator.revalidate()).catch(() => {
+      Promise.resolve(revalidate()).catch(() => {
         retry = setTimeout(reload, TREE_RETRY_MS);
       });
     }, delay);
@@ -407,8 +409,7 @@ export default function CourseContent() {
   const { t } = useTranslation();
   const dialog = useRef<HTMLDialogElement>(null);
   const toc = useRef<HTMLDetailsElement>(null);
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   useTocOpen(toc);
   useScheduledRefresh(d.refreshAt);
   const listed = d.items.filter((i) => i.node.activityPathId !== d.rootId);

@@ -24,7 +24,7 @@ export const handle = {
 };
 
 /** /learn/open-catalog (spec 2.1, 7.2): the public catalog; no sign-in and no user fetch (spec 6). */
-export async function loader({ request, url, context }: Route.LoaderArgs) {
+export async function loader({ url, context }: Route.LoaderArgs) {
   const stripped = stripNonCatalogParams(url);
   if (stripped) throw redirect(stripped.pathname + stripped.search);
   const lms = publicLms(context);

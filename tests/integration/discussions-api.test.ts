@@ -320,20 +320,18 @@ describe("discussions (activity kind 6)", () => {
       createdAt: new Date(base + i * 1000),
     }));
     await db.insert(s.discussionPosts).values(tops);
-    await db
-      .insert(s.discussionPosts)
-      .values(
-        tops.flatMap((p, i) =>
-          [0, 1, 2].map((k) => ({
-            id: crypto.randomUUID(),
-            activityPartId: c.discussion,
-            parentPostId: p.id,
-            userId: k % 2 ? ada : grace,
-            body: `Re ${i}.${k}`,
-            createdAt: new Date(base + i * 1000 + k + 1),
-          })),
-        ),
-      );
+    await db.insert(s.discussionPosts).values(
+      tops.flatMap((p, i) =>
+        [0, 1, 2].map((k) => ({
+          id: crypto.randomUUID(),
+          activityPartId: c.discussion,
+          parentPostId: p.id,
+          userId: k % 2 ? ada : grace,
+          body: `Re ${i}.${k}`,
+          createdAt: new Date(base + i * 1000 + k + 1),
+        })),
+      ),
+    );
     const many = await measure();
     expect(many).toBe(few);
     // user lookup, access, page, count, replies

@@ -1,4 +1,13 @@
-import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from "react";
+import {
+  useCallback,
+  useEffect,
+  useEffectEvent,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type MouseEvent,
+  type ReactNode,
+} from "react";
 import { useTranslation } from "~/i18n/lite";
 import { ViewerIcon } from "./icons";
 import { stepForArrow, wrapIndex } from "./keys";
@@ -253,13 +262,12 @@ export function GalleryFromHtml({ html, className }: GalleryFromHtmlProps) {
   const imagesRef = useRef<GalleryImage[]>([]);
   const { open, dialog } = useGalleryDialog();
   const label = (alt: string) => (alt ? t("viewer.gallery.enlargeNamed", { alt }) : t("viewer.gallery.enlarge"));
-  const labelRef = useRef(label);
-  labelRef.current = label;
+  const labelOf = useEffectEvent(label);
 
   useEffect(() => {
     const container = ref.current;
     if (!container) return;
-    const enhanced = enhanceImages(container, (alt) => labelRef.current(alt));
+    const enhanced = enhanceImages(container, (alt) => labelOf(alt));
     imagesRef.current = enhanced.images;
     return () => {
       enhanced.undo();

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/i18n/lite";
+import { useHydrated } from "../use-hydrated";
 import { ViewerIcon } from "./icons";
 import { isSafeFrameSrc } from "./pdf-url";
 import {
@@ -36,16 +37,14 @@ export function LazyIframe({ src, title, width, height, allow, className }: Lazy
   const { t } = useTranslation();
   const ref = useRef<HTMLDivElement>(null);
   const [visible, setVisible] = useState(false);
+  const hydrated = useHydrated();
   const safe = isSafeFrameSrc(src);
 
   useEffect(() => {
     if (!safe || visible) return;
     const element = ref.current;
     if (!element) return;
-    if (typeof IntersectionObserver === "undefined") {
-      setVisible(true);
-      return;
-    }
+    if (typeof IntersectionObserver === "undefined") return; // shown directly (see `shown`)
     const observer = new IntersectionObserver(
       (entries) => {
         if (entries.some((entry) => shouldLoadFrame(entry))) {
@@ -85,9 +84,11 @@ export function LazyIframe({ src, title, width, height, allow, className }: Lazy
     />
   );
 
+  // A browser without IntersectionObserver gets the frame as soon as JavaScript runs.
+  const shown = visible || (hydrated && typeof IntersectionObserver === "undefined");
   return (
     <div ref={ref} className={classes} style={style}>
-      {visible ? (
+      {shown ? (
         frame
       ) : (
         <>

@@ -3,7 +3,7 @@
  * its worker stay out of the route's first-load JavaScript. Uses the legacy build of pdfjs-dist: the
  * modern build calls `Map.prototype.getOrInsertComputed` and other 2025+ built-ins unpolyfilled.
  */
-import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
+import { useCallback, useEffect, useEffectEvent, useId, useRef, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "~/i18n/lite";
 import {
   GlobalWorkerOptions,
@@ -63,10 +63,8 @@ export function PdfViewerClient({ url, title, initialPage, onPageChange, assetsB
   const [areaWidth, setAreaWidth] = useState(0);
   const [rendering, setRendering] = useState(false);
 
-  const onPageChangeRef = useRef(onPageChange);
-  onPageChangeRef.current = onPageChange;
-  const initialPageRef = useRef(initialPage);
-  initialPageRef.current = initialPage;
+  const reportPage = useEffectEvent((n: number) => onPageChange?.(n));
+  const startPage = useEffectEvent(() => initialPage ?? 1);
   const reportedPage = useRef<number | null>(null);
   const total = doc?.numPages ?? 0;
 
@@ -74,8 +72,6 @@ export function PdfViewerClient({ url, title, initialPage, onPageChange, assetsB
   useEffect(() => {
     const controller = new AbortController();
     let task: PDFDocumentLoadingTask | null = null;
-    setState({ kind: "loading" });
-    setDoc(null);
     (async () => {
       let data: Uint8Array;
       try {
@@ -111,7 +107,7 @@ export function PdfViewerClient({ url, title, initialPage, onPageChange, assetsB
       try {
         const pdf = await task.promise;
         if (controller.signal.aborted) return;
-        const start = clampPage(initialPageRef.current ?? 1, pdf.numPages);
+        const start = clampPage(startPage(), pdf.numPages);
         reportedPage.current = start;
         setPage(start);
         setDraft(String(start));
@@ -213,7 +209,7 @@ export function PdfViewerClient({ url, title, initialPage, onPageChange, assetsB
   useEffect(() => {
     if (!doc || reportedPage.current === page) return;
     reportedPage.current = page;
-    onPageChangeRef.current?.(page);
+    reportPage(page);
   }, [doc, page]);
 
   const goTo = useCallback(

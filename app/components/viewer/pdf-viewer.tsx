@@ -85,6 +85,8 @@ export function PdfViewer({
   if (Client) {
     return (
       <Client
+        // A new file is a new viewer: its state starts over (loading, page 1).
+        key={safeUrl}
         url={safeUrl}
         title={title}
         initialPage={initialPage}
