@@ -1,6 +1,9 @@
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 
+/** Fields that hold an enumeration of domain/vocabulary.ts. */
+const ENUM_FIELDS = "/^(state|kind|type|contentType|presentationMode|displayMode|result|activityState)$/";
+
 export default tseslint.config(
   {
     ignores: [
@@ -21,6 +24,22 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": [
         "error",
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true },
+      ],
+      // One vocabulary (domain/vocabulary.ts): states, kinds and types are compared by name.
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: `BinaryExpression[operator=/^[!=]==?$/][left.property.name=${ENUM_FIELDS}][right.type="Literal"][right.raw=/^[0-9]+$/]`,
+          message: "Compare with a name from domain/vocabulary.ts (e.g. ActivityKind.lti), not a bare number.",
+        },
+        {
+          selector: `BinaryExpression[operator=/^[!=]==?$/][right.property.name=${ENUM_FIELDS}][left.type="Literal"][left.raw=/^[0-9]+$/]`,
+          message: "Compare with a name from domain/vocabulary.ts (e.g. ActivityKind.lti), not a bare number.",
+        },
+        {
+          selector: `SwitchStatement[discriminant.property.name=${ENUM_FIELDS}] > SwitchCase > Literal.test[raw=/^[0-9]+$/]`,
+          message: "Switch over names from domain/vocabulary.ts, not bare numbers.",
+        },
       ],
       "no-restricted-imports": [
         "error",

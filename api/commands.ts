@@ -1,10 +1,11 @@
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
-import { COMMAND_RESULT, type ApiMessage, type CommandStatus } from "../domain/contract/common";
+import { type ApiMessage, type CommandStatus } from "../domain/contract/common";
 import type { ApiEnv } from "./context";
 import type { Db } from "./db/client";
 import { commands } from "./db/schema";
 import { ApiError, message } from "./errors";
+import { CommandResult } from "../domain/vocabulary";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
@@ -73,7 +74,7 @@ async function executeOnce<T>(
       const data = await execute(tx);
       const [done] = await tx
         .update(commands)
-        .set({ state: "completed", result: COMMAND_RESULT.completed, data: (data ?? null) as object })
+        .set({ state: "completed", result: CommandResult.completed, data: (data ?? null) as object })
         .where(eq(commands.id, input.id))
         .returning();
       return done;
@@ -89,7 +90,7 @@ async function executeOnce<T>(
         userId,
         type: input.type,
         state: "failed",
-        result: COMMAND_RESULT.failed,
+        result: CommandResult.failed,
         errors: err.errors,
         data: { status: err.status },
       })

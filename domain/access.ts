@@ -1,6 +1,4 @@
 /** Spec 6: roles, permissions, licences and where a user belongs. */
-export const ROLES = ["Administrator", "Author", "Instructor", "Learner"] as const;
-export type Role = (typeof ROLES)[number];
 
 /** A permission object; matched on all of its keys including scope_id (spec 6). */
 export interface PermissionEntry {

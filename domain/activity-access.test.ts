@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ACTIVITY_WORKFLOW_STATE, type TreeNode } from "./contract/lifecycle";
-import { ACTIVITY_KIND, OBJECTIVE_STATE } from "./lifecycle";
+import { type TreeNode } from "./contract/lifecycle";
 import {
-  ACTIVITY_WORKFLOW,
   activityDisableReason,
   initialSelection,
   isActivityLocked,
@@ -11,10 +9,11 @@ import {
   tocIcon,
   visibleNodes,
 } from "./activity-access";
+import { ActivityContentType, ActivityKind, ActivityType, ActivityWorkflowState, ObjectiveState } from "./vocabulary";
 
-const AW = ACTIVITY_WORKFLOW;
-const S = OBJECTIVE_STATE;
-const K = ACTIVITY_KIND;
+const AW = ActivityWorkflowState;
+const S = ObjectiveState;
+const K = ActivityKind;
 
 const NOW = new Date("2025-06-01T12:00:00.000Z");
 const ms = (d: Date, delta: number) => new Date(d.getTime() + delta).toISOString();
@@ -28,14 +27,14 @@ interface NodeOpts {
   id?: string;
   parent?: string | null;
   axis?: string;
-  state?: number;
-  kind?: number;
+  state?: ObjectiveState;
+  kind?: ActivityKind;
   optional?: boolean;
   proctored?: boolean;
   available?: boolean;
   contentAvailable?: boolean;
   /** Activity workflow state; null = not started. */
-  wf?: number | null;
+  wf?: ActivityWorkflowState | null;
   record?: {
     score: number | null;
     maxScore: number | null;
@@ -64,8 +63,8 @@ function node(o: NodeOpts = {}): TreeNode {
       name: id,
       code: id,
       kind: o.kind ?? K.text,
-      contentType: 5,
-      type: 0,
+      contentType: ActivityContentType.Text,
+      type: ActivityType.None,
       state: o.state ?? S.ready,
       proctored: o.proctored ?? false,
       duration: null,
@@ -90,8 +89,8 @@ function node(o: NodeOpts = {}): TreeNode {
 }
 
 describe("spec 4.12: activity workflow states", () => {
-  it("spec 4.12: local ACTIVITY_WORKFLOW mirrors the contract's ACTIVITY_WORKFLOW_STATE", () => {
-    expect(AW).toEqual(ACTIVITY_WORKFLOW_STATE);
+  it("spec 4.12: local ActivityWorkflowState mirrors the contract's ActivityWorkflowState", () => {
+    expect(AW).toEqual(ActivityWorkflowState);
   });
 });
 
@@ -102,7 +101,7 @@ describe("spec 4.12: activity workflow states", () => {
 describe("spec 4.12: activityDisableReason order — first applicable reason wins", () => {
   // Every reason applies at once; step k removes reasons 1..k-1.
   const all = {
-    state: S.draft as number,
+    state: S.draft as ObjectiveState,
     available: false,
     constraint: {
       gracePeriodUntil: PAST,

@@ -16,25 +16,18 @@
  *   startUntil / accessibleUntil / gracePeriodUntil it is still open, and
  *   exactly at resultsDisclosureFrom review is allowed.
  * - Activity states use the objective-state scale (spec 3 enumerations:
- *   1 draft, 2 ready, 3 expired, 4 archived), so `OBJECTIVE_STATE` is reused.
+ *   1 draft, 2 ready, 3 expired, 4 archived), so `ObjectiveState` is reused.
  * - Activity workflow states are NOT the objective workflow states of
- *   `WORKFLOW_STATE` (where 3 = inGrading): the contract's activity scale is
- *   1 inProgress, 2 inGrading, 3 finished (`ACTIVITY_WORKFLOW` below mirrors
- *   `ACTIVITY_WORKFLOW_STATE` of ./contract/lifecycle, which is only imported
+ *   `ObjectiveWorkflowState` (where 3 = inGrading): the contract's activity scale is
+ *   1 inProgress, 2 inGrading, 3 finished (`ActivityWorkflowState` below mirrors
+ *   `ActivityWorkflowState` of ./contract/lifecycle, which is only imported
  *   as a type here; the test asserts the two agree).
  * - Unknown or incomplete policies fail closed (review hidden).
  * - Results are translation keys under "activityLock.*" / "activityIcon.*".
  */
 
 import type { TreeNode } from "./contract/lifecycle";
-import { ACTIVITY_KIND, OBJECTIVE_STATE } from "./lifecycle";
-
-/** Activity workflow states (contract: 1 inProgress, 2 inGrading, 3 finished). */
-export const ACTIVITY_WORKFLOW = {
-  inProgress: 1,
-  inGrading: 2,
-  finished: 3,
-} as const;
+import { ObjectiveState, ActivityKind, ActivityWorkflowState } from "./vocabulary";
 
 /** Spec 3 'Activity constraint': the fields that hold dates. */
 export const CONSTRAINT_DATE_FIELDS = [
@@ -46,9 +39,6 @@ export const CONSTRAINT_DATE_FIELDS = [
   "resultsDisclosureFrom",
   "revealResultsFrom",
 ] as const;
-
-export type ReviewPolicy = "never" | "afterSubmission" | "afterRevealingResults";
-export type ResultsDisclosurePolicy = "never" | "afterDate" | "afterScore" | "afterFinish";
 
 /** Spec 4.12: translation keys for why an activity is disabled. */
 export type ActivityLockKey =
@@ -108,11 +98,11 @@ function workflowState(node: TreeNode): number | null {
 }
 
 function isFinished(node: TreeNode): boolean {
-  return workflowState(node) === ACTIVITY_WORKFLOW.finished;
+  return workflowState(node) === ActivityWorkflowState.finished;
 }
 
 function isComposite(node: TreeNode): boolean {
-  return node.childActivity.kind === ACTIVITY_KIND.composite;
+  return node.childActivity.kind === ActivityKind.composite;
 }
 
 /** Tree order: `axis` compared by code unit ("0" < "01" < "01.01" < "02"). */
@@ -160,7 +150,7 @@ const NOT_ALLOWED: ReviewDecision = {
  * are 4.7 concerns (domain/lifecycle.ts) and are not considered here.
  */
 export function reviewAllowed(node: TreeNode, now: Date): ReviewDecision {
-  if (workflowState(node) === ACTIVITY_WORKFLOW.inGrading) return NOT_ALLOWED;
+  if (workflowState(node) === ActivityWorkflowState.inGrading) return NOT_ALLOWED;
 
   const c = node.constraint ?? {};
   const policy = c.reviewPolicy || "afterSubmission";
@@ -179,7 +169,7 @@ export function reviewAllowed(node: TreeNode, now: Date): ReviewDecision {
       };
     }
     case "afterScore": {
-      if (node.childActivity.kind !== ACTIVITY_KIND.lti) return NOT_ALLOWED;
+      if (node.childActivity.kind !== ActivityKind.lti) return NOT_ALLOWED;
       const raw = c.resultsDisclosureAbove;
       const above = raw === null || raw === undefined || raw.trim() === "" ? NaN : Number(raw);
       if (!Number.isFinite(above)) return NOT_ALLOWED;
@@ -227,7 +217,7 @@ export function activityDisableReason(
 ): DisableReason | null {
   const now = ctx.now.getTime();
   const state = node.childActivity.state;
-  if (state === OBJECTIVE_STATE.draft || state === OBJECTIVE_STATE.archived) return { key: "activityLock.comingSoon" };
+  if (state === ObjectiveState.draft || state === ObjectiveState.archived) return { key: "activityLock.comingSoon" };
 
   if (node.available === false || node.contentAvailable === false)
     return { key: "activityLock.completePreviousToPass" };
@@ -289,7 +279,7 @@ export function isActivityLocked(
     reviewing: boolean;
   },
 ): boolean {
-  if (node.childActivity.state === OBJECTIVE_STATE.archived) return false;
+  if (node.childActivity.state === ObjectiveState.archived) return false;
   if (!node.available || !node.contentAvailable) return true;
   if (activityDisableReason(node, { now: ctx.now, reviewing: ctx.reviewing })) return true;
   return (
@@ -324,7 +314,7 @@ export function tocIcon(
   node: TreeNode,
   ctx: { locked: boolean },
 ): { icon: TocIconName | null; tooltipKeys: ActivityIconTooltipKey[] } {
-  const draft = node.childActivity.state === OBJECTIVE_STATE.draft;
+  const draft = node.childActivity.state === ObjectiveState.draft;
   const completed = isFinished(node);
   const failed = completed && node.childActivity.activityWorkflowAggregate.bestActivityRecord?.passed === false;
 
@@ -365,7 +355,7 @@ export function visibleNodes(nodes: readonly TreeNode[]): TreeNode[] {
       }
       seen.add(cur.activityPathId);
       chain.push(cur.activityPathId);
-      if (cur.childActivity.state === OBJECTIVE_STATE.archived) {
+      if (cur.childActivity.state === ObjectiveState.archived) {
         result = true;
         break;
       }
@@ -394,9 +384,9 @@ export function initialSelection(nodes: readonly TreeNode[]): TreeNode | null {
     if (isComposite(n)) return false;
     const s = n.childActivity.state;
     if (!n.available || !n.contentAvailable) return false;
-    if (s !== OBJECTIVE_STATE.ready && s !== OBJECTIVE_STATE.expired) return false;
+    if (s !== ObjectiveState.ready && s !== ObjectiveState.expired) return false;
     const w = workflowState(n);
-    return w === null || w === ACTIVITY_WORKFLOW.inProgress;
+    return w === null || w === ActivityWorkflowState.inProgress;
   });
   if (pick) return pick;
   const root = ordered.find((n) => n.parentPathId === null);

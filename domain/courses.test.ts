@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ObjectiveWorkflowState, PRIORITY_VALUES, PROGRESS_VALUES } from "./vocabulary";
 import {
   COVER_COLORS,
   clampProgress,
@@ -13,9 +14,6 @@ import {
   formatFileSize,
   formatScore,
   isCertificateExpired,
-  ObjectiveWorkflowState,
-  PRIORITY_VALUES,
-  PROGRESS_VALUES,
   progressPercent,
   scoreColor,
   showPointsOnCertificate,
@@ -45,7 +43,7 @@ function access(overrides: Partial<CourseAccessSummary> = {}): CourseAccessSumma
   };
 }
 
-function workflow(state: number, overrides: Partial<Workflow> = {}): Workflow {
+function workflow(state: ObjectiveWorkflowState, overrides: Partial<Workflow> = {}): Workflow {
   return {
     state,
     progress: 0.5,
@@ -111,7 +109,9 @@ describe("courseCardLink (spec 4.11)", () => {
     },
     {
       description: "4.11: unknown state links to the access (otherwise)",
-      a: access({ lastObjectiveWorkflow: workflow(99) }),
+      a: access({
+        lastObjectiveWorkflow: workflow(99 as ObjectiveWorkflowState) /* a value from outside the vocabulary */,
+      }),
       href: "/learn/courses/obj-1/acc-1",
     },
     {

@@ -1,3 +1,10 @@
+import {
+  ObjectiveWorkflowState,
+  PROGRESS_VALUES,
+  type CourseProgress,
+  PRIORITY_VALUES,
+  type CoursePriority,
+} from "./vocabulary";
 /**
  * Pure domain rules for course cards, the My courses URL filters and result display
  * (spec 2.3, 2.4, 4.1, 4.11, 5). No I/O: dates and "now" are always passed in.
@@ -6,22 +13,6 @@
 // ---------------------------------------------------------------------------------------------
 // Types
 // ---------------------------------------------------------------------------------------------
-
-/**
- * Spec 4.1: objective workflow status values, in order. 'none' (not started) is represented by the
- * absence of a workflow (`lastObjectiveWorkflow === null`), not by a value here.
- */
-export const ObjectiveWorkflowState = {
-  inProgress: 1,
-  submitted: 2,
-  inGrading: 3,
-  graded: 4,
-  gradingApproved: 5,
-  finished: 6,
-} as const;
-
-/** Spec 4.1: one of the numeric objective workflow states. */
-export type ObjectiveWorkflowState = (typeof ObjectiveWorkflowState)[keyof typeof ObjectiveWorkflowState];
 
 /** Spec 3 / 4.11: the part of an objective access (as listed for a user) that the card rules read. */
 export interface CourseAccessSummary {
@@ -33,7 +24,7 @@ export interface CourseAccessSummary {
   availabilityEndDate: string | null;
   dueDate: string | null;
   lastObjectiveWorkflow: {
-    state: number;
+    state: ObjectiveWorkflowState;
     progress: number | null;
     started: string | null;
     submitted: string | null;
@@ -112,14 +103,6 @@ export function courseCardFooter(a: CourseAccessSummary): CourseCardFooter {
       return { kind: "due", date: a.dueDate };
   }
 }
-
-/** Spec 3 enumerations "Filter progress: notStarted, inProgress, completed". */
-export const PROGRESS_VALUES = ["notStarted", "inProgress", "completed"] as const;
-export type CourseProgress = (typeof PROGRESS_VALUES)[number];
-
-/** Spec 3 enumerations "Filter priority: mandatory, optional". */
-export const PRIORITY_VALUES = ["mandatory", "optional"] as const;
-export type CoursePriority = (typeof PRIORITY_VALUES)[number];
 
 /**
  * Spec 4.11 "Course progress filter: notStarted = no workflow and no record; inProgress = workflow

@@ -1,8 +1,5 @@
 import { describe, expect, it } from "vitest";
 import {
-  ACTIVITY_KIND,
-  OBJECTIVE_STATE,
-  WORKFLOW_STATE,
   availabilityBlock,
   canReview,
   canStartObjectiveWorkflow,
@@ -14,17 +11,14 @@ import {
   retakeOffered,
   startPlan,
   workflowStateLabelKey,
-  type ActivityKind,
   type CourseButtonsInput,
-  type GradeRevealPolicy,
   type GradeScale,
-  type ObjectiveState,
-  type WorkflowState,
 } from "./lifecycle";
+import { ObjectiveState, ActivityKind, ObjectiveWorkflowState, type GradeRevealPolicy } from "./vocabulary";
 
-const W = WORKFLOW_STATE;
-const K = ACTIVITY_KIND;
-const O = OBJECTIVE_STATE;
+const W = ObjectiveWorkflowState;
+const K = ActivityKind;
+const O = ObjectiveState;
 
 const DATE = "2025-03-01T12:00:00.000Z";
 const AT = new Date(DATE);
@@ -70,7 +64,7 @@ function input(o: Overrides = {}): CourseButtonsInput {
   };
 }
 
-const wf = (state: WorkflowState, protectResults = false) => ({
+const wf = (state: ObjectiveWorkflowState, protectResults = false) => ({
   state,
   protectResults,
 });
@@ -82,12 +76,12 @@ const disabled = (reason: string) => ({
   reason,
 });
 
-const ALL_STATES: WorkflowState[] = [1, 2, 3, 4, 5, 6];
+const ALL_STATES: ObjectiveWorkflowState[] = [1, 2, 3, 4, 5, 6];
 
 // ---------------------------------------------------------------------------
 describe("4.1 workflow states", () => {
-  it("4.1 WORKFLOW_STATE values are in order 1..6", () => {
-    expect(WORKFLOW_STATE).toEqual({
+  it("4.1 ObjectiveWorkflowState values are in order 1..6", () => {
+    expect(ObjectiveWorkflowState).toEqual({
       inProgress: 1,
       submitted: 2,
       inGrading: 3,
@@ -95,13 +89,13 @@ describe("4.1 workflow states", () => {
       gradingApproved: 5,
       finished: 6,
     });
-    expect(OBJECTIVE_STATE).toEqual({
+    expect(ObjectiveState).toEqual({
       draft: 1,
       ready: 2,
       expired: 3,
       archived: 4,
     });
-    expect(ACTIVITY_KIND).toEqual({
+    expect(ActivityKind).toEqual({
       text: 1,
       lti: 2,
       composite: 3,
@@ -172,7 +166,7 @@ describe("4.2 objective state", () => {
 // ---------------------------------------------------------------------------
 describe("4.3 buttons per workflow state", () => {
   // Enrolled, retake allowed, video course, review supported, policy none.
-  const rows: [string, WorkflowState | null, object][] = [
+  const rows: [string, ObjectiveWorkflowState | null, object][] = [
     ["none", null, { start: ENABLED, continue: HIDDEN, review: HIDDEN, startAgain: HIDDEN }],
     ["inProgress", W.inProgress, { start: HIDDEN, continue: ENABLED, review: HIDDEN, startAgain: HIDDEN }],
     [

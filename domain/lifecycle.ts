@@ -1,3 +1,4 @@
+import { ObjectiveState, ActivityKind, ObjectiveWorkflowState, type GradeRevealPolicy } from "./vocabulary";
 /**
  * Spec 4: course / objective lifecycle rules for the learner app.
  *
@@ -23,40 +24,7 @@
 // 4.1 Enumerations
 // ---------------------------------------------------------------------------
 
-/** Spec 4.1: objective workflow status values, in order. `null` / "none" = not started. */
-export const WORKFLOW_STATE = {
-  inProgress: 1,
-  submitted: 2,
-  inGrading: 3,
-  graded: 4,
-  gradingApproved: 5,
-  finished: 6,
-} as const;
-export type WorkflowState = (typeof WORKFLOW_STATE)[keyof typeof WORKFLOW_STATE];
-
-/** Spec 4.1: objective states. */
-export const OBJECTIVE_STATE = {
-  draft: 1,
-  ready: 2,
-  expired: 3,
-  archived: 4,
-} as const;
-export type ObjectiveState = (typeof OBJECTIVE_STATE)[keyof typeof OBJECTIVE_STATE];
-
-/** Spec 4.1: activity kinds. */
-export const ACTIVITY_KIND = {
-  text: 1,
-  lti: 2,
-  composite: 3,
-  event: 4,
-  video: 5,
-  discussion: 6,
-} as const;
-export type ActivityKind = (typeof ACTIVITY_KIND)[keyof typeof ACTIVITY_KIND];
-
-export type GradeRevealPolicy = "none" | "never" | "afterFinish" | "afterDate";
-
-const WORKFLOW_LABEL_KEYS: Record<WorkflowState, string> = {
+const WORKFLOW_LABEL_KEYS: Record<ObjectiveWorkflowState, string> = {
   1: "workflowState.inProgress",
   2: "workflowState.submitted",
   3: "workflowState.inGrading",
@@ -70,7 +38,7 @@ const WORKFLOW_LABEL_KEYS: Record<WorkflowState, string> = {
  * (Not Started, In Progress, Submitted, In Grading, Graded, Grading Approved, Finished).
  * `null`, `undefined` and "none" mean not started.
  */
-export function workflowStateLabelKey(state: WorkflowState | "none" | null | undefined): string {
+export function workflowStateLabelKey(state: ObjectiveWorkflowState | "none" | null | undefined): string {
   if (state === null || state === undefined || state === "none") return "workflowState.notStarted";
   return WORKFLOW_LABEL_KEYS[state] ?? "workflowState.notStarted";
 }
@@ -81,10 +49,10 @@ export function workflowStateLabelKey(state: WorkflowState | "none" | null | und
  * be unresolved, so this returns false.
  */
 export function isUnresolved(
-  workflow: { state: WorkflowState } | null | undefined,
+  workflow: { state: ObjectiveWorkflowState } | null | undefined,
   record: { passed?: boolean | null } | null | undefined,
 ): boolean {
-  if (!workflow || workflow.state !== WORKFLOW_STATE.finished) return false;
+  if (!workflow || workflow.state !== ObjectiveWorkflowState.finished) return false;
   if (!record) return false;
   return record.passed === null || record.passed === undefined;
 }
@@ -172,7 +140,7 @@ export interface GradeRevealAccess {
  */
 export function gradeVisibility(
   access: GradeRevealAccess,
-  workflow: { state: WorkflowState } | null | undefined,
+  workflow: { state: ObjectiveWorkflowState } | null | undefined,
   now: Date,
 ): { visible: boolean; revealDate?: string } {
   switch (access.gradeRevealPolicy) {
@@ -182,7 +150,7 @@ export function gradeVisibility(
       return { visible: false };
     case "afterFinish":
       return {
-        visible: !!workflow && workflow.state >= WORKFLOW_STATE.submitted,
+        visible: !!workflow && workflow.state >= ObjectiveWorkflowState.submitted,
       };
     case "afterDate": {
       if (reached(access.gradeRevealDate, now)) return { visible: true };
@@ -218,22 +186,26 @@ export function previousAttemptScoresVisible(input: { recordCount: number } & Gr
  */
 export function canReview(
   input: {
-    workflow: { state: WorkflowState } | null | undefined;
+    workflow: { state: ObjectiveWorkflowState } | null | undefined;
     supportReview: boolean;
   } & GradeRevealAccess,
   now: Date,
 ): boolean {
   return (
     !!input.workflow &&
-    input.workflow.state === WORKFLOW_STATE.finished &&
+    input.workflow.state === ObjectiveWorkflowState.finished &&
     input.supportReview &&
     policyAllowsResults(input, now)
   );
 }
 
 /** The 4.7 reason review is refused by the grade policy / workflow state, or null. */
-function reviewPolicyReason(workflow: { state: WorkflowState }, access: GradeRevealAccess, now: Date): string | null {
-  if (workflow.state !== WORKFLOW_STATE.finished) return "review.notFinished";
+function reviewPolicyReason(
+  workflow: { state: ObjectiveWorkflowState },
+  access: GradeRevealAccess,
+  now: Date,
+): string | null {
+  if (workflow.state !== ObjectiveWorkflowState.finished) return "review.notFinished";
   if (access.gradeRevealPolicy === "never") return "review.gradesHidden";
   if (access.gradeRevealPolicy === "afterDate" && !reached(access.gradeRevealDate, now)) return "review.notYetRevealed";
   return null;
@@ -269,7 +241,7 @@ export interface CourseButtonsInput {
     gradeRevealPolicy: GradeRevealPolicy;
     gradeRevealDate: string | null;
   };
-  workflow: { state: WorkflowState; protectResults: boolean } | null;
+  workflow: { state: ObjectiveWorkflowState; protectResults: boolean } | null;
   /** Last record. */
   record: { id: string | number } | null;
   importedResults: boolean;
@@ -303,23 +275,23 @@ const disabled = (reason: string): ButtonState => ({
  * activity is ready or expired; composite only with the compositeRetake flag.
  */
 export function retakeOffered(input: {
-  workflow: { state: WorkflowState } | null | undefined;
+  workflow: { state: ObjectiveWorkflowState } | null | undefined;
   retake: boolean;
   kind: ActivityKind;
   activityState: ObjectiveState;
   compositeRetake: boolean;
 }): boolean {
-  if (!input.workflow || input.workflow.state !== WORKFLOW_STATE.finished) return false;
+  if (!input.workflow || input.workflow.state !== ObjectiveWorkflowState.finished) return false;
   if (!input.retake) return false;
-  if (input.kind === ACTIVITY_KIND.text) return false;
+  if (input.kind === ActivityKind.text) return false;
   if (
-    input.kind === ACTIVITY_KIND.lti &&
-    input.activityState !== OBJECTIVE_STATE.ready &&
-    input.activityState !== OBJECTIVE_STATE.expired
+    input.kind === ActivityKind.lti &&
+    input.activityState !== ObjectiveState.ready &&
+    input.activityState !== ObjectiveState.expired
   ) {
     return false;
   }
-  if (input.kind === ACTIVITY_KIND.composite && !input.compositeRetake) return false;
+  if (input.kind === ActivityKind.composite && !input.compositeRetake) return false;
   return true;
 }
 
@@ -355,7 +327,7 @@ export function courseButtons(input: CourseButtonsInput, now: Date): CourseButto
   const share = true as const;
 
   // 4.2 draft / archived: only sharing remains.
-  if (objective.state === OBJECTIVE_STATE.draft || objective.state === OBJECTIVE_STATE.archived) {
+  if (objective.state === ObjectiveState.draft || objective.state === ObjectiveState.archived) {
     return {
       start: HIDDEN,
       continue: HIDDEN,
@@ -364,7 +336,7 @@ export function courseButtons(input: CourseButtonsInput, now: Date): CourseButto
       addToMyCourses: HIDDEN,
       share,
       message: {
-        key: objective.state === OBJECTIVE_STATE.draft ? "courseState.comingSoon" : "courseState.notAvailable",
+        key: objective.state === ObjectiveState.draft ? "courseState.comingSoon" : "courseState.notAvailable",
       },
     };
   }
@@ -384,7 +356,7 @@ export function courseButtons(input: CourseButtonsInput, now: Date): CourseButto
   }
 
   const block = availabilityBlock(access, now);
-  const inProgress = workflow?.state === WORKFLOW_STATE.inProgress;
+  const inProgress = workflow?.state === ObjectiveWorkflowState.inProgress;
 
   // Start
   let start: ButtonState = HIDDEN;
@@ -456,13 +428,13 @@ export function courseButtons(input: CourseButtonsInput, now: Date): CourseButto
  *   existing workflow is reused rather than duplicated.
  */
 export function canStartObjectiveWorkflow(input: {
-  workflow: { state: WorkflowState } | null | undefined;
+  workflow: { state: ObjectiveWorkflowState } | null | undefined;
   retakeAllowed: boolean;
   forced?: boolean;
 }): boolean {
   if (input.forced) return true;
   if (!input.workflow) return true;
-  if (input.workflow.state === WORKFLOW_STATE.finished) return input.retakeAllowed;
+  if (input.workflow.state === ObjectiveWorkflowState.finished) return input.retakeAllowed;
   return false;
 }
 
@@ -486,7 +458,7 @@ export interface StartPlan {
  */
 export function startPlan(input: {
   kind: ActivityKind;
-  workflow: { state: WorkflowState } | null | undefined;
+  workflow: { state: ObjectiveWorkflowState } | null | undefined;
   hasActivityWorkflow: boolean;
   retakeAllowed: boolean;
   forced?: boolean;
@@ -496,13 +468,13 @@ export function startPlan(input: {
   if (input.enrolled === false) steps.push("selfEnroll");
   const newObjective = canStartObjectiveWorkflow(input);
   if (newObjective) steps.push("startObjectiveWorkflow");
-  if (input.kind !== ACTIVITY_KIND.composite && (newObjective || !input.hasActivityWorkflow)) {
+  if (input.kind !== ActivityKind.composite && (newObjective || !input.hasActivityWorkflow)) {
     steps.push("startActivityWorkflow");
   }
   steps.push("loadTree");
   return {
     steps,
-    destination: input.kind === ACTIVITY_KIND.lti ? "reloadCourse" : "content",
+    destination: input.kind === ActivityKind.lti ? "reloadCourse" : "content",
   };
 }
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { WORKFLOW_STATE as W, type WorkflowState } from "./lifecycle";
-import { PROCTORING_SESSION_STATE as P, proctorLocked } from "./proctoring";
+import { proctorLocked } from "./proctoring";
+import { ObjectiveWorkflowState, ObjectiveWorkflowState as W, ProctoringSessionState as P } from "./vocabulary";
 
 describe("proctorLocked (spec 4.3, 4.8; docs/decisions/010-proctor-lock.md)", () => {
-  const cases: [string, WorkflowState | null, number | null, boolean][] = [
+  const cases: [string, ObjectiveWorkflowState | null, P | null, boolean][] = [
     // No attempt or no session: nothing to lock.
     ["no attempt, no session", null, null, false],
     ["no attempt, a completed session", null, P.completed, false],
@@ -23,8 +23,8 @@ describe("proctorLocked (spec 4.3, 4.8; docs/decisions/010-proctor-lock.md)", ()
     ["finished, session in progress (never completed)", W.finished, P.inProgress, false],
     ["finished, session created", W.finished, P.created, false],
     // A state the rule does not know locks nothing.
-    ["in progress, unknown state 9", W.inProgress, 9, false],
-    ["finished, unknown state 9", W.finished, 9, false],
+    ["in progress, unknown state 9", W.inProgress, 9 as P, false],
+    ["finished, unknown state 9", W.finished, 9 as P, false],
   ];
   it.each(cases)("%s → %s", (_label, workflow, session, expected) => {
     expect(

@@ -1,23 +1,10 @@
+import { ObjectiveWorkflowState, ProctoringSessionState } from "./vocabulary";
 /**
  * Spec 4.8 proctor lock: "A completed proctor session blocks actions unless the state fits (exact
  * rule not shown)". The rule chosen is recorded in docs/decisions/010-proctor-lock.md. Pure.
  */
-import { WORKFLOW_STATE, type WorkflowState } from "./lifecycle";
 
-/** Proctoring session states (spec 3 'Proctoring session: state'; the values are ours). */
-export const PROCTORING_SESSION_STATE = {
-  /** Booked, the learner has not joined yet. */
-  created: 1,
-  /** The proctor is watching. */
-  inProgress: 2,
-  /** The proctored sitting is over; the recording awaits the proctor's review. */
-  completed: 3,
-  /** The proctor has reviewed the recording. */
-  reviewed: 4,
-} as const;
-export type ProctoringSessionState = (typeof PROCTORING_SESSION_STATE)[keyof typeof PROCTORING_SESSION_STATE];
-
-const S = PROCTORING_SESSION_STATE;
+const S = ProctoringSessionState;
 
 /**
  * Whether the last proctoring session of the attempt's activity workflow locks the course buttons
@@ -31,12 +18,12 @@ const S = PROCTORING_SESSION_STATE;
  *   and neither does a state this rule does not know.
  */
 export function proctorLocked(input: {
-  workflow: { state: WorkflowState } | null | undefined;
-  session: { state: number } | null | undefined;
+  workflow: { state: ObjectiveWorkflowState } | null | undefined;
+  session: { state: ProctoringSessionState } | null | undefined;
 }): boolean {
   const { workflow, session } = input;
   if (!workflow || !session) return false;
-  if (workflow.state === WORKFLOW_STATE.inProgress)
+  if (workflow.state === ObjectiveWorkflowState.inProgress)
     return session.state === S.completed || session.state === S.reviewed;
   return session.state === S.completed;
 }

@@ -14,6 +14,18 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import type {
+  ActivityContentType,
+  ActivityKind,
+  ActivityType,
+  ActivityWorkflowState,
+  CommandResult,
+  DisplayMode,
+  ObjectiveState,
+  ObjectiveWorkflowState,
+  PresentationMode,
+  ProctoringSessionState,
+} from "../../domain/vocabulary";
 
 export const tenants = pgTable("tenants", {
   id: uuid("id").primaryKey().defaultRandom(),
@@ -160,7 +172,7 @@ export const commands = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     type: text("type").notNull(),
     state: text("state").notNull(),
-    result: integer("result"),
+    result: integer("result").$type<CommandResult>(),
     data: jsonb("data"),
     errors: jsonb("errors"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -211,16 +223,16 @@ export const objectives = pgTable(
     about: text("about").notNull().default(""),
     imageUrl: text("image_url"),
     /** Spec 3: 1 draft, 2 ready, 3 expired, 4 archived. */
-    state: integer("state").notNull().default(2),
+    state: integer("state").$type<ObjectiveState>().notNull().default(2),
     /** Spec 3 activity type (0 None … 14 Assignment) of the root activity. */
-    type: integer("type").notNull().default(0),
+    type: integer("type").$type<ActivityType>().notNull().default(0),
     /** Spec 3 activity kind of the root activity: 1 text, 2 lti, 3 composite, 4 event, 5 video, 6 discussion. */
-    activityKind: integer("activity_kind").notNull().default(3),
+    activityKind: integer("activity_kind").$type<ActivityKind>().notNull().default(3),
     /** Spec 3 activity summary: state of the root activity (4 = archived is excluded from lists). */
-    activityState: integer("activity_state").notNull().default(2),
+    activityState: integer("activity_state").$type<ObjectiveState>().notNull().default(2),
     childrenCount: integer("children_count").notNull().default(0),
-    presentationMode: integer("presentation_mode").notNull().default(0),
-    displayMode: integer("display_mode").notNull().default(2),
+    presentationMode: integer("presentation_mode").$type<PresentationMode>().notNull().default(0),
+    displayMode: integer("display_mode").$type<DisplayMode>().notNull().default(2),
     proctored: boolean("proctored").notNull().default(false),
     supportMobileView: boolean("support_mobile_view").notNull().default(true),
     supportFullscreenView: boolean("support_fullscreen_view").notNull().default(true),
@@ -442,7 +454,7 @@ export const objectiveWorkflows = pgTable(
       .notNull()
       .references(() => objectives.id, { onDelete: "cascade" }),
     attempt: integer("attempt").notNull().default(1),
-    state: integer("state").notNull(),
+    state: integer("state").$type<ObjectiveWorkflowState>().notNull(),
     progress: doublePrecision("progress").notNull().default(0),
     started: timestamp("started", { withTimezone: true }),
     submitted: timestamp("submitted", { withTimezone: true }),
@@ -498,13 +510,13 @@ export const activities = pgTable(
     name: text("name").notNull(),
     code: text("code").notNull().default(""),
     /** Spec 3 activity kind: 1 text, 2 lti, 3 composite, 4 event, 5 video, 6 discussion. */
-    kind: integer("kind").notNull(),
+    kind: integer("kind").$type<ActivityKind>().notNull(),
     /** Spec 3 content type: 1 Lti13, 2 PublicFile, 3 PrivateFile, 4 Lti11, 5 Text, 6 Composite, 7 Vimeo. */
-    contentType: integer("content_type").notNull(),
+    contentType: integer("content_type").$type<ActivityContentType>().notNull(),
     /** Spec 3 activity type (0 None … 14 Assignment). */
-    type: integer("type").notNull().default(0),
+    type: integer("type").$type<ActivityType>().notNull().default(0),
     /** 1 draft, 2 ready, 3 expired, 4 archived. */
-    state: integer("state").notNull().default(2),
+    state: integer("state").$type<ObjectiveState>().notNull().default(2),
     /** Text HTML, file path, Vimeo id, event details… by content type. */
     content: jsonb("content").notNull().default({}),
     preferredWidth: integer("preferred_width"),
@@ -566,7 +578,7 @@ export const activityWorkflows = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    state: integer("state").notNull().default(1),
+    state: integer("state").$type<ActivityWorkflowState>().notNull().default(1),
     started: timestamp("started", { withTimezone: true }).notNull().defaultNow(),
     finished: timestamp("finished", { withTimezone: true }),
     lastProctoringSessionId: uuid("last_proctoring_session_id").references((): AnyPgColumn => proctoringSessions.id, {
@@ -701,7 +713,7 @@ export const proctoringSessions = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     /** 1 created, 2 in progress, 3 completed, 4 reviewed. */
-    state: integer("state").notNull().default(1),
+    state: integer("state").$type<ProctoringSessionState>().notNull().default(1),
     created: timestamp("created", { withTimezone: true }).notNull().defaultNow(),
     completed: timestamp("completed", { withTimezone: true }),
   },

@@ -8,9 +8,16 @@ import { seedDemo } from "./seed";
 import { CATALOG_SLUGS, findCatalog, type CatalogSlug } from "./seed-catalog";
 import { CONSTRAINT_FIELDS, HANDBOOK_PDF, LOCK_SHOWCASE_SLUG, seedActivities } from "./seed-activities";
 import { CERTIFICATE_PDF_PATH, HANDBOOK_PDF_PATH, buildCertificatePdf, buildHandbookPdf } from "./make-demo-pdf";
-import { proctorLocked, PROCTORING_SESSION_STATE as P } from "../../domain/proctoring";
-import type { WorkflowState } from "../../domain/lifecycle";
+import { proctorLocked } from "../../domain/proctoring";
 import { loadTree } from "../routes/lifecycle";
+import {
+  ObjectiveWorkflowState,
+  ProctoringSessionState as P,
+  ActivityWorkflowState,
+  ObjectiveState,
+  ActivityKind,
+  ActivityContentType,
+} from "../../domain/vocabulary";
 
 const DEMO_DIR = fileURLToPath(new URL("../../public/demo/", import.meta.url));
 
@@ -63,7 +70,7 @@ afterAll(async () => {
 const bySlug = (slug: CatalogSlug) => courses.find((c) => c.id === objectiveIds[slug])!;
 const partsOf = (objectiveId: string) => parts.filter((p) => p.objectiveId === objectiveId);
 const act = (p: Part) => activityById.get(p.activityId)!;
-const isLeaf = (p: Part) => act(p).kind !== 3;
+const isLeaf = (p: Part) => act(p).kind !== ActivityKind.composite;
 const slugOf = (objectiveId: string) => CATALOG_SLUGS.find((slug) => objectiveIds[slug] === objectiveId)!;
 
 /** Depth-first pre-order of a course's parts, children by `order`. */
@@ -84,10 +91,12 @@ function treeOrder(ps: Part[]): Part[] {
 /** The API's progress rule (api/routes/lifecycle.ts progressOf): done = not in progress, over required non-archived leaves. */
 function progressOf(objectiveId: string, workflowId: string): number {
   const awByPart = new Map(aws.filter((a) => a.objectiveWorkflowId === workflowId).map((a) => [a.activityPartId, a]));
-  const counted = partsOf(objectiveId).filter((p) => isLeaf(p) && act(p).state !== 4 && !p.optional);
+  const counted = partsOf(objectiveId).filter(
+    (p) => isLeaf(p) && act(p).state !== ObjectiveState.archived && !p.optional,
+  );
   const done = counted.filter((p) => {
     const a = awByPart.get(p.id);
-    return a && a.state !== 1;
+    return a && a.state !== ActivityWorkflowState.inProgress;
   });
   return counted.length ? done.length / counted.length : 0;
 }
@@ -130,18 +139,19 @@ describe("seedActivities", () => {
     expect(new Set(acts.map((a) => a.contentType))).toEqual(new Set([1, 2, 3, 4, 5, 6, 7]));
     for (const a of acts) {
       const content = a.content as Record<string, unknown>;
-      if (a.contentType === 5 && a.kind === 1) expect(String(content.html)).toMatch(/^<h2>/);
-      if (a.contentType === 7) expect(String(content.vimeoId)).toMatch(/^\d+$/);
-      if (a.contentType === 2)
+      if (a.contentType === ActivityContentType.Text && a.kind === ActivityKind.text)
+        expect(String(content.html)).toMatch(/^<h2>/);
+      if (a.contentType === ActivityContentType.Vimeo) expect(String(content.vimeoId)).toMatch(/^\d+$/);
+      if (a.contentType === ActivityContentType.PublicFile)
         expect(content).toMatchObject({ url: HANDBOOK_PDF.url, mimeType: "application/pdf", size: HANDBOOK_PDF.size });
-      if (a.kind === 4) {
+      if (a.kind === ActivityKind.event) {
         expect(Date.parse(String(content.startsAt))).toBeLessThan(Date.parse(String(content.endsAt)));
         expect(content.location ?? content.url).toBeTruthy();
         expect(content.timezone).toBeTruthy();
       }
-      if (a.kind === 6) expect(String(content.prompt).length).toBeGreaterThan(20);
-      if (a.kind === 2) expect(a.toolUrl).toBe("https://tool.example/launch");
-      if (a.kind === 5) expect(a.duration).toBeGreaterThan(0);
+      if (a.kind === ActivityKind.discussion) expect(String(content.prompt).length).toBeGreaterThan(20);
+      if (a.kind === ActivityKind.lti) expect(a.toolUrl).toBe("https://tool.example/launch");
+      if (a.kind === ActivityKind.video) expect(a.duration).toBeGreaterThan(0);
     }
   });
 
@@ -156,13 +166,16 @@ describe("seedActivities", () => {
     const manualCourses = new Set(leaves.filter((p) => act(p).manualGrading).map((p) => p.objectiveId));
     expect(manualCourses.size).toBeGreaterThanOrEqual(2);
     const compositesWithLti = courses.filter(
-      (c) => c.activityKind === 3 && partsOf(c.id).some((p) => act(p).kind === 2),
+      (c) => c.activityKind === ActivityKind.composite && partsOf(c.id).some((p) => act(p).kind === ActivityKind.lti),
     );
     expect(compositesWithLti.length).toBeGreaterThanOrEqual(2);
     // Nested modules: a composite child of a root with 2+ children.
     expect(
       parts.some(
-        (p) => p.parentPartId !== null && act(p).kind === 3 && parts.filter((c) => c.parentPartId === p.id).length >= 2,
+        (p) =>
+          p.parentPartId !== null &&
+          act(p).kind === ActivityKind.composite &&
+          parts.filter((c) => c.parentPartId === p.id).length >= 2,
       ),
     ).toBe(true);
   });
@@ -176,7 +189,11 @@ describe("seedActivities", () => {
   it("has a composite course with several children for every presentation mode", () => {
     for (const mode of [0, 1, 2, 3]) {
       const withTree = courses.filter(
-        (c) => c.presentationMode === mode && c.activityKind === 3 && c.childrenCount >= 4 && c.state === 2,
+        (c) =>
+          c.presentationMode === mode &&
+          c.activityKind === ActivityKind.composite &&
+          c.childrenCount >= 4 &&
+          c.state === ObjectiveState.ready,
       );
       expect(withTree.length, `mode ${mode}`).toBeGreaterThan(0);
     }
@@ -214,12 +231,12 @@ describe("seedActivities", () => {
     // afterScore applies to LTI activities only (spec 4.12).
     for (const p of ps.filter((x) => (x.constraint as Record<string, string>).resultsDisclosurePolicy === "afterScore"))
       expect(act(p).kind).toBe(2);
-    expect(ps.some((p) => act(p).state === 1)).toBe(true);
-    expect(ps.some((p) => act(p).state === 4)).toBe(true);
+    expect(ps.some((p) => act(p).state === ObjectiveState.draft)).toBe(true);
+    expect(ps.some((p) => act(p).state === ObjectiveState.archived)).toBe(true);
   });
 
   it("gives in-progress workflows finished leaves in proportion to their progress", () => {
-    const inProgress = workflows.filter((w) => w.state === 1);
+    const inProgress = workflows.filter((w) => w.state === ObjectiveWorkflowState.inProgress);
     const adaCourses = new Set(inProgress.filter((w) => w.userId === userIds.ada).map((w) => slugOf(w.objectiveId)));
     expect(adaCourses).toEqual(new Set(["python-basics", "workplace-safety", "negotiation", "privacy-exam"]));
     for (const w of inProgress) {
@@ -228,7 +245,7 @@ describe("seedActivities", () => {
       expect(mine.every((a) => a.userId === w.userId)).toBe(true);
       expect(Math.abs(progressOf(w.objectiveId, w.id) - w.progress), slugOf(w.objectiveId)).toBeLessThanOrEqual(0.25);
       // One activity still in progress, no finish time.
-      expect(mine.filter((a) => a.state === 1 && a.finished === null).length).toBe(1);
+      expect(mine.filter((a) => a.state === ActivityWorkflowState.inProgress && a.finished === null).length).toBe(1);
     }
   });
 
@@ -244,10 +261,10 @@ describe("seedActivities", () => {
       }
     }
     // In grading: one manually graded activity waits, without a score.
-    const grading = done.filter((w) => w.state === 3);
+    const grading = done.filter((w) => w.state === ObjectiveWorkflowState.inGrading);
     expect(grading.length).toBeGreaterThan(0);
     for (const w of grading) {
-      const waiting = aws.filter((a) => a.objectiveWorkflowId === w.id && a.state === 2);
+      const waiting = aws.filter((a) => a.objectiveWorkflowId === w.id && a.state === ActivityWorkflowState.inGrading);
       expect(waiting.length).toBeGreaterThanOrEqual(1);
       for (const a of waiting) {
         const part = parts.find((p) => p.id === a.activityPartId)!;
@@ -280,7 +297,7 @@ describe("seedActivities", () => {
   });
 
   it("records scores within each activity's maximum", () => {
-    const finishedAws = aws.filter((a) => a.state !== 1);
+    const finishedAws = aws.filter((a) => a.state !== ActivityWorkflowState.inProgress);
     expect(recs).toHaveLength(finishedAws.length);
     for (const r of recs) {
       const part = parts.find((p) => p.id === r.activityPartId)!;
@@ -327,8 +344,8 @@ describe("seedActivities", () => {
     const wf = workflows.find((w) => w.objectiveId === course.id && w.userId === userIds.ada)!;
     const tree = await loadTree(database.db, course.id, wf, true, now);
     expect(tree.rootPathId).toBe(partsOf(course.id).find((p) => p.parentPartId === null)!.id);
-    expect(tree.nodes.some((n) => n.childActivity.state === 4)).toBe(false);
-    const draft = tree.nodes.find((n) => n.childActivity.state === 1)!;
+    expect(tree.nodes.some((n) => n.childActivity.state === ObjectiveState.archived)).toBe(false);
+    const draft = tree.nodes.find((n) => n.childActivity.state === ObjectiveState.draft)!;
     expect(draft.available).toBe(false);
     // A future startFrom is a constraint the client weighs (spec 4.12), not missing content.
     const opensLater = tree.nodes.find(
@@ -360,7 +377,7 @@ describe("seedActivities", () => {
       const session = sessions.find((x) => x.id === aw.lastProctoringSessionId)!;
       return {
         state: session.state,
-        locked: proctorLocked({ workflow: { state: wf.state as WorkflowState }, session }),
+        locked: proctorLocked({ workflow: { state: wf.state as ObjectiveWorkflowState }, session }),
       };
     };
     expect(lockOf("privacy-exam")).toEqual({ state: P.completed, locked: true });

@@ -21,30 +21,19 @@
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "./client";
 import * as s from "./schema";
-import { ACTIVITY_KIND, ACTIVITY_TYPE, WORKFLOW_STATE, type CatalogSlug, type Tx } from "./seed-catalog";
-import { PROCTORING_SESSION_STATE } from "../../domain/proctoring";
+import { type CatalogSlug, type Tx } from "./seed-catalog";
 import { CONSTRAINT_DATE_FIELDS } from "../../domain/activity-access";
-
-// ---------------------------------------------------------------------------------------------
-// Enumerations (spec 3)
-// ---------------------------------------------------------------------------------------------
-
-/** Activity content type. */
-export const CONTENT_TYPE = {
-  lti13: 1,
-  publicFile: 2,
-  privateFile: 3,
-  lti11: 4,
-  text: 5,
-  composite: 6,
-  vimeo: 7,
-} as const;
-
-/** Activity state (same scale as objective states). */
-export const ACTIVITY_STATE = { draft: 1, ready: 2, expired: 3, archived: 4 } as const;
-
-/** Activity workflow state. */
-const AW = { inProgress: 1, inGrading: 2, finished: 3 } as const;
+import {
+  ObjectiveState,
+  ActivityKind,
+  ActivityContentType,
+  ActivityType,
+  ObjectiveWorkflowState,
+  ActivityWorkflowState,
+  ProctoringSessionState,
+  type ResultsDisclosurePolicy,
+  type ReviewPolicy,
+} from "../../domain/vocabulary";
 
 /** The course whose parts exercise every activity lock reason and constraint of spec 4.12. */
 export const LOCK_SHOWCASE_SLUG: CatalogSlug = "python-basics";
@@ -71,9 +60,6 @@ export const CONSTRAINT_FIELDS = [
   "resultsDisclosureAbove",
 ] as const;
 
-export type ReviewPolicy = "never" | "afterSubmission" | "afterRevealingResults";
-export type ResultsDisclosurePolicy = "never" | "afterDate" | "afterScore" | "afterFinish";
-
 /** A constraint with dates given in days relative to `now` (negative = past). */
 type ConstraintDef = Partial<Record<ConstraintDateField, number>> & {
   reviewPolicy?: ReviewPolicy;
@@ -93,15 +79,15 @@ interface NodeOpts {
   /** Points; null/undefined = not graded. */
   maxScore?: number | null;
   manualGrading?: boolean;
-  state?: number;
+  state?: ObjectiveState;
   constraint?: ConstraintDef;
   /** Activity type; defaults by kind. */
-  type?: number;
+  type?: ActivityType;
   imageUrl?: string;
   duration?: number;
   proctored?: boolean;
   supportReview?: boolean;
-  contentType?: number;
+  contentType?: ActivityContentType;
   preferredSize?: [number, number];
   /** Demo progress: every in-progress learner has finished this leaf. */
   done?: boolean;
@@ -121,17 +107,17 @@ interface EventDef {
 
 interface NodeDef extends NodeOpts {
   name: string;
-  kind: number;
-  contentType: number;
+  kind: ActivityKind;
+  contentType: ActivityContentType;
   content: Record<string, unknown>;
   event?: EventDef;
   toolUrl?: string;
   children?: NodeDef[];
 }
 
-const K = ACTIVITY_KIND;
-const T = ACTIVITY_TYPE;
-const CT = CONTENT_TYPE;
+const K = ActivityKind;
+const T = ActivityType;
+const CT = ActivityContentType;
 
 const VIMEO = { player: "76979871", mountain: "22439234", bunny: "1084537" } as const;
 
@@ -144,7 +130,7 @@ function words(html: string): number {
 
 /** A composite module. */
 function mod(name: string, children: NodeDef[], opts: NodeOpts = {}): NodeDef {
-  return { name, kind: K.composite, contentType: CT.composite, content: {}, type: T.Composite, ...opts, children };
+  return { name, kind: K.composite, contentType: CT.Composite, content: {}, type: T.Composite, ...opts, children };
 }
 /** A rich-text page (reading time from its length). */
 function text(name: string, html: string, opts: NodeOpts = {}): NodeDef {
@@ -152,7 +138,7 @@ function text(name: string, html: string, opts: NodeOpts = {}): NodeDef {
   return {
     name,
     kind: K.text,
-    contentType: CT.text,
+    contentType: CT.Text,
     content: { html },
     type: opts.manualGrading ? T.Assignment : T.RichText,
     duration: minutes * 60,
@@ -163,7 +149,7 @@ function video(name: string, vimeoId: string, seconds: number, opts: NodeOpts = 
   return {
     name,
     kind: K.video,
-    contentType: CT.vimeo,
+    contentType: CT.Vimeo,
     content: { vimeoId },
     type: T.PublicFiles,
     duration: seconds,
@@ -175,7 +161,7 @@ function pdf(name: string, opts: NodeOpts = {}): NodeDef {
   return {
     name,
     kind: K.text,
-    contentType: CT.publicFile,
+    contentType: CT.PublicFile,
     content: { ...HANDBOOK_PDF, pages: 6 },
     type: T.PublicFiles,
     duration: 600,
@@ -186,7 +172,7 @@ function event(name: string, ev: EventDef, description: string, opts: NodeOpts =
   return {
     name,
     kind: K.event,
-    contentType: CT.text,
+    contentType: CT.Text,
     content: { description },
     event: ev,
     type: T.Classroom,
@@ -199,14 +185,14 @@ function discussion(name: string, prompt: string, opts: NodeOpts & { minReplies?
   return {
     name,
     kind: K.discussion,
-    contentType: CT.text,
+    contentType: CT.Text,
     content: { prompt, ...(minReplies ? { minReplies } : {}) },
     type: T.ClassDiscussion,
     ...rest,
   };
 }
-function lti(name: string, type: number, opts: NodeOpts = {}): NodeDef {
-  return { name, kind: K.lti, contentType: CT.lti13, content: {}, toolUrl: LTI_TOOL_URL, type, ...opts };
+function lti(name: string, type: ActivityType, opts: NodeOpts = {}): NodeDef {
+  return { name, kind: K.lti, contentType: CT.Lti13, content: {}, toolUrl: LTI_TOOL_URL, type, ...opts };
 }
 
 const h2 = (x: string) => `<h2>${x}</h2>`;
@@ -474,7 +460,7 @@ const PYTHON_BASICS: NodeDef[] = [
         ),
         {
           optional: true,
-          state: ACTIVITY_STATE.draft,
+          state: ObjectiveState.draft,
         },
       ),
       text(
@@ -485,7 +471,7 @@ const PYTHON_BASICS: NodeDef[] = [
         ),
         {
           optional: true,
-          state: ACTIVITY_STATE.archived,
+          state: ObjectiveState.archived,
         },
       ),
     ],
@@ -1604,7 +1590,7 @@ const TREES: Record<CatalogSlug, TreeDef> = {
   "new-manager": { children: NEW_MANAGER },
   "project-management": {
     leaf: lti("Project Management Fundamentals", T.Scorm, {
-      contentType: CT.lti11,
+      contentType: CT.Lti11,
       maxScore: 100,
       preferredSize: [1024, 768],
     }),
@@ -1635,7 +1621,7 @@ const TREES: Record<CatalogSlug, TreeDef> = {
     ),
   },
   "german-a1": { children: GERMAN_A1 },
-  onboarding: { leaf: lti("Welcome to Northwind", T.Scorm, { contentType: CT.lti11 }) },
+  onboarding: { leaf: lti("Welcome to Northwind", T.Scorm, { contentType: CT.Lti11 }) },
   "excel-archived": { children: EXCEL_ARCHIVED },
   "learning-survey": { leaf: lti("Quarterly Learning Survey", T.Survey, {}) },
   "design-thinking": {
@@ -1651,7 +1637,7 @@ const TREES: Record<CatalogSlug, TreeDef> = {
     leaf: {
       name: "Board Papers Reading Room",
       kind: K.text,
-      contentType: CT.privateFile,
+      contentType: CT.PrivateFile,
       type: T.PrivateFiles,
       content: {
         path: "private/board/2026-q2-board-pack.pdf",
@@ -1692,10 +1678,10 @@ type PartRow = typeof s.activityParts.$inferInsert;
 interface BuiltLeaf {
   partId: string;
   optional: boolean;
-  state: number;
+  state: ObjectiveState;
   maxScore: number | null;
   manualGrading: boolean;
-  contentType: number;
+  contentType: ActivityContentType;
   /** Startable now: ready or expired, no draft ancestor, no start date in the future. */
   startable: boolean;
   done: boolean;
@@ -1740,9 +1726,9 @@ interface CourseRow {
   id: string;
   name: string;
   code: string;
-  type: number;
-  activityKind: number;
-  activityState: number;
+  type: ActivityType;
+  activityKind: ActivityKind;
+  activityState: ObjectiveState;
   proctored: boolean;
   supportReview: boolean;
 }
@@ -1754,7 +1740,7 @@ function buildCourse(course: CourseRow, tree: TreeDef, tenantId: string, now: Da
   const leaves: BuiltLeaf[] = [];
   const uuid = () => crypto.randomUUID();
 
-  const isComposite = course.activityKind === ACTIVITY_KIND.composite;
+  const isComposite = course.activityKind === ActivityKind.composite;
   if (isComposite !== "children" in tree) {
     throw new Error(
       `seedActivities: the tree of ${course.code} does not match its activity kind ${course.activityKind}`,
@@ -1777,8 +1763,8 @@ function buildCourse(course: CourseRow, tree: TreeDef, tenantId: string, now: Da
   ) => {
     const activityId = uuid();
     const partId = uuid();
-    const state = root ? course.activityState : (def.state ?? ACTIVITY_STATE.ready);
-    const maxScore = def.kind === ACTIVITY_KIND.composite ? null : (def.maxScore ?? null);
+    const state = root ? course.activityState : (def.state ?? ObjectiveState.ready);
+    const maxScore = def.kind === ActivityKind.composite ? null : (def.maxScore ?? null);
     activities.push({
       id: activityId,
       tenantId,
@@ -1792,9 +1778,9 @@ function buildCourse(course: CourseRow, tree: TreeDef, tenantId: string, now: Da
       preferredWidth: def.preferredSize?.[0] ?? null,
       preferredHeight: def.preferredSize?.[1] ?? null,
       supportReview: root ? course.supportReview : (def.supportReview ?? true),
-      supportCollaborativeMode: def.kind === ACTIVITY_KIND.discussion,
+      supportCollaborativeMode: def.kind === ActivityKind.discussion,
       supportPersonalMode: true,
-      supportLtiGrading: def.kind === ACTIVITY_KIND.lti && maxScore !== null,
+      supportLtiGrading: def.kind === ActivityKind.lti && maxScore !== null,
       proctored: root ? course.proctored : (def.proctored ?? false),
       duration: def.duration ?? null,
       toolUrl: def.toolUrl ?? null,
@@ -1814,7 +1800,7 @@ function buildCourse(course: CourseRow, tree: TreeDef, tenantId: string, now: Da
       constraint: constraintOf(def.constraint, now),
     });
     const startFrom = def.constraint?.startFrom ?? inherited.startFrom;
-    const draft = inherited.draft || state === ACTIVITY_STATE.draft;
+    const draft = inherited.draft || state === ObjectiveState.draft;
     const ends = [
       def.constraint?.accessibleUntil,
       def.constraint?.gracePeriodUntil,
@@ -1823,7 +1809,7 @@ function buildCourse(course: CourseRow, tree: TreeDef, tenantId: string, now: Da
     ];
     const deadlineDays = ends.filter((x): x is number => x !== undefined);
     const deadline = deadlineDays.length ? Math.min(...deadlineDays) : null;
-    if (def.kind === ACTIVITY_KIND.composite) {
+    if (def.kind === ActivityKind.composite) {
       (def.children ?? []).forEach((child, i) => {
         const childAxis = root ? String(i + 1).padStart(2, "0") : `${axis}.${String(i + 1).padStart(2, "0")}`;
         visit(child, partId, childAxis, i + 1, false, { draft, startFrom, deadline });
@@ -1836,7 +1822,7 @@ function buildCourse(course: CourseRow, tree: TreeDef, tenantId: string, now: Da
         maxScore,
         manualGrading: def.manualGrading ?? false,
         contentType: def.contentType,
-        startable: !draft && state !== ACTIVITY_STATE.archived && (startFrom === null || startFrom <= 0),
+        startable: !draft && state !== ObjectiveState.archived && (startFrom === null || startFrom <= 0),
         done: def.done ?? false,
         missed: def.missed ?? false,
         deadline: deadline === null ? null : now.getTime() + deadline * DAY_MS,
@@ -1876,10 +1862,10 @@ function progressRows(
 ) {
   const aws: AwRow[] = [];
   const records: RecRow[] = [];
-  const required = leaves.filter((l) => !l.optional && l.state !== ACTIVITY_STATE.archived);
+  const required = leaves.filter((l) => !l.optional && l.state !== ObjectiveState.archived);
   let finished: BuiltLeaf[];
   let inProgress: BuiltLeaf | null = null;
-  if (wf.state === WORKFLOW_STATE.inProgress) {
+  if (wf.state === ObjectiveWorkflowState.inProgress) {
     const target = Math.round(wf.progress * required.length);
     const chosen = new Set(leaves.filter((l) => l.done && l.startable));
     let count = required.filter((l) => chosen.has(l)).length;
@@ -1907,14 +1893,14 @@ function progressRows(
   finished.forEach((leaf, i) => {
     const started = new Date(start + slot * i + 5 * MINUTE_MS);
     const done = new Date(Math.min(started.getTime() + Math.min(slot * 0.8, 50 * MINUTE_MS), end));
-    const awaitingGrade = leaf.manualGrading && wf.state < WORKFLOW_STATE.graded;
+    const awaitingGrade = leaf.manualGrading && wf.state < ObjectiveWorkflowState.graded;
     const id = crypto.randomUUID();
     aws.push({
       id,
       objectiveWorkflowId: wf.id,
       activityPartId: leaf.partId,
       userId: wf.userId,
-      state: awaitingGrade ? AW.inGrading : AW.finished,
+      state: awaitingGrade ? ActivityWorkflowState.inGrading : ActivityWorkflowState.finished,
       started,
       finished: done,
     });
@@ -1939,13 +1925,13 @@ function progressRows(
       objectiveWorkflowId: wf.id,
       activityPartId: inProgress.partId,
       userId: wf.userId,
-      state: AW.inProgress,
+      state: ActivityWorkflowState.inProgress,
       started: new Date(start + slot * finished.length + 5 * MINUTE_MS),
       finished: null,
       resume:
-        inProgress.contentType === CT.publicFile
+        inProgress.contentType === CT.PublicFile
           ? { page: 3 }
-          : inProgress.contentType === CT.vimeo
+          : inProgress.contentType === CT.Vimeo
             ? { seconds: 41 }
             : null,
     });
@@ -1966,7 +1952,9 @@ function progressRows(
       activityWorkflowId: aw.id!,
       userId: wf.userId,
       state:
-        wf.state === WORKFLOW_STATE.inProgress ? PROCTORING_SESSION_STATE.completed : PROCTORING_SESSION_STATE.reviewed,
+        wf.state === ObjectiveWorkflowState.inProgress
+          ? ProctoringSessionState.completed
+          : ProctoringSessionState.reviewed,
       created,
       completed,
     });

@@ -18,21 +18,25 @@ import * as s from "./schema";
 import { DEMO_TENANT_DOMAIN, DEMO_USERS, seedDemo } from "./seed";
 import { seedActivities } from "./seed-activities";
 import {
-  ACTIVITY_KIND,
-  ACTIVITY_TYPE,
   COVER_SLUGS,
   GRADING_SCALES,
-  OBJECTIVE_STATE,
-  WORKFLOW_STATE,
   coverUrl,
   daysFrom,
   gradeScore,
   seedCatalog,
   type DemoUser,
-  type GradeRevealPolicy,
   type ScaleForGrading,
   type Tx,
 } from "./seed-catalog";
+import {
+  ObjectiveState,
+  ActivityKind,
+  ActivityType,
+  ObjectiveWorkflowState,
+  type GradeRevealPolicy,
+  type DisplayMode,
+  type PresentationMode,
+} from "../../domain/vocabulary";
 
 export interface SeedBigOptions {
   /** Extra catalog courses (default 10,000). */
@@ -144,18 +148,18 @@ const OUTCOMES = [
   "build a small project from scratch",
   "pass the end-of-course assessment with confidence",
 ];
-const KIND_TYPES: [number, number][] = [
-  [ACTIVITY_KIND.composite, ACTIVITY_TYPE.Composite],
-  [ACTIVITY_KIND.composite, ACTIVITY_TYPE.Composite],
-  [ACTIVITY_KIND.composite, ACTIVITY_TYPE.Composite],
-  [ACTIVITY_KIND.lti, ACTIVITY_TYPE.Scorm],
-  [ACTIVITY_KIND.lti, ACTIVITY_TYPE.CodingLabs],
-  [ACTIVITY_KIND.lti, ACTIVITY_TYPE.JupyterLabs],
-  [ACTIVITY_KIND.lti, ACTIVITY_TYPE.Assessment],
-  [ACTIVITY_KIND.text, ACTIVITY_TYPE.RichText],
-  [ACTIVITY_KIND.event, ACTIVITY_TYPE.Classroom],
-  [ACTIVITY_KIND.video, ACTIVITY_TYPE.PublicFiles],
-  [ACTIVITY_KIND.discussion, ACTIVITY_TYPE.ClassDiscussion],
+const KIND_TYPES: [ActivityKind, ActivityType][] = [
+  [ActivityKind.composite, ActivityType.Composite],
+  [ActivityKind.composite, ActivityType.Composite],
+  [ActivityKind.composite, ActivityType.Composite],
+  [ActivityKind.lti, ActivityType.Scorm],
+  [ActivityKind.lti, ActivityType.CodingLabs],
+  [ActivityKind.lti, ActivityType.JupyterLabs],
+  [ActivityKind.lti, ActivityType.Assessment],
+  [ActivityKind.text, ActivityType.RichText],
+  [ActivityKind.event, ActivityType.Classroom],
+  [ActivityKind.video, ActivityType.PublicFiles],
+  [ActivityKind.discussion, ActivityType.ClassDiscussion],
 ];
 
 /** Deterministic pseudo-random numbers (mulberry32), so every run makes the same data. */
@@ -292,12 +296,12 @@ export async function seedBig(db: Db, opts: SeedBigOptions = {}): Promise<SeedBi
     const r = rnd.next();
     const state =
       r < 0.9
-        ? OBJECTIVE_STATE.ready
+        ? ObjectiveState.ready
         : r < 0.94
-          ? OBJECTIVE_STATE.draft
+          ? ObjectiveState.draft
           : r < 0.97
-            ? OBJECTIVE_STATE.expired
-            : OBJECTIVE_STATE.archived;
+            ? ObjectiveState.expired
+            : ObjectiveState.archived;
     const [kind, type] = rnd.pick(KIND_TYPES);
     const format = rnd.pick(FORMATS);
     const id = uuid();
@@ -316,15 +320,15 @@ export async function seedBig(db: Db, opts: SeedBigOptions = {}): Promise<SeedBi
       type,
       activityKind: kind,
       activityState: state,
-      childrenCount: kind === ACTIVITY_KIND.composite ? 2 + rnd.int(12) : kind === ACTIVITY_KIND.lti ? 1 : 0,
-      presentationMode: rnd.int(4),
-      displayMode: 1 + rnd.int(3),
-      proctored: type === ACTIVITY_TYPE.Assessment && rnd.next() < 0.3,
+      childrenCount: kind === ActivityKind.composite ? 2 + rnd.int(12) : kind === ActivityKind.lti ? 1 : 0,
+      presentationMode: rnd.int(4) as PresentationMode,
+      displayMode: (1 + rnd.int(3)) as DisplayMode,
+      proctored: type === ActivityType.Assessment && rnd.next() < 0.3,
       supportReview: rnd.next() > 0.05,
       enableAiTutor: rnd.next() < 0.1,
-      gradingScaleId: kind === ACTIVITY_KIND.text || scaleIds.length === 0 ? null : rnd.pick(scaleIds),
+      gradingScaleId: kind === ActivityKind.text || scaleIds.length === 0 ? null : rnd.pick(scaleIds),
       inCatalog: true,
-      isPublic: state === OBJECTIVE_STATE.ready && rnd.next() < 0.1,
+      isPublic: state === ObjectiveState.ready && rnd.next() < 0.1,
       allowSelfEnrollment: rnd.next() > 0.05,
       createdAt: new Date(now.getTime() - (courseCount - i) * 60_000),
     });
@@ -378,32 +382,37 @@ export async function seedBig(db: Db, opts: SeedBigOptions = {}): Promise<SeedBi
       roll < 0.25
         ? null
         : roll < 0.45
-          ? WORKFLOW_STATE.inProgress
+          ? ObjectiveWorkflowState.inProgress
           : roll < 0.5
-            ? WORKFLOW_STATE.submitted
+            ? ObjectiveWorkflowState.submitted
             : roll < 0.55
-              ? WORKFLOW_STATE.inGrading
+              ? ObjectiveWorkflowState.inGrading
               : roll < 0.6
-                ? WORKFLOW_STATE.graded
+                ? ObjectiveWorkflowState.graded
                 : roll < 0.65
-                  ? WORKFLOW_STATE.gradingApproved
+                  ? ObjectiveWorkflowState.gradingApproved
                   : roll < 0.95
-                    ? WORKFLOW_STATE.finished
+                    ? ObjectiveWorkflowState.finished
                     : "imported";
     const attempts =
-      state === WORKFLOW_STATE.finished && rnd.next() < 0.1 ? 2 : state === null || state === "imported" ? 0 : 1;
+      state === ObjectiveWorkflowState.finished && rnd.next() < 0.1
+        ? 2
+        : state === null || state === "imported"
+          ? 0
+          : 1;
     let lastWorkflowId: string | null = null;
-    let lastWorkflowState: number | null = null;
+    let lastWorkflowState: ObjectiveWorkflowState | null = null;
     let lastRecordId: string | null = null;
     for (let attempt = 1; attempt <= attempts; attempt++) {
-      const wfState = attempt < attempts ? WORKFLOW_STATE.finished : (state as number);
+      // attempts > 0 only for a workflow state (not null, not "imported").
+      const wfState = attempt < attempts ? ObjectiveWorkflowState.finished : (state as ObjectiveWorkflowState);
       const workflowId = uuid();
       const startedAgo = 5 + rnd.int(200) + (attempts - attempt) * 60;
       const submittedAgo = Math.max(0, startedAgo - 1 - rnd.int(5));
-      const progress = wfState === WORKFLOW_STATE.inProgress ? Math.round(rnd.next() * 100) / 100 : 1;
-      const hasRecord = wfState >= WORKFLOW_STATE.submitted;
+      const progress = wfState === ObjectiveWorkflowState.inProgress ? Math.round(rnd.next() * 100) / 100 : 1;
+      const hasRecord = wfState >= ObjectiveWorkflowState.submitted;
       const recordId = hasRecord ? uuid() : null;
-      const finished = wfState === WORKFLOW_STATE.finished ? daysFrom(now, -submittedAgo) : null;
+      const finished = wfState === ObjectiveWorkflowState.finished ? daysFrom(now, -submittedAgo) : null;
       workflowRows.push({
         id: workflowId,
         aggregateId,
@@ -413,13 +422,15 @@ export async function seedBig(db: Db, opts: SeedBigOptions = {}): Promise<SeedBi
         state: wfState,
         progress,
         started: daysFrom(now, -startedAgo),
-        submitted: wfState >= WORKFLOW_STATE.submitted ? daysFrom(now, -submittedAgo) : null,
+        submitted: wfState >= ObjectiveWorkflowState.submitted ? daysFrom(now, -submittedAgo) : null,
         finished,
         objectiveRecordId: recordId,
       });
       if (recordId) {
         // Previous attempts failed; no score yet while submitted / in grading, and 5% of finished ones stay unresolved.
-        const scored = wfState >= WORKFLOW_STATE.graded && (wfState !== WORKFLOW_STATE.finished || rnd.next() > 0.05);
+        const scored =
+          wfState >= ObjectiveWorkflowState.graded &&
+          (wfState !== ObjectiveWorkflowState.finished || rnd.next() > 0.05);
         const ratio = attempt < attempts ? rnd.next() * 0.4 : rnd.next();
         const score = scored && scale ? Math.round(ratio * scale.maxScore * 100) / 100 : null;
         recordRows.push({

@@ -14,6 +14,7 @@ import {
   type CatalogSlug,
 } from "./seed-catalog";
 import { isCertificateExpired } from "../../domain/certificates";
+import { ObjectiveWorkflowState, ObjectiveState, IN_PROGRESS_FILTER_STATES } from "../../domain/vocabulary";
 
 const NOW = new Date("2026-06-01T12:00:00Z");
 /**
@@ -61,8 +62,8 @@ async function load() {
 function progressOf(a: Aggregate, workflows: Map<string, Workflow>): "notStarted" | "inProgress" | "completed" | null {
   const wf = a.lastWorkflowId ? workflows.get(a.lastWorkflowId) : undefined;
   if (!wf) return a.lastRecordId ? "completed" : "notStarted";
-  if (wf.state === 1 || wf.state === 3 || wf.state === 5) return "inProgress";
-  if (wf.state === 6) return "completed";
+  if (IN_PROGRESS_FILTER_STATES.includes(wf.state as ObjectiveWorkflowState)) return "inProgress";
+  if (wf.state === ObjectiveWorkflowState.finished) return "completed";
   return null;
 }
 
@@ -82,7 +83,9 @@ describe("seedCatalog", () => {
     expect(byState(2)).toBeGreaterThanOrEqual(20);
     expect(byState(3)).toBeGreaterThanOrEqual(2);
     expect(byState(4)).toBeGreaterThanOrEqual(2);
-    expect(courses.some((c) => c.state === 2 && c.activityState === 4)).toBe(true);
+    expect(courses.some((c) => c.state === ObjectiveState.ready && c.activityState === ObjectiveState.archived)).toBe(
+      true,
+    );
     expect(new Set(courses.map((c) => c.presentationMode))).toEqual(new Set([0, 1, 2, 3]));
     expect(new Set(courses.map((c) => c.activityKind))).toEqual(new Set([1, 2, 3, 4, 5, 6]));
     expect(new Set(courses.map((c) => c.type))).toEqual(new Set(Array.from({ length: 15 }, (_, i) => i)));
@@ -106,9 +109,9 @@ describe("seedCatalog", () => {
     expect(covered.length / courses.length).toBeGreaterThan(0.35);
     expect(covered.length / courses.length).toBeLessThan(0.65);
     for (const c of covered) expect(c.imageUrl).toMatch(/^\/learn\/covers\/[a-z0-9-]+\.svg$/);
-    const publicReady = some((c) => c.isPublic && c.state === 2);
+    const publicReady = some((c) => c.isPublic && c.state === ObjectiveState.ready);
     expect(publicReady).toBeGreaterThanOrEqual(8);
-    expect(some((c) => c.isPublic && c.state !== 2)).toBe(0);
+    expect(some((c) => c.isPublic && c.state !== ObjectiveState.ready)).toBe(0);
     expect(some((c) => c.inCatalog && !c.allowSelfEnrollment)).toBeGreaterThanOrEqual(3);
     expect(some((c) => c.announcementChannelId !== null)).toBe(1);
     // The cyber security exam (ada finished it) and the data protection exam (her session has ended).
@@ -179,7 +182,7 @@ describe("seedCatalog", () => {
     const wfById = new Map(workflows.map((w) => [w.id, w]));
     const courseById = new Map(courses.map((c) => [c.id, c]));
     const ada = aggregates.filter((a) => a.userId === userIds.ada);
-    const listed = ada.filter((a) => courseById.get(a.objectiveId)!.activityState !== 4);
+    const listed = ada.filter((a) => courseById.get(a.objectiveId)!.activityState !== ObjectiveState.archived);
     expect(listed.length).toBeGreaterThanOrEqual(14);
     expect(ada.length - listed.length).toBeGreaterThanOrEqual(1);
 
@@ -353,7 +356,7 @@ function checkConsistency(
   for (const w of workflows) {
     expect(w.started).not.toBeNull();
     expect(w.submitted === null).toBe(w.state < 2);
-    expect(w.finished === null).toBe(w.state !== 6);
+    expect(w.finished === null).toBe(w.state !== ObjectiveWorkflowState.finished);
     expect(w.objectiveRecordId === null).toBe(w.state < 2);
     expect(w.progress).toBeGreaterThanOrEqual(0);
     expect(w.progress).toBeLessThanOrEqual(1);

@@ -19,53 +19,15 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { certificateExpiration, formatCertificateNumber } from "../../domain/certificates";
 import type { Db } from "./client";
 import * as s from "./schema";
-
-// ---------------------------------------------------------------------------------------------
-// Enumerations (spec 3)
-// ---------------------------------------------------------------------------------------------
-
-/** Objective state: 1 draft, 2 ready, 3 expired, 4 archived. */
-export const OBJECTIVE_STATE = { draft: 1, ready: 2, expired: 3, archived: 4 } as const;
-
-/** Activity kind of the root activity. */
-export const ACTIVITY_KIND = { text: 1, lti: 2, composite: 3, event: 4, video: 5, discussion: 6 } as const;
-
-/**
- * Activity type (0 None … 14 Assignment). The spec names the members but not the numbers of the
- * middle ones; this seed assumes the names in the order the spec lists them.
- */
-export const ACTIVITY_TYPE = {
-  None: 0,
-  VirtualLabs: 1,
-  CodingLabs: 2,
-  Stem: 3,
-  PrivateFiles: 4,
-  PublicFiles: 5,
-  RichText: 6,
-  Composite: 7,
-  JupyterLabs: 8,
-  Scorm: 9,
-  Assessment: 10,
-  Classroom: 11,
-  Survey: 12,
-  ClassDiscussion: 13,
-  Assignment: 14,
-} as const;
-
-/** Presentation mode: 0 Tree, 1 Tiles, 2 LongRead, 3 LongReadWithoutActivityNames. */
-export const PRESENTATION_MODE = { tree: 0, tiles: 1, longRead: 2, longReadWithoutActivityNames: 3 } as const;
-
-/** Objective workflow state (spec 4.1). */
-export const WORKFLOW_STATE = {
-  inProgress: 1,
-  submitted: 2,
-  inGrading: 3,
-  graded: 4,
-  gradingApproved: 5,
-  finished: 6,
-} as const;
-
-export type GradeRevealPolicy = "none" | "never" | "afterFinish" | "afterDate";
+import {
+  ObjectiveState,
+  ActivityKind,
+  ActivityType,
+  PresentationMode,
+  ObjectiveWorkflowState,
+  type GradeRevealPolicy,
+  type DisplayMode,
+} from "../../domain/vocabulary";
 
 // ---------------------------------------------------------------------------------------------
 // Reference data
@@ -172,13 +134,13 @@ interface CourseDef {
   description: string;
   about: string;
   cover?: boolean;
-  state: number;
+  state: ObjectiveState;
   /** Root activity state; defaults to the course state. */
-  activityState?: number;
-  kind: number;
-  type: number;
-  mode: number;
-  display?: number;
+  activityState?: ObjectiveState;
+  kind: ActivityKind;
+  type: ActivityType;
+  mode: PresentationMode;
+  display?: DisplayMode;
   children: number;
   collections: CollectionKey[];
   attributes: AttributeName[];
@@ -200,10 +162,10 @@ interface CourseDef {
   access?: AccessSettings;
 }
 
-const K = ACTIVITY_KIND;
-const T = ACTIVITY_TYPE;
-const M = PRESENTATION_MODE;
-const { draft, ready, expired, archived } = OBJECTIVE_STATE;
+const K = ActivityKind;
+const T = ActivityType;
+const M = PresentationMode;
+const { draft, ready, expired, archived } = ObjectiveState;
 
 const p = (...paragraphs: string[]) => paragraphs.map((x) => `<p>${x}</p>`).join("");
 const ul = (...items: string[]) => `<ul>${items.map((x) => `<li>${x}</li>`).join("")}</ul>`;
@@ -226,7 +188,7 @@ const COURSES = {
     state: ready,
     kind: K.composite,
     type: T.Composite,
-    mode: M.tree,
+    mode: M.Tree,
     children: 8,
     collections: ["dataAi", "softwareEngineering"],
     attributes: ["Beginner", "Self-paced", "English"],
@@ -246,7 +208,7 @@ const COURSES = {
     state: ready,
     kind: K.lti,
     type: T.JupyterLabs,
-    mode: M.tree,
+    mode: M.Tree,
     display: 1,
     children: 1,
     collections: ["dataAi"],
@@ -269,7 +231,7 @@ const COURSES = {
     state: ready,
     kind: K.composite,
     type: T.Composite,
-    mode: M.longRead,
+    mode: M.LongRead,
     children: 6,
     collections: ["dataAi"],
     attributes: ["Beginner", "Blended", "Arabic"],
@@ -284,7 +246,7 @@ const COURSES = {
     state: ready,
     kind: K.composite,
     type: T.Composite,
-    mode: M.tiles,
+    mode: M.Tiles,
     children: 5,
     collections: ["dataAi"],
     attributes: ["Intermediate", "Self-paced", "English"],
@@ -303,7 +265,7 @@ const COURSES = {
     state: ready,
     kind: K.composite,
     type: T.Composite,
-    mode: M.longReadWithoutActivityNames,
+    mode: M.LongReadWithoutActivityNames,
     children: 7,
     collections: ["dataAi", "softwareEngineering"],
     attributes: ["Beginner", "Self-paced", "English"],
@@ -329,7 +291,7 @@ const COURSES = {
     state: ready,
     kind: K.composite,
     type: T.Composite,
-    mode: M.tree,
+    mode: M.Tree,
     children: 12,
     collections: ["dataAi"],
     attributes: ["Advanced", "Self-paced", "English"],
@@ -344,7 +306,7 @@ const COURSES = {
     state: ready,
     kind: K.composite,
     type: T.Composite,
-    mode: M.tiles,
+    mode: M.Tiles,
     children: 4,
     collections: ["dataAi", "compliance"],
     attributes: ["Intermediate", "Blended", "English"],
@@ -359,7 +321,7 @@ const COURSES = {
     state: ready,
     kind: K.text,
     type: T.RichText,
-    mode: M.tree,
+    mode: M.Tree,
     children: 0,
     collections: ["dataAi"],
     attributes: ["Beginner", "Self-paced", "English"],
@@ -377,7 +339,7 @@ const COURSES = {
     state: ready,
     kind: K.event,
     type: T.Classroom,
-    mode: M.tree,
+    mode: M.Tree,
     children: 0,
     collections: ["leadership"],
     attributes: ["Intermediate", "Instructor-led", "English"],
@@ -394,7 +356,7 @@ const COURSES = {
     state: ready,
     kind: K.video,
     type: T.PublicFiles,
-    mode: M.longRead,
+    mode: M.LongRead,
     children: 3,
     collections: ["leadership"],
     attributes: ["Beginner", "Self-paced", "English"],
@@ -410,7 +372,7 @@ const COURSES = {
     state: ready,
     kind: K.composite,
     type: T.Composite,
-    mode: M.tiles,
+    mode: M.Tiles,
     children: 6,
     collections: ["leadership"],
     attributes: ["Advanced", "Blended", "English"],
@@ -425,7 +387,7 @@ const COURSES = {
     state: ready,
     kind: K.composite,
     type: T.Composite,
-    mode: M.longRead,
+    mode: M.LongRead,
     children: 5,
     collections: ["leadership", "languages"],
     attributes: ["Beginner", "Instructor-led", "Arabic"],
@@ -441,7 +403,7 @@ const COURSES = {
     state: ready,
     kind: K.discussion,
     type: T.ClassDiscussion,
-    mode: M.tree,
+    mode: M.Tree,
     children: 0,
     collections: ["leadership"],
     attributes: ["Intermediate", "Instructor-led", "English"],
@@ -456,7 +418,7 @@ const COURSES = {
     state: draft,
     kind: K.composite,
     type: T.Composite,
-    mode: M.tree,
+    mode: M.Tree,
     children: 4,
     collections: ["leadership"],
     attributes: ["Beginner", "Blended", "English"],
@@ -473,7 +435,7 @@ const COURSES = {
     state: ready,
     kind: K.lti,
     type: T.Scorm,
-    mode: M.tree,
+    mode: M.Tree,
     display: 3,
     children: 1,
     collections: ["leadership"],
@@ -490,7 +452,7 @@ const COURSES = {
     activityState: archived,
     kind: K.composite,
     type: T.Composite,
-    mode: M.tiles,
+    mode: M.Tiles,
     children: 5,
     collections: ["leadership"],
     attributes: ["Advanced", "Instructor-led", "English"],
@@ -508,7 +470,7 @@ const COURSES = {
     state: ready,
     kind: K.lti,
     type: T.Scorm,
-    mode: M.tree,
+    mode: M.Tree,
     children: 1,
     collections: ["compliance"],
     attributes: ["Beginner", "Self-paced", "English"],
@@ -523,7 +485,7 @@ const COURSES = {
     state: ready,
     kind: K.composite,
     type: T.Composite,
-    mode: M.longRead,
+    mode: M.LongRead,
     children: 4,
     collections: ["compliance"],
     attributes: ["Beginner", "Self-paced", "English"],
@@ -539,7 +501,7 @@ const COURSES = {
     state: ready,
     kind: K.lti,
     type: T.Scorm,
-    mode: M.tree,
+    mode: M.Tree,
     children: 1,
     collections: ["compliance"],
     attributes: ["Beginner", "Self-paced", "English"],
@@ -557,7 +519,7 @@ const COURSES = {
     state: ready,
     kind: K.composite,
     type: T.Composite,
-    mode: M.longReadWithoutActivityNames,
+    mode: M.LongReadWithoutActivityNames,
     children: 5,
     collections: ["compliance", "languages"],
     attributes: ["Beginner", "Self-paced", "German"],
@@ -571,7 +533,7 @@ const COURSES = {
     state: expired,
     kind: K.text,
     type: T.RichText,
-    mode: M.tree,
+    mode: M.Tree,
     children: 0,
     collections: ["compliance"],
     attributes: ["Beginner", "Self-paced", "English"],
@@ -588,7 +550,7 @@ const COURSES = {
     state: ready,
     kind: K.video,
     type: T.PublicFiles,
-    mode: M.tree,
+    mode: M.Tree,
     children: 0,
     collections: ["compliance"],
     attributes: ["Beginner", "Self-paced", "English"],
@@ -606,7 +568,7 @@ const COURSES = {
     state: ready,
     kind: K.lti,
     type: T.CodingLabs,
-    mode: M.tree,
+    mode: M.Tree,
     display: 1,
     children: 1,
     collections: ["softwareEngineering"],
@@ -625,7 +587,7 @@ const COURSES = {
     state: ready,
     kind: K.composite,
     type: T.Composite,
-    mode: M.tiles,
+    mode: M.Tiles,
     children: 4,
     collections: ["softwareEngineering"],
     attributes: ["Intermediate", "Self-paced", "English"],
@@ -644,7 +606,7 @@ const COURSES = {
     state: ready,
     kind: K.lti,
     type: T.VirtualLabs,
-    mode: M.tree,
+    mode: M.Tree,
     display: 1,
     children: 1,
     collections: ["softwareEngineering", "compliance"],
@@ -661,7 +623,7 @@ const COURSES = {
     state: ready,
     kind: K.lti,
     type: T.VirtualLabs,
-    mode: M.tree,
+    mode: M.Tree,
     children: 1,
     collections: ["softwareEngineering"],
     attributes: ["Advanced", "Instructor-led", "English"],
@@ -678,7 +640,7 @@ const COURSES = {
     state: ready,
     kind: K.composite,
     type: T.Composite,
-    mode: M.longRead,
+    mode: M.LongRead,
     children: 6,
     collections: ["softwareEngineering"],
     attributes: ["Intermediate", "Self-paced", "English"],
@@ -692,7 +654,7 @@ const COURSES = {
     state: expired,
     kind: K.lti,
     type: T.VirtualLabs,
-    mode: M.tree,
+    mode: M.Tree,
     children: 1,
     collections: ["softwareEngineering"],
     attributes: ["Advanced", "Blended", "English"],
@@ -706,7 +668,7 @@ const COURSES = {
     state: archived,
     kind: K.composite,
     type: T.Composite,
-    mode: M.tree,
+    mode: M.Tree,
     children: 3,
     collections: ["softwareEngineering"],
     attributes: ["Advanced", "Self-paced", "English"],
@@ -721,7 +683,7 @@ const COURSES = {
     state: ready,
     kind: K.lti,
     type: T.Assignment,
-    mode: M.tree,
+    mode: M.Tree,
     children: 1,
     collections: ["dataAi"],
     attributes: ["Advanced", "Blended", "English"],
@@ -738,7 +700,7 @@ const COURSES = {
     state: ready,
     kind: K.composite,
     type: T.Composite,
-    mode: M.longRead,
+    mode: M.LongRead,
     children: 8,
     collections: ["languages"],
     attributes: ["Beginner", "Instructor-led", "Japanese"],
@@ -753,7 +715,7 @@ const COURSES = {
     state: ready,
     kind: K.text,
     type: T.RichText,
-    mode: M.tiles,
+    mode: M.Tiles,
     children: 0,
     collections: ["languages"],
     attributes: ["Intermediate", "Self-paced", "English"],
@@ -769,7 +731,7 @@ const COURSES = {
     state: ready,
     kind: K.composite,
     type: T.Composite,
-    mode: M.tiles,
+    mode: M.Tiles,
     children: 6,
     collections: ["languages"],
     attributes: ["Beginner", "Blended", "Arabic"],
@@ -784,7 +746,7 @@ const COURSES = {
     state: ready,
     kind: K.discussion,
     type: T.ClassDiscussion,
-    mode: M.tree,
+    mode: M.Tree,
     children: 0,
     collections: ["languages"],
     attributes: ["Intermediate", "Instructor-led", "English"],
@@ -801,7 +763,7 @@ const COURSES = {
     state: ready,
     kind: K.composite,
     type: T.Composite,
-    mode: M.longReadWithoutActivityNames,
+    mode: M.LongReadWithoutActivityNames,
     children: 10,
     collections: ["languages"],
     attributes: ["Beginner", "Blended", "German"],
@@ -819,7 +781,7 @@ const COURSES = {
     state: ready,
     kind: K.lti,
     type: T.Scorm,
-    mode: M.tree,
+    mode: M.Tree,
     children: 1,
     collections: [],
     attributes: ["Beginner", "Self-paced", "English"],
@@ -835,7 +797,7 @@ const COURSES = {
     state: archived,
     kind: K.composite,
     type: T.Composite,
-    mode: M.tree,
+    mode: M.Tree,
     children: 4,
     collections: [],
     attributes: ["Intermediate", "Self-paced", "English"],
@@ -849,7 +811,7 @@ const COURSES = {
     state: ready,
     kind: K.lti,
     type: T.Survey,
-    mode: M.tree,
+    mode: M.Tree,
     display: 2,
     children: 1,
     collections: [],
@@ -866,7 +828,7 @@ const COURSES = {
     state: draft,
     kind: K.event,
     type: T.Classroom,
-    mode: M.tree,
+    mode: M.Tree,
     children: 0,
     collections: [],
     attributes: ["Intermediate", "Instructor-led", "English"],
@@ -880,7 +842,7 @@ const COURSES = {
     state: ready,
     kind: K.lti,
     type: T.Stem,
-    mode: M.tree,
+    mode: M.Tree,
     display: 3,
     children: 1,
     collections: [],
@@ -896,7 +858,7 @@ const COURSES = {
     state: ready,
     kind: K.text,
     type: T.PrivateFiles,
-    mode: M.tree,
+    mode: M.Tree,
     children: 0,
     collections: [],
     attributes: ["Advanced", "Self-paced", "English"],
@@ -915,7 +877,7 @@ const COURSES = {
     state: ready,
     kind: K.lti,
     type: T.Assessment,
-    mode: M.tree,
+    mode: M.Tree,
     display: 1,
     children: 1,
     collections: ["compliance", "softwareEngineering"],
@@ -936,7 +898,7 @@ const COURSES = {
     state: ready,
     kind: K.lti,
     type: T.Assessment,
-    mode: M.tree,
+    mode: M.Tree,
     display: 1,
     children: 1,
     collections: ["compliance"],
@@ -954,7 +916,7 @@ const COURSES = {
     state: ready,
     kind: K.event,
     type: T.None,
-    mode: M.tree,
+    mode: M.Tree,
     children: 0,
     collections: ["leadership"],
     attributes: ["Intermediate", "Instructor-led", "English"],
@@ -984,7 +946,7 @@ export const coverUrl = (slug: string): string => `/learn/covers/${slug}.svg`;
 export type DemoUser = "ada" | "grace" | "admin" | "rita";
 
 interface AttemptDef {
-  state: number;
+  state: ObjectiveWorkflowState;
   progress: number;
   startedAgo: number;
   submittedAgo?: number;
@@ -1010,7 +972,7 @@ interface EnrolmentDef {
 /** The demo certificate PDF written by make-demo-pdf.ts (ada's SQL Fundamentals certificate). */
 export const DEMO_CERTIFICATE_PDF = { url: "/learn/demo/certificate-sql-fundamentals.pdf" } as const;
 
-const W = WORKFLOW_STATE;
+const W = ObjectiveWorkflowState;
 
 const ENROLMENTS: EnrolmentDef[] = [
   // --- ada: not started ---

@@ -7,12 +7,8 @@ import {
   previousAttemptScoresVisible,
   retakeOffered,
   canReview,
-  type ActivityKind,
-  type ObjectiveState,
-  type WorkflowState,
 } from "../../domain/lifecycle";
 import {
-  ACTIVITY_WORKFLOW_STATE,
   finishActivityWorkflowsSchema,
   finishObjectiveWorkflowSchema,
   startActivityWorkflowsSchema,
@@ -44,6 +40,13 @@ import { issueCertificate } from "./certificates";
 import { lastProctoringSessionOf } from "./proctoring";
 import { proctorLocked } from "../../domain/proctoring";
 import { jsonBody, params, idParams, isUuid } from "../validate";
+import {
+  ObjectiveState,
+  ObjectiveWorkflowState,
+  ActivityWorkflowState,
+  CONTENT_AVAILABLE_STATES,
+  HIDDEN_START_STATES,
+} from "../../domain/vocabulary";
 
 const contentParams = z.object({ id: z.uuid(), path: z.uuid().optional() });
 const activityParams = z.object({ id: z.uuid(), activityId: z.uuid() });
@@ -80,9 +83,9 @@ async function ownWorkflow(db: Db | Tx, userId: string, workflowId: string, lock
 }
 
 /** Spec 4.8: a completed proctoring session ends the sitting; the attempt's activities stay as they are. */
-async function refuseWhenProctorLocked(tx: Tx, wf: { id: string; state: number }) {
+async function refuseWhenProctorLocked(tx: Tx, wf: { id: string; state: ObjectiveWorkflowState }) {
   const session = await lastProctoringSessionOf(tx, wf.id);
-  if (proctorLocked({ workflow: { state: wf.state as WorkflowState }, session })) {
+  if (proctorLocked({ workflow: { state: wf.state }, session })) {
     throw conflict("proctoringLocked", "The proctored session of this course is over.");
   }
 }
@@ -118,7 +121,7 @@ async function leafProgress(db: Db | Tx, objectiveId: string, objectiveWorkflowI
 function progressOf(rows: Awaited<ReturnType<typeof leafProgress>>): number {
   const counted = rows.filter((r) => !r.part.optional);
   if (counted.length === 0) return 0;
-  const done = counted.filter((r) => r.aw && r.aw.state !== ACTIVITY_WORKFLOW_STATE.inProgress).length;
+  const done = counted.filter((r) => r.aw && r.aw.state !== ActivityWorkflowState.inProgress).length;
   return Math.round((done / counted.length) * 10_000) / 10_000;
 }
 
@@ -168,11 +171,11 @@ export async function loadTree(
     return c;
   };
   const nodes: TreeNode[] = rows
-    .filter((r) => r.activity.state !== 4)
+    .filter((r) => r.activity.state !== ObjectiveState.archived)
     .map(({ part, activity, aw, rec }) => {
       const constraint = constraintOf(part.id);
       // Dates (startFrom…) are constraints the client weighs in order (spec 4.12), not availability.
-      const contentAvailable = activity.state === 2 || activity.state === 3;
+      const contentAvailable = CONTENT_AVAILABLE_STATES.includes(activity.state);
       const parent = part.parentPartId ? byId.get(part.parentPartId) : null;
       return {
         activityPathId: part.id,
@@ -182,7 +185,8 @@ export async function loadTree(
         optional: part.optional,
         scoreWeight: part.scoreWeight,
         constraint,
-        available: activity.state !== 1 && (!parent || parent.activity.state !== 1),
+        available:
+          activity.state !== ObjectiveState.draft && (!parent || parent.activity.state !== ObjectiveState.draft),
         contentAvailable,
         childActivity: {
           id: activity.id,
@@ -201,7 +205,7 @@ export async function loadTree(
               ? {
                   id: aw.id,
                   state: aw.state,
-                  submitted: aw.state !== 1,
+                  submitted: aw.state !== ActivityWorkflowState.inProgress,
                   finished: iso(aw.finished),
                   started: aw.started.toISOString(),
                   resume: (aw.resume as { page?: number; openedAt?: string } | null) ?? null,
@@ -253,7 +257,7 @@ export function lifecycleRoutes() {
       const row = rows[0];
       if (!row) throw notFound("course");
       const { a, o } = row;
-      if (o.state === 1 || o.state === 4 || o.activityState === 4)
+      if (HIDDEN_START_STATES.includes(o.state) || o.activityState === ObjectiveState.archived)
         throw refused("courseNotAvailable", "This course cannot be started.");
       const last = a.lastWorkflowId
         ? (await tx.select().from(objectiveWorkflows).where(eq(objectiveWorkflows.id, a.lastWorkflowId)).limit(1))[0]
@@ -261,10 +265,10 @@ export function lifecycleRoutes() {
       if (last && last.state !== FINISHED) throw conflict("workflowInProgress", "The course is already started.");
       if (last) {
         const allowed = retakeOffered({
-          workflow: { state: last.state as WorkflowState },
+          workflow: { state: last.state },
           retake: a.retake,
-          kind: o.activityKind as ActivityKind,
-          activityState: o.activityState as ObjectiveState,
+          kind: o.activityKind,
+          activityState: o.activityState,
           compositeRetake: await featureOn(tx, user.tenantId, "compositeRetake", true),
         });
         if (!allowed) throw conflict("retakeNotAllowed", "Starting this course again is not allowed.");
@@ -308,7 +312,8 @@ export function lifecycleRoutes() {
       { id: stableUuid(`start-aw:${body.objectiveWorkflowId}:${parts.join(",")}`), type: "start-activity-workflows" },
       async (tx) => {
         const wf = await ownWorkflow(tx, user.id, body.objectiveWorkflowId, true);
-        if (wf.state !== 1) throw conflict("workflowNotInProgress", "The course is not in progress.");
+        if (wf.state !== ObjectiveWorkflowState.inProgress)
+          throw conflict("workflowNotInProgress", "The course is not in progress.");
         await refuseWhenProctorLocked(tx, wf);
         const found = await tx
           .select({ id: activityParts.id, state: activities.state })
@@ -319,12 +324,17 @@ export function lifecycleRoutes() {
           throw new ApiError(404, {
             activityPartIds: [message("notFound", "An activity was not found in this course.")],
           });
-        if (found.some((p) => p.state === 1 || p.state === 4))
+        if (found.some((p) => HIDDEN_START_STATES.includes(p.state)))
           throw refused("activityNotAvailable", "This activity is not available.");
         await tx
           .insert(activityWorkflows)
           .values(
-            parts.map((activityPartId) => ({ objectiveWorkflowId: wf.id, activityPartId, userId: user.id, state: 1 })),
+            parts.map((activityPartId) => ({
+              objectiveWorkflowId: wf.id,
+              activityPartId,
+              userId: user.id,
+              state: ActivityWorkflowState.inProgress,
+            })),
           )
           .onConflictDoNothing();
         const rows = await tx
@@ -353,7 +363,8 @@ export function lifecycleRoutes() {
       { id: stableUuid(`finish-aw:${body.objectiveWorkflowId}:${ids.join(",")}`), type: "finish-activity-workflows" },
       async (tx) => {
         const wf = await ownWorkflow(tx, user.id, body.objectiveWorkflowId, true);
-        if (wf.state !== 1) throw conflict("workflowNotInProgress", "The course is not in progress.");
+        if (wf.state !== ObjectiveWorkflowState.inProgress)
+          throw conflict("workflowNotInProgress", "The course is not in progress.");
         await refuseWhenProctorLocked(tx, wf);
         const rows = await tx
           .select({ aw: activityWorkflows, activity: activities })
@@ -366,8 +377,8 @@ export function lifecycleRoutes() {
             activityWorkflowIds: [message("notFound", "An activity workflow was not found.")],
           });
         for (const { aw, activity } of rows) {
-          if (aw.state !== ACTIVITY_WORKFLOW_STATE.inProgress) continue;
-          const state = activity.manualGrading ? ACTIVITY_WORKFLOW_STATE.inGrading : ACTIVITY_WORKFLOW_STATE.finished;
+          if (aw.state !== ActivityWorkflowState.inProgress) continue;
+          const state = activity.manualGrading ? ActivityWorkflowState.inGrading : ActivityWorkflowState.finished;
           await tx.update(activityWorkflows).set({ state, finished: now }).where(eq(activityWorkflows.id, aw.id));
           const score = activity.maxScore !== null && !activity.manualGrading ? activity.maxScore : null;
           await tx
@@ -398,7 +409,8 @@ export function lifecycleRoutes() {
     const now = c.var.now;
     return runCommand(c, { id: stableUuid(`submit:${body.id}`), type: "submit-objective-workflow" }, async (tx) => {
       const wf = await ownWorkflow(tx, user.id, body.id, true);
-      if (wf.state !== 1) throw conflict("workflowNotInProgress", "The course is not in progress.");
+      if (wf.state !== ObjectiveWorkflowState.inProgress)
+        throw conflict("workflowNotInProgress", "The course is not in progress.");
       const [agg] = await tx.select().from(owa).where(eq(owa.id, wf.aggregateId));
       const [objective] = await tx.select().from(objectives).where(eq(objectives.id, wf.objectiveId));
       const leaves = await leafProgress(tx, wf.objectiveId, wf.id);
@@ -408,9 +420,9 @@ export function lifecycleRoutes() {
           scoreWeight: part.scoreWeight,
           optional: part.optional,
           maxScore: activity.maxScore,
-          finished: !!aw && aw.state !== 1,
+          finished: !!aw && aw.state !== ActivityWorkflowState.inProgress,
           // Not done by the time of submission counts as no points; done but awaiting a person: pending.
-          score: rec?.score ?? (aw && aw.state === ACTIVITY_WORKFLOW_STATE.inGrading ? null : 0),
+          score: rec?.score ?? (aw && aw.state === ActivityWorkflowState.inGrading ? null : 0),
         })),
         scale: scale
           ? {

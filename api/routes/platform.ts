@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
-import { ROLES, type Role } from "../../domain/access";
+import { ROLES, type Role } from "../../domain/vocabulary";
 import { timezoneBodySchema, type User } from "../../domain/contract/platform";
 import type { ApiEnv } from "../context";
 import { licences, rolePermissions, tenants, units, userPermissions, userRoles, userUnits, users } from "../db/schema";

@@ -9,6 +9,7 @@ import { activities, activityParts, objectiveWorkflowAggregates as owa } from ".
 import { requireUser } from "../auth";
 import { ApiError, message, notFound } from "../errors";
 import { params, idParams } from "../validate";
+import { ObjectiveState } from "../../domain/vocabulary";
 
 /** Where private files live: DATA_DIR/storage first, then the repository's demo storage. */
 export function storageRoots(dataDir?: string): string[] {
@@ -40,7 +41,8 @@ export function storageRoutes(roots: string[]) {
     const { id } = params(c, idParams);
     const db = c.var.db;
     const [activity] = await db.select().from(activities).where(eq(activities.id, id)).limit(1);
-    if (!activity || activity.state === 4 || activity.tenantId !== c.var.user.tenantId) throw notFound("file");
+    if (!activity || activity.state === ObjectiveState.archived || activity.tenantId !== c.var.user.tenantId)
+      throw notFound("file");
     const content = activity.content as { path?: string; fileName?: string; mimeType?: string };
     if (!content.path) throw notFound("file");
     const allowed = await db
@@ -49,7 +51,7 @@ export function storageRoutes(roots: string[]) {
       .innerJoin(owa, and(eq(owa.objectiveId, activityParts.objectiveId), eq(owa.userId, c.var.user.id)))
       .where(eq(activityParts.activityId, id))
       .limit(1);
-    if (!allowed[0] || activity.state === 1)
+    if (!allowed[0] || activity.state === ObjectiveState.draft)
       throw new ApiError(403, { "": [message("forbidden", "You do not have permission to view this file.")] });
     const file = resolveInRoots(roots, content.path);
     if (!file) throw notFound("file");

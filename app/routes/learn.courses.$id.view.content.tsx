@@ -3,7 +3,7 @@ import { useEffect, useEffectEvent, useRef } from "react";
 import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/learn.courses.$id.view.content";
 import type { ActivityTree, TreeNode } from "#domain/contract/lifecycle";
-import { canReview, type WorkflowState } from "#domain/lifecycle";
+import { canReview } from "#domain/lifecycle";
 import { proctorLocked } from "#domain/proctoring";
 import {
   activityDisableReason,
@@ -28,6 +28,7 @@ import { TocIcon } from "~/components/toc-icon";
 import { useHydrated } from "~/components/use-hydrated";
 import { Discussion } from "~/components/discussion";
 import { ACTIVITY_NOT_FOUND } from "~/components/error-page";
+import { ObjectiveWorkflowState, ActivityWorkflowState, ObjectiveState, ActivityKind } from "#domain/vocabulary";
 
 export const handle = {
   title: (d: { course?: { name: string } } | undefined) => d?.course?.name ?? null,
@@ -42,11 +43,11 @@ export const TREE_RETRY_MS = 30_000;
 
 function statusKey(n: TreeNode): string {
   const a = n.childActivity;
-  if (a.state === 1) return "activity.comingSoon";
+  if (a.state === ObjectiveState.draft) return "activity.comingSoon";
   const aw = a.activityWorkflowAggregate.lastActivityWorkflow;
   if (!aw) return n.optional ? "activity.optional" : "activity.notStarted";
-  if (aw.state === 1) return "activity.inProgress";
-  if (aw.state === 2) return "activity.inGrading";
+  if (aw.state === ActivityWorkflowState.inProgress) return "activity.inProgress";
+  if (aw.state === ActivityWorkflowState.inGrading) return "activity.inGrading";
   return "activity.completed";
 }
 
@@ -57,7 +58,7 @@ function lastOpened(nodes: TreeNode[]): TreeNode | undefined {
   for (const n of nodes) {
     const aw = n.childActivity.activityWorkflowAggregate.lastActivityWorkflow;
     const opened = aw?.resume?.openedAt;
-    if (aw && aw.state === 1 && opened && opened > at) {
+    if (aw && aw.state === ActivityWorkflowState.inProgress && opened && opened > at) {
       best = n;
       at = opened;
     }
@@ -95,22 +96,25 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
   const now = new Date();
   const reviewAllowed = canReview(
     {
-      workflow: { state: workflow.state as WorkflowState },
+      workflow: { state: workflow.state },
       supportReview: agg.objective.supportReview,
       gradeRevealPolicy: agg.gradeRevealPolicy,
       gradeRevealDate: agg.gradeRevealDate,
     },
     now,
   );
-  if (workflow.state !== 1 && !reviewAllowed)
+  if (workflow.state !== ObjectiveWorkflowState.inProgress && !reviewAllowed)
     throw await redirectWithToast(`/learn/courses/${id}`, { type: "info", key: "review.notAllowed" });
-  const readOnly = review || workflow.state !== 1;
+  const readOnly = review || workflow.state !== ObjectiveWorkflowState.inProgress;
   // Spec 4.8 (decision 010): a proctored sitting that is over cannot be continued here either; the
   // API refuses activity commands while it holds, so the page says so instead of offering them.
   const proctorLock =
     !readOnly &&
     workflow.id === agg.lastObjectiveWorkflow?.id &&
-    proctorLocked({ workflow: { state: workflow.state as WorkflowState }, session: agg.lastProctoringSession ?? null });
+    proctorLocked({
+      workflow: { state: workflow.state },
+      session: agg.lastProctoringSession ?? null,
+    });
 
   const [tree, contents] = await Promise.all([
     lms.get<ActivityTree>(`/api/lms/v1/users/me/objective-workflows/${workflow.id}/activity`),
@@ -118,7 +122,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
   ]);
   const nodes = visibleNodes(tree.nodes).sort((a, b) => (a.axis < b.axis ? -1 : a.axis > b.axis ? 1 : 0));
   const byContent = new Map(contents.data.map((c) => [c.id, c]));
-  const courseFinished = workflow.state === 6;
+  const courseFinished = workflow.state === ObjectiveWorkflowState.finished;
   const fmt = dateFormatter(getLocale(context), shell.user.timezone);
   const lockCtx = {
     now,
@@ -174,7 +178,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
   );
   // Remember where the learner is (resume); opening an in-progress activity is a tiny write.
   const openAw = selected?.childActivity.activityWorkflowAggregate.lastActivityWorkflow;
-  if (!readOnly && wanted && openAw && openAw.state === 1) {
+  if (!readOnly && wanted && openAw && openAw.state === ActivityWorkflowState.inProgress) {
     await lms
       .put(`/api/lms/v1/users/me/objective-workflows/${workflow.id}/activity-workflows/${openAw.id}`, { resume: {} })
       .catch(() => null);
@@ -305,10 +309,17 @@ function SubmitDialog({
 function ActivityActions({ d, item }: { d: Data; item: Item }) {
   const { t } = useTranslation();
   const a = item.node.childActivity;
-  if (d.readOnly || d.proctorLock || item.locked || a.kind === 3 || a.state !== 2) return null;
+  if (
+    d.readOnly ||
+    d.proctorLock ||
+    item.locked ||
+    a.kind === ActivityKind.composite ||
+    a.state !== ObjectiveState.ready
+  )
+    return null;
   const aw = a.activityWorkflowAggregate.lastActivityWorkflow;
   const back = `/learn/courses/${d.course.id}/view/content?activityPathId=${item.node.activityPathId}`;
-  if (aw && aw.state !== 1) return null;
+  if (aw && aw.state !== ActivityWorkflowState.inProgress) return null;
   return (
     <div className="activity-panel__actions">
       <Form method="post">
@@ -451,7 +462,7 @@ export default function CourseContent() {
                     >
                       <TocIcon icon={i.icon.icon} tooltipKeys={i.icon.tooltipKeys} statusKey={i.statusKey} />
                       <span className="toc__name">{i.node.childActivity.name}</span>
-                      {i.node.childActivity.kind === 3 ? (
+                      {i.node.childActivity.kind === ActivityKind.composite ? (
                         <span className="toc__status">{t("activity.moduleProgress", moduleProgress(d.items, i))}</span>
                       ) : (
                         <span className={`toc__status toc__status--${i.statusKey.split(".")[1]}`}>
@@ -564,11 +575,11 @@ export default function CourseContent() {
 /** A module's children done out of all (a composite's own state is its children's). */
 function moduleProgress(items: Item[], module: Item) {
   const children = items.filter(
-    (c) => c.node.parentPathId === module.node.activityPathId && c.node.childActivity.kind !== 3,
+    (c) => c.node.parentPathId === module.node.activityPathId && c.node.childActivity.kind !== ActivityKind.composite,
   );
   const done = children.filter((c) => {
     const aw = c.node.childActivity.activityWorkflowAggregate.lastActivityWorkflow;
-    return aw && aw.state !== 1;
+    return aw && aw.state !== ActivityWorkflowState.inProgress;
   }).length;
   return { done, total: children.length };
 }

@@ -5,6 +5,7 @@ import { state } from "~/services/request.server";
 import { requireCourseId } from "~/services/catalog.server";
 import { loadCourse } from "~/services/course.server";
 import { CourseLayers } from "~/components/course-parts";
+import { ActivityKind } from "#domain/vocabulary";
 
 /**
  * Spec 2.5 Notifications layer: it opens the course's announcement channel in the chat. This
@@ -20,7 +21,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   return {
     id,
     name: objective.name,
-    showContent: Boolean(aggregate?.lastObjectiveWorkflow) && objective.activity.kind !== 2,
+    showContent: Boolean(aggregate?.lastObjectiveWorkflow) && objective.activity.kind !== ActivityKind.lti,
   };
 }
 

@@ -1,7 +1,8 @@
 import { data, redirect, useLoaderData, useLocation } from "react-router";
 import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/learn.courses._index";
-import { countActiveFilters, PRIORITY_VALUES, PROGRESS_VALUES } from "#domain/courses";
+import { countActiveFilters } from "#domain/courses";
+import { PRIORITY_VALUES, PROGRESS_VALUES } from "#domain/vocabulary";
 import { workflowStateLabelKey } from "#domain/lifecycle";
 import { state } from "~/services/request.server";
 import { getLocale } from "~/services/i18n.server";
@@ -133,9 +134,7 @@ export function CardFooter({ card }: { card: CourseCardData }) {
     case "completed":
       return <>{f.date ? t("courseCard.completed", { date: f.date }) : t("workflowState.finished")}</>;
     case "due":
-      return (
-        <>{f.date ? t("courseCard.due", { date: f.date }) : t(workflowStateLabelKey((card.state ?? null) as never))}</>
-      );
+      return <>{f.date ? t("courseCard.due", { date: f.date }) : t(workflowStateLabelKey(card.state))}</>;
   }
 }
 

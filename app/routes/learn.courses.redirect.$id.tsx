@@ -4,6 +4,7 @@ import type { Aggregate } from "#domain/contract/courses";
 import { state } from "~/services/request.server";
 import { catalogCourse, requireCourseId } from "~/services/catalog.server";
 import { LmsError } from "~/services/lms.server";
+import { ObjectiveState } from "#domain/vocabulary";
 
 /**
  * /learn/courses/redirect/{id} (spec 2.1, 4.9): a learner with a standing in the course (enrolled,
@@ -20,9 +21,10 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       if (err instanceof LmsError && err.status === 404) return null;
       throw err;
     });
-  if (aggregate && aggregate.objective.activity.state !== 4) throw redirect(`/learn/courses/${id}`);
+  if (aggregate && aggregate.objective.activity.state !== ObjectiveState.archived)
+    throw redirect(`/learn/courses/${id}`);
   const course = await catalogCourse(lms, id);
-  if (course.objective.state === 4) throw new Response("Not found", { status: 404 });
+  if (course.objective.state === ObjectiveState.archived) throw new Response("Not found", { status: 404 });
   throw redirect(`/learn/catalog/${id}`);
 }
 

@@ -4,11 +4,12 @@ import type { ActivityBody } from "~/components/activity-view";
 import type { DateFormatter } from "./format.server";
 import { sanitizeCourseHtml } from "./html.server";
 import type { LmsClient } from "./lms.server";
+import { ActivityWorkflowState, ActivityKind, ActivityContentType } from "#domain/vocabulary";
 
 export interface ActivityContent {
   id: string;
-  kind: number;
-  contentType: number;
+  kind: ActivityKind;
+  contentType: ActivityContentType;
   content: Record<string, unknown>;
   duration: number | null;
   toolUrl: string | null;
@@ -36,12 +37,15 @@ export async function activityBody(
   ctx: { fmt: DateFormatter; now: Date; childCount: number },
 ): Promise<ActivityBody> {
   const a = node.childActivity;
-  if (a.kind === 3) return { kind: "module", count: ctx.childCount };
+  if (a.kind === ActivityKind.composite) return { kind: "module", count: ctx.childCount };
   if (!content) return { kind: "none" };
   const c = content.content as Record<string, string | number | undefined>;
   const aw = a.activityWorkflowAggregate.lastActivityWorkflow;
-  if (content.contentType === 2 || content.contentType === 3) {
-    const privateFile = content.contentType === 3;
+  if (
+    content.contentType === ActivityContentType.PublicFile ||
+    content.contentType === ActivityContentType.PrivateFile
+  ) {
+    const privateFile = content.contentType === ActivityContentType.PrivateFile;
     const url = privateFile ? `/learn/files/${content.id}` : String(c.url ?? "");
     const fileName = String(c.fileName ?? a.name);
     const mime = String(c.mimeType ?? "");
@@ -54,13 +58,13 @@ export async function activityBody(
         fileName,
         size,
         page: aw?.resume?.page ?? null,
-        resumeTarget: aw && aw.state === 1 ? aw.id : null,
+        resumeTarget: aw && aw.state === ActivityWorkflowState.inProgress ? aw.id : null,
       };
     }
     if (mime.startsWith("image/") || IMAGE.test(url)) return { kind: "images", images: [{ src: url, alt: fileName }] };
     return { kind: "file", url, fileName, size };
   }
-  if (content.contentType === 7 || a.kind === 5) {
+  if (content.contentType === ActivityContentType.Vimeo || a.kind === ActivityKind.video) {
     const id = String(c.vimeoId ?? "").replace(/\D/g, "");
     return {
       kind: "video",
@@ -69,7 +73,7 @@ export async function activityBody(
       duration: content.duration ? durationMinutes(content.duration) : null,
     };
   }
-  if (a.kind === 4) {
+  if (a.kind === ActivityKind.event) {
     const starts = c.startsAt ? String(c.startsAt) : null;
     const ends = c.endsAt ? String(c.endsAt) : null;
     const t = ctx.now.getTime();
@@ -85,7 +89,7 @@ export async function activityBody(
       description: c.description ? String(c.description) : c.html ? null : null,
     };
   }
-  if (a.kind === 2)
+  if (a.kind === ActivityKind.lti)
     return { kind: "lti", toolUrl: content.toolUrl && /^https:\/\//.test(content.toolUrl) ? content.toolUrl : null };
   if (typeof c.html === "string") return { kind: "text", html: sanitizeCourseHtml(c.html) };
   if (typeof c.prompt === "string")

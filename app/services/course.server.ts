@@ -14,15 +14,13 @@ import {
   isUnresolved,
   startPlan,
   workflowStateLabelKey,
-  type ActivityKind,
-  type ObjectiveState,
-  type WorkflowState,
 } from "#domain/lifecycle";
 import type { DateFormatter } from "./format.server";
 import { sanitizeCourseHtml } from "./html.server";
 import { LmsError, type LmsClient } from "./lms.server";
 import { enrol } from "./courses.server";
 import { redirectWithToast } from "./toast.server";
+import { ActivityKind, ObjectiveWorkflowState } from "#domain/vocabulary";
 
 /** The single-course aggregate; an external LMS may not send the proctoring session (then nothing locks). */
 export type CourseAggregate = Aggregate & {
@@ -104,10 +102,10 @@ export function courseView(course: Awaited<ReturnType<typeof loadCourse>>, now: 
   const buttons = courseButtons(
     {
       objective: {
-        state: objective.state as ObjectiveState,
-        kind: objective.activity.kind as ActivityKind,
+        state: objective.state,
+        kind: objective.activity.kind,
         supportReview: objective.supportReview,
-        activityState: objective.activity.state as ObjectiveState,
+        activityState: objective.activity.state,
       },
       access: {
         enrolled: Boolean(aggregate),
@@ -117,22 +115,18 @@ export function courseView(course: Awaited<ReturnType<typeof loadCourse>>, now: 
         gradeRevealPolicy: policy.gradeRevealPolicy,
         gradeRevealDate: policy.gradeRevealDate,
       },
-      workflow: wf ? { state: wf.state as WorkflowState, protectResults: wf.protectResults } : null,
+      workflow: wf ? { state: wf.state, protectResults: wf.protectResults } : null,
       record: record ? { id: record.id } : null,
       importedResults: Boolean(record?.imported),
       proctorLocked: proctorLocked({
-        workflow: wf ? { state: wf.state as WorkflowState } : null,
+        workflow: wf ? { state: wf.state } : null,
         session: aggregate?.lastProctoringSession ?? null,
       }),
       flags: { compositeRetake: true },
     },
     now,
   );
-  const visibility = gradeVisibility(
-    policy,
-    wf ? { state: wf.state as WorkflowState } : record ? { state: 6 } : null,
-    now,
-  );
+  const visibility = gradeVisibility(policy, wf ? { state: wf.state } : record ? { state: 6 } : null, now);
   const resultShown = record && visibility.visible && !record.resultsHidden;
   return {
     objective: { ...objective, about: sanitizeCourseHtml(objective.about) },
@@ -145,21 +139,23 @@ export function courseView(course: Awaited<ReturnType<typeof loadCourse>>, now: 
       ? {
           id: wf.id,
           state: wf.state,
-          stateKey: workflowStateLabelKey(wf.state as WorkflowState),
+          stateKey: workflowStateLabelKey(wf.state),
           progress: progressPercent(wf.progress),
           started: fmt.dateTime(wf.started),
           submitted: fmt.dateTime(wf.submitted),
           finished: fmt.dateTime(wf.finished),
         }
       : null,
-    stateKey: workflowStateLabelKey((wf?.state ?? null) as WorkflowState | null),
+    stateKey: workflowStateLabelKey(wf?.state ?? null),
     progress: progressPercent(wf?.progress ?? record?.progress ?? 0),
     result: resultShown
       ? {
           score: scoreView(record),
           grade: record.grade,
           passed: record.passed,
-          unresolved: isUnresolved(wf ? { state: wf.state as WorkflowState } : { state: 6 }, { passed: record.passed }),
+          unresolved: isUnresolved(wf ? { state: wf.state } : { state: 6 }, {
+            passed: record.passed,
+          }),
           finished: fmt.dateTime(record.finished),
         }
       : null,
@@ -192,9 +188,12 @@ export function courseView(course: Awaited<ReturnType<typeof loadCourse>>, now: 
     scale: aggregate?.objectiveGradingScale ?? null,
     buttons,
     message: buttons.message ? { key: buttons.message.key, date: fmt.dateTime(buttons.message.date) } : null,
-    isLti: objective.activity.kind === 2,
+    isLti: objective.activity.kind === ActivityKind.lti,
     // Spec 2.5: the Content layer only when in progress or review is supported, never for LTI.
-    showContentLayer: objective.activity.kind !== 2 && (wf?.state === 1 || objective.supportReview) && Boolean(wf),
+    showContentLayer:
+      objective.activity.kind !== ActivityKind.lti &&
+      (wf?.state === ObjectiveWorkflowState.inProgress || objective.supportReview) &&
+      Boolean(wf),
     hasAnnouncements: Boolean(objective.announcementChannelId),
   };
 }
@@ -258,11 +257,11 @@ export async function startCourse(
       }
       aggregate = await lms.get<CourseAggregate>(`/api/lms/v1/objectives/${objectiveId}/objective-workflow-aggregate`);
     }
-    const kind = aggregate.objective.activity.kind as ActivityKind;
+    const kind = aggregate.objective.activity.kind;
     const wf = aggregate.lastObjectiveWorkflow;
     const plan = startPlan({
       kind,
-      workflow: wf ? { state: wf.state as WorkflowState } : null,
+      workflow: wf ? { state: wf.state } : null,
       hasActivityWorkflow: true,
       retakeAllowed: aggregate.retake,
     });
@@ -301,13 +300,13 @@ export async function submitCourse(
     await lms.command(`/api/lms/v1/submit-objective-workflows`, { id: workflowId });
     const started = Date.now();
     for (;;) {
-      const wf = await lms.get<{ objectiveRecordId: string | null; state: number }>(
+      const wf = await lms.get<{ objectiveRecordId: string | null; state: ObjectiveWorkflowState }>(
         `/api/lms/v1/objective-workflows/${workflowId}`,
       );
       if (wf.objectiveRecordId) {
         return redirectWithToast(`/learn/courses/${objectiveId}`, {
           type: "success",
-          key: wf.state === 3 ? "course.submittedInGrading" : "course.submitted",
+          key: wf.state === ObjectiveWorkflowState.inGrading ? "course.submittedInGrading" : "course.submitted",
         });
       }
       if (Date.now() - started >= SUBMIT_POLL_DURATION_MS) break;

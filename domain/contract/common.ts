@@ -20,8 +20,6 @@ export const apiErrorSchema = z.object({
 });
 export type ApiErrorBody = z.infer<typeof apiErrorSchema>;
 
-/** Spec 7.7: the status resource a 202 answer points at. Background command result 1/2/3 (spec 3). */
-export const COMMAND_RESULT = { completed: 1, failed: 2, canceled: 3 } as const;
 export const commandStatusSchema = z.object({
   id: z.string(),
   type: z.string(),

@@ -1,4 +1,13 @@
 import { z } from "zod";
+import {
+  ActivityKind,
+  ActivityType,
+  DisplayMode,
+  enumValues,
+  ObjectiveState,
+  ObjectiveWorkflowState,
+  PresentationMode,
+} from "../vocabulary";
 
 const id = z.string();
 const date = z.string().nullable();
@@ -31,10 +40,10 @@ export const objectiveSchema = z.object({
   code: z.string(),
   description: z.string(),
   imageUrl: z.string().nullable(),
-  state: z.number().int(),
-  type: z.number().int(),
-  presentationMode: z.number().int(),
-  displayMode: z.number().int(),
+  state: z.literal(enumValues(ObjectiveState)),
+  type: z.literal(enumValues(ActivityType)),
+  presentationMode: z.literal(enumValues(PresentationMode)),
+  displayMode: z.literal(enumValues(DisplayMode)),
   proctored: z.boolean(),
   supportReview: z.boolean(),
   enableAiTutor: z.boolean(),
@@ -43,10 +52,10 @@ export const objectiveSchema = z.object({
   gradingScaleId: z.string().nullable(),
   allowSelfEnrollment: z.boolean(),
   activity: z.object({
-    state: z.number().int(),
-    kind: z.number().int(),
+    state: z.literal(enumValues(ObjectiveState)),
+    kind: z.literal(enumValues(ActivityKind)),
     childrenCount: z.number().int(),
-    presentationMode: z.number().int(),
+    presentationMode: z.literal(enumValues(PresentationMode)),
     supportReview: z.boolean(),
   }),
   showcases: z.array(showcaseSchema),
@@ -58,7 +67,7 @@ export type ObjectiveDetail = z.infer<typeof objectiveDetailSchema>;
 
 export const objectiveWorkflowSchema = z.object({
   id,
-  state: z.number().int(),
+  state: z.literal(enumValues(ObjectiveWorkflowState)),
   progress: z.number(),
   started: date,
   submitted: date,

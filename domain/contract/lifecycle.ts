@@ -1,4 +1,11 @@
 import { z } from "zod";
+import type {
+  ActivityContentType,
+  ActivityKind,
+  ActivityType,
+  ActivityWorkflowState,
+  ObjectiveState,
+} from "../vocabulary";
 
 export const startObjectiveWorkflowSchema = z.object({ objectiveWorkflowAggregateId: z.uuid(), id: z.uuid() });
 export const submitObjectiveWorkflowSchema = z.object({ id: z.uuid() });
@@ -11,9 +18,6 @@ export const finishActivityWorkflowsSchema = z.object({
   objectiveWorkflowId: z.uuid(),
   activityWorkflowIds: z.array(z.uuid()).min(1).max(500),
 });
-
-/** Activity workflow states. */
-export const ACTIVITY_WORKFLOW_STATE = { inProgress: 1, inGrading: 2, finished: 3 } as const;
 
 /** One node of a course's tree as a learner sees it (spec 3 'Activity part'). */
 export interface TreeNode {
@@ -30,10 +34,10 @@ export interface TreeNode {
     id: string;
     name: string;
     code: string;
-    kind: number;
-    contentType: number;
-    type: number;
-    state: number;
+    kind: ActivityKind;
+    contentType: ActivityContentType;
+    type: ActivityType;
+    state: ObjectiveState;
     proctored: boolean;
     duration: number | null;
     maxScore: number | null;
@@ -41,7 +45,7 @@ export interface TreeNode {
     activityWorkflowAggregate: {
       lastActivityWorkflow: {
         id: string;
-        state: number;
+        state: ActivityWorkflowState;
         submitted: boolean;
         finished: string | null;
         started: string;

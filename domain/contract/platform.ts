@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ROLES } from "../access";
+import { ROLES } from "../vocabulary";
 
 export const unitSchema = z.object({ id: z.string(), name: z.string(), is_primary: z.boolean() });
 

@@ -1,9 +1,10 @@
 import { z } from "zod";
+import { enumValues, ProctoringSessionState } from "../vocabulary";
 
 /** Spec 7.5 last-proctoring-session of one activity workflow (states: domain/proctoring.ts). */
 export const proctoringSessionSchema = z.object({
   id: z.string(),
-  state: z.number().int(),
+  state: z.literal(enumValues(ProctoringSessionState)),
   created: z.string(),
   completed: z.string().nullable(),
 });
@@ -12,7 +13,7 @@ export type ProctoringSession = z.infer<typeof proctoringSessionSchema>;
 /** The newest session of an attempt, as the single-course aggregate carries it (docs/decisions/010). */
 export const attemptProctoringSessionSchema = z.object({
   id: z.string(),
-  state: z.number().int(),
+  state: z.literal(enumValues(ProctoringSessionState)),
   activityWorkflowId: z.string(),
 });
 export type AttemptProctoringSession = z.infer<typeof attemptProctoringSessionSchema>;

@@ -4,6 +4,7 @@ import { forgetPrincipals } from "../../api/auth";
 import { createTestApi, type TestApi } from "../fixtures/api";
 import { createCourse, enrolUser } from "../fixtures/courses";
 import * as s from "../../api/db/schema";
+import { enumValues, ObjectiveWorkflowState } from "../../domain/vocabulary";
 
 let t: TestApi;
 let tenantId: string;
@@ -260,7 +261,7 @@ describe("objective-workflow-aggregates/query (spec 7.2)", () => {
       await enrolUser(
         t.database.db,
         { tenantId, userId: ada, objectiveId: objective.id, accessId: access.id },
-        { workflowState: (i % 6) + 1 },
+        { workflowState: enumValues(ObjectiveWorkflowState)[i % 6] },
       );
     }
     const many = await measure();

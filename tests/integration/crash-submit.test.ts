@@ -22,6 +22,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
 import { LMS_API_RESOURCE } from "../../api/idp/provider";
 import { stableUuid } from "../../api/ids";
+import { ObjectiveWorkflowState } from "../../domain/vocabulary";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const CHILD = fileURLToPath(new URL("../fixtures/crash-child.ts", import.meta.url));
@@ -291,7 +292,7 @@ describe("kill -9 during a submit (issue: all or nothing)", () => {
       expect(after.activityWorkflows, dump()).toEqual(before.activityWorkflows);
       expect(after.activityRecords, dump()).toEqual(before.activityRecords);
       let outcome: "submitted" | "untouched";
-      if (after.workflow!.state === 1) {
+      if (after.workflow!.state === ObjectiveWorkflowState.inProgress) {
         outcome = "untouched";
         expect(after, dump()).toEqual(before);
         expect(after.workflow!.submitted, dump()).toBeNull();

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { createTestApi, type TestApi } from "../fixtures/api";
 import { createCourse, createTree, enrolUser } from "../fixtures/courses";
 import * as s from "../../api/db/schema";
-import { PROCTORING_SESSION_STATE as P } from "../../domain/proctoring";
+import { ProctoringSessionState as P } from "../../domain/vocabulary";
 
 /** Spec 7.5 last-proctoring-session, 4.8 proctor lock (docs/decisions/010-proctor-lock.md). */
 let t: TestApi;
@@ -40,7 +40,7 @@ async function startedProctoredCourse() {
   return { objective, aggregate, wfId, awId, ...tree };
 }
 
-async function addSession(awId: string, state: number, created = new Date()) {
+async function addSession(awId: string, state: P, created = new Date()) {
   const db = t.database.db;
   const [session] = await db
     .insert(s.proctoringSessions)
