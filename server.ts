@@ -10,7 +10,8 @@ import { Hono } from "hono";
 import { sql } from "drizzle-orm";
 import { getRequestListener } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
-import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
+import { createRequestHandler, RouterContextProvider, type RouterContext, type ServerBuild } from "react-router";
+import { parseAppConfig, type AppLoadContext } from "./app/services/config.server";
 import { createApi } from "./api/app";
 import { openDatabase } from "./api/db/client";
 import { seedIfEmpty } from "./api/db/seed";
@@ -21,11 +22,11 @@ const isDev = process.env.NODE_ENV !== "production";
 const port = Number(process.env.PORT ?? 3000);
 const appUrl = (process.env.APP_URL ?? `http://localhost:${port}`).replace(/\/$/, "");
 const dataDir = resolve(process.env.DATA_DIR ?? "./data");
-process.env.APP_ENV ??= isDev ? "dev" : "prod";
-process.env.APP_URL = appUrl;
+const appEnv = process.env.APP_ENV ?? (isDev ? "dev" : "prod");
 
 const secrets = await loadSecrets(dataDir);
-process.env.SESSION_SECRET ??= secrets.sessionSecret;
+/** What the embedded provider adds to the configuration when no external one is set. */
+let embeddedClient: { OIDC_ISSUER: string; OIDC_CLIENT_ID: string; OIDC_CLIENT_SECRET: string } | null = null;
 
 let idpHandler: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | null = null;
 let apiFetch: ((request: Request) => Response | Promise<Response>) | null = null;
@@ -66,15 +67,12 @@ if (process.env.LMS_API_URL) {
       },
       signingKey: secrets.signingKey,
       cookieKeys: [secrets.idpCookieKey],
-      showDemoHint: process.env.APP_ENV !== "prod",
+      showDemoHint: appEnv !== "prod",
       secureCookies: appUrl.startsWith("https:"),
     });
     idpHandler = idp.handle;
     // The app discovers this provider like any other (remix-auth-oauth2 + OIDC discovery).
-    process.env.OIDC_ISSUER = issuer;
-    process.env.OIDC_CLIENT_ID = clientId;
-    process.env.OIDC_CLIENT_SECRET = clientSecret;
-    process.env.OIDC_EMBEDDED = "1";
+    embeddedClient = { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret };
     verifier = { kind: "local", issuer, key: secrets.signingKey };
   }
   if (database.thread) {
@@ -86,9 +84,22 @@ if (process.env.LMS_API_URL) {
     const api = createApi({ database, verifyToken: verifierFrom(verifier), dataDir });
     apiFetch = (request) => api.fetch(request);
   }
-  // The app's LMS client calls the embedded API in-process through this transport (no socket).
-  (globalThis as Record<symbol, unknown>)[Symbol.for("learner-app.lms-fetch")] = apiFetch;
 }
+
+// The app's configuration, parsed once (a bad value stops the server here), and its way to the LMS
+// API: in-process to the embedded one (no socket), or HTTP to LMS_API_URL. Both reach every request
+// through the load context (decision 015); the app reads no environment variable itself.
+const config = parseAppConfig(
+  {
+    ...process.env,
+    APP_ENV: appEnv,
+    APP_URL: appUrl,
+    SESSION_SECRET: process.env.SESSION_SECRET ?? secrets.sessionSecret,
+    ...embeddedClient,
+  },
+  { oidcEmbedded: embeddedClient !== null },
+);
+const lmsTransport = apiFetch ?? ((request: Request) => fetch(request));
 
 const vite = isDev
   ? await import("vite").then((v) => v.createServer({ server: { middlewareMode: true }, appType: "custom" }))
@@ -97,6 +108,13 @@ const build = vite
   ? () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
   : ((await import(resolve("build/server/index.js"))) as ServerBuild);
 const handleDocument = createRequestHandler(build as ServerBuild, isDev ? "development" : "production");
+
+/** The key of the load context comes from the build's own entry module, so both sides share it. */
+async function loadContext(): Promise<RouterContextProvider> {
+  const current = typeof build === "function" ? await build() : build;
+  const { appLoadContext } = current.entry.module as unknown as { appLoadContext: RouterContext<AppLoadContext> };
+  return new RouterContextProvider(new Map([[appLoadContext, { config, lmsTransport }]]));
+}
 
 const web = new Hono();
 
@@ -150,7 +168,7 @@ if (!vite) {
   );
 }
 web.get("/", (c) => c.redirect("/learn", 302));
-web.all("*", (c) => handleDocument(c.req.raw, new RouterContextProvider() as never));
+web.all("*", async (c) => handleDocument(c.req.raw, await loadContext()));
 
 const listener = getRequestListener(web.fetch);
 const server = createServer((req, res) => {
@@ -172,7 +190,7 @@ const server = createServer((req, res) => {
 
 server.listen(port, () => {
   console.log(
-    `Learner app on ${appUrl}/learn (APP_ENV=${process.env.APP_ENV}${process.env.LMS_API_URL ? `, LMS API ${process.env.LMS_API_URL}` : ", embedded LMS API"})`,
+    `Learner app on ${appUrl}/learn (APP_ENV=${appEnv}${process.env.LMS_API_URL ? `, LMS API ${process.env.LMS_API_URL}` : ", embedded LMS API"})`,
   );
 });
 

@@ -8,6 +8,10 @@ import { renderToPipeableStream } from "react-dom/server";
 import { I18nProvider } from "~/i18n/lite";
 import { getInstance } from "./services/i18n.server";
 import { NonceProvider } from "./components/nonce";
+import { appConfig } from "./services/config.server";
+
+/** The load context's key, read by `server.ts` from this entry module of the build (decision 015). */
+export { appLoadContext } from "./services/config.server";
 
 export const streamTimeout = 5_000;
 
@@ -39,7 +43,7 @@ export default function handleRequest(
   loadContext: RouterContextProvider,
 ) {
   const nonce = randomBytes(16).toString("base64");
-  const dev = process.env.APP_ENV === "dev" && process.env.NODE_ENV !== "production";
+  const dev = appConfig(loadContext).appEnv === "dev" && import.meta.env.DEV;
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
     const userAgent = request.headers.get("user-agent");

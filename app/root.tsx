@@ -43,7 +43,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   }
   const [publicSettings, { toasts, setCookie }] = await Promise.all([
     shell ? null : loadPublicSettings(publicLms(context)),
-    popToast(request),
+    popToast(request, s.config),
   ]);
   const portalName = shell?.settings["platform.common.portal_name"] ?? publicSettings?.portalName ?? "Learning Portal";
   const supported = parseSupportedLocales(
@@ -70,7 +70,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
         : null,
       menu: shell ? shell.menu : PUBLIC_MENU,
       feedbackVisible: shell ? shell.settings["platform.ui.feedback"]["learner.visible"] : false,
-      env: { APP_ENV: process.env.APP_ENV ?? "dev" },
+      env: { APP_ENV: s.config.appEnv },
     },
     { headers: setCookie ? { "Set-Cookie": setCookie } : undefined },
   );

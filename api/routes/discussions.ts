@@ -3,7 +3,6 @@ import { createMiddleware } from "hono/factory";
 import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
 import {
-  DISCUSSION_KIND,
   createDiscussionPostSchema,
   discussionPageQuerySchema,
   type DiscussionPost,
@@ -17,6 +16,7 @@ import { requireUser } from "../auth";
 import { runCommand } from "../commands";
 import { ApiError, message, notFound } from "../errors";
 import { jsonBody, params, query } from "../validate";
+import { ActivityKind } from "../../domain/vocabulary";
 
 const activityPathParams = z.object({ activityPathId: z.uuid() });
 
@@ -48,7 +48,7 @@ async function discussionPart(db: Db | Tx, userId: string, partId: string) {
     .where(
       and(
         eq(activityParts.id, partId),
-        eq(activities.kind, DISCUSSION_KIND),
+        eq(activities.kind, ActivityKind.discussion),
         inArray(activities.state, [READY, EXPIRED]),
       ),
     )

@@ -1,13 +1,12 @@
 import type { Route } from "./+types/config-ui.config-json";
-import { env } from "~/services/env.server";
+import { appConfig } from "~/services/config.server";
 import { loadPublicSettings, publicLms } from "~/services/user.server";
 import { parseSupportedLocales } from "#domain/locales";
 
 /** GET /config-ui/config.json (spec 7.1): public runtime configuration; no secrets. */
 export async function loader({ context }: Route.LoaderArgs) {
   const settings = await loadPublicSettings(publicLms(context));
-  const e = env();
-  const environment = e.APP_ENV;
+  const environment = appConfig(context).appEnv;
   return Response.json(
     {
       environment,

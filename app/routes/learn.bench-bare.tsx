@@ -7,8 +7,9 @@ import { state } from "~/services/request.server";
  * the catalog with it. It exists only when the server runs with BENCH_BARE=1; elsewhere it is 404.
  */
 export async function loader({ context }: Route.LoaderArgs) {
-  if (process.env.BENCH_BARE !== "1") throw new Response("Not found", { status: 404 });
-  await state(context).requireLearner();
+  const s = state(context);
+  if (!s.config.benchBare) throw new Response("Not found", { status: 404 });
+  await s.requireLearner();
   return null;
 }
 

@@ -35,21 +35,29 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const commandId = String(form.get("commandId") ?? "");
   const result = await enrol(await s.lms(), id, /^[0-9a-f-]{36}$/i.test(commandId) ? commandId : crypto.randomUUID());
   if (result.ok)
-    return redirectWithToast("/learn/courses", {
-      type: "success",
-      key: "publicCatalog.courseEnrolled",
-      values: { name: result.name },
-    });
+    return redirectWithToast(
+      "/learn/courses",
+      {
+        type: "success",
+        key: "publicCatalog.courseEnrolled",
+        values: { name: result.name },
+      },
+      s.config,
+    );
   if (result.reason === "refused") {
     const m = result.message;
-    return redirectWithToast(`/learn/catalog/${id}`, {
-      type: "critical",
-      key: m ? `apiErrors.${m.code}` : "messages.unknownError",
-      values: m?.params,
-    });
+    return redirectWithToast(
+      `/learn/catalog/${id}`,
+      {
+        type: "critical",
+        key: m ? `apiErrors.${m.code}` : "messages.unknownError",
+        values: m?.params,
+      },
+      s.config,
+    );
   }
   if (result.reason === "notFound") throw new Response("Not found", { status: 404 });
-  return redirectWithToast("/learn/courses", { type: "critical", key: "messages.unknownError" });
+  return redirectWithToast("/learn/courses", { type: "critical", key: "messages.unknownError" }, s.config);
 }
 
 export default function CatalogCourse() {

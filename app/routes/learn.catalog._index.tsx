@@ -1,7 +1,7 @@
 import { redirect, useLoaderData } from "react-router";
 import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/learn.catalog._index";
-import type { ObjectiveAccess } from "#domain/contract/courses";
+
 import { state } from "~/services/request.server";
 import {
   canonicalOrRedirect,
@@ -9,11 +9,10 @@ import {
   knownFilterValues,
   listQuery,
   toCatalogCard,
-  type Category,
-  type Named,
 } from "~/services/courses.server";
 import { stripNonCatalogParams } from "~/services/catalog.server";
 import { CatalogList } from "~/components/course-list-page";
+import { endpoints, type Endpoint } from "#domain/contract/endpoints";
 
 export const handle = {
   title: (_: unknown, t: (k: string) => string) => t("catalog.title"),
@@ -34,16 +33,13 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const stripped = stripNonCatalogParams(url);
   if (stripped) throw redirect(stripped.pathname + stripped.search);
   const lms = await s.lms();
-  const get = <T,>(path: string) => s.cached(path, () => lms.get<T>(path));
+  const get = <T,>(endpoint: Endpoint<T>) => s.cachedGet(lms, endpoint);
   const [collections, categories] = await Promise.all([
-    get<{ data: Named[] }>("/api/lms/v1/users/me/catalog-showcases"),
-    get<Category[]>("/api/lms/v1/users/me/catalog-filter-categories"),
+    get(endpoints.catalogShowcases),
+    get(endpoints.catalogFilterCategories),
   ]);
-  const { filters } = await canonicalOrRedirect(url, knownFilterValues(collections.data, categories));
-  const list = await lms.get<{ data: ObjectiveAccess[]; totalCount: number }>(
-    "/api/lms/v1/users/me/objective-accesses/query",
-    listQuery(filters, { search: filters.keyword || undefined }),
-  );
+  const { filters } = await canonicalOrRedirect(url, knownFilterValues(collections.data, categories), s.config);
+  const list = await lms.get(endpoints.objectiveAccesses, listQuery(filters, { search: filters.keyword || undefined }));
   return catalogListData(list.data.map(toCatalogCard), list.totalCount, filters, collections.data, categories);
 }
 

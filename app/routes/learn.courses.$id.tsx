@@ -8,7 +8,6 @@ import { requireCourseId } from "~/services/catalog.server";
 import { courseView, loadCourse, startCourse, type CourseView } from "~/services/course.server";
 import { enrol } from "~/services/courses.server";
 import { redirectWithToast } from "~/services/toast.server";
-import { env } from "~/services/env.server";
 import { AboutHtml, CollapsibleDescription, CourseCover, CourseHeader } from "~/components/course-summary";
 import { ShareLink } from "~/components/share-link";
 import { ScoreBadge, CourseLayers } from "~/components/course-parts";
@@ -31,7 +30,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const view = courseView(course, new Date(), dateFormatter(getLocale(context), shell.user.timezone));
   return {
     view,
-    shareUrl: `${env().APP_URL}/learn/open-catalog/${id}/view/details`,
+    shareUrl: `${s.config.appUrl}/learn/open-catalog/${id}/view/details`,
     ids: { workflow: crypto.randomUUID(), enrol: crypto.randomUUID() },
   };
 }
@@ -50,6 +49,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   if (intent === "start")
     return startCourse(
       lms,
+      s.config,
       id,
       idOr("workflowId"),
       idOr("enrolId"),
@@ -58,14 +58,22 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   if (intent === "enrol") {
     const result = await enrol(lms, id, idOr("enrolId"));
     if (result.ok)
-      return redirectWithToast(`/learn/courses/${id}`, {
-        type: "success",
-        key: "publicCatalog.courseEnrolled",
-        values: { name: result.name },
-      });
+      return redirectWithToast(
+        `/learn/courses/${id}`,
+        {
+          type: "success",
+          key: "publicCatalog.courseEnrolled",
+          values: { name: result.name },
+        },
+        s.config,
+      );
     if (result.reason === "refused" && result.message)
-      return redirectWithToast(`/learn/courses/${id}`, { type: "critical", key: `apiErrors.${result.message.code}` });
-    return redirectWithToast("/learn/courses", { type: "critical", key: "messages.unknownError" });
+      return redirectWithToast(
+        `/learn/courses/${id}`,
+        { type: "critical", key: `apiErrors.${result.message.code}` },
+        s.config,
+      );
+    return redirectWithToast("/learn/courses", { type: "critical", key: "messages.unknownError" }, s.config);
   }
   throw new Response("Unknown action", { status: 400 });
 }

@@ -2,7 +2,7 @@ import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation
 import { useEffect, useEffectEvent, useRef } from "react";
 import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/learn.courses.$id.view.content";
-import type { ActivityTree, TreeNode } from "#domain/contract/lifecycle";
+import type { TreeNode } from "#domain/contract/lifecycle";
 import { canReview } from "#domain/lifecycle";
 import { proctorLocked } from "#domain/proctoring";
 import {
@@ -18,7 +18,7 @@ import { getLocale } from "~/services/i18n.server";
 import { dateFormatter } from "~/services/format.server";
 import { requireCourseId } from "~/services/catalog.server";
 import { loadCourse, submitCourse } from "~/services/course.server";
-import { activityBody, type ActivityContent } from "~/services/content.server";
+import { activityBody } from "~/services/content.server";
 import { discussionInput, discussionPage, loadDiscussion, postToDiscussion } from "~/services/discussion.server";
 import { LmsError } from "~/services/lms.server";
 import { redirectWithToast } from "~/services/toast.server";
@@ -29,6 +29,7 @@ import { useHydrated } from "~/components/use-hydrated";
 import { Discussion } from "~/components/discussion";
 import { ACTIVITY_NOT_FOUND } from "~/components/error-page";
 import { ObjectiveWorkflowState, ActivityWorkflowState, ObjectiveState, ActivityKind } from "#domain/vocabulary";
+import { endpoints } from "#domain/contract/endpoints";
 
 export const handle = {
   title: (d: { course?: { name: string } } | undefined) => d?.course?.name ?? null,
@@ -87,7 +88,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
   if (requestedWorkflow) {
     if (!UUID.test(requestedWorkflow)) throw new Response("Not found", { status: 404 });
     if (requestedWorkflow !== workflow.id) {
-      workflow = await lms.get<typeof workflow>(`/api/lms/v1/objective-workflows/${requestedWorkflow}`).catch((err) => {
+      workflow = await lms.get(endpoints.objectiveWorkflow(requestedWorkflow)).catch((err) => {
         if (err instanceof LmsError && err.status === 404) throw new Response("Not found", { status: 404 });
         throw err;
       });
@@ -104,7 +105,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
     now,
   );
   if (workflow.state !== ObjectiveWorkflowState.inProgress && !reviewAllowed)
-    throw await redirectWithToast(`/learn/courses/${id}`, { type: "info", key: "review.notAllowed" });
+    throw await redirectWithToast(`/learn/courses/${id}`, { type: "info", key: "review.notAllowed" }, s.config);
   const readOnly = review || workflow.state !== ObjectiveWorkflowState.inProgress;
   // Spec 4.8 (decision 010): a proctored sitting that is over cannot be continued here either; the
   // API refuses activity commands while it holds, so the page says so instead of offering them.
@@ -117,8 +118,8 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
     });
 
   const [tree, contents] = await Promise.all([
-    lms.get<ActivityTree>(`/api/lms/v1/users/me/objective-workflows/${workflow.id}/activity`),
-    lms.get<{ data: ActivityContent[] }>(`/api/lms/v1/users/me/objective-workflows/${workflow.id}/activity-contents`),
+    lms.get(endpoints.activityTree(workflow.id)),
+    lms.get(endpoints.activityContents(workflow.id)),
   ]);
   const nodes = visibleNodes(tree.nodes).sort((a, b) => (a.axis < b.axis ? -1 : a.axis > b.axis ? 1 : 0));
   const byContent = new Map(contents.data.map((c) => [c.id, c]));
@@ -179,9 +180,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
   // Remember where the learner is (resume); opening an in-progress activity is a tiny write.
   const openAw = selected?.childActivity.activityWorkflowAggregate.lastActivityWorkflow;
   if (!readOnly && wanted && openAw && openAw.state === ActivityWorkflowState.inProgress) {
-    await lms
-      .put(`/api/lms/v1/users/me/objective-workflows/${workflow.id}/activity-workflows/${openAw.id}`, { resume: {} })
-      .catch(() => null);
+    await lms.put(endpoints.activityWorkflow(workflow.id, openAw.id), { resume: {} }).catch(() => null);
   }
   const discussion =
     !longRead && selected?.childActivity.kind === 6 && !items.find((i) => i.node === selected)?.locked
@@ -218,7 +217,7 @@ export async function action({ params, request, url, context }: Route.ActionArgs
     const input = discussionInput(form);
     const page = discussionPage(url.searchParams.get("page"));
     const back = `/learn/courses/${id}/view/content?activityPathId=${encodeURIComponent(input.activityPathId)}${page > 1 ? `&page=${page}` : ""}`;
-    const result = await postToDiscussion(lms, input, back);
+    const result = await postToDiscussion(lms, s.config, input, back);
     if (result.kind === "redirect") return result.response;
     return data({ discussion: result.form }, { status: 400 });
   }
@@ -234,23 +233,23 @@ export async function action({ params, request, url, context }: Route.ActionArgs
       const course = await loadCourse(lms, id);
       const current = workflowId || course.aggregate?.lastObjectiveWorkflow?.id;
       if (!current) throw new Response("Bad request", { status: 400 });
-      await lms.put(`/api/lms/v1/users/me/objective-workflows/${current}/activity-workflows/${aw}`, {
+      await lms.put(endpoints.activityWorkflow(current, aw), {
         resume: { page },
       });
       return data({ saved: true });
     }
     if (!UUID.test(wf)) throw new Response("Bad request", { status: 400 });
-    if (intent === "submit") return submitCourse(lms, id, wf);
+    if (intent === "submit") return submitCourse(lms, s.config, id, wf);
     if (intent === "startActivity") {
       const part = String(form.get("activityPathId") ?? "");
       if (!UUID.test(part)) throw new Response("Bad request", { status: 400 });
-      await lms.command("/api/lms/v1/start-activity-workflows", { objectiveWorkflowId: wf, activityPartIds: [part] });
+      await lms.command(endpoints.startActivityWorkflows, { objectiveWorkflowId: wf, activityPartIds: [part] });
       return redirect(here, 303);
     }
     if (intent === "finishActivity") {
       const aw = String(form.get("activityWorkflowId") ?? "");
       if (!UUID.test(aw)) throw new Response("Bad request", { status: 400 });
-      await lms.command("/api/lms/v1/finish-activity-workflows", {
+      await lms.command(endpoints.finishActivityWorkflows, {
         objectiveWorkflowId: wf,
         activityWorkflowIds: [aw],
       });
@@ -259,7 +258,11 @@ export async function action({ params, request, url, context }: Route.ActionArgs
   } catch (err) {
     if (err instanceof LmsError) {
       const m = err.firstMessage();
-      return redirectWithToast(here, { type: "critical", key: m ? `apiErrors.${m.code}` : "messages.unknownError" });
+      return redirectWithToast(
+        here,
+        { type: "critical", key: m ? `apiErrors.${m.code}` : "messages.unknownError" },
+        s.config,
+      );
     }
     throw err;
   }

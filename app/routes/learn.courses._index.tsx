@@ -10,22 +10,20 @@ import { dateFormatter } from "~/services/format.server";
 import {
   aggregatesFilter,
   canonicalOrRedirect,
-  CARD_SELECT,
   enrol,
   knownFilterValues,
   listQuery,
   occflowCommandId,
   toCourseCard,
-  type CardAggregate,
-  type Category,
   type CourseCardData,
-  type Named,
 } from "~/services/courses.server";
 import { PAGE_SIZE } from "~/constants";
+import { CARD_SELECT } from "#domain/contract/courses";
 import { clearPersistedFilters, persistFilters, readPersistedFilters } from "~/services/preferences.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { CourseCard } from "~/components/course-card";
 import { CollectionChips, FilterDrawer, Pagination, SearchBox, type FilterSection } from "~/components/course-filters";
+import { endpoints, type Endpoint } from "#domain/contract/endpoints";
 
 export const handle = {
   title: (_: unknown, t: (k: string) => string) => t("courses.title"),
@@ -42,25 +40,29 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const lms = await s.lms();
 
   if (url.searchParams.has("clear")) {
-    throw redirect("/learn/courses", { headers: { "Set-Cookie": await clearPersistedFilters() } });
+    throw redirect("/learn/courses", { headers: { "Set-Cookie": await clearPersistedFilters(s.config) } });
   }
   // Spec 9: restore the learner's last filters and search when they come back to the page.
   if ([...url.searchParams.keys()].length === 0) {
-    const saved = await readPersistedFilters(request, shell.user.id);
+    const saved = await readPersistedFilters(request, shell.user.id, s.config);
     if (saved) throw redirect(`/learn/courses?${saved}`);
   }
 
-  const get = <T,>(path: string) => s.cached(path, () => lms.get<T>(path));
+  const get = <T,>(endpoint: Endpoint<T>) => s.cachedGet(lms, endpoint);
   const [collections, terms, termIds, categories] = await Promise.all([
-    get<{ data: Named[] }>("/api/lms/v1/users/me/enrolled-showcases"),
-    get<{ data: Named[] }>("/api/lms/v1/users/me/terms"),
-    get<{ data: string[] }>("/api/lms/v1/users/me/objective-workflow-aggregates/term-ids"),
-    get<Category[]>("/api/lms/v1/users/me/enrolled-filter-categories"),
+    get(endpoints.enrolledShowcases),
+    get(endpoints.terms),
+    get(endpoints.termIds),
+    get(endpoints.enrolledFilterCategories),
   ]);
   // Spec 2.3: the term filter lists only terms that have accessible courses.
   const usedTerms = new Set(termIds.data);
   const accessibleTerms = terms.data.filter((t) => usedTerms.has(t.id));
-  const { filters } = await canonicalOrRedirect(url, knownFilterValues(collections.data, categories, accessibleTerms));
+  const { filters } = await canonicalOrRedirect(
+    url,
+    knownFilterValues(collections.data, categories, accessibleTerms),
+    s.config,
+  );
 
   // Spec 4.14: occflow from the open catalog — enrol (and, with startTheCourse, start) once signed in.
   if (filters.occflow && filters.objectiveId) {
@@ -73,31 +75,37 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     const result = await enrol(lms, filters.objectiveId, await occflowCommandId(shell.user.id, filters.objectiveId));
     if (result.ok) {
       if (filters.occflow === "startTheCourse") throw redirect(`/learn/courses/${filters.objectiveId}?intent=start`);
-      throw await redirectWithToast(back, {
-        type: "success",
-        key: "publicCatalog.courseEnrolled",
-        values: { name: result.name },
-      });
+      throw await redirectWithToast(
+        back,
+        {
+          type: "success",
+          key: "publicCatalog.courseEnrolled",
+          values: { name: result.name },
+        },
+        s.config,
+      );
     }
     if (result.reason === "refused" && result.message) {
-      throw await redirectWithToast(back, {
-        type: "critical",
-        key: `apiErrors.${result.message.code}`,
-        values: result.message.params,
-      });
+      throw await redirectWithToast(
+        back,
+        {
+          type: "critical",
+          key: `apiErrors.${result.message.code}`,
+          values: result.message.params,
+        },
+        s.config,
+      );
     }
-    throw await redirectWithToast(back, { type: "critical", key: "messages.unknownError" });
+    throw await redirectWithToast(back, { type: "critical", key: "messages.unknownError" }, s.config);
   }
 
   const filter = aggregatesFilter(filters);
-  const list = await lms.get<{ data: CardAggregate[]; totalCount: number }>(
-    "/api/lms/v1/objective-workflow-aggregates/query",
-    listQuery(filters, { filter, select: CARD_SELECT }),
-  );
+  const list = await lms.get(endpoints.cardAggregates, listQuery(filters, { filter, select: CARD_SELECT }));
   const fmt = dateFormatter(getLocale(context), shell.user.timezone);
   const canonical = url.searchParams.toString();
-  const saved = await readPersistedFilters(request, shell.user.id);
-  const headers = saved !== canonical ? { "Set-Cookie": await persistFilters(shell.user.id, canonical) } : undefined;
+  const saved = await readPersistedFilters(request, shell.user.id, s.config);
+  const headers =
+    saved !== canonical ? { "Set-Cookie": await persistFilters(shell.user.id, canonical, s.config) } : undefined;
   return data(
     {
       cards: list.data.map((a) => toCourseCard(a, fmt)),

@@ -1,10 +1,11 @@
 import { redirect } from "react-router";
 import type { Route } from "./+types/learn.courses.redirect.$id";
-import type { Aggregate } from "#domain/contract/courses";
+
 import { state } from "~/services/request.server";
 import { catalogCourse, requireCourseId } from "~/services/catalog.server";
 import { LmsError } from "~/services/lms.server";
 import { ObjectiveState } from "#domain/vocabulary";
+import { endpoints } from "#domain/contract/endpoints";
 
 /**
  * /learn/courses/redirect/{id} (spec 2.1, 4.9): a learner with a standing in the course (enrolled,
@@ -15,12 +16,10 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const s = state(context);
   await s.requireLearner();
   const lms = await s.lms();
-  const aggregate = await lms
-    .get<Aggregate>(`/api/lms/v1/objectives/${id}/objective-workflow-aggregate`)
-    .catch((err) => {
-      if (err instanceof LmsError && err.status === 404) return null;
-      throw err;
-    });
+  const aggregate = await lms.get(endpoints.objectiveAggregate(id)).catch((err) => {
+    if (err instanceof LmsError && err.status === 404) return null;
+    throw err;
+  });
   if (aggregate && aggregate.objective.activity.state !== ObjectiveState.archived)
     throw redirect(`/learn/courses/${id}`);
   const course = await catalogCourse(lms, id);

@@ -2,6 +2,8 @@ import type { Route } from "./+types/learn.files.$activityId";
 import { createLmsClient } from "~/services/lms.server";
 import { getLocale } from "~/services/i18n.server";
 import { readSession } from "~/services/session.server";
+import { appConfig, lmsTransport } from "~/services/config.server";
+import { endpoints } from "#domain/contract/endpoints";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PASS_THROUGH = [
@@ -21,13 +23,19 @@ const PASS_THROUGH = [
  */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (!params.activityId || !UUID.test(params.activityId)) return new Response("Not found", { status: 404 });
-  const session = await readSession(request);
+  const config = appConfig(context);
+  const session = await readSession(request, config);
   if (!session) return new Response("Please sign in", { status: 401, headers: { "Cache-Control": "no-store" } });
-  const lms = createLmsClient({ accessToken: session.accessToken, locale: getLocale(context) });
+  const lms = createLmsClient({
+    accessToken: session.accessToken,
+    locale: getLocale(context),
+    transport: lmsTransport(context),
+    baseUrl: config.lmsApiUrl,
+  });
   const range = request.headers.get("range");
   const res = await lms.raw(
     request.method === "HEAD" ? "HEAD" : "GET",
-    `/api/lms-storage/v1/activities/${params.activityId}/file`,
+    endpoints.activityFile(params.activityId),
     range ? { Range: range } : {},
   );
   const headers = new Headers();

@@ -1,18 +1,13 @@
 import { redirect, useLoaderData } from "react-router";
 import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/learn.open-catalog._index";
-import type { PublicObjective } from "#domain/contract/courses";
-import {
-  canonicalOrRedirect,
-  catalogListData,
-  knownFilterValues,
-  listQuery,
-  type Category,
-  type Named,
-} from "~/services/courses.server";
+
+import { canonicalOrRedirect, catalogListData, knownFilterValues, listQuery } from "~/services/courses.server";
 import { stripNonCatalogParams } from "~/services/catalog.server";
 import { publicLms } from "~/services/user.server";
+import { appConfig } from "~/services/config.server";
 import { CatalogList } from "~/components/course-list-page";
+import { endpoints } from "#domain/contract/endpoints";
 
 export const handle = {
   title: (_: unknown, t: (k: string) => string) => t("openCatalog.title"),
@@ -29,12 +24,16 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   if (stripped) throw redirect(stripped.pathname + stripped.search);
   const lms = publicLms(context);
   const [collections, categories] = await Promise.all([
-    lms.get<{ data: Named[] }>("/api/lms/v1/public/open-catalog/showcases"),
-    lms.get<Category[]>("/api/lms/v1/public/open-catalog/filter-categories"),
+    lms.get(endpoints.openCatalogShowcases),
+    lms.get(endpoints.openCatalogFilterCategories),
   ]);
-  const { filters } = await canonicalOrRedirect(url, knownFilterValues(collections.data, categories));
-  const list = await lms.get<{ data: PublicObjective[]; totalCount: number }>(
-    "/api/lms/v1/public/open-catalog/objectives/query",
+  const { filters } = await canonicalOrRedirect(
+    url,
+    knownFilterValues(collections.data, categories),
+    appConfig(context),
+  );
+  const list = await lms.get(
+    endpoints.openCatalogObjectives,
     listQuery(filters, { search: filters.keyword || undefined }),
   );
   return catalogListData(

@@ -2,7 +2,8 @@ import { redirect } from "react-router";
 import { Authenticator } from "remix-auth";
 import { OAuth2Strategy } from "remix-auth-oauth2";
 import { safeRedirect } from "#domain/redirect";
-import { env, isProduction, secureCookies } from "./env.server";
+import type { AppConfig } from "./config.server";
+import { memoByConfig } from "./memo.server";
 import { chosenLocale } from "./i18n.server";
 import { pageUrl } from "./url.server";
 import { isSupportedLocale } from "#domain/locales";
@@ -27,8 +28,6 @@ class LocaleAwareStrategy<User> extends OAuth2Strategy<User> {
 /** An account created in the last few minutes: the sign-in that just finished was a registration. */
 const FRESH_ACCOUNT_SECONDS = 600;
 
-let authenticator: Promise<Authenticator<SessionData>> | null = null;
-
 function decodeJwtPayload(token: string): Record<string, unknown> {
   try {
     return JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")) as Record<string, unknown>;
@@ -37,22 +36,21 @@ function decodeJwtPayload(token: string): Record<string, unknown> {
   }
 }
 
-async function createAuthenticator(): Promise<Authenticator<SessionData>> {
-  const e = env();
+async function createAuthenticator(config: AppConfig): Promise<Authenticator<SessionData>> {
   const strategy = await LocaleAwareStrategy.discover<SessionData, LocaleAwareStrategy<SessionData>>(
-    e.OIDC_ISSUER,
+    config.oidc.issuer,
     {
-      clientId: e.OIDC_CLIENT_ID,
-      clientSecret: e.OIDC_CLIENT_SECRET,
-      redirectURI: `${e.APP_URL}${LOGIN_CALLBACK_PATH}`,
-      scopes: e.OIDC_SCOPES.split(/\s+/).filter(Boolean),
+      clientId: config.oidc.clientId,
+      clientSecret: config.oidc.clientSecret,
+      redirectURI: `${config.appUrl}${LOGIN_CALLBACK_PATH}`,
+      scopes: config.oidc.scopes,
       cookie: {
         name: "learn_oauth2",
         path: "/",
         httpOnly: true,
         sameSite: "Lax",
         maxAge: 600,
-        ...(secureCookies() ? { secure: true as const } : {}),
+        ...(config.secureCookies ? { secure: true as const } : {}),
       },
     },
     async ({ tokens }) => {
@@ -80,27 +78,37 @@ async function createAuthenticator(): Promise<Authenticator<SessionData>> {
   return auth;
 }
 
-function getAuthenticator() {
-  authenticator ??= createAuthenticator().catch((err) => {
-    authenticator = null;
+/** Discovered once per configuration; a failed discovery is tried again on the next sign-in. */
+const authenticators = memoByConfig(() => ({ current: null as Promise<Authenticator<SessionData>> | null }));
+function getAuthenticator(config: AppConfig) {
+  const slot = authenticators(config);
+  slot.current ??= createAuthenticator(config).catch((err) => {
+    slot.current = null;
     throw err;
   });
-  return authenticator;
+  return slot.current;
 }
 
 /** Where sign-in returns to, kept while the learner is at the provider. */
-const returnCookie = () =>
-  createCookie("learn_return", { path: "/", httpOnly: true, sameSite: "lax", secure: secureCookies(), maxAge: 600 });
+const returnCookie = memoByConfig((config) =>
+  createCookie("learn_return", {
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: config.secureCookies,
+    maxAge: 600,
+  }),
+);
 
-export function safeTarget(target: unknown, request: Request): string {
-  return safeRedirect(target, { requestUrl: request.url, fallback: "/learn", allowHttp: !isProduction() });
+export function safeTarget(target: unknown, request: Request, config: AppConfig): string {
+  return safeRedirect(target, { appOrigin: config.appUrl, fallback: "/learn", allowHttp: !config.production });
 }
 
 /** GET /oidc/login?redirectUrl=…&provider=… (spec 7.1): sends the browser to the provider. */
-export async function startLogin(request: Request): Promise<Response> {
+export async function startLogin(request: Request, config: AppConfig): Promise<Response> {
   const url = new URL(request.url);
-  const target = safeTarget(url.searchParams.get("redirectUrl"), request);
-  const auth = await getAuthenticator();
+  const target = safeTarget(url.searchParams.get("redirectUrl"), request, config);
+  const auth = await getAuthenticator(config);
   const start = new URL(LOGIN_CALLBACK_PATH, url);
   const provider = url.searchParams.get("provider");
   if (provider) start.searchParams.set("provider", provider);
@@ -111,7 +119,7 @@ export async function startLogin(request: Request): Promise<Response> {
   } catch (thrown) {
     if (thrown instanceof Response) {
       const headers = new Headers(thrown.headers);
-      headers.append("Set-Cookie", await returnCookie().serialize(target));
+      headers.append("Set-Cookie", await returnCookie(config).serialize(target));
       return new Response(null, { status: thrown.status, headers });
     }
     throw thrown;
@@ -120,14 +128,14 @@ export async function startLogin(request: Request): Promise<Response> {
 }
 
 /** /learn/login-callback: finishes sign-in and returns to where the learner was going. */
-export async function finishLogin(request: Request): Promise<Response> {
+export async function finishLogin(request: Request, config: AppConfig): Promise<Response> {
   const url = new URL(request.url);
   if (!url.searchParams.has("code") && !url.searchParams.has("error")) {
     // A plain return (spec 2.1: query redirectUrl and optional provider) — nothing to exchange.
-    return redirect(safeTarget(url.searchParams.get("redirectUrl"), request));
+    return redirect(safeTarget(url.searchParams.get("redirectUrl"), request, config));
   }
   if (url.searchParams.has("error")) throw new Response("Sign-in was cancelled", { status: 401 });
-  const auth = await getAuthenticator();
+  const auth = await getAuthenticator(config);
   let session: SessionData;
   try {
     session = await auth.authenticate("oidc", request);
@@ -137,8 +145,9 @@ export async function finishLogin(request: Request): Promise<Response> {
     throw new Response("Sign-in failed", { status: 401 });
   }
   let target = safeTarget(
-    (await returnCookie().parse(request.headers.get("Cookie"))) ?? url.searchParams.get("redirectUrl"),
+    (await returnCookie(config).parse(request.headers.get("Cookie"))) ?? url.searchParams.get("redirectUrl"),
     request,
+    config,
   );
   const { fresh, ...stored } = session as SessionData & { fresh?: boolean };
   session = stored;
@@ -152,32 +161,30 @@ export async function finishLogin(request: Request): Promise<Response> {
       next.searchParams.set("selfRegistered", "true");
       target = next.pathname + next.search;
     } else {
-      headers.append("Set-Cookie", await setToast({ type: "success", key: "accountCreated" }));
+      headers.append("Set-Cookie", await setToast({ type: "success", key: "accountCreated" }, config));
     }
   }
-  headers.append("Set-Cookie", await commitSession(session));
-  headers.append("Set-Cookie", await returnCookie().serialize("", { maxAge: 0 }));
+  headers.append("Set-Cookie", await commitSession(session, config));
+  headers.append("Set-Cookie", await returnCookie(config).serialize("", { maxAge: 0 }));
   headers.append("Set-Cookie", await createCookie("learn_oauth2", { path: "/" }).serialize("", { maxAge: 0 }));
   return redirect(target, { headers });
 }
 
 /** /oidc/logout: ends the app session, then the provider session (RP-initiated logout). */
-export async function logout(request: Request): Promise<Response> {
-  const session = await readSession(request);
+export async function logout(request: Request, config: AppConfig): Promise<Response> {
+  const session = await readSession(request, config);
   const headers = new Headers();
-  headers.append("Set-Cookie", await destroySession());
-  const e = env();
+  headers.append("Set-Cookie", await destroySession(config));
+  const issuer = config.oidc.issuer;
   let location = "/learn/open-catalog";
   try {
     const meta = (await (
-      await fetch(
-        new URL(".well-known/openid-configuration", e.OIDC_ISSUER.endsWith("/") ? e.OIDC_ISSUER : `${e.OIDC_ISSUER}/`),
-      )
+      await fetch(new URL(".well-known/openid-configuration", issuer.endsWith("/") ? issuer : `${issuer}/`))
     ).json()) as { end_session_endpoint?: string };
     if (meta.end_session_endpoint) {
       const end = new URL(meta.end_session_endpoint);
-      end.searchParams.set("client_id", e.OIDC_CLIENT_ID);
-      end.searchParams.set("post_logout_redirect_uri", `${e.APP_URL}/learn`);
+      end.searchParams.set("client_id", config.oidc.clientId);
+      end.searchParams.set("post_logout_redirect_uri", `${config.appUrl}/learn`);
       if (session?.idToken) end.searchParams.set("id_token_hint", session.idToken);
       const lng = await chosenLocale(request);
       if (isSupportedLocale(lng)) end.searchParams.set("ui_locales", lng);

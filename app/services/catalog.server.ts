@@ -1,7 +1,8 @@
 import { data } from "react-router";
-import type { ObjectiveAccessDetail, PublicObjectiveDetail } from "#domain/contract/courses";
+
 import { LmsError, type LmsClient } from "./lms.server";
 import { sanitizeCourseHtml } from "./html.server";
+import { endpoints } from "#domain/contract/endpoints";
 
 const COURSE_UNAVAILABLE = "course-unavailable";
 
@@ -19,16 +20,12 @@ export function requireCourseId(id: string | undefined): string {
 }
 
 export async function catalogCourse(lms: LmsClient, objectiveId: string) {
-  const access = await lms
-    .get<ObjectiveAccessDetail>(`/api/lms/v1/users/me/objectives/${objectiveId}/objective-access`)
-    .catch(courseUnavailable);
+  const access = await lms.get(endpoints.objectiveAccess(objectiveId)).catch(courseUnavailable);
   return { ...access, objective: { ...access.objective, about: sanitizeCourseHtml(access.objective.about) } };
 }
 
 export async function publicCourse(lms: LmsClient, objectiveId: string) {
-  const course = await lms
-    .get<PublicObjectiveDetail>(`/api/lms/v1/public/open-catalog/objectives/${objectiveId}`)
-    .catch(courseUnavailable);
+  const course = await lms.get(endpoints.openCatalogObjective(objectiveId)).catch(courseUnavailable);
   return { ...course, about: sanitizeCourseHtml(course.about) };
 }
 

@@ -1,27 +1,18 @@
-import type { TreeNode } from "#domain/contract/lifecycle";
+import type { ActivityContent, TreeNode } from "#domain/contract/lifecycle";
 import { formatFileSize, durationMinutes } from "#domain/courses";
 import type { ActivityBody } from "~/components/activity-view";
 import type { DateFormatter } from "./format.server";
 import { sanitizeCourseHtml } from "./html.server";
 import type { LmsClient } from "./lms.server";
 import { ActivityWorkflowState, ActivityKind, ActivityContentType } from "#domain/vocabulary";
-
-export interface ActivityContent {
-  id: string;
-  kind: ActivityKind;
-  contentType: ActivityContentType;
-  content: Record<string, unknown>;
-  duration: number | null;
-  toolUrl: string | null;
-  imageUrl: string | null;
-}
+import { endpoints } from "#domain/contract/endpoints";
 
 const IMAGE = /\.(png|jpe?g|gif|svg|webp)$/i;
 
 /** Spec 7.5: HEAD on an attachment reads its size (private files through the app's file route). */
 async function fileSize(lms: LmsClient, activityId: string): Promise<number | null> {
   try {
-    const res = await lms.raw("HEAD", `/api/lms-storage/v1/activities/${activityId}/file`);
+    const res = await lms.raw("HEAD", endpoints.activityFile(activityId));
     const n = Number(res.headers.get("content-length"));
     return res.ok && Number.isFinite(n) ? n : null;
   } catch {

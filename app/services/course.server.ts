@@ -1,8 +1,7 @@
 import { data, redirect } from "react-router";
-import type { Aggregate, GradingScale, ObjectiveAccessDetail, ObjectiveRecord } from "#domain/contract/courses";
-import type { ActivityTree } from "#domain/contract/lifecycle";
+
 import type { CertificateRecord } from "#domain/contract/certificates";
-import type { AttemptProctoringSession } from "#domain/contract/proctoring";
+
 import { isCertificateExpired } from "#domain/certificates";
 import { proctorLocked } from "#domain/proctoring";
 import { NEUTRAL_ORIGIN, safePdfUrl } from "~/components/viewer/pdf-url";
@@ -20,19 +19,10 @@ import { sanitizeCourseHtml } from "./html.server";
 import { LmsError, type LmsClient } from "./lms.server";
 import { enrol } from "./courses.server";
 import { redirectWithToast } from "./toast.server";
-import { ActivityKind, ObjectiveWorkflowState } from "#domain/vocabulary";
+import type { AppConfig } from "./config.server";
 
-/** The single-course aggregate; an external LMS may not send the proctoring session (then nothing locks). */
-export type CourseAggregate = Aggregate & {
-  objectiveGradingScale: GradingScale | null;
-  lastProctoringSession?: AttemptProctoringSession | null;
-};
-export type AttemptRecord = ObjectiveRecord & {
-  objectiveWorkflowId: string | null;
-  attempt: number | null;
-  started: string | null;
-  workflowState: number | null;
-};
+import { ActivityKind, ObjectiveWorkflowState } from "#domain/vocabulary";
+import { endpoints } from "#domain/contract/endpoints";
 
 const COURSE_UNAVAILABLE = "course-unavailable";
 const notFoundToNull = (err: unknown) => {
@@ -51,14 +41,12 @@ export async function loadCourse(lms: LmsClient, objectiveId: string, options: {
     throw err;
   };
   const [aggregate, access, records, certificates] = await Promise.all([
-    lms.get<CourseAggregate>(`/api/lms/v1/objectives/${objectiveId}/objective-workflow-aggregate`).catch(unavailable),
-    lms
-      .get<ObjectiveAccessDetail>(`/api/lms/v1/users/me/objectives/${objectiveId}/objective-access`)
-      .catch(unavailable),
-    lms.get<{ data: AttemptRecord[] }>("/api/lms/v1/objective-records/query", { objectiveId }).catch(notFoundToNull),
+    lms.get(endpoints.objectiveAggregate(objectiveId)).catch(unavailable),
+    lms.get(endpoints.objectiveAccess(objectiveId)).catch(unavailable),
+    lms.get(endpoints.objectiveRecords, { objectiveId }).catch(notFoundToNull),
     options.certificatesOf
       ? lms
-          .get<{ data: CertificateRecord[] }>("/api/lms/v1/certificate-records/query", {
+          .get(endpoints.certificateRecords, {
             objectiveId,
             userId: options.certificatesOf,
             sort: "-created",
@@ -202,7 +190,7 @@ export type CourseView = ReturnType<typeof courseView>;
 export const SUBMIT_POLL_INTERVAL_MS = 2000;
 export const SUBMIT_POLL_DURATION_MS = 60_000;
 
-function startErrorToast(err: unknown, objectiveId: string, fmt?: DateFormatter) {
+function startErrorToast(err: unknown, objectiveId: string, config: AppConfig, fmt?: DateFormatter) {
   if (err instanceof LmsError) {
     const m = err.firstMessage();
     if (
@@ -218,13 +206,21 @@ function startErrorToast(err: unknown, objectiveId: string, fmt?: DateFormatter)
     ) {
       const values =
         m.params?.date && fmt ? { ...m.params, date: fmt.dateTime(String(m.params.date)) ?? "" } : m.params;
-      return redirectWithToast(`/learn/courses/${objectiveId}`, {
-        type: "critical",
-        key: `apiErrors.${m.code}`,
-        values,
-      });
+      return redirectWithToast(
+        `/learn/courses/${objectiveId}`,
+        {
+          type: "critical",
+          key: `apiErrors.${m.code}`,
+          values,
+        },
+        config,
+      );
     }
-    return redirectWithToast(`/learn/courses/${objectiveId}`, { type: "critical", key: "messages.startFailed" });
+    return redirectWithToast(
+      `/learn/courses/${objectiveId}`,
+      { type: "critical", key: "messages.startFailed" },
+      config,
+    );
   }
   throw err;
 }
@@ -236,6 +232,7 @@ function startErrorToast(err: unknown, objectiveId: string, fmt?: DateFormatter)
  */
 export async function startCourse(
   lms: LmsClient,
+  config: AppConfig,
   objectiveId: string,
   workflowId: string,
   enrolCommandId: string,
@@ -247,15 +244,19 @@ export async function startCourse(
       const enrolled = await enrol(lms, objectiveId, enrolCommandId);
       if (!enrolled.ok) {
         if (enrolled.reason === "refused" && enrolled.message) {
-          return redirectWithToast(`/learn/courses/${objectiveId}`, {
-            type: "critical",
-            key: `apiErrors.${enrolled.message.code}`,
-            values: enrolled.message.params,
-          });
+          return redirectWithToast(
+            `/learn/courses/${objectiveId}`,
+            {
+              type: "critical",
+              key: `apiErrors.${enrolled.message.code}`,
+              values: enrolled.message.params,
+            },
+            config,
+          );
         }
-        return redirectWithToast("/learn/courses", { type: "critical", key: "messages.unknownError" });
+        return redirectWithToast("/learn/courses", { type: "critical", key: "messages.unknownError" }, config);
       }
-      aggregate = await lms.get<CourseAggregate>(`/api/lms/v1/objectives/${objectiveId}/objective-workflow-aggregate`);
+      aggregate = await lms.get(endpoints.objectiveAggregate(objectiveId));
     }
     const kind = aggregate.objective.activity.kind;
     const wf = aggregate.lastObjectiveWorkflow;
@@ -267,16 +268,20 @@ export async function startCourse(
     });
     let workflow = wf;
     if (plan.steps.includes("startObjectiveWorkflow")) {
-      workflow = await lms.command(`/api/lms/v1/start-objective-workflows`, {
+      workflow = await lms.command(endpoints.startObjectiveWorkflows, {
         objectiveWorkflowAggregateId: aggregate.id,
         id: workflowId,
       });
     }
     if (!workflow)
-      return redirectWithToast(`/learn/courses/${objectiveId}`, { type: "critical", key: "messages.startFailed" });
-    const tree = await lms.get<ActivityTree>(`/api/lms/v1/users/me/objective-workflows/${workflow.id}/activity`);
+      return redirectWithToast(
+        `/learn/courses/${objectiveId}`,
+        { type: "critical", key: "messages.startFailed" },
+        config,
+      );
+    const tree = await lms.get(endpoints.activityTree(workflow.id));
     if (plan.steps.includes("startActivityWorkflow") && tree.rootPathId) {
-      await lms.command(`/api/lms/v1/start-activity-workflows`, {
+      await lms.command(endpoints.startActivityWorkflows, {
         objectiveWorkflowId: workflow.id,
         activityPartIds: [tree.rootPathId],
       });
@@ -285,41 +290,48 @@ export async function startCourse(
     throw redirect(`/learn/courses/${objectiveId}/view/content`);
   } catch (err) {
     if (err instanceof Response) return err;
-    return startErrorToast(err, objectiveId, fmt);
+    return startErrorToast(err, objectiveId, config, fmt);
   }
 }
 
 /** Spec 4.5: submit, then poll the workflow every 2 s (up to 60 s) until its record appears. */
 export async function submitCourse(
   lms: LmsClient,
+  config: AppConfig,
   objectiveId: string,
   workflowId: string,
   sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
 ): Promise<Response> {
   try {
-    await lms.command(`/api/lms/v1/submit-objective-workflows`, { id: workflowId });
+    await lms.command(endpoints.submitObjectiveWorkflows, { id: workflowId });
     const started = Date.now();
     for (;;) {
-      const wf = await lms.get<{ objectiveRecordId: string | null; state: ObjectiveWorkflowState }>(
-        `/api/lms/v1/objective-workflows/${workflowId}`,
-      );
+      const wf = await lms.get(endpoints.objectiveWorkflow(workflowId));
       if (wf.objectiveRecordId) {
-        return redirectWithToast(`/learn/courses/${objectiveId}`, {
-          type: "success",
-          key: wf.state === ObjectiveWorkflowState.inGrading ? "course.submittedInGrading" : "course.submitted",
-        });
+        return redirectWithToast(
+          `/learn/courses/${objectiveId}`,
+          {
+            type: "success",
+            key: wf.state === ObjectiveWorkflowState.inGrading ? "course.submittedInGrading" : "course.submitted",
+          },
+          config,
+        );
       }
       if (Date.now() - started >= SUBMIT_POLL_DURATION_MS) break;
       await sleep(SUBMIT_POLL_INTERVAL_MS);
     }
-    return redirectWithToast(`/learn/courses/${objectiveId}`, { type: "critical", key: "messages.timeOver" });
+    return redirectWithToast(`/learn/courses/${objectiveId}`, { type: "critical", key: "messages.timeOver" }, config);
   } catch (err) {
     if (err instanceof LmsError) {
       const m = err.message === "Time over!" ? null : err.firstMessage();
-      return redirectWithToast(`/learn/courses/${objectiveId}`, {
-        type: "critical",
-        key: m ? `apiErrors.${m.code}` : err.message === "Time over!" ? "messages.timeOver" : "messages.unknownError",
-      });
+      return redirectWithToast(
+        `/learn/courses/${objectiveId}`,
+        {
+          type: "critical",
+          key: m ? `apiErrors.${m.code}` : err.message === "Time over!" ? "messages.timeOver" : "messages.unknownError",
+        },
+        config,
+      );
     }
     throw err;
   }

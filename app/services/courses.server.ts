@@ -15,25 +15,19 @@ import { clampProgress } from "#domain/courses";
 import type { LmsClient } from "./lms.server";
 import { LmsError } from "./lms.server";
 import type { DateFormatter } from "./format.server";
+import type { AppConfig } from "./config.server";
+import type { CardAggregate, Category, Named } from "#domain/contract/courses";
 import { redirectWithToast, type Toast } from "./toast.server";
 
 export { PAGE_SIZE } from "~/constants";
 import { PAGE_SIZE } from "~/constants";
-
-export interface Category {
-  id: string;
-  name: string;
-  attributes: { id: string; name: string }[];
-}
-export interface Named {
-  id: string;
-  name: string;
-}
+import { endpoints } from "#domain/contract/endpoints";
 
 /** Spec 2.4/5: unknown filter values are dropped with a toast and the URL rewritten (a redirect). */
 export async function canonicalOrRedirect(
   url: URL,
   known: KnownFilterValues,
+  config: AppConfig,
   extraToast?: Toast,
 ): Promise<{ filters: CourseFilters }> {
   const result = validateCourseFilters(url.searchParams, known);
@@ -44,7 +38,7 @@ export async function canonicalOrRedirect(
     if (extraToast) toasts.push(extraToast);
     const q = result.canonical.toString();
     const target = `${url.pathname}${q ? `?${q}` : ""}`;
-    throw toasts.length ? await redirectWithToast(target, toasts, { status: 302 }) : redirect(target);
+    throw toasts.length ? await redirectWithToast(target, toasts, config, { status: 302 }) : redirect(target);
   }
   return { filters: result.filters };
 }
@@ -102,38 +96,6 @@ export function listQuery(filters: CourseFilters, extra: Record<string, string |
     ...extra,
   };
 }
-
-/**
- * The fields of an aggregate a card needs, asked for with the query's `select` (spec 7.2) so the
- * API reads, maps and sends no more than that (decision 012).
- */
-export const CARD_SELECT = [
-  "isMandatory",
-  "isSelfEnrolled",
-  "availabilityDate",
-  "availabilityEndDate",
-  "dueDate",
-  "lastObjectiveWorkflow",
-  "lastObjectiveRecord",
-  "objective.id",
-  "objective.name",
-  "objective.code",
-  "objective.imageUrl",
-  "objective.showcases",
-].join(",");
-export type CardAggregate = Pick<
-  Aggregate,
-  | "id"
-  | "isMandatory"
-  | "isSelfEnrolled"
-  | "availabilityDate"
-  | "availabilityEndDate"
-  | "dueDate"
-  | "lastObjectiveWorkflow"
-  | "lastObjectiveRecord"
-> & {
-  objective: Pick<Aggregate["objective"], "id" | "name" | "code" | "imageUrl" | "showcases">;
-};
 
 /** What a card shows; text is chosen by the component from `footer` (spec 4.11). */
 export function toCourseCard(a: CardAggregate, fmt: DateFormatter) {
@@ -207,28 +169,20 @@ export async function enrol(
 ): Promise<EnrolResult> {
   let access: ObjectiveAccessDetail;
   try {
-    access = await lms.get<ObjectiveAccessDetail>(
-      `/api/lms/v1/users/me/objectives/${encodeURIComponent(objectiveId)}/objective-access`,
-    );
+    access = await lms.get(endpoints.objectiveAccess(objectiveId));
   } catch (err) {
     if (err instanceof LmsError && err.status >= 400 && err.status < 500) return { ok: false, reason: "notFound" };
     throw err;
   }
   try {
-    await lms.command(
-      "/api/lms/v1/create-self-enrollments",
-      { id: commandId, objectiveAccessId: access.id },
-      { sync: true },
-    );
+    await lms.command(endpoints.createSelfEnrollments, { id: commandId, objectiveAccessId: access.id });
   } catch (err) {
     if (err instanceof LmsError) return { ok: false, reason: "refused", message: err.firstMessage() };
     throw err;
   }
   for (let attempt = 1; attempt <= ENROL_WAIT_ATTEMPTS; attempt++) {
     try {
-      const aggregate = await lms.get<Aggregate>(
-        `/api/lms/v1/objectives/${encodeURIComponent(objectiveId)}/objective-workflow-aggregate`,
-      );
+      const aggregate = await lms.get(endpoints.objectiveAggregate(objectiveId));
       return { ok: true, name: access.objective.name, aggregate };
     } catch (err) {
       if (!(err instanceof LmsError)) throw err;

@@ -3,6 +3,8 @@ import { DISCUSSION_PAGE_SIZE, type DiscussionPost, type DiscussionThread } from
 import { dateFormatter, type DateFormatter } from "./format.server";
 import { LmsError, type LmsClient } from "./lms.server";
 import { redirectWithToast } from "./toast.server";
+import type { AppConfig } from "./config.server";
+import { endpoints } from "#domain/contract/endpoints";
 
 /** One post as the page shows it: plain-text body, author, the time already formatted. */
 export interface DiscussionPostView {
@@ -96,10 +98,7 @@ export async function loadDiscussion(
   const p = discussionPage(page);
   let thread: DiscussionThread;
   try {
-    thread = await lms.get<DiscussionThread>(
-      `/api/lms/v1/users/me/activity-paths/${encodeURIComponent(activityPathId)}/discussion/posts`,
-      { page: p, pageSize },
-    );
+    thread = await lms.get(endpoints.discussionPosts(activityPathId), { page: p, pageSize });
   } catch (err) {
     if (err instanceof LmsError && err.status === 404) return null;
     throw err;
@@ -131,22 +130,19 @@ function safePath(backUrl: string): URL {
  */
 export async function postToDiscussion(
   lms: LmsClient,
+  config: AppConfig,
   input: DiscussionInput,
   backUrl: string,
 ): Promise<DiscussionPostResult> {
   const back = safePath(backUrl);
   const parentPostId = input.parentPostId || null;
   try {
-    await lms.command(
-      "/api/lms/v1/create-discussion-posts",
-      {
-        id: input.id,
-        activityPathId: input.activityPathId,
-        ...(parentPostId ? { parentPostId } : {}),
-        body: input.body,
-      },
-      { sync: true },
-    );
+    await lms.command(endpoints.createDiscussionPosts, {
+      id: input.id,
+      activityPathId: input.activityPathId,
+      ...(parentPostId ? { parentPostId } : {}),
+      body: input.body,
+    });
   } catch (err) {
     if (!(err instanceof LmsError)) throw err;
     if (err.status === 400) {
@@ -159,19 +155,27 @@ export async function postToDiscussion(
     const key = m ? `apiErrors.${m.code}` : err.kind === "timeout" ? "messages.timeOver" : "messages.unknownError";
     return {
       kind: "redirect",
-      response: await redirectWithToast(`${back.pathname}${back.search}`, {
-        type: "critical",
-        key,
-        ...(m?.params ? { values: m.params } : {}),
-      }),
+      response: await redirectWithToast(
+        `${back.pathname}${back.search}`,
+        {
+          type: "critical",
+          key,
+          ...(m?.params ? { values: m.params } : {}),
+        },
+        config,
+      ),
     };
   }
   if (!parentPostId) back.searchParams.delete("page");
   return {
     kind: "redirect",
-    response: await redirectWithToast(`${back.pathname}${back.search}#post-${input.id}`, {
-      type: "success",
-      key: "discussion.posted",
-    }),
+    response: await redirectWithToast(
+      `${back.pathname}${back.search}#post-${input.id}`,
+      {
+        type: "success",
+        key: "discussion.posted",
+      },
+      config,
+    ),
   };
 }

@@ -1,15 +1,12 @@
-import { describe, expect, it, vi, beforeAll } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 
-beforeAll(() => {
-  Object.assign(process.env, {
-    SESSION_SECRET: "test-secret-test-secret",
-    OIDC_ISSUER: "http://localhost/idp",
-    OIDC_CLIENT_ID: "c",
-    OIDC_CLIENT_SECRET: "s",
-  });
-});
+import type { Endpoint } from "#domain/contract/endpoints";
+import { createLmsClient, flattenErrors, LmsError, POLL_DURATION_MS } from "./lms.server";
 
-const { createLmsClient, flattenErrors, LmsError, POLL_DURATION_MS } = await import("./lms.server");
+/** Endpoints of the kinds the client sends: a read, an asynchronous command and a respond-sync one. */
+const read: Endpoint<unknown> = { method: "GET", path: "/x" };
+const asyncCommand: Endpoint<unknown, object> = { method: "POST", path: "/api/lms/v1/x", command: { sync: false } };
+const syncCommand: Endpoint<unknown, object> = { method: "POST", path: "/api/lms/v1/x", command: { sync: true } };
 
 function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}) {
   return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", ...headers } });
@@ -26,7 +23,7 @@ describe("spec 7: the shared client's headers", () => {
         return jsonResponse({ id: "c1", type: "t", state: "completed", result: 1, data: { ok: true }, errors: {} });
       },
     });
-    await client.command("/api/lms/v1/x", { a: 1 }, { sync: true });
+    await client.command(syncCommand, { a: 1 });
     const req = seen[0];
     expect(req.headers.get("accept")).toBe("application/json");
     expect(req.headers.get("content-type")).toBe("application/json");
@@ -62,7 +59,7 @@ describe("spec 7.7: asynchronous commands", () => {
         });
       },
     });
-    expect(await client.command("/api/lms/v1/x", {})).toEqual({ done: 3 });
+    expect(await client.command(asyncCommand, {})).toEqual({ done: 3 });
     expect(polls).toBe(3);
     expect(sleep).toHaveBeenCalledTimes(2);
     expect(sleep).toHaveBeenCalledWith(1000);
@@ -80,7 +77,7 @@ describe("spec 7.7: asynchronous commands", () => {
           ? jsonResponse({}, 202, { Location: "/api/lms/v1/commands/1" })
           : jsonResponse({ id: "1", type: "t", state: "pending", result: null, data: null, errors: {} }),
     });
-    const err = (await client.command("/x", {}).catch((e) => e)) as InstanceType<typeof LmsError>;
+    const err = (await client.command(asyncCommand, {}).catch((e) => e)) as InstanceType<typeof LmsError>;
     vi.restoreAllMocks();
     expect(err).toBeInstanceOf(LmsError);
     expect(err.message).toBe("Time over!");
@@ -103,7 +100,7 @@ describe("spec 7.7: asynchronous commands", () => {
               errors: { "": [{ code: "x", message: "No" }] },
             }),
     });
-    const err = (await client.command("/x", {}).catch((e) => e)) as InstanceType<typeof LmsError>;
+    const err = (await client.command(asyncCommand, {}).catch((e) => e)) as InstanceType<typeof LmsError>;
     expect(err.status).toBe(409);
     expect(err.message).toBe("Server accepted command but encountered errors");
     expect(err.firstMessage()).toEqual({ code: "x", message: "No" });
@@ -115,7 +112,7 @@ describe("spec 7.7: asynchronous commands", () => {
       locale: "en-US",
       transport: () => new Response("boom", { status: 500 }),
     });
-    const err = (await client.get("/x").catch((e) => e)) as InstanceType<typeof LmsError>;
+    const err = (await client.get(read).catch((e) => e)) as InstanceType<typeof LmsError>;
     expect(err.message).toBe("Server returns unknown error");
     const onUnauthorized = vi.fn(() => {
       throw new Error("relogin");
@@ -126,7 +123,7 @@ describe("spec 7.7: asynchronous commands", () => {
       transport: () => jsonResponse({}, 401),
       onUnauthorized,
     });
-    await expect(c2.get("/x")).rejects.toThrow("relogin");
+    await expect(c2.get(read)).rejects.toThrow("relogin");
   });
 
   it("a transport failure is an LmsError with status 0, not a crash", async () => {
@@ -135,7 +132,7 @@ describe("spec 7.7: asynchronous commands", () => {
       locale: "en-US",
       transport: () => Promise.reject(new Error("ECONNREFUSED")),
     });
-    const err = (await client.get("/x").catch((e) => e)) as InstanceType<typeof LmsError>;
+    const err = (await client.get(read).catch((e) => e)) as InstanceType<typeof LmsError>;
     expect(err).toBeInstanceOf(LmsError);
     expect(err.status).toBe(0);
   });

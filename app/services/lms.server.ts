@@ -1,26 +1,14 @@
 import type { ApiMessage, CommandStatus } from "#domain/contract/common";
-import { env } from "./env.server";
+import type { Endpoint } from "#domain/contract/endpoints";
+import type { Transport } from "./config.server";
 
 /**
  * The one client of the LMS API (spec 7): JSON headers, X-Requested-With, Prefer, Accept-Language,
  * the bearer token; the asynchronous command pattern of 7.7; errors flattened per field (spec 5, 8).
- * In-process to the embedded API unless LMS_API_URL points at a remote one.
+ * Every call names its endpoint from `domain/contract/endpoints.ts`. The transport comes from the
+ * request's context: in-process to the embedded API, or HTTP to `LMS_API_URL` (decision 015).
  */
-export type Transport = (request: Request) => Promise<Response> | Response;
-
-const IN_PROCESS = Symbol.for("learner-app.lms-fetch");
-
-export function defaultTransport(): Transport {
-  const remote = env().LMS_API_URL;
-  if (remote) return (request) => fetch(request);
-  const local = (globalThis as Record<symbol, unknown>)[IN_PROCESS] as Transport | undefined;
-  if (!local) throw new Error("The embedded LMS API is not running and LMS_API_URL is not set.");
-  return local;
-}
-
-export function apiBase(): string {
-  return (env().LMS_API_URL ?? "http://lms.internal").replace(/\/$/, "");
-}
+export type { Transport };
 
 export const POLL_INTERVAL_MS = 1000;
 export const POLL_DURATION_MS = 60_000;
@@ -70,7 +58,9 @@ export function flattenErrors(
 export interface LmsClientOptions {
   accessToken: string | null;
   locale: string;
-  transport?: Transport;
+  transport: Transport;
+  /** Origin and prefix of the API: the external API's URL, or a placeholder for the in-process one. */
+  baseUrl?: string | null;
   sleep?: (ms: number) => Promise<void>;
   onUnauthorized?: () => never;
 }
@@ -99,10 +89,13 @@ async function readErrors(res: Response): Promise<Record<string, ApiMessage[]>> 
   return {};
 }
 
+/** The in-process API is addressed by a placeholder origin (the transport never opens a socket). */
+const IN_PROCESS_BASE = "http://lms.internal";
+
 export function createLmsClient(options: LmsClientOptions) {
-  const transport = options.transport ?? defaultTransport();
+  const transport = options.transport;
   const sleep = options.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
-  const base = options.transport ? "http://lms.internal" : apiBase();
+  const base = (options.baseUrl ?? IN_PROCESS_BASE).replace(/\/$/, "");
 
   async function send(
     method: string,
@@ -118,7 +111,8 @@ export function createLmsClient(options: LmsClientOptions) {
     if (init.body !== undefined) headers.set("Content-Type", "application/json");
     if (init.prefer) headers.set("Prefer", init.prefer);
     if (options.accessToken) headers.set("Authorization", `Bearer ${options.accessToken}`);
-    const url = path.startsWith("http") ? path : `${base}${path}${toQuery(init.query)}`;
+    // A command's status location is absolute on an external API and a path on ours.
+    const url = /^https?:\/\//.test(path) ? path : `${base}${path}${toQuery(init.query)}`;
     let res: Response;
     try {
       res = await transport(
@@ -138,20 +132,20 @@ export function createLmsClient(options: LmsClientOptions) {
   }
 
   return {
-    get: async <T>(path: string, query?: Query) => json<T>(await send("GET", path, { query })),
+    get: async <T>(endpoint: Endpoint<T>, query?: Query) =>
+      json<T>(await send(endpoint.method, endpoint.path, { query })),
     /** The API's response as it is (files: status, headers and a streamed body). */
-    raw: (method: "GET" | "HEAD", path: string, extraHeaders: Record<string, string> = {}) =>
-      send(method, path, { extraHeaders }),
-    put: async <T>(path: string, body: unknown) => json<T>(await send("PUT", path, { body })),
-    post: async <T>(path: string, body: unknown, prefer?: string) =>
-      json<T>(await send("POST", path, { body, prefer })),
+    raw: (method: "GET" | "HEAD", endpoint: Endpoint<unknown>, extraHeaders: Record<string, string> = {}) =>
+      send(method, endpoint.path, { extraHeaders }),
+    put: async <T, B>(endpoint: Endpoint<T, B>, body: B) => json<T>(await send("PUT", endpoint.path, { body })),
 
     /**
-     * Spec 7.7: send with Prefer respond-async; a 202 carries a status location that is polled
-     * every second for up to a minute. `sync` asks for respond-sync (spec 7.3 names which).
+     * Spec 7.7: a command is sent with Prefer respond-async; a 202 carries a status location that is
+     * polled every second for up to a minute. Commands spec 7.3 marks respond-sync answer at once.
      */
-    async command<T = unknown>(path: string, body: unknown, opts: { sync?: boolean } = {}): Promise<T> {
-      const res = await send("POST", path, { body, prefer: opts.sync ? "respond-sync" : "respond-async" });
+    async command<T, B>(endpoint: Endpoint<T, B>, body: B): Promise<T> {
+      const sync = endpoint.command?.sync ?? false;
+      const res = await send("POST", endpoint.path, { body, prefer: sync ? "respond-sync" : "respond-async" });
       if (res.status !== 202) {
         if (!res.ok) throw new LmsError(res.status, await readErrors(res));
         const status = (await res.json()) as CommandStatus;

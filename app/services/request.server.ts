@@ -3,6 +3,8 @@ import { readSession, type SessionData } from "./session.server";
 import { enforceLearnerArea, lmsFor, loadShell, type ShellData } from "./user.server";
 import { loginUrl } from "./auth.server";
 import type { LmsClient } from "./lms.server";
+import type { Endpoint } from "#domain/contract/endpoints";
+import { appConfig, type AppConfig } from "./config.server";
 
 /**
  * Per-request state shared by every loader of one request: the session is read once and the shell
@@ -76,13 +78,17 @@ export class RequestState {
   private sessionPromise: Promise<SessionData | null> | null = null;
   private shellPromise: Promise<ShellData | null> | null = null;
 
+  readonly config: AppConfig;
+
   constructor(
     readonly request: Request,
     private readonly context: Readonly<RouterContextProvider>,
-  ) {}
+  ) {
+    this.config = appConfig(context);
+  }
 
   session() {
-    return (this.sessionPromise ??= readSession(this.request));
+    return (this.sessionPromise ??= readSession(this.request, this.config));
   }
 
   async lms(): Promise<LmsClient> {
@@ -96,7 +102,7 @@ export class RequestState {
       if (!session) return null;
       const fresh = this.request.method !== "GET" && this.request.method !== "HEAD";
       return cachedShell(session.accessToken, fresh, () =>
-        loadShell(lmsFor(this.request, this.context, session), session),
+        loadShell(lmsFor(this.request, this.context, session), session, this.config),
       );
     })());
   }
@@ -113,6 +119,11 @@ export class RequestState {
     return remember(listCache as Map<string, Entry<T>>, prefix + key, load, SHELL_CACHE_MAX * 4);
   }
 
+  /** `cached` for an endpoint of the LMS API (keyed by its path). */
+  cachedGet<T>(lms: LmsClient, endpoint: Endpoint<T>): Promise<T> {
+    return this.cached(endpoint.path, () => lms.get(endpoint));
+  }
+
   /** Called for every write: what was remembered for this learner may be out of date now. */
   async forgetLearnerReads(): Promise<void> {
     const session = await this.session();
@@ -126,7 +137,7 @@ export class RequestState {
   async requireLearner(): Promise<ShellData> {
     const shell = await this.shell();
     if (!shell) throw redirect(loginUrl(this.request));
-    enforceLearnerArea(shell);
+    enforceLearnerArea(shell, this.config);
     return shell;
   }
 }

@@ -1,6 +1,7 @@
 import { createCookie } from "react-router";
 import { z } from "zod";
-import { secureCookies } from "./env.server";
+import type { AppConfig } from "./config.server";
+import { memoByConfig } from "./memo.server";
 
 /** A message shown once after a redirect (post/redirect/get); `key` is a translation key. */
 export const toastSchema = z.object({
@@ -12,31 +13,39 @@ export const toastSchema = z.object({
 });
 export type Toast = z.infer<typeof toastSchema>;
 
-const toastCookie = () =>
-  createCookie("learn_toast", { path: "/", httpOnly: true, sameSite: "lax", secure: secureCookies(), maxAge: 60 });
+const toastCookie = memoByConfig((config) =>
+  createCookie("learn_toast", { path: "/", httpOnly: true, sameSite: "lax", secure: config.secureCookies, maxAge: 60 }),
+);
 
-export async function setToast(toast: Toast | Toast[]): Promise<string> {
-  return toastCookie().serialize((Array.isArray(toast) ? toast : [toast]).slice(0, 3));
+export async function setToast(toast: Toast | Toast[], config: AppConfig): Promise<string> {
+  return toastCookie(config).serialize((Array.isArray(toast) ? toast : [toast]).slice(0, 3));
 }
 
 /** Reads and clears the pending toasts. */
-export async function popToast(request: Request): Promise<{ toasts: Toast[]; setCookie: string | null }> {
-  const raw = await toastCookie().parse(request.headers.get("Cookie"));
+export async function popToast(
+  request: Request,
+  config: AppConfig,
+): Promise<{ toasts: Toast[]; setCookie: string | null }> {
+  const raw = await toastCookie(config).parse(request.headers.get("Cookie"));
   if (raw == null) return { toasts: [], setCookie: null };
   const parsed = z
     .array(toastSchema)
     .max(3)
     .safeParse(Array.isArray(raw) ? raw : [raw]);
-  return { toasts: parsed.success ? parsed.data : [], setCookie: await toastCookie().serialize("", { maxAge: 0 }) };
+  return {
+    toasts: parsed.success ? parsed.data : [],
+    setCookie: await toastCookie(config).serialize("", { maxAge: 0 }),
+  };
 }
 
 export async function redirectWithToast(
   url: string,
   toast: Toast | Toast[],
+  config: AppConfig,
   init: ResponseInit = {},
 ): Promise<Response> {
   const headers = new Headers(init.headers);
-  headers.append("Set-Cookie", await setToast(toast));
+  headers.append("Set-Cookie", await setToast(toast, config));
   headers.set("Location", url);
   return new Response(null, { status: 303, ...init, headers });
 }

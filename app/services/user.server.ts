@@ -1,12 +1,13 @@
 import { redirect, type RouterContextProvider } from "react-router";
 import { learnerAreaDecision, isLearnerOnly, type PermissionEntry } from "#domain/access";
+import { endpoints } from "#domain/contract/endpoints";
 import type { PublicSettings, Settings, User } from "#domain/contract/platform";
 import { learnerMenu, type MenuEntry } from "#domain/menu";
-import { env } from "./env.server";
+import { appConfig, lmsTransport, type AppConfig } from "./config.server";
 import { getLocale } from "./i18n.server";
 import { createLmsClient, LmsError, type LmsClient } from "./lms.server";
 import { loginUrl } from "./auth.server";
-import { readSession, type SessionData } from "./session.server";
+import type { SessionData } from "./session.server";
 
 export interface ShellData {
   user: User;
@@ -27,6 +28,8 @@ export function lmsFor(
   return createLmsClient({
     accessToken: session?.accessToken ?? null,
     locale: getLocale(context),
+    transport: lmsTransport(context),
+    baseUrl: appConfig(context).lmsApiUrl,
     onUnauthorized: () => {
       throw redirect(loginUrl(request));
     },
@@ -35,22 +38,21 @@ export function lmsFor(
 
 /** Anonymous client for public calls (open catalog, public certificates): no 401 redirect. */
 export function publicLms(context: Readonly<RouterContextProvider>): LmsClient {
-  return createLmsClient({ accessToken: null, locale: getLocale(context) });
-}
-
-export async function requireSession(request: Request): Promise<SessionData> {
-  const session = await readSession(request);
-  if (!session) throw redirect(loginUrl(request));
-  return session;
+  return createLmsClient({
+    accessToken: null,
+    locale: getLocale(context),
+    transport: lmsTransport(context),
+    baseUrl: appConfig(context).lmsApiUrl,
+  });
 }
 
 /** The four calls behind the shell, in parallel (no waterfall). */
-export async function loadShell(lms: LmsClient, session: SessionData): Promise<ShellData> {
+export async function loadShell(lms: LmsClient, session: SessionData, config: AppConfig): Promise<ShellData> {
   const [user, permissions, licences, settings] = await Promise.all([
-    lms.get<User>("/api/platform/v1/users/me"),
-    lms.get<{ data: PermissionEntry[] }>("/api/platform/v1/users/me/permissions"),
-    lms.get<{ data: { product: string }[] }>("/api/platform/v1/users/me/licences"),
-    lms.get<Settings>("/api/platform/v1/settings"),
+    lms.get(endpoints.currentUser),
+    lms.get(endpoints.permissions),
+    lms.get(endpoints.licences),
+    lms.get(endpoints.settings),
   ]);
   const licenceNames = licences.data.map((l) => l.product);
   return {
@@ -66,14 +68,14 @@ export async function loadShell(lms: LmsClient, session: SessionData): Promise<S
       licences: licenceNames,
       cloudRedirect: settings["platform.common.cloud_redirect"],
       portalUrl: settings["platform.common.portal_url"],
-      platformUrl: env().PLATFORM_URL,
+      platformUrl: config.platformUrl,
     }),
   };
 }
 
 export async function loadPublicSettings(lms: LmsClient): Promise<PublicSettings> {
   try {
-    return await lms.get<PublicSettings>("/api/platform/v1/public/settings");
+    return await lms.get(endpoints.publicSettings);
   } catch (err) {
     if (err instanceof LmsError)
       return {
@@ -90,14 +92,14 @@ export async function loadPublicSettings(lms: LmsClient): Promise<PublicSettings
  * Spec 6 for the learner area: platform-only licences leave for the platform app; others without
  * ObjectiveWorkflow.Create go to their first menu node or /forbidden.
  */
-export function enforceLearnerArea(shell: ShellData): void {
+export function enforceLearnerArea(shell: ShellData, config: AppConfig): void {
   const decision = learnerAreaDecision({
     roles: shell.user.roles,
     permissions: shell.permissions,
     licences: shell.licences,
-    firstMenuNodeUrl: shell.learnerOnly ? null : env().ADMIN_URL || null,
+    firstMenuNodeUrl: shell.learnerOnly ? null : config.adminUrl || null,
   });
-  if (decision.kind === "platform") throw redirect(env().PLATFORM_URL);
+  if (decision.kind === "platform") throw redirect(config.platformUrl);
   if (decision.kind === "forbidden") throw redirect("/learn/forbidden");
   if (decision.kind === "firstMenuNode") throw redirect(decision.url);
 }

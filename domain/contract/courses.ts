@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { AttemptProctoringSession } from "./proctoring";
 import {
   ActivityKind,
   ActivityType,
@@ -229,3 +230,62 @@ export function parseFilterAttributes(
   }
   return { ok: true, groups };
 }
+
+/** A named thing of a list (collections, terms). */
+export interface Named {
+  id: string;
+  name: string;
+}
+
+/** Spec 3 'Filter category' with its attributes, as the filter drawer lists them. */
+export interface Category {
+  id: string;
+  name: string;
+  attributes: { id: string; name: string }[];
+}
+
+/** The single-course aggregate; an external LMS may not send the proctoring session (then nothing locks). */
+export type CourseAggregate = Aggregate & {
+  objectiveGradingScale: GradingScale | null;
+  lastProctoringSession?: AttemptProctoringSession | null;
+};
+
+/** One attempt's record, as the previous-attempts table reads it (spec 2.5). */
+export type AttemptRecord = ObjectiveRecord & {
+  objectiveWorkflowId: string | null;
+  attempt: number | null;
+  started: string | null;
+  workflowState: ObjectiveWorkflowState | null;
+};
+
+/**
+ * What My courses' cards read of each aggregate (spec 4.11): the `select` it sends, and the shape that
+ * comes back. Asking for a few fields costs the database, both threads and the JSON less (decision 012).
+ */
+export const CARD_SELECT = [
+  "isMandatory",
+  "isSelfEnrolled",
+  "availabilityDate",
+  "availabilityEndDate",
+  "dueDate",
+  "lastObjectiveWorkflow",
+  "lastObjectiveRecord",
+  "objective.id",
+  "objective.name",
+  "objective.code",
+  "objective.imageUrl",
+  "objective.showcases",
+].join(",");
+export type CardAggregate = Pick<
+  Aggregate,
+  | "id"
+  | "isMandatory"
+  | "isSelfEnrolled"
+  | "availabilityDate"
+  | "availabilityEndDate"
+  | "dueDate"
+  | "lastObjectiveWorkflow"
+  | "lastObjectiveRecord"
+> & {
+  objective: Pick<Aggregate["objective"], "id" | "name" | "code" | "imageUrl" | "showcases">;
+};

@@ -1,7 +1,5 @@
 import { z } from "zod";
 
-/** Activity kind of a discussion (spec 3 activity kind 6). */
-export const DISCUSSION_KIND = 6;
 /** Longest post body, in characters, after trimming. */
 import { DISCUSSION_BODY_MAX } from "../limits";
 export { DISCUSSION_BODY_MAX };

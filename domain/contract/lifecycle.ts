@@ -61,3 +61,14 @@ export interface ActivityTree {
   rootPathId: string | null;
   nodes: TreeNode[];
 }
+
+/** The content of an activity the learner may open (spec 3 Activity, 7.4). */
+export interface ActivityContent {
+  id: string;
+  kind: ActivityKind;
+  contentType: ActivityContentType;
+  content: Record<string, unknown>;
+  duration: number | null;
+  toolUrl: string | null;
+  imageUrl: string | null;
+}

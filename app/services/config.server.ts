@@ -1,0 +1,96 @@
+import { createContext, type RouterContextProvider } from "react-router";
+import { z } from "zod";
+
+/**
+ * The app's configuration and its way to the LMS API, handed to every request by the server
+ * (`server.ts` → `getLoadContext` → a `RouterContextProvider`; decision 015). Nothing in `app/` reads
+ * `process.env` or a global: loaders, actions and services get both from the request's context.
+ */
+const schema = z.object({
+  APP_ENV: z.enum(["dev", "test", "prod"]).default("dev"),
+  APP_URL: z.url().default("http://localhost:3000"),
+  SESSION_SECRET: z.string().min(16, "SESSION_SECRET must be at least 16 characters"),
+  OIDC_ISSUER: z.url(),
+  OIDC_CLIENT_ID: z.string().min(1),
+  OIDC_CLIENT_SECRET: z.string().min(1),
+  OIDC_SCOPES: z.string().default("openid profile email lms"),
+  LMS_API_URL: z.url().optional(),
+  PLATFORM_URL: z.string().default("/platform"),
+  ADMIN_URL: z.string().default("/admin"),
+  SIGN_UP_URL: z.string().optional(),
+  BENCH_BARE: z.string().optional(),
+});
+
+export interface AppConfig {
+  appEnv: "dev" | "test" | "prod";
+  /** Public origin of the app, without a trailing slash. */
+  appUrl: string;
+  sessionSecret: string;
+  oidc: { issuer: string; clientId: string; clientSecret: string; scopes: string[]; embedded: boolean };
+  /** An external LMS API (spec 7), or null for the embedded one in this process. */
+  lmsApiUrl: string | null;
+  platformUrl: string;
+  adminUrl: string;
+  signUpUrl: string | null;
+  /** `/learn/bench-bare` exists (the benchmark's baseline page). */
+  benchBare: boolean;
+  /** Cookies carry `Secure` (the app is served over https). */
+  secureCookies: boolean;
+  /** Production rules: no stack traces, no http redirect targets. */
+  production: boolean;
+}
+
+/**
+ * Reads the configuration from environment variables (and what the server adds: generated secrets,
+ * the embedded provider's client); a bad value stops the server with a message naming it.
+ */
+export function parseAppConfig(
+  source: Record<string, string | undefined>,
+  extra: { oidcEmbedded?: boolean } = {},
+): AppConfig {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
+    throw new Error(`Invalid configuration:\n${lines}`);
+  }
+  const e = parsed.data;
+  const appUrl = e.APP_URL.replace(/\/$/, "");
+  return {
+    appEnv: e.APP_ENV,
+    appUrl,
+    sessionSecret: e.SESSION_SECRET,
+    oidc: {
+      issuer: e.OIDC_ISSUER,
+      clientId: e.OIDC_CLIENT_ID,
+      clientSecret: e.OIDC_CLIENT_SECRET,
+      scopes: e.OIDC_SCOPES.split(/\s+/).filter(Boolean),
+      embedded: extra.oidcEmbedded ?? false,
+    },
+    lmsApiUrl: e.LMS_API_URL ? e.LMS_API_URL.replace(/\/$/, "") : null,
+    platformUrl: e.PLATFORM_URL,
+    adminUrl: e.ADMIN_URL,
+    signUpUrl: e.SIGN_UP_URL ?? null,
+    benchBare: e.BENCH_BARE === "1",
+    secureCookies: appUrl.startsWith("https:"),
+    production: e.APP_ENV === "prod",
+  };
+}
+
+/** How the app sends a request to the LMS API: in-process to the embedded API, or over HTTP. */
+export type Transport = (request: Request) => Promise<Response> | Response;
+
+export interface AppLoadContext {
+  config: AppConfig;
+  lmsTransport: Transport;
+}
+
+/** The key of the load context; `server.ts` reads it from the server build's entry module. */
+export const appLoadContext = createContext<AppLoadContext>();
+
+export function appConfig(context: Readonly<RouterContextProvider>): AppConfig {
+  return context.get(appLoadContext).config;
+}
+
+export function lmsTransport(context: Readonly<RouterContextProvider>): Transport {
+  return context.get(appLoadContext).lmsTransport;
+}

@@ -1,0 +1,141 @@
+/**
+ * Every call of the LMS API the web app makes (spec 7), in one place: the method, the path and the
+ * shape of the answer (and of the body, for commands), keyed by spec section. The app's client
+ * (`app/services/lms.server.ts`) takes these objects, so "the call of 7.3" is found by searching this
+ * file, and a path or a type cannot drift between two call sites. Paths the spec leaves "not shown"
+ * are ours, in the same style (the OpenAPI document at /api/openapi.json marks them).
+ */
+import type { PermissionEntry } from "../access";
+import type { ApiMessage } from "./common";
+import type { CertificateRecord } from "./certificates";
+import type {
+  Aggregate,
+  AttemptRecord,
+  CardAggregate,
+  Category,
+  CourseAggregate,
+  Named,
+  ObjectiveAccess,
+  ObjectiveAccessDetail,
+  ObjectiveWorkflow,
+  PublicObjective,
+  PublicObjectiveDetail,
+} from "./courses";
+import type { ActivityContent, ActivityTree } from "./lifecycle";
+import type { CreateDiscussionPost, DiscussionThread } from "./discussions";
+import type { PublicSettings, Settings, User } from "./platform";
+
+export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT";
+
+/** One call: `Res` is the answer's shape, `Body` the request body's (commands and PUTs). */
+export interface Endpoint<Res, Body = undefined> {
+  readonly method: HttpMethod;
+  readonly path: string;
+  /** A command of spec 7.7 (POST with `Prefer: respond-async`, or `respond-sync` when `sync`). */
+  readonly command?: { sync: boolean };
+  /** Type carriers only; never set. */
+  readonly _res?: Res;
+  readonly _body?: Body;
+}
+
+/** `{ data: [...] }`, with `totalCount` when the query asked for it (spec 7.2). */
+export interface List<T> {
+  data: T[];
+  totalCount?: number;
+}
+
+/** A page of a list query sent with `requireTotalCount=true` (every list screen sends it). */
+export interface Counted<T> {
+  data: T[];
+  totalCount: number;
+}
+
+const seg = encodeURIComponent;
+const get = <Res>(path: string): Endpoint<Res> => ({ method: "GET", path });
+const put = <Body, Res = unknown>(path: string): Endpoint<Res, Body> => ({ method: "PUT", path });
+const command = <Body, Res = unknown>(path: string, sync = false): Endpoint<Res, Body> => ({
+  method: "POST",
+  path,
+  command: { sync },
+});
+
+const PLATFORM = "/api/platform/v1";
+const LMS = "/api/lms/v1";
+const STORAGE = "/api/lms-storage/v1";
+
+export const endpoints = {
+  // 7.1 Startup and sign-in: current user, permissions, licences, settings (paths not shown).
+  currentUser: get<User>(`${PLATFORM}/users/me`),
+  permissions: get<{ data: PermissionEntry[] }>(`${PLATFORM}/users/me/permissions`),
+  licences: get<{ data: { product: string; validUntil: string | null }[] }>(`${PLATFORM}/users/me/licences`),
+  settings: get<Settings>(`${PLATFORM}/settings`),
+  publicSettings: get<PublicSettings>(`${PLATFORM}/public/settings`),
+
+  // 7.2 Course lists and filters.
+  objectiveAccesses: get<Counted<ObjectiveAccess>>(`${LMS}/users/me/objective-accesses/query`),
+  objectiveAccess: (objectiveId: string) =>
+    get<ObjectiveAccessDetail>(`${LMS}/users/me/objectives/${seg(objectiveId)}/objective-access`),
+  aggregates: get<Counted<Aggregate>>(`${LMS}/objective-workflow-aggregates/query`),
+  /** The aggregates query with `select: CARD_SELECT` (My courses' cards). */
+  cardAggregates: get<Counted<CardAggregate>>(`${LMS}/objective-workflow-aggregates/query`),
+  termIds: get<{ data: string[] }>(`${LMS}/users/me/objective-workflow-aggregates/term-ids`),
+  enrolledFilterCategories: get<Category[]>(`${LMS}/users/me/enrolled-filter-categories`),
+  catalogFilterCategories: get<Category[]>(`${LMS}/users/me/catalog-filter-categories`),
+  terms: get<{ data: Named[] }>(`${LMS}/users/me/terms`),
+  enrolledShowcases: get<{ data: Named[] }>(`${LMS}/users/me/enrolled-showcases`),
+  catalogShowcases: get<{ data: Named[] }>(`${LMS}/users/me/catalog-showcases`),
+  openCatalogObjectives: get<Counted<PublicObjective>>(`${LMS}/public/open-catalog/objectives/query`),
+  openCatalogObjective: (objectiveId: string) =>
+    get<PublicObjectiveDetail>(`${LMS}/public/open-catalog/objectives/${seg(objectiveId)}`),
+  openCatalogShowcases: get<{ data: Named[] }>(`${LMS}/public/open-catalog/showcases`),
+  openCatalogFilterCategories: get<Category[]>(`${LMS}/public/open-catalog/filter-categories`),
+
+  // 7.3 Workflows.
+  startObjectiveWorkflows: command<{ objectiveWorkflowAggregateId: string; id: string }, ObjectiveWorkflow>(
+    `${LMS}/start-objective-workflows`,
+  ),
+  submitObjectiveWorkflows: command<{ id: string }>(`${LMS}/submit-objective-workflows`),
+  finishObjectiveWorkflows: command<{ id: string; objectiveWorkflowId: string }, ObjectiveWorkflow>(
+    `${LMS}/finish-objective-workflows`,
+    true,
+  ),
+  startActivityWorkflows: command<{ objectiveWorkflowId: string; activityPartIds: string[] }>(
+    `${LMS}/start-activity-workflows`,
+  ),
+  finishActivityWorkflows: command<{ objectiveWorkflowId: string; activityWorkflowIds: string[] }>(
+    `${LMS}/finish-activity-workflows`,
+  ),
+  createSelfEnrollments: command<{ id: string; objectiveAccessId: string }, { id: string }>(
+    `${LMS}/create-self-enrollments`,
+    true,
+  ),
+  objectiveAggregate: (objectiveId: string) =>
+    get<CourseAggregate>(`${LMS}/objectives/${seg(objectiveId)}/objective-workflow-aggregate`),
+  objectiveWorkflow: (workflowId: string) => get<ObjectiveWorkflow>(`${LMS}/objective-workflows/${seg(workflowId)}`),
+  objectiveRecords: get<List<AttemptRecord>>(`${LMS}/objective-records/query`),
+  /** Spec 7.3 PUT: what the learner left in an activity (resume; SCORM data later). */
+  activityWorkflow: (workflowId: string, activityWorkflowId: string) =>
+    put<{ resume: { page?: number; position?: number } }>(
+      `${LMS}/users/me/objective-workflows/${seg(workflowId)}/activity-workflows/${seg(activityWorkflowId)}`,
+    ),
+
+  // 7.4 Activity tree.
+  activityTree: (workflowId: string) =>
+    get<ActivityTree>(`${LMS}/users/me/objective-workflows/${seg(workflowId)}/activity`),
+  activityContents: (workflowId: string) =>
+    get<List<ActivityContent>>(`${LMS}/users/me/objective-workflows/${seg(workflowId)}/activity-contents`),
+
+  // 7.5 Files.
+  activityFile: (activityId: string) => get<never>(`${STORAGE}/activities/${seg(activityId)}/file`),
+
+  // 7.6 Certificates.
+  certificateRecords: get<List<CertificateRecord>>(`${LMS}/certificate-records/query`),
+
+  // Discussions (spec 1 activity kind discussion; paths not shown).
+  discussionPosts: (activityPathId: string) =>
+    get<DiscussionThread>(`${LMS}/users/me/activity-paths/${seg(activityPathId)}/discussion/posts`),
+  createDiscussionPosts: command<CreateDiscussionPost, { id: string; errors?: Record<string, ApiMessage[]> }>(
+    `${LMS}/create-discussion-posts`,
+    true,
+  ),
+} as const;
