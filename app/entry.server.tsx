@@ -3,7 +3,6 @@ import { randomBytes } from "node:crypto";
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { ServerRouter } from "react-router";
-import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nProvider } from "~/i18n/lite";
 import { getInstance } from "./services/i18n.server";
@@ -46,8 +45,10 @@ export default function handleRequest(
   const dev = appConfig(loadContext).appEnv === "dev" && import.meta.env.DEV;
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;
-    const userAgent = request.headers.get("user-agent");
-    const readyOption = (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+    // The whole document before the first byte: every loader has finished by now, so what is left
+    // are lazily loaded components (the discussion, later widgets), and a browser without JavaScript
+    // could never swap a streamed Suspense fallback for them.
+    const readyOption = "onAllReady";
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <I18nProvider i18n={getInstance(loadContext)}>
@@ -56,6 +57,9 @@ export default function handleRequest(
       </NonceProvider>,
       {
         nonce,
+        // Never outline a finished Suspense boundary into a script-swapped segment (React does for
+        // large ones): the page must read the same without JavaScript.
+        progressiveChunkSize: Number.MAX_SAFE_INTEGER,
         [readyOption]() {
           shellRendered = true;
           const body = new PassThrough();

@@ -1,40 +1,23 @@
 import { Form, useNavigation, useSearchParams } from "react-router";
+import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { useTranslation } from "~/i18n/lite";
-import type { ApiMessage } from "#domain/contract/common";
 import { DISCUSSION_BODY_MAX } from "#domain/limits";
-import type {
-  DiscussionData,
-  DiscussionErrors,
-  DiscussionFormState,
-  DiscussionPostView,
-} from "~/services/discussion.server";
+import type { DiscussionData, DiscussionPostView } from "~/services/discussion.server";
+import { discussionPostSchema } from "~/forms/discussion";
+import { INTENT } from "~/forms/intents";
+import { parseSubmission } from "~/forms/parse";
+import { FieldErrors } from "./field-errors";
 import { Pagination } from "./course-filters";
 
 export interface DiscussionProps extends DiscussionData {
-  /** Field messages of the last refused post (from the action), shown in the form that sent it. */
-  errors?: DiscussionErrors;
-  /** What that form held: its text, and which post it replied to (null: a new post). */
-  values?: DiscussionFormState["values"];
+  /** The action's answer to the last refused post, and which form sent it (null: a new post). */
+  lastResult?: { submission: SubmissionResult<string[]>; parentPostId: string | null } | null;
   /** The route action that calls postToDiscussion (keep the page's query, e.g. activityPathId). */
   formAction: string;
 }
 
 /** Plain text with its line breaks; React escapes it, so HTML in a post shows as typed. */
 const BODY_STYLE = { whiteSpace: "pre-wrap", overflowWrap: "anywhere" } as const;
-
-function Messages({ id, messages }: { id: string; messages: ApiMessage[] }) {
-  const { t } = useTranslation();
-  if (messages.length === 0) return null;
-  return (
-    <ul id={id} className="discussion__errors">
-      {messages.map((m, i) => (
-        <li key={`${m.code}-${i}`}>
-          {t(`apiErrors.${m.code}`, { ...m.params, defaultValue: t("apiErrors.unknown") })}
-        </li>
-      ))}
-    </ul>
-  );
-}
 
 function PostForm(props: {
   idPrefix: string;
@@ -44,40 +27,44 @@ function PostForm(props: {
   label: string;
   submitLabel: string;
   formAction: string;
-  errors?: DiscussionErrors;
-  value?: string;
+  lastResult?: SubmissionResult<string[]>;
 }) {
   const { t } = useTranslation();
   const navigation = useNavigation();
+  const [form, fields] = useForm({
+    // A new command id (after a successful post) is a new, empty form.
+    id: `${props.idPrefix}-${props.commandId}`,
+    lastResult: props.lastResult,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseSubmission(formData, discussionPostSchema),
+  });
   const sending =
     navigation.state === "submitting" &&
-    navigation.formData?.get("intent") === "post" &&
+    navigation.formData?.get("intent") === INTENT.post &&
     (navigation.formData.get("parentPostId") || null) === props.parentPostId;
-  const fieldId = `${props.idPrefix}-body`;
-  const errorId = `${props.idPrefix}-errors`;
-  const fieldErrors = props.errors?.body ?? [];
-  const formErrors = props.errors?.[""] ?? [];
   return (
-    <Form method="post" action={props.formAction} className="discussion__form" preventScrollReset>
-      <input type="hidden" name="intent" value="post" />
+    <Form
+      method="post"
+      action={props.formAction}
+      className="discussion__form"
+      preventScrollReset
+      {...getFormProps(form)}
+    >
+      <input type="hidden" name="intent" value={INTENT.post} />
       <input type="hidden" name="id" value={props.commandId} />
       <input type="hidden" name="activityPathId" value={props.activityPathId} />
       {props.parentPostId ? <input type="hidden" name="parentPostId" value={props.parentPostId} /> : null}
-      <label htmlFor={fieldId}>{props.label}</label>
+      <label htmlFor={fields.body.id}>{props.label}</label>
       <textarea
-        // A new id (after a successful post) starts an empty field.
-        key={props.commandId}
-        id={fieldId}
-        name="body"
+        {...getTextareaProps(fields.body, { ariaAttributes: true })}
+        key={fields.body.key}
         rows={props.parentPostId ? 3 : 5}
         maxLength={DISCUSSION_BODY_MAX}
         required
-        defaultValue={props.value ?? ""}
-        aria-invalid={fieldErrors.length > 0 ? true : undefined}
-        aria-describedby={fieldErrors.length > 0 ? errorId : undefined}
       />
-      <Messages id={errorId} messages={fieldErrors} />
-      <Messages id={`${props.idPrefix}-form-errors`} messages={formErrors} />
+      <FieldErrors id={fields.body.errorId} errors={fields.body.errors} className="discussion__errors" />
+      <FieldErrors id={form.errorId} errors={form.errors} className="discussion__errors" />
       <button type="submit" className="button button--primary" disabled={sending}>
         {sending ? t("discussion.sending") : props.submitLabel}
       </button>
@@ -107,12 +94,12 @@ function PostBody({ post, heading: Heading }: { post: DiscussionPostView; headin
  * A discussion activity: write a post, read the thread (a page of posts, newest first, each with
  * its replies), reply. Plain forms posting to the route's action: works without JavaScript.
  */
-export function Discussion({ thread, page, pageSize, commandIds, errors, values, formAction }: DiscussionProps) {
+export default function Discussion({ thread, page, pageSize, commandIds, lastResult, formAction }: DiscussionProps) {
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  const failedFor = values ? values.parentPostId : undefined;
+  const failedFor = lastResult ? lastResult.parentPostId : undefined;
   const formProps = (parentPostId: string | null) =>
-    failedFor === parentPostId ? { errors, value: values?.body } : {};
+    lastResult && failedFor === parentPostId ? { lastResult: lastResult.submission } : {};
   return (
     <section className="discussion" aria-labelledby="discussion-title">
       <h2 id="discussion-title">{t("discussion.title")}</h2>

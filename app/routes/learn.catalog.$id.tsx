@@ -5,7 +5,14 @@ import { state } from "~/services/request.server";
 import { catalogCourse, requireCourseId } from "~/services/catalog.server";
 import { enrol } from "~/services/courses.server";
 import { redirectWithToast } from "~/services/toast.server";
+import { badRequest, intentOf, readForm } from "~/services/forms.server";
+import { parseSubmission } from "~/forms/parse";
+import { INTENT } from "~/forms/intents";
+import { z } from "zod";
 import { AboutHtml, CollapsibleDescription, CourseCover, CourseHeader } from "~/components/course-summary";
+
+/** Add to my courses (spec 4.3); `enrolId` makes a double-clicked button one enrolment. */
+const enrolSchema = z.object({ intent: z.literal(INTENT.enrol), enrolId: z.uuid() });
 
 export const handle = {
   title: (d: { course?: { objective: { name: string } } } | undefined) => d?.course?.objective.name ?? null,
@@ -22,18 +29,18 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const lms = await s.lms();
   const course = await catalogCourse(lms, id);
   void request;
-  return { course, commandId: crypto.randomUUID() };
+  return { course, enrolId: crypto.randomUUID() };
 }
 
 export async function action({ params, request, context }: Route.ActionArgs) {
   const id = requireCourseId(params.id);
   const s = state(context);
   await s.requireLearner();
-  const form = await request.formData();
-  const intent = form.get("intent");
-  if (intent !== "enrol") throw new Response("Unknown action", { status: 400 });
-  const commandId = String(form.get("commandId") ?? "");
-  const result = await enrol(await s.lms(), id, /^[0-9a-f-]{36}$/i.test(commandId) ? commandId : crypto.randomUUID());
+  const form = await readForm(request);
+  if (intentOf(form) !== INTENT.enrol) badRequest();
+  const submission = parseSubmission(form, enrolSchema);
+  if (submission.status !== "success") badRequest();
+  const result = await enrol(await s.lms(), id, submission.value.enrolId);
   if (result.ok)
     return redirectWithToast(
       "/learn/courses",
@@ -61,10 +68,10 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 }
 
 export default function CatalogCourse() {
-  const { course, commandId } = useLoaderData<typeof loader>();
+  const { course, enrolId } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "enrol";
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === INTENT.enrol;
   const o = course.objective;
   return (
     <article className="course-details">
@@ -87,8 +94,8 @@ export default function CatalogCourse() {
             </>
           ) : (
             <Form method="post">
-              <input type="hidden" name="intent" value="enrol" />
-              <input type="hidden" name="commandId" value={commandId} />
+              <input type="hidden" name="intent" value={INTENT.enrol} />
+              <input type="hidden" name="enrolId" value={enrolId} />
               <button type="submit" className="button button--primary" disabled={busy} aria-disabled={busy}>
                 {busy ? t("app.loading") : t("catalog.addToMyCourses")}
               </button>

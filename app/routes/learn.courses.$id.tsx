@@ -8,6 +8,10 @@ import { requireCourseId } from "~/services/catalog.server";
 import { courseView, loadCourse, startCourse, type CourseView } from "~/services/course.server";
 import { enrol } from "~/services/courses.server";
 import { redirectWithToast } from "~/services/toast.server";
+import { badRequest, intentOf, readForm } from "~/services/forms.server";
+import { parseSubmission } from "~/forms/parse";
+import { INTENT } from "~/forms/intents";
+import { z } from "zod";
 import { AboutHtml, CollapsibleDescription, CourseCover, CourseHeader } from "~/components/course-summary";
 import { ShareLink } from "~/components/share-link";
 import { ScoreBadge, CourseLayers } from "~/components/course-parts";
@@ -18,7 +22,10 @@ export const handle = {
     d?.view ? { label: d.view.objective.name } : { label: t("breadcrumbs.courses-list"), href: "/learn/courses" },
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Start or Start again (spec 4.3, 4.4): both ids make a double-clicked button one command each. */
+const startSchema = z.object({ intent: z.literal(INTENT.start), workflowId: z.uuid(), enrolId: z.uuid() });
+/** Add to my courses (spec 4.3). */
+const enrolSchema = z.object({ intent: z.literal(INTENT.enrol), enrolId: z.uuid() });
 
 /** /learn/courses/{id}, /view/details and /{accessId} (spec 2.1, 2.5): 'About the course'. */
 export async function loader({ params, context }: Route.LoaderArgs) {
@@ -40,42 +47,32 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const s = state(context);
   const shell = await s.requireLearner();
   const lms = await s.lms();
-  const form = await request.formData();
-  const intent = form.get("intent");
-  const idOr = (name: string) => {
-    const v = String(form.get(name) ?? "");
-    return UUID.test(v) ? v : crypto.randomUUID();
-  };
-  if (intent === "start")
-    return startCourse(
-      lms,
-      s.config,
-      id,
-      idOr("workflowId"),
-      idOr("enrolId"),
-      dateFormatter(getLocale(context), shell.user.timezone),
-    );
-  if (intent === "enrol") {
-    const result = await enrol(lms, id, idOr("enrolId"));
-    if (result.ok)
-      return redirectWithToast(
-        `/learn/courses/${id}`,
-        {
-          type: "success",
-          key: "publicCatalog.courseEnrolled",
-          values: { name: result.name },
-        },
-        s.config,
-      );
-    if (result.reason === "refused" && result.message)
-      return redirectWithToast(
-        `/learn/courses/${id}`,
-        { type: "critical", key: `apiErrors.${result.message.code}` },
-        s.config,
-      );
-    return redirectWithToast("/learn/courses", { type: "critical", key: "messages.unknownError" }, s.config);
+  const form = await readForm(request);
+  switch (intentOf(form)) {
+    case INTENT.start: {
+      const submission = parseSubmission(form, startSchema);
+      if (submission.status !== "success") badRequest();
+      const { workflowId, enrolId } = submission.value;
+      const fmt = dateFormatter(getLocale(context), shell.user.timezone);
+      return startCourse(lms, s.config, id, workflowId, enrolId, fmt);
+    }
+    case INTENT.enrol: {
+      const submission = parseSubmission(form, enrolSchema);
+      if (submission.status !== "success") badRequest();
+      const result = await enrol(lms, id, submission.value.enrolId);
+      if (result.ok) {
+        const toast = { type: "success", key: "publicCatalog.courseEnrolled", values: { name: result.name } } as const;
+        return redirectWithToast(`/learn/courses/${id}`, toast, s.config);
+      }
+      if (result.reason === "refused" && result.message) {
+        const toast = { type: "critical", key: `apiErrors.${result.message.code}` } as const;
+        return redirectWithToast(`/learn/courses/${id}`, toast, s.config);
+      }
+      return redirectWithToast("/learn/courses", { type: "critical", key: "messages.unknownError" }, s.config);
+    }
+    default:
+      badRequest();
   }
-  throw new Response("Unknown action", { status: 400 });
 }
 
 /** Spec 2.5: the learner's certificates for this course, newest first; nothing when there are none. */
@@ -145,10 +142,10 @@ function StartForm({
 }) {
   const { t } = useTranslation();
   const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "start";
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === INTENT.start;
   return (
     <Form method="post" className="course-actions__form">
-      <input type="hidden" name="intent" value="start" />
+      <input type="hidden" name="intent" value={INTENT.start} />
       <input type="hidden" name="workflowId" value={ids.workflow} />
       <input type="hidden" name="enrolId" value={ids.enrol} />
       <button
@@ -349,7 +346,7 @@ export default function CourseDetails() {
               ) : null}
               {!view.enrolled && b.addToMyCourses.visible ? (
                 <Form method="post">
-                  <input type="hidden" name="intent" value="enrol" />
+                  <input type="hidden" name="intent" value={INTENT.enrol} />
                   <input type="hidden" name="enrolId" value={ids.enrol} />
                   <button type="submit" className="button">
                     {t("catalog.addToMyCourses")}

@@ -1,35 +1,55 @@
-import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation, useRevalidator } from "react-router";
-import { useEffect, useEffectEvent, useRef } from "react";
+import { Form, Link, redirect, useActionData, useLoaderData, useNavigation, useRevalidator } from "react-router";
+import { lazy, Suspense, useEffect, useEffectEvent, useRef } from "react";
+import { data } from "react-router";
+import { z } from "zod";
 import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/learn.courses.$id.view.content";
-import type { TreeNode } from "#domain/contract/lifecycle";
-import { canReview } from "#domain/lifecycle";
-import { proctorLocked } from "#domain/proctoring";
-import {
-  activityDisableReason,
-  initialSelection,
-  isActivityLocked,
-  nextRefreshAt,
-  tocIcon,
-  visibleNodes,
-} from "#domain/activity-access";
+import { endpoints } from "#domain/contract/endpoints";
+import { ActivityWorkflowState, ObjectiveState, ActivityKind } from "#domain/vocabulary";
+import { safeRedirectWithin } from "#domain/redirect";
 import { state } from "~/services/request.server";
 import { getLocale } from "~/services/i18n.server";
-import { dateFormatter } from "~/services/format.server";
 import { requireCourseId } from "~/services/catalog.server";
 import { loadCourse, submitCourse } from "~/services/course.server";
-import { activityBody } from "~/services/content.server";
-import { discussionInput, discussionPage, loadDiscussion, postToDiscussion } from "~/services/discussion.server";
+import { loadContentView, recordLearnerIsHere } from "~/services/content-view.server";
+import { discussionPage, postToDiscussion } from "~/services/discussion.server";
+import { badRequest, intentOf, readForm } from "~/services/forms.server";
 import { LmsError } from "~/services/lms.server";
 import { redirectWithToast } from "~/services/toast.server";
+import { discussionPostSchema } from "~/forms/discussion";
+import { INTENT } from "~/forms/intents";
+import { parseSubmission } from "~/forms/parse";
 import { CourseLayers } from "~/components/course-parts";
-import { ActivityView, type ActivityBody } from "~/components/activity-view";
+import { ActivityView } from "~/components/activity-view";
 import { TocIcon } from "~/components/toc-icon";
 import { useHydrated } from "~/components/use-hydrated";
-import { Discussion } from "~/components/discussion";
-import { ACTIVITY_NOT_FOUND } from "~/components/error-page";
-import { ObjectiveWorkflowState, ActivityWorkflowState, ObjectiveState, ActivityKind } from "#domain/vocabulary";
-import { endpoints } from "#domain/contract/endpoints";
+
+/** Loaded with the discussion activity only (Conform, its schema): not in every course's first load. */
+const Discussion = lazy(() => import("~/components/discussion"));
+
+/** Submit the course (spec 4.5), after the confirmation (spec 2.6). */
+const submitSchema = z.object({ intent: z.literal(INTENT.submit), workflowId: z.uuid() });
+/** Where the page goes back to after an activity command: one of this course's own pages. */
+const back = z.string().max(2048).optional();
+const startActivitySchema = z.object({
+  intent: z.literal(INTENT.startActivity),
+  workflowId: z.uuid(),
+  activityPathId: z.uuid(),
+  back,
+});
+const finishActivitySchema = z.object({
+  intent: z.literal(INTENT.finishActivity),
+  workflowId: z.uuid(),
+  activityWorkflowId: z.uuid(),
+  back,
+});
+/** The PDF viewer's page, saved in the background so the learner resumes there. */
+const resumeSchema = z.object({
+  intent: z.literal(INTENT.resume),
+  activityWorkflowId: z.uuid(),
+  workflowId: z.uuid().optional(),
+  page: z.number().int().min(1).max(100_000),
+});
 
 export const handle = {
   title: (d: { course?: { name: string } } | undefined) => d?.course?.name ?? null,
@@ -37,35 +57,8 @@ export const handle = {
     d?.course ? { label: d.course.name, href: `/learn/courses/${d.course.id}` } : null,
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const MODES = ["tree", "tiles", "longRead", "longReadWithoutNames"] as const;
 /** Spec 9: a failed tree reload is retried after 30 s. */
 export const TREE_RETRY_MS = 30_000;
-
-function statusKey(n: TreeNode): string {
-  const a = n.childActivity;
-  if (a.state === ObjectiveState.draft) return "activity.comingSoon";
-  const aw = a.activityWorkflowAggregate.lastActivityWorkflow;
-  if (!aw) return n.optional ? "activity.optional" : "activity.notStarted";
-  if (aw.state === ActivityWorkflowState.inProgress) return "activity.inProgress";
-  if (aw.state === ActivityWorkflowState.inGrading) return "activity.inGrading";
-  return "activity.completed";
-}
-
-/** Resume (issue 5): the in-progress activity the learner opened last. */
-function lastOpened(nodes: TreeNode[]): TreeNode | undefined {
-  let best: TreeNode | undefined;
-  let at = "";
-  for (const n of nodes) {
-    const aw = n.childActivity.activityWorkflowAggregate.lastActivityWorkflow;
-    const opened = aw?.resume?.openedAt;
-    if (aw && aw.state === ActivityWorkflowState.inProgress && opened && opened > at) {
-      best = n;
-      at = opened;
-    }
-  }
-  return best;
-}
 
 /**
  * /learn/courses/{id}/view/content[/{axis}] and /workflow/{workflowId}/view (spec 2.1, 2.5, 2.6):
@@ -74,136 +67,21 @@ function lastOpened(nodes: TreeNode[]): TreeNode | undefined {
  * finished attempt read-only when 4.7 allows it.
  */
 export async function loader({ params, url, context }: Route.LoaderArgs) {
-  const id = requireCourseId(params.id);
   const s = state(context);
   const shell = await s.requireLearner();
   const lms = await s.lms();
-  const review = url.searchParams.get("viewType") === "REVIEW";
-  const course = await loadCourse(lms, id);
-  const agg = course.aggregate;
-  let workflow = agg?.lastObjectiveWorkflow ?? null;
-  // Spec 2.5: no workflow yet leads to the details.
-  if (!agg || !workflow) throw redirect(`/learn/courses/${id}`);
-  const requestedWorkflow = params.workflowId ?? null;
-  if (requestedWorkflow) {
-    if (!UUID.test(requestedWorkflow)) throw new Response("Not found", { status: 404 });
-    if (requestedWorkflow !== workflow.id) {
-      workflow = await lms.get(endpoints.objectiveWorkflow(requestedWorkflow)).catch((err) => {
-        if (err instanceof LmsError && err.status === 404) throw new Response("Not found", { status: 404 });
-        throw err;
-      });
-    }
-  }
-  const now = new Date();
-  const reviewAllowed = canReview(
-    {
-      workflow: { state: workflow.state },
-      supportReview: agg.objective.supportReview,
-      gradeRevealPolicy: agg.gradeRevealPolicy,
-      gradeRevealDate: agg.gradeRevealDate,
-    },
-    now,
-  );
-  if (workflow.state !== ObjectiveWorkflowState.inProgress && !reviewAllowed)
-    throw await redirectWithToast(`/learn/courses/${id}`, { type: "info", key: "review.notAllowed" }, s.config);
-  const readOnly = review || workflow.state !== ObjectiveWorkflowState.inProgress;
-  // Spec 4.8 (decision 010): a proctored sitting that is over cannot be continued here either; the
-  // API refuses activity commands while it holds, so the page says so instead of offering them.
-  const proctorLock =
-    !readOnly &&
-    workflow.id === agg.lastObjectiveWorkflow?.id &&
-    proctorLocked({
-      workflow: { state: workflow.state },
-      session: agg.lastProctoringSession ?? null,
-    });
-
-  const [tree, contents] = await Promise.all([
-    lms.get(endpoints.activityTree(workflow.id)),
-    lms.get(endpoints.activityContents(workflow.id)),
-  ]);
-  const nodes = visibleNodes(tree.nodes).sort((a, b) => (a.axis < b.axis ? -1 : a.axis > b.axis ? 1 : 0));
-  const byContent = new Map(contents.data.map((c) => [c.id, c]));
-  const courseFinished = workflow.state === ObjectiveWorkflowState.finished;
-  const fmt = dateFormatter(getLocale(context), shell.user.timezone);
-  const lockCtx = {
-    now,
-    courseFinished,
-    accessNewContentAfterCompletion: agg.objective.accessNewContentAfterCompletion,
-    reviewing: readOnly,
-  };
-
-  const wanted = url.searchParams.get("activityPathId") ?? url.searchParams.get("activityId") ?? params.axis ?? null;
-  let selected: TreeNode | undefined;
-  if (wanted) {
-    selected = nodes.find((n) => n.activityPathId === wanted || n.childActivity.id === wanted || n.axis === wanted);
-    // An unknown activity is the 'Activity not found' page (spec 2.10), with its way back.
-    if (!selected) throw data(ACTIVITY_NOT_FOUND, { status: 404 });
-  }
-  selected ??= (!readOnly ? lastOpened(nodes) : undefined) ?? initialSelection(nodes) ?? nodes[0];
-
-  const mode = MODES[agg.objective.presentationMode] ?? "tree";
-  const longRead = (mode === "longRead" || mode === "longReadWithoutNames") && !wanted;
-  const rootId = tree.rootPathId;
-  const items = nodes.map((n) => {
-    const locked = isActivityLocked(n, lockCtx);
-    const reason = activityDisableReason(n, { now, reviewing: readOnly });
-    const icon = tocIcon(n, { locked });
-    return {
-      node: n,
-      depth: Math.max(0, n.axis.split(".").length - 1),
-      locked,
-      reason: reason ? { key: reason.key, date: fmt.dateTime(reason.date) } : null,
-      icon,
-      statusKey: statusKey(n),
-      due: fmt.dateTime(n.constraint.due ?? null),
-    };
+  const { view, openedActivity } = await loadContentView({
+    lms,
+    config: s.config,
+    courseId: requireCourseId(params.id),
+    workflowId: params.workflowId ?? null,
+    axis: params.axis ?? null,
+    url,
+    locale: getLocale(context),
+    timezone: shell.user.timezone,
   });
-  const childCount = (n: TreeNode) => nodes.filter((c) => c.parentPathId === n.activityPathId).length;
-  const shown = longRead
-    ? items.filter((i) => i.node.activityPathId !== rootId && !i.locked)
-    : items.filter((i) => i.node === selected);
-  const bodies: Record<string, ActivityBody> = Object.fromEntries(
-    await Promise.all(
-      shown.map(
-        async (i) =>
-          [
-            i.node.activityPathId,
-            await activityBody(lms, i.node, byContent.get(i.node.childActivity.id), {
-              fmt,
-              now,
-              childCount: childCount(i.node),
-            }),
-          ] as const,
-      ),
-    ),
-  );
-  // Remember where the learner is (resume); opening an in-progress activity is a tiny write.
-  const openAw = selected?.childActivity.activityWorkflowAggregate.lastActivityWorkflow;
-  if (!readOnly && wanted && openAw && openAw.state === ActivityWorkflowState.inProgress) {
-    await lms.put(endpoints.activityWorkflow(workflow.id, openAw.id), { resume: {} }).catch(() => null);
-  }
-  const discussion =
-    !longRead && selected?.childActivity.kind === 6 && !items.find((i) => i.node === selected)?.locked
-      ? await loadDiscussion(lms, selected.activityPathId, url.searchParams.get("page"), fmt)
-      : null;
-  const refresh = nextRefreshAt(nodes, now);
-  return {
-    course: { id, name: agg.objective.name, hasAnnouncements: Boolean(agg.objective.announcementChannelId) },
-    workflow: { id: workflow.id, state: workflow.state, progress: Math.round(workflow.progress * 100) },
-    rootId,
-    mode,
-    longRead,
-    items,
-    selectedPath: selected?.activityPathId ?? null,
-    bodies,
-    discussion,
-    readOnly,
-    review,
-    proctorLock,
-    confirmSubmit: url.searchParams.get("confirm") === "submit" && !readOnly,
-    refreshAt: refresh ? refresh.toISOString() : null,
-    reviewQuery: review ? "&viewType=REVIEW" : "",
-  };
+  if (openedActivity) await recordLearnerIsHere(lms, openedActivity);
+  return view;
 }
 
 export async function action({ params, request, url, context }: Route.ActionArgs) {
@@ -211,62 +89,87 @@ export async function action({ params, request, url, context }: Route.ActionArgs
   const s = state(context);
   await s.requireLearner();
   const lms = await s.lms();
-  const form = await request.formData();
-  const intent = form.get("intent");
-  if (intent === "post") {
-    const input = discussionInput(form);
-    const page = discussionPage(url.searchParams.get("page"));
-    const back = `/learn/courses/${id}/view/content?activityPathId=${encodeURIComponent(input.activityPathId)}${page > 1 ? `&page=${page}` : ""}`;
-    const result = await postToDiscussion(lms, s.config, input, back);
-    if (result.kind === "redirect") return result.response;
-    return data({ discussion: result.form }, { status: 400 });
-  }
-  const wf = String(form.get("workflowId") ?? "");
-  const back = String(form.get("back") ?? "");
-  const here = back.startsWith(`/learn/courses/${id}/`) ? back : `/learn/courses/${id}/view/content`;
-  try {
-    if (intent === "resume") {
-      const aw = String(form.get("activityWorkflowId") ?? "");
-      const page = Number(form.get("page"));
-      const workflowId = String(form.get("workflowId") ?? "");
-      if (!UUID.test(aw) || !Number.isInteger(page) || page < 1) throw new Response("Bad request", { status: 400 });
-      const course = await loadCourse(lms, id);
-      const current = workflowId || course.aggregate?.lastObjectiveWorkflow?.id;
-      if (!current) throw new Response("Bad request", { status: 400 });
-      await lms.put(endpoints.activityWorkflow(current, aw), {
-        resume: { page },
-      });
-      return data({ saved: true });
-    }
-    if (!UUID.test(wf)) throw new Response("Bad request", { status: 400 });
-    if (intent === "submit") return submitCourse(lms, s.config, id, wf);
-    if (intent === "startActivity") {
-      const part = String(form.get("activityPathId") ?? "");
-      if (!UUID.test(part)) throw new Response("Bad request", { status: 400 });
-      await lms.command(endpoints.startActivityWorkflows, { objectiveWorkflowId: wf, activityPartIds: [part] });
-      return redirect(here, 303);
-    }
-    if (intent === "finishActivity") {
-      const aw = String(form.get("activityWorkflowId") ?? "");
-      if (!UUID.test(aw)) throw new Response("Bad request", { status: 400 });
-      await lms.command(endpoints.finishActivityWorkflows, {
-        objectiveWorkflowId: wf,
-        activityWorkflowIds: [aw],
-      });
-      return redirect(here, 303);
-    }
-  } catch (err) {
-    if (err instanceof LmsError) {
-      const m = err.firstMessage();
-      return redirectWithToast(
-        here,
-        { type: "critical", key: m ? `apiErrors.${m.code}` : "messages.unknownError" },
-        s.config,
+  const form = await readForm(request);
+  const coursePages = `/learn/courses/${id}`;
+  const contentPage = `${coursePages}/view/content`;
+  const backTo = (target: unknown) =>
+    safeRedirectWithin(target, coursePages, { appOrigin: s.config.appUrl, fallback: contentPage });
+  const commandFailed = async (err: unknown, here: string) => {
+    if (!(err instanceof LmsError)) throw err;
+    const m = err.firstMessage();
+    const toast = { type: "critical", key: m ? `apiErrors.${m.code}` : "messages.unknownError" } as const;
+    return redirectWithToast(here, toast, s.config);
+  };
+  switch (intentOf(form)) {
+    case INTENT.post: {
+      const submission = parseSubmission(form, discussionPostSchema);
+      const parentPostId =
+        typeof form.get("parentPostId") === "string" ? String(form.get("parentPostId")) || null : null;
+      if (submission.status !== "success")
+        return data({ discussion: { submission: submission.reply(), parentPostId } }, { status: 400 });
+      const input = submission.value;
+      const page = discussionPage(url.searchParams.get("page"));
+      const here = `${contentPage}?activityPathId=${input.activityPathId}${page > 1 ? `&page=${page}` : ""}`;
+      const result = await postToDiscussion(lms, s.config, input, here);
+      if (result.kind === "redirect") return result.response;
+      const { "": formErrors = [], ...fieldErrors } = result.fieldErrors;
+      return data(
+        { discussion: { submission: submission.reply({ formErrors, fieldErrors }), parentPostId } },
+        { status: 400 },
       );
     }
-    throw err;
+    case INTENT.resume: {
+      const submission = parseSubmission(form, resumeSchema);
+      if (submission.status !== "success") badRequest();
+      const { activityWorkflowId, page } = submission.value;
+      const workflowId =
+        submission.value.workflowId ?? (await loadCourse(lms, id)).aggregate?.lastObjectiveWorkflow?.id;
+      if (!workflowId) badRequest();
+      try {
+        await lms.put(endpoints.activityWorkflow(workflowId, activityWorkflowId), { resume: { page } });
+      } catch (err) {
+        return commandFailed(err, contentPage);
+      }
+      return data({ saved: true });
+    }
+    case INTENT.submit: {
+      const submission = parseSubmission(form, submitSchema);
+      if (submission.status !== "success") badRequest();
+      return submitCourse(lms, s.config, id, submission.value.workflowId);
+    }
+    case INTENT.startActivity: {
+      const submission = parseSubmission(form, startActivitySchema);
+      if (submission.status !== "success") badRequest();
+      const { workflowId, activityPathId } = submission.value;
+      const here = backTo(submission.value.back);
+      try {
+        await lms.command(endpoints.startActivityWorkflows, {
+          objectiveWorkflowId: workflowId,
+          activityPartIds: [activityPathId],
+        });
+      } catch (err) {
+        return commandFailed(err, here);
+      }
+      return redirect(here, 303);
+    }
+    case INTENT.finishActivity: {
+      const submission = parseSubmission(form, finishActivitySchema);
+      if (submission.status !== "success") badRequest();
+      const { workflowId, activityWorkflowId } = submission.value;
+      const here = backTo(submission.value.back);
+      try {
+        await lms.command(endpoints.finishActivityWorkflows, {
+          objectiveWorkflowId: workflowId,
+          activityWorkflowIds: [activityWorkflowId],
+        });
+      } catch (err) {
+        return commandFailed(err, here);
+      }
+      return redirect(here, 303);
+    }
+    default:
+      badRequest();
   }
-  throw new Response("Unknown action", { status: 400 });
 }
 
 type Data = ReturnType<typeof useLoaderData<typeof loader>>;
@@ -283,13 +186,13 @@ function SubmitDialog({
 }) {
   const { t } = useTranslation();
   const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "submit";
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === INTENT.submit;
   return (
     <div className="confirm">
       <h2 id={titleId}>{t("course.submitConfirmTitle")}</h2>
       <p>{t("course.submitConfirmText")}</p>
       <Form method="post" className="confirm__actions">
-        <input type="hidden" name="intent" value="submit" />
+        <input type="hidden" name="intent" value={INTENT.submit} />
         <input type="hidden" name="workflowId" value={workflowId} />
         {onCancel ? (
           <button type="button" className="button" onClick={onCancel}>
@@ -326,7 +229,7 @@ function ActivityActions({ d, item }: { d: Data; item: Item }) {
   return (
     <div className="activity-panel__actions">
       <Form method="post">
-        <input type="hidden" name="intent" value={aw ? "finishActivity" : "startActivity"} />
+        <input type="hidden" name="intent" value={aw ? INTENT.finishActivity : INTENT.startActivity} />
         <input type="hidden" name="workflowId" value={d.workflow.id} />
         {aw ? (
           <input type="hidden" name="activityWorkflowId" value={aw.id} />
@@ -376,12 +279,13 @@ function ActivitySection({
       ) : null}
       {body && !(item.locked && item.reason) ? <ActivityView body={body} title={a.name} /> : null}
       {d.discussion && item.node.activityPathId === d.selectedPath ? (
-        <Discussion
-          {...d.discussion}
-          formAction={`?activityPathId=${item.node.activityPathId}${d.discussion.page > 1 ? `&page=${d.discussion.page}` : ""}`}
-          errors={actionData && "discussion" in actionData ? actionData.discussion?.errors : undefined}
-          values={actionData && "discussion" in actionData ? actionData.discussion?.values : undefined}
-        />
+        <Suspense fallback={<p className="notice">{t("app.loading")}</p>}>
+          <Discussion
+            {...d.discussion}
+            formAction={`?activityPathId=${item.node.activityPathId}${d.discussion.page > 1 ? `&page=${d.discussion.page}` : ""}`}
+            lastResult={actionData && "discussion" in actionData ? actionData.discussion : null}
+          />
+        </Suspense>
       ) : null}
       <ActivityActions d={d} item={item} />
     </section>

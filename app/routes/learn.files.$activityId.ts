@@ -4,8 +4,8 @@ import { getLocale } from "~/services/i18n.server";
 import { readSession } from "~/services/session.server";
 import { appConfig, lmsTransport } from "~/services/config.server";
 import { endpoints } from "#domain/contract/endpoints";
+import { isUuid } from "#domain/contract/common";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const PASS_THROUGH = [
   "content-type",
   "content-length",
@@ -22,7 +22,7 @@ const PASS_THROUGH = [
  * access, so the PDF viewer can say which (spec 8) — never a redirect to sign-in.
  */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  if (!params.activityId || !UUID.test(params.activityId)) return new Response("Not found", { status: 404 });
+  if (!params.activityId || !isUuid(params.activityId)) return new Response("Not found", { status: 404 });
   const config = appConfig(context);
   const session = await readSession(request, config);
   if (!session) return new Response("Please sign in", { status: 401, headers: { "Cache-Control": "no-store" } });

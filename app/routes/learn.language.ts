@@ -1,17 +1,25 @@
 import { redirect } from "react-router";
+import { z } from "zod";
 import type { Route } from "./+types/learn.language";
-import { isSupportedLocale } from "#domain/locales";
+import { SUPPORTED_LOCALES } from "#domain/locales";
 import { localeCookie } from "~/services/i18n.server";
 import { safeTarget } from "~/services/auth.server";
 import { appConfig } from "~/services/config.server";
+import { readForm } from "~/services/forms.server";
+import { parseSubmission } from "~/forms/parse";
+
+/** The language menu's choice (spec 9) and the page to return to. */
+const languageSchema = z.object({ lng: z.enum(SUPPORTED_LOCALES), returnTo: z.string().max(2048).optional() });
 
 /** The language menu posts here; the choice is kept in a cookie (spec 9) and the page reloads in it. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  const lng = form.get("lng");
-  const back = safeTarget(form.get("returnTo"), request, appConfig(context));
-  if (!isSupportedLocale(lng)) return redirect(back, 303);
-  return redirect(back, { status: 303, headers: { "Set-Cookie": await localeCookie.serialize(lng) } });
+  const config = appConfig(context);
+  const form = await readForm(request);
+  const back = safeTarget(form.get("returnTo"), config);
+  const submission = parseSubmission(form, languageSchema);
+  // An unknown language (a stale or tampered menu) changes nothing: back to the page.
+  if (submission.status !== "success") return redirect(back, 303);
+  return redirect(back, { status: 303, headers: { "Set-Cookie": await localeCookie.serialize(submission.value.lng) } });
 }
 
 export async function loader() {

@@ -100,14 +100,15 @@ const returnCookie = memoByConfig((config) =>
   }),
 );
 
-export function safeTarget(target: unknown, request: Request, config: AppConfig): string {
+/** Spec 5: a redirect target from a form or a query, kept only when it is the app's own. */
+export function safeTarget(target: unknown, config: AppConfig): string {
   return safeRedirect(target, { appOrigin: config.appUrl, fallback: "/learn", allowHttp: !config.production });
 }
 
 /** GET /oidc/login?redirectUrl=…&provider=… (spec 7.1): sends the browser to the provider. */
 export async function startLogin(request: Request, config: AppConfig): Promise<Response> {
   const url = new URL(request.url);
-  const target = safeTarget(url.searchParams.get("redirectUrl"), request, config);
+  const target = safeTarget(url.searchParams.get("redirectUrl"), config);
   const auth = await getAuthenticator(config);
   const start = new URL(LOGIN_CALLBACK_PATH, url);
   const provider = url.searchParams.get("provider");
@@ -132,7 +133,7 @@ export async function finishLogin(request: Request, config: AppConfig): Promise<
   const url = new URL(request.url);
   if (!url.searchParams.has("code") && !url.searchParams.has("error")) {
     // A plain return (spec 2.1: query redirectUrl and optional provider) — nothing to exchange.
-    return redirect(safeTarget(url.searchParams.get("redirectUrl"), request, config));
+    return redirect(safeTarget(url.searchParams.get("redirectUrl"), config));
   }
   if (url.searchParams.has("error")) throw new Response("Sign-in was cancelled", { status: 401 });
   const auth = await getAuthenticator(config);
@@ -146,7 +147,6 @@ export async function finishLogin(request: Request, config: AppConfig): Promise<
   }
   let target = safeTarget(
     (await returnCookie(config).parse(request.headers.get("Cookie"))) ?? url.searchParams.get("redirectUrl"),
-    request,
     config,
   );
   const { fresh, ...stored } = session as SessionData & { fresh?: boolean };

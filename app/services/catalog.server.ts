@@ -3,6 +3,7 @@ import { data } from "react-router";
 import { LmsError, type LmsClient } from "./lms.server";
 import { sanitizeCourseHtml } from "./html.server";
 import { endpoints } from "#domain/contract/endpoints";
+import { isUuid } from "#domain/contract/common";
 
 const COURSE_UNAVAILABLE = "course-unavailable";
 
@@ -13,9 +14,8 @@ export function courseUnavailable(err: unknown): never {
   throw err;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function requireCourseId(id: string | undefined): string {
-  if (!id || !UUID.test(id)) throw data(COURSE_UNAVAILABLE, { status: 404 });
+  if (!id || !isUuid(id)) throw data(COURSE_UNAVAILABLE, { status: 404 });
   return id;
 }
 

@@ -1,9 +1,9 @@
-import type { ApiMessage } from "#domain/contract/common";
 import { DISCUSSION_PAGE_SIZE, type DiscussionPost, type DiscussionThread } from "#domain/contract/discussions";
 import { dateFormatter, type DateFormatter } from "./format.server";
 import { LmsError, type LmsClient } from "./lms.server";
 import { redirectWithToast } from "./toast.server";
 import type { AppConfig } from "./config.server";
+import { formError } from "~/forms/errors";
 import { endpoints } from "#domain/contract/endpoints";
 
 /** One post as the page shows it: plain-text body, author, the time already formatted. */
@@ -34,22 +34,16 @@ export interface DiscussionData {
   commandIds: { post: string; reply: string };
 }
 
-/** What a form submitted: the fields of the create-discussion-posts command. */
+/** What a post form submitted, checked by its schema (`~/forms/discussion`). */
 export interface DiscussionInput {
   id: string;
   activityPathId: string;
   parentPostId?: string | null;
   body: string;
 }
-/** Field messages of a refused post: `body`, and "" for anything else (a tampered hidden field). */
-export type DiscussionErrors = Record<string, ApiMessage[]>;
-/** The form's state to re-render after a 400: which form (new post or a reply) and its text. */
-export interface DiscussionFormState {
-  errors: DiscussionErrors;
-  values: { body: string; parentPostId: string | null };
-}
+/** A refused post: the API's field messages as form errors (`body`, and "" for the rest). */
 export type DiscussionPostResult =
-  { kind: "redirect"; response: Response } | { kind: "invalid"; form: DiscussionFormState };
+  { kind: "redirect"; response: Response } | { kind: "invalid"; fieldErrors: Record<string, string[]> };
 
 const UTC_EN = dateFormatter("en-US", "UTC");
 
@@ -57,20 +51,6 @@ const UTC_EN = dateFormatter("en-US", "UTC");
 export function discussionPage(raw: string | number | null | undefined): number {
   const n = typeof raw === "number" ? raw : Number.parseInt(String(raw ?? ""), 10);
   return Number.isInteger(n) && n >= 1 && n <= 100_000 ? n : 1;
-}
-
-/** The command fields of a submitted discussion form (the API validates them). */
-export function discussionInput(form: FormData): DiscussionInput {
-  const text = (name: string) => {
-    const v = form.get(name);
-    return typeof v === "string" ? v : "";
-  };
-  return {
-    id: text("id"),
-    activityPathId: text("activityPathId"),
-    parentPostId: text("parentPostId") || null,
-    body: text("body"),
-  };
 }
 
 function view(post: DiscussionPost, fmt: DateFormatter): DiscussionPostView {
@@ -116,12 +96,6 @@ export async function loadDiscussion(
   };
 }
 
-/** An app-relative path only (no other origin), so the redirect cannot leave the site. */
-function safePath(backUrl: string): URL {
-  const path = backUrl.startsWith("/") && !backUrl.startsWith("//") && !backUrl.startsWith("/\\") ? backUrl : "/learn";
-  return new URL(path, "http://app.internal");
-}
-
 /**
  * Post/redirect/get for a new post or a reply. Success: back to `backUrl` with the "discussion.posted"
  * toast, at the new post (a new top-level post is first on page 1, so the page is dropped; a reply
@@ -132,9 +106,10 @@ export async function postToDiscussion(
   lms: LmsClient,
   config: AppConfig,
   input: DiscussionInput,
+  /** A path of the discussion's own page (the route builds it; it never comes from the form). */
   backUrl: string,
 ): Promise<DiscussionPostResult> {
-  const back = safePath(backUrl);
+  const back = new URL(backUrl, config.appUrl);
   const parentPostId = input.parentPostId || null;
   try {
     await lms.command(endpoints.createDiscussionPosts, {
@@ -146,10 +121,10 @@ export async function postToDiscussion(
   } catch (err) {
     if (!(err instanceof LmsError)) throw err;
     if (err.status === 400) {
-      const errors: DiscussionErrors = {};
+      const fieldErrors: Record<string, string[]> = {};
       for (const [field, list] of Object.entries(err.messages))
-        (errors[field === "body" ? "body" : ""] ??= []).push(...list);
-      return { kind: "invalid", form: { errors, values: { body: input.body, parentPostId } } };
+        (fieldErrors[field === "body" ? "body" : ""] ??= []).push(...list.map((m) => formError(m.code, m.params)));
+      return { kind: "invalid", fieldErrors };
     }
     const m = err.firstMessage();
     const key = m ? `apiErrors.${m.code}` : err.kind === "timeout" ? "messages.timeOver" : "messages.unknownError";

@@ -31,6 +31,8 @@ export const commandStatusSchema = z.object({
 export type CommandStatus = z.infer<typeof commandStatusSchema>;
 
 export const uuidSchema = z.uuid();
+/** An id of the API (an RFC 9562 UUID): route parameters and hidden fields are checked with it. */
+export const isUuid = (value: unknown): value is string => uuidSchema.safeParse(value).success;
 
 export function listOf<T extends z.ZodTypeAny>(item: T) {
   return z.object({ data: z.array(item), totalCount: z.number().int().optional() });

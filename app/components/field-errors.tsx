@@ -1,0 +1,19 @@
+import { useTranslation } from "~/i18n/lite";
+import { parseFormError } from "~/forms/errors";
+
+/**
+ * A field's (or a form's) error messages, from Conform: checked in the browser, re-rendered by the
+ * action without JavaScript, or returned by the API — the same codes either way (`~/forms/errors`).
+ */
+export function FieldErrors({ id, errors, className }: { id?: string; errors?: string[]; className?: string }) {
+  const { t } = useTranslation();
+  if (!errors || errors.length === 0) return null;
+  return (
+    <ul id={id} className={className ?? "field-errors"}>
+      {errors.map((text) => {
+        const { code, params } = parseFormError(text);
+        return <li key={text}>{t(`apiErrors.${code}`, { ...params, defaultValue: t("apiErrors.unknown") })}</li>;
+      })}
+    </ul>
+  );
+}

@@ -1,0 +1,24 @@
+/**
+ * The commands forms post, by name (STYLE.md 'One schema per intent'). A route's action switches
+ * over these and parses each with its own zod schema; a component's hidden `intent` field and the
+ * pending-state checks use the same constants.
+ */
+export const INTENT = {
+  /** Add to my courses (spec 4.3): create a self-enrollment. */
+  enrol: "enrol",
+  /** Start, or Start again (spec 4.3, 4.4). */
+  start: "start",
+  /** Submit the course (spec 4.5), after the confirmation. */
+  submit: "submit",
+  /** Start or finish one activity (spec 7.3). */
+  startActivity: "startActivity",
+  finishActivity: "finishActivity",
+  /** Where the learner is in an activity (resume; a background save from the PDF viewer). */
+  resume: "resume",
+  /** A discussion post or reply. */
+  post: "post",
+} as const;
+export type Intent = (typeof INTENT)[keyof typeof INTENT];
+
+/** The name of the hidden field that carries the intent. */
+export const INTENT_FIELD = "intent";

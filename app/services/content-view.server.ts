@@ -1,0 +1,208 @@
+import { data, redirect } from "react-router";
+import type { TreeNode } from "#domain/contract/lifecycle";
+import { endpoints } from "#domain/contract/endpoints";
+import { canReview } from "#domain/lifecycle";
+import { proctorLocked } from "#domain/proctoring";
+import {
+  activityDisableReason,
+  initialSelection,
+  isActivityLocked,
+  nextRefreshAt,
+  tocIcon,
+  visibleNodes,
+} from "#domain/activity-access";
+import { ActivityKind, ActivityWorkflowState, ObjectiveState, ObjectiveWorkflowState } from "#domain/vocabulary";
+import { isUuid } from "#domain/contract/common";
+import type { ActivityBody } from "~/components/activity-view";
+import { ACTIVITY_NOT_FOUND } from "~/components/error-page";
+import { activityBody } from "./content.server";
+import { loadCourse } from "./course.server";
+import { loadDiscussion } from "./discussion.server";
+import { dateFormatter } from "./format.server";
+import { LmsError, type LmsClient } from "./lms.server";
+import { redirectWithToast } from "./toast.server";
+import type { AppConfig } from "./config.server";
+
+const MODES = ["tree", "tiles", "longRead", "longReadWithoutNames"] as const;
+
+function statusKey(n: TreeNode): string {
+  const a = n.childActivity;
+  if (a.state === ObjectiveState.draft) return "activity.comingSoon";
+  const aw = a.activityWorkflowAggregate.lastActivityWorkflow;
+  if (!aw) return n.optional ? "activity.optional" : "activity.notStarted";
+  if (aw.state === ActivityWorkflowState.inProgress) return "activity.inProgress";
+  if (aw.state === ActivityWorkflowState.inGrading) return "activity.inGrading";
+  return "activity.completed";
+}
+
+/** Resume: the in-progress activity the learner opened last. */
+function lastOpened(nodes: TreeNode[]): TreeNode | undefined {
+  let best: TreeNode | undefined;
+  let at = "";
+  for (const n of nodes) {
+    const aw = n.childActivity.activityWorkflowAggregate.lastActivityWorkflow;
+    const opened = aw?.resume?.openedAt;
+    if (aw && aw.state === ActivityWorkflowState.inProgress && opened && opened > at) {
+      best = n;
+      at = opened;
+    }
+  }
+  return best;
+}
+
+export interface ContentViewInput {
+  lms: LmsClient;
+  config: AppConfig;
+  courseId: string;
+  /** `/workflow/{workflowId}/view`: an earlier attempt, read-only. */
+  workflowId: string | null;
+  /** `/view/content/{activityPartAxis}` (spec 2.1). */
+  axis: string | null;
+  url: URL;
+  locale: string;
+  timezone: string | null;
+}
+
+/**
+ * What the content viewer shows (spec 2.5, 2.6, 4.7, 4.8, 4.12, 4.13): the attempt, the table of
+ * contents with icons and locks, the selected activity (or every open one in the long-read modes) and
+ * its discussion. Reads only. `openedActivity` names the in-progress activity the learner asked for,
+ * so the route can remember it (`recordLearnerIsHere`).
+ */
+export async function loadContentView(input: ContentViewInput) {
+  const { lms, courseId: id, url } = input;
+  const review = url.searchParams.get("viewType") === "REVIEW";
+  const course = await loadCourse(lms, id);
+  const agg = course.aggregate;
+  let workflow = agg?.lastObjectiveWorkflow ?? null;
+  // Spec 2.5: no workflow yet leads to the details.
+  if (!agg || !workflow) throw redirect(`/learn/courses/${id}`);
+  if (input.workflowId !== null && input.workflowId !== workflow.id) {
+    if (!isUuid(input.workflowId)) throw new Response("Not found", { status: 404 });
+    workflow = await lms.get(endpoints.objectiveWorkflow(input.workflowId)).catch((err) => {
+      if (err instanceof LmsError && err.status === 404) throw new Response("Not found", { status: 404 });
+      throw err;
+    });
+  }
+  const now = new Date();
+  const reviewAllowed = canReview(
+    {
+      workflow: { state: workflow.state },
+      supportReview: agg.objective.supportReview,
+      gradeRevealPolicy: agg.gradeRevealPolicy,
+      gradeRevealDate: agg.gradeRevealDate,
+    },
+    now,
+  );
+  if (workflow.state !== ObjectiveWorkflowState.inProgress && !reviewAllowed)
+    throw await redirectWithToast(`/learn/courses/${id}`, { type: "info", key: "review.notAllowed" }, input.config);
+  const readOnly = review || workflow.state !== ObjectiveWorkflowState.inProgress;
+  // Spec 4.8 (decision 010): a proctored sitting that is over cannot be continued here either; the
+  // API refuses activity commands while it holds, so the page says so instead of offering them.
+  const proctorLock =
+    !readOnly &&
+    workflow.id === agg.lastObjectiveWorkflow?.id &&
+    proctorLocked({ workflow: { state: workflow.state }, session: agg.lastProctoringSession ?? null });
+
+  const [tree, contents] = await Promise.all([
+    lms.get(endpoints.activityTree(workflow.id)),
+    lms.get(endpoints.activityContents(workflow.id)),
+  ]);
+  const nodes = visibleNodes(tree.nodes).sort((a, b) => (a.axis < b.axis ? -1 : a.axis > b.axis ? 1 : 0));
+  const byContent = new Map(contents.data.map((c) => [c.id, c]));
+  const fmt = dateFormatter(input.locale, input.timezone);
+  const lockCtx = {
+    now,
+    courseFinished: workflow.state === ObjectiveWorkflowState.finished,
+    accessNewContentAfterCompletion: agg.objective.accessNewContentAfterCompletion,
+    reviewing: readOnly,
+  };
+
+  const wanted = url.searchParams.get("activityPathId") ?? url.searchParams.get("activityId") ?? input.axis;
+  let selected: TreeNode | undefined;
+  if (wanted) {
+    selected = nodes.find((n) => n.activityPathId === wanted || n.childActivity.id === wanted || n.axis === wanted);
+    // An unknown activity is the 'Activity not found' page (spec 2.10), with its way back.
+    if (!selected) throw data(ACTIVITY_NOT_FOUND, { status: 404 });
+  }
+  selected ??= (!readOnly ? lastOpened(nodes) : undefined) ?? initialSelection(nodes) ?? nodes[0];
+
+  const mode = MODES[agg.objective.presentationMode] ?? "tree";
+  const longRead = (mode === "longRead" || mode === "longReadWithoutNames") && !wanted;
+  const rootId = tree.rootPathId;
+  const items = nodes.map((n) => {
+    const locked = isActivityLocked(n, lockCtx);
+    const reason = activityDisableReason(n, { now, reviewing: readOnly });
+    return {
+      node: n,
+      depth: Math.max(0, n.axis.split(".").length - 1),
+      locked,
+      reason: reason ? { key: reason.key, date: fmt.dateTime(reason.date) } : null,
+      icon: tocIcon(n, { locked }),
+      statusKey: statusKey(n),
+      due: fmt.dateTime(n.constraint.due ?? null),
+    };
+  });
+  const childCount = (n: TreeNode) => nodes.filter((c) => c.parentPathId === n.activityPathId).length;
+  const shown = longRead
+    ? items.filter((i) => i.node.activityPathId !== rootId && !i.locked)
+    : items.filter((i) => i.node === selected);
+  const selectedItem = items.find((i) => i.node === selected);
+  const showDiscussion =
+    !longRead && selected?.childActivity.kind === ActivityKind.discussion && selectedItem && !selectedItem.locked;
+  const [bodies, discussion] = await Promise.all([
+    Promise.all(
+      shown.map(
+        async (i) =>
+          [
+            i.node.activityPathId,
+            await activityBody(lms, i.node, byContent.get(i.node.childActivity.id), {
+              fmt,
+              now,
+              childCount: childCount(i.node),
+            }),
+          ] as const,
+      ),
+    ).then((entries) => Object.fromEntries(entries) as Record<string, ActivityBody>),
+    showDiscussion && selected ? loadDiscussion(lms, selected.activityPathId, url.searchParams.get("page"), fmt) : null,
+  ]);
+  const openAw = selected?.childActivity.activityWorkflowAggregate.lastActivityWorkflow;
+  const refresh = nextRefreshAt(nodes, now);
+  return {
+    openedActivity:
+      !readOnly && wanted && openAw && openAw.state === ActivityWorkflowState.inProgress
+        ? { workflowId: workflow.id, activityWorkflowId: openAw.id }
+        : null,
+    view: {
+      course: { id, name: agg.objective.name, hasAnnouncements: Boolean(agg.objective.announcementChannelId) },
+      workflow: { id: workflow.id, state: workflow.state, progress: Math.round(workflow.progress * 100) },
+      rootId,
+      mode,
+      longRead,
+      items,
+      selectedPath: selected?.activityPathId ?? null,
+      bodies,
+      discussion,
+      readOnly,
+      review,
+      proctorLock,
+      confirmSubmit: url.searchParams.get("confirm") === "submit" && !readOnly,
+      refreshAt: refresh ? refresh.toISOString() : null,
+      reviewQuery: review ? "&viewType=REVIEW" : "",
+    },
+  };
+}
+
+/**
+ * Resume without JavaScript: opening an in-progress activity by its address records "the learner is
+ * here" (the activity workflow's `openedAt`), so the next visit to the course opens it again. The one
+ * write a GET of the content viewer makes; idempotent, and a failure never spoils the page.
+ */
+export async function recordLearnerIsHere(
+  lms: LmsClient,
+  opened: { workflowId: string; activityWorkflowId: string },
+): Promise<void> {
+  await lms
+    .put(endpoints.activityWorkflow(opened.workflowId, opened.activityWorkflowId), { resume: {} })
+    .catch(() => null);
+}
