@@ -82,7 +82,7 @@ export function lockDataDir(dataDir: string): () => void {
 
 /**
  * PGlite in `dataDir` by default (or in memory with "memory://"); a PostgreSQL server when a
- * connection string is given. Both run the same drizzle migrations (docs/decisions/003-database.md).
+ * connection string is given. Both run the same drizzle migrations (docs/decisions/003-database-and-api-in-process.md).
  * `thread: true` runs PGlite in a worker thread (decision 011), which the server does.
  */
 export async function openDatabase(options: {

@@ -4,8 +4,8 @@ import { state } from "~/services/request.server";
 
 /**
  * /learn (spec 2.1): the learner dashboard when it is available, otherwise My courses, keeping the
- * query (browsers keep the hash across a redirect). This deployment has no dashboard screen, so
- * the redirect always applies (docs/decisions/004-dashboard.md).
+ * query (browsers keep the hash across a redirect). Until the dashboard screen exists the redirect
+ * always applies.
  */
 export async function loader({ url, context }: Route.LoaderArgs) {
   await state(context).requireLearner();

@@ -10,11 +10,23 @@ export const localeCookie = createCookie("lng", {
   httpOnly: false,
 });
 
-const files = import.meta.glob<{ default: Record<string, unknown> }>("../../locales/*/common.json", { eager: true });
-
-export const resources: Record<string, { common: Record<string, unknown> }> = Object.fromEntries(
-  Object.entries(files).map(([path, mod]) => [path.split("/").at(-2)!, { common: mod.default }]),
+/**
+ * Every namespace file of a locale (`locales/{locale}/*.json`, but `idp.json`, the sign-in page's)
+ * merged into one tree: a feature adds its texts in a file of its own (`calendar.json` with a top-level
+ * `calendar` key), and the browser still loads one versioned file per locale.
+ */
+const files = import.meta.glob<{ default: Record<string, unknown> }>(
+  ["../../locales/*/*.json", "!../../locales/*/idp.json"],
+  {
+    eager: true,
+  },
 );
+
+export const resources: Record<string, { common: Record<string, unknown> }> = {};
+for (const [path, mod] of Object.entries(files)) {
+  const locale = path.split("/").at(-2)!;
+  resources[locale] = { common: { ...resources[locale]?.common, ...mod.default } };
+}
 
 function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };

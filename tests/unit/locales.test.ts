@@ -8,7 +8,10 @@ import { SUPPORTED_LOCALES, DEFAULT_LOCALE } from "../../domain/locales";
  */
 const ALLOWED_SAME =
   /^(?:[\d\s{}.:,/()%|·×-]*|PDF|LTI|SCORM|Vimeo|E-mail|OK|Chrome|Edge|Safari|\{\{[a-z]+\}\}|[A-Z]{2,5}|Email|Online|Portal|Status|Video|Tutor)$/i;
-const NAMESPACES = ["common", "idp"];
+/** Every namespace file English has: `common.json`, `idp.json` and one per feature. */
+const NAMESPACES = readdirSync(`locales/${DEFAULT_LOCALE}`)
+  .filter((f) => f.endsWith(".json"))
+  .map((f) => f.replace(/\.json$/, ""));
 
 function flatten(obj: unknown, prefix = ""): Record<string, string> {
   const out: Record<string, string> = {};
@@ -39,6 +42,16 @@ describe("translations", () => {
   it("has a folder for every supported locale and no others", () => {
     const dirs = readdirSync("locales").sort();
     expect(dirs).toEqual([...SUPPORTED_LOCALES].sort());
+  });
+
+  it("app namespaces do not share a top-level key (they merge into one tree)", () => {
+    const owners = new Map<string, string>();
+    for (const ns of NAMESPACES.filter((n) => n !== "idp")) {
+      for (const key of Object.keys(JSON.parse(readFileSync(`locales/${DEFAULT_LOCALE}/${ns}.json`, "utf8")))) {
+        expect(owners.get(key), `"${key}" is in ${owners.get(key)}.json and ${ns}.json`).toBeUndefined();
+        owners.set(key, ns);
+      }
+    }
   });
 
   for (const ns of NAMESPACES) {
