@@ -12,6 +12,15 @@ import { getRequestListener } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { createRequestHandler, RouterContextProvider, type RouterContext, type ServerBuild } from "react-router";
 import { parseAppConfig, type AppLoadContext } from "./app/services/config.server";
+import {
+  bodyLimit,
+  checkRequestTarget,
+  compressResponses,
+  DEFAULT_BODY_LIMIT_BYTES,
+  refusalResponse,
+  securityHeaders,
+  sendResponse,
+} from "./app/server/http.server";
 import { createApi } from "./api/app";
 import { openDatabase } from "./api/db/client";
 import { seedIfEmpty } from "./api/db/seed";
@@ -117,6 +126,8 @@ async function loadContext(): Promise<RouterContextProvider> {
 }
 
 const web = new Hono();
+const bodyLimitBytes = Number(process.env.BODY_LIMIT_BYTES ?? DEFAULT_BODY_LIMIT_BYTES);
+const withSecurityHeaders = securityHeaders({ https: appUrl.startsWith("https:") });
 
 // Security baseline (ARCHITECTURE.md): cross-origin writes are refused before anything runs.
 web.use("*", async (c, next) => {
@@ -139,10 +150,14 @@ web.use("*", async (c, next) => {
     }
   }
   await next();
-  c.header("X-Content-Type-Options", "nosniff");
-  c.header("Referrer-Policy", "strict-origin-when-cross-origin");
-  if (!c.res.headers.has("Content-Security-Policy")) c.header("Content-Security-Policy", "frame-ancestors 'self'");
+  withSecurityHeaders(c.req.path, c.res.headers);
 });
+// Bodies are counted while they stream and refused past the limit (413) before any other work.
+web.use(
+  "*",
+  bodyLimit(() => bodyLimitBytes),
+);
+web.use("*", compressResponses());
 
 if (apiFetch) {
   const fetchApi = apiFetch;
@@ -155,6 +170,8 @@ if (!vite) {
     serveStatic({
       root: "./build/client",
       rewriteRequestPath: (p) => p.replace(/^\/learn/, ""),
+      // Built with .br and .gz beside each file (scripts/compress-assets.mjs): chosen by Accept-Encoding.
+      precompressed: true,
       onFound: (_p, c) => c.header("Cache-Control", "public, max-age=31536000, immutable"),
     }),
   );
@@ -173,7 +190,14 @@ web.all("*", async (c) => handleDocument(c.req.raw, await loadContext()));
 const listener = getRequestListener(web.fetch);
 const server = createServer((req, res) => {
   const url = req.url ?? "/";
+  const refusal = checkRequestTarget(url);
+  if (refusal) {
+    void sendResponse(res, refusalResponse(refusal, req.headers.accept));
+    return;
+  }
   if (idpHandler && (url === IDP_MOUNT || url.startsWith(`${IDP_MOUNT}/`) || url.startsWith(`${IDP_MOUNT}?`))) {
+    // The provider writes its own answers; the same security headers go out with them.
+    withSecurityHeaders(url, { has: (n) => res.hasHeader(n), set: (n, v) => void res.setHeader(n, v) });
     void idpHandler(req, res);
     return;
   }

@@ -16,5 +16,5 @@ const sources = ["app", "domain", "locales", "public"].filter(existsSync);
 const stale = !existsSync(output) || sources.some((d) => newest(d) > statSync(output).mtimeMs);
 if (stale) {
   console.log("[start] building the app (react-router build)…");
-  execSync("npx react-router build", { stdio: "inherit" });
+  execSync("npm run build", { stdio: "inherit" });
 }

@@ -16,6 +16,10 @@ const PASS_THROUGH = [
   "x-content-type-options",
 ];
 
+/** Media types shown in the page (PDF viewer, images, video, audio, plain text); everything else downloads. */
+const INLINE_TYPES =
+  /^(application\/pdf|image\/(png|jpeg|gif|webp|avif)|video\/(mp4|webm|ogg)|audio\/(mpeg|ogg|wav|webm)|text\/plain)$/;
+
 /**
  * /learn/files/{activityId}: private activity files for the signed-in learner (spec 7.5), streamed
  * from the LMS storage API with range requests passed through. 401 without a session and 403 without
@@ -43,6 +47,16 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     const v = res.headers.get(h);
     if (v) headers.set(h, v);
   }
+  // A file's media type is set by an author. Only types a browser shows without running anything
+  // are served inline; anything else (HTML, SVG, XML…) is a download that cannot run as this origin.
+  const type = (headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  if (!INLINE_TYPES.test(type)) {
+    headers.set("Content-Disposition", "attachment");
+    headers.set("Content-Type", "application/octet-stream");
+    // Even if a browser opened it anyway, it would run in an opaque origin with nothing allowed.
+    headers.set("Content-Security-Policy", "default-src 'none'; sandbox");
+  }
+  headers.set("X-Content-Type-Options", "nosniff");
   if (!res.ok && res.status !== 206)
     return new Response(res.status === 403 ? "Forbidden" : res.status === 401 ? "Please sign in" : "Not found", {
       status: res.status === 416 ? 416 : res.status,

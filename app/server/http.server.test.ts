@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import { Hono } from "hono";
+import { bodyLimit, checkRequestTarget, chooseEncoding, compressResponses, MAX_URL_BYTES } from "./http.server";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+
+describe("request limits (spec: bodies and URLs bounded)", () => {
+  it.each([
+    ["/learn/courses?keyword=a", null],
+    [`/learn/courses?keyword=${"a".repeat(MAX_URL_BYTES)}`, 414],
+    [`/learn/courses?${Array.from({ length: 101 }, (_, i) => `p${i}=1`).join("&")}`, 400],
+    [`/learn/courses?${Array.from({ length: 100 }, (_, i) => `p${i}=1`).join("&")}`, null],
+  ])("%s → %s", (url, status) => {
+    expect(checkRequestTarget(url)?.status ?? null).toBe(status);
+  });
+
+  const app = new Hono();
+  let handled = 0;
+  app.use(
+    "*",
+    bodyLimit(() => 1000),
+  );
+  app.post("*", async (c) => {
+    handled++;
+    return c.text(String((await c.req.text()).length));
+  });
+  const stream = (bytes: number) =>
+    new ReadableStream({
+      start(controller) {
+        for (let sent = 0; sent < bytes; sent += 100) controller.enqueue(new Uint8Array(Math.min(100, bytes - sent)));
+        controller.close();
+      },
+    });
+
+  it("passes a body within the limit on, whole", async () => {
+    const res = await app.request("/x", { method: "POST", body: "a".repeat(1000) });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("1000");
+  });
+  it("refuses a declared length over the limit before reading, and the handler never runs", async () => {
+    const before = handled;
+    const res = await app.request("/x", {
+      method: "POST",
+      body: "a".repeat(5000),
+      headers: { "Content-Length": "5000" },
+    });
+    expect(res.status).toBe(413);
+    expect(handled).toBe(before);
+  });
+  it("counts a streamed body and refuses it once it passes the limit", async () => {
+    const before = handled;
+    const res = await app.request("/x", { method: "POST", body: stream(50_000), duplex: "half" } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(handled).toBe(before);
+  });
+  it("answers the API's JSON error shape to a JSON client", async () => {
+    const res = await app.request("/x", {
+      method: "POST",
+      body: "a".repeat(5000),
+      headers: { Accept: "application/json", "Content-Length": "5000" },
+    });
+    expect(await res.json()).toEqual({ errors: { "": [{ code: "tooLarge", message: "The request is too large." }] } });
+  });
+});
+
+describe("compression", () => {
+  it.each([
+    ["br, gzip", "br"],
+    ["gzip, deflate", "gzip"],
+    ["gzip;q=1, br;q=0.5", "gzip"],
+    ["br;q=0", null],
+    ["*", "br"],
+    ["identity", null],
+    [undefined, null],
+  ])("Accept-Encoding %s → %s", (header, expected) => {
+    expect(chooseEncoding(header)).toBe(expected);
+  });
+
+  const app = new Hono();
+  app.use("*", compressResponses());
+  const html = `<!DOCTYPE html><p>${"learn ".repeat(2000)}</p>`;
+  app.get("/page", (c) => c.html(html));
+  app.get("/events", (c) => c.body("data: x\n\n".repeat(500), 200, { "Content-Type": "text/event-stream" }));
+
+  it("sends a document as brotli or gzip by Accept-Encoding, with Vary", async () => {
+    const br = await app.request("/page", { headers: { "Accept-Encoding": "br" } });
+    expect(br.headers.get("Content-Encoding")).toBe("br");
+    expect(br.headers.get("Vary")).toContain("Accept-Encoding");
+    expect(brotliDecompressSync(Buffer.from(await br.arrayBuffer())).toString()).toBe(html);
+    const gz = await app.request("/page", { headers: { "Accept-Encoding": "gzip" } });
+    expect(gunzipSync(Buffer.from(await gz.arrayBuffer())).toString()).toBe(html);
+    const plain = await app.request("/page");
+    expect(plain.headers.get("Content-Encoding")).toBeNull();
+  });
+  it("leaves server-sent events alone", async () => {
+    const res = await app.request("/events", { headers: { "Accept-Encoding": "br" } });
+    expect(res.headers.get("Content-Encoding")).toBeNull();
+  });
+});

@@ -1,0 +1,181 @@
+/**
+ * What the HTTP front (`server.ts`) does to every request before the app, the LMS API or the
+ * provider sees it, and to every answer after (decision 016): size limits, security headers and
+ * compression. Server-only; no route imports it.
+ */
+import { Readable } from "node:stream";
+import { constants, createBrotliCompress, createGzip } from "node:zlib";
+import type { MiddlewareHandler } from "hono";
+
+/** Requests whose target (path and query) is longer get 414 (spec 'bodies and URLs bounded'). */
+export const MAX_URL_BYTES = 8 * 1024;
+/** More query parameters than this is not a request any screen makes: 400. */
+export const MAX_QUERY_PARAMETERS = 100;
+/** Default largest request body (BODY_LIMIT_BYTES overrides it). */
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+
+export type LimitRefusal = {
+  status: 400 | 413 | 414;
+  code: "tooManyParameters" | "tooLarge" | "uriTooLong" | "badRequest";
+};
+
+/** The request line's own limits, checked before anything reads a byte of the body. */
+export function checkRequestTarget(url: string): LimitRefusal | null {
+  if (Buffer.byteLength(url) > MAX_URL_BYTES) return { status: 414, code: "uriTooLong" };
+  const q = url.indexOf("?");
+  if (q >= 0) {
+    let count = 0;
+    for (let i = q; i < url.length; i++) if (url[i] === "&" || i === q) count++;
+    if (count > MAX_QUERY_PARAMETERS) return { status: 400, code: "tooManyParameters" };
+  }
+  return null;
+}
+
+const TEXTS: Record<LimitRefusal["code"], { title: string; text: string }> = {
+  uriTooLong: { title: "414 URI Too Long", text: "The address is too long." },
+  tooManyParameters: { title: "400 Bad Request", text: "The address has too many parameters." },
+  tooLarge: { title: "413 Content Too Large", text: "The request is too large." },
+  badRequest: { title: "400 Bad Request", text: "The request could not be read." },
+};
+
+/** A refusal as the caller reads it: the API's JSON error shape, or a small page. */
+export function refusalResponse(refusal: LimitRefusal, accept: string | null | undefined): Response {
+  const { title, text } = TEXTS[refusal.code];
+  const headers = { "Cache-Control": "no-store", Connection: "close" };
+  if (accept?.includes("application/json") && !accept.includes("text/html")) {
+    return Response.json(
+      { errors: { "": [{ code: refusal.code, message: text }] } },
+      { status: refusal.status, headers },
+    );
+  }
+  const html = `<!DOCTYPE html><html lang="en"><meta charset="utf-8"><title>${title}</title><h1>${title}</h1><p>${text}</p></html>`;
+  return new Response(html, {
+    status: refusal.status,
+    headers: { ...headers, "Content-Type": "text/html; charset=utf-8" },
+  });
+}
+
+/**
+ * The body, counted while it streams (a Content-Length larger than the limit is refused at once,
+ * and a chunked body is cut off as soon as it passes it), so a 200 MB upload costs 1 MB of memory
+ * and no authentication work. The body is read whole (up to the limit) before the app or the API
+ * runs; every handler then reads a buffer it knows is small.
+ */
+export function bodyLimit(limitFor: (path: string) => number): MiddlewareHandler {
+  return async (c, next) => {
+    const request = c.req.raw;
+    if (!request.body) return next();
+    const limit = limitFor(c.req.path);
+    const declared = Number(request.headers.get("content-length") ?? "NaN");
+    if (Number.isFinite(declared) && declared > limit)
+      return refusalResponse({ status: 413, code: "tooLarge" }, c.req.header("accept"));
+    const reader = request.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for (;;) {
+      let step: ReadableStreamReadResult<Uint8Array>;
+      try {
+        step = await reader.read();
+      } catch {
+        // The client went away or sent a broken chunked body.
+        return refusalResponse({ status: 400, code: "badRequest" }, c.req.header("accept"));
+      }
+      if (step.done) break;
+      size += step.value.byteLength;
+      if (size > limit) {
+        void reader.cancel().catch(() => {});
+        return refusalResponse({ status: 413, code: "tooLarge" }, c.req.header("accept"));
+      }
+      chunks.push(step.value);
+    }
+    const body = Buffer.concat(chunks, size);
+    c.req.raw = new Request(request, { body, duplex: "half" } as RequestInit);
+    return next();
+  };
+}
+
+/**
+ * Headers every answer carries: no MIME sniffing, a strict referrer, HSTS when the app is served
+ * over https, a default CSP for anything that did not set its own (documents carry one with a nonce),
+ * and `no-store` on React Router's data requests (`.data`), which carry per-learner data.
+ */
+export function securityHeaders(options: { https: boolean }) {
+  return (path: string, headers: { has(name: string): boolean; set(name: string, value: string): void }) => {
+    headers.set("X-Content-Type-Options", "nosniff");
+    headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+    if (options.https) headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    if (!headers.has("Content-Security-Policy")) headers.set("Content-Security-Policy", "frame-ancestors 'self'");
+    if (path.endsWith(".data")) headers.set("Cache-Control", "no-store");
+  };
+}
+
+const COMPRESSIBLE = /^(text\/(html|x-script|plain|css|calendar|event-stream)|application\/(json|javascript|xml))/i;
+
+/** br (quality 5: about 2 ms for a 50 KB page) or gzip, by the request's Accept-Encoding and q-values. */
+export function chooseEncoding(acceptEncoding: string | null | undefined): "br" | "gzip" | null {
+  if (!acceptEncoding) return null;
+  const q = new Map<string, number>();
+  for (const part of acceptEncoding.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const value = qParam ? Number(qParam.slice(2)) : 1;
+    if (name) q.set(name, Number.isFinite(value) ? value : 0);
+  }
+  const of = (name: string) => q.get(name) ?? q.get("*") ?? 0;
+  if (of("br") > 0 && of("br") >= of("gzip")) return "br";
+  if (of("gzip") > 0) return "gzip";
+  return null;
+}
+
+/**
+ * Compresses documents, data requests and API answers on the fly, chunk by chunk (each write is
+ * flushed, so a streamed answer is never held back). Build assets are compressed at build time and
+ * served as they are (`scripts/compress-assets.mjs`); server-sent events are left alone.
+ */
+export function compressResponses(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    const res = c.res;
+    const type = res.headers.get("Content-Type") ?? "";
+    if (
+      !res.body ||
+      c.req.method === "HEAD" ||
+      res.headers.has("Content-Encoding") ||
+      res.status === 204 ||
+      res.status === 206 ||
+      !COMPRESSIBLE.test(type) ||
+      type.startsWith("text/event-stream") ||
+      /\bno-transform\b/.test(res.headers.get("Cache-Control") ?? "")
+    )
+      return;
+    const length = Number(res.headers.get("Content-Length") ?? "NaN");
+    if (Number.isFinite(length) && length < 1024) return;
+    const encoding = chooseEncoding(c.req.header("accept-encoding"));
+    if (!encoding) return;
+    const zip =
+      encoding === "br"
+        ? createBrotliCompress({
+            flush: constants.BROTLI_OPERATION_FLUSH,
+            params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+          })
+        : createGzip({ level: 6, flush: constants.Z_SYNC_FLUSH });
+    const source = Readable.fromWeb(res.body as import("node:stream/web").ReadableStream<Uint8Array>);
+    source.on("error", (err) => zip.destroy(err));
+    source.pipe(zip);
+    const headers = new Headers(res.headers);
+    headers.delete("Content-Length");
+    headers.set("Content-Encoding", encoding);
+    headers.append("Vary", "Accept-Encoding");
+    c.res = new Response(Readable.toWeb(zip) as ReadableStream<Uint8Array>, {
+      status: res.status,
+      statusText: res.statusText,
+      headers,
+    });
+  };
+}
+
+/** Writes a small, whole answer (a refusal) to Node's response. */
+export async function sendResponse(res: import("node:http").ServerResponse, response: Response): Promise<void> {
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  res.end(Buffer.from(await response.arrayBuffer()));
+}
