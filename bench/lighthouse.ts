@@ -80,6 +80,8 @@ try {
     fcp: number;
     lcp: number;
     tbt: number;
+    cls: number;
+    si: number;
     kb: number;
   }[] = [];
   try {
