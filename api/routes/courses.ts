@@ -42,9 +42,7 @@ import { filterToSql, needsObjectiveJoin } from "../filter-sql";
 import { lastProctoringSessionOf } from "./proctoring";
 import { defaultTenantId } from "../settings";
 import { jsonBody, params, query, idParams, isUuid } from "../validate";
-
-const READY = 2;
-const ARCHIVED_ACTIVITY = 4;
+import { ObjectiveState, ObjectiveWorkflowState } from "../../domain/vocabulary";
 
 /** Spec 7.2: the API's standing conditions on every aggregates query, on top of the client's filter. */
 const STANDING = (() => {
@@ -197,7 +195,7 @@ export function toWorkflow(w: WorkflowRow | null): ObjectiveWorkflow | null {
 export function toRecord(
   r: RecordRow | null,
   access: { gradeRevealPolicy: string; gradeRevealDate: Date | null },
-  workflowState: number | null,
+  workflowState: ObjectiveWorkflowState | null,
   gradeMap: Map<string, { id: string; name: string; color: string; normalizedMinScore: number }>,
   now: Date,
 ): ObjectiveRecord | null {
@@ -207,7 +205,7 @@ export function toRecord(
     gradeVisibility(
       { gradeRevealPolicy: access.gradeRevealPolicy as "none", gradeRevealDate: iso(access.gradeRevealDate) },
       // A record without a workflow (imported) counts as finished for the reveal rule.
-      { state: (workflowState ?? 6) as 6 },
+      { state: workflowState ?? ObjectiveWorkflowState.finished },
       now,
     ).visible;
   return {
@@ -309,14 +307,14 @@ async function tenantForDomain(db: Db, domain: string | undefined): Promise<stri
 const catalogVisible = (tenantId: string) =>
   and(
     eq(objectives.tenantId, tenantId),
-    sql`${objectives.inCatalog} and ${objectives.state} = ${sql.raw(String(READY))} and ${objectives.activityState} <> ${sql.raw(String(ARCHIVED_ACTIVITY))}`,
+    sql`${objectives.inCatalog} and ${objectives.state} = ${sql.raw(String(ObjectiveState.ready))} and ${objectives.activityState} <> ${sql.raw(String(ObjectiveState.archived))}`,
   );
 const publicVisible = (tenantId: string) =>
   and(
     eq(objectives.tenantId, tenantId),
     eq(objectives.isPublic, true),
-    eq(objectives.state, READY),
-    ne(objectives.activityState, ARCHIVED_ACTIVITY),
+    eq(objectives.state, ObjectiveState.ready),
+    ne(objectives.activityState, ObjectiveState.archived),
   );
 
 /** The columns each selectable field of a course needs (decision 012: `select`). */
@@ -771,7 +769,7 @@ export function courseRoutes() {
       row &&
       (row.aggId !== null ||
         row.access.userId === user.id ||
-        (row.o.inCatalog && row.o.state === READY && row.o.activityState !== ARCHIVED_ACTIVITY));
+        (row.o.inCatalog && row.o.state === ObjectiveState.ready && row.o.activityState !== ObjectiveState.archived));
     if (!row || !visible) throw notFound("course");
     const rec = toRecord(row.r, row.access, null, gradeMapOf([row.g]), c.var.now);
     return c.json({
@@ -812,7 +810,9 @@ export function courseRoutes() {
       const { access, o } = row;
       const listed =
         access.userId === user.id ||
-        ((o.inCatalog || o.isPublic) && o.state === READY && o.activityState !== ARCHIVED_ACTIVITY);
+        ((o.inCatalog || o.isPublic) &&
+          o.state === ObjectiveState.ready &&
+          o.activityState !== ObjectiveState.archived);
       if (!listed || !o.allowSelfEnrollment) {
         throw new ApiError(422, {
           "": [message("selfEnrollmentNotAllowed", "This course cannot be added to your courses.")],

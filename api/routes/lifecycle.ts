@@ -61,8 +61,14 @@ const resumeBody = z.object({
 });
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-const FINISHED = 6;
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+/** Spec 4.1: the states from which a learner may finish an attempt. */
+const FINISHABLE_STATES: readonly ObjectiveWorkflowState[] = [
+  ObjectiveWorkflowState.submitted,
+  ObjectiveWorkflowState.graded,
+  ObjectiveWorkflowState.gradingApproved,
+];
 
 function conflict(code: string, text: string, params?: Record<string, string | number>) {
   return new ApiError(409, { "": [message(code, text, params)] });
@@ -262,7 +268,8 @@ export function lifecycleRoutes() {
       const last = a.lastWorkflowId
         ? (await tx.select().from(objectiveWorkflows).where(eq(objectiveWorkflows.id, a.lastWorkflowId)).limit(1))[0]
         : null;
-      if (last && last.state !== FINISHED) throw conflict("workflowInProgress", "The course is already started.");
+      if (last && last.state !== ObjectiveWorkflowState.finished)
+        throw conflict("workflowInProgress", "The course is already started.");
       if (last) {
         const allowed = retakeOffered({
           workflow: { state: last.state },
@@ -292,12 +299,15 @@ export function lifecycleRoutes() {
           userId: user.id,
           objectiveId: o.id,
           attempt: (last?.attempt ?? 0) + 1,
-          state: 1,
+          state: ObjectiveWorkflowState.inProgress,
           progress: 0,
           started: now,
         })
         .returning();
-      await tx.update(owa).set({ lastWorkflowId: wf.id, lastWorkflowState: 1 }).where(eq(owa.id, a.id));
+      await tx
+        .update(owa)
+        .set({ lastWorkflowId: wf.id, lastWorkflowState: ObjectiveWorkflowState.inProgress })
+        .where(eq(owa.id, a.id));
       return { ...toWorkflow(wf), objectiveWorkflowAggregateId: a.id };
     });
   });
@@ -434,7 +444,7 @@ export function lifecycleRoutes() {
       });
       const progress = progressOf(leaves);
       const pending = result.pending > 0;
-      const state = pending ? 3 : FINISHED;
+      const state = pending ? ObjectiveWorkflowState.inGrading : ObjectiveWorkflowState.finished;
       const [record] = await tx
         .insert(objectiveRecords)
         .values({
@@ -477,12 +487,13 @@ export function lifecycleRoutes() {
     const now = c.var.now;
     return runCommand(c, { id: body.id, type: "finish-objective-workflow" }, async (tx) => {
       const wf = await ownWorkflow(tx, user.id, body.objectiveWorkflowId, true);
-      if (wf.state === FINISHED) throw conflict("alreadyFinished", "The course is already finished.");
-      if (![2, 4, 5].includes(wf.state))
+      if (wf.state === ObjectiveWorkflowState.finished)
+        throw conflict("alreadyFinished", "The course is already finished.");
+      if (!FINISHABLE_STATES.includes(wf.state))
         throw conflict("cannotFinish", "The course cannot be finished in its current state.");
       const [updated] = await tx
         .update(objectiveWorkflows)
-        .set({ state: FINISHED, finished: now })
+        .set({ state: ObjectiveWorkflowState.finished, finished: now })
         .where(eq(objectiveWorkflows.id, wf.id))
         .returning();
       if (wf.objectiveRecordId) {
@@ -501,7 +512,10 @@ export function lifecycleRoutes() {
             now,
           });
       }
-      await tx.update(owa).set({ lastWorkflowState: FINISHED }).where(eq(owa.id, wf.aggregateId));
+      await tx
+        .update(owa)
+        .set({ lastWorkflowState: ObjectiveWorkflowState.finished })
+        .where(eq(owa.id, wf.aggregateId));
       return toWorkflow(updated);
     });
   });
@@ -594,10 +608,10 @@ export function lifecycleRoutes() {
       .where(eq(objectives.id, wf.objectiveId));
     // Scores of a finished attempt are shown only where review is allowed (spec 4.7).
     const reveal =
-      wf.state !== FINISHED ||
+      wf.state !== ObjectiveWorkflowState.finished ||
       canReview(
         {
-          workflow: { state: FINISHED },
+          workflow: { state: ObjectiveWorkflowState.finished },
           supportReview: objective.supportReview,
           gradeRevealPolicy: agg.gradeRevealPolicy as "none",
           gradeRevealDate: iso(agg.gradeRevealDate),
@@ -673,10 +687,10 @@ export function lifecycleRoutes() {
       .from(objectives)
       .where(eq(objectives.id, wf.objectiveId));
     const reveal =
-      wf.state !== FINISHED ||
+      wf.state !== ObjectiveWorkflowState.finished ||
       canReview(
         {
-          workflow: { state: FINISHED },
+          workflow: { state: ObjectiveWorkflowState.finished },
           supportReview: objective.supportReview,
           gradeRevealPolicy: agg.gradeRevealPolicy as "none",
           gradeRevealDate: iso(agg.gradeRevealDate),
