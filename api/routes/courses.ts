@@ -36,7 +36,7 @@ import {
   terms,
 } from "../db/schema";
 import { requireUser } from "../auth";
-import { runCommand } from "../commands";
+import { runCommand } from "../commands/run";
 import { ApiError, message, notFound } from "../errors";
 import { filterToSql, needsObjectiveJoin } from "../filter-sql";
 import { lastProctoringSessionOf } from "./proctoring";

@@ -32,7 +32,7 @@ import {
   objectiveWorkflows,
 } from "../db/schema";
 import { requireUser } from "../auth";
-import { runCommand } from "../commands";
+import { runCommand } from "../commands/run";
 import { ApiError, message, notFound } from "../errors";
 import { stableUuid } from "../ids";
 import { loadScales, toRecord, toWorkflow } from "./courses";
