@@ -35,9 +35,10 @@ import { requireUser } from "../auth";
 import { runCommand } from "../commands/run";
 import { ApiError, message, notFound } from "../errors";
 import { stableUuid } from "../ids";
-import { loadScales, toRecord, toWorkflow } from "./courses";
-import { issueCertificate } from "./certificates";
-import { lastProctoringSessionOf } from "./proctoring";
+import { toRecord, toWorkflow } from "../mappers/courses";
+import { issueCertificate } from "../queries/certificates";
+import { loadScales } from "../queries/grading-scales";
+import { lastProctoringSessionOf } from "../queries/proctoring";
 import { proctorLocked } from "../../domain/proctoring";
 import { jsonBody, params, idParams, isUuid } from "../validate";
 import {
