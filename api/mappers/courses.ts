@@ -165,7 +165,7 @@ export function toPublicObjective(o: ObjectiveRow): PublicObjective {
 }
 
 /** The asked-for fields of a course, from the columns read for them. */
-export function pickObjective(o: Partial<ObjectiveRow>, fields: Set<keyof Objective>): Partial<Objective> {
+function pickObjective(o: Partial<ObjectiveRow>, fields: Set<keyof Objective>): Partial<Objective> {
   const out: Partial<Objective> = {};
   for (const field of fields) {
     if (field === "activity") {
@@ -183,7 +183,7 @@ export function pickObjective(o: Partial<ObjectiveRow>, fields: Set<keyof Object
   return out;
 }
 
-export function pick<T extends object, K extends keyof T>(value: T, keys: Iterable<K>): Pick<T, K> {
+function pick<T extends object, K extends keyof T>(value: T, keys: Iterable<K>): Pick<T, K> {
   const out = {} as Pick<T, K>;
   for (const key of keys) out[key] = value[key];
   return out;

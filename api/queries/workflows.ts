@@ -30,7 +30,10 @@ export async function ownWorkflow(db: Db | Tx, userId: string, workflowId: strin
   return rows[0];
 }
 
-/** Whether an attempt's activity scores are shown: always before it is finished, after only where review is allowed (spec 4.7). */
+/**
+ * Whether an attempt's activity scores are shown: always before it is finished, afterwards only where review is
+ * allowed (spec 4.7).
+ */
 export async function activityScoresRevealed(
   db: Db,
   wf: { aggregateId: string; objectiveId: string; state: ObjectiveWorkflowState },
