@@ -66,4 +66,22 @@ export default tseslint.config(
     files: ["api/**", "tests/**", "server.ts", "bench/**", "scripts/**", "domain/**"],
     rules: { "no-restricted-imports": "off" },
   },
+  {
+    // Handlers share code through queries/, commands/ and mappers/, never through another route module.
+    files: ["api/routes/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["./*"],
+              message:
+                "A route module does not import another; move the shared code to api/queries, api/commands or api/mappers.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { readCommandStatus } from "./commands";
+import { readCommandStatus } from "./commands/run";
 import type { ApiDeps, ApiEnv } from "./context";
 import { requireUser } from "./auth";
 import { ApiError, message, renderError } from "./errors";

@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { DEFAULT_FEATURES, type Features } from "../domain/menu";
 import type { PublicSettings, Settings } from "../domain/contract/platform";
-import type { Db } from "./db/client";
+import type { Db, Tx } from "./db/client";
 import { features, settings, tenants } from "./db/schema";
 import { DEFAULT_SETTINGS } from "./db/seed";
 
@@ -21,6 +21,16 @@ export async function readSettings(db: Db, tenantId: string): Promise<Settings> 
 export async function defaultTenantId(db: Db): Promise<string | null> {
   const rows = await db.select({ id: tenants.id }).from(tenants).orderBy(tenants.createdAt).limit(1);
   return rows[0]?.id ?? null;
+}
+
+/** Whether a feature is on for the tenant; `fallback` when the tenant has no row for it. */
+export async function featureOn(db: Db | Tx, tenantId: string, name: string, fallback: boolean) {
+  const rows = await db
+    .select({ enabled: features.enabled })
+    .from(features)
+    .where(and(eq(features.tenantId, tenantId), eq(features.name, name)))
+    .limit(1);
+  return rows[0]?.enabled ?? fallback;
 }
 
 export function toPublicSettings(s: Settings): PublicSettings {

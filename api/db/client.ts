@@ -10,6 +10,8 @@ import * as schema from "./schema";
 import { PGliteThread } from "./pglite-thread";
 
 export type Db = ReturnType<typeof drizzlePglite<typeof schema>>;
+/** The transaction `db.transaction` hands its callback (what commands run in). */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export interface Database {
   db: Db;

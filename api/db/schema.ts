@@ -259,7 +259,7 @@ export const objectives = pgTable(
     index("objectives_tenant_name_idx").on(t.tenantId, sql`lower(${t.name})`, t.id),
     index("objectives_catalog_idx").on(t.tenantId, t.inCatalog, t.state),
     // The catalog's visible courses (decision 012): read index-only for its total. The predicate is
-    // literal in the queries too (api/routes/courses.ts), so generic plans can use it.
+    // literal in the queries too (api/queries/course-scopes.ts), so generic plans can use it.
     index("objectives_catalog_visible_idx")
       .on(t.tenantId, t.id)
       .where(sql`in_catalog and state = 2 and activity_state <> 4`),

@@ -9,7 +9,7 @@ import { CATALOG_SLUGS, findCatalog, type CatalogSlug } from "./seed-catalog";
 import { CONSTRAINT_FIELDS, HANDBOOK_PDF, LOCK_SHOWCASE_SLUG, seedActivities } from "./seed-activities";
 import { CERTIFICATE_PDF_PATH, HANDBOOK_PDF_PATH, buildCertificatePdf, buildHandbookPdf } from "./make-demo-pdf";
 import { proctorLocked } from "../../domain/proctoring";
-import { loadTree } from "../routes/lifecycle";
+import { loadTree } from "../queries/activity-tree";
 import {
   ObjectiveWorkflowState,
   ProctoringSessionState as P,

@@ -13,7 +13,7 @@ import type { ApiEnv } from "../context";
 import type { Db } from "../db/client";
 import { activities, activityParts, discussionPosts, objectiveWorkflowAggregates as owa, users } from "../db/schema";
 import { requireUser } from "../auth";
-import { runCommand } from "../commands";
+import { runCommand } from "../commands/run";
 import { ApiError, message, notFound } from "../errors";
 import { jsonBody, params, query } from "../validate";
 import { ActivityKind } from "../../domain/vocabulary";

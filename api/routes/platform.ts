@@ -5,7 +5,7 @@ import { ROLES, type Role } from "../../domain/vocabulary";
 import { timezoneBodySchema, type User } from "../../domain/contract/platform";
 import type { ApiEnv } from "../context";
 import { licences, rolePermissions, tenants, units, userPermissions, userRoles, userUnits, users } from "../db/schema";
-import { runCommand } from "../commands";
+import { runCommand } from "../commands/run";
 import { ApiError, message, notFound } from "../errors";
 import { requireUser } from "../auth";
 import { defaultTenantId, readSettings, toPublicSettings } from "../settings";

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { createTestApi, type TestApi } from "../fixtures/api";
 import { createCourse, createTree, enrolUser } from "../fixtures/courses";
 import * as s from "../../api/db/schema";
-import { issueCertificate } from "../../api/routes/certificates";
+import { issueCertificate } from "../../api/queries/certificates";
 
 /** Spec 3 'Certificate record', 5 (expiry), 7.6: issuing with the record, the learner's query, the public read. */
 let t: TestApi;

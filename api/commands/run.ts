@@ -1,13 +1,13 @@
+// Commands (spec 7.7): running one exactly once per id — the command row and its writes in one transaction —
+// and answering with, or reporting, its status. What each command does is in the modules beside this one.
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
-import { type ApiMessage, type CommandStatus } from "../domain/contract/common";
-import type { ApiEnv } from "./context";
-import type { Db } from "./db/client";
-import { commands } from "./db/schema";
-import { ApiError, message } from "./errors";
-import { CommandResult } from "../domain/vocabulary";
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+import { type ApiMessage, type CommandStatus } from "../../domain/contract/common";
+import type { ApiEnv } from "../context";
+import type { Db, Tx } from "../db/client";
+import { commands } from "../db/schema";
+import { ApiError, message } from "../errors";
+import { CommandResult } from "../../domain/vocabulary";
 
 export const COMMAND_STATUS_PATH = "/api/lms/v1/commands";
 

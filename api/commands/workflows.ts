@@ -1,0 +1,299 @@
+// Commands: what a command (spec 7.7) does inside the transaction `runCommand` gives it — check the rules, write,
+// return the command's data; a refusal is an ApiError. This one: an attempt's lifecycle (spec 4.4, 4.5, 7.3).
+import { and, eq, inArray } from "drizzle-orm";
+import { availabilityBlock, gradeObjective, retakeOffered } from "../../domain/lifecycle";
+import { proctorLocked } from "../../domain/proctoring";
+import {
+  ActivityWorkflowState,
+  HIDDEN_START_STATES,
+  ObjectiveState,
+  ObjectiveWorkflowState,
+} from "../../domain/vocabulary";
+import type { Principal } from "../context";
+import type { Tx } from "../db/client";
+import {
+  activities,
+  activityParts,
+  activityRecords,
+  activityWorkflows,
+  objectiveRecords,
+  objectives,
+  objectiveWorkflowAggregates as owa,
+  objectiveWorkflows,
+} from "../db/schema";
+import { ApiError, message, notFound } from "../errors";
+import { iso } from "../mappers/common";
+import { toWorkflow } from "../mappers/courses";
+import { featureOn } from "../settings";
+import { leafProgress, progressOf } from "../queries/activity-tree";
+import { issueCertificate } from "../queries/certificates";
+import { loadScales } from "../queries/grading-scales";
+import { lastProctoringSessionOf } from "../queries/proctoring";
+import { ownWorkflow } from "../queries/workflows";
+
+function conflict(code: string, text: string, params?: Record<string, string | number>) {
+  return new ApiError(409, { "": [message(code, text, params)] });
+}
+function refused(code: string, text: string, params?: Record<string, string | number>) {
+  return new ApiError(422, { "": [message(code, text, params)] });
+}
+
+/** Spec 4.8: a completed proctoring session ends the sitting; the attempt's activities stay as they are. */
+async function refuseWhenProctorLocked(tx: Tx, wf: { id: string; state: ObjectiveWorkflowState }) {
+  const session = await lastProctoringSessionOf(tx, wf.id);
+  if (proctorLocked({ workflow: { state: wf.state }, session })) {
+    throw conflict("proctoringLocked", "The proctored session of this course is over.");
+  }
+}
+
+/** Spec 7.3 / 4.4: start (or retake) an objective workflow. The body id is the new workflow's id. */
+export async function startObjectiveWorkflow(
+  tx: Tx,
+  user: Principal,
+  body: { id: string; objectiveWorkflowAggregateId: string },
+  now: Date,
+) {
+  const rows = await tx
+    .select({ a: owa, o: objectives })
+    .from(owa)
+    .innerJoin(objectives, eq(objectives.id, owa.objectiveId))
+    .where(and(eq(owa.id, body.objectiveWorkflowAggregateId), eq(owa.userId, user.id)))
+    .for("update", { of: owa })
+    .limit(1);
+  const row = rows[0];
+  if (!row) throw notFound("course");
+  const { a, o } = row;
+  if (HIDDEN_START_STATES.includes(o.state) || o.activityState === ObjectiveState.archived)
+    throw refused("courseNotAvailable", "This course cannot be started.");
+  const last = a.lastWorkflowId
+    ? (await tx.select().from(objectiveWorkflows).where(eq(objectiveWorkflows.id, a.lastWorkflowId)).limit(1))[0]
+    : null;
+  if (last && last.state !== ObjectiveWorkflowState.finished)
+    throw conflict("workflowInProgress", "The course is already started.");
+  if (last) {
+    const allowed = retakeOffered({
+      workflow: { state: last.state },
+      retake: a.retake,
+      kind: o.activityKind,
+      activityState: o.activityState,
+      compositeRetake: await featureOn(tx, user.tenantId, "compositeRetake", true),
+    });
+    if (!allowed) throw conflict("retakeNotAllowed", "Starting this course again is not allowed.");
+  }
+  const block = availabilityBlock(
+    { availabilityDate: iso(a.availabilityDate), availabilityEndDate: iso(a.availabilityEndDate) },
+    now,
+  );
+  if (block) {
+    throw refused(
+      block.kind === "notYetAvailable" ? "notYetAvailable" : "availabilityEnded",
+      block.kind === "notYetAvailable" ? `Available from ${block.date}.` : `Available until ${block.date}.`,
+      { date: block.date },
+    );
+  }
+  const [wf] = await tx
+    .insert(objectiveWorkflows)
+    .values({
+      id: body.id,
+      aggregateId: a.id,
+      userId: user.id,
+      objectiveId: o.id,
+      attempt: (last?.attempt ?? 0) + 1,
+      state: ObjectiveWorkflowState.inProgress,
+      progress: 0,
+      started: now,
+    })
+    .returning();
+  await tx
+    .update(owa)
+    .set({ lastWorkflowId: wf.id, lastWorkflowState: ObjectiveWorkflowState.inProgress })
+    .where(eq(owa.id, a.id));
+  return { ...toWorkflow(wf), objectiveWorkflowAggregateId: a.id };
+}
+
+/** Spec 7.3: start activity workflows of an attempt in progress (idempotent per workflow and part). */
+export async function startActivityWorkflows(tx: Tx, user: Principal, objectiveWorkflowId: string, parts: string[]) {
+  const wf = await ownWorkflow(tx, user.id, objectiveWorkflowId, true);
+  if (wf.state !== ObjectiveWorkflowState.inProgress)
+    throw conflict("workflowNotInProgress", "The course is not in progress.");
+  await refuseWhenProctorLocked(tx, wf);
+  const found = await tx
+    .select({ id: activityParts.id, state: activities.state })
+    .from(activityParts)
+    .innerJoin(activities, eq(activities.id, activityParts.activityId))
+    .where(and(eq(activityParts.objectiveId, wf.objectiveId), inArray(activityParts.id, parts)));
+  if (found.length !== parts.length)
+    throw new ApiError(404, {
+      activityPartIds: [message("notFound", "An activity was not found in this course.")],
+    });
+  if (found.some((p) => HIDDEN_START_STATES.includes(p.state)))
+    throw refused("activityNotAvailable", "This activity is not available.");
+  await tx
+    .insert(activityWorkflows)
+    .values(
+      parts.map((activityPartId) => ({
+        objectiveWorkflowId: wf.id,
+        activityPartId,
+        userId: user.id,
+        state: ActivityWorkflowState.inProgress,
+      })),
+    )
+    .onConflictDoNothing();
+  const rows = await tx
+    .select({
+      id: activityWorkflows.id,
+      activityPartId: activityWorkflows.activityPartId,
+      state: activityWorkflows.state,
+    })
+    .from(activityWorkflows)
+    .where(and(eq(activityWorkflows.objectiveWorkflowId, wf.id), inArray(activityWorkflows.activityPartId, parts)));
+  return { objectiveWorkflowId: wf.id, activityWorkflows: rows };
+}
+
+/** Spec 7.3: finish activity workflows; completion earns the activity's points unless a person grades it. */
+export async function finishActivityWorkflows(
+  tx: Tx,
+  user: Principal,
+  objectiveWorkflowId: string,
+  ids: string[],
+  now: Date,
+) {
+  const wf = await ownWorkflow(tx, user.id, objectiveWorkflowId, true);
+  if (wf.state !== ObjectiveWorkflowState.inProgress)
+    throw conflict("workflowNotInProgress", "The course is not in progress.");
+  await refuseWhenProctorLocked(tx, wf);
+  const rows = await tx
+    .select({ aw: activityWorkflows, activity: activities })
+    .from(activityWorkflows)
+    .innerJoin(activityParts, eq(activityParts.id, activityWorkflows.activityPartId))
+    .innerJoin(activities, eq(activities.id, activityParts.activityId))
+    .where(and(eq(activityWorkflows.objectiveWorkflowId, wf.id), inArray(activityWorkflows.id, ids)));
+  if (rows.length !== ids.length)
+    throw new ApiError(404, {
+      activityWorkflowIds: [message("notFound", "An activity workflow was not found.")],
+    });
+  for (const { aw, activity } of rows) {
+    if (aw.state !== ActivityWorkflowState.inProgress) continue;
+    const state = activity.manualGrading ? ActivityWorkflowState.inGrading : ActivityWorkflowState.finished;
+    await tx.update(activityWorkflows).set({ state, finished: now }).where(eq(activityWorkflows.id, aw.id));
+    const score = activity.maxScore !== null && !activity.manualGrading ? activity.maxScore : null;
+    await tx
+      .insert(activityRecords)
+      .values({
+        activityWorkflowId: aw.id,
+        objectiveWorkflowId: wf.id,
+        activityPartId: aw.activityPartId,
+        userId: user.id,
+        score,
+        maxScore: activity.maxScore,
+        passed: score === null ? null : true,
+        finished: now,
+      })
+      .onConflictDoNothing();
+  }
+  const progress = progressOf(await leafProgress(tx, wf.objectiveId, wf.id));
+  await tx.update(objectiveWorkflows).set({ progress }).where(eq(objectiveWorkflows.id, wf.id));
+  return { objectiveWorkflowId: wf.id, progress };
+}
+
+/** Spec 7.3 / 4.5: submit; grading makes the record at once (or waits for a person to grade). */
+export async function submitObjectiveWorkflow(tx: Tx, user: Principal, objectiveWorkflowId: string, now: Date) {
+  const wf = await ownWorkflow(tx, user.id, objectiveWorkflowId, true);
+  if (wf.state !== ObjectiveWorkflowState.inProgress)
+    throw conflict("workflowNotInProgress", "The course is not in progress.");
+  const [agg] = await tx.select().from(owa).where(eq(owa.id, wf.aggregateId));
+  const [objective] = await tx.select().from(objectives).where(eq(objectives.id, wf.objectiveId));
+  const leaves = await leafProgress(tx, wf.objectiveId, wf.id);
+  const [scale] = objective.gradingScaleId ? await loadScales(tx, [objective.gradingScaleId]) : [];
+  const result = gradeObjective({
+    activities: leaves.map(({ part, activity, aw, rec }) => ({
+      scoreWeight: part.scoreWeight,
+      optional: part.optional,
+      maxScore: activity.maxScore,
+      finished: !!aw && aw.state !== ActivityWorkflowState.inProgress,
+      // Not done by the time of submission counts as no points; done but awaiting a person: pending.
+      score: rec?.score ?? (aw && aw.state === ActivityWorkflowState.inGrading ? null : 0),
+    })),
+    scale: scale
+      ? {
+          maxScore: scale.maxScore,
+          normalizedPassingScore: scale.normalizedPassingScore,
+          grades: scale.objectiveGrades,
+        }
+      : null,
+  });
+  const progress = progressOf(leaves);
+  const pending = result.pending > 0;
+  const state = pending ? ObjectiveWorkflowState.inGrading : ObjectiveWorkflowState.finished;
+  const [record] = await tx
+    .insert(objectiveRecords)
+    .values({
+      aggregateId: agg.id,
+      workflowId: wf.id,
+      userId: user.id,
+      objectiveId: wf.objectiveId,
+      score: result.score,
+      maxScore: result.maxScore,
+      normalizedScore: result.normalizedScore,
+      gradeId: result.gradeId,
+      passed: result.passed,
+      finished: pending ? null : now,
+      progress,
+      protectResults: wf.protectResults,
+    })
+    .returning();
+  const [updated] = await tx
+    .update(objectiveWorkflows)
+    .set({ state, progress, submitted: now, finished: pending ? null : now, objectiveRecordId: record.id })
+    .where(eq(objectiveWorkflows.id, wf.id))
+    .returning();
+  await tx.update(owa).set({ lastWorkflowState: state, lastRecordId: record.id }).where(eq(owa.id, agg.id));
+  // A passed attempt of a course with a certificate template earns its certificate in this transaction.
+  await issueCertificate(tx, {
+    objectiveId: wf.objectiveId,
+    userId: user.id,
+    objectiveRecordId: record.id,
+    passed: record.passed,
+    now,
+  });
+  return toWorkflow(updated);
+}
+
+/** Spec 4.1: the states from which a learner may finish an attempt. */
+const FINISHABLE_STATES: readonly ObjectiveWorkflowState[] = [
+  ObjectiveWorkflowState.submitted,
+  ObjectiveWorkflowState.graded,
+  ObjectiveWorkflowState.gradingApproved,
+];
+
+/** Spec 7.3: finish a submitted/graded workflow; the answer replaces the client's copy. */
+export async function finishObjectiveWorkflow(tx: Tx, user: Principal, objectiveWorkflowId: string, now: Date) {
+  const wf = await ownWorkflow(tx, user.id, objectiveWorkflowId, true);
+  if (wf.state === ObjectiveWorkflowState.finished)
+    throw conflict("alreadyFinished", "The course is already finished.");
+  if (!FINISHABLE_STATES.includes(wf.state))
+    throw conflict("cannotFinish", "The course cannot be finished in its current state.");
+  const [updated] = await tx
+    .update(objectiveWorkflows)
+    .set({ state: ObjectiveWorkflowState.finished, finished: now })
+    .where(eq(objectiveWorkflows.id, wf.id))
+    .returning();
+  if (wf.objectiveRecordId) {
+    const [record] = await tx
+      .update(objectiveRecords)
+      .set({ finished: now })
+      .where(eq(objectiveRecords.id, wf.objectiveRecordId))
+      .returning({ id: objectiveRecords.id, passed: objectiveRecords.passed });
+    // Graded by a person after submission: the certificate comes when the attempt is finished.
+    if (record)
+      await issueCertificate(tx, {
+        objectiveId: wf.objectiveId,
+        userId: user.id,
+        objectiveRecordId: record.id,
+        passed: record.passed,
+        now,
+      });
+  }
+  await tx.update(owa).set({ lastWorkflowState: ObjectiveWorkflowState.finished }).where(eq(owa.id, wf.aggregateId));
+  return toWorkflow(updated);
+}
