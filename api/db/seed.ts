@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
-import { SUPPORTED_LOCALES } from "../../domain/locales";
 import type { Db } from "./client";
 import { hashPassword } from "./password";
 import * as s from "./schema";
 import { seedCatalog } from "./seed-catalog";
 import { seedActivities } from "./seed-activities";
+import { DEFAULT_FEATURE_ROWS, DEFAULT_SETTINGS } from "../settings-defaults";
 
 export const DEMO_PASSWORD = "demo";
 export const DEMO_TENANT_DOMAIN = "demo.local";
@@ -40,26 +40,6 @@ const ROLE_PERMISSIONS: Record<string, string[]> = {
   Instructor: ["Admin.Access"],
   Author: ["Admin.Access"],
   Administrator: ["Admin.Access", "ObjectiveWorkflow.Create", "Research.Access"],
-};
-
-export const DEFAULT_SETTINGS: Record<string, unknown> = {
-  "platform.common.supported_locales": SUPPORTED_LOCALES.join(","),
-  "platform.common.locale": "en-US",
-  "platform.common.portal_name": "Learning Portal",
-  "platform.common.portal_url": null,
-  "platform.common.cloud_redirect": false,
-  "platform.ui.feedback": { "learner.visible": true },
-  "learner.tutor": { enabled: true, defaultKnowledgeModelId: null, widgetSettings: [] },
-  "lms.datalake.sessionDuration": 30,
-};
-
-export const DEFAULT_FEATURE_ROWS: Record<string, boolean> = {
-  catalog: true,
-  rooms: false,
-  calendar: false,
-  researchProjects: false,
-  knowledgeModels: false,
-  dashboard: false,
 };
 
 /** Seeds the demo tenant and accounts when the database has no tenant yet; safe to call on every start. */
