@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { Hono } from "hono";
 import { sql } from "drizzle-orm";
 import { getRequestListener } from "@hono/node-server";
+import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { createApi } from "./api/app";
@@ -16,6 +17,7 @@ import { openDatabase } from "./api/db/client";
 import { seedIfEmpty } from "./api/db/seed";
 import { createIdentityProvider, IDP_MOUNT } from "./api/idp/provider";
 import { loadSecrets, verifierFrom, type VerifierConfig } from "./api/runtime";
+import { isLoopback, testSupportEnabled, TEST_SUPPORT_PATH } from "./api/routes/test-support";
 
 const isDev = process.env.NODE_ENV !== "production";
 const port = Number(process.env.PORT ?? 3000);
@@ -23,6 +25,8 @@ const appUrl = (process.env.APP_URL ?? `http://localhost:${port}`).replace(/\/$/
 const dataDir = resolve(process.env.DATA_DIR ?? "./data");
 process.env.APP_ENV ??= isDev ? "dev" : "prod";
 process.env.APP_URL = appUrl;
+/** The browser tests' learner fixture endpoint (decision 014): never on outside the tests. */
+const testSupport = testSupportEnabled(process.env);
 
 const secrets = await loadSecrets(dataDir);
 process.env.SESSION_SECRET ??= secrets.sessionSecret;
@@ -80,10 +84,10 @@ if (process.env.LMS_API_URL) {
   if (database.thread) {
     // Decision 012: the API runs in the database thread, beside PGlite, off the rendering thread.
     const thread = database.thread;
-    await thread.startApi({ verifier, dataDir });
+    await thread.startApi({ verifier, dataDir, testSupport });
     apiFetch = (request) => thread.fetch(request);
   } else {
-    const api = createApi({ database, verifyToken: verifierFrom(verifier), dataDir });
+    const api = createApi({ database, verifyToken: verifierFrom(verifier), dataDir, testSupport });
     apiFetch = (request) => api.fetch(request);
   }
   // The app's LMS client calls the embedded API in-process through this transport (no socket).
@@ -128,7 +132,13 @@ web.use("*", async (c, next) => {
 
 if (apiFetch) {
   const fetchApi = apiFetch;
-  web.all("/api/*", (c) => fetchApi(c.req.raw));
+  web.all("/api/*", (c) => {
+    // Test support creates accounts: only a process on this machine (the test runner) may call it.
+    if (c.req.path.startsWith(TEST_SUPPORT_PATH) && !isLoopback(getConnInfo(c).remote.address)) {
+      return c.json({ status: 403, title: "Forbidden", errors: {} }, 403, { "Cache-Control": "no-store" });
+    }
+    return fetchApi(c.req.raw);
+  });
 }
 
 if (!vite) {

@@ -3,7 +3,9 @@
  * to a user — accesses, enrolments, attempts, records and certificates, and the progress through
  * each course's activities with its proctoring sessions.
  *
- * The demo users get theirs when the catalog is seeded. Everything is read back from the database by the data files' natural keys (course
+ * The demo users get theirs when the catalog is seeded; the browser tests' fixture creates a fresh
+ * learner with the same function (`createLearner`, decision 014), so the demo and the tests cannot
+ * drift apart. Everything is read back from the database by the data files' natural keys (course
  * code, term name, part axis), so a recipe can be applied long after the catalog was seeded.
  *
  * Invariants kept by construction (and checked by seed-catalog.test.ts):
@@ -15,7 +17,9 @@
  * - workflow timestamps match the state (submitted from state 2 on, finished only at 6);
  * - in progress, the share of finished required activities matches the attempt's progress.
  */
+import { randomBytes } from "node:crypto";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { z } from "zod";
 import { certificateExpiration, formatCertificateNumber } from "../../domain/certificates";
 import {
   ActivityContentType,
@@ -26,7 +30,16 @@ import {
 } from "../../domain/vocabulary";
 import type { Db } from "./client";
 import * as s from "./schema";
-import { demoContent, type AccessSettings, type DemoUserDef, type LearnerRecipe } from "./demo-content";
+import {
+  checkRecipe,
+  demoContent,
+  DemoContentError,
+  enrolmentSchema,
+  type AccessSettings,
+  type DemoUserDef,
+  type LearnerRecipe,
+} from "./demo-content";
+import { hashPassword } from "./password";
 import { courseLeaves, type CourseLeaf, type Tx } from "./seed-activities";
 
 const DAY_MS = 86_400_000;
@@ -539,4 +552,101 @@ export async function insertUser(
     .insert(s.userUnits)
     .values(user.units.map((unit, i) => ({ userId: row.id, unitId: unitIds[unit], isPrimary: i === 0 })));
   return row.id;
+}
+
+// ---------------------------------------------------------------------------------------------
+// createLearner: a fresh learner for a browser test (decision 014)
+// ---------------------------------------------------------------------------------------------
+
+/** The test-support endpoint's body: a demo user to be like, and/or enrolments of its own. */
+export const learnerRequestSchema = z.strictObject({
+  /** A demo user (users.json) whose account settings and recipe the learner gets. */
+  like: z.string().optional(),
+  /** Enrolments besides the ones `like` brings (same shape as learners/<user>.json). */
+  enrolments: z.array(enrolmentSchema).max(100).optional(),
+  firstName: z.string().trim().min(1).max(100).optional(),
+  lastName: z.string().trim().min(1).max(100).optional(),
+  timezone: z.string().trim().min(1).max(100).nullable().optional(),
+});
+export type LearnerRequest = z.output<typeof learnerRequestSchema>;
+
+export interface CreatedLearner {
+  id: string;
+  email: string;
+  password: string;
+  name: string;
+}
+
+/** A learner without a `like`: the demo tenant's first unit, the Learner role and the LMS licence. */
+function plainLearner(unit: string): Omit<DemoUserDef, "email"> {
+  return {
+    firstName: "Test",
+    lastName: "Learner",
+    roles: ["Learner"],
+    licences: ["LMS"],
+    department: unit,
+    units: [unit],
+  };
+}
+
+/**
+ * Creates a learner in the demo tenant with a random e-mail address and password: a copy of the
+ * `like` demo user's account (roles, licences, units, time zone) and recipe, plus `enrolments`.
+ * Throws a DemoContentError naming the field for an unknown user, course or term.
+ */
+export async function createLearner(db: Db, request: LearnerRequest, now: Date = new Date()): Promise<CreatedLearner> {
+  const content = demoContent();
+  const where = "request body";
+  if (request.like !== undefined && !(request.like in content.users)) {
+    throw new DemoContentError(
+      where,
+      "like",
+      `unknown demo user "${request.like}" (users of users.json: ${Object.keys(content.users).join(", ")})`,
+    );
+  }
+  const persona: Omit<DemoUserDef, "email"> = request.like
+    ? content.users[request.like]
+    : plainLearner(content.tenant.units[0]);
+  const recipe = checkRecipe(
+    content,
+    {
+      enrolments: [
+        ...(request.like ? (content.learners[request.like]?.enrolments ?? []) : []),
+        ...(request.enrolments ?? []),
+      ],
+    },
+    where,
+  );
+  const [tenant] = await db
+    .select({ id: s.tenants.id })
+    .from(s.tenants)
+    .where(eq(s.tenants.domain, content.tenant.domain))
+    .limit(1);
+  if (!tenant) throw new Error(`createLearner: the demo tenant (${content.tenant.domain}) is not seeded`);
+  const units = await db
+    .select({ id: s.units.id, name: s.units.name })
+    .from(s.units)
+    .where(eq(s.units.tenantId, tenant.id));
+  const password = randomBytes(12).toString("base64url");
+  const email = `${request.like ?? "learner"}-${randomBytes(6).toString("hex")}@example.com`;
+  const firstName = request.firstName ?? persona.firstName;
+  const lastName = request.lastName ?? persona.lastName;
+  const passwordHash = await hashPassword(password);
+  const id = await db.transaction(async (tx) => {
+    const userId = await insertUser(tx, {
+      tenantId: tenant.id,
+      user: {
+        ...persona,
+        email,
+        firstName,
+        lastName,
+        timezone: request.timezone === undefined ? persona.timezone : request.timezone,
+      },
+      passwordHash,
+      unitIds: Object.fromEntries(units.map((u) => [u.name, u.id])),
+    });
+    await applyLearnerRecipes(tx, { tenantId: tenant.id, now, learners: [{ userId, recipe }] });
+    return userId;
+  });
+  return { id, email, password, name: `${firstName} ${lastName}` };
 }
