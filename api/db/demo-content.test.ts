@@ -136,7 +136,7 @@ describe("a mistake in a data file fails loudly, naming the file and the field",
     );
   });
 
-  it("an LTI activity without its type, a field another kind uses, an unknown file", () => {
+  it("an LTI activity without its type, a field another kind uses, a video without its length, an unknown file", () => {
     expectError(
       edit("courses/git-workflows/content.json", '"type": "CodingLabs", ', ""),
       /courses\/git-workflows\/content\.json: children\[3\]\.type: an activity of kind lti needs a type/,
@@ -144,6 +144,10 @@ describe("a mistake in a data file fails loudly, naming the file and the field",
     expectError(
       edit("courses/git-workflows/content.json", '"vimeoId": "76979871"', '"vimeoId": "76979871", "prompt": "Hi"'),
       /courses\/git-workflows\/content\.json: children\[2\]\.prompt: not used by an activity of kind video/,
+    );
+    expectError(
+      edit("courses/git-workflows/content.json", '"vimeoId": "76979871", "duration": 62', '"vimeoId": "76979871"'),
+      /courses\/git-workflows\/content\.json: children\[2\]\.duration: a video needs its length in seconds/,
     );
     expectError(
       edit("courses/python-basics/content.json", '"file": "handbook"', '"file": "handbok"'),

@@ -448,67 +448,70 @@ function expandNode(
   at: { file: string; field: string; courseDir: string; media: DemoContent["media"] },
 ): ActivityDef {
   const { file, field } = at;
-  const fail = (sub: string, message: string): never => {
-    throw new DemoContentError(file, field ? `${field}${sub}` : sub.replace(/^\./, ""), message);
+  /** The field `key` of this activity, e.g. children[0].children[2].html. */
+  const fieldAt = (key: string) => (field ? `${field}.${key}` : key);
+  const fail = (key: string, message: string): never => {
+    throw new DemoContentError(file, fieldAt(key), message);
   };
   const kindName = Object.keys(ActivityKind).find((k) => ActivityKind[k as keyof typeof ActivityKind] === node.kind)!;
   for (const [key, kinds] of Object.entries(KIND_FIELDS)) {
     if ((node as unknown as Record<string, unknown>)[key] !== undefined && !kinds.includes(kindName))
-      fail(`.${key}`, `not used by an activity of kind ${kindName}`);
+      fail(key, `not used by an activity of kind ${kindName}`);
   }
   const contentType = node.contentType ?? DEFAULT_CONTENT_TYPE[node.kind];
   const type = node.type ?? defaultType(node, contentType);
   if (type === null)
-    fail(".type", `an activity of kind ${kindName} needs a type (one of ${Object.keys(ActivityType).join(", ")})`);
+    fail("type", `an activity of kind ${kindName} needs a type (one of ${Object.keys(ActivityType).join(", ")})`);
 
   let content: Record<string, unknown> = {};
   let duration: number | undefined;
   let toolUrl: string | undefined;
   switch (node.kind) {
     case ActivityKind.composite:
-      if (!node.children?.length) fail(".children", "a module needs at least one activity");
+      if (!node.children?.length) fail("children", "a module needs at least one activity");
       break;
     case ActivityKind.text:
       if (contentType === ActivityContentType.Text) {
-        if (!node.html) fail(".html", "a text needs its HTML file (html)");
-        const html = readHtml(join(at.courseDir, node.html!), file, `${field}.html`);
+        if (!node.html) fail("html", "a text needs its HTML file (html)");
+        const html = readHtml(join(at.courseDir, node.html!), file, fieldAt("html"));
         content = { html };
         duration = readingTime(html);
       } else if (contentType === ActivityContentType.PublicFile || contentType === ActivityContentType.PrivateFile) {
         const media = node.file === undefined ? undefined : at.media.files[node.file];
         if (!media)
           fail(
-            ".file",
+            "file",
             `unknown file ${JSON.stringify(node.file)} (files of media.json: ${Object.keys(at.media.files).join(", ")})`,
           );
         if ((contentType === ActivityContentType.PublicFile) !== "url" in media!)
           fail(
-            ".file",
+            "file",
             `${node.file} is not a ${contentType === ActivityContentType.PublicFile ? "public" : "private"} file`,
           );
         content = { ...media };
       } else {
-        fail(".contentType", "a text is Text, PublicFile or PrivateFile");
+        fail("contentType", "a text is Text, PublicFile or PrivateFile");
       }
       break;
     case ActivityKind.video:
-      if (!node.vimeoId) fail(".vimeoId", "a video needs its Vimeo id");
+      if (!node.vimeoId) fail("vimeoId", "a video needs its Vimeo id");
+      if (!node.duration) fail("duration", "a video needs its length in seconds (duration)");
       content = { vimeoId: node.vimeoId };
       break;
     case ActivityKind.event:
-      if (!node.event) fail(".event", "an event needs its date, time and place (event)");
+      if (!node.event) fail("event", "an event needs its date, time and place (event)");
       content = { description: node.description ?? "" };
       duration = node.event!.hours * 3600;
       break;
     case ActivityKind.discussion:
-      if (!node.prompt) fail(".prompt", "a discussion needs a prompt");
+      if (!node.prompt) fail("prompt", "a discussion needs a prompt");
       content = { prompt: node.prompt, ...(node.minReplies ? { minReplies: node.minReplies } : {}) };
       break;
     case ActivityKind.lti:
       toolUrl = at.media.ltiToolUrl;
       break;
   }
-  if (node.imageUrl && !existsSync(publicPath(node.imageUrl))) fail(".imageUrl", `${node.imageUrl} is not in public/`);
+  if (node.imageUrl && !existsSync(publicPath(node.imageUrl))) fail("imageUrl", `${node.imageUrl} is not in public/`);
 
   const def: ActivityDef = {
     name: node.name ?? "",
