@@ -335,6 +335,8 @@ export type LearnerRecipe = z.output<typeof learnerRecipeSchema>;
 // ---------------------------------------------------------------------------------------------
 
 export type DemoUserDef = z.output<typeof userSchema>;
+/** A demo user's key in users.json ("ada"). */
+export type DemoUser = string;
 export type GradingScaleDef = z.output<typeof scaleSchema>;
 export type DemoFile = z.output<typeof publicFileSchema> | z.output<typeof privateFileSchema>;
 
@@ -477,7 +479,8 @@ function expandNode(
         content = { html };
         duration = readingTime(html);
       } else if (contentType === ActivityContentType.PublicFile || contentType === ActivityContentType.PrivateFile) {
-        const media = node.file === undefined ? undefined : at.media.files[node.file];
+        const media =
+          node.file !== undefined && Object.hasOwn(at.media.files, node.file) ? at.media.files[node.file] : undefined;
         if (!media)
           fail(
             "file",
@@ -621,7 +624,7 @@ export function loadDemoContent(dir: string = DEMO_DIR): DemoContent {
     if (codes.has(c.code)) fail("code", `${c.code} is also the code of ${codes.get(c.code)}`);
     codes.set(c.code, slug);
     c.collections.forEach((k, i) => {
-      if (!(k in catalog.collections))
+      if (!Object.hasOwn(catalog.collections, k))
         fail(
           `collections[${i}]`,
           `unknown collection "${k}" (collections of catalog.json: ${Object.keys(catalog.collections).join(", ")})`,
@@ -634,12 +637,12 @@ export function loadDemoContent(dir: string = DEMO_DIR): DemoContent {
           `unknown attribute "${a}" (filterCategories of catalog.json: ${[...attributeNames].join(", ")})`,
         );
     });
-    if (c.gradingScale !== null && !(c.gradingScale in catalog.gradingScales))
+    if (c.gradingScale !== null && !Object.hasOwn(catalog.gradingScales, c.gradingScale))
       fail(
         "gradingScale",
         `unknown grading scale "${c.gradingScale}" (gradingScales of catalog.json: ${Object.keys(catalog.gradingScales).join(", ")})`,
       );
-    if (c.access?.term !== undefined && !(c.access.term in catalog.terms))
+    if (c.access?.term !== undefined && !Object.hasOwn(catalog.terms, c.access.term))
       fail(
         "access.term",
         `unknown term "${c.access.term}" (terms of catalog.json: ${Object.keys(catalog.terms).join(", ")})`,
@@ -676,7 +679,7 @@ export function loadDemoContent(dir: string = DEMO_DIR): DemoContent {
   for (const name of listDir(path("learners"))) {
     const file = path("learners", name);
     const key = name.replace(/\.json$/, "");
-    if (!name.endsWith(".json") || !(key in users))
+    if (!name.endsWith(".json") || !Object.hasOwn(users, key))
       throw new DemoContentError(
         file,
         "",
@@ -702,7 +705,7 @@ export function checkRecipe(content: DemoContent, recipe: LearnerRecipe, file: s
     if (!course) return fail("course", `unknown course "${e.course}" (a folder name under courses/ or a course code)`);
     if (seen.has(course.slug)) fail("course", `${course.slug} is listed twice`);
     seen.add(course.slug);
-    if (e.assigned?.term !== undefined && !(e.assigned.term in content.terms))
+    if (e.assigned?.term !== undefined && !Object.hasOwn(content.terms, e.assigned.term))
       fail(
         "assigned.term",
         `unknown term "${e.assigned.term}" (terms of catalog.json: ${Object.keys(content.terms).join(", ")})`,

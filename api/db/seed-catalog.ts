@@ -11,7 +11,7 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "./client";
 import * as s from "./schema";
-import { demoContent, type CourseDef, type GradingScaleDef } from "./demo-content";
+import { demoContent, type CourseDef, type DemoUser, type GradingScaleDef } from "./demo-content";
 import { rootChildrenCount, seedActivities, type Tx } from "./seed-activities";
 import { accessColumns, applyLearnerRecipes } from "./seed-learners";
 
@@ -20,8 +20,7 @@ export { daysFrom, gradeScore, type ScaleForGrading } from "./seed-learners";
 
 /** A course's key in the data files: its folder name under api/db/demo/courses/ ("python-basics"). */
 export type CatalogSlug = string;
-/** A demo user's key in api/db/demo/users.json ("ada"). */
-export type DemoUser = string;
+export type { DemoUser };
 
 /** The demo certificate PDF written by make-demo-pdf.ts (ada's SQL Fundamentals certificates link it). */
 export const DEMO_CERTIFICATE_PDF = { url: "/learn/demo/certificate-sql-fundamentals.pdf" } as const;

@@ -597,7 +597,7 @@ function plainLearner(unit: string): Omit<DemoUserDef, "email"> {
 export async function createLearner(db: Db, request: LearnerRequest, now: Date = new Date()): Promise<CreatedLearner> {
   const content = demoContent();
   const where = "request body";
-  if (request.like !== undefined && !(request.like in content.users)) {
+  if (request.like !== undefined && !Object.hasOwn(content.users, request.like)) {
     throw new DemoContentError(
       where,
       "like",

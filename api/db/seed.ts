@@ -5,13 +5,12 @@
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "./client";
-import { demoContent } from "./demo-content";
+import { demoContent, type DemoUser } from "./demo-content";
 import { hashPassword } from "./password";
 import * as s from "./schema";
 import { DEFAULT_FEATURE_ROWS, DEFAULT_SETTINGS } from "../settings-defaults";
 
-/** A demo user's key in api/db/demo/users.json ("ada"). */
-export type DemoUser = string;
+export type { DemoUser };
 
 /** Seeds the demo tenant and accounts when the database has no tenant yet; safe to call on every start. */
 export async function seedIfEmpty(db: Db): Promise<boolean> {

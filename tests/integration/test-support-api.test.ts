@@ -163,11 +163,17 @@ describe("POST /api/test-support/v1/learners", () => {
   it("refuses unknown users, courses, terms and bare numbers with 400, naming the field", async () => {
     const cases: [unknown, string, RegExp][] = [
       [{ like: "nobody" }, "like", /unknown demo user "nobody"/],
+      [{ like: "constructor" }, "like", /unknown demo user "constructor"/],
       [{ enrolments: [{ course: "no-such-course" }] }, "enrolments[0].course", /unknown course "no-such-course"/],
       [
         { enrolments: [{ course: "python-basics", assigned: { term: "someday" } }] },
         "enrolments[0].assigned.term",
         /unknown term "someday"/,
+      ],
+      [
+        { enrolments: [{ course: "python-basics", assigned: { term: "toString" } }] },
+        "enrolments[0].assigned.term",
+        /unknown term "toString"/,
       ],
       [{ like: "ada", enrolments: [{ course: "python-basics" }] }, "enrolments[20].course", /listed twice/],
       [{ enrolments: [{ course: "board-papers" }] }, "enrolments[0].assigned", /must be assigned/],
