@@ -17,7 +17,7 @@ const args = [
 
 export default defineConfig({
   testDir: "tests/e2e",
-  fullyParallel: false,
+  fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
@@ -42,6 +42,8 @@ export default defineConfig({
     env: {
       NODE_ENV: "production",
       APP_ENV: "test",
+      // The learner fixture's endpoint (tests/e2e/fixtures.ts, decision 014): only this server has it.
+      E2E_FIXTURES: "1",
       PORT: String(port),
       DATA_DIR: process.env.E2E_DATA_DIR ?? `./data/e2e-${Date.now()}`,
     },

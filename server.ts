@@ -9,6 +9,7 @@ import { resolve } from "node:path";
 import { Hono } from "hono";
 import { sql } from "drizzle-orm";
 import { getRequestListener } from "@hono/node-server";
+import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { createRequestHandler, RouterContextProvider, type RouterContext, type ServerBuild } from "react-router";
 import { parseAppConfig, type AppLoadContext } from "./app/services/config.server";
@@ -26,12 +27,15 @@ import { openDatabase } from "./api/db/client";
 import { seedIfEmpty } from "./api/db/seed";
 import { createIdentityProvider, IDP_MOUNT } from "./api/idp/provider";
 import { loadSecrets, verifierFrom, type VerifierConfig } from "./api/runtime";
+import { isLoopback, testSupportEnabled, TEST_SUPPORT_PATH } from "./api/routes/test-support";
 
 const isDev = process.env.NODE_ENV !== "production";
 const port = Number(process.env.PORT ?? 3000);
 const appUrl = (process.env.APP_URL ?? `http://localhost:${port}`).replace(/\/$/, "");
 const dataDir = resolve(process.env.DATA_DIR ?? "./data");
 const appEnv = process.env.APP_ENV ?? (isDev ? "dev" : "prod");
+/** The browser tests' learner fixture endpoint (decision 014): never on outside the tests. */
+const testSupport = testSupportEnabled({ ...process.env, APP_ENV: appEnv });
 
 const secrets = await loadSecrets(dataDir);
 /** What the embedded provider adds to the configuration when no external one is set. */
@@ -87,10 +91,10 @@ if (process.env.LMS_API_URL) {
   if (database.thread) {
     // Decision 012: the API runs in the database thread, beside PGlite, off the rendering thread.
     const thread = database.thread;
-    await thread.startApi({ verifier, dataDir });
+    await thread.startApi({ verifier, dataDir, testSupport });
     apiFetch = (request) => thread.fetch(request);
   } else {
-    const api = createApi({ database, verifyToken: verifierFrom(verifier), dataDir });
+    const api = createApi({ database, verifyToken: verifierFrom(verifier), dataDir, testSupport });
     apiFetch = (request) => api.fetch(request);
   }
 }
@@ -161,7 +165,13 @@ web.use("*", compressResponses());
 
 if (apiFetch) {
   const fetchApi = apiFetch;
-  web.all("/api/*", (c) => fetchApi(c.req.raw));
+  web.all("/api/*", (c) => {
+    // Test support creates accounts: only a process on this machine (the test runner) may call it.
+    if (c.req.path.startsWith(TEST_SUPPORT_PATH) && !isLoopback(getConnInfo(c).remote.address)) {
+      return c.json({ status: 403, title: "Forbidden", errors: {} }, 403, { "Cache-Control": "no-store" });
+    }
+    return fetchApi(c.req.raw);
+  });
 }
 
 if (!vite) {

@@ -11,6 +11,7 @@ import { discussionRoutes } from "./routes/discussions";
 import { certificateRoutes } from "./routes/certificates";
 import { proctoringRoutes } from "./routes/proctoring";
 import { storageRoutes, storageRoots } from "./routes/storage";
+import { testSupportRoutes } from "./routes/test-support";
 import { params, idParams } from "./validate";
 
 /** The embedded LMS API, mounted at /api. Reached in-process by the app or over HTTP by anyone. */
@@ -39,6 +40,8 @@ export function createApi(deps: ApiDeps) {
   lms.route("/", proctoringRoutes());
   app.route("/lms/v1", lms);
   app.route("/lms-storage/v1", storageRoutes(storageRoots(deps.dataDir)));
+  // Decision 014: only for the browser tests' server (server.ts decides and keeps it to loopback).
+  if (deps.testSupport) app.route("/test-support/v1", testSupportRoutes());
 
   return app;
 }

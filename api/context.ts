@@ -15,6 +15,8 @@ export interface ApiDeps {
   now?: () => Date;
   /** DATA_DIR, for private file storage ($DATA_DIR/storage). */
   dataDir?: string;
+  /** Mounts /api/test-support (decision 014): the browser tests' server only. */
+  testSupport?: boolean;
 }
 
 export interface Principal {

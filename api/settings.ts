@@ -3,7 +3,7 @@ import { DEFAULT_FEATURES, type Features } from "../domain/menu";
 import type { PublicSettings, Settings } from "../domain/contract/platform";
 import type { Db, Tx } from "./db/client";
 import { features, settings, tenants } from "./db/schema";
-import { DEFAULT_SETTINGS } from "./db/seed";
+import { DEFAULT_SETTINGS } from "./settings-defaults";
 
 export async function readSettings(db: Db, tenantId: string): Promise<Settings> {
   const [rows, featureRows] = await Promise.all([

@@ -13,6 +13,8 @@ export interface ThreadApiOptions {
   verifier: VerifierConfig;
   /** DATA_DIR, for private file storage. */
   dataDir?: string;
+  /** Mounts /api/test-support (decision 014). */
+  testSupport?: boolean;
 }
 
 export function createThreadApi(client: unknown, options: ThreadApiOptions): (request: Request) => Promise<Response> {
@@ -26,6 +28,11 @@ export function createThreadApi(client: unknown, options: ThreadApiOptions): (re
     close: async () => {},
     queryCount: () => count,
   };
-  const api = createApi({ database, verifyToken: verifierFrom(options.verifier), dataDir: options.dataDir });
+  const api = createApi({
+    database,
+    verifyToken: verifierFrom(options.verifier),
+    dataDir: options.dataDir,
+    testSupport: options.testSupport,
+  });
   return async (request) => api.fetch(request);
 }

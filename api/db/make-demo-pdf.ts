@@ -1,14 +1,14 @@
 /**
  * Writes the demo course handbook, public/demo/course-handbook.pdf, served at
  * /learn/demo/course-handbook.pdf and linked by the public-file activities of the demo courses
- * (seed-activities.ts), and the demo certificate public/demo/certificate-sql-fundamentals.pdf.
+ * (api/db/demo/media.json), and the demo certificate public/demo/certificate-sql-fundamentals.pdf.
  *
  *   npx tsx api/db/make-demo-pdf.ts
  *
  * The PDF is written by hand with Node built-ins only: PDF 1.4, the standard Helvetica fonts
  * (not embedded), one uncompressed content stream per page, and a cross-reference table with
  * exact byte offsets. The output is deterministic (no dates), so the generated file is committed
- * and its size is recorded in seed-activities.ts (HANDBOOK_PDF).
+ * and its size is recorded in api/db/demo/media.json (files.handbook; the loader checks it).
  */
 import { writeFileSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
@@ -468,8 +468,8 @@ export const CERTIFICATE_PDF_PATH = fileURLToPath(
 );
 
 /**
- * The demo certificate PDF linked from ada's SQL Fundamentals certificates (seed-catalog.ts
- * DEMO_CERTIFICATE_PDF): landscape A4, deterministic. The certificate number and dates depend on
+ * The demo certificate PDF linked from ada's SQL Fundamentals certificates (api/db/demo/learners/ada.json,
+ * seed-catalog.ts DEMO_CERTIFICATE_PDF): landscape A4, deterministic. The certificate number and dates depend on
  * when the demo was seeded, so the page does not print them; the course page lists them.
  */
 export function buildCertificatePdf(): Buffer {

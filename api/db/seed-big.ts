@@ -15,8 +15,8 @@ import { parseArgs } from "node:util";
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import { openDatabase, type Db } from "./client";
 import * as s from "./schema";
-import { DEMO_TENANT_DOMAIN, DEMO_USERS, seedDemo } from "./seed";
-import { seedActivities } from "./seed-activities";
+import { demoContent } from "./demo-content";
+import { seedDemo } from "./seed";
 import {
   COVER_SLUGS,
   GRADING_SCALES,
@@ -181,30 +181,40 @@ async function batched<T>(rows: T[], size: number, insert: (chunk: T[]) => Promi
   for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
 }
 
+/** Names of the terms the demo data gives a course: by a catalog access or a demo learner's assignment. */
+function usedTermNames(): Set<string> {
+  const content = demoContent();
+  const keys = [
+    ...content.courses.map((c) => c.access?.term),
+    ...Object.values(content.learners).flatMap((r) => r.enrolments.map((e) => e.assigned?.term)),
+  ];
+  return new Set(keys.flatMap((key) => (key ? [content.terms[key]] : [])));
+}
+
 // ---------------------------------------------------------------------------------------------
 // seedBig
 // ---------------------------------------------------------------------------------------------
 
 /** Finds (or seeds) the demo tenant and its users. */
 async function demoTenant(db: Db): Promise<{ tenantId: string; userIds: Record<DemoUser, string> }> {
+  const { tenant: demo, users: demoUsers } = demoContent();
   const [tenant] = await db
     .select({ id: s.tenants.id })
     .from(s.tenants)
-    .where(eq(s.tenants.domain, DEMO_TENANT_DOMAIN))
+    .where(eq(s.tenants.domain, demo.domain))
     .limit(1);
   if (!tenant) {
     const [any] = await db.select({ n: count() }).from(s.tenants);
-    if (any.n > 0)
-      throw new Error(`seed-big: the database has tenants but not the demo tenant (${DEMO_TENANT_DOMAIN})`);
+    if (any.n > 0) throw new Error(`seed-big: the database has tenants but not the demo tenant (${demo.domain})`);
     return seedDemo(db);
   }
-  const emails = Object.values(DEMO_USERS).map((u) => u.email);
+  const emails = Object.values(demoUsers).map((u) => u.email);
   const users = await db
     .select({ id: s.users.id, email: s.users.email })
     .from(s.users)
     .where(and(eq(s.users.tenantId, tenant.id), inArray(s.users.email, emails)));
   const userIds = {} as Record<DemoUser, string>;
-  for (const [key, u] of Object.entries(DEMO_USERS) as [DemoUser, (typeof DEMO_USERS)[DemoUser]][]) {
+  for (const [key, u] of Object.entries(demoUsers)) {
     const row = users.find((r) => r.email === u.email);
     if (!row) throw new Error(`seed-big: demo user ${u.email} is missing`);
     userIds[key] = row.id;
@@ -222,8 +232,7 @@ export async function seedBig(db: Db, opts: SeedBigOptions = {}): Promise<SeedBi
   const elapsed = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 
   const { tenantId, userIds } = await demoTenant(db);
-  const { objectiveIds } = await seedCatalog(db, { tenantId, userIds, now });
-  await seedActivities(db, { tenantId, objectiveIds, now });
+  await seedCatalog(db, { tenantId, userIds, now });
 
   const [{ n: existingBig }] = await db
     .select({ n: count() })
@@ -262,8 +271,8 @@ export async function seedBig(db: Db, opts: SeedBigOptions = {}): Promise<SeedBi
       .innerJoin(s.gradingScales, eq(s.gradingScales.id, s.grades.gradingScaleId))
       .where(eq(s.gradingScales.tenantId, tenantId)),
   ]);
-  // Terms with courses only: the empty "archive" term must stay empty.
-  const termIds = termRows.filter((t) => !t.name.toLowerCase().includes("no courses")).map((t) => t.id);
+  // Terms the demo data gives courses only: a term it leaves empty (the "archive" term) must stay empty.
+  const termIds = termRows.filter((t) => usedTermNames().has(t.name)).map((t) => t.id);
   const attributesByCategory = new Map<string, string[]>();
   for (const a of attributeRows)
     attributesByCategory.set(a.categoryId, [...(attributesByCategory.get(a.categoryId) ?? []), a.id]);

@@ -1,66 +1,16 @@
+/**
+ * The demo tenant: settings, roles, units and the demo accounts of api/db/demo/ (tenant.json,
+ * users.json), then the demo catalog with the demo users' enrolments (seed-catalog.ts). The data
+ * files are read only when seeding, so a server on a seeded database never loads them.
+ */
 import { eq } from "drizzle-orm";
-import { SUPPORTED_LOCALES } from "../../domain/locales";
 import type { Db } from "./client";
+import { demoContent, type DemoUser } from "./demo-content";
 import { hashPassword } from "./password";
 import * as s from "./schema";
-import { seedCatalog } from "./seed-catalog";
-import { seedActivities } from "./seed-activities";
+import { DEFAULT_FEATURE_ROWS, DEFAULT_SETTINGS } from "../settings-defaults";
 
-export const DEMO_PASSWORD = "demo";
-export const DEMO_TENANT_DOMAIN = "demo.local";
-
-/** Demo accounts listed in the README (password `demo` for all). */
-export const DEMO_USERS = {
-  ada: { email: "ada@example.com", firstName: "Ada", lastName: "Lovelace", roles: ["Learner"], licences: ["LMS"] },
-  grace: {
-    email: "grace@example.com",
-    firstName: "Grace",
-    lastName: "Hopper",
-    roles: ["Instructor", "Learner"],
-    licences: ["LMS"],
-  },
-  admin: {
-    email: "admin@example.com",
-    firstName: "Alan",
-    lastName: "Admin",
-    roles: ["Administrator"],
-    licences: ["LMS"],
-  },
-  rita: {
-    email: "rita@example.com",
-    firstName: "Rita",
-    lastName: "Levi",
-    roles: ["Learner"],
-    licences: ["Platform.Research"],
-  },
-} as const;
-
-const ROLE_PERMISSIONS: Record<string, string[]> = {
-  Learner: ["ObjectiveWorkflow.Create"],
-  Instructor: ["Admin.Access"],
-  Author: ["Admin.Access"],
-  Administrator: ["Admin.Access", "ObjectiveWorkflow.Create", "Research.Access"],
-};
-
-export const DEFAULT_SETTINGS: Record<string, unknown> = {
-  "platform.common.supported_locales": SUPPORTED_LOCALES.join(","),
-  "platform.common.locale": "en-US",
-  "platform.common.portal_name": "Learning Portal",
-  "platform.common.portal_url": null,
-  "platform.common.cloud_redirect": false,
-  "platform.ui.feedback": { "learner.visible": true },
-  "learner.tutor": { enabled: true, defaultKnowledgeModelId: null, widgetSettings: [] },
-  "lms.datalake.sessionDuration": 30,
-};
-
-export const DEFAULT_FEATURE_ROWS: Record<string, boolean> = {
-  catalog: true,
-  rooms: false,
-  calendar: false,
-  researchProjects: false,
-  knowledgeModels: false,
-  dashboard: false,
-};
+export type { DemoUser };
 
 /** Seeds the demo tenant and accounts when the database has no tenant yet; safe to call on every start. */
 export async function seedIfEmpty(db: Db): Promise<boolean> {
@@ -73,12 +23,14 @@ export async function seedIfEmpty(db: Db): Promise<boolean> {
 export async function seedDemo(
   db: Db,
   options: { catalog?: boolean } = {},
-): Promise<{ tenantId: string; userIds: Record<keyof typeof DEMO_USERS, string> }> {
-  const passwordHash = await hashPassword(DEMO_PASSWORD);
+): Promise<{ tenantId: string; userIds: Record<DemoUser, string> }> {
+  const content = demoContent();
+  const { insertUser } = await import("./seed-learners");
+  const passwordHash = await hashPassword(content.password);
   return db.transaction(async (tx) => {
     const [tenant] = await tx
       .insert(s.tenants)
-      .values({ name: "Demo tenant", domain: DEMO_TENANT_DOMAIN })
+      .values({ name: content.tenant.name, domain: content.tenant.domain })
       .returning({ id: s.tenants.id });
     await tx.insert(s.settings).values(
       Object.entries(DEFAULT_SETTINGS)
@@ -91,46 +43,22 @@ export async function seedDemo(
     await tx
       .insert(s.rolePermissions)
       .values(
-        Object.entries(ROLE_PERMISSIONS).flatMap(([role, perms]) => perms.map((permission) => ({ role, permission }))),
+        Object.entries(content.tenant.rolePermissions).flatMap(([role, perms]) =>
+          (perms ?? []).map((permission) => ({ role, permission })),
+        ),
       );
-    const [engineering, research] = await tx
+    const units = await tx
       .insert(s.units)
-      .values([
-        { tenantId: tenant.id, name: "Engineering" },
-        { tenantId: tenant.id, name: "Research" },
-      ])
-      .returning({ id: s.units.id });
-    const userIds = {} as Record<keyof typeof DEMO_USERS, string>;
-    for (const [key, u] of Object.entries(DEMO_USERS) as [
-      keyof typeof DEMO_USERS,
-      (typeof DEMO_USERS)[keyof typeof DEMO_USERS],
-    ][]) {
-      const [row] = await tx
-        .insert(s.users)
-        .values({
-          tenantId: tenant.id,
-          email: u.email,
-          firstName: u.firstName,
-          lastName: u.lastName,
-          department: key === "rita" ? "Research" : "Engineering",
-          timezone: key === "ada" ? "Europe/London" : null,
-          passwordHash,
-        })
-        .returning({ id: s.users.id });
-      userIds[key] = row.id;
-      await tx.insert(s.userRoles).values(u.roles.map((role) => ({ userId: row.id, role })));
-      await tx.insert(s.licences).values(u.licences.map((product) => ({ userId: row.id, product })));
-      await tx
-        .insert(s.userUnits)
-        .values([
-          { userId: row.id, unitId: key === "rita" ? research.id : engineering.id, isPrimary: true },
-          ...(key === "grace" ? [{ userId: row.id, unitId: research.id, isPrimary: false }] : []),
-        ]);
+      .values(content.tenant.units.map((name) => ({ tenantId: tenant.id, name })))
+      .returning({ id: s.units.id, name: s.units.name });
+    const unitIds = Object.fromEntries(units.map((u) => [u.name, u.id]));
+    const userIds: Record<DemoUser, string> = {};
+    for (const [key, user] of Object.entries(content.users)) {
+      userIds[key] = await insertUser(tx, { tenantId: tenant.id, user, passwordHash, unitIds });
     }
     if (options.catalog !== false) {
-      const now = new Date();
-      const { objectiveIds } = await seedCatalog(tx, { tenantId: tenant.id, userIds, now });
-      await seedActivities(tx, { tenantId: tenant.id, objectiveIds, now });
+      const { seedCatalog } = await import("./seed-catalog");
+      await seedCatalog(tx, { tenantId: tenant.id, userIds, now: new Date() });
     }
     return { tenantId: tenant.id, userIds };
   });

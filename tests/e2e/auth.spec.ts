@@ -1,5 +1,10 @@
 import { test, expect, login, DEMO, expectAccessible, expectNoReact } from "./fixtures";
 
+/**
+ * Signing in and out with the demo accounts of the README (they only sign in here: no test changes
+ * their data), and signing up.
+ */
+
 test.describe("sign-in and sign-out", () => {
   test("ada signs in through the provider, lands in the learner area and signs out", async ({ page, jsEnabled }) => {
     await login(page, "ada");
@@ -62,8 +67,8 @@ test.describe("sign-in and sign-out", () => {
     await expect(page.getByRole("heading", { name: "Research platform" })).toBeVisible();
   });
 
-  test("an open redirect after sign-in goes to the app root instead", async ({ page }) => {
-    await login(page, "ada", "/oidc/login?redirectUrl=https%3A%2F%2Fevil.example%2Fphish");
+  test("an open redirect after sign-in goes to the app root instead", async ({ page, learner }) => {
+    await login(page, learner, "/oidc/login?redirectUrl=https%3A%2F%2Fevil.example%2Fphish");
     await expect(page).toHaveURL(/localhost:\d+\/learn/);
   });
 });

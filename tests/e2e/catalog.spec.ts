@@ -1,15 +1,13 @@
-import { test, expect, login, expectAccessible, expectNoReact } from "./fixtures";
+import { test, expect, login, expectAccessible, expectNoReact, type Learner } from "./fixtures";
 import type { Page } from "@playwright/test";
 
 /**
- * The catalog as ada (spec 2.1, 2.3, 4.3, 4.14, 7.2, 8): list, search, collection chips, pages,
- * course details and 'Add to my courses', and the occflow link from the open catalog.
- *
- * The js and nojs projects share one server and database, so the tests that enrol ada use a
- * different course in each project. The courses are picked so that what they add to ada's list
- * stays out of what courses.spec.ts asserts exactly (no collection, term or mandatory flag, except
- * the nojs occflow course, which is in Languages).
+ * The catalog as ada sees it (spec 2.1, 2.3, 4.3, 4.14, 7.2, 8): list, search, collection chips, pages,
+ * course details and 'Add to my courses', and the occflow link from the open catalog. Each test
+ * signs in as a learner of its own like ada (decision 014), so enrolling changes no other test's list.
+ * The enrolling tests pick a different course in each project, to cover more than one.
  */
+test.use({ learnerRecipe: { like: "ada" } });
 const PICK = {
   js: { add: "Physics Lab Simulations", refused: "Cloud Architecture on AWS", occflow: "Welcome to Northwind" },
   nojs: { add: "Quarterly Learning Survey", refused: "Leading High-Performing Teams", occflow: "Arabic for Beginners" },
@@ -48,9 +46,9 @@ async function hydrated(page: Page, jsEnabled: boolean) {
   });
 }
 
-async function openCatalog(page: Page, jsEnabled: boolean, path = "/learn/catalog") {
+async function openCatalog(page: Page, learner: Learner, jsEnabled: boolean, path = "/learn/catalog") {
   // The catalog is a public path (a visitor is shown the open catalog), so sign in through /oidc/login.
-  await login(page, "ada", `/oidc/login?redirectUrl=${encodeURIComponent(path)}`);
+  await login(page, learner, `/oidc/login?redirectUrl=${encodeURIComponent(path)}`);
   await expect(page.getByRole("heading", { level: 1, name: "Catalog" })).toBeVisible();
   await hydrated(page, jsEnabled);
 }
@@ -64,8 +62,8 @@ async function catalogHref(page: Page, name: string): Promise<string> {
 }
 
 test.describe("Catalog", () => {
-  test("lists the catalog with enrolled badges, search and a collection chip", async ({ page, jsEnabled }) => {
-    await openCatalog(page, jsEnabled);
+  test("lists the catalog with enrolled badges, search and a collection chip", async ({ page, jsEnabled, learner }) => {
+    await openCatalog(page, learner, jsEnabled);
     await expect(page).toHaveTitle(/Catalog/);
     await expect(countText(page)).toHaveText(`${CATALOG_TOTAL} courses`);
     await expect(cards(page)).toHaveCount(24);
@@ -116,14 +114,14 @@ test.describe("Catalog", () => {
     await expect(countText(page)).toHaveText(`${CATALOG_TOTAL} courses`);
   });
 
-  test("catalog filters that only My courses knows are dropped", async ({ page, jsEnabled }) => {
-    await openCatalog(page, jsEnabled, "/learn/catalog?courseProgress=completed&keyword=sql");
+  test("catalog filters that only My courses knows are dropped", async ({ page, jsEnabled, learner }) => {
+    await openCatalog(page, learner, jsEnabled, "/learn/catalog?courseProgress=completed&keyword=sql");
     await expect(page).toHaveURL("/learn/catalog?keyword=sql");
     await expect(titles(page)).toHaveText(["SQL Fundamentals"]);
   });
 
-  test("page links work without JavaScript", async ({ page, jsEnabled }) => {
-    await openCatalog(page, jsEnabled);
+  test("page links work without JavaScript", async ({ page, jsEnabled, learner }) => {
+    await openCatalog(page, learner, jsEnabled);
     const pages = page.getByRole("navigation", { name: "Pages" });
     await expect(pages).toBeVisible();
     await expect(pages.locator("[aria-current=page]")).toHaveText("1");
@@ -143,14 +141,18 @@ test.describe("Catalog", () => {
     await expect(card(page, "Welcome to Northwind")).toBeVisible();
   });
 
-  test("the catalog is accessible", async ({ page, jsEnabled }) => {
-    await openCatalog(page, jsEnabled);
+  test("the catalog is accessible", async ({ page, jsEnabled, learner }) => {
+    await openCatalog(page, learner, jsEnabled);
     await expect(cards(page)).toHaveCount(24);
     await expectAccessible(page);
   });
 
-  test("the detail of an enrolled course shows a disabled 'In my courses' button", async ({ page, jsEnabled }) => {
-    await openCatalog(page, jsEnabled);
+  test("the detail of an enrolled course shows a disabled 'In my courses' button", async ({
+    page,
+    jsEnabled,
+    learner,
+  }) => {
+    await openCatalog(page, learner, jsEnabled);
     const href = await catalogHref(page, "Python for Data Analysis");
     const id = href.split("/").at(-1);
     await page.goto(href);
@@ -168,8 +170,8 @@ test.describe("Catalog", () => {
     await expectAccessible(page);
   });
 
-  test("an unknown course id shows 'Course is not available'", async ({ page, jsEnabled }) => {
-    await openCatalog(page, jsEnabled);
+  test("an unknown course id shows 'Course is not available'", async ({ page, jsEnabled, learner }) => {
+    await openCatalog(page, learner, jsEnabled);
     for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-course"]) {
       const response = await page.goto(`/learn/catalog/${id}`);
       expect(response?.status(), id).toBe(404);
@@ -177,9 +179,9 @@ test.describe("Catalog", () => {
     }
   });
 
-  test("'Add to my courses' enrols ada and lands on My courses with a toast", async ({ page, jsEnabled }) => {
+  test("'Add to my courses' enrols ada and lands on My courses with a toast", async ({ page, jsEnabled, learner }) => {
     const name = pick().add;
-    await openCatalog(page, jsEnabled);
+    await openCatalog(page, learner, jsEnabled);
     const href = await catalogHref(page, name);
     await expect(card(page, name).locator(".cover-badge")).toHaveCount(0);
     await card(page, name).getByRole("link", { name }).click();
@@ -205,9 +207,10 @@ test.describe("Catalog", () => {
   test("a course without self-enrolment is refused with a critical toast and nothing is added", async ({
     page,
     jsEnabled,
+    learner,
   }) => {
     const name = pick().refused;
-    await openCatalog(page, jsEnabled);
+    await openCatalog(page, learner, jsEnabled);
     const href = await catalogHref(page, name);
     await page.goto(href);
     await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
@@ -223,9 +226,13 @@ test.describe("Catalog", () => {
     await expect(cards(page)).toHaveCount(0);
   });
 
-  test("occflow=addToMyCourses enrols ada, shows the toast and leaves a clean URL", async ({ page, jsEnabled }) => {
+  test("occflow=addToMyCourses enrols ada, shows the toast and leaves a clean URL", async ({
+    page,
+    jsEnabled,
+    learner,
+  }) => {
     const name = pick().occflow;
-    await openCatalog(page, jsEnabled);
+    await openCatalog(page, learner, jsEnabled);
     const id = (await catalogHref(page, name)).split("/").at(-1);
     await expect(card(page, name).locator(".cover-badge")).toHaveCount(0);
     await page.goto(`/learn/courses?occflow=addToMyCourses&objectiveId=${id}`);

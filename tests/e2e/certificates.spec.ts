@@ -3,8 +3,9 @@ import type { Page } from "@playwright/test";
 
 /**
  * Course details (spec 2.5): ada's certificates and the proctor lock (spec 4.3, 4.8), as the demo data
- * seeds them (api/db/seed-catalog.ts, seed-activities.ts). Read-only, so both projects use ada.
+ * gives them to her (api/db/demo/learners/ada.json), each test on a learner of its own like ada.
  */
+test.use({ learnerRecipe: { like: "ada" } });
 
 const DATE = /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/;
 const NUMBER = /^LA-\d{4}-\d{6}$/;
@@ -27,8 +28,8 @@ async function openCourse(page: Page, name: string) {
   await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
 }
 
-test.beforeEach(async ({ page }) => {
-  await login(page, "ada");
+test.beforeEach(async ({ page, learner }) => {
+  await login(page, learner);
   await expect(page.locator("details.user-menu")).toBeVisible();
 });
 

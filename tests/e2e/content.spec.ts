@@ -1,4 +1,4 @@
-import { test, expect, login, expectAccessible, type DemoUser } from "./fixtures";
+import { test, expect, login, expectAccessible, type Learner } from "./fixtures";
 import type { Locator, Page } from "@playwright/test";
 
 /**
@@ -6,15 +6,12 @@ import type { Locator, Page } from "@playwright/test";
  * activity kinds (text with images, PDF, video, event, discussion), private files, the TOC panel,
  * the presentation modes and right-to-left layout.
  *
- * The js and nojs projects share one server and database (and run at the same time), and the
- * other spec files use the same accounts. So:
- * - tests that only read use ada in both projects, and assert nothing a writing test changes;
- * - tests that write use ada with JavaScript and grace without (both already have an in-progress
- *   attempt on Python for Data Analysis, the lock showcase of api/db/seed-activities.ts);
- * - the tiles course has to be started: Arabic for Beginners, by grace (js) and admin (nojs).
- *   Not ada: catalog.spec.ts enrols ada in that very course and expects it not started, and the
- *   other tiles courses ada could start (Git Workflows for Teams) belong to lifecycle.spec.ts.
+ * Each test signs in as a learner of its own (decision 014), like ada unless it says otherwise: with
+ * her attempt in progress on Python for Data Analysis (the lock showcase of api/db/seed-activities.ts)
+ * and her other enrolments. What one test starts, finishes or remembers no other test sees; only a
+ * discussion's posts are shared, as they are between the learners of a course.
  */
+test.use({ learnerRecipe: { like: "ada" } });
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 /** en-US date and time as the viewer formats it, e.g. "Nov 29, 2026, 12:41 AM". */
@@ -22,17 +19,8 @@ const DATE_TIME = "[A-Z][a-z]{2} \\d{1,2}, \\d{4}, \\d{1,2}:\\d{2}\\s[AP]M";
 
 const PYTHON = "Python for Data Analysis";
 
-/** Who writes in which project (see the header). */
-const writerFor = (project: string): DemoUser => (project === "js" ? "ada" : "grace");
-const NAMES: Record<DemoUser, string> = {
-  ada: "Ada Lovelace",
-  grace: "Grace Hopper",
-  admin: "Alan Admin",
-  rita: "Rita Levi",
-};
-
-async function signIn(page: Page, user: DemoUser) {
-  await login(page, user);
+async function signIn(page: Page, learner: Learner) {
+  await login(page, learner);
   await expect(page.locator("details.user-menu")).toBeVisible();
 }
 
@@ -112,8 +100,9 @@ async function expectLocked(page: Page, name: string, reason: RegExp, iconLabel 
 test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
   test("the table of contents shows icons with text labels, lock reasons with dates, and hides archived activities", async ({
     page,
+    learner,
   }) => {
-    await signIn(page, "ada");
+    await signIn(page, learner);
     const id = await courseIdByName(page, PYTHON);
     await page.goto(contentUrl(id));
     await expect(toc(page)).toBeVisible();
@@ -175,8 +164,9 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
   test("an image in a text opens the gallery dialog with JavaScript and is shown as is without", async ({
     page,
     jsEnabled,
+    learner,
   }) => {
-    await signIn(page, "ada");
+    await signIn(page, learner);
     const id = await courseIdByName(page, PYTHON);
     await openActivity(page, id, "Reading CSV and Excel files");
     const alt =
@@ -222,9 +212,9 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
   test("a PDF opens in the viewer and resumes at the last page with JavaScript; without, the browser's viewer and a download link", async ({
     page,
     jsEnabled,
+    learner,
   }) => {
-    const user = writerFor(test.info().project.name);
-    await signIn(page, user);
+    await signIn(page, learner);
     const id = await courseIdByName(page, PYTHON);
     await openActivity(page, id, "Course handbook (PDF)");
     const viewer = page.getByRole("region", { name: "Course handbook (PDF)" });
@@ -248,19 +238,11 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
       return;
     }
 
-    // The page is remembered for an activity in progress: start it first.
-    const start = page.getByRole("button", { name: "Start activity" });
-    if (await start.isVisible()) {
-      await start.click();
-      await expect(page.getByRole("button", { name: "Mark as done" })).toBeVisible();
-    }
+    // The page is remembered for an activity in progress: start it first (this learner has not).
+    await page.getByRole("button", { name: "Start activity" }).click();
+    await expect(page.getByRole("button", { name: "Mark as done" })).toBeVisible();
     await expect(viewer.getByRole("group", { name: "PDF controls" })).toBeVisible();
     const pageInput = viewer.getByLabel("Page", { exact: true });
-    if ((await pageInput.inputValue()) !== "1") {
-      // A retry of this test: go back to the first page.
-      await pageInput.fill("1");
-      await pageInput.press("Enter");
-    }
     await expect(viewer.getByRole("group", { name: "Page 1 of 6", exact: true })).toBeVisible();
     await expect(viewer.getByRole("status").filter({ hasText: /^Page/ })).toHaveText("Page 1 of 6");
     await expect(viewer.getByText("of 6", { exact: true })).toBeVisible();
@@ -288,9 +270,10 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
   test("a video is a lazy iframe: loaded once scrolled into view with JavaScript, loading=lazy without", async ({
     page,
     jsEnabled,
+    learner,
   }) => {
     await stubVimeo(page);
-    await signIn(page, "ada");
+    await signIn(page, learner);
     const id = await courseIdByName(page, PYTHON);
     await openActivity(page, id, "Your first DataFrame");
     const frame = page.locator('iframe[title="Video: Your first DataFrame"]');
@@ -321,8 +304,8 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     await expect(placeholder).toHaveCount(0);
   });
 
-  test("an event shows when, where or the online link, and the time zone", async ({ page }) => {
-    await signIn(page, "ada");
+  test("an event shows when, where or the online link, and the time zone", async ({ page, learner, newLearner }) => {
+    await signIn(page, learner);
     const id = await courseIdByName(page, PYTHON);
     await openActivity(page, id, "Live Q&A with the instructors");
     const event = page.locator(".event");
@@ -337,7 +320,7 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
 
     // An in-person event (grace attended it): where it takes place, no online link.
     await page.context().clearCookies();
-    await signIn(page, "grace");
+    await signIn(page, await newLearner({ like: "grace" }));
     await page.goto(contentUrl(await myCourseId(page, "Leading High-Performing Teams")));
     await expect(page.getByRole("heading", { level: 1, name: "Leading High-Performing Teams" })).toBeVisible();
     await expect(event.getByRole("term")).toHaveText(["When", "Where"]);
@@ -350,10 +333,10 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     page,
     jsEnabled,
     consoleErrors,
+    learner,
   }) => {
     const project = test.info().project.name;
-    const user = writerFor(project);
-    await signIn(page, user);
+    await signIn(page, learner);
     const id = await courseIdByName(page, PYTHON);
     await openActivity(page, id, "Discussion: share your first chart");
     const discussion = page.getByRole("region", { name: "Discussion", exact: true });
@@ -381,8 +364,9 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     const posts = discussion.getByRole("list", { name: "Posts" }).locator(":scope > li");
     const mine = posts.filter({ has: page.locator(".discussion__body").getByText(text, { exact: true }) });
     await expect(mine).toHaveCount(1);
-    await expect(mine.getByRole("heading", { level: 3 })).toHaveText(`${NAMES[user]} (you)`);
-    // Newest first: only a post the other project wrote after this one can be above it.
+    await expect(mine.getByRole("heading", { level: 3 })).toHaveText(`${learner.name} (you)`);
+    // Newest first: only a post another run of this test wrote after this one can be above it (the
+    // course's discussion is shared by its learners).
     const bodies = await posts.locator(":scope > article > .discussion__body").allTextContents();
     const index = bodies.indexOf(text);
     expect(index).toBeGreaterThanOrEqual(0);
@@ -390,19 +374,20 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
 
     const reply = `Reply from the ${project} run: label the y axis.`;
     await mine.locator("summary", { hasText: "Reply" }).click();
-    await mine.getByLabel(`Your reply to ${NAMES[user]}`).fill(reply);
+    await mine.getByLabel(`Your reply to ${learner.name}`).fill(reply);
     await mine.getByRole("button", { name: "Send reply" }).click();
     await expect(page.getByText("Your post was published.")).toBeVisible();
-    const replies = mine.getByRole("list", { name: `Replies to ${NAMES[user]}` });
+    const replies = mine.getByRole("list", { name: `Replies to ${learner.name}` });
     await expect(replies.getByRole("listitem")).toHaveCount(1);
     await expect(replies.getByRole("listitem")).toContainText(reply);
-    await expect(replies.getByRole("heading", { level: 4 })).toHaveText(`${NAMES[user]} (you)`);
+    await expect(replies.getByRole("heading", { level: 4 })).toHaveText(`${learner.name} (you)`);
   });
 
   test("private files answer 401 without a session and never redirect to sign-in", async ({
     page,
     playwright,
     baseURL,
+    learner,
   }) => {
     const unknown = "00000000-0000-4000-8000-000000000000";
     // No session (a fresh request context without the browser's cookies): 401, not a redirect.
@@ -414,7 +399,7 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     await anonymous.dispose();
 
     // Signed in (the browser's cookies): a file that does not exist is 404, a malformed id too.
-    await signIn(page, "ada");
+    await signIn(page, learner);
     const missing = await page.request.get(`/learn/files/${unknown}`, { maxRedirects: 0 });
     expect(missing.status()).toBe(404);
     const malformed = await page.request.get("/learn/files/not-an-id", { maxRedirects: 0 });
@@ -429,8 +414,9 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
   test("the table-of-contents panel is open from 1280 px, closed below, and its toggle works", async ({
     page,
     jsEnabled,
+    learner,
   }) => {
-    await signIn(page, "ada");
+    await signIn(page, learner);
     const id = await courseIdByName(page, PYTHON);
     const panel = page.locator("details.toc-panel");
     const toggle = panel.locator("> summary");
@@ -474,15 +460,16 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     expect(smallToc!.y + smallToc!.height).toBeLessThanOrEqual(smallActivity!.y);
   });
 
-  test("tiles: the course's top-level activities as a grid of tiles above the activity", async ({ page }) => {
-    const user: DemoUser = test.info().project.name === "js" ? "grace" : "admin";
-    await signIn(page, user);
+  test("tiles: the course's top-level activities as a grid of tiles above the activity", async ({
+    page,
+    newLearner,
+  }) => {
+    // A learner without courses: this one starts Arabic for Beginners.
+    await signIn(page, await newLearner());
     const id = await courseIdByName(page, "Arabic for Beginners");
     await page.goto(`/learn/courses/${id}`);
     await expect(page.getByRole("heading", { level: 1, name: "Arabic for Beginners" })).toBeVisible();
-    const start = page.getByRole("button", { name: "Start", exact: true });
-    if (await start.isVisible()) await start.click();
-    else await page.getByRole("link", { name: "Continue" }).click();
+    await page.getByRole("button", { name: "Start", exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`/learn/courses/${id}/view/content`));
 
     const tiles = page.getByRole("list", { name: "Table of contents" });
@@ -523,8 +510,8 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     await expectAccessible(page);
   });
 
-  test("long read: every activity on one page under its own heading", async ({ page }) => {
-    await signIn(page, "ada");
+  test("long read: every activity on one page under its own heading", async ({ page, learner }) => {
+    await signIn(page, learner);
     const name = "Testing Strategies: Unit, Integration and End-to-End";
     await page.goto(contentUrl(await myCourseId(page, name)));
     const panel = page.locator(".activity-panel");
@@ -557,9 +544,12 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     await expectAccessible(page);
   });
 
-  test("long read without activity names: the headings are there for screen readers only", async ({ page }) => {
+  test("long read without activity names: the headings are there for screen readers only", async ({
+    page,
+    learner,
+  }) => {
     await stubVimeo(page);
-    await signIn(page, "ada");
+    await signIn(page, learner);
     const name = "Arbeitssicherheit im Büro: Grundlagen für alle Mitarbeitenden";
     await page.goto(contentUrl(await myCourseId(page, name)));
     const panel = page.locator(".activity-panel");
@@ -592,8 +582,12 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     await expectAccessible(page);
   });
 
-  test("in Arabic the viewer is right-to-left with the table of contents on the right", async ({ page, baseURL }) => {
-    await signIn(page, "ada");
+  test("in Arabic the viewer is right-to-left with the table of contents on the right", async ({
+    page,
+    baseURL,
+    learner,
+  }) => {
+    await signIn(page, learner);
     const id = await courseIdByName(page, PYTHON);
     // The lng cookie as the app's language switch writes it (a React Router cookie: base64 JSON).
     await page

@@ -1,25 +1,24 @@
 import AxeBuilder from "@axe-core/playwright";
-import { test, expect, login, expectAccessible, expectNoReact } from "./fixtures";
+import { test, expect, login, expectAccessible, expectNoReact, type Learner } from "./fixtures";
 import type { Locator, Page } from "@playwright/test";
 
 /**
- * My courses (spec 2.3, 2.4, 4.11, 5) as ada, whose enrolments come from api/db/seed-catalog.ts.
- * The js and nojs projects share one server and database, and while these tests run catalog.spec.ts
- * adds courses to ada's list and lifecycle.spec.ts takes her through Git Workflows for Teams: so
- * assertions on a whole list check what must be there (and what must not), exact lists only where
- * no test adds anything (mandatory courses, the Spring 2026 term), and no assertion depends on the
- * state of Git Workflows for Teams.
+ * My courses (spec 2.3, 2.4, 4.11, 5) as ada sees them: each test signs in as a learner of its own
+ * like ada (decision 014), with her enrolments from api/db/demo/learners/ada.json, so no other test
+ * changes what a test sees.
  */
+test.use({ learnerRecipe: { like: "ada" } });
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 const DATE = "[A-Z][a-z]{2} \\d{1,2}, \\d{4}";
 
-/** The 17 courses the seed gives ada that My courses lists, in the list's order (by name). */
+/** The 18 courses the demo gives ada that My courses lists, in the list's order (by name). */
 const ADA_COURSES = [
   "Anti-Bribery and Corruption",
   "Arbeitssicherheit im Büro: Grundlagen für alle Mitarbeitenden",
   "Capstone Project: Analytics Portfolio",
   "Cyber Security Certification Exam",
+  "Data Protection Officer Certification Exam",
   "Data Visualisation with D3.js",
   "GDPR and Data Protection Essentials",
   "Git Workflows for Teams",
@@ -66,8 +65,8 @@ async function hydrated(page: Page, jsEnabled: boolean) {
   });
 }
 
-async function openMyCourses(page: Page, jsEnabled: boolean, path = "/learn/courses") {
-  await login(page, "ada", path);
+async function openMyCourses(page: Page, learner: Learner, jsEnabled: boolean, path = "/learn/courses") {
+  await login(page, learner, path);
   await expect(page.getByRole("heading", { level: 1, name: "My courses" })).toBeVisible();
   await hydrated(page, jsEnabled);
 }
@@ -104,11 +103,13 @@ test.describe("My courses", () => {
   test("lists ada's courses as a card grid with count, link targets, footers, progress and cover fallback", async ({
     page,
     jsEnabled,
+    learner,
   }) => {
-    await openMyCourses(page, jsEnabled);
+    await openMyCourses(page, learner, jsEnabled);
     await expect(page).toHaveURL(/\/learn\/courses$/);
     await expect(page).toHaveTitle(/My courses/);
-    await expect(titles(page)).toContainText(ADA_COURSES);
+    // Exactly hers: no other test adds to this learner's list.
+    await expect(titles(page)).toHaveText(ADA_COURSES);
     // Hidden: an archived course, and a ready course whose root activity is archived.
     await expect(card(page, "COBOL Maintenance (retired)")).toHaveCount(0);
     await expect(card(page, "Negotiation Masterclass")).toHaveCount(0);
@@ -163,9 +164,10 @@ test.describe("My courses", () => {
     await expect(footer("Information Security Awareness 2026")).toHaveText(new RegExp(`^Due ${DATE}$`));
     expect(await percent("Information Security Awareness 2026")).toBe(0);
     await expect(footer("Spanish Conversation Club")).toHaveText(new RegExp(`^Available from ${DATE}$`));
-    // "Not started" (no dates) is checked on a course catalog.spec.ts adds: lifecycle.spec.ts starts
-    // ada's only seeded one (Git Workflows for Teams).
     expect(await percent("Spanish Conversation Club")).toBe(0);
+    // Neither date: "Not started".
+    await expect(footer("Git Workflows for Teams")).toHaveText("Not started");
+    expect(await percent("Git Workflows for Teams")).toBe(0);
     await expect(footer("SQL Fundamentals")).toHaveText(new RegExp(`^Completed ${DATE}$`));
     expect(await percent("SQL Fundamentals")).toBe(100);
     await expect(card(page, "Information Security Awareness 2026").locator(".tag--mandatory")).toHaveText("Mandatory");
@@ -202,8 +204,9 @@ test.describe("My courses", () => {
   test("search narrows the list and mirrors the lowercased, left-trimmed text to keyword", async ({
     page,
     jsEnabled,
+    learner,
   }) => {
-    await openMyCourses(page, jsEnabled);
+    await openMyCourses(page, learner, jsEnabled);
     const search = page.getByRole("searchbox", { name: "Search my courses" });
     await search.fill("  SQL Fun");
     if (jsEnabled) {
@@ -229,8 +232,8 @@ test.describe("My courses", () => {
     await expect(page.getByRole("heading", { name: "You have no courses yet" })).toHaveCount(0);
   });
 
-  test("collection filter: canonical comma list, badge, and Clear filters", async ({ page, jsEnabled }) => {
-    await openMyCourses(page, jsEnabled);
+  test("collection filter: canonical comma list, badge, and Clear filters", async ({ page, jsEnabled, learner }) => {
+    await openMyCourses(page, learner, jsEnabled);
     await expect(badge(page)).toHaveCount(0);
     let d = await openDrawer(page);
     // Nothing is set: Clear filters is a disabled button.
@@ -319,8 +322,8 @@ test.describe("My courses", () => {
     await expect(drawer(page).getByRole("group", { name: "Collection" }).getByLabel("Leadership")).toBeChecked();
   });
 
-  test("term filter lists only terms that have courses", async ({ page, jsEnabled }) => {
-    await openMyCourses(page, jsEnabled);
+  test("term filter lists only terms that have courses", async ({ page, jsEnabled, learner }) => {
+    await openMyCourses(page, learner, jsEnabled);
     const d = await openDrawer(page);
     const terms = d.getByRole("group", { name: "Term" });
     await expect(terms.locator("label")).toHaveText(["Autumn 2026", "Spring 2026", "Spring 2027"]);
@@ -339,8 +342,12 @@ test.describe("My courses", () => {
     await expect(badge(page)).toHaveText("1");
   });
 
-  test("progress filter follows spec 4.11: not started, in progress, completed", async ({ page, jsEnabled }) => {
-    await openMyCourses(page, jsEnabled);
+  test("progress filter follows spec 4.11: not started, in progress, completed", async ({
+    page,
+    jsEnabled,
+    learner,
+  }) => {
+    await openMyCourses(page, learner, jsEnabled);
     await applyFilters(page, { Progress: ["Not started"] });
     await expect(page).toHaveURL("/learn/courses?courseProgress=notStarted");
     // No workflow and no record.
@@ -401,8 +408,8 @@ test.describe("My courses", () => {
     await expect(card(page, "Python for Data Analysis")).toHaveCount(0);
   });
 
-  test("priority filter: mandatory and optional", async ({ page, jsEnabled }) => {
-    await openMyCourses(page, jsEnabled);
+  test("priority filter: mandatory and optional", async ({ page, jsEnabled, learner }) => {
+    await openMyCourses(page, learner, jsEnabled);
     await applyFilters(page, { Priority: ["Mandatory"] });
     await expect(page).toHaveURL("/learn/courses?coursePriority=mandatory");
     await expect(titles(page)).toHaveText([
@@ -428,8 +435,8 @@ test.describe("My courses", () => {
     await expect(badge(page)).toHaveText("1");
   });
 
-  test("a category attribute filter", async ({ page, jsEnabled }) => {
-    await openMyCourses(page, jsEnabled);
+  test("a category attribute filter", async ({ page, jsEnabled, learner }) => {
+    await openMyCourses(page, learner, jsEnabled);
     await openDrawer(page);
     const advanced = await optionValue(page, "Level", "Advanced");
     const level = await drawer(page).getByRole("group", { name: "Level" }).getByLabel("Advanced").getAttribute("name");
@@ -453,8 +460,9 @@ test.describe("My courses", () => {
   test("the filter drawer is a popover; with JavaScript focus stays inside and Escape closes it", async ({
     page,
     jsEnabled,
+    learner,
   }) => {
-    await openMyCourses(page, jsEnabled);
+    await openMyCourses(page, learner, jsEnabled);
     await expect(drawer(page)).toBeHidden();
     const button = filtersButton(page);
     await expect(button).toHaveAccessibleName("Filters");
@@ -499,8 +507,8 @@ test.describe("My courses", () => {
     await expect(d).toBeHidden();
   });
 
-  test("unknown filter values are removed with a toast and the URL rewritten", async ({ page, jsEnabled }) => {
-    await openMyCourses(page, jsEnabled);
+  test("unknown filter values are removed with a toast and the URL rewritten", async ({ page, jsEnabled, learner }) => {
+    await openMyCourses(page, learner, jsEnabled);
     const response = await page.goto("/learn/courses?collection=unknown-id&courseProgress=bogus");
     expect(response?.status()).toBe(200);
     await expect(page).toHaveURL(/\/learn\/courses$/);
@@ -514,24 +522,24 @@ test.describe("My courses", () => {
     await expect(countText(page)).toHaveText("4 courses");
   });
 
-  test("unknown parameter names are dropped without a toast", async ({ page, jsEnabled }) => {
-    await openMyCourses(page, jsEnabled);
+  test("unknown parameter names are dropped without a toast", async ({ page, jsEnabled, learner }) => {
+    await openMyCourses(page, learner, jsEnabled);
     await page.goto("/learn/courses?utm_source=mail&coursePriority=mandatory&sort=desc");
     await expect(page).toHaveURL("/learn/courses?coursePriority=mandatory");
     await expect(countText(page)).toHaveText("4 courses");
     await expect(page.locator(".toast")).toHaveCount(0);
   });
 
-  test("selfRegistered is removed with the accountCreated toast", async ({ page, jsEnabled }) => {
-    await openMyCourses(page, jsEnabled);
+  test("selfRegistered is removed with the accountCreated toast", async ({ page, jsEnabled, learner }) => {
+    await openMyCourses(page, learner, jsEnabled);
     await page.goto("/learn/courses?selfRegistered=true");
     await expect(page).toHaveURL(/\/learn\/courses$/);
     await expect(toast(page, "Your account has been created. Welcome!")).toBeVisible();
     await expect(titles(page)).toContainText(ADA_COURSES);
   });
 
-  test("garbled query strings give the page, not a server error", async ({ page, jsEnabled }) => {
-    await openMyCourses(page, jsEnabled);
+  test("garbled query strings give the page, not a server error", async ({ page, jsEnabled, learner }) => {
+    await openMyCourses(page, learner, jsEnabled);
     for (const q of [
       "?%E0%A4%A&category[=1",
       "?category[]=x&category[[a]]=1&%zz=%",
@@ -548,8 +556,9 @@ test.describe("My courses", () => {
   test("filters persist: back through the Courses menu they are restored; Clear filters forgets them", async ({
     page,
     jsEnabled,
+    learner,
   }) => {
-    await openMyCourses(page, jsEnabled);
+    await openMyCourses(page, learner, jsEnabled);
     await applyFilters(page, { Priority: ["Mandatory"] });
     await expect(page).toHaveURL("/learn/courses?coursePriority=mandatory");
     const menu = page.getByRole("navigation", { name: "Main navigation" }).last();
@@ -572,22 +581,22 @@ test.describe("My courses", () => {
     await expect(titles(page)).toContainText(ADA_COURSES);
   });
 
-  test("with fewer courses than fit on a page there is no pagination", async ({ page, jsEnabled }) => {
-    await openMyCourses(page, jsEnabled);
+  test("with fewer courses than fit on a page there is no pagination", async ({ page, jsEnabled, learner }) => {
+    await openMyCourses(page, learner, jsEnabled);
     await expect(titles(page)).toContainText(ADA_COURSES);
     // A page holds 24 cards (app/constants.ts); the catalog tests cover the page links.
     expect(await cards(page).count()).toBeLessThanOrEqual(24);
     await expect(page.getByRole("navigation", { name: "Pages" })).toHaveCount(0);
   });
 
-  test("My courses is accessible", async ({ page, jsEnabled }) => {
-    await openMyCourses(page, jsEnabled);
+  test("My courses is accessible", async ({ page, jsEnabled, learner }) => {
+    await openMyCourses(page, learner, jsEnabled);
     await expect(titles(page)).toContainText(ADA_COURSES);
     await expectAccessible(page);
   });
 
-  test("My courses is accessible with the filter drawer open", async ({ page, jsEnabled }) => {
-    await openMyCourses(page, jsEnabled);
+  test("My courses is accessible with the filter drawer open", async ({ page, jsEnabled, learner }) => {
+    await openMyCourses(page, learner, jsEnabled);
     await openDrawer(page);
     if (jsEnabled) {
       await expectAccessible(page);
@@ -617,8 +626,9 @@ test.describe("My courses", () => {
   test("in Arabic the layout is right-to-left: sidebar on the right, first card on the right of the first row", async ({
     page,
     jsEnabled,
+    learner,
   }) => {
-    await openMyCourses(page, jsEnabled);
+    await openMyCourses(page, learner, jsEnabled);
     await page.locator("details.language-menu summary").click();
     await page.getByRole("button", { name: "العربية" }).click();
     await expect(page.locator("html")).toHaveAttribute("dir", "rtl");

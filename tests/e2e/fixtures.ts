@@ -1,6 +1,8 @@
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
+import type { EnrolmentInput } from "../../api/db/demo-content";
 
+/** The demo accounts (README): for the few tests about the demo itself. Nothing may change their data. */
 export const DEMO = {
   ada: { email: "ada@example.com", name: "Ada Lovelace" },
   grace: { email: "grace@example.com", name: "Grace Hopper" },
@@ -8,9 +10,53 @@ export const DEMO = {
   rita: { email: "rita@example.com", name: "Rita Levi" },
 } as const;
 export type DemoUser = keyof typeof DEMO;
+const DEMO_PASSWORD = "demo";
+
+/** A learner made for one test (decision 014): its own account, nobody else's data. */
+export interface Learner {
+  id: string;
+  email: string;
+  password: string;
+  /** First and last name, as the user menu shows them. */
+  name: string;
+}
+
+/**
+ * What a test's learner has: the account and enrolments of a demo user (`like`, as in
+ * api/db/demo/learners/<user>.json), and/or enrolments of its own in the same format. `{}` is a
+ * learner with no courses.
+ */
+export interface LearnerRecipe {
+  like?: DemoUser;
+  enrolments?: EnrolmentInput[];
+  firstName?: string;
+  lastName?: string;
+  timezone?: string | null;
+}
+
+/** Makes a learner through the server's test-support endpoint (only on the tests' server, from this machine). */
+export async function createLearner(request: APIRequestContext, recipe: LearnerRecipe = {}): Promise<Learner> {
+  const response = await request.post("/api/test-support/v1/learners", { data: recipe });
+  if (response.status() !== 201)
+    throw new Error(
+      `creating a learner (${JSON.stringify(recipe)}) failed: ${response.status()} ${await response.text()}`,
+    );
+  return (await response.json()) as Learner;
+}
+
+interface Fixtures {
+  consoleErrors: string[];
+  jsEnabled: boolean;
+  /** The recipe of `learner`; set it for a file or a describe block with `test.use({ learnerRecipe: … })`. */
+  learnerRecipe: LearnerRecipe;
+  /** This test's own learner, made from `learnerRecipe` (not signed in: `login(page, learner)`). */
+  learner: Learner;
+  /** Makes more learners for this test (e.g. a second person). */
+  newLearner: (recipe?: LearnerRecipe) => Promise<Learner>;
+}
 
 /** Every browser test fails on a console error (STYLE.md), except the ones a test expects. */
-export const test = base.extend<{ consoleErrors: string[]; jsEnabled: boolean }>({
+export const test = base.extend<Fixtures>({
   jsEnabled: async ({ javaScriptEnabled }, use) => use(javaScriptEnabled !== false),
   consoleErrors: [
     async ({ page }, use) => {
@@ -33,16 +79,20 @@ export const test = base.extend<{ consoleErrors: string[]; jsEnabled: boolean }>
     },
     { auto: true },
   ],
+  learnerRecipe: [{}, { option: true }],
+  newLearner: async ({ request }, use) => use((recipe) => createLearner(request, recipe)),
+  learner: async ({ newLearner, learnerRecipe }, use) => use(await newLearner(learnerRecipe)),
 });
 
 export { expect };
 
-/** Signs in through the embedded provider's form, as a person would. */
-export async function login(page: Page, user: DemoUser, goto = "/learn") {
+/** Signs in through the embedded provider's form, as a person would: a test's learner, or a demo account. */
+export async function login(page: Page, who: Learner | DemoUser, goto = "/learn") {
+  const { email, password } = typeof who === "string" ? { email: DEMO[who].email, password: DEMO_PASSWORD } : who;
   await page.goto(goto);
   await expect(page.getByRole("heading", { name: /sign in/i })).toBeVisible();
-  await page.getByLabel(/e-mail/i).fill(DEMO[user].email);
-  await page.getByLabel(/password/i).fill("demo");
+  await page.getByLabel(/e-mail/i).fill(email);
+  await page.getByLabel(/password/i).fill(password);
   await page.getByRole("button", { name: /sign in/i }).click();
 }
 

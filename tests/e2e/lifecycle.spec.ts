@@ -1,8 +1,7 @@
-import { test, expect, login, expectAccessible, type DemoUser } from "./fixtures";
+import { test, expect, login, expectAccessible } from "./fixtures";
 import type { Page } from "@playwright/test";
 
-/** Each project learns with its own account so the two runs never share a workflow. */
-const learnerFor = (project: string): DemoUser => (project === "js" ? "ada" : "grace");
+// Each test learns with a learner of its own (decision 014): no run shares a workflow with another.
 
 async function courseIdByName(page: Page, name: string): Promise<string> {
   await page.goto(`/learn/catalog?keyword=${encodeURIComponent(name.toLowerCase())}`);
@@ -35,9 +34,9 @@ test.describe("the learning lifecycle (spec 4.3–4.7)", () => {
   test("start → content → submit with confirmation → results → start again → review the first attempt", async ({
     page,
     jsEnabled,
+    learner,
   }) => {
-    const user = learnerFor(test.info().project.name);
-    await login(page, user);
+    await login(page, learner);
     await expect(page.locator("details.user-menu")).toBeVisible();
     const id = await courseIdByName(page, "Git Workflows for Teams");
 
@@ -78,8 +77,8 @@ test.describe("the learning lifecycle (spec 4.3–4.7)", () => {
     await expect(page.getByRole("button", { name: "Start activity" })).toHaveCount(0);
   });
 
-  test("a course the learner cannot access shows 'Course is not available' with 404", async ({ page }) => {
-    await login(page, learnerFor(test.info().project.name));
+  test("a course the learner cannot access shows 'Course is not available' with 404", async ({ page, learner }) => {
+    await login(page, learner);
     await expect(page.locator("details.user-menu")).toBeVisible();
     for (const path of ["/learn/courses/00000000-0000-4000-8000-000000000000", "/learn/courses/not-a-course"]) {
       const response = await page.goto(path);
@@ -89,10 +88,19 @@ test.describe("the learning lifecycle (spec 4.3–4.7)", () => {
   });
 });
 
-test("an unknown activity of a started course shows 'Activity not found' with 404", async ({ page }) => {
-  await login(page, "ada");
+test("an unknown activity of a started course shows 'Activity not found' with 404", async ({ page, newLearner }) => {
+  // An attempt in progress at this demo course, as ada has one.
+  const learner = await newLearner({
+    enrolments: [
+      {
+        course: "python-basics",
+        selfEnrolled: true,
+        attempts: [{ state: "inProgress", progress: 0.35, startedAgo: 6 }],
+      },
+    ],
+  });
+  await login(page, learner);
   await expect(page.locator("details.user-menu")).toBeVisible();
-  // ada has an in-progress attempt of this demo course (seeded).
   await page.goto("/learn/catalog?keyword=python");
   const href = await page.getByRole("link", { name: "Python for Data Analysis" }).first().getAttribute("href");
   const id = /\/learn\/catalog\/([0-9a-f-]{36})/.exec(href ?? "")![1];

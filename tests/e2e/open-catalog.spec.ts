@@ -1,9 +1,10 @@
-import { test, expect, login, expectAccessible, expectNoReact } from "./fixtures";
+import { test, expect, login, expectAccessible, expectNoReact, type Learner } from "./fixtures";
 import type { Browser, Page } from "@playwright/test";
 
 /**
  * The open (public) catalog (spec 2.1, 2.2, 4.9, 7.2, 8): visitors without a session see the public
- * courses and a sign-up offer; a signed-in learner following a share link is sent on.
+ * courses and a sign-up offer; a signed-in learner following a share link is sent on. Learners are
+ * each test's own (decision 014).
  */
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
@@ -34,14 +35,14 @@ async function publicId(page: Page, name: string): Promise<string> {
   return href!.split("/")[3];
 }
 
-/** The id of a course that is not public, read from the signed-in catalog in a separate context. */
-async function catalogIdAsAda(browser: Browser, name: string): Promise<string> {
+/** The id of a course that is not public, read from a learner's catalog in a separate context. */
+async function catalogIdAs(learner: Learner, browser: Browser, name: string): Promise<string> {
   const ctx = await browser.newContext({ baseURL: test.info().project.use.baseURL });
   try {
     const page = await ctx.newPage();
     await login(
       page,
-      "ada",
+      learner,
       `/oidc/login?redirectUrl=${encodeURIComponent(`/learn/catalog?keyword=${name.toLowerCase()}`)}`,
     );
     const link = card(page, name).getByRole("link");
@@ -136,8 +137,12 @@ test.describe("Open catalog", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page not found");
   });
 
-  test("a course that is not public, or does not exist, is 'Course is not available'", async ({ page, browser }) => {
-    const hidden = await catalogIdAsAda(browser, "Git Workflows for Teams");
+  test("a course that is not public, or does not exist, is 'Course is not available'", async ({
+    page,
+    browser,
+    learner,
+  }) => {
+    const hidden = await catalogIdAs(learner, browser, "Git Workflows for Teams");
     for (const id of [hidden, "00000000-0000-4000-8000-000000000000", "not-a-uuid"]) {
       const response = await page.goto(`/learn/open-catalog/${id}/view/details`);
       expect(response?.status(), id).toBe(404);
@@ -159,10 +164,14 @@ test.describe("Open catalog", () => {
     await expect(page).toHaveURL(`/learn/open-catalog/${id}/view/details`);
   });
 
-  test("a signed-in learner following a share link goes to the course or the catalog (spec 4.9)", async ({ page }) => {
+  test("a signed-in learner following a share link goes to the course or the catalog (spec 4.9)", async ({
+    page,
+    newLearner,
+  }) => {
     const enrolled = await publicId(page, "Python for Data Analysis");
     const notEnrolled = await publicId(page, "Project Management Fundamentals");
-    await login(page, "ada", "/learn/courses");
+    // Enrolled in Python for Data Analysis, not in Project Management Fundamentals: like ada.
+    await login(page, await newLearner({ like: "ada" }), "/learn/courses");
     await expect(page.locator("details.user-menu")).toBeVisible();
     // The course screen belongs to other tests; this one checks where the link leads and stops there.
     await page.route(`**/learn/courses/${enrolled}`, (route) =>

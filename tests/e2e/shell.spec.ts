@@ -1,5 +1,7 @@
 import { test, expect, login, expectAccessible } from "./fixtures";
 
+/** The shell as a learner of each test's own, without courses (decision 014). */
+
 test.describe("shell, errors and security", () => {
   test("unknown paths render the not-found page with HTTP 404", async ({ page }) => {
     for (const path of ["/learn/this/does/not/exist", "/nothing-here"]) {
@@ -9,8 +11,8 @@ test.describe("shell, errors and security", () => {
     }
   });
 
-  test("/learn/forbidden is a 403 page with no primary button", async ({ page }) => {
-    await login(page, "ada");
+  test("/learn/forbidden is a 403 page with no primary button", async ({ page, learner }) => {
+    await login(page, learner);
     await expect(page.locator("details.user-menu")).toBeVisible();
     const response = await page.goto("/learn/forbidden");
     expect(response?.status()).toBe(403);
@@ -20,9 +22,10 @@ test.describe("shell, errors and security", () => {
 
   test("/learn/simulate-error shows the 500 page without a stack trace outside dev", async ({
     page,
+    learner,
     consoleErrors,
   }) => {
-    await login(page, "ada");
+    await login(page, learner);
     await expect(page.locator("details.user-menu")).toBeVisible();
     const response = await page.goto("/learn/simulate-error");
     expect(response?.status()).toBe(500);
@@ -33,8 +36,8 @@ test.describe("shell, errors and security", () => {
     consoleErrors.length = 0;
   });
 
-  test("the shell is accessible and its menus work by keyboard", async ({ page }) => {
-    await login(page, "ada");
+  test("the shell is accessible and its menus work by keyboard", async ({ page, learner }) => {
+    await login(page, learner);
     const response = await page.goto("/learn/forbidden");
     expect(response?.status()).toBe(403);
     await expectAccessible(page);
@@ -46,8 +49,8 @@ test.describe("shell, errors and security", () => {
     await expect(page.getByRole("button", { name: "Deutsch" })).toBeVisible();
   });
 
-  test("Arabic renders right-to-left and translated", async ({ page }) => {
-    await login(page, "ada");
+  test("Arabic renders right-to-left and translated", async ({ page, learner }) => {
+    await login(page, learner);
     await page.goto("/learn/forbidden");
     await page.locator("details.language-menu summary").click();
     await page.getByRole("button", { name: "العربية" }).click();

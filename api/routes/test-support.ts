@@ -1,0 +1,50 @@
+/**
+ * Test support (decision 014): creates a learner for one browser test. Mounted only when the server
+ * runs the browser tests (APP_ENV=test and E2E_FIXTURES=1, set by playwright.config.ts); server.ts
+ * also refuses every request to it that does not come from the loopback interface. Elsewhere the
+ * path does not exist (404), and no API instance loads the seed modules it uses.
+ */
+import { Hono } from "hono";
+import type { ApiEnv } from "../context";
+import { ApiError, message } from "../errors";
+import { jsonBody } from "../validate";
+
+export const TEST_SUPPORT_PATH = "/api/test-support/";
+
+/** Test support is on only for the browser tests' server: APP_ENV=test and E2E_FIXTURES=1 (never `npm start`). */
+export function testSupportEnabled(env: Record<string, string | undefined>): boolean {
+  return env.APP_ENV === "test" && env.E2E_FIXTURES === "1";
+}
+
+/** A remote address on this machine's loopback interface (127.0.0.0/8 or ::1, IPv4-mapped or not). */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith("::ffff:") ? address.slice("::ffff:".length) : address;
+  return address === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
+export function testSupportRoutes() {
+  const r = new Hono<ApiEnv>();
+
+  /**
+   * POST /api/test-support/v1/learners { like?: "ada", enrolments?: [...], firstName?, lastName?, timezone? }
+   * → 201 { id, email, password, name }: a learner in the demo tenant, its enrolments made from
+   * the same recipes as the demo users' (api/db/demo/learners/).
+   */
+  r.post("/learners", async (c) => {
+    const [{ createLearner, learnerRequestSchema }, { DemoContentError }] = await Promise.all([
+      import("../db/seed-learners"),
+      import("../db/demo-content"),
+    ]);
+    const request = await jsonBody(c, learnerRequestSchema);
+    try {
+      return c.json(await createLearner(c.get("db"), request, c.get("now")), 201);
+    } catch (error) {
+      if (error instanceof DemoContentError)
+        throw new ApiError(400, { [error.field]: [message("invalid", error.message)] });
+      throw error;
+    }
+  });
+
+  return r;
+}
