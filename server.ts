@@ -4,7 +4,7 @@
  * Configuration is read from the environment; see the README's configuration table.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { randomBytes } from "node:crypto";
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { resolve } from "node:path";
 import { Hono } from "hono";
 import { sql } from "drizzle-orm";
@@ -25,7 +25,11 @@ import {
 import { createApi } from "./api/app";
 import { openDatabase } from "./api/db/client";
 import { seedIfEmpty } from "./api/db/seed";
+import { demoAccountsAllowed, demoPassword, disableDemoPasswordAccounts } from "./api/db/demo-accounts";
 import { createIdentityProvider, IDP_MOUNT } from "./api/idp/provider";
+import { deleteExpiredModels } from "./api/idp/adapter";
+import { createSessionStore, deleteEndedSessions } from "./api/sessions/store";
+import { operatorCommand, OperatorError, runOperatorCommand } from "./api/sessions/operator";
 import { loadSecrets, verifierFrom, type VerifierConfig } from "./api/runtime";
 import { isLoopback, testSupportEnabled, TEST_SUPPORT_PATH } from "./api/routes/test-support";
 
@@ -44,20 +48,41 @@ let embeddedClient: { OIDC_ISSUER: string; OIDC_CLIENT_ID: string; OIDC_CLIENT_S
 let idpHandler: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | null = null;
 let apiFetch: ((request: Request) => Response | Promise<Response>) | null = null;
 
-if (process.env.LMS_API_URL) {
-  if (!process.env.OIDC_ISSUER) {
-    throw new Error(
-      "LMS_API_URL is set, so the embedded identity provider is off: set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET too.",
+if (process.env.LMS_API_URL && !process.env.OIDC_ISSUER) {
+  throw new Error(
+    "LMS_API_URL is set, so the embedded identity provider is off: set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET too.",
+  );
+}
+/**
+ * Demo accounts (password "demo") only on a loopback APP_URL or with DEMO_ACCOUNTS=1 (decision 017):
+ * elsewhere they are not seeded, existing ones are disabled, and their password is refused.
+ */
+const demoAllowed = demoAccountsAllowed(appUrl, process.env.DEMO_ACCOUNTS);
+
+// The database is always opened: it holds the app's own sessions (decision 017) even when the LMS
+// API is an external one; with the embedded API it holds everything.
+const database = await openDatabase({
+  databaseUrl: process.env.DATABASE_URL,
+  dataDir: resolve(dataDir, "pglite"),
+  thread: process.env.PGLITE_THREAD !== "0",
+});
+await database.migrate();
+if (!demoAllowed) {
+  const disabled = await disableDemoPasswordAccounts(database.db);
+  if (disabled.length > 0)
+    console.warn(
+      `[demo] APP_URL ${appUrl} is not a loopback origin and DEMO_ACCOUNTS is not 1: ${disabled.length} accounts with the demo password were disabled (no password now): ${disabled.join(", ")}`,
     );
-  }
-} else {
-  const database = await openDatabase({
-    databaseUrl: process.env.DATABASE_URL,
-    dataDir: resolve(dataDir, "pglite"),
-    thread: process.env.PGLITE_THREAD !== "0",
-  });
-  await database.migrate();
-  if (await seedIfEmpty(database.db)) console.log("[seed] demo data created (accounts: see README, password 'demo')");
+}
+const sessions = createSessionStore(database.db);
+
+if (!process.env.LMS_API_URL) {
+  if (await seedIfEmpty(database.db, { accounts: demoAllowed }))
+    console.log(
+      demoAllowed
+        ? "[seed] demo data created (accounts: see README, password 'demo')"
+        : "[seed] demo data created without the demo accounts (APP_URL is not a loopback origin; DEMO_ACCOUNTS=1 allows them)",
+    );
   // PGlite runs no autovacuum: fresh planner statistics (without them joins are planned blind) and
   // a fresh visibility map (index-only scans, e.g. the catalog's total, skip the table). 0.6 s on
   // the 10,000-course data. A PostgreSQL server vacuums by itself; statistics are refreshed as before.
@@ -68,7 +93,11 @@ if (process.env.LMS_API_URL) {
   } else {
     const issuer = `${appUrl}${IDP_MOUNT}`;
     const clientId = "learner-app";
-    const clientSecret = randomBytes(24).toString("base64url");
+    // Derived from the provider's stored secret: the same on every start and on every node sharing
+    // DATA_DIR/secrets.json, so a code issued by one node can be exchanged at another.
+    const clientSecret = createHmac("sha256", secrets.idpCookieKey)
+      .update("learner-app client secret")
+      .digest("base64url");
     const idp = createIdentityProvider({
       issuer,
       db: database.db,
@@ -79,14 +108,16 @@ if (process.env.LMS_API_URL) {
         postLogoutRedirectUris: [`${appUrl}/learn`, `${appUrl}/learn/open-catalog`],
       },
       signingKey: secrets.signingKey,
+      previousSigningKeys: secrets.previousSigningKeys,
       cookieKeys: [secrets.idpCookieKey],
-      showDemoHint: appEnv !== "prod",
+      showDemoHint: appEnv !== "prod" && demoAllowed,
       secureCookies: appUrl.startsWith("https:"),
+      refusedPassword: demoAllowed ? null : demoPassword(),
     });
     idpHandler = idp.handle;
-    // The app discovers this provider like any other (remix-auth-oauth2 + OIDC discovery).
+    // The app discovers this provider like any other (openid-client + OIDC discovery).
     embeddedClient = { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret };
-    verifier = { kind: "local", issuer, key: secrets.signingKey };
+    verifier = { kind: "local", issuer, key: secrets.signingKey, previousKeys: secrets.previousSigningKeys };
   }
   if (database.thread) {
     // Decision 012: the API runs in the database thread, beside PGlite, off the rendering thread.
@@ -126,8 +157,21 @@ const handleDocument = createRequestHandler(build as ServerBuild, isDev ? "devel
 async function loadContext(): Promise<RouterContextProvider> {
   const current = typeof build === "function" ? await build() : build;
   const { appLoadContext } = current.entry.module as unknown as { appLoadContext: RouterContext<AppLoadContext> };
-  return new RouterContextProvider(new Map([[appLoadContext, { config, lmsTransport }]]));
+  return new RouterContextProvider(new Map([[appLoadContext, { config, lmsTransport, sessions }]]));
 }
+
+// Expired provider records and sessions that ended a day ago are deleted now and then (decision 017).
+const cleanUp = async () => {
+  try {
+    const [models, ended] = await Promise.all([deleteExpiredModels(database.db), deleteEndedSessions(database.db)]);
+    if (models + ended > 0)
+      console.log(`[sessions] cleaned up ${models} expired provider records, ${ended} ended sessions`);
+  } catch (err) {
+    console.warn("[sessions] clean-up failed:", (err as Error).message);
+  }
+};
+void cleanUp();
+setInterval(() => void cleanUp(), 10 * 60_000).unref();
 
 const web = new Hono();
 const bodyLimitBytes = Number(process.env.BODY_LIMIT_BYTES ?? DEFAULT_BODY_LIMIT_BYTES);
@@ -174,6 +218,23 @@ if (apiFetch) {
   });
 }
 
+// `npm run sessions` on this machine, while this server holds the embedded database (decision 017).
+web.post("/operator/v1/sessions", async (c) => {
+  const token = Buffer.from(c.req.header("authorization")?.replace(/^Bearer /, "") ?? "");
+  const expected = Buffer.from(secrets.operatorToken);
+  const allowed =
+    isLoopback(getConnInfo(c).remote.address) && token.length === expected.length && timingSafeEqual(token, expected);
+  if (!allowed) return c.json({ error: "Forbidden" }, 403);
+  const command = operatorCommand.safeParse(await c.req.json().catch(() => null));
+  if (!command.success) return c.json({ error: command.error.issues.map((i) => i.message).join("; ") }, 400);
+  try {
+    return c.json({ result: await runOperatorCommand(database.db, command.data, appUrl) });
+  } catch (err) {
+    if (err instanceof OperatorError) return c.json({ error: err.message }, 400);
+    throw err;
+  }
+});
+
 if (!vite) {
   web.use(
     "/learn/assets/*",
@@ -197,12 +258,50 @@ if (!vite) {
 web.get("/", (c) => c.redirect("/learn", 302));
 web.all("*", async (c) => handleDocument(c.req.raw, await loadContext()));
 
+/**
+ * A page opened on another name of this server (http://127.0.0.1:3000 when APP_URL is
+ * http://localhost:3000) goes to APP_URL's origin first: sign-in returns there, and its cookies
+ * would not be found on the other name. A short cookie marks the redirect, so a proxy that rewrites
+ * the Host header gets the page (and a warning) instead of a redirect loop.
+ */
+const appHost = new URL(appUrl).host.toLowerCase();
+const HOST_MARK = "learn_host_redirect";
+let hostWarned = false;
+function otherHostRedirect(req: IncomingMessage, url: string): string | null {
+  if (req.method !== "GET" && req.method !== "HEAD") return null;
+  const host = String(req.headers["x-forwarded-host"] ?? req.headers.host ?? "")
+    .split(",")[0]
+    .trim()
+    .toLowerCase();
+  if (!host || host === appHost) return null;
+  if (url.startsWith("/api/") || url.startsWith(IDP_MOUNT) || url.startsWith("/operator/")) return null;
+  if ((req.headers.cookie ?? "").includes(`${HOST_MARK}=1`)) {
+    if (!hostWarned)
+      console.warn(
+        `[http] requests for ${host} are not on APP_URL's host ${appHost}: check APP_URL or the proxy's Host header`,
+      );
+    hostWarned = true;
+    return null;
+  }
+  return `${appUrl}${url}`;
+}
+
 const listener = getRequestListener(web.fetch);
 const server = createServer((req, res) => {
   const url = req.url ?? "/";
   const refusal = checkRequestTarget(url);
   if (refusal) {
     void sendResponse(res, refusalResponse(refusal, req.headers.accept));
+    return;
+  }
+  const elsewhere = otherHostRedirect(req, url);
+  if (elsewhere) {
+    res.writeHead(307, {
+      Location: elsewhere,
+      "Cache-Control": "no-store",
+      "Set-Cookie": `${HOST_MARK}=1; Path=/; Max-Age=30; HttpOnly; SameSite=Lax`,
+    });
+    res.end();
     return;
   }
   if (idpHandler && (url === IDP_MOUNT || url.startsWith(`${IDP_MOUNT}/`) || url.startsWith(`${IDP_MOUNT}?`))) {

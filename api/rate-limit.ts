@@ -30,6 +30,8 @@ export interface Limiter {
   consume(key: string, points?: number): Promise<LimitResult>;
   /** Forgets `key` (e.g. after a successful sign-in). */
   reset(key: string): Promise<void>;
+  /** Seconds until `key` may try again without counting a try (0: allowed now) — for limits that count failures. */
+  blockedFor(key: string): Promise<number>;
 }
 
 export function createLimiter(database: Pick<Database, "db"> | null, options: LimitOptions): Limiter {
@@ -56,6 +58,11 @@ export function createLimiter(database: Pick<Database, "db"> | null, options: Li
     },
     async reset(key) {
       await limiter.delete(key);
+    },
+    async blockedFor(key) {
+      const used = await limiter.get(key);
+      if (!used || used.consumedPoints < options.points) return 0;
+      return Math.max(1, Math.ceil(used.msBeforeNext / 1000));
     },
   };
 }

@@ -11,6 +11,10 @@ export interface Secrets {
   sessionSecret: string;
   idpCookieKey: string;
   signingKey: JWK;
+  /** Signing keys still published in the JWKS after a rotation, so tokens they signed stay valid. */
+  previousSigningKeys?: JWK[];
+  /** Lets `npm run sessions` on this machine ask the running server to act (decision 017). */
+  operatorToken: string;
 }
 
 /**
@@ -20,21 +24,44 @@ export interface Secrets {
 export async function loadSecrets(dataDir: string): Promise<Secrets> {
   mkdirSync(dataDir, { recursive: true });
   const file = join(dataDir, "secrets.json");
-  if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8")) as Secrets;
-  const { privateKey } = await generateKeyPair("RS256", { extractable: true });
-  const signingKey = {
-    ...(await exportJWK(privateKey)),
-    alg: "RS256",
-    use: "sig",
-    kid: randomBytes(8).toString("hex"),
-  };
+  if (existsSync(file)) {
+    const stored = JSON.parse(readFileSync(file, "utf8")) as Secrets;
+    if (stored.operatorToken) return stored;
+    // Written by a version without the operator token: add one.
+    const upgraded = { ...stored, operatorToken: randomBytes(32).toString("base64url") };
+    writeFileSync(file, JSON.stringify(upgraded), { mode: 0o600 });
+    return upgraded;
+  }
+  const signingKey = await newSigningKey();
   const secrets: Secrets = {
     sessionSecret: randomBytes(32).toString("base64url"),
     idpCookieKey: randomBytes(32).toString("base64url"),
     signingKey,
+    operatorToken: randomBytes(32).toString("base64url"),
   };
   writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
   return secrets;
+}
+
+/**
+ * Rotates the embedded provider's signing key in `DATA_DIR/secrets.json` without signing anybody out:
+ * a new key signs from the next start on, the current one stays published (JWKS) and accepted until
+ * the tokens it signed have expired; keys older than that are dropped. Restart the server (every
+ * node, with the same file) after it.
+ */
+export async function rotateSigningKey(dataDir: string): Promise<{ kid: string; kept: string[] }> {
+  const secrets = await loadSecrets(dataDir);
+  const signingKey = await newSigningKey();
+  const previousSigningKeys = [secrets.signingKey, ...(secrets.previousSigningKeys ?? [])].slice(0, 1);
+  writeFileSync(join(dataDir, "secrets.json"), JSON.stringify({ ...secrets, signingKey, previousSigningKeys }), {
+    mode: 0o600,
+  });
+  return { kid: String(signingKey.kid), kept: previousSigningKeys.map((k) => String(k.kid)) };
+}
+
+async function newSigningKey(): Promise<JWK> {
+  const { privateKey } = await generateKeyPair("RS256", { extractable: true });
+  return { ...(await exportJWK(privateKey)), alg: "RS256", use: "sig", kid: randomBytes(8).toString("hex") };
 }
 
 export function publicJwk(key: JWK): JWK {
@@ -42,9 +69,12 @@ export function publicJwk(key: JWK): JWK {
   return pub;
 }
 
-/** Verifies tokens signed by the embedded provider without a network round trip. */
-export function localVerifier(issuer: string, key: JWK): VerifyToken {
-  const jwks = createLocalJWKSet({ keys: [publicJwk(key)] });
+/**
+ * Verifies tokens signed by the embedded provider without a network round trip: by the current
+ * signing key or one kept after a rotation.
+ */
+export function localVerifier(issuer: string, key: JWK, previous: JWK[] = []): VerifyToken {
+  const jwks = createLocalJWKSet({ keys: [key, ...previous].map(publicJwk) });
   return async (token) => {
     const { payload } = await jwtVerify(token, jwks, { issuer, audience: LMS_API_RESOURCE });
     return {
@@ -73,10 +103,11 @@ export function remoteVerifier(issuer: string, audience: string | undefined): Ve
 
 /** How the API checks tokens, in a form that can cross to the database thread (decision 012). */
 export type VerifierConfig =
-  { kind: "local"; issuer: string; key: JWK } | { kind: "remote"; issuer: string; audience?: string };
+  | { kind: "local"; issuer: string; key: JWK; previousKeys?: JWK[] }
+  | { kind: "remote"; issuer: string; audience?: string };
 
 export function verifierFrom(config: VerifierConfig): VerifyToken {
   return config.kind === "local"
-    ? localVerifier(config.issuer, config.key)
+    ? localVerifier(config.issuer, config.key, config.previousKeys)
     : remoteVerifier(config.issuer, config.audience);
 }

@@ -6,12 +6,12 @@ import { type RouteConfig, index, layout, prefix, route } from "@react-router/de
  */
 export default [
   route("oidc/login", "routes/oidc.login.ts"),
-  route("oidc/logout", "routes/oidc.logout.ts"),
+  route("oidc/logout", "routes/oidc.logout.tsx"),
   route("config-ui/config.json", "routes/config-ui.config-json.ts"),
   route("platform", "routes/platform.tsx"),
   ...prefix("learn", [
     route("locales/:lng/:ns", "routes/learn.locales.ts"),
-    route("login-callback", "routes/learn.login-callback.ts"),
+    route("login-callback", "routes/learn.login-callback.tsx"),
     route("language", "routes/learn.language.ts"),
     route("files/:activityId", "routes/learn.files.$activityId.ts"),
     route("forbidden", "routes/learn.forbidden.tsx"),

@@ -12,17 +12,21 @@ import { DEFAULT_FEATURE_ROWS, DEFAULT_SETTINGS } from "../settings-defaults";
 
 export type { DemoUser };
 
-/** Seeds the demo tenant and accounts when the database has no tenant yet; safe to call on every start. */
-export async function seedIfEmpty(db: Db): Promise<boolean> {
+/**
+ * Seeds the demo tenant and accounts when the database has no tenant yet; safe to call on every
+ * start. `accounts: false` (a server that refuses demo accounts, decision 017) seeds the tenant
+ * and catalog without the demo accounts.
+ */
+export async function seedIfEmpty(db: Db, options: { accounts?: boolean } = {}): Promise<boolean> {
   const existing = await db.select({ id: s.tenants.id }).from(s.tenants).limit(1);
   if (existing.length > 0) return false;
-  await seedDemo(db);
+  await seedDemo(db, { accounts: options.accounts });
   return true;
 }
 
 export async function seedDemo(
   db: Db,
-  options: { catalog?: boolean } = {},
+  options: { catalog?: boolean; accounts?: boolean } = {},
 ): Promise<{ tenantId: string; userIds: Record<DemoUser, string> }> {
   const content = demoContent();
   const { insertUser } = await import("./seed-learners");
@@ -53,7 +57,7 @@ export async function seedDemo(
       .returning({ id: s.units.id, name: s.units.name });
     const unitIds = Object.fromEntries(units.map((u) => [u.name, u.id]));
     const userIds: Record<DemoUser, string> = {};
-    for (const [key, user] of Object.entries(content.users)) {
+    for (const [key, user] of options.accounts === false ? [] : Object.entries(content.users)) {
       userIds[key] = await insertUser(tx, { tenantId: tenant.id, user, passwordHash, unitIds });
     }
     if (options.catalog !== false) {

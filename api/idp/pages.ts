@@ -20,7 +20,8 @@ input:focus-visible,button:focus-visible,a:focus-visible{outline:3px solid #0b57
 button{font:inherit;font-weight:600;width:100%;padding:10px 16px;border:0;border-radius:6px;background:var(--color-primary);color:var(--color-primary-contrast);cursor:pointer}
 button.secondary{background:transparent;color:var(--color-primary);border:1px solid var(--color-primary);margin-block-start:8px}
 .error{color:var(--color-danger);background:#fdecea;border-radius:6px;padding:10px 12px;margin-block-end:16px}
-.hint{color:var(--color-muted);font-size:.875rem;margin-block-start:16px}`;
+.hint{color:var(--color-muted);font-size:.875rem;margin-block-start:16px}
+.notice{background:#e8f0fe;border-radius:6px;padding:10px 12px;margin-block-end:16px}`;
 
 export function page(t: IdpT, nonce: string, title: string, body: string, script = ""): string {
   return `<!DOCTYPE html><html lang="${t.locale}" dir="${t.dir}"><head><meta charset="utf-8">
@@ -33,15 +34,23 @@ ${script ? `<script nonce="${nonce}">${script}</script>` : ""}</body></html>`;
 export function loginPage(
   t: IdpT,
   nonce: string,
-  input: { action: string; email: string; error?: string | null; showDemoHint: boolean; signUpHref?: string },
+  input: {
+    action: string;
+    email: string;
+    error?: string | null;
+    notice?: string | null;
+    showDemoHint: boolean;
+    signUpHref?: string;
+  },
 ): string {
   const error = input.error ? `<p class="error" role="alert" id="login-error">${escapeHtml(input.error)}</p>` : "";
+  const notice = input.notice ? `<p class="notice" role="status">${escapeHtml(input.notice)}</p>` : "";
   const described = input.error ? ' aria-describedby="login-error" aria-invalid="true"' : "";
   return page(
     t,
     nonce,
     t.t("title"),
-    `<div class="card"><h1>${escapeHtml(t.t("title"))}</h1>${error}
+    `<div class="card"><h1>${escapeHtml(t.t("title"))}</h1>${notice}${error}
 <form method="post" action="${escapeHtml(input.action)}" novalidate>
 <label for="email">${escapeHtml(t.t("email"))}</label>
 <input id="email" name="email" type="email" autocomplete="username" required maxlength="254" value="${escapeHtml(input.email)}"${described} ${input.email ? "" : "autofocus"}>

@@ -1,16 +1,17 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import Provider, { type Configuration, type KoaContextWithOIDC } from "oidc-provider";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { JWK } from "jose";
 import type { Db } from "../db/client";
 import { verifyPassword } from "../db/password";
-import { users } from "../db/schema";
+import { impersonations, pendingRegistrations, users } from "../db/schema";
+import { drizzleAdapter } from "./adapter";
 import { idpTranslator, type IdpT } from "./i18n";
 import { negotiateLocale } from "../../domain/locales";
 import { escapeHtml, loginPage, page, signUpPage, type SignUpValues } from "./pages";
-import { registerLearner } from "./register";
-import { LoginRateLimiter } from "./rate-limit";
+import { checkRegistration, registerLearner, type CheckResult } from "./register";
+import { signInLimits, signUpLimits } from "./rate-limit";
 
 import { LMS_API_RESOURCE } from "../runtime";
 
@@ -22,11 +23,20 @@ export interface IdentityProviderOptions {
   db: Db;
   client: { clientId: string; clientSecret: string; redirectUris: string[]; postLogoutRedirectUris: string[] };
   signingKey: JWK;
+  /** Keys of earlier rotations: still published, so tokens they signed verify until they expire. */
+  previousSigningKeys?: JWK[];
   cookieKeys: string[];
   showDemoHint: boolean;
   secureCookies: boolean;
   accessTokenTtlSeconds?: number;
+  /**
+   * The demo accounts' password when this server refuses demo accounts (APP_URL not on loopback
+   * and no DEMO_ACCOUNTS=1): a sign-in with it is refused like a wrong password (decision 017).
+   */
+  refusedPassword?: string | null;
 }
+
+const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 
 /** A cookie's value, or null; a garbled encoding reads as absent, never as an error. */
 function cookieValue(req: IncomingMessage, name: string): string | null {
@@ -84,7 +94,8 @@ function send(res: ServerResponse, status: number, html: string, nonce: string, 
  */
 export function createIdentityProvider(options: IdentityProviderOptions) {
   const { db } = options;
-  const limiter = new LoginRateLimiter();
+  const signIn = signInLimits({ db });
+  const signUpLimit = signUpLimits({ db });
   const localeOf = (ctxOrReq: { headers: IncomingMessage["headers"] }, uiLocales?: string | null) =>
     idpTranslator(
       negotiateLocale({
@@ -93,7 +104,98 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
       }),
     );
 
+  /** Consumes the account's "registered, not greeted yet" row; true once after a sign-up. */
+  async function consumeRegistration(userId: string): Promise<boolean> {
+    const gone = await db
+      .delete(pendingRegistrations)
+      .where(eq(pendingRegistrations.userId, userId))
+      .returning({ userId: pendingRegistrations.userId });
+    return gone.length > 0;
+  }
+
+  /**
+   * An RP-initiated logout from the app's own client whose ID token hint (already verified by the
+   * provider: signature, issuer, audience) names this session's account — and its session id, when
+   * the token carries one.
+   */
+  function ownLogout(ctx: KoaContextWithOIDC): boolean {
+    const hint = ctx.oidc.entities.IdTokenHint as { payload?: { sub?: string; sid?: string } } | undefined;
+    const session = ctx.oidc.session;
+    if (!hint?.payload || !session?.accountId) return false;
+    if (ctx.oidc.client?.clientId !== options.client.clientId) return false;
+    if (hint.payload.sub !== session.accountId) return false;
+    return !hint.payload.sid || hint.payload.sid === session.sidFor(options.client.clientId);
+  }
+
+  /** What the provider's own confirmation would do on "Yes, sign me out": grants revoked, session gone. */
+  async function endProviderSession(ctx: KoaContextWithOIDC): Promise<void> {
+    const { session, provider } = ctx.oidc;
+    const params = ctx.oidc.params ?? {};
+    await Promise.all(
+      Object.values(session!.authorizations ?? {}).map(async ({ grantId }) => {
+        if (!grantId) return;
+        await Promise.all([
+          provider.AccessToken.revokeByGrantId(grantId),
+          provider.RefreshToken.revokeByGrantId(grantId),
+          provider.AuthorizationCode.revokeByGrantId(grantId),
+          provider.Grant.adapter.destroy(grantId),
+        ]);
+      }),
+    );
+    await session!.destroy();
+    ctx.cookies.set(provider.cookieName("session"), null, configuration.cookies!.long as never);
+    const target = new URL(
+      typeof params.post_logout_redirect_uri === "string"
+        ? params.post_logout_redirect_uri
+        : `${options.issuer}/session/end/success`,
+    );
+    if (typeof params.state === "string" && params.post_logout_redirect_uri)
+      target.searchParams.set("state", params.state);
+    provider.emit("end_session.success", ctx);
+    ctx.status = 303;
+    ctx.redirect(target.href);
+  }
+
+  /**
+   * Takes an operator's one-time impersonation ticket: unused, unexpired, marked used now (atomically,
+   * so two tabs cannot both use it). Returns the impersonation and its target, or null.
+   */
+  async function takeTicket(ticket: string): Promise<{ id: string; targetUserId: string; adminUserId: string } | null> {
+    const rows = await db
+      .update(impersonations)
+      .set({ usedAt: sql`now()` })
+      .where(
+        and(
+          eq(impersonations.ticketHash, sha256(ticket)),
+          isNull(impersonations.usedAt),
+          gt(impersonations.expiresAt, sql`now()`),
+        ),
+      )
+      .returning({
+        id: impersonations.id,
+        targetUserId: impersonations.targetUserId,
+        adminUserId: impersonations.adminUserId,
+      });
+    return rows[0] ?? null;
+  }
+
+  /** A grant of its own for an impersonation, tied to its audit row (`act` is read from there). */
+  async function impersonationGrant(ctx: KoaContextWithOIDC, impersonationId: string) {
+    const grant = new ctx.oidc.provider.Grant({
+      clientId: ctx.oidc.client!.clientId,
+      accountId: ctx.oidc.session!.accountId!,
+    });
+    grant.addOIDCScope("openid profile email");
+    grant.addResourceScope(LMS_API_RESOURCE, "lms");
+    const grantId = await grant.save();
+    await db.update(impersonations).set({ grantId }).where(eq(impersonations.id, impersonationId));
+    return grant;
+  }
+
   const configuration: Configuration = {
+    // Sessions, grants, codes and interactions in the database: a restart keeps everyone signed in,
+    // and every node on one PostgreSQL shares them (decision 017).
+    adapter: drizzleAdapter(db),
     clients: [
       {
         client_id: options.client.clientId,
@@ -105,7 +207,8 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
         token_endpoint_auth_method: "client_secret_basic",
       },
     ],
-    jwks: { keys: [options.signingKey as never] },
+    // The first key signs; the others are only published (signing-key rotation, README).
+    jwks: { keys: [options.signingKey, ...(options.previousSigningKeys ?? [])] as never },
     cookies: {
       keys: options.cookieKeys,
       long: { signed: true, httpOnly: true, sameSite: "lax", secure: options.secureCookies },
@@ -113,12 +216,13 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     },
     pkce: { required: () => true },
     // `signup=1` (sent by the app for its sign-up offer) opens the registration form instead of sign-in.
-    extraParams: ["signup"],
+    // `impersonation=<ticket>`: an operator's one-time impersonation link (`npm run sessions -- impersonate`).
+    extraParams: ["signup", "impersonation"],
     scopes: ["openid", "profile", "email", "offline_access"],
     claims: {
       openid: ["sub"],
       email: ["email", "email_verified"],
-      profile: ["name", "given_name", "family_name", "locale", "zoneinfo", "created_at"],
+      profile: ["name", "given_name", "family_name", "locale", "zoneinfo", "registered"],
     },
     ttl: {
       AccessToken: options.accessTokenTtlSeconds ?? 8 * 3600,
@@ -134,6 +238,9 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
       rpInitiatedLogout: {
         enabled: true,
         async logoutSource(ctx: KoaContextWithOIDC, form: string) {
+          // The app's own sign-out, with an ID token of this very session as hint: the learner
+          // already chose to sign out, so the provider's session ends without asking again.
+          if (ownLogout(ctx)) return endProviderSession(ctx);
           const t = localeOf(ctx.req);
           const nonce = randomBytes(16).toString("base64");
           // With JavaScript the confirmation submits itself; without it the learner presses the button.
@@ -179,6 +286,8 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     interactions: { url: (_ctx, interaction) => `${IDP_MOUNT}/interaction/${interaction.uid}` },
     // First-party client: no consent screen; the grant covers what the app asks for.
     async loadExistingGrant(ctx) {
+      const impersonation = (ctx.oidc.result as { impersonation?: { id: string } } | undefined)?.impersonation;
+      if (impersonation) return impersonationGrant(ctx, impersonation.id);
       const grantId = ctx.oidc.result?.consent?.grantId || ctx.oidc.session!.grantIdFor(ctx.oidc.client!.clientId);
       if (grantId) {
         const found = await ctx.oidc.provider.Grant.find(grantId);
@@ -199,7 +308,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
       if (!u) return undefined;
       return {
         accountId: u.id,
-        async claims() {
+        async claims(use: string) {
           return {
             sub: u.id,
             email: u.email,
@@ -208,11 +317,22 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
             given_name: u.firstName,
             family_name: u.lastName,
             zoneinfo: u.timezone ?? undefined,
-            // Lets the app tell a fresh registration (spec 2.4 'selfRegistered') from a sign-in.
-            created_at: Math.floor(u.createdAt.getTime() / 1000),
+            // Spec 2.4 'selfRegistered': the first ID token after a sign-up says so, once (the
+            // registration row is consumed here, so the app's callback sees it exactly once).
+            ...(use === "id_token" && (await consumeRegistration(u.id)) ? { registered: true } : {}),
           };
         },
       };
+    },
+    // RFC 8693: the access tokens of an impersonation grant name the administrator acting.
+    async extraTokenClaims(_ctx, token) {
+      if (!("grantId" in token) || !token.grantId) return undefined;
+      const rows = await db
+        .select({ admin: impersonations.adminUserId })
+        .from(impersonations)
+        .where(eq(impersonations.grantId, token.grantId))
+        .limit(1);
+      return rows[0] ? { act: { sub: rows[0].admin } } : undefined;
     },
     async renderError(ctx, out) {
       const t = localeOf(ctx.req);
@@ -284,29 +404,45 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     const form = await readForm(req);
     if (!form) return renderSignUp(res, uid, t, empty, { form: t.t("required") }, 413);
     const ip = req.socket.remoteAddress ?? "unknown";
-    if (limiter.blockedFor(ip, "signup") > 0)
-      return renderSignUp(res, uid, t, empty, { form: t.t("tooManyAttempts", { minutes: 15 }) }, 429);
-    const result = await registerLearner(db, {
+    const input = {
       firstName: form.get("firstName") ?? "",
       lastName: form.get("lastName") ?? "",
       email: form.get("email") ?? "",
       password: form.get("password") ?? "",
-    });
-    if (!result.ok) {
-      const errors = Object.fromEntries(
-        Object.entries(result.errors).map(([k, v]) => [
-          k,
-          v.code === "tooLong" ? t.t("tooLong", { length: v.length ?? 0 }) : t.t(v.code),
-        ]),
-      );
-      return renderSignUp(res, uid, t, result.values, errors, result.status);
+    };
+    const checked = checkRegistration(input);
+    if (!checked.ok) return renderSignUp(res, uid, t, checked.values, fieldErrors(t, checked.errors), checked.status);
+    // Counted per address and per e-mail (shared by every node) before any password is hashed.
+    const wait = await signUpLimit(ip, checked.values.email);
+    if (wait > 0) {
+      res.setHeader("Retry-After", String(wait));
+      const minutes = Math.max(1, Math.ceil(wait / 60));
+      return renderSignUp(res, uid, t, checked.values, { form: t.t("tooManyAttempts", { minutes }) }, 429);
     }
-    limiter.fail(ip, "signup");
-    await provider.interactionFinished(
-      req,
+    const result = await registerLearner(db, input);
+    if (!result.ok) return renderSignUp(res, uid, t, result.values, fieldErrors(t, result.errors), result.status);
+    // The same answer whether the address was new or already had an account: the sign-in form,
+    // with the address filled in and a notice that covers both cases.
+    const nonce = randomBytes(16).toString("base64");
+    send(
       res,
-      { login: { accountId: result.userId } },
-      { mergeWithLastSubmission: false },
+      200,
+      loginPage(t, nonce, {
+        action: `${IDP_MOUNT}/interaction/${uid}/login`,
+        email: result.values.email,
+        notice: t.t("signUpReceived", { email: result.values.email }),
+        showDemoHint: false,
+      }),
+      nonce,
+    );
+  }
+
+  function fieldErrors(t: IdpT, errors: Extract<CheckResult, { ok: false }>["errors"]) {
+    return Object.fromEntries(
+      Object.entries(errors).map(([k, v]) => [
+        k,
+        v.code === "tooLong" ? t.t("tooLong", { length: v.length ?? 0 }) : t.t(v.code),
+      ]),
     );
   }
 
@@ -333,6 +469,33 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
       const result = { consent: {} };
       return void (await provider.interactionFinished(req, res, result, { mergeWithLastSubmission: true }));
     }
+    const ticket = details.params.impersonation;
+    if (typeof ticket === "string" && ticket && !sub && req.method === "GET") {
+      const taken = await takeTicket(ticket);
+      if (!taken) {
+        const nonce = randomBytes(16).toString("base64");
+        return send(
+          res,
+          403,
+          page(
+            t,
+            nonce,
+            t.t("errorTitle"),
+            `<div class="card"><h1>${escapeHtml(t.t("errorTitle"))}</h1><p>${escapeHtml(t.t("impersonationInvalid"))}</p><p><a href="/learn">${escapeHtml(t.t("backToApp"))}</a></p></div>`,
+          ),
+          nonce,
+        );
+      }
+      console.log(
+        `[idp] impersonation ${taken.id}: administrator ${taken.adminUserId} acts as ${taken.targetUserId} (ticket used)`,
+      );
+      return void (await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: taken.targetUserId }, impersonation: { id: taken.id } },
+        { mergeWithLastSubmission: false },
+      ));
+    }
     if (sub === "/signup") return signUp(req, res, uid, t);
     if (!isLogin) {
       const wantsSignUp = details.params.signup === "1" && !(req.url ?? "").includes("login=1");
@@ -352,9 +515,9 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     const email = (form.get("email") ?? "").trim().slice(0, 254);
     const password = (form.get("password") ?? "").slice(0, 1024);
     const ip = req.socket.remoteAddress ?? "unknown";
-    const blocked = limiter.blockedFor(ip, email);
+    const blocked = await signIn.blockedFor(ip, email);
     if (blocked > 0) {
-      const minutes = Math.max(1, Math.ceil(blocked / 60_000));
+      const minutes = Math.max(1, Math.ceil(blocked / 60));
       const nonce = randomBytes(16).toString("base64");
       return send(
         res,
@@ -366,7 +529,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
           showDemoHint: options.showDemoHint,
         }),
         nonce,
-        { "Retry-After": String(Math.ceil(blocked / 1000)) },
+        { "Retry-After": String(blocked) },
       );
     }
     if (!email || !password) return renderLogin(req, res, uid, t, email, t.t("required"), 400);
@@ -375,12 +538,14 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
       .from(users)
       .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
       .limit(1);
-    const ok = await verifyPassword(password, rows[0]?.passwordHash);
+    // A server that refuses demo accounts refuses their password too (decision 017).
+    const refused = options.refusedPassword != null && password === options.refusedPassword;
+    const ok = (await verifyPassword(password, rows[0]?.passwordHash)) && !refused;
     if (!ok || !rows[0]) {
-      limiter.fail(ip, email);
+      await signIn.fail(ip, email);
       return renderLogin(req, res, uid, t, email, t.t("invalidCredentials"), 401);
     }
-    limiter.succeed(ip, email);
+    await signIn.succeed(ip, email);
     await provider.interactionFinished(
       req,
       res,
@@ -407,5 +572,5 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     }
   }
 
-  return { provider, handle, limiter };
+  return { provider, handle };
 }

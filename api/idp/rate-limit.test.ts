@@ -1,26 +1,51 @@
-import { describe, expect, it } from "vitest";
-import { LoginRateLimiter } from "./rate-limit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, type Database } from "../db/client";
+import { SIGN_IN_LIMITS, SIGN_UP_LIMITS, signInLimits, signUpLimits } from "./rate-limit";
 
-describe("sign-in rate limit", () => {
-  it("blocks an e-mail after 5 failures from one address, for the rest of the window", () => {
-    let now = 0;
-    const l = new LoginRateLimiter(() => now);
-    for (let i = 0; i < 5; i++) {
-      expect(l.blockedFor("1.1.1.1", "a@x")).toBe(0);
-      l.fail("1.1.1.1", "a@x");
+/** Two limiters over one database stand for two nodes: they count together (issue 17, item 11). */
+let database: Database;
+beforeAll(async () => {
+  database = await openDatabase({ dataDir: "memory://" });
+  await database.migrate();
+});
+afterAll(() => database.close());
+
+describe("sign-in rate limit (shared)", () => {
+  it("blocks an e-mail after 5 failures from one address, counted across nodes; another address is free", async () => {
+    const nodeA = signInLimits(database);
+    const nodeB = signInLimits(database);
+    for (let i = 0; i < SIGN_IN_LIMITS.perEmail; i++) {
+      expect(await (i % 2 ? nodeA : nodeB).blockedFor("1.1.1.1", "a@x")).toBe(0);
+      await (i % 2 ? nodeB : nodeA).fail("1.1.1.1", "a@x");
     }
-    expect(l.blockedFor("1.1.1.1", "A@X")).toBe(LoginRateLimiter.WINDOW_MS);
-    expect(l.blockedFor("2.2.2.2", "a@x")).toBe(0);
-    now += LoginRateLimiter.WINDOW_MS;
-    expect(l.blockedFor("1.1.1.1", "a@x")).toBe(0);
+    const wait = await nodeA.blockedFor("1.1.1.1", "A@X");
+    expect(wait).toBeGreaterThan(SIGN_IN_LIMITS.windowSeconds - 5);
+    expect(wait).toBeLessThanOrEqual(SIGN_IN_LIMITS.windowSeconds);
+    expect(await nodeB.blockedFor("2.2.2.2", "a@x")).toBe(0);
   });
 
-  it("a success clears the e-mail's failures; many e-mails from one address are limited too", () => {
-    const l = new LoginRateLimiter(() => 1000);
-    for (let i = 0; i < 4; i++) l.fail("ip", "a@x");
-    l.succeed("ip", "a@x");
-    expect(l.blockedFor("ip", "a@x")).toBe(0);
-    for (let i = 0; i < LoginRateLimiter.MAX_PER_IP; i++) l.fail("ip", `u${i}@x`);
-    expect(l.blockedFor("ip", "fresh@x")).toBeGreaterThan(0);
+  it("a success clears the e-mail's failures; many e-mails from one address are limited too", async () => {
+    const l = signInLimits(database);
+    for (let i = 0; i < 4; i++) await l.fail("3.3.3.3", "b@x");
+    await l.succeed("3.3.3.3", "b@x");
+    expect(await l.blockedFor("3.3.3.3", "b@x")).toBe(0);
+    for (let i = 0; i < SIGN_IN_LIMITS.perAddress; i++) await l.fail("4.4.4.4", `u${i}@x`);
+    expect(await l.blockedFor("4.4.4.4", "fresh@x")).toBeGreaterThan(0);
+  });
+});
+
+describe("sign-up rate limit (shared)", () => {
+  it("refuses the 4th sign-up of one e-mail within the hour, from any address and node", async () => {
+    const nodeA = signUpLimits(database);
+    const nodeB = signUpLimits(database);
+    for (let i = 0; i < SIGN_UP_LIMITS.perEmail; i++)
+      expect(await (i % 2 ? nodeA : nodeB)(`10.0.0.${i}`, "c@x")).toBe(0);
+    expect(await nodeA("10.0.0.99", "C@X")).toBeGreaterThan(0);
+  });
+
+  it("refuses the 11th sign-up from one address within the hour", async () => {
+    const l = signUpLimits(database);
+    for (let i = 0; i < SIGN_UP_LIMITS.perAddress; i++) expect(await l("5.5.5.5", `n${i}@x`)).toBe(0);
+    expect(await l("5.5.5.5", "another@x")).toBeGreaterThan(0);
   });
 });

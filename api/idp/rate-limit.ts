@@ -1,48 +1,64 @@
+import type { Database } from "../db/client";
+import { createLimiter } from "../rate-limit";
+
 /**
- * Sign-in failure limiter: after MAX_FAILURES wrong passwords for one e-mail from one address
- * (or MAX_PER_IP from one address overall) within WINDOW_MS, further tries get 429 until the
- * window passes. In memory: the embedded provider runs on one node (docs/decisions).
+ * The provider's limits, on the shared limiter (`api/rate-limit.ts`: counted in the database, so
+ * several nodes count together — decision 017).
+ *
+ * Sign-in counts failures: after 5 wrong passwords for one e-mail from one address (or 50 from one
+ * address overall) within 15 minutes, further tries get 429 until the window passes; a success
+ * forgets the e-mail's failures. Sign-up counts every attempt that gets as far as hashing a
+ * password: 3 per e-mail and 10 per address an hour.
  */
-export class LoginRateLimiter {
-  static readonly MAX_FAILURES = 5;
-  static readonly MAX_PER_IP = 50;
-  static readonly WINDOW_MS = 15 * 60 * 1000;
-  private failures = new Map<string, number[]>();
+export const SIGN_IN_LIMITS = { perEmail: 5, perAddress: 50, windowSeconds: 15 * 60 };
+export const SIGN_UP_LIMITS = { perEmail: 3, perAddress: 10, windowSeconds: 60 * 60 };
 
-  constructor(private now: () => number = Date.now) {}
+const emailKey = (ip: string, email: string) => `${ip}|${email.trim().toLowerCase()}`;
 
-  private recent(key: string): number[] {
-    const since = this.now() - LoginRateLimiter.WINDOW_MS;
-    const list = (this.failures.get(key) ?? []).filter((t) => t > since);
-    if (list.length) this.failures.set(key, list);
-    else this.failures.delete(key);
-    return list;
-  }
+export function signInLimits(database: Pick<Database, "db"> | null) {
+  const perEmail = createLimiter(database, {
+    name: "signin-email",
+    points: SIGN_IN_LIMITS.perEmail,
+    durationSeconds: SIGN_IN_LIMITS.windowSeconds,
+    store: "shared",
+  });
+  const perAddress = createLimiter(database, {
+    name: "signin-ip",
+    points: SIGN_IN_LIMITS.perAddress,
+    durationSeconds: SIGN_IN_LIMITS.windowSeconds,
+    store: "shared",
+  });
+  return {
+    /** Seconds until another try is allowed; 0 when allowed now. */
+    async blockedFor(ip: string, email: string): Promise<number> {
+      const [a, b] = await Promise.all([perEmail.blockedFor(emailKey(ip, email)), perAddress.blockedFor(ip)]);
+      return Math.max(a, b);
+    },
+    async fail(ip: string, email: string): Promise<void> {
+      await Promise.all([perEmail.consume(emailKey(ip, email)), perAddress.consume(ip)]);
+    },
+    async succeed(ip: string, email: string): Promise<void> {
+      await perEmail.reset(emailKey(ip, email));
+    },
+  };
+}
 
-  /** Milliseconds until another try is allowed; 0 when allowed now. */
-  blockedFor(ip: string, email: string): number {
-    const checks: [string, number][] = [
-      [`${ip}|${email.toLowerCase()}`, LoginRateLimiter.MAX_FAILURES],
-      [ip, LoginRateLimiter.MAX_PER_IP],
-    ];
-    let wait = 0;
-    for (const [key, max] of checks) {
-      const list = this.recent(key);
-      if (list.length >= max) wait = Math.max(wait, list[list.length - max] + LoginRateLimiter.WINDOW_MS - this.now());
-    }
-    return wait;
-  }
-
-  fail(ip: string, email: string) {
-    for (const key of [`${ip}|${email.toLowerCase()}`, ip]) {
-      const list = this.recent(key);
-      list.push(this.now());
-      this.failures.set(key, list);
-      if (this.failures.size > 10_000) this.failures.delete(this.failures.keys().next().value!);
-    }
-  }
-
-  succeed(ip: string, email: string) {
-    this.failures.delete(`${ip}|${email.toLowerCase()}`);
-  }
+export function signUpLimits(database: Pick<Database, "db"> | null) {
+  const perEmail = createLimiter(database, {
+    name: "signup-email",
+    points: SIGN_UP_LIMITS.perEmail,
+    durationSeconds: SIGN_UP_LIMITS.windowSeconds,
+    store: "shared",
+  });
+  const perAddress = createLimiter(database, {
+    name: "signup-ip",
+    points: SIGN_UP_LIMITS.perAddress,
+    durationSeconds: SIGN_UP_LIMITS.windowSeconds,
+    store: "shared",
+  });
+  /** Counts one attempt; the seconds to wait when over a limit, else 0. */
+  return async (ip: string, email: string): Promise<number> => {
+    const [a, b] = await Promise.all([perAddress.consume(ip), perEmail.consume(email.trim().toLowerCase())]);
+    return Math.max(a.ok ? 0 : a.retryAfterSeconds, b.ok ? 0 : b.retryAfterSeconds);
+  };
 }

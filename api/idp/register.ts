@@ -1,29 +1,32 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { hashPassword } from "../db/password";
-import { licences, userRoles, users } from "../db/schema";
+import { licences, pendingRegistrations, userRoles, users } from "../db/schema";
 import { defaultTenantId } from "../settings";
 
 type Field = "firstName" | "lastName" | "email" | "password";
 type FieldError = {
-  code: "fieldRequired" | "invalidEmail" | "passwordTooShort" | "emailTaken" | "tooLong";
+  code: "fieldRequired" | "invalidEmail" | "passwordTooShort" | "tooLong";
   length?: number;
 };
 
-export type RegisterResult =
-  | { ok: true; userId: string }
-  | {
-      ok: false;
-      status: number;
-      errors: Partial<Record<Field, FieldError>>;
-      values: { firstName: string; lastName: string; email: string };
-    };
+type Values = { firstName: string; lastName: string; email: string };
+
+export type CheckResult =
+  | { ok: true; values: Values }
+  | { ok: false; status: number; errors: Partial<Record<Field, FieldError>>; values: Values };
+
+/**
+ * `userId` is null when the e-mail address already has an account: the caller answers exactly as
+ * for a new one (decision 017), so a sign-up does not tell who has an account.
+ */
+export type RegisterResult = { ok: true; userId: string | null; values: Values } | Extract<CheckResult, { ok: false }>;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const PASSWORD_MIN = 8;
 
-/** Self-registration of a learner in the default tenant (Learner role, LMS licence). */
-export async function registerLearner(db: Db, input: Record<Field, string>): Promise<RegisterResult> {
+/** The form's rules, without touching the database or hashing anything. */
+export function checkRegistration(input: Record<Field, string>): CheckResult {
   const values = {
     firstName: input.firstName.trim().slice(0, 200),
     lastName: input.lastName.trim().slice(0, 200),
@@ -40,7 +43,17 @@ export async function registerLearner(db: Db, input: Record<Field, string>): Pro
   else if (input.password.length < PASSWORD_MIN) errors.password = { code: "passwordTooShort" };
   else if (input.password.length > 1024) errors.password = { code: "tooLong", length: 1024 };
   if (Object.keys(errors).length) return { ok: false, status: 400, errors, values };
+  return { ok: true, values };
+}
 
+/**
+ * Self-registration of a learner in the default tenant (Learner role, LMS licence). The password is
+ * hashed whether or not the address is taken, so both answers take the same time.
+ */
+export async function registerLearner(db: Db, input: Record<Field, string>): Promise<RegisterResult> {
+  const checked = checkRegistration(input);
+  if (!checked.ok) return checked;
+  const { values } = checked;
   const tenantId = await defaultTenantId(db);
   if (!tenantId) return { ok: false, status: 503, errors: { email: { code: "fieldRequired" } }, values };
   const passwordHash = await hashPassword(input.password);
@@ -59,8 +72,9 @@ export async function registerLearner(db: Db, input: Record<Field, string>): Pro
     if (!u) return null;
     await tx.insert(userRoles).values({ userId: u.id, role: "Learner" });
     await tx.insert(licences).values({ userId: u.id, product: "LMS" });
+    // Greeted once, at the first sign-in (the provider's ID token says `registered`).
+    await tx.insert(pendingRegistrations).values({ userId: u.id });
     return u.id;
   });
-  if (!created) return { ok: false, status: 409, errors: { email: { code: "emailTaken" } }, values };
-  return { ok: true, userId: created };
+  return { ok: true, userId: created, values };
 }

@@ -46,5 +46,21 @@ export function testSupportRoutes() {
     }
   });
 
+  /**
+   * POST /api/test-support/v1/impersonations { admin, as } → 201 { id, url }: what the operator's
+   * `npm run sessions -- impersonate` makes (decision 017), with a relative link.
+   */
+  r.post("/impersonations", async (c) => {
+    const { operatorCommand, OperatorError, runOperatorCommand } = await import("../sessions/operator");
+    const body = await jsonBody(c, operatorCommand);
+    if (body.command !== "impersonate") throw new ApiError(400, { command: [message("invalid", "impersonate only")] });
+    try {
+      return c.json(await runOperatorCommand(c.get("db"), body, ""), 201);
+    } catch (error) {
+      if (error instanceof OperatorError) throw new ApiError(400, { "": [message("invalid", error.message)] });
+      throw error;
+    }
+  });
+
   return r;
 }

@@ -45,7 +45,14 @@ function useCrossTabLogout(signedIn: boolean) {
   useEffect(() => {
     if (!signedIn) return;
     const onStorage = (e: StorageEvent) => {
-      if (e.key === LOGOUT_FLAG && e.newValue) window.location.assign("/learn");
+      if (e.key !== LOGOUT_FLAG || !e.newValue) return;
+      // The other tab ends here at the logout endpoint (a same-origin POST), like its own button would.
+      const form = document.createElement("form");
+      form.method = "post";
+      form.action = "/oidc/logout";
+      form.hidden = true;
+      document.body.append(form);
+      form.submit();
     };
     window.addEventListener("storage", onStorage);
     return () => window.removeEventListener("storage", onStorage);

@@ -2,7 +2,7 @@ import type { Route } from "./+types/learn.files.$activityId";
 import { createLmsClient } from "~/services/lms.server";
 import { getLocale } from "~/services/i18n.server";
 import { readSession } from "~/services/session.server";
-import { appConfig, lmsTransport } from "~/services/config.server";
+import { appConfig, lmsTransport, sessionStore } from "~/services/config.server";
 import { endpoints } from "#domain/contract/endpoints";
 import { isUuid } from "#domain/contract/common";
 
@@ -28,7 +28,7 @@ const INLINE_TYPES =
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (!params.activityId || !isUuid(params.activityId)) return new Response("Not found", { status: 404 });
   const config = appConfig(context);
-  const session = await readSession(request, config);
+  const session = await readSession(request, config, sessionStore(context));
   if (!session) return new Response("Please sign in", { status: 401, headers: { "Cache-Control": "no-store" } });
   const lms = createLmsClient({
     accessToken: session.accessToken,

@@ -1,104 +1,96 @@
 import { redirect } from "react-router";
-import { Authenticator } from "remix-auth";
-import { OAuth2Strategy } from "remix-auth-oauth2";
+import * as oidc from "openid-client";
+import { decodeJwt } from "jose";
 import { safeRedirect } from "#domain/redirect";
-import type { AppConfig } from "./config.server";
+import { isSupportedLocale } from "#domain/locales";
+import type { AppConfig, SessionStore } from "./config.server";
 import { memoByConfig } from "./memo.server";
 import { chosenLocale } from "./i18n.server";
 import { pageUrl } from "./url.server";
-import { isSupportedLocale } from "#domain/locales";
-import { commitSession, destroySession, readSession, type SessionData } from "./session.server";
+import { createSession, endSession, readSession, seal, unseal } from "./session.server";
 import { setToast } from "./toast.server";
 import { createCookie } from "react-router";
 
+/**
+ * Sign-in with OpenID Connect (authorization code + PKCE + nonce) through openid-client, which
+ * checks the ID token (signature, issuer, audience, nonce) — decision 017. The sign-ins under way
+ * are kept in ONE sealed cookie holding at most MAX_PENDING entries (the newest), so however often
+ * a page opens /oidc/login the cookie header stays small.
+ */
 export const LOGIN_CALLBACK_PATH = "/learn/login-callback";
+export const MAX_PENDING = 3;
+const PENDING_TTL_MS = 10 * 60_000;
+/** A return target longer than this is not worth a cookie: the learner returns to the app root. */
+const MAX_TARGET = 1024;
 
-/** Passes the learner's language to the provider's sign-in page (OIDC ui_locales). */
-class LocaleAwareStrategy<User> extends OAuth2Strategy<User> {
-  protected override authorizationParams(params: URLSearchParams, request: Request): URLSearchParams {
-    const url = new URL(request.url);
-    const lng = url.searchParams.get("ui_locales");
-    if (lng) params.set("ui_locales", lng);
-    // The sign-up offer asks the embedded provider for its registration form (ignored by others).
-    if (url.searchParams.get("provider") === "signup") params.set("signup", "1");
-    return params;
-  }
-}
-
-/** An account created in the last few minutes: the sign-in that just finished was a registration. */
-const FRESH_ACCOUNT_SECONDS = 600;
-
-function decodeJwtPayload(token: string): Record<string, unknown> {
-  try {
-    return JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")) as Record<string, unknown>;
-  } catch {
-    return {};
-  }
-}
-
-async function createAuthenticator(config: AppConfig): Promise<Authenticator<SessionData>> {
-  const strategy = await LocaleAwareStrategy.discover<SessionData, LocaleAwareStrategy<SessionData>>(
-    config.oidc.issuer,
-    {
-      clientId: config.oidc.clientId,
-      clientSecret: config.oidc.clientSecret,
-      redirectURI: `${config.appUrl}${LOGIN_CALLBACK_PATH}`,
-      scopes: config.oidc.scopes,
-      cookie: {
-        name: "learn_oauth2",
-        path: "/",
-        httpOnly: true,
-        sameSite: "Lax",
-        maxAge: 600,
-        ...(config.secureCookies ? { secure: true as const } : {}),
-      },
-    },
-    async ({ tokens }) => {
-      const accessToken = tokens.accessToken();
-      const data = tokens.data as { id_token?: string; expires_in?: number };
-      const idToken = typeof data.id_token === "string" ? data.id_token : null;
-      const claims = decodeJwtPayload(idToken ?? accessToken);
-      const expiresAt =
-        typeof data.expires_in === "number" ? tokens.accessTokenExpiresAt().getTime() : Date.now() + 3600_000;
-      const act = decodeJwtPayload(accessToken).act as { sub?: string } | undefined;
-      const createdAt = typeof claims.created_at === "number" ? claims.created_at : null;
-      const fresh = createdAt !== null && Date.now() / 1000 - createdAt < FRESH_ACCOUNT_SECONDS;
-      return {
-        sub: String(claims.sub ?? ""),
-        accessToken,
-        idToken,
-        expiresAt,
-        impersonatedBy: act?.sub ?? null,
-        ...(fresh ? { fresh: true } : {}),
-      };
-    },
-  );
-  const auth = new Authenticator<SessionData>();
-  auth.use(strategy, "oidc");
-  return auth;
+interface Pending {
+  state: string;
+  verifier: string;
+  nonce: string;
+  target: string;
+  at: number;
 }
 
 /** Discovered once per configuration; a failed discovery is tried again on the next sign-in. */
-const authenticators = memoByConfig(() => ({ current: null as Promise<Authenticator<SessionData>> | null }));
-function getAuthenticator(config: AppConfig) {
-  const slot = authenticators(config);
-  slot.current ??= createAuthenticator(config).catch((err) => {
-    slot.current = null;
-    throw err;
-  });
+const discovered = memoByConfig(() => ({ current: null as Promise<oidc.Configuration> | null }));
+function clientConfig(config: AppConfig): Promise<oidc.Configuration> {
+  const slot = discovered(config);
+  slot.current ??= oidc
+    .discovery(
+      new URL(config.oidc.issuer),
+      config.oidc.clientId,
+      { client_secret: config.oidc.clientSecret },
+      oidc.ClientSecretBasic(config.oidc.clientSecret),
+      config.oidc.issuer.startsWith("http:") ? { execute: [oidc.allowInsecureRequests] } : undefined,
+    )
+    .catch((err: unknown) => {
+      slot.current = null;
+      throw err;
+    });
   return slot.current;
 }
 
-/** Where sign-in returns to, kept while the learner is at the provider. */
-const returnCookie = memoByConfig((config) =>
-  createCookie("learn_return", {
+const pendingCookie = memoByConfig((config) =>
+  createCookie("learn_signin", {
     path: "/",
     httpOnly: true,
     sameSite: "lax",
     secure: config.secureCookies,
-    maxAge: 600,
+    maxAge: PENDING_TTL_MS / 1000,
   }),
 );
+
+async function readPending(request: Request, config: AppConfig): Promise<Pending[]> {
+  try {
+    const raw: unknown = await pendingCookie(config).parse(request.headers.get("Cookie"));
+    const list = typeof raw === "string" ? unseal<Pending[]>(raw, config) : null;
+    if (!Array.isArray(list)) return [];
+    return list.filter((p) => typeof p?.state === "string" && Date.now() - p.at < PENDING_TTL_MS);
+  } catch {
+    return [];
+  }
+}
+
+async function writePending(list: Pending[], config: AppConfig): Promise<string> {
+  if (list.length === 0) return pendingCookie(config).serialize("", { maxAge: 0 });
+  return pendingCookie(config).serialize(seal(list.slice(-MAX_PENDING), config));
+}
+
+/**
+ * Cookies of the sign-in library this app used before (one `learn_oauth2:<uuid>` per start, never
+ * cleared) and its return cookie: cleared whenever a sign-in starts or ends, so a browser they
+ * filled up recovers.
+ */
+function clearLegacyCookies(request: Request, headers: Headers, config: AppConfig) {
+  const names = (request.headers.get("Cookie") ?? "")
+    .split(";")
+    .map((part) => part.split("=")[0].trim())
+    .filter((name) => name.startsWith("learn_oauth2") || name === "learn_return");
+  const secure = config.secureCookies ? "; Secure" : "";
+  for (const name of [...new Set(names)].slice(0, 100)) {
+    headers.append("Set-Cookie", `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure}`);
+  }
+}
 
 /** Spec 5: a redirect target from a form or a query, kept only when it is the app's own. */
 export function safeTarget(target: unknown, config: AppConfig): string {
@@ -108,53 +100,123 @@ export function safeTarget(target: unknown, config: AppConfig): string {
 /** GET /oidc/login?redirectUrl=…&provider=… (spec 7.1): sends the browser to the provider. */
 export async function startLogin(request: Request, config: AppConfig): Promise<Response> {
   const url = new URL(request.url);
-  const target = safeTarget(url.searchParams.get("redirectUrl"), config);
-  const auth = await getAuthenticator(config);
-  const start = new URL(LOGIN_CALLBACK_PATH, url);
-  const provider = url.searchParams.get("provider");
-  if (provider) start.searchParams.set("provider", provider);
+  const safe = safeTarget(url.searchParams.get("redirectUrl"), config);
+  const target = safe.length > MAX_TARGET ? "/learn" : safe;
+  const client = await clientConfig(config);
+  const entry: Pending = {
+    state: oidc.randomState(),
+    verifier: oidc.randomPKCECodeVerifier(),
+    nonce: oidc.randomNonce(),
+    target,
+    at: Date.now(),
+  };
+  const params: Record<string, string> = {
+    redirect_uri: `${config.appUrl}${LOGIN_CALLBACK_PATH}`,
+    scope: config.oidc.scopes.join(" "),
+    response_type: "code",
+    state: entry.state,
+    nonce: entry.nonce,
+    code_challenge: await oidc.calculatePKCECodeChallenge(entry.verifier),
+    code_challenge_method: "S256",
+  };
   const lng = await chosenLocale(request);
-  if (isSupportedLocale(lng)) start.searchParams.set("ui_locales", lng);
-  try {
-    await auth.authenticate("oidc", new Request(start, { headers: request.headers }));
-  } catch (thrown) {
-    if (thrown instanceof Response) {
-      const headers = new Headers(thrown.headers);
-      headers.append("Set-Cookie", await returnCookie(config).serialize(target));
-      return new Response(null, { status: thrown.status, headers });
-    }
-    throw thrown;
+  if (isSupportedLocale(lng)) params.ui_locales = lng;
+  // The sign-up offer asks the embedded provider for its registration form (ignored by others).
+  if (url.searchParams.get("provider") === "signup") params.signup = "1";
+  // An operator's impersonation link (`npm run sessions -- impersonate`): the embedded provider
+  // opens a session as the learner for the ticket's holder.
+  const ticket = url.searchParams.get("impersonation");
+  if (ticket && config.oidc.embedded && /^[\w-]{20,100}$/.test(ticket)) {
+    params.impersonation = ticket;
+    params.prompt = "login";
   }
-  throw new Error("The identity provider did not redirect");
+  const headers = new Headers({
+    Location: oidc.buildAuthorizationUrl(client, params).href,
+    "Cache-Control": "no-store",
+  });
+  clearLegacyCookies(request, headers, config);
+  headers.append("Set-Cookie", await writePending([...(await readPending(request, config)), entry], config));
+  return new Response(null, { status: 302, headers });
 }
 
-/** /learn/login-callback: finishes sign-in and returns to where the learner was going. */
-export async function finishLogin(request: Request, config: AppConfig): Promise<Response> {
+/** Why a sign-in did not finish: the 401 page says so and offers to try again. */
+export interface SignInFailure {
+  reason: "cancelled" | "failed";
+  /** Where "Sign in again" starts: a new sign-in back to the same target. */
+  retry: string;
+  /** Clears the spent sign-in state. */
+  headers: Headers;
+}
+
+/**
+ * /learn/login-callback: finishes sign-in (a new session row) and returns to where the learner was
+ * going — or a failure, which the route shows as the 401 page (spec 2.10).
+ */
+export async function finishLogin(
+  request: Request,
+  config: AppConfig,
+  store: SessionStore,
+): Promise<Response | SignInFailure> {
   const url = new URL(request.url);
-  if (!url.searchParams.has("code") && !url.searchParams.has("error")) {
+  if (!url.searchParams.has("code") && !url.searchParams.has("error") && !url.searchParams.has("state")) {
     // A plain return (spec 2.1: query redirectUrl and optional provider) — nothing to exchange.
     return redirect(safeTarget(url.searchParams.get("redirectUrl"), config));
   }
-  if (url.searchParams.has("error")) throw new Response("Sign-in was cancelled", { status: 401 });
-  const auth = await getAuthenticator(config);
-  let session: SessionData;
-  try {
-    session = await auth.authenticate("oidc", request);
-  } catch (err) {
-    if (err instanceof Response) throw err;
-    console.warn("[auth] sign-in callback refused:", (err as Error).message);
-    throw new Response("Sign-in failed", { status: 401 });
+  const pending = await readPending(request, config);
+  const state = url.searchParams.get("state");
+  const entry = pending.find((p) => p.state === state);
+  const rest = pending.filter((p) => p !== entry);
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  clearLegacyCookies(request, headers, config);
+  headers.append("Set-Cookie", await writePending(rest, config));
+  const retry = `/oidc/login?redirectUrl=${encodeURIComponent(entry?.target ?? "/learn")}`;
+  const fail = (reason: SignInFailure["reason"]): SignInFailure => ({ reason, retry, headers });
+  if (url.searchParams.has("error"))
+    return fail(url.searchParams.get("error") === "access_denied" ? "cancelled" : "failed");
+  if (!entry) {
+    console.warn("[auth] sign-in callback refused: no sign-in under way for this state");
+    return fail("failed");
   }
-  let target = safeTarget(
-    (await returnCookie(config).parse(request.headers.get("Cookie"))) ?? url.searchParams.get("redirectUrl"),
+  let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
+  try {
+    const client = await clientConfig(config);
+    const callback = new URL(`${config.appUrl}${LOGIN_CALLBACK_PATH}${url.search}`);
+    tokens = await oidc.authorizationCodeGrant(client, callback, {
+      pkceCodeVerifier: entry.verifier,
+      expectedState: entry.state,
+      expectedNonce: entry.nonce,
+      idTokenExpected: true,
+    });
+  } catch (err) {
+    console.warn("[auth] sign-in callback refused:", (err as Error).message);
+    return fail("failed");
+  }
+  const claims: Record<string, unknown> = tokens.claims() ?? { sub: "" };
+  const accessClaims = (() => {
+    try {
+      return decodeJwt(tokens.access_token);
+    } catch {
+      return {};
+    }
+  })();
+  const act = accessClaims.act as { sub?: unknown } | undefined;
+  const expiresIn = tokens.expiresIn() ?? 3600;
+  const cookie = await createSession(
+    {
+      sub: String(claims.sub),
+      email: typeof claims.email === "string" ? claims.email : null,
+      accessToken: tokens.access_token,
+      idToken: tokens.id_token ?? null,
+      expiresAt: Date.now() + expiresIn * 1000,
+      impersonatedBy: typeof act?.sub === "string" ? act.sub : null,
+    },
     config,
+    store,
   );
-  const { fresh, ...stored } = session as SessionData & { fresh?: boolean };
-  session = stored;
-  const headers = new Headers();
-  if (fresh) {
+  let target = entry.target;
+  if (claims.registered === true) {
     // Spec 2.4: after registration My courses shows 'accountCreated' (and drops the parameter);
-    // elsewhere the same message arrives as a flash toast.
+    // elsewhere the same message arrives as a flash toast. The provider says so once (decision 017).
     const next = new URL(target, url);
     if (next.pathname === "/learn" || next.pathname.startsWith("/learn/courses")) {
       next.pathname = next.pathname === "/learn" ? "/learn/courses" : next.pathname;
@@ -164,36 +226,39 @@ export async function finishLogin(request: Request, config: AppConfig): Promise<
       headers.append("Set-Cookie", await setToast({ type: "success", key: "accountCreated" }, config));
     }
   }
-  headers.append("Set-Cookie", await commitSession(session, config));
-  headers.append("Set-Cookie", await returnCookie(config).serialize("", { maxAge: 0 }));
-  headers.append("Set-Cookie", await createCookie("learn_oauth2", { path: "/" }).serialize("", { maxAge: 0 }));
+  headers.append("Set-Cookie", cookie);
   return redirect(target, { headers });
 }
 
-/** /oidc/logout: ends the app session, then the provider session (RP-initiated logout). */
-export async function logout(request: Request, config: AppConfig): Promise<Response> {
-  const session = await readSession(request, config);
-  const headers = new Headers();
-  headers.append("Set-Cookie", await destroySession(config));
-  const issuer = config.oidc.issuer;
-  let location = "/learn/open-catalog";
-  try {
-    const meta = (await (
-      await fetch(new URL(".well-known/openid-configuration", issuer.endsWith("/") ? issuer : `${issuer}/`))
-    ).json()) as { end_session_endpoint?: string };
-    if (meta.end_session_endpoint) {
-      const end = new URL(meta.end_session_endpoint);
-      end.searchParams.set("client_id", config.oidc.clientId);
-      end.searchParams.set("post_logout_redirect_uri", `${config.appUrl}/learn`);
-      if (session?.idToken) end.searchParams.set("id_token_hint", session.idToken);
-      const lng = await chosenLocale(request);
-      if (isSupportedLocale(lng)) end.searchParams.set("ui_locales", lng);
-      location = end.toString();
+/**
+ * POST /oidc/logout: revokes the app's session row, then ends the provider's session through its
+ * end-session endpoint with the ID token as hint (the embedded provider ends it without asking
+ * again: decision 017). Without a session it just clears the cookie and goes to the app root.
+ */
+export async function logout(request: Request, config: AppConfig, store: SessionStore): Promise<Response> {
+  const session = await readSession(request, config, store);
+  const headers = new Headers({ "Cache-Control": "no-store" });
+  headers.append("Set-Cookie", await endSession(request, config, store));
+  let location = "/learn";
+  if (session?.idToken) {
+    try {
+      const client = await clientConfig(config);
+      if (client.serverMetadata().end_session_endpoint) {
+        const params: Record<string, string> = {
+          id_token_hint: session.idToken,
+          post_logout_redirect_uri: `${config.appUrl}/learn`,
+          client_id: config.oidc.clientId,
+        };
+        const lng = await chosenLocale(request);
+        if (isSupportedLocale(lng)) params.ui_locales = lng;
+        location = oidc.buildEndSessionUrl(client, params).href;
+      }
+    } catch (err) {
+      console.warn("[auth] provider logout endpoint unavailable:", (err as Error).message);
     }
-  } catch (err) {
-    console.warn("[auth] provider logout endpoint unavailable:", (err as Error).message);
   }
-  return redirect(location, { headers });
+  headers.set("Location", location);
+  return new Response(null, { status: 303, headers });
 }
 
 export function loginUrl(request: Request): string {

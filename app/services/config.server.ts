@@ -79,9 +79,25 @@ export function parseAppConfig(
 /** How the app sends a request to the LMS API: in-process to the embedded API, or over HTTP. */
 export type Transport = (request: Request) => Promise<Response> | Response;
 
+/**
+ * Where the app keeps its sign-in sessions (decision 017): rows in the server's database, reached
+ * through the load context like the LMS transport. Ids arrive hashed and tokens sealed.
+ */
+export interface SessionStore {
+  create(
+    idHash: string,
+    row: { subject: string; email: string | null; impersonatedBy: string | null; tokens: string; expiresAt: Date },
+  ): Promise<void>;
+  /** The live session (not revoked, not expired), or null. */
+  find(idHash: string): Promise<{ subject: string; tokens: string; lastSeenAt: Date } | null>;
+  touch(idHash: string): Promise<void>;
+  revoke(idHash: string): Promise<void>;
+}
+
 export interface AppLoadContext {
   config: AppConfig;
   lmsTransport: Transport;
+  sessions: SessionStore;
 }
 
 /** The key of the load context; `server.ts` reads it from the server build's entry module. */
@@ -89,6 +105,10 @@ export const appLoadContext = createContext<AppLoadContext>();
 
 export function appConfig(context: Readonly<RouterContextProvider>): AppConfig {
   return context.get(appLoadContext).config;
+}
+
+export function sessionStore(context: Readonly<RouterContextProvider>): SessionStore {
+  return context.get(appLoadContext).sessions;
 }
 
 export function lmsTransport(context: Readonly<RouterContextProvider>): Transport {

@@ -4,7 +4,7 @@ import { enforceLearnerArea, lmsFor, loadShell, type ShellData } from "./user.se
 import { loginUrl } from "./auth.server";
 import type { LmsClient } from "./lms.server";
 import type { Endpoint } from "#domain/contract/endpoints";
-import { appConfig, type AppConfig } from "./config.server";
+import { appConfig, sessionStore, type AppConfig } from "./config.server";
 
 /**
  * Per-request state shared by every loader of one request: the session is read once and the shell
@@ -88,7 +88,7 @@ export class RequestState {
   }
 
   session() {
-    return (this.sessionPromise ??= readSession(this.request, this.config));
+    return (this.sessionPromise ??= readSession(this.request, this.config, sessionStore(this.context)));
   }
 
   async lms(): Promise<LmsClient> {

@@ -1,9 +1,9 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { createCookie } from "react-router";
-import type { AppConfig } from "./config.server";
+import type { AppConfig, SessionStore } from "./config.server";
 import { memoByConfig } from "./memo.server";
 
-/** What the session keeps: tokens for the LMS API, never the user profile (that is fetched). */
+/** What a signed-in session holds: tokens for the LMS API, never the user profile (that is fetched). */
 export interface SessionData {
   sub: string;
   accessToken: string;
@@ -12,7 +12,15 @@ export interface SessionData {
   impersonatedBy?: string | null;
 }
 
-const MAX_COOKIE_BYTES = 4000;
+/**
+ * Sessions are rows on the server (decision 017): the cookie carries only a random 256-bit id,
+ * signed; the row — found by the id's SHA-256 — holds the tokens sealed with AES-256-GCM under a key
+ * derived from SESSION_SECRET. Sign-out, an operator's revoke or a password change mark the row
+ * revoked, and the next request with that cookie is a visitor's.
+ */
+const ID_BYTES = 32;
+/** "Last seen" is written at most once a minute per session. */
+const TOUCH_EVERY_MS = 60_000;
 
 const key = memoByConfig((config) => createHash("sha256").update(`session:${config.sessionSecret}`).digest());
 
@@ -22,46 +30,89 @@ const sessionCookie = memoByConfig((config) =>
     httpOnly: true,
     sameSite: "lax",
     secure: config.secureCookies,
-    maxAge: 14 * 24 * 3600,
     secrets: [config.sessionSecret],
   }),
 );
 
-function encrypt(data: SessionData, config: AppConfig): string {
+export function seal(value: unknown, config: AppConfig): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", key(config), iv);
-  const body = Buffer.concat([cipher.update(JSON.stringify(data), "utf8"), cipher.final()]);
+  const body = Buffer.concat([cipher.update(JSON.stringify(value), "utf8"), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
 }
 
-function decrypt(value: string, config: AppConfig): SessionData | null {
+export function unseal<T>(value: string, config: AppConfig): T | null {
   try {
     const raw = Buffer.from(value, "base64url");
     const decipher = createDecipheriv("aes-256-gcm", key(config), raw.subarray(0, 12));
     decipher.setAuthTag(raw.subarray(12, 28));
     const text = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString("utf8");
-    return JSON.parse(text) as SessionData;
+    return JSON.parse(text) as T;
   } catch {
     return null;
   }
 }
 
-/** The signed-in session, or null (absent, tampered with, or expired). */
-export async function readSession(request: Request, config: AppConfig): Promise<SessionData | null> {
-  const value = await sessionCookie(config).parse(request.headers.get("Cookie"));
-  if (typeof value !== "string") return null;
-  const data = decrypt(value, config);
-  if (!data || data.expiresAt <= Date.now()) return null;
-  return data;
+const hashId = (id: string) => createHash("sha256").update(id).digest("hex");
+
+/** The session id the cookie carries, or null (absent, unsigned or malformed). */
+async function cookieId(request: Request, config: AppConfig): Promise<string | null> {
+  try {
+    const value: unknown = await sessionCookie(config).parse(request.headers.get("Cookie"));
+    return typeof value === "string" && /^[\w-]{43}$/.test(value) ? value : null;
+  } catch {
+    return null;
+  }
 }
 
-/** Encrypted (AES-256-GCM) and signed; refuses to write a cookie browsers would drop. */
-export async function commitSession(data: SessionData, config: AppConfig): Promise<string> {
-  const header = await sessionCookie(config).serialize(encrypt(data, config));
-  if (header.length > MAX_COOKIE_BYTES) throw new Error(`Session cookie too large (${header.length} bytes)`);
-  return header;
+type Sealed = Omit<SessionData, "sub">;
+
+/** The signed-in session, or null (no cookie, unknown id, revoked, expired). One read of the store. */
+export async function readSession(
+  request: Request,
+  config: AppConfig,
+  store: SessionStore,
+): Promise<SessionData | null> {
+  const id = await cookieId(request, config);
+  if (!id) return null;
+  const idHash = hashId(id);
+  const row = await store.find(idHash);
+  if (!row) return null;
+  const sealed = unseal<Sealed>(row.tokens, config);
+  if (!sealed || sealed.expiresAt <= Date.now()) return null;
+  if (Date.now() - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
+    store.touch(idHash).catch((err: unknown) => console.warn("[session] last-seen not written:", err));
+  }
+  return { sub: row.subject, ...sealed };
 }
 
-export async function destroySession(config: AppConfig): Promise<string> {
+/** Stores a new session and answers the cookie that names it. */
+export async function createSession(
+  data: SessionData & { email?: string | null },
+  config: AppConfig,
+  store: SessionStore,
+): Promise<string> {
+  const id = randomBytes(ID_BYTES).toString("base64url");
+  const expiresAt = new Date(data.expiresAt);
+  const sealed: Sealed = {
+    accessToken: data.accessToken,
+    idToken: data.idToken,
+    expiresAt: data.expiresAt,
+    impersonatedBy: data.impersonatedBy ?? null,
+  };
+  await store.create(hashId(id), {
+    subject: data.sub,
+    email: data.email ?? null,
+    impersonatedBy: data.impersonatedBy ?? null,
+    tokens: seal(sealed, config),
+    expiresAt,
+  });
+  return sessionCookie(config).serialize(id, { expires: expiresAt });
+}
+
+/** Revokes the request's session (if any) and answers the cookie that clears it. */
+export async function endSession(request: Request, config: AppConfig, store: SessionStore): Promise<string> {
+  const id = await cookieId(request, config);
+  if (id) await store.revoke(hashId(id));
   return sessionCookie(config).serialize("", { maxAge: 0 });
 }

@@ -1,35 +1,94 @@
 import { test, expect, login, DEMO, expectAccessible, expectNoReact } from "./fixtures";
 
 /**
- * Signing in and out with the demo accounts of the README (they only sign in here: no test changes
- * their data), and signing up.
+ * Signing in and out (issue 17, items 2–5 and 11; issue 11, items 4–5; decision 017): with the
+ * demo accounts of the README (they only sign in here: no test changes their data) and with each
+ * test's own learner.
  */
 
+const signInHeading = (page: import("@playwright/test").Page) => page.getByRole("heading", { name: /sign in/i });
+
 test.describe("sign-in and sign-out", () => {
-  test("ada signs in through the provider, lands in the learner area and signs out", async ({ page, jsEnabled }) => {
-    await login(page, "ada");
+  test("one click on Sign out ends the app's and the provider's sessions; the old cookie is dead", async ({
+    page,
+    learner,
+    jsEnabled,
+  }) => {
+    await login(page, learner);
     await expect(page).toHaveURL(/\/learn\//);
     const account = page.locator("details.user-menu summary");
-    await expect(account).toContainText(DEMO.ada.name);
+    await expect(account).toContainText(learner.name);
     if (!jsEnabled) await expectNoReact(page);
 
-    // The session cookie is httpOnly, SameSite=Lax and small (spec 8, ARCHITECTURE.md).
-    const cookie = (await page.context().cookies()).find((c) => c.name === "learn_session");
-    expect(cookie?.httpOnly).toBe(true);
-    expect(cookie?.sameSite).toBe("Lax");
-    expect((cookie?.value.length ?? 0) + "learn_session".length).toBeLessThan(4096);
+    // The session cookie is httpOnly, SameSite=Lax and carries only an id (the tokens stay on the server).
+    const cookies = await page.context().cookies();
+    const session = cookies.find((c) => c.name === "learn_session");
+    expect(session?.httpOnly).toBe(true);
+    expect(session?.sameSite).toBe("Lax");
+    expect(session?.value.length ?? 0).toBeLessThan(200);
 
     await account.click();
     await page.getByRole("button", { name: "Sign out" }).click();
-    if (!jsEnabled) {
-      // Without JavaScript the provider asks to confirm ending its own session.
-      await expect(page.getByRole("heading", { name: /sign out/i })).toBeVisible();
-      await page.getByRole("button", { name: "Sign out" }).click();
-    }
-    // Signed out of the app and the provider: the learner area asks for the password again.
-    await expect(page.getByRole("heading", { name: /sign in/i })).toBeVisible();
+    // No second question from the provider: straight to the sign-in page of a signed-out visitor.
+    await expect(signInHeading(page)).toBeVisible();
     await expect(page.getByLabel(/password/i)).toBeVisible();
     expect((await page.context().cookies()).find((c) => c.name === "learn_session")).toBeUndefined();
+
+    // Opening the app again asks for the password (the provider's session ended too).
+    await page.goto("/learn/courses");
+    await expect(signInHeading(page)).toBeVisible();
+
+    // A copy of the old cookie is refused: the session row is revoked.
+    await page.context().addCookies(cookies);
+    await page.goto("/learn/courses");
+    await expect(signInHeading(page)).toBeVisible();
+  });
+
+  test("a GET of /oidc/logout (a link on another site) signs nobody out: it offers the button", async ({
+    page,
+    learner,
+  }) => {
+    await login(page, learner);
+    await expect(page).toHaveURL(/\/learn\//);
+    await page.goto("/oidc/logout");
+    await expect(page.getByRole("heading", { name: "Sign out" })).toBeVisible();
+    await expectAccessible(page);
+    await page.goto("/learn/courses");
+    await expect(page.locator("details.user-menu summary")).toContainText(learner.name);
+    await page.goto("/oidc/logout");
+    await page.getByRole("main").getByRole("button", { name: "Sign out" }).click();
+    await expect(signInHeading(page)).toBeVisible();
+  });
+
+  test("signing out in one tab ends the session in the other tab at the logout endpoint (spec 4.15)", async ({
+    page,
+    learner,
+    jsEnabled,
+  }) => {
+    await login(page, learner);
+    await expect(page).toHaveURL(/\/learn\//);
+    const other = await page.context().newPage();
+    await other.goto("/learn/courses");
+    await expect(other.locator("details.user-menu summary")).toContainText(learner.name);
+    const logoutPost = jsEnabled
+      ? other.waitForRequest((r) => r.method() === "POST" && r.url().endsWith("/oidc/logout"))
+      : null;
+    await page.locator("details.user-menu summary").click();
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(signInHeading(page)).toBeVisible();
+    // With JavaScript the storage flag sends the other tab to the logout endpoint at once; without
+    // it the other tab finds out on its next request (its session row is revoked).
+    if (logoutPost) await logoutPost;
+    else await other.reload();
+    await expect(signInHeading(other)).toBeVisible();
+  });
+
+  test("a learner's first sign-in is not greeted as a registration", async ({ page, learner }) => {
+    await login(page, learner);
+    await expect(page).toHaveURL(/\/learn\/courses/);
+    await expect(page.locator("details.user-menu summary")).toContainText(learner.name);
+    expect(page.url()).not.toContain("selfRegistered");
+    await expect(page.getByText("Your account has been created. Welcome!")).toHaveCount(0);
   });
 
   test("a wrong password is refused with a message, and repeated failures get 429", async ({ page }) => {
@@ -57,7 +116,7 @@ test.describe("sign-in and sign-out", () => {
 
   test("the sign-in page is accessible", async ({ page }) => {
     await page.goto("/learn");
-    await expect(page.getByRole("heading", { name: /sign in/i })).toBeVisible();
+    await expect(signInHeading(page)).toBeVisible();
     await expectAccessible(page);
   });
 
@@ -73,8 +132,74 @@ test.describe("sign-in and sign-out", () => {
   });
 });
 
+test.describe("sign-in state", () => {
+  test("100 sign-in starts leave one small state cookie, and signing in still works (no 431)", async ({
+    page,
+    learner,
+  }) => {
+    for (let i = 0; i < 100; i++) {
+      const res = await page.request.get("/oidc/login?redirectUrl=%2Flearn%2Fcourses", { maxRedirects: 0 });
+      expect(res.status()).toBe(302);
+    }
+    const cookies = await page.context().cookies();
+    const header = cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+    expect(cookies.filter((c) => c.name.startsWith("learn_oauth2"))).toEqual([]);
+    expect(header.length).toBeLessThan(2048);
+    await login(page, learner);
+    await expect(page).toHaveURL(/\/learn\/courses/);
+    await expect(page.locator("details.user-menu summary")).toContainText(learner.name);
+    // The state of the sign-in that finished is gone; at most two older ones remain, still small.
+    const after = await page.context().cookies();
+    expect(after.map((c) => `${c.name}=${c.value}`).join("; ").length).toBeLessThan(2048);
+  });
+
+  test("the sign-in request carries a nonce", async ({ page }) => {
+    const res = await page.request.get("/oidc/login", { maxRedirects: 0 });
+    const location = new URL(res.headers().location);
+    expect(location.searchParams.get("nonce")).toMatch(/^[\w-]{32,}$/);
+    expect(location.searchParams.get("code_challenge_method")).toBe("S256");
+  });
+
+  test("a page opened on 127.0.0.1 moves to APP_URL's host first, so signing in works there", async ({
+    page,
+    learner,
+  }) => {
+    const port = new URL(test.info().project.use.baseURL ?? "http://localhost:3210").port;
+    await page.goto(`http://127.0.0.1:${port}/learn/courses?keyword=sql`);
+    await expect(page).toHaveURL(new RegExp(`^http://localhost:${port}/idp/interaction/`));
+    await page.getByLabel(/e-mail/i).fill(learner.email);
+    await page.getByLabel(/password/i).fill(learner.password);
+    await page.getByRole("button", { name: /sign in/i }).click();
+    await expect(page).toHaveURL(new RegExp(`^http://localhost:${port}/learn/courses\\?keyword=sql`));
+    await expect(page.locator("details.user-menu summary")).toContainText(learner.name);
+  });
+
+  test("a cancelled or failed sign-in shows the 401 page in the user's language, with a way to try again", async ({
+    page,
+    learner,
+  }) => {
+    const cancelled = await page.goto("/learn/login-callback?error=access_denied&state=abc");
+    expect(cancelled?.status()).toBe(401);
+    await expect(page.getByRole("heading", { name: "Unauthorized access" })).toBeVisible();
+    await expect(page.getByText("Sign-in was cancelled.")).toBeVisible();
+    await expectAccessible(page);
+
+    // A code with a state nobody started (a forged or replayed return) is refused the same way.
+    // In German (the language menu's own request).
+    await page.request.post("/learn/language", { form: { lng: "de", returnTo: "/learn/open-catalog" } });
+    const forged = await page.goto("/learn/login-callback?code=forged&state=nobody-started-this");
+    expect(forged?.status()).toBe(401);
+    await expect(page.getByText("Die Anmeldung konnte nicht abgeschlossen werden.")).toBeVisible();
+    await page.getByRole("link", { name: "Erneut anmelden" }).click();
+    await page.getByLabel(/e-mail/i).fill(learner.email);
+    await page.getByLabel(/passwort/i).fill(learner.password);
+    await page.getByRole("button", { name: /anmelden/i }).click();
+    await expect(page.locator("details.user-menu summary")).toContainText(learner.name);
+  });
+});
+
 test.describe("sign-up from the public catalog", () => {
-  test("a visitor creates an account and lands on My courses with the 'account created' message", async ({ page }) => {
+  test("a visitor creates an account, signs in and is greeted once with 'account created'", async ({ page }) => {
     await page.goto("/learn/open-catalog");
     await page.getByRole("link", { name: "Sign up" }).first().click();
     await expect(page.getByRole("heading", { name: "Create your account" })).toBeVisible();
@@ -87,12 +212,57 @@ test.describe("sign-up from the public catalog", () => {
     await expect(page.getByText("Enter a valid e-mail address.")).toBeVisible();
     await expect(page.getByText("The password must have at least 8 characters.")).toBeVisible();
     await expect(page.getByLabel("First name")).toHaveValue("Nia");
-    await page.getByLabel("E-mail").fill(`nia-${test.info().project.name}-${Date.now()}@example.com`);
+    const email = `nia-${test.info().project.name}-${Date.now()}@example.com`;
+    await page.getByLabel("E-mail").fill(email);
     await page.getByLabel("Password").fill("a long enough password");
     await page.getByRole("button", { name: "Create account" }).click();
+    // The same answer as for an address that has an account: the sign-in form, the address filled in.
+    await expect(page.getByRole("status")).toContainText(`If ${email} had no account yet, it has one now.`);
+    await expect(page.getByLabel(/e-mail/i)).toHaveValue(email);
+    await page.getByLabel(/password/i).fill("a long enough password");
+    await page.getByRole("button", { name: /sign in/i }).click();
     await expect(page).toHaveURL(/\/learn\/courses(\?|$)/);
     expect(page.url()).not.toContain("selfRegistered");
     await expect(page.getByText("Your account has been created. Welcome!")).toBeVisible();
     await expect(page.locator("details.user-menu summary")).toContainText("Nia Okafor");
+  });
+
+  test("signing up with an address that has an account answers exactly like a new one", async ({ page }) => {
+    await page.goto("/oidc/login?provider=signup");
+    await page.getByLabel("First name").fill("Not");
+    await page.getByLabel("Last name").fill("Ada");
+    await page.getByLabel("E-mail").fill(DEMO.ada.email);
+    await page.getByLabel("Password").fill("another long password");
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      page.getByRole("button", { name: "Create account" }).click(),
+    ]);
+    expect(response.status()).toBe(200);
+    await expect(page.getByRole("status")).toContainText(`If ${DEMO.ada.email} had no account yet, it has one now.`);
+    await expect(page.getByLabel(/e-mail/i)).toHaveValue(DEMO.ada.email);
+  });
+});
+
+test.describe("impersonation (spec 1)", () => {
+  test("an operator's impersonation link signs in as the learner with the plugin and its sign-out", async ({
+    page,
+    learner,
+  }) => {
+    const made = await page.request.post("/api/test-support/v1/impersonations", {
+      data: { command: "impersonate", admin: DEMO.admin.email, as: learner.email },
+    });
+    expect(made.status()).toBe(201);
+    const { url } = (await made.json()) as { url: string };
+    await page.goto(url);
+    await expect(page).toHaveURL(/\/learn\//);
+    const banner = page.getByRole("status").filter({ hasText: `You are acting as ${learner.name}.` });
+    await expect(banner).toBeVisible();
+    await expectAccessible(page);
+    await banner.getByRole("button", { name: "Sign out" }).click();
+    await expect(signInHeading(page)).toBeVisible();
+
+    // The link works once.
+    await page.goto(url);
+    await expect(page.getByText("This impersonation link is invalid, expired or already used.")).toBeVisible();
   });
 });
