@@ -13,6 +13,7 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { createRequestHandler, RouterContextProvider, type RouterContext, type ServerBuild } from "react-router";
 import { parseAppConfig, type AppLoadContext } from "./app/services/config.server";
+import type { ChangeFeed } from "./domain/contract/changes";
 import {
   bodyLimit,
   checkRequestTarget,
@@ -42,6 +43,8 @@ const secrets = await loadSecrets(dataDir);
 let embeddedClient: { OIDC_ISSUER: string; OIDC_CLIENT_ID: string; OIDC_CLIENT_SECRET: string } | null = null;
 
 let idpHandler: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | null = null;
+/** The database's change notices, which the app's caches follow (decision 019). */
+let changes: ChangeFeed | undefined;
 let apiFetch: ((request: Request) => Response | Promise<Response>) | null = null;
 
 if (process.env.LMS_API_URL) {
@@ -56,8 +59,12 @@ if (process.env.LMS_API_URL) {
     dataDir: resolve(dataDir, "pglite"),
     thread: process.env.PGLITE_THREAD !== "0",
   });
+  changes = database.changes;
+  // Several nodes may start together on one PostgreSQL database: the migrations and the demo seed
+  // run on one of them (advisory locks); the others wait, then find nothing left to do (decision 019).
   await database.migrate();
-  if (await seedIfEmpty(database.db)) console.log("[seed] demo data created (accounts: see README, password 'demo')");
+  if (await database.exclusive("seed", () => seedIfEmpty(database.db)))
+    console.log("[seed] demo data created (accounts: see README, password 'demo')");
   // PGlite runs no autovacuum: fresh planner statistics (without them joins are planned blind) and
   // a fresh visibility map (index-only scans, e.g. the catalog's total, skip the table). 0.6 s on
   // the 10,000-course data. A PostgreSQL server vacuums by itself; statistics are refreshed as before.
@@ -97,6 +104,8 @@ if (process.env.LMS_API_URL) {
     const api = createApi({ database, verifyToken: verifierFrom(verifier), dataDir, testSupport });
     apiFetch = (request) => api.fetch(request);
   }
+  // Nothing is remembered before this node hears the other nodes' writes (decision 019).
+  await database.changes.listening();
 }
 
 // The app's configuration, parsed once (a bad value stops the server here), and its way to the LMS
@@ -126,7 +135,7 @@ const handleDocument = createRequestHandler(build as ServerBuild, isDev ? "devel
 async function loadContext(): Promise<RouterContextProvider> {
   const current = typeof build === "function" ? await build() : build;
   const { appLoadContext } = current.entry.module as unknown as { appLoadContext: RouterContext<AppLoadContext> };
-  return new RouterContextProvider(new Map([[appLoadContext, { config, lmsTransport }]]));
+  return new RouterContextProvider(new Map([[appLoadContext, { config, lmsTransport, changes }]]));
 }
 
 const web = new Hono();
