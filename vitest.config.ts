@@ -2,8 +2,11 @@ import { defineConfig } from "vitest/config";
 import { fileURLToPath } from "node:url";
 
 const ALL = ["{app,api,domain,tests/unit,tests/integration,scripts}/**/*.test.{ts,tsx}"];
-/** Tests that touch the database: the API integration suite and the API's own tests (docs/postgres-tests.md). */
-const DATABASE = ["tests/integration/**/*.test.ts", "api/**/*.test.ts"];
+/**
+ * Tests that touch the database: the API integration suite and the API's own tests, and the tests
+ * of several nodes on one server, which need PostgreSQL (docs/postgres-tests.md).
+ */
+const DATABASE = ["tests/integration/**/*.test.ts", "api/**/*.test.ts", "tests/postgres/**/*.test.ts"];
 /** What only PGlite has: its worker thread and its data directory lock, a killed process on its files. */
 const PGLITE_ONLY = ["tests/integration/pglite-thread.test.ts", "tests/integration/crash-submit.test.ts"];
 /** A PostgreSQL server (CI; `npm test` where PostgreSQL is installed): the database tests run on it too. */
