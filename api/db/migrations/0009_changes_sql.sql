@@ -5,17 +5,24 @@
 
 -- A user's own rows: one notice per user the statement touched; a row without a user (a course
 -- access for the whole tenant) or a bulk write of many users is "all".
+-- Static statements (plans kept per session): the key column is "id" for users, "user_id" elsewhere.
+-- (A generic version with EXECUTE format(...) cost 1–4 ms more per write statement on PGlite.)
 CREATE OR REPLACE FUNCTION learner_changes_of_users() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  col text := TG_ARGV[0];
   ids text[];
 BEGIN
-  IF TG_OP = 'INSERT' THEN
-    EXECUTE format('SELECT array_agg(DISTINCT %I::text) FROM new_rows', col) INTO ids;
+  IF TG_ARGV[0] = 'id' THEN
+    IF TG_OP = 'DELETE' THEN
+      SELECT array_agg(DISTINCT id::text) INTO ids FROM old_rows;
+    ELSE
+      SELECT array_agg(DISTINCT id::text) INTO ids FROM new_rows;
+    END IF;
   ELSIF TG_OP = 'DELETE' THEN
-    EXECUTE format('SELECT array_agg(DISTINCT %I::text) FROM old_rows', col) INTO ids;
+    SELECT array_agg(DISTINCT user_id::text) INTO ids FROM old_rows;
+  ELSIF TG_OP = 'INSERT' THEN
+    SELECT array_agg(DISTINCT user_id::text) INTO ids FROM new_rows;
   ELSE
-    EXECUTE format('SELECT array_agg(DISTINCT c::text) FROM (SELECT %1$I AS c FROM new_rows UNION SELECT %1$I FROM old_rows) t', col) INTO ids;
+    SELECT array_agg(DISTINCT c::text) INTO ids FROM (SELECT user_id AS c FROM new_rows UNION SELECT user_id FROM old_rows) t;
   END IF;
   IF ids IS NULL THEN
     RETURN NULL;
