@@ -13,6 +13,7 @@ import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { createRequestHandler, RouterContextProvider, type RouterContext, type ServerBuild } from "react-router";
 import { parseAppConfig, type AppLoadContext } from "./app/services/config.server";
+import type { ChangeFeed } from "./domain/contract/changes";
 import {
   bodyLimit,
   checkRequestTarget,
@@ -46,6 +47,8 @@ const secrets = await loadSecrets(dataDir);
 let embeddedClient: { OIDC_ISSUER: string; OIDC_CLIENT_ID: string; OIDC_CLIENT_SECRET: string } | null = null;
 
 let idpHandler: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | null = null;
+/** The database's change notices, which the app's caches follow (decision 019). */
+let changes: ChangeFeed | undefined;
 let apiFetch: ((request: Request) => Response | Promise<Response>) | null = null;
 
 if (process.env.LMS_API_URL && !process.env.OIDC_ISSUER) {
@@ -77,7 +80,10 @@ if (!demoAllowed) {
 const sessions = createSessionStore(database.db);
 
 if (!process.env.LMS_API_URL) {
-  if (await seedIfEmpty(database.db, { accounts: demoAllowed }))
+  changes = database.changes;
+  // Several nodes may start together on one PostgreSQL database: the migrations (above) and the demo
+  // seed run on one of them under advisory locks; the others wait, then find nothing left to do (decision 019).
+  if (await database.exclusive("seed", () => seedIfEmpty(database.db, { accounts: demoAllowed })))
     console.log(
       demoAllowed
         ? "[seed] demo data created (accounts: see README, password 'demo')"
@@ -128,6 +134,8 @@ if (!process.env.LMS_API_URL) {
     const api = createApi({ database, verifyToken: verifierFrom(verifier), dataDir, testSupport });
     apiFetch = (request) => api.fetch(request);
   }
+  // Nothing is remembered before this node hears the other nodes' writes (decision 019).
+  await database.changes.listening();
 }
 
 // The app's configuration, parsed once (a bad value stops the server here), and its way to the LMS
@@ -157,7 +165,7 @@ const handleDocument = createRequestHandler(build as ServerBuild, isDev ? "devel
 async function loadContext(): Promise<RouterContextProvider> {
   const current = typeof build === "function" ? await build() : build;
   const { appLoadContext } = current.entry.module as unknown as { appLoadContext: RouterContext<AppLoadContext> };
-  return new RouterContextProvider(new Map([[appLoadContext, { config, lmsTransport, sessions }]]));
+  return new RouterContextProvider(new Map([[appLoadContext, { config, lmsTransport, sessions, changes }]]));
 }
 
 // Expired provider records and sessions that ended a day ago are deleted now and then (decision 017).

@@ -1,6 +1,19 @@
 import { defineConfig } from "vitest/config";
 import { fileURLToPath } from "node:url";
 
+const ALL = ["{app,api,domain,tests/unit,tests/integration,scripts}/**/*.test.{ts,tsx}"];
+/**
+ * Tests that touch the database: the API integration suite and the API's own tests, and the tests
+ * of several nodes on one server, which need PostgreSQL (docs/postgres-tests.md).
+ */
+const DATABASE = ["tests/integration/**/*.test.ts", "api/**/*.test.ts", "tests/postgres/**/*.test.ts"];
+/** What only PGlite has: its worker thread and its data directory lock, a killed process on its files. */
+const PGLITE_ONLY = ["tests/integration/pglite-thread.test.ts", "tests/integration/crash-submit.test.ts"];
+/** A PostgreSQL server (CI; `npm test` where PostgreSQL is installed): the database tests run on it too. */
+const postgres = process.env.TEST_DATABASE_URL;
+
+const test = { environment: "node", pool: "forks", testTimeout: 30_000, hookTimeout: 60_000 } as const;
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -8,11 +21,22 @@ export default defineConfig({
       "#domain": fileURLToPath(new URL("./domain", import.meta.url)),
     },
   },
-  test: {
-    include: ["{app,api,domain,tests/unit,tests/integration,scripts}/**/*.test.{ts,tsx}"],
-    environment: "node",
-    pool: "forks",
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
-  },
+  test: postgres
+    ? {
+        ...test,
+        projects: [
+          { extends: true, test: { ...test, name: "pglite", include: ALL, provide: { testDatabaseUrl: "" } } },
+          {
+            extends: true,
+            test: {
+              ...test,
+              name: "postgres",
+              include: DATABASE,
+              exclude: PGLITE_ONLY,
+              provide: { testDatabaseUrl: postgres },
+            },
+          },
+        ],
+      }
+    : { ...test, include: ALL },
 });

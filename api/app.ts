@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { readCommandStatus } from "./commands/run";
 import type { ApiDeps, ApiEnv } from "./context";
-import { requireUser } from "./auth";
+import { forgetPrincipalsAfter, requireUser } from "./auth";
 import { ApiError, message, renderError } from "./errors";
 import { openApiDocument } from "./openapi";
 import { platformRoutes } from "./routes/platform";
@@ -17,6 +17,8 @@ import { params, idParams } from "./validate";
 /** The embedded LMS API, mounted at /api. Reached in-process by the app or over HTTP by anyone. */
 export function createApi(deps: ApiDeps) {
   const app = new Hono<ApiEnv>().basePath("/api");
+  // What this node remembers of users is forgotten when any node changes them (decision 019).
+  deps.database.changes.subscribe(forgetPrincipalsAfter);
   app.use("*", async (c, next) => {
     c.set("deps", deps);
     c.set("db", deps.database.db);

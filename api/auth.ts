@@ -3,6 +3,7 @@ import { eq, or, sql } from "drizzle-orm";
 import type { ApiEnv, Principal } from "./context";
 import { ApiError, message } from "./errors";
 import { users } from "./db/schema";
+import type { DataChange } from "../domain/contract/changes";
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -20,6 +21,15 @@ const principals = new Map<string, { principal: Principal; expires: number }>();
 /** For tests that count queries: start from a cold cache. */
 export function forgetPrincipals(): void {
   principals.clear();
+}
+
+/**
+ * A user's data changed on some node (decision 019: the database's change notices): their tokens
+ * are checked and looked up again, so a user who was removed or moved is not served from memory.
+ */
+export function forgetPrincipalsAfter(change: DataChange): void {
+  if (change.kind === "all") return principals.clear();
+  for (const [token, known] of principals) if (known.principal.id === change.userId) principals.delete(token);
 }
 
 /** Verifies the bearer token against the identity provider's keys and loads the signed-in user. */

@@ -5,7 +5,7 @@
 import type { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { createApi } from "./app";
-import type { Database } from "./db/client";
+import { pgliteChanges, type Database } from "./db/client";
 import * as schema from "./db/schema";
 import { verifierFrom, type VerifierConfig } from "./runtime";
 
@@ -25,6 +25,9 @@ export function createThreadApi(client: unknown, options: ThreadApiOptions): (re
     kind: "pglite",
     // The main thread owns the schema and the data directory: it migrates and closes.
     migrate: () => Promise.reject(new Error("migrations run from the main thread")),
+    exclusive: (_name, work) => work(),
+    // The worker's client LISTENs on this thread's PGlite (decision 019).
+    changes: pgliteChanges(client as Parameters<typeof pgliteChanges>[0]),
     close: async () => {},
     queryCount: () => count,
   };

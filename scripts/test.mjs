@@ -1,9 +1,13 @@
 // `npm test`: unit + integration tests (vitest), then browser tests (Playwright, JavaScript on and off).
 // Finds a Chromium by itself and says what it did; ends with one line "N passed, N failed".
+// Where PostgreSQL is installed (CI installs it) it also runs the tests that touch the database on
+// PostgreSQL, besides PGlite, and the two-node browser test (docs/postgres-tests.md, decision 019).
 import { spawnSync, execSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
+import { findPostgresBin, startPostgres } from "../tests/fixtures/postgres.ts";
 
 const e2eOnly = process.argv.includes("--e2e-only");
 const unitOnly = process.argv.includes("--unit-only");
@@ -61,9 +65,50 @@ function findChromium() {
   return null;
 }
 
+/** A PostgreSQL server: TEST_DATABASE_URL as given, or a throw-away cluster when PostgreSQL is installed. */
+let postgres = null;
+if (process.env.TEST_DATABASE_URL) {
+  postgres = { url: process.env.TEST_DATABASE_URL, stop: () => {} };
+  console.log("[test] PostgreSQL from TEST_DATABASE_URL: the database tests run on it too, besides PGlite");
+} else {
+  const bin = findPostgresBin();
+  if (bin) {
+    try {
+      postgres = await startPostgres({ bin });
+      console.log(
+        `[test] PostgreSQL ${postgres.version} found (${bin}): a throw-away cluster on port ${postgres.port} runs the ` +
+          "API integration suite and the two-node test too, besides PGlite",
+      );
+    } catch (error) {
+      console.log(`[test] PostgreSQL is installed but would not start: ${error.message}`);
+      failed += 1;
+    }
+  } else {
+    console.log(
+      "[test] PostgreSQL not installed: database tests on PGlite only, no two-node test " +
+        "(CI installs it; apt-get install postgresql, or set TEST_DATABASE_URL; docs/postgres-tests.md)",
+    );
+  }
+}
+const stopPostgres = () => {
+  postgres?.stop();
+  postgres = null;
+};
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    stopPostgres();
+    process.exit(1);
+  });
+}
+const postgresEnv = postgres ? { TEST_DATABASE_URL: postgres.url } : {};
+
 if (!e2eOnly) {
   const out = join(work, "vitest.json");
-  const status = run("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`]);
+  const status = run(
+    "npx",
+    ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`],
+    postgresEnv,
+  );
   if (existsSync(out)) {
     const r = JSON.parse(readFileSync(out, "utf8"));
     passed += r.numPassedTests ?? 0;
@@ -94,9 +139,27 @@ if (!unitOnly) {
     } else if (status !== 0) {
       failed += 1;
     }
+    if (postgres) {
+      // Two app processes on one PostgreSQL database behind a balancer (tests/nodes/).
+      const nodesOut = join(work, "playwright-nodes.json");
+      const nodesStatus = run("npx", ["playwright", "test", "--config", "playwright.nodes.config.ts"], {
+        PW_JSON_OUTPUT: nodesOut,
+        ...postgresEnv,
+        ...(chromium ? { PLAYWRIGHT_CHROMIUM_PATH: chromium } : {}),
+      });
+      if (existsSync(nodesOut)) {
+        const r = JSON.parse(readFileSync(nodesOut, "utf8"));
+        passed += (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0);
+        failed += r.stats?.unexpected ?? 0;
+        if (nodesStatus !== 0 && !(r.stats?.unexpected > 0)) failed += 1;
+      } else if (nodesStatus !== 0) {
+        failed += 1;
+      }
+    }
   }
 }
 
+stopPostgres();
 rmSync(work, { recursive: true, force: true });
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

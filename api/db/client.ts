@@ -6,6 +6,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
+import { CHANGES_CHANNEL, parseChange, type ChangeFeed, type DataChange } from "../../domain/contract/changes";
 import * as schema from "./schema";
 import { PGliteThread } from "./pglite-thread";
 
@@ -16,7 +17,16 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
+  /** Runs the migrations once, however many nodes start together (under `exclusive("migrate")`). */
   migrate(): Promise<void>;
+  /**
+   * Runs `work` while this node holds the lock `name`, which every node on the same database shares
+   * (a PostgreSQL advisory lock on a connection of its own; PGlite has one process per database, so
+   * there it just runs). Startup work that must happen once — migrations, the demo seed — runs in it.
+   */
+  exclusive<T>(name: string, work: () => Promise<T>): Promise<T>;
+  /** Notices of data that nodes remember for a while (decision 019): LISTEN/NOTIFY on `learner_changes`. */
+  changes: ListeningFeed;
   close(): Promise<void>;
   /** Counts the statements sent, so tests can prove a page's query count does not grow with data. */
   queryCount(): number;
@@ -82,6 +92,155 @@ export function lockDataDir(dataDir: string): () => void {
   throw new Error(`Could not lock ${dataDir}`);
 }
 
+/** A change feed that can say when it hears: `listening()` starts listening and resolves once LISTEN is on. */
+export interface ListeningFeed extends ChangeFeed {
+  listening(): Promise<void>;
+}
+
+/** What PGlite and the database thread both offer for LISTEN (PGlite delivers its own NOTIFYs in process). */
+interface Listener {
+  listen(channel: string, callback: (payload: string) => void): Promise<unknown>;
+}
+
+/**
+ * The change feed of PGlite (decision 019): one node, so the channel is in process — PGlite's own
+ * LISTEN, started when the first listener subscribes.
+ */
+export function pgliteChanges(client: Listener): ListeningFeed {
+  const listeners = new Set<(change: DataChange) => void>();
+  let started: Promise<void> | null = null;
+  const listening = () =>
+    (started ??= client
+      .listen(CHANGES_CHANNEL, (payload) => {
+        const change = parseChange(payload);
+        for (const l of listeners) l(change);
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => console.error("[db] LISTEN failed:", error),
+      ));
+  return {
+    subscribe(listener) {
+      listeners.add(listener);
+      void listening();
+      return () => void listeners.delete(listener);
+    },
+    listening,
+  };
+}
+
+const RELISTEN_MS = 1_000;
+
+/**
+ * The change feed of a PostgreSQL server: a connection of its own (not the pool's) that LISTENs on
+ * `learner_changes`, opened when the first listener subscribes. When it breaks, notices may have been
+ * missed: listeners hear "all" (forget everything), and it listens again a second later.
+ */
+function postgresChanges(connectionString: string): ListeningFeed & { close(): Promise<void> } {
+  const listeners = new Set<(change: DataChange) => void>();
+  const emit = (change: DataChange) => {
+    for (const l of listeners) l(change);
+  };
+  let client: pg.Client | null = null;
+  let started = false;
+  let closed = false;
+  let timer: NodeJS.Timeout | null = null;
+  let failures = 0;
+  let onListening: () => void = () => {};
+  const listeningNow = new Promise<void>((resolve) => (onListening = resolve));
+  const start = () => {
+    if (started) return;
+    started = true;
+    void connect();
+  };
+
+  const connect = async () => {
+    timer = null;
+    if (closed) return;
+    const c = new pg.Client({ connectionString });
+    client = c;
+    let lost = false;
+    const onLost = (error?: Error) => {
+      if (lost) return;
+      lost = true;
+      void c.end().catch(() => {});
+      if (client === c) client = null;
+      if (closed) return;
+      if (failures++ === 0)
+        console.error(`[db] the LISTEN connection broke (${error?.message ?? "closed"}); listening again`);
+      emit({ kind: "all" });
+      timer = setTimeout(() => void connect(), RELISTEN_MS);
+    };
+    c.on("error", onLost);
+    c.on("end", () => onLost());
+    c.on("notification", (n) => {
+      if (n.channel === CHANGES_CHANNEL) emit(parseChange(n.payload ?? ""));
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${CHANGES_CHANNEL}`);
+      if (failures > 0) emit({ kind: "all" }); // what changed while we were not listening
+      failures = 0;
+      onListening();
+    } catch (error) {
+      onLost(error as Error);
+    }
+  };
+
+  return {
+    subscribe(listener) {
+      listeners.add(listener);
+      start();
+      return () => void listeners.delete(listener);
+    },
+    listening() {
+      start();
+      return listeningNow;
+    },
+    async close() {
+      onListening(); // nobody waits for a feed that is closed
+      closed = true;
+      if (timer) clearTimeout(timer);
+      const c = client;
+      client = null;
+      await c?.end().catch(() => {});
+    },
+  };
+}
+
+/**
+ * Holds the advisory lock `name` on a connection of its own while `work` runs: a second node that
+ * asks for it waits until the first has finished (and a node that dies releases it with its
+ * connection). Keys are 64-bit hashes of "learner-app:<name>".
+ */
+async function withAdvisoryLock<T>(pool: pg.Pool, name: string, work: () => Promise<T>): Promise<T> {
+  const key = `learner-app:${name}`;
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    const { rows } = await client.query<{ ok: boolean }>("select pg_try_advisory_lock(hashtextextended($1, 0)) as ok", [
+      key,
+    ]);
+    if (!rows[0]?.ok) {
+      console.log(`[db] another node holds "${name}": waiting for it to finish`);
+      await client.query("select pg_advisory_lock(hashtextextended($1, 0))", [key]);
+    }
+    try {
+      return await work();
+    } finally {
+      await client.query("select pg_advisory_unlock(hashtextextended($1, 0))", [key]).catch((error: Error) => {
+        broken = error;
+      });
+    }
+  } catch (error) {
+    broken ??= error as Error;
+    throw error;
+  } finally {
+    // A connection whose unlock failed is not given back to the pool: closing it releases the lock.
+    client.release(broken);
+  }
+}
+
 /**
  * PGlite in `dataDir` by default (or in memory with "memory://"); a PostgreSQL server when a
  * connection string is given. Both run the same drizzle migrations (docs/decisions/003-database-and-api-in-process.md).
@@ -96,12 +255,28 @@ export async function openDatabase(options: {
   const logger = { logQuery: () => void count++ };
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection the server closed (a restart, a failover) is dropped from the pool; without
+    // a listener its error would end the process.
+    let closing = false;
+    pool.on("error", (error) => {
+      if (!closing) console.error("[db] idle connection lost:", error.message);
+    });
     const db = drizzlePg(pool, { schema, logger }) as unknown as Db;
+    const changes = postgresChanges(options.databaseUrl);
+    const exclusive = <T>(name: string, work: () => Promise<T>) => withAdvisoryLock(pool, name, work);
     return {
       db,
       kind: "postgres",
-      migrate: () => migratePg(db as never, { migrationsFolder }),
-      close: () => pool.end(),
+      // Two nodes started together on an empty database both created the same tables (one died with
+      // "duplicate key … (typname)"): the lock lets one migrate; the other then finds nothing to do.
+      migrate: () => exclusive("migrate", () => migratePg(db as never, { migrationsFolder })),
+      exclusive,
+      changes,
+      close: async () => {
+        closing = true;
+        await changes.close();
+        await pool.end();
+      },
       queryCount: () => count,
     };
   }
@@ -129,6 +304,9 @@ export async function openDatabase(options: {
     db,
     kind: "pglite",
     migrate: () => migratePglite(db, { migrationsFolder }),
+    // One process owns a PGlite directory (the lock file above), so there is nobody to wait for.
+    exclusive: (_name, work) => work(),
+    changes: pgliteChanges(thread ?? client),
     close: async () => {
       await client.close();
       unlock();

@@ -13,6 +13,9 @@ type Reply =
   | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; error: Record<string, unknown> & { message: string } };
 
+/** A NOTIFY the thread's PGlite delivered on a channel the main thread listens to (decision 019). */
+type Notification = { notification: { channel: string; payload: string } };
+
 interface Queryable {
   query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
   exec(sql: string): Promise<Results[]>;
@@ -33,6 +36,7 @@ function revive(error: Record<string, unknown> & { message: string }): Error {
 export class PGliteThread implements Queryable {
   readonly #worker: Worker;
   readonly #pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  readonly #channels = new Map<string, Set<(payload: string) => void>>();
   #next = 1;
   #closed: Error | null = null;
 
@@ -49,7 +53,9 @@ export class PGliteThread implements Queryable {
     const ready = new Promise<void>((resolve, reject) => {
       client.#pending.set(0, { resolve: () => resolve(), reject });
     });
-    worker.on("message", (reply: Reply) => client.#settle(reply));
+    worker.on("message", (reply: Reply | Notification) =>
+      "notification" in reply ? client.#notify(reply.notification) : client.#settle(reply),
+    );
     worker.on("error", (error) => client.#fail(error));
     worker.on("exit", (code) => client.#fail(new Error(`the database thread stopped (exit code ${code})`)));
     await ready;
@@ -66,6 +72,22 @@ export class PGliteThread implements Queryable {
     if (this.#pending.size === 0) this.#worker.unref();
     if (reply.ok) waiting.resolve(reply.result);
     else waiting.reject(revive(reply.error));
+  }
+
+  #notify({ channel, payload }: Notification["notification"]) {
+    for (const callback of this.#channels.get(channel) ?? []) callback(payload);
+  }
+
+  /** LISTEN in the database thread: its PGlite delivers NOTIFYs in process, and the thread passes them on. */
+  async listen(channel: string, callback: (payload: string) => void): Promise<() => void> {
+    let callbacks = this.#channels.get(channel);
+    if (!callbacks) {
+      callbacks = new Set();
+      this.#channels.set(channel, callbacks);
+      await this.#send({ op: "listen", channel });
+    }
+    callbacks.add(callback);
+    return () => void callbacks.delete(callback);
   }
 
   #fail(error: Error) {

@@ -10,8 +10,9 @@
  * Messages in:  { id, op: "query", sql, params, rowMode, tx? } | { id, op: "exec", sql, tx? }
  *               { id, op: "begin" } | { id, op: "end", tx, commit } | { id, op: "close" }
  *               { id, op: "startApi", options } | { id, op: "fetch", method, url, headers, body }
- *               { id, op: "pull", stream } | { id, op: "cancel", stream }
+ *               { id, op: "pull", stream } | { id, op: "cancel", stream } | { id, op: "listen", channel }
  * Messages out: { id, ok: true, result } | { id, ok: false, error }
+ *               { notification: { channel, payload } } (after "listen": PGlite's NOTIFYs, decision 019)
  *
  * Plain JavaScript so that it loads in any Node process (tsx, vitest, plain node) without a loader;
  * `startApi` (decision 012) imports the TypeScript API and registers tsx in this thread if needed.
@@ -254,6 +255,8 @@ function localClient() {
   });
   return {
     ...on(null),
+    // The API here hears the same notices as the main thread (decision 019).
+    listen: (channel, callback) => db.listen(channel, callback),
     transaction: (callback) =>
       db.transaction((tx) =>
         callback({
@@ -267,6 +270,9 @@ function localClient() {
     close: async () => {},
   };
 }
+
+/** Channels whose notices go to the main thread. */
+const forwarded = new Set();
 
 /** (request: Request) => Promise<Response>, once startApi has run. */
 let api = null;
@@ -365,6 +371,15 @@ async function handle(message) {
       }
       return null;
     }
+    case "listen":
+      // The main thread's listeners of a channel (decision 019): NOTIFYs are passed on as they come.
+      if (!forwarded.has(message.channel)) {
+        forwarded.add(message.channel);
+        await db.listen(message.channel, (payload) =>
+          port.postMessage({ notification: { channel: message.channel, payload } }),
+        );
+      }
+      return null;
     case "startApi":
       return startApi(message.options);
     case "fetch":

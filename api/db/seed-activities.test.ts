@@ -2,7 +2,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { asc, count, eq, inArray } from "drizzle-orm";
-import { openDatabase, type Database } from "./client";
+import type { Database } from "./client";
+import { openTestDatabase } from "../../tests/fixtures/database";
 import * as s from "./schema";
 import { seedDemo } from "./seed";
 import { CATALOG_SLUGS, findCatalog, type CatalogSlug } from "./seed-catalog";
@@ -43,8 +44,7 @@ let recs: Rec[];
 let workflows: Workflow[];
 
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
-  await database.migrate();
+  database = await openTestDatabase();
   ({ tenantId, userIds } = await seedDemo(database.db));
   objectiveIds = (await findCatalog(database.db, tenantId)) as Record<CatalogSlug, string>;
   // Once seedDemo calls seedActivities this is a no-op (idempotent); until then it seeds.

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, count, eq, isNull, sql } from "drizzle-orm";
-import { openDatabase, type Database } from "./client";
+import type { Database } from "./client";
+import { openTestDatabase } from "../../tests/fixtures/database";
 import * as s from "./schema";
 import { seedDemo } from "./seed";
 import { BIG_CODE_PATTERN, seedBig } from "./seed-big";
@@ -29,8 +30,7 @@ let userIds: Record<"ada" | "grace" | "admin" | "rita", string>;
 let objectiveIds: Record<CatalogSlug, string>;
 
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
-  await database.migrate();
+  database = await openTestDatabase();
   ({ tenantId, userIds } = await seedDemo(database.db));
   ({ objectiveIds } = await seedCatalog(database.db, { tenantId, userIds, now: NOW }));
   ref = (await catalogSeededAt(database.db, tenantId))!;
@@ -415,9 +415,8 @@ describe("seedBig", () => {
   });
 
   it("seeds an empty database from scratch", async () => {
-    const fresh = await openDatabase({ dataDir: "memory://" });
+    const fresh = await openTestDatabase();
     try {
-      await fresh.migrate();
       const result = await seedBig(fresh.db, { courses: 30, aggregates: 10, log: () => {} });
       expect(result).toMatchObject({ skipped: false, courses: 30, aggregates: 10 });
       const [{ n }] = await fresh.db.select({ n: count() }).from(s.objectives);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { openDatabase, type Database } from "../db/client";
+import type { Database } from "../db/client";
+import { openTestDatabase } from "../../tests/fixtures/database";
 import { seedDemo } from "../db/seed";
 import { licences, pendingRegistrations, userRoles, users } from "../db/schema";
 import { verifyPassword } from "../db/password";
@@ -8,8 +9,7 @@ import { registerLearner } from "./register";
 
 let database: Database;
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
-  await database.migrate();
+  database = await openTestDatabase();
   await seedDemo(database.db, { catalog: false });
 });
 afterAll(() => database.close());

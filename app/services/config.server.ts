@@ -1,5 +1,6 @@
 import { createContext, type RouterContextProvider } from "react-router";
 import { z } from "zod";
+import type { ChangeFeed } from "#domain/contract/changes";
 
 /**
  * The app's configuration and its way to the LMS API, handed to every request by the server
@@ -98,6 +99,11 @@ export interface AppLoadContext {
   config: AppConfig;
   lmsTransport: Transport;
   sessions: SessionStore;
+  /**
+   * Notices of changed data from the embedded database (decision 019), which the app's caches
+   * follow: every node's writes arrive here. Absent with an external LMS API.
+   */
+  changes?: ChangeFeed;
 }
 
 /** The key of the load context; `server.ts` reads it from the server build's entry module. */

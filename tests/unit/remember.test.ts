@@ -4,7 +4,7 @@
  * behind a refresh, and failures are never remembered.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { remember, type Entry } from "../../app/services/request.server";
+import { remember, type Entry } from "../../app/services/read-cache.server";
 
 const TTL = 30_000;
 

@@ -1,0 +1,154 @@
+/**
+ * Two nodes on one PostgreSQL database behave as one (issue 17 item 15, decision 019): two app
+ * processes started together on an empty database (both survive its migrations and seed), behind a
+ * balancer that the test points at node A or node B (tests/nodes/cluster.ts). With JavaScript on
+ * and off, each test with a learner of its own.
+ */
+import type { Page } from "@playwright/test";
+import pg from "pg";
+import { test, expect, login, expectAccessible, type Learner } from "../e2e/fixtures";
+import type { NodeName } from "./cluster";
+
+const userMenu = (page: Page) => page.locator("details.user-menu summary");
+const cards = (page: Page) => page.locator(".card-grid > li.course-card");
+const card = (page: Page, name: string) =>
+  cards(page).filter({ has: page.getByRole("heading", { name, exact: true }) });
+const collections = (page: Page) => page.getByRole("navigation", { name: "Collections" });
+
+/** From now on the page's requests go to this node (the balancer reads the header). */
+async function onNode(page: Page, node: NodeName) {
+  await page.context().setExtraHTTPHeaders({ "x-node": node });
+}
+
+/**
+ * Signs in through node A. The sign-in's own steps stay on one node while the embedded provider
+ * keeps its interactions and codes in the process (its token exchange, which carries no `x-node`,
+ * goes to A); what the tests prove is that the session it ends with works on every node.
+ */
+async function signIn(page: Page, learner: Learner, path = "/learn/courses") {
+  await onNode(page, "A");
+  await login(page, learner, `/oidc/login?redirectUrl=${encodeURIComponent(path)}`);
+  await expect(userMenu(page)).toContainText(learner.name);
+}
+
+/** Opens a page and checks which node answered. */
+async function open(page: Page, path: string, node: NodeName) {
+  await onNode(page, node);
+  const response = await page.goto(path);
+  expect(response?.headers()["x-served-by"], `${path} answered by node ${node}`).toBe(node);
+  return response;
+}
+
+/** The database, as an operator (or a node's own write) changes it. */
+async function sql<T extends pg.QueryResultRow>(text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: process.env.NODES_DATABASE_URL });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+test.describe("two nodes on one PostgreSQL database", () => {
+  test("a learner signs in on node A and continues on node B", async ({ page, learner }) => {
+    await signIn(page, learner);
+    await expect(page).toHaveURL(/\/learn\//);
+
+    await open(page, "/learn/courses", "B");
+    await expect(page.getByRole("heading", { level: 1, name: "My courses" })).toBeVisible();
+    await expect(userMenu(page)).toContainText(learner.name);
+    await expectAccessible(page);
+  });
+
+  test.describe("a write on A is what B shows on its next request", () => {
+    test.use({ learnerRecipe: { enrolments: [{ course: "git-workflows", selfEnrolled: true }] } });
+
+    test("an enrolment: the course and its collection appear on B at once", async ({ page, learner }) => {
+      const course = "Coaching Skills Workshop"; // collection "Leadership"
+      await signIn(page, learner);
+      // B remembers this learner's filter lists (decision 019: until a change notice says otherwise).
+      await open(page, "/learn/courses", "B");
+      await expect(card(page, "Git Workflows for Teams")).toBeVisible();
+      await expect(collections(page).getByRole("link", { name: "Software Engineering" })).toBeVisible();
+      await expect(collections(page).getByRole("link", { name: "Leadership" })).toHaveCount(0);
+
+      // On A: "Add to my courses".
+      await open(page, `/learn/catalog?keyword=${encodeURIComponent(course.toLowerCase())}`, "A");
+      await card(page, course).getByRole("link", { name: course }).click();
+      await expect(page.getByRole("heading", { level: 1, name: course })).toBeVisible();
+      await page.getByRole("button", { name: "Add to my courses" }).click();
+      await expect(page).toHaveURL(/\/learn\/courses$/);
+
+      // B's next request shows it: the course, and its collection among the filters.
+      await open(page, "/learn/courses", "B");
+      await expect(card(page, course)).toBeVisible();
+      await expect(collections(page).getByRole("link", { name: "Leadership" })).toBeVisible();
+    });
+  });
+
+  test.describe("a change made elsewhere is what B shows on its next request", () => {
+    test.use({ learnerRecipe: { like: "ada" } });
+
+    test("a time zone: B shows the learner's times in the new zone", async ({ page, learner }) => {
+      const course = "Python for Data Analysis";
+      const event = "Live Q&A with the instructors";
+      await signIn(page, learner);
+      await open(page, `/learn/catalog?keyword=${encodeURIComponent(course.toLowerCase())}`, "B");
+      const href = await page.getByRole("link", { name: course, exact: true }).first().getAttribute("href");
+      const id = /\/learn\/catalog\/([0-9a-f-]{36})/.exec(href ?? "")?.[1];
+      expect(id, "the course's catalog link").toBeTruthy();
+      await open(page, `/learn/courses/${id}/view/content`, "B");
+      const link = page
+        .getByRole("navigation", { name: "Table of contents" })
+        .getByRole("listitem")
+        .filter({ has: page.locator(".toc__name").getByText(event, { exact: true }) })
+        .getByRole("link");
+      const activity = (await link.getAttribute("href"))!;
+      await open(page, activity, "B");
+      const zoneLine = page.locator(".event").getByText(/^Times are shown in /);
+      await expect(zoneLine).toBeVisible();
+      const next = (await zoneLine.textContent())?.includes("Asia/Tokyo") ? "America/Lima" : "Asia/Tokyo";
+
+      // B remembers the learner's shell (their zone); the zone changes in the database, as an
+      // administrator's tool or another node's write would change it.
+      await sql("update users set timezone = $1 where email = $2", [next, learner.email]);
+      await open(page, activity, "B");
+      await expect(zoneLine).toHaveText(`Times are shown in ${next}.`);
+    });
+  });
+
+  test("the same 'Add to my courses' sent to both nodes at once makes one enrolment", async ({ page, learner }) => {
+    const course = "Data Visualisation with D3.js";
+    await signIn(page, learner, "/learn/catalog");
+    await open(page, `/learn/catalog?keyword=${encodeURIComponent(course.toLowerCase())}`, "A");
+    await card(page, course).getByRole("link", { name: course }).click();
+    await expect(page.getByRole("heading", { level: 1, name: course })).toBeVisible();
+    const form = page.locator("form").filter({ has: page.getByRole("button", { name: "Add to my courses" }) });
+    const enrolId = await form.locator('input[name="enrolId"]').inputValue();
+    const intent = await form.locator('input[name="intent"]').inputValue();
+    // A double click that a balancer spread over both nodes: the same form, twice, at the same time.
+    const post = (node: NodeName) =>
+      page.request.post(page.url(), {
+        form: { intent, enrolId },
+        headers: { "x-node": node, Origin: new URL(page.url()).origin },
+        maxRedirects: 0,
+      });
+    const answers = await Promise.all([post("A"), post("B")]);
+    expect(answers.map((a) => a.headers()["x-served-by"]).sort()).toEqual(["A", "B"]);
+    expect(answers.map((a) => a.status())).toEqual([answers[0].status(), answers[0].status()]);
+    expect(answers[0].status()).toBeLessThan(400);
+
+    const commands = await sql<{ n: number }>("select count(*)::int as n from commands where id = $1", [enrolId]);
+    expect(commands[0].n).toBe(1);
+    const enrolments = await sql<{ n: number }>(
+      `select count(*)::int as n from objective_workflow_aggregates a
+         join users u on u.id = a.user_id join objectives o on o.id = a.objective_id
+       where u.email = $1 and o.name = $2`,
+      [learner.email, course],
+    );
+    expect(enrolments[0].n).toBe(1);
+    await open(page, "/learn/courses", "B");
+    await expect(card(page, course)).toHaveCount(1);
+  });
+});
