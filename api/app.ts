@@ -22,7 +22,8 @@ export function createApi(deps: ApiDeps) {
     c.set("db", deps.database.db);
     c.set("now", deps.now ? deps.now() : new Date());
     await next();
-    c.header("Cache-Control", "no-store");
+    // Answers are personal unless a route says otherwise (public certificate documents do).
+    if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
   });
   app.onError((err, c) => renderError(c, err));
   app.notFound((c) => renderError(c, new ApiError(404, { "": [message("notFound", "No such endpoint.")] })));

@@ -87,11 +87,26 @@ describe("certificateStatus (issue 12: valid, expired or revoked; spec 5 expiry 
 
 describe("certificateScore (spec 2.7 / 5: percent, points hidden when max score is 1)", () => {
   it.each([
-    [{ score: 18, maxScore: 20, normalizedScore: 0.9 }, { percent: 90, points: { score: 18, maxScore: 20 } }],
-    [{ score: 1, maxScore: 1, normalizedScore: 1 }, { percent: 100, points: null }],
-    [{ score: 0.85, maxScore: 1, normalizedScore: null }, { percent: 85, points: null }],
-    [{ score: 7, maxScore: 9, normalizedScore: null }, { percent: 78, points: { score: 7, maxScore: 9 } }],
-    [{ score: null, maxScore: null, normalizedScore: 0.666 }, { percent: 67, points: null }],
+    [
+      { score: 18, maxScore: 20, normalizedScore: 0.9 },
+      { percent: 90, points: { score: 18, maxScore: 20 } },
+    ],
+    [
+      { score: 1, maxScore: 1, normalizedScore: 1 },
+      { percent: 100, points: null },
+    ],
+    [
+      { score: 0.85, maxScore: 1, normalizedScore: null },
+      { percent: 85, points: null },
+    ],
+    [
+      { score: 7, maxScore: 9, normalizedScore: null },
+      { percent: 78, points: { score: 7, maxScore: 9 } },
+    ],
+    [
+      { score: null, maxScore: null, normalizedScore: 0.666 },
+      { percent: 67, points: null },
+    ],
     [{ score: null, maxScore: 10, normalizedScore: null }, null],
   ])("%j → %j", (result, expected) => {
     expect(certificateScore(result)).toEqual(expected);

@@ -97,8 +97,7 @@ export function certificateScore(result: {
   normalizedScore: number | null;
 }): { percent: number; points: { score: number; maxScore: number } | null } | null {
   const normalized =
-    result.normalizedScore ??
-    (result.score !== null && result.maxScore ? result.score / result.maxScore : null);
+    result.normalizedScore ?? (result.score !== null && result.maxScore ? result.score / result.maxScore : null);
   if (normalized === null || !Number.isFinite(normalized)) return null;
   const points =
     result.score !== null && result.maxScore !== null && showPointsOnCertificate(result.maxScore)

@@ -20,7 +20,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import { certificateExpiration, formatCertificateNumber } from "../../domain/certificates";
+import { CERTIFICATE_NUMBER_BYTES, certificateExpiration, formatCertificateNumber } from "../../domain/certificates";
 import {
   ActivityContentType,
   ActivityWorkflowState,
@@ -480,14 +480,13 @@ export async function applyLearnerRecipes(
     if (workflowRows.length) await tx.insert(s.objectiveWorkflows).values(workflowRows);
     if (recordRows.length) await tx.insert(s.objectiveRecords).values(recordRows);
 
-    // Certificates, numbered in the order they were issued from the same sequence the API uses.
+    // Certificates, in the order they were issued, numbered like the API numbers them (80 random bits).
     certified.sort((x, y) => x.issued.getTime() - y.issued.getTime());
     const certificateRows: (typeof s.certificateRecords.$inferInsert)[] = [];
     for (const c of certified) {
       const template = c.course.template!;
-      const seq = await tx.execute<{ n: string }>(sql`select nextval('certificate_number_seq')::text as n`);
       certificateRows.push({
-        certificateNumber: formatCertificateNumber(c.issued, Number(seq.rows[0].n)),
+        certificateNumber: formatCertificateNumber(randomBytes(CERTIFICATE_NUMBER_BYTES)),
         certificateTemplateId: template.id,
         templateName: template.name,
         objectiveId: c.objectiveId,

@@ -82,6 +82,8 @@ export type Transport = (request: Request) => Promise<Response> | Response;
 export interface AppLoadContext {
   config: AppConfig;
   lmsTransport: Transport;
+  /** The visitor's address (the socket's), for the API's per-address limits on public lookups. */
+  clientIp?: string;
 }
 
 /** The key of the load context; `server.ts` reads it from the server build's entry module. */
@@ -93,4 +95,8 @@ export function appConfig(context: Readonly<RouterContextProvider>): AppConfig {
 
 export function lmsTransport(context: Readonly<RouterContextProvider>): Transport {
   return context.get(appLoadContext).lmsTransport;
+}
+
+export function clientIp(context: Readonly<RouterContextProvider>): string | undefined {
+  return context.get(appLoadContext).clientIp;
 }
