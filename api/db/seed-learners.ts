@@ -515,6 +515,34 @@ export async function applyLearnerRecipes(
           )})
       `);
     }
+
+    // Reinforcement questions already scheduled (spec 2.8): every question of the course, due at `dueIn`.
+    const asked = input.learners.flatMap(({ userId, recipe }) =>
+      (recipe.reinforcement ?? []).map((r) => ({ userId, objectiveId: courses.get(r.course)!.id, dueIn: r.dueIn })),
+    );
+    if (asked.length) {
+      const questions = await tx
+        .select({ q: s.reinforcementQuestions, objectiveId: s.activityParts.objectiveId })
+        .from(s.reinforcementQuestions)
+        .innerJoin(s.activityParts, eq(s.activityParts.activityId, s.reinforcementQuestions.activityId))
+        .where(inArray(s.activityParts.objectiveId, [...new Set(asked.map((a) => a.objectiveId))]));
+      const rows = asked.flatMap((a) =>
+        questions
+          .filter((x) => x.objectiveId === a.objectiveId)
+          .map(({ q }) => ({
+            userId: a.userId,
+            objectiveId: a.objectiveId,
+            activityId: q.activityId,
+            questionId: q.id,
+            question: q.question,
+            options: q.options,
+            correctAnswer: q.correctAnswer,
+            feedback: q.feedback,
+            dueAt: daysFrom(now, a.dueIn)!,
+          })),
+      );
+      if (rows.length) await tx.insert(s.reinforcementWorkflows).values(rows).onConflictDoNothing();
+    }
   });
 }
 
@@ -539,6 +567,7 @@ export async function insertUser(
       tenantId,
       email: user.email,
       firstName: user.firstName,
+      middleName: user.middleName ?? null,
       lastName: user.lastName,
       department: user.department ?? null,
       timezone: user.timezone ?? null,
@@ -606,13 +635,12 @@ export async function createLearner(db: Db, request: LearnerRequest, now: Date =
   const persona: Omit<DemoUserDef, "email"> = request.like
     ? content.users[request.like]
     : plainLearner(content.tenant.units[0]);
+  const liked = request.like ? content.learners[request.like] : undefined;
   const recipe = checkRecipe(
     content,
     {
-      enrolments: [
-        ...(request.like ? (content.learners[request.like]?.enrolments ?? []) : []),
-        ...(request.enrolments ?? []),
-      ],
+      enrolments: [...(liked?.enrolments ?? []), ...(request.enrolments ?? [])],
+      ...(liked?.reinforcement ? { reinforcement: liked.reinforcement } : {}),
     },
     where,
   );
@@ -645,6 +673,15 @@ export async function createLearner(db: Db, request: LearnerRequest, now: Date =
       unitIds: Object.fromEntries(units.map((u) => [u.name, u.id])),
     });
     await applyLearnerRecipes(tx, { tenantId: tenant.id, now, learners: [{ userId, recipe }] });
+    // The `like` user's groups (a mini-group of the demo users): the profile shows their members.
+    if (request.like) {
+      const theirs = await tx
+        .select({ groupId: s.groupMembers.groupId })
+        .from(s.groupMembers)
+        .innerJoin(s.users, eq(s.users.id, s.groupMembers.userId))
+        .where(and(eq(s.users.tenantId, tenant.id), eq(s.users.email, content.users[request.like].email)));
+      if (theirs.length) await tx.insert(s.groupMembers).values(theirs.map((g) => ({ groupId: g.groupId, userId })));
+    }
     return userId;
   });
   return { id, email, password, name: `${firstName} ${lastName}` };
