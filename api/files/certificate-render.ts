@@ -25,6 +25,7 @@ interface FontFace {
 const FAMILIES: { name: string; regular: string; bold: string }[] = [
   expo("noto-sans", "NotoSans"),
   expo("noto-sans-arabic", "NotoSansArabic"),
+  expo("noto-sans-hebrew", "NotoSansHebrew"),
   expo("noto-sans-devanagari", "NotoSansDevanagari"),
   expo("noto-sans-thai", "NotoSansThai"),
   fontsource("noto-sans-bengali", "bengali"),
@@ -75,6 +76,13 @@ interface Run {
   rtl: boolean;
 }
 
+/**
+ * Shaping features: the font's defaults without `ccmp`, which splits letters into a base and marks
+ * (Arabic dots, Vietnamese dot below) whose glyphs carry no character — extractors would read them
+ * as garbage. The fonts have the composed letters, so the drawing is the same.
+ */
+const FEATURES = { ccmp: false } as never; // both libraries take an object of features, typed as arrays
+
 const RTL = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/;
 /** Characters that stay with the run around them (spaces, punctuation, joiners). */
 const NEUTRAL = /[\s\p{P}\p{Zs}\u200C\u200D]/u;
@@ -97,7 +105,7 @@ function layoutRuns(text: string, bold: boolean): Run[] {
   }
   const runs = pieces.map((p) => {
     const rtl = RTL.test(p.text);
-    const glyphs = p.face.font.layout(p.text);
+    const glyphs = p.face.font.layout(p.text, FEATURES);
     return { face: p.face, text: p.text, advance: glyphs.advanceWidth / p.face.font.unitsPerEm, rtl };
   });
   // A line whose first strong letter is right-to-left reads from the right: its runs swap order.
@@ -242,18 +250,19 @@ export async function renderCertificatePdf(facts: CertificateFacts): Promise<Buf
         // Right to left, word by word in reading order from the right edge: extractors that follow
         // the content stream read the words in their logical order; each word is shaped whole.
         const font = run.face.font;
-        const space = (font.layout(" ").advanceWidth / font.unitsPerEm) * size;
+        const space = (font.layout(" ", FEATURES).advanceWidth / font.unitsPerEm) * size;
         let right = cx + run.advance * size;
         for (const word of run.text.split(" ")) {
-          const width = (font.layout(word).advanceWidth / font.unitsPerEm) * size;
-          if (word) doc.text(word, right - width, line.y, { lineBreak: false, baseline: "alphabetic" });
+          const width = (font.layout(word, FEATURES).advanceWidth / font.unitsPerEm) * size;
+          if (word)
+            doc.text(word, right - width, line.y, { lineBreak: false, baseline: "alphabetic", features: FEATURES });
           right -= width + space;
         }
       } else {
         // ActualText: extractors read the run as typed (logical order), not in the shaped glyphs'
         // order (a Devanagari vowel sign drawn before its consonant, for one).
         doc.markContent("Span", { actual: run.text });
-        doc.text(run.text, cx, line.y, { lineBreak: false, baseline: "alphabetic" });
+        doc.text(run.text, cx, line.y, { lineBreak: false, baseline: "alphabetic", features: FEATURES });
         doc.endMarkedContent();
       }
       cx += run.advance * size;
@@ -283,7 +292,7 @@ export function renderCertificateSvg(facts: CertificateFacts): string {
     for (const run of runs) {
       const font = run.face.font;
       const scale = size / font.unitsPerEm;
-      const glyphRun = font.layout(run.text);
+      const glyphRun = font.layout(run.text, FEATURES);
       let pen = 0;
       const paths: string[] = [];
       glyphRun.glyphs.forEach((glyph, i) => {
