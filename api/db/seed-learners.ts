@@ -603,6 +603,8 @@ export interface CreatedLearner {
   email: string;
   password: string;
   name: string;
+  /** The reinforcement questions the recipe scheduled (the e-mail answer page's tests open their links). */
+  reinforcement: { id: string; options: { id: string; text: string }[]; correctAnswer: string }[];
 }
 
 /** A learner without a `like`: the demo tenant's first unit, the Learner role and the LMS licence. */
@@ -673,16 +675,37 @@ export async function createLearner(db: Db, request: LearnerRequest, now: Date =
       unitIds: Object.fromEntries(units.map((u) => [u.name, u.id])),
     });
     await applyLearnerRecipes(tx, { tenantId: tenant.id, now, learners: [{ userId, recipe }] });
-    // The `like` user's groups (a mini-group of the demo users): the profile shows their members.
+    // The `like` user's groups, as groups of the new learner's own (the demo user's place taken by
+    // the learner): every test learner like ada has a mini-group of four, and no group grows.
     if (request.like) {
-      const theirs = await tx
-        .select({ groupId: s.groupMembers.groupId })
-        .from(s.groupMembers)
-        .innerJoin(s.users, eq(s.users.id, s.groupMembers.userId))
-        .where(and(eq(s.users.tenantId, tenant.id), eq(s.users.email, content.users[request.like].email)));
-      if (theirs.length) await tx.insert(s.groupMembers).values(theirs.map((g) => ({ groupId: g.groupId, userId })));
+      const groups = (content.tenant.groups ?? []).filter((g) => g.members.includes(request.like!));
+      for (const g of groups) {
+        const [row] = await tx
+          .insert(s.groups)
+          .values({ tenantId: tenant.id, name: g.name, kind: g.kind })
+          .returning({ id: s.groups.id });
+        const others = g.members.filter((m) => m !== request.like).map((m) => content.users[m].email);
+        const memberIds = others.length
+          ? await tx
+              .select({ id: s.users.id })
+              .from(s.users)
+              .where(and(eq(s.users.tenantId, tenant.id), inArray(s.users.email, others)))
+          : [];
+        await tx
+          .insert(s.groupMembers)
+          .values([{ groupId: row.id, userId }, ...memberIds.map((m) => ({ groupId: row.id, userId: m.id }))]);
+      }
     }
     return userId;
   });
-  return { id, email, password, name: `${firstName} ${lastName}` };
+  const reinforcement = await db
+    .select({
+      id: s.reinforcementWorkflows.id,
+      options: s.reinforcementWorkflows.options,
+      correctAnswer: s.reinforcementWorkflows.correctAnswer,
+    })
+    .from(s.reinforcementWorkflows)
+    .where(eq(s.reinforcementWorkflows.userId, id))
+    .orderBy(s.reinforcementWorkflows.dueAt, s.reinforcementWorkflows.id);
+  return { id, email, password, name: `${firstName} ${lastName}`, reinforcement };
 }

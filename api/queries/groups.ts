@@ -1,12 +1,12 @@
 // Groups (spec 3 Group, 2.9): the members of the learner's mini-group, for the profile.
-import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../db/client";
 import { groupMembers, groups, units, userUnits, users } from "../db/schema";
 
 /**
- * The other members of the user's mini-groups with their primary unit, in one query (the
- * member-by-user index finds the groups, the primary key their members).
+ * The members of the user's mini-groups (the user included) with their primary unit, in one query
+ * (the member-by-user index finds the groups, the primary key their members).
  */
 export async function miniGroupMembers(db: Db, userId: string) {
   const mine = alias(groupMembers, "mine");
@@ -25,6 +25,6 @@ export async function miniGroupMembers(db: Db, userId: string) {
     .innerJoin(users, eq(users.id, groupMembers.userId))
     .leftJoin(userUnits, and(eq(userUnits.userId, users.id), eq(userUnits.isPrimary, sql`true`)))
     .leftJoin(units, eq(units.id, userUnits.unitId))
-    .where(and(eq(mine.userId, userId), ne(groupMembers.userId, userId)))
+    .where(eq(mine.userId, userId))
     .orderBy(asc(users.lastName), asc(users.firstName));
 }
