@@ -14,7 +14,8 @@ import { certificateRecords } from "../db/schema";
 import type { CertificateRow } from "../queries/certificates";
 import { credentialUrls } from "../credentials";
 import { holderName } from "../mappers/certificates";
-import { renderCertificatePdf, renderCertificatePng, type CertificateFacts } from "./certificate-render";
+import type { CertificateFacts } from "./certificate-render";
+import { renderCertificateFiles } from "./render-thread";
 
 export const CERTIFICATE_DIR = "certificates";
 
@@ -53,7 +54,8 @@ export async function ensureCertificateFiles(
 ): Promise<{ pdf: string; png: string }> {
   if (row.c.pdfPath && row.c.pngPath) return { pdf: row.c.pdfPath, png: row.c.pngPath };
   const facts = certificateFacts(row, options.appUrl);
-  const [pdf, png] = await Promise.all([renderCertificatePdf(facts), Promise.resolve(renderCertificatePng(facts))]);
+  // Drawn in the renderer's thread: the API (in the database thread) keeps answering meanwhile.
+  const { pdf, png } = await renderCertificateFiles(facts);
   const root = storageDir(options.dataDir);
   mkdirSync(join(root, CERTIFICATE_DIR), { recursive: true });
   const paths = { pdf: `${CERTIFICATE_DIR}/${row.c.id}.pdf`, png: `${CERTIFICATE_DIR}/${row.c.id}.png` };

@@ -7,6 +7,8 @@ import { test, expect, login, expectAccessible } from "./fixtures";
  * Each test has a learner of its own made like ada (her certificates, due questions, mini-group).
  */
 test.use({ learnerRecipe: { like: "ada" } });
+// Several pages per test (sign-in, course, preview, files, a visitor's page) on a shared 2-core machine.
+test.describe.configure({ timeout: 90_000 });
 
 const NUMBER = /^LA(-[0-9A-HJKMNP-TV-Z]{4}){4}$/;
 
@@ -157,7 +159,7 @@ test.describe("the e-mail answer page (spec 2.8, 4.10)", () => {
     await expect(page.getByRole("radio", { name: wrong.text })).toBeChecked();
     await expectAccessible(page);
     await page.getByRole("button", { name: "Send my answer" }).click();
-    await expect(page.getByText("That's not quite right.")).toBeVisible();
+    await expect(page.getByText("That's not quite right.")).toBeVisible({ timeout: 15_000 });
     await expect(page.getByText(`Your answer: ${wrong.text}`)).toBeVisible();
     await expectAccessible(page);
     // The same link again (a second click in the e-mail, another option): the review, not a second answer.
@@ -177,7 +179,7 @@ test.describe("the e-mail answer page (spec 2.8, 4.10)", () => {
       `/learn/email-response-callback?answer=${question.correctAnswer}&workflowId=${question.id}`,
     );
     await page.getByRole("button", { name: "Send my answer" }).click();
-    await expect(page.getByText("That's correct!")).toBeVisible();
+    await expect(page.getByText("That's correct!")).toBeVisible({ timeout: 15_000 });
   });
 
   test("a link without both parts is invalid; an unknown or another learner's workflow is not found, with a way home", async ({
