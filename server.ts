@@ -93,6 +93,9 @@ if (!process.env.LMS_API_URL) {
   // a fresh visibility map (index-only scans, e.g. the catalog's total, skip the table). 0.6 s on
   // the 10,000-course data. A PostgreSQL server vacuums by itself; statistics are refreshed as before.
   await database.db.execute(database.kind === "pglite" ? sql`vacuum analyze` : sql`analyze`);
+  // Background jobs (decision 021): reinforcement e-mails (SMTP_URL, else .eml files in
+  // DATA_DIR/outbox) and certificate files. Every node may run them: rows are claimed with SKIP LOCKED.
+  const jobs = { smtpUrl: process.env.SMTP_URL };
   let verifier: VerifierConfig;
   if (process.env.OIDC_ISSUER) {
     verifier = { kind: "remote", issuer: process.env.OIDC_ISSUER, audience: process.env.OIDC_AUDIENCE };
@@ -128,10 +131,18 @@ if (!process.env.LMS_API_URL) {
   if (database.thread) {
     // Decision 012: the API runs in the database thread, beside PGlite, off the rendering thread.
     const thread = database.thread;
-    await thread.startApi({ verifier, dataDir, testSupport });
+    await thread.startApi({ verifier, dataDir, testSupport, appUrl, signingKey: secrets.signingKey, jobs });
     apiFetch = (request) => thread.fetch(request);
   } else {
-    const api = createApi({ database, verifyToken: verifierFrom(verifier), dataDir, testSupport });
+    const api = createApi({
+      database,
+      verifyToken: verifierFrom(verifier),
+      dataDir,
+      testSupport,
+      appUrl,
+      signingKey: secrets.signingKey,
+      jobs,
+    });
     apiFetch = (request) => api.fetch(request);
   }
   // Nothing is remembered before this node hears the other nodes' writes (decision 019).
@@ -162,10 +173,10 @@ const build = vite
 const handleDocument = createRequestHandler(build as ServerBuild, isDev ? "development" : "production");
 
 /** The key of the load context comes from the build's own entry module, so both sides share it. */
-async function loadContext(): Promise<RouterContextProvider> {
+async function loadContext(clientIp: string | undefined): Promise<RouterContextProvider> {
   const current = typeof build === "function" ? await build() : build;
   const { appLoadContext } = current.entry.module as unknown as { appLoadContext: RouterContext<AppLoadContext> };
-  return new RouterContextProvider(new Map([[appLoadContext, { config, lmsTransport, sessions, changes }]]));
+  return new RouterContextProvider(new Map([[appLoadContext, { config, lmsTransport, sessions, changes, clientIp }]]));
 }
 
 // Expired provider records and sessions that ended a day ago are deleted now and then (decision 017).
@@ -222,6 +233,8 @@ if (apiFetch) {
     if (c.req.path.startsWith(TEST_SUPPORT_PATH) && !isLoopback(getConnInfo(c).remote.address)) {
       return c.json({ status: 403, title: "Forbidden", errors: {} }, 403, { "Cache-Control": "no-store" });
     }
+    // The API limits public lookups per address: it reads the socket's, never one a client claims.
+    c.req.raw.headers.set("X-Client-IP", getConnInfo(c).remote.address ?? "unknown");
     return fetchApi(c.req.raw);
   });
 }
@@ -264,7 +277,7 @@ if (!vite) {
   );
 }
 web.get("/", (c) => c.redirect("/learn", 302));
-web.all("*", async (c) => handleDocument(c.req.raw, await loadContext()));
+web.all("*", async (c) => handleDocument(c.req.raw, await loadContext(getConnInfo(c).remote.address)));
 
 /**
  * A page opened on another name of this server (http://127.0.0.1:3000 when APP_URL is

@@ -9,6 +9,8 @@ import { courseRoutes } from "./routes/courses";
 import { lifecycleRoutes } from "./routes/lifecycle";
 import { discussionRoutes } from "./routes/discussions";
 import { certificateRoutes } from "./routes/certificates";
+import { reinforcementRoutes } from "./routes/reinforcement";
+import { startJobs } from "./jobs/run";
 import { proctoringRoutes } from "./routes/proctoring";
 import { storageRoutes, storageRoots } from "./routes/storage";
 import { testSupportRoutes } from "./routes/test-support";
@@ -24,7 +26,8 @@ export function createApi(deps: ApiDeps) {
     c.set("db", deps.database.db);
     c.set("now", deps.now ? deps.now() : new Date());
     await next();
-    c.header("Cache-Control", "no-store");
+    // Answers are personal unless a route says otherwise (public certificate documents do).
+    if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
   });
   app.onError((err, c) => renderError(c, err));
   app.notFound((c) => renderError(c, new ApiError(404, { "": [message("notFound", "No such endpoint.")] })));
@@ -39,11 +42,13 @@ export function createApi(deps: ApiDeps) {
   lms.route("/", lifecycleRoutes());
   lms.route("/", discussionRoutes());
   lms.route("/", certificateRoutes());
+  lms.route("/", reinforcementRoutes());
   lms.route("/", proctoringRoutes());
   app.route("/lms/v1", lms);
   app.route("/lms-storage/v1", storageRoutes(storageRoots(deps.dataDir)));
   // Decision 014: only for the browser tests' server (server.ts decides and keeps it to loopback).
   if (deps.testSupport) app.route("/test-support/v1", testSupportRoutes());
+  if (deps.jobs) startJobs(deps);
 
   return app;
 }

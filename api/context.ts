@@ -1,3 +1,4 @@
+import type { JWK } from "jose";
 import type { Database, Db } from "./db/client";
 
 export interface TokenClaims {
@@ -17,6 +18,12 @@ export interface ApiDeps {
   dataDir?: string;
   /** Mounts /api/test-support (decision 014): the browser tests' server only. */
   testSupport?: boolean;
+  /** Public origin of the app (APP_URL): links in e-mails, certificate QR codes, credential ids. */
+  appUrl?: string;
+  /** The platform's signing key (credentials, decision 020); none → a key of the process's own. */
+  signingKey?: JWK;
+  /** Runs the background jobs (reinforcement mail, certificate files) in this API's process/thread. */
+  jobs?: { smtpUrl?: string; intervalMs?: number };
 }
 
 export interface Principal {

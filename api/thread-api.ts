@@ -5,6 +5,7 @@
 import type { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { createApi } from "./app";
+import type { ApiDeps } from "./context";
 import { pgliteChanges, type Database } from "./db/client";
 import * as schema from "./db/schema";
 import { verifierFrom, type VerifierConfig } from "./runtime";
@@ -15,6 +16,9 @@ export interface ThreadApiOptions {
   dataDir?: string;
   /** Mounts /api/test-support (decision 014). */
   testSupport?: boolean;
+  appUrl?: string;
+  signingKey?: ApiDeps["signingKey"];
+  jobs?: ApiDeps["jobs"];
 }
 
 export function createThreadApi(client: unknown, options: ThreadApiOptions): (request: Request) => Promise<Response> {
@@ -36,6 +40,9 @@ export function createThreadApi(client: unknown, options: ThreadApiOptions): (re
     verifyToken: verifierFrom(options.verifier),
     dataDir: options.dataDir,
     testSupport: options.testSupport,
+    appUrl: options.appUrl,
+    signingKey: options.signingKey,
+    jobs: options.jobs,
   });
   return async (request) => api.fetch(request);
 }

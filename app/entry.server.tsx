@@ -34,6 +34,16 @@ function csp(nonce: string, dev: boolean): string {
   ].join("; ");
 }
 
+/** What a 304 may carry: the validators and caching only — never a new nonce's CSP for the cached body. */
+function cacheHeaders(headers: Headers): Headers {
+  const out = new Headers();
+  for (const name of ["ETag", "Cache-Control", "Vary"]) {
+    const v = headers.get(name);
+    if (v) out.set(name, v);
+  }
+  return out;
+}
+
 export default function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -41,6 +51,10 @@ export default function handleRequest(
   routerContext: EntryContext,
   loadContext: RouterContextProvider,
 ) {
+  // A page that names its version (ETag: the public certificate) answers a revalidation with 304.
+  const etag = responseHeaders.get("ETag");
+  if (etag && responseStatusCode === 200 && request.headers.get("If-None-Match") === etag)
+    return new Response(null, { status: 304, headers: cacheHeaders(responseHeaders) });
   const nonce = randomBytes(16).toString("base64");
   const dev = appConfig(loadContext).appEnv === "dev" && import.meta.env.DEV;
   return new Promise<Response>((resolve, reject) => {

@@ -36,7 +36,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const s = state(context);
   let shell = null;
   try {
-    shell = await s.shell();
+    // The public certificate page fetches no user (spec 6): it looks the same to everyone.
+    shell = isBarePath(url.pathname) ? null : await s.shell();
   } catch (err) {
     // A session the API no longer accepts reads as signed out here; private routes redirect to sign-in.
     if (!(err instanceof Response)) throw err;
@@ -120,14 +121,44 @@ export default function App() {
   const { t } = useTranslation();
   const matches = useMatches();
   const names = matches.map((m) => (m.handle as TitleHandle | undefined)?.title?.(m.loaderData, t) ?? null).reverse();
+  const bare = matches.some((m) => (m.handle as { bare?: boolean } | undefined)?.bare);
   return (
     <>
       <title>{pageTitle(names, root.portalName)}</title>
-      <Shell root={root}>
-        <Outlet />
-      </Shell>
+      {bare ? (
+        <BarePage portalName={root.portalName}>
+          <Outlet />
+        </BarePage>
+      ) : (
+        <Shell root={root}>
+          <Outlet />
+        </Shell>
+      )}
     </>
   );
+}
+
+/** The public certificate's page (spec 2.1 'no menu'): the portal's name and the content only. */
+function BarePage({ portalName, children }: { portalName: string; children: React.ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <div className="bare">
+      <a className="skip-link" href="#main">
+        {t("app.skipToContent")}
+      </a>
+      <header className="bare__header">
+        <p className="header__brand">{portalName}</p>
+      </header>
+      <main id="main" className="main bare__main" tabIndex={-1}>
+        {children}
+      </main>
+    </div>
+  );
+}
+
+/** Spec 2.1: the public certificate (/learn/certificate/{number}) — no menu, no user fetch. */
+function isBarePath(pathname: string): boolean {
+  return /^\/learn\/certificate\/[^/]+\/?$/.test(pathname);
 }
 
 export function ErrorBoundary() {

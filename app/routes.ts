@@ -9,6 +9,7 @@ export default [
   route("oidc/logout", "routes/oidc.logout.tsx"),
   route("config-ui/config.json", "routes/config-ui.config-json.ts"),
   route("platform", "routes/platform.tsx"),
+  route("certificate/:number", "routes/certificate.$number.ts"),
   ...prefix("learn", [
     route("locales/:lng/:ns", "routes/learn.locales.ts"),
     route("login-callback", "routes/learn.login-callback.tsx"),
@@ -20,6 +21,9 @@ export default [
     route("open-catalog", "routes/learn.open-catalog._index.tsx"),
     route("open-catalog/:id/view/details", "routes/learn.open-catalog.$id.view.details.tsx"),
     route("open-catalog/*", "routes/learn.open-catalog.$.tsx"),
+    // Issue 12: the public certificate and its files (no sign-in, no menu).
+    route("certificate/:number", "routes/learn.certificate.$number.tsx"),
+    route("certificate/:number/download/:kind", "routes/learn.certificate.$number.download.$kind.ts"),
     layout("routes/learn.private.tsx", [
       index("routes/learn._index.tsx"),
       route("simulate-error", "routes/learn.simulate-error.tsx"),
@@ -36,6 +40,14 @@ export default [
       }),
       route("courses/:id/view/notifications", "routes/learn.courses.$id.view.notifications.tsx"),
       route("courses/:id/view/*", "routes/learn.courses.$id.view.$.tsx"),
+      route("courses/:id/certificate/:number", "routes/learn.courses.$id.certificate.$number.tsx"),
+      route(
+        "courses/:id/certificate/:number/download/:kind",
+        "routes/learn.courses.$id.certificate.$number.download.$kind.ts",
+      ),
+      route("email-response-callback", "routes/learn.email-response-callback.tsx"),
+      route("profile", "routes/learn.profile.tsx", { id: "profile-personal" }),
+      route("profile/time-zone", "routes/learn.profile.tsx", { id: "profile-time-zone" }),
     ]),
     route("*", "routes/learn.$.tsx", { id: "learn-not-found" }),
   ]),

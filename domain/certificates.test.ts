@@ -2,43 +2,114 @@ import { describe, expect, it } from "vitest";
 import {
   CERTIFICATE_NUMBER_PATTERN,
   certificateExpiration,
+  certificateScore,
+  certificateStatus,
   formatCertificateNumber,
+  normalizeCertificateNumber,
   isCertificateExpired,
   issuesCertificate,
 } from "./certificates";
 
 const ISSUED = new Date("2026-03-15T09:30:00.000Z");
 
-describe("formatCertificateNumber (spec 3: human-readable, unique)", () => {
+const bytes = (...b: number[]) => Uint8Array.from(b);
+
+describe("formatCertificateNumber (issue 12: ≥ 64 random bits, grouped for reading out)", () => {
   it.each([
-    [ISSUED, 1, "LA-2026-000001"],
-    [ISSUED, 123, "LA-2026-000123"],
-    [ISSUED, 999_999, "LA-2026-999999"],
-    // Past six digits the running number grows instead of wrapping (uniqueness wins over width).
-    [ISSUED, 1_000_000, "LA-2026-1000000"],
-    // The year is the UTC year of issue: 23:30 on 31 December in New York is already next year in UTC.
-    [new Date("2026-12-31T23:30:00-05:00"), 6, "LA-2027-000006"],
-    [new Date("2026-12-31T23:59:59.999Z"), 7, "LA-2026-000007"],
-    [new Date("2027-01-01T00:00:00.000Z"), 8, "LA-2027-000008"],
-  ])("%s #%i → %s", (issued, seq, expected) => {
-    expect(formatCertificateNumber(issued, seq)).toBe(expected);
+    [bytes(0, 0, 0, 0, 0, 0, 0, 0, 0, 0), "LA-0000-0000-0000-0000"],
+    [bytes(0, 0, 0, 0, 0, 0, 0, 0, 0, 1), "LA-0000-0000-0000-0001"],
+    [bytes(0, 0, 0, 0, 0, 0, 0, 0, 0, 31), "LA-0000-0000-0000-000Z"],
+    [bytes(255, 255, 255, 255, 255, 255, 255, 255, 255, 255), "LA-ZZZZ-ZZZZ-ZZZZ-ZZZZ"],
+    [bytes(0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0, 0x12, 0x34), "LA-28T5-CY4T-QKFF-04HM"],
+  ])("%s → %s", (random, expected) => {
+    expect(formatCertificateNumber(random)).toBe(expected);
     expect(expected).toMatch(CERTIFICATE_NUMBER_PATTERN);
   });
 
-  it.each([0, -1, 1.5, Number.NaN])("refuses the running number %s", (seq) => {
-    expect(() => formatCertificateNumber(ISSUED, seq)).toThrow(RangeError);
+  it("carries 80 bits: 16 characters of 5 bits, none of I, L, O, U", () => {
+    const n = formatCertificateNumber(bytes(1, 2, 3, 4, 5, 6, 7, 8, 9, 10));
+    expect(n.replace(/^LA-|-/g, "")).toHaveLength(16);
+    expect(n.slice(3)).not.toMatch(/[ILOU]/);
+  });
+
+  it.each([9, 11, 0])("refuses %i random bytes", (length) => {
+    expect(() => formatCertificateNumber(new Uint8Array(length))).toThrow(RangeError);
   });
 
   it.each([
+    ["LA-28T5-CY4T-QKFG-2HMM", true],
+    // Numbers of the first releases stay valid.
     ["LA-2026-000123", true],
     ["LA-2026-1000000", true],
-    ["la-2026-000123", false],
-    ["LA-26-000123", false],
+    ["la-28t5-cy4t-qkfg-2hmm", false],
+    ["LA-28T5-CY4T-QKFG-2HMU", false],
+    ["LA-28T5-CY4T-QKFG", false],
     ["LA-2026-123", false],
     ["LA-2026-000123'; drop table x", false],
     ["", false],
   ])("the query pattern accepts %j: %s", (value, ok) => {
     expect(CERTIFICATE_NUMBER_PATTERN.test(value)).toBe(ok);
+  });
+});
+
+describe("normalizeCertificateNumber (a number as a person typed it)", () => {
+  it.each([
+    ["LA-28T5-CY4T-QKFG-2HMM", "LA-28T5-CY4T-QKFG-2HMM"],
+    ["la-28t5-cy4t-qkfg-2hmm", "LA-28T5-CY4T-QKFG-2HMM"],
+    [" LA 28T5 CY4T QKFG 2HMM ", "LA-28T5-CY4T-QKFG-2HMM"],
+    ["LA-28T5CY4TQKFG2HMM", "LA-28T5-CY4T-QKFG-2HMM"],
+    // Crockford's look-alikes: O reads as 0, I and L as 1.
+    ["LA-O0I1-L000-0000-0000", "LA-0011-1000-0000-0000"],
+    ["LA-2026-000123", "LA-2026-000123"],
+    ["LA-28T5-CY4T-QKFG-2HMU", null],
+    ["LA-28T5", null],
+    ["../etc/passwd", null],
+    ["x".repeat(100), null],
+  ])("%j → %j", (input, expected) => {
+    expect(normalizeCertificateNumber(input)).toBe(expected);
+  });
+});
+
+describe("certificateStatus (issue 12: valid, expired or revoked; spec 5 expiry at the boundary)", () => {
+  const now = new Date("2026-06-01T12:00:00.000Z");
+  it.each([
+    [null, false, "valid"],
+    ["2026-06-01T12:00:00.001Z", false, "valid"],
+    // Spec 5: expired when the expiration date is now or past.
+    ["2026-06-01T12:00:00.000Z", false, "expired"],
+    ["2026-05-01T00:00:00.000Z", false, "expired"],
+    [null, true, "revoked"],
+    ["2026-05-01T00:00:00.000Z", true, "revoked"],
+  ] as const)("expires %s, revoked %s → %s", (expirationDate, revoked, expected) => {
+    expect(certificateStatus({ expirationDate, revoked }, now)).toBe(expected);
+  });
+});
+
+describe("certificateScore (spec 2.7 / 5: percent, points hidden when max score is 1)", () => {
+  it.each([
+    [
+      { score: 18, maxScore: 20, normalizedScore: 0.9 },
+      { percent: 90, points: { score: 18, maxScore: 20 } },
+    ],
+    [
+      { score: 1, maxScore: 1, normalizedScore: 1 },
+      { percent: 100, points: null },
+    ],
+    [
+      { score: 0.85, maxScore: 1, normalizedScore: null },
+      { percent: 85, points: null },
+    ],
+    [
+      { score: 7, maxScore: 9, normalizedScore: null },
+      { percent: 78, points: { score: 7, maxScore: 9 } },
+    ],
+    [
+      { score: null, maxScore: null, normalizedScore: 0.666 },
+      { percent: 67, points: null },
+    ],
+    [{ score: null, maxScore: 10, normalizedScore: null }, null],
+  ])("%j → %j", (result, expected) => {
+    expect(certificateScore(result)).toEqual(expected);
   });
 });
 

@@ -10,6 +10,7 @@ import {
   ObjectiveWorkflowState,
 } from "../../domain/vocabulary";
 import type { Principal } from "../context";
+import { scheduleReinforcement } from "./reinforcement";
 import type { Tx } from "../db/client";
 import {
   activities,
@@ -172,8 +173,10 @@ export async function finishActivityWorkflows(
     throw new ApiError(404, {
       activityWorkflowIds: [message("notFound", "An activity workflow was not found.")],
     });
+  const finishedActivityIds: string[] = [];
   for (const { aw, activity } of rows) {
     if (aw.state !== ActivityWorkflowState.inProgress) continue;
+    finishedActivityIds.push(activity.id);
     const state = activity.manualGrading ? ActivityWorkflowState.inGrading : ActivityWorkflowState.finished;
     await tx.update(activityWorkflows).set({ state, finished: now }).where(eq(activityWorkflows.id, aw.id));
     const score = activity.maxScore !== null && !activity.manualGrading ? activity.maxScore : null;
@@ -193,6 +196,14 @@ export async function finishActivityWorkflows(
   }
   const progress = progressOf(await leafProgress(tx, wf.objectiveId, wf.id));
   await tx.update(objectiveWorkflows).set({ progress }).where(eq(objectiveWorkflows.id, wf.id));
+  // Spec 2.8 / decision 021: a finished module's questions come back by e-mail at spaced intervals.
+  await scheduleReinforcement(tx, {
+    userId: user.id,
+    objectiveId: wf.objectiveId,
+    objectiveWorkflowId: wf.id,
+    activityIds: finishedActivityIds,
+    now,
+  });
   return { objectiveWorkflowId: wf.id, progress };
 }
 

@@ -15,9 +15,14 @@ import {
 describe("the demo content (api/db/demo/)", () => {
   const content = loadDemoContent();
 
-  it("loads every file: 44 courses, the four demo accounts, three learners' recipes", () => {
+  it("loads every file: 44 courses, the demo accounts, three learners' recipes, ada's mini-group and questions", () => {
     expect(content.courses).toHaveLength(44);
-    expect(Object.keys(content.users)).toEqual(["ada", "grace", "admin", "rita"]);
+    expect(Object.keys(content.users)).toEqual(["ada", "grace", "admin", "rita", "katherine", "margaret"]);
+    expect(content.tenant.groups).toEqual([
+      expect.objectContaining({ kind: "miniGroup", members: ["ada", "grace", "katherine", "margaret"] }),
+    ]);
+    expect(content.learners.ada.reinforcement).toEqual([{ course: "python-basics", dueIn: -1 }]);
+    expect(content.reinforcement["python-basics"].length).toBeGreaterThanOrEqual(3);
     expect(Object.keys(content.learners).sort()).toEqual(["ada", "admin", "grace"]);
     expect(content.learners.ada.enrolments).toHaveLength(20);
     expect(content.tenant.domain).toBe("demo.local");

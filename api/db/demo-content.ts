@@ -117,11 +117,16 @@ const tenantSchema = z.strictObject({
   domain: nonEmpty,
   units: z.array(nonEmpty).min(1),
   rolePermissions: z.partialRecord(z.enum(ROLES), z.array(nonEmpty)),
+  /** Spec 3 Group: learners working together; `members` are user keys of users.json. */
+  groups: z
+    .array(z.strictObject({ name: nonEmpty, kind: z.enum(["miniGroup", "team"]), members: z.array(nonEmpty).min(2) }))
+    .optional(),
 });
 
 const userSchema = z.strictObject({
   email: z.email().transform((e) => e.toLowerCase()),
   firstName: nonEmpty,
+  middleName: nonEmpty.optional(),
   lastName: nonEmpty,
   roles: z.array(z.enum(ROLES)).min(1),
   licences: z.array(nonEmpty).min(1),
@@ -326,7 +331,28 @@ export const enrolmentSchema = z.strictObject({
 export type EnrolmentDef = z.output<typeof enrolmentSchema>;
 export type EnrolmentInput = z.input<typeof enrolmentSchema>;
 
-export const learnerRecipeSchema = z.strictObject({ enrolments: z.array(enrolmentSchema) });
+/**
+ * Reinforcement questions already scheduled for the learner (spec 2.8): every question of the
+ * course (reinforcement.json), due `dueIn` days from now (negative: already due).
+ */
+export const reinforcementRecipeSchema = z.strictObject({ course: nonEmpty, dueIn: days });
+
+export const learnerRecipeSchema = z.strictObject({
+  enrolments: z.array(enrolmentSchema),
+  reinforcement: z.array(reinforcementRecipeSchema).optional(),
+});
+
+/** reinforcement.json: questions per course folder, each about one activity (a module) of it. */
+const reinforcementQuestionSchema = z.strictObject({
+  activity: nonEmpty,
+  question: nonEmpty,
+  options: z.array(nonEmpty).min(2).max(6),
+  /** Index of the correct option. */
+  correct: z.number().int().min(0),
+  feedback: nonEmpty,
+});
+export type ReinforcementQuestionDef = z.output<typeof reinforcementQuestionSchema>;
+const reinforcementFileSchema = z.record(z.string(), z.array(reinforcementQuestionSchema));
 /** What a learner has: enrolments with their attempts, records and certificates, applied to a user. */
 export type LearnerRecipe = z.output<typeof learnerRecipeSchema>;
 
@@ -390,6 +416,8 @@ export interface DemoContent {
   media: z.output<typeof mediaSchema>;
   /** The demo users' recipes by user key (users without a learners/ file have none). */
   learners: Record<string, LearnerRecipe>;
+  /** Reinforcement questions by course folder (reinforcement.json). */
+  reinforcement: Record<string, ReinforcementQuestionDef[]>;
 }
 
 const DEFAULT_CONTENT_TYPE: Record<ActivityKind, ActivityContentType> = {
@@ -663,6 +691,36 @@ export function loadDemoContent(dir: string = DEMO_DIR): DemoContent {
     return { ...c, slug, about, root };
   });
 
+  // Groups: members are demo users.
+  for (const [i, g] of (tenant.groups ?? []).entries())
+    for (const [j, m] of g.members.entries())
+      if (!Object.hasOwn(users, m))
+        throw new DemoContentError(path("tenant.json"), `groups[${i}].members[${j}]`, `unknown user "${m}"`);
+
+  // Reinforcement questions: known courses and activities, a correct option that exists.
+  const reinforcementFile = path("reinforcement.json");
+  const reinforcement = existsSync(reinforcementFile) ? readJson(reinforcementFile, reinforcementFileSchema) : {};
+  for (const [slug, questions] of Object.entries(reinforcement)) {
+    const course = courses.find((c) => c.slug === slug);
+    if (!course) throw new DemoContentError(reinforcementFile, slug, `unknown course "${slug}"`);
+    const names = new Set<string>();
+    const walk = (a: ActivityDef) => {
+      names.add(a.name);
+      a.children?.forEach(walk);
+    };
+    walk(course.root);
+    questions.forEach((q, i) => {
+      if (!names.has(q.activity))
+        throw new DemoContentError(
+          reinforcementFile,
+          `${slug}[${i}].activity`,
+          `no activity "${q.activity}" in ${slug}`,
+        );
+      if (q.correct >= q.options.length)
+        throw new DemoContentError(reinforcementFile, `${slug}[${i}].correct`, `there are ${q.options.length} options`);
+    });
+  }
+
   // Learner recipes.
   const content: DemoContent = {
     tenant,
@@ -675,6 +733,7 @@ export function loadDemoContent(dir: string = DEMO_DIR): DemoContent {
     courses,
     media,
     learners: {},
+    reinforcement,
   };
   for (const name of listDir(path("learners"))) {
     const file = path("learners", name);
@@ -721,7 +780,15 @@ export function checkRecipe(content: DemoContent, recipe: LearnerRecipe, file: s
       fail("certificatePdf", `${e.certificatePdf} is not in public/`);
     return { ...e, course: course.slug };
   });
-  return { enrolments };
+  const reinforcement = (recipe.reinforcement ?? []).map((r, i) => {
+    const course = courseByKey(content, r.course);
+    if (!course || !Object.hasOwn(content.reinforcement, course.slug))
+      throw new DemoContentError(file, `reinforcement[${i}].course`, `no reinforcement questions for "${r.course}"`);
+    if (!seen.has(course.slug))
+      throw new DemoContentError(file, `reinforcement[${i}].course`, `${course.slug} is not among the enrolments`);
+    return { ...r, course: course.slug };
+  });
+  return recipe.reinforcement ? { enrolments, reinforcement } : { enrolments };
 }
 
 /** A course by its folder name or its code. */

@@ -662,8 +662,15 @@ export const certificateTemplates = pgTable(
   (t) => [index("certificate_templates_tenant_idx").on(t.tenantId)],
 );
 
-/** The running part of certificate numbers (LA-2026-000123); gaps are harmless. */
+/** The running part of the first releases' certificate numbers (LA-2026-000123); no longer used for new ones. */
 export const certificateNumberSeq = pgSequence("certificate_number_seq", { startWith: 1, increment: 1 });
+
+/** Bits of the revocation status list, one per certificate, never reused. */
+export const certificateStatusIndexSeq = pgSequence("certificate_status_index_seq", {
+  startWith: 0,
+  minValue: 0,
+  increment: 1,
+});
 
 /**
  * One certificate per passed objective record. The template's name and the scale's passing score
@@ -693,9 +700,22 @@ export const certificateRecords = pgTable(
     certificatePdfUrl: text("certificate_pdf_url"),
     certificatePngUrl: text("certificate_png_url"),
     created: timestamp("created", { withTimezone: true }).notNull().defaultNow(),
+    /** The certificate's files under DATA_DIR/storage, written once (decision 020); null until then. */
+    pdfPath: text("pdf_path"),
+    pngPath: text("png_path"),
+    /** Its bit in the revocation status list of its credential (Bitstring Status List, decision 020). */
+    statusListIndex: integer("status_list_index")
+      .notNull()
+      .default(sql`nextval('certificate_status_index_seq')`),
+    /** Revoked: the public page and the credential's status list say so. */
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
   },
   (t) => [
     uniqueIndex("certificate_records_number_idx").on(t.certificateNumber),
+    uniqueIndex("certificate_records_status_index_idx").on(t.statusListIndex),
+    index("certificate_records_files_pending_idx")
+      .on(t.created)
+      .where(sql`${t.pdfPath} is null`),
     uniqueIndex("certificate_records_record_idx").on(t.objectiveRecordId),
     index("certificate_records_user_objective_idx").on(t.userId, t.objectiveId, t.created.desc()),
   ],
@@ -721,3 +741,5 @@ export const proctoringSessions = pgTable(
 );
 export * from "./schema/rate-limits";
 export * from "./schema/identity";
+export * from "./schema/reinforcement";
+export * from "./schema/groups";

@@ -221,6 +221,7 @@ export async function seedCatalog(
     );
 
     await seedActivities(tx, { tenantId, objectiveIds, now });
+    await seedReinforcementQuestions(tx, content, objectiveIds);
     await applyLearnerRecipes(tx, {
       tenantId,
       now,
@@ -230,4 +231,39 @@ export async function seedCatalog(
     });
     return { objectiveIds };
   });
+}
+
+/** The question banks of reinforcement.json, on the activities they are about (one query, one insert). */
+async function seedReinforcementQuestions(
+  tx: Tx,
+  content: ReturnType<typeof demoContent>,
+  objectiveIds: Record<string, string>,
+) {
+  const slugs = Object.keys(content.reinforcement).filter((slug) => objectiveIds[slug]);
+  if (slugs.length === 0) return;
+  const acts = await tx
+    .select({ id: s.activities.id, name: s.activities.name, objectiveId: s.activityParts.objectiveId })
+    .from(s.activityParts)
+    .innerJoin(s.activities, eq(s.activities.id, s.activityParts.activityId))
+    .where(
+      inArray(
+        s.activityParts.objectiveId,
+        slugs.map((slug) => objectiveIds[slug]),
+      ),
+    );
+  const rows = slugs.flatMap((slug) =>
+    content.reinforcement[slug].map((q, i) => {
+      const activity = acts.find((a) => a.objectiveId === objectiveIds[slug] && a.name === q.activity)!;
+      const options = q.options.map((text, j) => ({ id: String.fromCharCode(97 + j), text }));
+      return {
+        activityId: activity.id,
+        position: i,
+        question: q.question,
+        options,
+        correctAnswer: options[q.correct].id,
+        feedback: q.feedback,
+      };
+    }),
+  );
+  if (rows.length) await tx.insert(s.reinforcementQuestions).values(rows);
 }

@@ -20,7 +20,7 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import { certificateExpiration, formatCertificateNumber } from "../../domain/certificates";
+import { CERTIFICATE_NUMBER_BYTES, certificateExpiration, formatCertificateNumber } from "../../domain/certificates";
 import {
   ActivityContentType,
   ActivityWorkflowState,
@@ -480,14 +480,13 @@ export async function applyLearnerRecipes(
     if (workflowRows.length) await tx.insert(s.objectiveWorkflows).values(workflowRows);
     if (recordRows.length) await tx.insert(s.objectiveRecords).values(recordRows);
 
-    // Certificates, numbered in the order they were issued from the same sequence the API uses.
+    // Certificates, in the order they were issued, numbered like the API numbers them (80 random bits).
     certified.sort((x, y) => x.issued.getTime() - y.issued.getTime());
     const certificateRows: (typeof s.certificateRecords.$inferInsert)[] = [];
     for (const c of certified) {
       const template = c.course.template!;
-      const seq = await tx.execute<{ n: string }>(sql`select nextval('certificate_number_seq')::text as n`);
       certificateRows.push({
-        certificateNumber: formatCertificateNumber(c.issued, Number(seq.rows[0].n)),
+        certificateNumber: formatCertificateNumber(randomBytes(CERTIFICATE_NUMBER_BYTES)),
         certificateTemplateId: template.id,
         templateName: template.name,
         objectiveId: c.objectiveId,
@@ -516,6 +515,34 @@ export async function applyLearnerRecipes(
           )})
       `);
     }
+
+    // Reinforcement questions already scheduled (spec 2.8): every question of the course, due at `dueIn`.
+    const asked = input.learners.flatMap(({ userId, recipe }) =>
+      (recipe.reinforcement ?? []).map((r) => ({ userId, objectiveId: courses.get(r.course)!.id, dueIn: r.dueIn })),
+    );
+    if (asked.length) {
+      const questions = await tx
+        .select({ q: s.reinforcementQuestions, objectiveId: s.activityParts.objectiveId })
+        .from(s.reinforcementQuestions)
+        .innerJoin(s.activityParts, eq(s.activityParts.activityId, s.reinforcementQuestions.activityId))
+        .where(inArray(s.activityParts.objectiveId, [...new Set(asked.map((a) => a.objectiveId))]));
+      const rows = asked.flatMap((a) =>
+        questions
+          .filter((x) => x.objectiveId === a.objectiveId)
+          .map(({ q }) => ({
+            userId: a.userId,
+            objectiveId: a.objectiveId,
+            activityId: q.activityId,
+            questionId: q.id,
+            question: q.question,
+            options: q.options,
+            correctAnswer: q.correctAnswer,
+            feedback: q.feedback,
+            dueAt: daysFrom(now, a.dueIn)!,
+          })),
+      );
+      if (rows.length) await tx.insert(s.reinforcementWorkflows).values(rows).onConflictDoNothing();
+    }
   });
 }
 
@@ -540,6 +567,7 @@ export async function insertUser(
       tenantId,
       email: user.email,
       firstName: user.firstName,
+      middleName: user.middleName ?? null,
       lastName: user.lastName,
       department: user.department ?? null,
       timezone: user.timezone ?? null,
@@ -575,6 +603,8 @@ export interface CreatedLearner {
   email: string;
   password: string;
   name: string;
+  /** The reinforcement questions the recipe scheduled (the e-mail answer page's tests open their links). */
+  reinforcement: { id: string; options: { id: string; text: string }[]; correctAnswer: string }[];
 }
 
 /** A learner without a `like`: the demo tenant's first unit, the Learner role and the LMS licence. */
@@ -607,13 +637,12 @@ export async function createLearner(db: Db, request: LearnerRequest, now: Date =
   const persona: Omit<DemoUserDef, "email"> = request.like
     ? content.users[request.like]
     : plainLearner(content.tenant.units[0]);
+  const liked = request.like ? content.learners[request.like] : undefined;
   const recipe = checkRecipe(
     content,
     {
-      enrolments: [
-        ...(request.like ? (content.learners[request.like]?.enrolments ?? []) : []),
-        ...(request.enrolments ?? []),
-      ],
+      enrolments: [...(liked?.enrolments ?? []), ...(request.enrolments ?? [])],
+      ...(liked?.reinforcement ? { reinforcement: liked.reinforcement } : {}),
     },
     where,
   );
@@ -646,7 +675,37 @@ export async function createLearner(db: Db, request: LearnerRequest, now: Date =
       unitIds: Object.fromEntries(units.map((u) => [u.name, u.id])),
     });
     await applyLearnerRecipes(tx, { tenantId: tenant.id, now, learners: [{ userId, recipe }] });
+    // The `like` user's groups, as groups of the new learner's own (the demo user's place taken by
+    // the learner): every test learner like ada has a mini-group of four, and no group grows.
+    if (request.like) {
+      const groups = (content.tenant.groups ?? []).filter((g) => g.members.includes(request.like!));
+      for (const g of groups) {
+        const [row] = await tx
+          .insert(s.groups)
+          .values({ tenantId: tenant.id, name: g.name, kind: g.kind })
+          .returning({ id: s.groups.id });
+        const others = g.members.filter((m) => m !== request.like).map((m) => content.users[m].email);
+        const memberIds = others.length
+          ? await tx
+              .select({ id: s.users.id })
+              .from(s.users)
+              .where(and(eq(s.users.tenantId, tenant.id), inArray(s.users.email, others)))
+          : [];
+        await tx
+          .insert(s.groupMembers)
+          .values([{ groupId: row.id, userId }, ...memberIds.map((m) => ({ groupId: row.id, userId: m.id }))]);
+      }
+    }
     return userId;
   });
-  return { id, email, password, name: `${firstName} ${lastName}` };
+  const reinforcement = await db
+    .select({
+      id: s.reinforcementWorkflows.id,
+      options: s.reinforcementWorkflows.options,
+      correctAnswer: s.reinforcementWorkflows.correctAnswer,
+    })
+    .from(s.reinforcementWorkflows)
+    .where(eq(s.reinforcementWorkflows.userId, id))
+    .orderBy(s.reinforcementWorkflows.dueAt, s.reinforcementWorkflows.id);
+  return { id, email, password, name: `${firstName} ${lastName}`, reinforcement };
 }

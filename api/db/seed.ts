@@ -60,6 +60,13 @@ export async function seedDemo(
     for (const [key, user] of options.accounts === false ? [] : Object.entries(content.users)) {
       userIds[key] = await insertUser(tx, { tenantId: tenant.id, user, passwordHash, unitIds });
     }
+    for (const group of content.tenant.groups ?? []) {
+      const [row] = await tx
+        .insert(s.groups)
+        .values({ tenantId: tenant.id, name: group.name, kind: group.kind })
+        .returning({ id: s.groups.id });
+      await tx.insert(s.groupMembers).values(group.members.map((m) => ({ groupId: row.id, userId: userIds[m] })));
+    }
     if (options.catalog !== false) {
       const { seedCatalog } = await import("./seed-catalog");
       await seedCatalog(tx, { tenantId: tenant.id, userIds, now: new Date() });

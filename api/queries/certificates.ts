@@ -1,7 +1,13 @@
 // Queries: reads and writes the handlers share, grouped by resource. This one: certificate records — issuing one
 // with a passed record (inside the caller's transaction) and reading them under the reveal rule.
-import { and, desc, eq, sql, type SQL } from "drizzle-orm";
-import { certificateExpiration, formatCertificateNumber, issuesCertificate } from "../../domain/certificates";
+import { randomBytes } from "node:crypto";
+import { and, desc, eq, isNotNull, type SQL } from "drizzle-orm";
+import {
+  CERTIFICATE_NUMBER_BYTES,
+  certificateExpiration,
+  formatCertificateNumber,
+  issuesCertificate,
+} from "../../domain/certificates";
 import type { Db, Tx } from "../db/client";
 import {
   certificateRecords,
@@ -12,6 +18,7 @@ import {
   objectives,
   objectiveWorkflowAggregates as owa,
   objectiveWorkflows,
+  tenants,
   users,
 } from "../db/schema";
 import { toCertificateResult } from "../mappers/certificates";
@@ -47,11 +54,10 @@ export async function issueCertificate(
     .where(eq(certificateRecords.objectiveRecordId, input.objectiveRecordId))
     .limit(1);
   if (existing[0]) return null;
-  const seq = await tx.execute<{ n: string }>(sql`select nextval('certificate_number_seq')::text as n`);
   const [row] = await tx
     .insert(certificateRecords)
     .values({
-      certificateNumber: formatCertificateNumber(input.now, Number(seq.rows[0].n)),
+      certificateNumber: formatCertificateNumber(randomBytes(CERTIFICATE_NUMBER_BYTES)),
       certificateTemplateId: course.templateId,
       templateName: course.name,
       objectiveId: input.objectiveId,
@@ -82,7 +88,14 @@ async function loadCertificates(db: Db, where: SQL | undefined, opts: { limit: n
       a: { gradeRevealPolicy: owa.gradeRevealPolicy, gradeRevealDate: owa.gradeRevealDate },
       wfState: objectiveWorkflows.state,
       grade: { id: grades.id, name: grades.name, color: grades.color, normalizedMinScore: grades.normalizedMinScore },
-      student: { firstName: users.firstName, lastName: users.lastName },
+      student: {
+        firstName: users.firstName,
+        middleName: users.middleName,
+        lastName: users.lastName,
+        email: users.email,
+        timezone: users.timezone,
+      },
+      tenantName: tenants.name,
       objective: {
         id: objectives.id,
         name: objectives.name,
@@ -94,6 +107,7 @@ async function loadCertificates(db: Db, where: SQL | undefined, opts: { limit: n
     .innerJoin(objectiveRecords, eq(objectiveRecords.id, certificateRecords.objectiveRecordId))
     .innerJoin(owa, eq(owa.id, objectiveRecords.aggregateId))
     .innerJoin(users, eq(users.id, certificateRecords.userId))
+    .innerJoin(tenants, eq(tenants.id, users.tenantId))
     .innerJoin(objectives, eq(objectives.id, certificateRecords.objectiveId))
     .leftJoin(objectiveWorkflows, eq(objectiveWorkflows.id, objectiveRecords.workflowId))
     .leftJoin(grades, eq(grades.id, objectiveRecords.gradeId))
@@ -129,4 +143,37 @@ export async function queryCertificates(
 export async function loadCertificate(db: Db, id: string, now: Date) {
   const [row] = await loadCertificates(db, eq(certificateRecords.id, id), { limit: 1, offset: 0 }, now);
   return row;
+}
+
+/** A certificate by its number, whoever holds it (public page, files, credential); undefined when none is shown. */
+export async function loadCertificateByNumber(db: Db, number: string, now: Date) {
+  const [row] = await loadCertificates(
+    db,
+    eq(certificateRecords.certificateNumber, number),
+    { limit: 1, offset: 0 },
+    now,
+  );
+  return row;
+}
+
+/** The caller's own certificate by id (the preview's downloads); undefined when not theirs or not shown. */
+export async function loadOwnCertificate(db: Db, userId: string, id: string, now: Date) {
+  const [row] = await loadCertificates(
+    db,
+    and(eq(certificateRecords.id, id), eq(certificateRecords.userId, userId)),
+    { limit: 1, offset: 0 },
+    now,
+  );
+  return row;
+}
+
+export type CertificateRow = NonNullable<Awaited<ReturnType<typeof loadCertificateByNumber>>>;
+
+/** The status-list bits that are set: every revoked certificate's index (decision 020). */
+export async function revokedStatusIndexes(db: Db): Promise<number[]> {
+  const rows = await db
+    .select({ i: certificateRecords.statusListIndex })
+    .from(certificateRecords)
+    .where(isNotNull(certificateRecords.revokedAt));
+  return rows.map((r) => r.i);
 }

@@ -6,6 +6,7 @@ import { timezoneBodySchema, type User } from "../../domain/contract/platform";
 import type { ApiEnv } from "../context";
 import { licences, rolePermissions, tenants, units, userPermissions, userRoles, userUnits, users } from "../db/schema";
 import { runCommand } from "../commands/run";
+import { miniGroupMembers } from "../queries/groups";
 import { ApiError, message, notFound } from "../errors";
 import { requireUser } from "../auth";
 import { defaultTenantId, readSettings, toPublicSettings } from "../settings";
@@ -75,6 +76,13 @@ export function platformRoutes() {
     if (id !== "me" && id !== c.var.user.id) throw notFound("user");
     const items = await unitsOf(c.var.db, c.var.user.id);
     return c.json({ items });
+  });
+
+  // Spec 2.9: the other members of the user's mini-group (path not shown). Only one's own.
+  r.get("/users/:id/mini-group-members", async (c) => {
+    const { id } = params(c, userParams);
+    if (id !== "me" && id !== c.var.user.id) throw notFound("user");
+    return c.json({ items: await miniGroupMembers(c.var.db, c.var.user.id) });
   });
 
   // Spec 7.6: POST users/{id}/timezone, body { timezone } — an idempotent command.

@@ -9,6 +9,16 @@ import { activities, activityParts, objectiveWorkflowAggregates as owa } from ".
 import { requireUser } from "../auth";
 import { ApiError, message, notFound } from "../errors";
 import { params, idParams } from "../validate";
+import { z } from "zod";
+import type { Context } from "hono";
+import { normalizeCertificateNumber } from "../../domain/certificates";
+import { ensureCertificateFiles, storageDir } from "../files/certificate-files";
+import { fileIn, sendFile } from "../files/send-file";
+import { countLookup, evenly } from "../public-lookups";
+import { loadCertificateByNumber, loadOwnCertificate, type CertificateRow } from "../queries/certificates";
+
+const certificateFileParams = z.object({ id: z.uuid(), kind: z.enum(["pdf", "png"]) });
+const publicFileParams = z.object({ number: z.string().max(60), kind: z.enum(["pdf", "png"]) });
 import { ObjectiveState } from "../../domain/vocabulary";
 
 /** Where private files live: DATA_DIR/storage first, then the repository's demo storage. */
@@ -36,7 +46,37 @@ const RANGE = /^bytes=(\d*)-(\d*)$/;
  */
 export function storageRoutes(roots: string[]) {
   const r = new Hono<ApiEnv>();
-  r.use("*", requireUser);
+  r.use("/activities/*", requireUser);
+  r.use("/certificate-records/*", requireUser);
+
+  // Issue 12: a certificate's files — the holder's own (the preview) and the public share form's.
+  const certificateFile = async (c: Context<ApiEnv>, row: CertificateRow | undefined, kind: "pdf" | "png") => {
+    if (!row) throw notFound("certificate");
+    const { dataDir, appUrl } = c.var.deps;
+    const paths = await ensureCertificateFiles(c.var.db, { dataDir, appUrl: appUrl ?? "http://localhost:3000" }, row);
+    const file = fileIn(storageDir(dataDir), paths[kind]);
+    if (!file) throw notFound("file");
+    const name = `certificate-${row.c.certificateNumber}.${kind}`;
+    return sendFile(c, file, {
+      "Content-Type": kind === "pdf" ? "application/pdf" : "image/png",
+      "Content-Disposition": `attachment; filename="${name}"`,
+      "Cache-Control": "private, max-age=300",
+    });
+  };
+  r.on(["GET", "HEAD"], "/certificate-records/:id/:kind{pdf|png}", async (c) => {
+    const { id, kind } = params(c, certificateFileParams);
+    return certificateFile(c, await loadOwnCertificate(c.var.db, c.var.user.id, id, c.var.now), kind);
+  });
+  r.on(["GET", "HEAD"], "/public/certificates/:number/:kind{pdf|png}", async (c) => {
+    await countLookup(c);
+    const { number, kind } = params(c, publicFileParams);
+    const normalized = normalizeCertificateNumber(number);
+    const row = await evenly(async () =>
+      normalized ? loadCertificateByNumber(c.var.db, normalized, c.var.now) : undefined,
+    );
+    return certificateFile(c, row, kind);
+  });
+
   r.on(["GET", "HEAD"], "/activities/:id/file", async (c) => {
     const { id } = params(c, idParams);
     const db = c.var.db;

@@ -8,7 +8,16 @@ export const COPIED_RESET_MS = 10_000;
  * Spec 4.3 Share: copies the public link; the 'copied' indicator resets after 10 s; a failure is a
  * critical message. Without JavaScript the link is shown to copy by hand.
  */
-export function ShareLink({ url }: { url: string }) {
+export function ShareLink({
+  url,
+  labels = { share: "course.share", field: "course.shareLabel" },
+  id = "share-url",
+}: {
+  url: string;
+  /** Translation keys of the button and the field (a course's by default). */
+  labels?: { share: string; field: string };
+  id?: string;
+}) {
   const { t } = useTranslation();
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   const hydrated = useHydrated();
@@ -19,10 +28,10 @@ export function ShareLink({ url }: { url: string }) {
   }, [state]);
   return (
     <details className="share">
-      <summary className="button">{t("course.share")}</summary>
+      <summary className="button">{t(labels.share)}</summary>
       <div className="share__panel">
-        <label htmlFor="share-url">{t("course.shareLabel")}</label>
-        <input id="share-url" type="url" readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
+        <label htmlFor={id}>{t(labels.field)}</label>
+        <input id={id} type="url" readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
         {hydrated ? (
           <button
             type="button"
@@ -39,9 +48,25 @@ export function ShareLink({ url }: { url: string }) {
             {state === "copied" ? t("course.copied") : t("course.copyLink")}
           </button>
         ) : null}
-        <p role="status" className={state === "failed" ? "share__error" : "visually-hidden"}>
-          {state === "copied" ? t("course.copied") : state === "failed" ? t("messages.linkNotCopied") : ""}
+        <p role="status" className="visually-hidden">
+          {state === "copied" ? t("course.copied") : ""}
         </p>
+        {state === "failed" ? (
+          // Spec 8: 'The link could not be copied' is a critical toast.
+          <div className="toasts toasts--local">
+            <div className="toast toast--critical" role="alert">
+              <span>{t("messages.linkNotCopied")}</span>
+              <button
+                type="button"
+                className="toast__close"
+                aria-label={t("toast.dismiss")}
+                onClick={() => setState("idle")}
+              >
+                ×
+              </button>
+            </div>
+          </div>
+        ) : null}
       </div>
     </details>
   );

@@ -125,6 +125,9 @@ function UserMenu({ root }: { root: ShellRoot }) {
       <div className="dropdown__panel">
         <p className="user-menu__who">{t("userMenu.signedInAs", { name: root.user.email })}</p>
         <ul>
+          <li>
+            <a href="/learn/profile">{t("userMenu.profile")}</a>
+          </li>
           {!root.user.learnerOnly ? (
             <li>
               <a href="/admin">{t("userMenu.adminPanel")}</a>

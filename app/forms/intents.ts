@@ -17,6 +17,10 @@ export const INTENT = {
   resume: "resume",
   /** A discussion post or reply. */
   post: "post",
+  /** Spec 2.8 / 4.10: the answer to a reinforcement question, confirmed on the e-mail answer page. */
+  answer: "answer",
+  /** Spec 2.9: the preferred time zone. */
+  setTimezone: "setTimezone",
 } as const;
 export type Intent = (typeof INTENT)[keyof typeof INTENT];
 

@@ -101,7 +101,9 @@ function Certificates({ certificates }: { certificates: CourseView["certificates
               <tr key={c.id} className={c.expired ? "certificates__row--expired" : undefined}>
                 <th scope="row">{c.name}</th>
                 <td id={`certificate-${c.id}`}>
-                  <span className="certificates__number">{c.number}</span>
+                  <Link className="certificates__number" to={c.previewUrl}>
+                    {c.number}
+                  </Link>
                 </td>
                 <td className="certificates__date">{c.issued}</td>
                 <td className="certificates__date">
@@ -110,6 +112,12 @@ function Certificates({ certificates }: { certificates: CourseView["certificates
                     <>
                       {" "}
                       <span className="certificates__expired">{t("certificates.expired")}</span>
+                    </>
+                  ) : null}
+                  {c.revoked ? (
+                    <>
+                      {" "}
+                      <span className="certificates__expired">{t("certificate.status.revoked")}</span>
                     </>
                   ) : null}
                 </td>
@@ -235,6 +243,14 @@ export default function CourseDetails() {
                         : view.result.passed
                           ? t("course.passed")
                           : t("course.failed")}
+                    </dd>
+                  </div>
+                ) : null}
+                {view.certificates[0] ? (
+                  <div>
+                    <dt>{t("certificates.title")}</dt>
+                    <dd>
+                      <Link to={view.certificates[0].previewUrl}>{t("certificate.view")}</Link>
                     </dd>
                   </div>
                 ) : null}

@@ -104,6 +104,8 @@ export interface AppLoadContext {
    * follow: every node's writes arrive here. Absent with an external LMS API.
    */
   changes?: ChangeFeed;
+  /** The visitor's address (the socket's), for the API's per-address limits on public lookups. */
+  clientIp?: string;
 }
 
 /** The key of the load context; `server.ts` reads it from the server build's entry module. */
@@ -119,4 +121,8 @@ export function sessionStore(context: Readonly<RouterContextProvider>): SessionS
 
 export function lmsTransport(context: Readonly<RouterContextProvider>): Transport {
   return context.get(appLoadContext).lmsTransport;
+}
+
+export function clientIp(context: Readonly<RouterContextProvider>): string | undefined {
+  return context.get(appLoadContext).clientIp;
 }

@@ -4,7 +4,6 @@ import type { CertificateRecord } from "#domain/contract/certificates";
 
 import { isCertificateExpired } from "#domain/certificates";
 import { proctorLocked } from "#domain/proctoring";
-import { NEUTRAL_ORIGIN, safePdfUrl } from "~/components/viewer/pdf-url";
 import { formatScore, progressPercent, scoreColor } from "#domain/courses";
 import {
   canReview,
@@ -58,6 +57,11 @@ export async function loadCourse(lms: LmsClient, objectiveId: string, options: {
   return { aggregate, access, records: records?.data ?? [], certificates: certificates?.data ?? [] };
 }
 
+/** Issue 12: the issued certificate preview (spec 2.1 /courses/{objectiveId}/certificate/{certificateNumber}). */
+export function certificatePreviewUrl(objectiveId: string, certificateNumber: string) {
+  return `/learn/courses/${objectiveId}/certificate/${encodeURIComponent(certificateNumber)}`;
+}
+
 /** Spec 2.5 certificates list: newest first, dates in the learner's zone, spec 5 '(expired)'. */
 function certificateRows(certificates: CertificateRecord[], now: Date, fmt: DateFormatter) {
   return [...certificates]
@@ -69,8 +73,10 @@ function certificateRows(certificates: CertificateRecord[], now: Date, fmt: Date
       issued: fmt.date(c.created),
       expires: fmt.date(c.expirationDate),
       expired: isCertificateExpired(c.expirationDate, now),
-      // Spec 5: a PDF link never leaves for a foreign origin or a script URL.
-      pdfUrl: c.certificatePdfUrl ? safePdfUrl(c.certificatePdfUrl, NEUTRAL_ORIGIN) : null,
+      revoked: c.revoked,
+      // Issue 12: the preview, and the stored PDF through the app's access-checked download.
+      previewUrl: certificatePreviewUrl(c.objectiveId, c.certificateNumber),
+      pdfUrl: `${certificatePreviewUrl(c.objectiveId, c.certificateNumber)}/download/pdf`,
     }));
 }
 

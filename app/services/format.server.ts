@@ -19,7 +19,16 @@ const formatters = new Map<string, ReturnType<typeof createFormatter>>();
 
 function createFormatter(locale: string, tz: string) {
   const date = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeZone: tz });
-  const dateTime = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone: tz });
+  // Spec 2.9: where a time is shown, the zone's name is too (the learner chose it on the profile).
+  const dateTime = new Intl.DateTimeFormat(locale, {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZoneName: "short",
+    timeZone: tz,
+  });
   return {
     timeZone: tz,
     date: (iso: string | null | undefined) => (iso ? date.format(new Date(iso)) : null),

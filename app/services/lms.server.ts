@@ -63,6 +63,8 @@ export interface LmsClientOptions {
   baseUrl?: string | null;
   sleep?: (ms: number) => Promise<void>;
   onUnauthorized?: () => never;
+  /** The visitor's address, sent as X-Client-IP (the API limits public lookups per address). */
+  clientIp?: string;
 }
 
 type Query = Record<string, string | number | boolean | undefined | null | readonly string[]>;
@@ -111,6 +113,7 @@ export function createLmsClient(options: LmsClientOptions) {
     if (init.body !== undefined) headers.set("Content-Type", "application/json");
     if (init.prefer) headers.set("Prefer", init.prefer);
     if (options.accessToken) headers.set("Authorization", `Bearer ${options.accessToken}`);
+    if (options.clientIp) headers.set("X-Client-IP", options.clientIp);
     // A command's status location is absolute on an external API and a path on ours.
     const url = /^https?:\/\//.test(path) ? path : `${base}${path}${toQuery(init.query)}`;
     let res: Response;

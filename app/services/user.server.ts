@@ -3,7 +3,7 @@ import { learnerAreaDecision, isLearnerOnly, type PermissionEntry } from "#domai
 import { endpoints } from "#domain/contract/endpoints";
 import type { PublicSettings, Settings, User } from "#domain/contract/platform";
 import { learnerMenu, type MenuEntry } from "#domain/menu";
-import { appConfig, lmsTransport, type AppConfig } from "./config.server";
+import { appConfig, clientIp, lmsTransport, type AppConfig } from "./config.server";
 import { getLocale } from "./i18n.server";
 import { createLmsClient, LmsError, type LmsClient } from "./lms.server";
 import { loginUrl } from "./auth.server";
@@ -43,6 +43,7 @@ export function publicLms(context: Readonly<RouterContextProvider>): LmsClient {
     locale: getLocale(context),
     transport: lmsTransport(context),
     baseUrl: appConfig(context).lmsApiUrl,
+    clientIp: clientIp(context),
   });
 }
 

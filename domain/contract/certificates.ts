@@ -32,6 +32,8 @@ export const certificateRecordSchema = z.object({
   userId: z.string(),
   objectiveRecordId: z.string(),
   objectiveRecord: certificateResultSchema,
+  /** Revoked by the issuer: the public page and the credential's status list say so. */
+  revoked: z.boolean(),
   ...issued,
 });
 export type CertificateRecord = z.infer<typeof certificateRecordSchema>;
@@ -47,6 +49,9 @@ export const publicCertificateSchema = z.object({
   student: z.object({ name: z.string() }),
   objective: z.object({ id: z.string(), name: z.string(), code: z.string(), description: z.string() }),
   result: certificateResultSchema.omit({ id: true }),
+  revoked: z.boolean(),
+  /** The Open Badges 3.0 credential (VC-JWT) anyone can verify (decision 020). */
+  credentialUrl: z.string(),
   ...issued,
 });
 export type PublicCertificate = z.infer<typeof publicCertificateSchema>;

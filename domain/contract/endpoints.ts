@@ -23,7 +23,9 @@ import type {
 } from "./courses";
 import type { ActivityContent, ActivityTree } from "./lifecycle";
 import type { CreateDiscussionPost, DiscussionThread } from "./discussions";
-import type { PublicSettings, Settings, User } from "./platform";
+import type { MiniGroupMember, PublicSettings, Settings, Unit, User } from "./platform";
+import type { PublicCertificate } from "./certificates";
+import type { ReinforcementAnswerBody, ReinforcementWorkflow } from "./reinforcement";
 
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT";
 
@@ -128,8 +130,34 @@ export const endpoints = {
   // 7.5 Files.
   activityFile: (activityId: string) => get<never>(`${STORAGE}/activities/${seg(activityId)}/file`),
 
-  // 7.6 Certificates.
+  // 7.6 Certificates, reinforcement, profile.
   certificateRecords: get<List<CertificateRecord>>(`${LMS}/certificate-records/query`),
+  /** The public page's lookup by number (issue 12; limited per address). */
+  publicCertificate: (certificateNumber: string) =>
+    get<PublicCertificate>(`${LMS}/public/certificate-records/by-number/${seg(certificateNumber)}`),
+  /** A certificate's files: the holder's own (signed in) and the public share form's (issue 12). */
+  certificateFile: (certificateId: string, kind: "pdf" | "png") =>
+    get<never>(`${STORAGE}/certificate-records/${seg(certificateId)}/${kind}`),
+  publicCertificateFile: (certificateNumber: string, kind: "pdf" | "png") =>
+    get<never>(`${STORAGE}/public/certificates/${seg(certificateNumber)}/${kind}`),
+  /** The certificate's Open Badges 3.0 credential (decision 020); `?format=json` for the JSON envelope. */
+  certificateCredential: (certificateNumber: string) =>
+    get<never>(`${LMS}/public/credentials/${seg(certificateNumber)}`),
+  reinforcementWorkflow: (workflowId: string) =>
+    get<ReinforcementWorkflow>(`${LMS}/users/me/reinforcement-learning-workflows/${seg(workflowId)}`),
+  answerReinforcement: (workflowId: string) =>
+    command<ReinforcementAnswerBody & { commandId?: string }, ReinforcementWorkflow>(
+      `${LMS}/users/me/reinforcement-learning-workflows/${seg(workflowId)}/answer`,
+      true,
+    ),
+  units: (userId: string) => get<{ items: Unit[] }>(`${PLATFORM}/users/${seg(userId)}/units`),
+  miniGroupMembers: (userId: string) =>
+    get<{ items: MiniGroupMember[] }>(`${PLATFORM}/users/${seg(userId)}/mini-group-members`),
+  setTimezone: (userId: string) =>
+    command<{ timezone: string; commandId?: string }, { timezone: string }>(
+      `${PLATFORM}/users/${seg(userId)}/timezone`,
+      true,
+    ),
 
   // Discussions (spec 1 activity kind discussion; paths not shown).
   discussionPosts: (activityPathId: string) =>

@@ -22,6 +22,18 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
+/** Spec 2.9: a member of the learner's mini-group, as the profile's table shows them. */
+export const miniGroupMemberSchema = z.object({
+  id: z.string(),
+  first_name: z.string(),
+  middle_name: z.string().nullable(),
+  last_name: z.string(),
+  email: z.string(),
+  primary_unit: z.string().nullable(),
+});
+export type MiniGroupMember = z.infer<typeof miniGroupMemberSchema>;
+export type Unit = z.infer<typeof unitSchema>;
+
 export const permissionEntrySchema = z.object({ permission: z.string(), scope_id: z.string().nullable() });
 export const permissionsSchema = z.object({ data: z.array(permissionEntrySchema) });
 

@@ -8,7 +8,8 @@ import type { Page } from "@playwright/test";
 test.use({ learnerRecipe: { like: "ada" } });
 
 const DATE = /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/;
-const NUMBER = /^LA-\d{4}-\d{6}$/;
+/** Issue 12: 80 random bits in four groups of Crockford base 32. */
+const NUMBER = /^LA(-[0-9A-HJKMNP-TV-Z]{4}){4}$/;
 
 /** A course's id from its card on My courses (its link goes to /learn/courses/{id}…). */
 async function myCourseId(page: Page, name: string): Promise<string> {
@@ -66,13 +67,17 @@ test("ada's certificates for a course: newest first, the expired one marked, wit
   await expect(rows.nth(0).getByText("(expired)")).toHaveCount(0);
   await expect(rows.nth(1).getByText("(expired)")).toBeVisible();
 
-  // The PDF downloads from the link (no certificate preview route yet: nothing else links out).
+  // Each number opens its preview; the PDF downloads from the link (issue 12: the stored file).
   const links = section.getByRole("link");
-  await expect(links).toHaveCount(2);
+  await expect(links).toHaveCount(4);
+  await expect(rows.nth(0).getByRole("link", { name: newest[1] })).toHaveAttribute(
+    "href",
+    new RegExp(`/certificate/${newest[1]}$`),
+  );
   const download = rows.nth(0).getByRole("link", { name: "Download PDF" });
   await expect(download).toHaveAccessibleDescription(newest[1]);
   const href = await download.getAttribute("href");
-  expect(href).toBe("/learn/demo/certificate-sql-fundamentals.pdf");
+  expect(href).toMatch(new RegExp(`^/learn/courses/[0-9a-f-]{36}/certificate/${newest[1]}/download/pdf$`));
   const pdf = await page.request.get(href!);
   expect(pdf.status()).toBe(200);
   expect((await pdf.body()).subarray(0, 5).toString("latin1")).toBe("%PDF-");

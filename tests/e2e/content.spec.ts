@@ -14,8 +14,9 @@ import type { Locator, Page } from "@playwright/test";
 test.use({ learnerRecipe: { like: "ada" } });
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
-/** en-US date and time as the viewer formats it, e.g. "Nov 29, 2026, 12:41 AM". */
-const DATE_TIME = "[A-Z][a-z]{2} \\d{1,2}, \\d{4}, \\d{1,2}:\\d{2}\\s[AP]M";
+/** en-US date and time as the viewer formats it, with the zone's name (spec 2.9), e.g. "Nov 29, 2026, 12:41 AM GMT". */
+const DATE_TIME =
+  "[A-Z][a-z]{2} \\d{1,2}, \\d{4}, \\d{1,2}:\\d{2}\\s[AP]M [A-Z]{2,5}(?:[+\u2212-]\\d{1,2}(?::\\d{2})?)?";
 
 const PYTHON = "Python for Data Analysis";
 

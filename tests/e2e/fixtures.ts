@@ -19,6 +19,8 @@ export interface Learner {
   password: string;
   /** First and last name, as the user menu shows them. */
   name: string;
+  /** Reinforcement questions scheduled by the recipe (like ada: questions already due). */
+  reinforcement: { id: string; options: { id: string; text: string }[]; correctAnswer: string }[];
 }
 
 /**

@@ -107,7 +107,8 @@ describe("issuing (spec 3, 4.5)", () => {
       templateName: "Certified Tester",
       normalizedPassingScore: 0.6,
     });
-    expect(cert.certificateNumber).toMatch(/^LA-2026-\d{6}$/);
+    // Issue 12: 80 random bits in Crockford base 32, four groups of four.
+    expect(cert.certificateNumber).toMatch(/^LA(-[0-9A-HJKMNP-TV-Z]{4}){4}$/);
     expect(cert.created.toISOString()).toBe(NOW.toISOString());
     expect(cert.expirationDate?.toISOString()).toBe(new Date(NOW.getTime() + 365 * DAY).toISOString());
 
@@ -230,7 +231,7 @@ describe("issuing (spec 3, 4.5)", () => {
       NOW.toISOString(),
       new Date(NOW.getTime() - 400 * DAY).toISOString(),
     ]);
-    expect(data[1].certificateNumber).toMatch(/^LA-2025-\d{6}$/);
+    expect(data[1].certificateNumber).toMatch(/^LA(-[0-9A-HJKMNP-TV-Z]{4}){4}$/);
     expect(data[0].certificateNumber).not.toBe(data[1].certificateNumber);
     // The older one expired 35 days ago (spec 5: expired when the expiration date is now or past).
     expect(Date.parse(data[1].expirationDate)).toBeLessThanOrEqual(NOW.getTime());
@@ -365,8 +366,10 @@ describe("GET public/certificate-records/{id} (spec 7.6, 2.7)", () => {
       normalizedPassingScore: 0.6,
       expirationDate: "2027-04-10T08:00:00.000Z",
       externalUrl: null,
-      certificatePdfUrl: null,
-      certificatePngUrl: null,
+      certificatePdfUrl: `/api/lms-storage/v1/public/certificates/${cert.certificateNumber}/pdf`,
+      certificatePngUrl: `/api/lms-storage/v1/public/certificates/${cert.certificateNumber}/png`,
+      credentialUrl: `http://localhost:3000/api/lms/v1/public/credentials/${cert.certificateNumber}`,
+      revoked: false,
       created: NOW.toISOString(),
     });
     const text = JSON.stringify(body);

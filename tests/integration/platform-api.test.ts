@@ -211,3 +211,41 @@ describe("errors and documentation", () => {
     }
   });
 });
+
+describe("mini-group members (spec 2.9; path not shown)", () => {
+  it("lists the members of ada's mini-group of four with their primary unit, in one query", async () => {
+    const token = await t.token("ada");
+    const before = t.database.queryCount();
+    const res = await t.request("GET", `/api/platform/v1/users/${t.users.ada}/mini-group-members`, { token });
+    expect(t.database.queryCount() - before).toBeLessThanOrEqual(3);
+    expect(res.status).toBe(200);
+    const { items } = await res.json();
+    expect(items.map((m: { email: string }) => m.email).sort()).toEqual([
+      "ada@example.com",
+      "grace@example.com",
+      "katherine@example.com",
+      "margaret@example.com",
+    ]);
+    expect(items.find((m: { email: string }) => m.email === "katherine@example.com")).toMatchObject({
+      first_name: "Katherine",
+      middle_name: "Coleman",
+      last_name: "Johnson",
+      primary_unit: "Research",
+    });
+    const me = await t.request("GET", "/api/platform/v1/users/me/mini-group-members", { token });
+    expect((await me.json()).items).toHaveLength(4);
+  });
+
+  it("another user's id is 404, a garbled one too", async () => {
+    const token = await t.token("ada");
+    for (const id of [t.users.grace, "not-a-uuid"])
+      expect((await t.request("GET", `/api/platform/v1/users/${id}/mini-group-members`, { token })).status).toBe(404);
+  });
+
+  it("a user in no mini-group gets an empty list", async () => {
+    const res = await t.request("GET", "/api/platform/v1/users/me/mini-group-members", {
+      token: await t.token("rita"),
+    });
+    expect((await res.json()).items).toEqual([]);
+  });
+});

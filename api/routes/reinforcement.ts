@@ -1,0 +1,43 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { reinforcementAnswerBodySchema } from "../../domain/contract/reinforcement";
+import type { ApiEnv } from "../context";
+import { requireUser } from "../auth";
+import { notFound } from "../errors";
+import { answerReinforcement } from "../commands/reinforcement";
+import { runCommand } from "../commands/run";
+import { toReinforcementWorkflow } from "../mappers/reinforcement";
+import { loadReinforcementWorkflow } from "../queries/reinforcement";
+import { idParams, jsonBody, params } from "../validate";
+
+const answerBody = reinforcementAnswerBodySchema.extend({ commandId: z.uuid().optional() });
+
+/** Spec 7.6: the e-mail answer page's calls. Only the learner's own workflows exist for them. */
+export function reinforcementRoutes() {
+  const r = new Hono<ApiEnv>();
+  r.use("/users/me/reinforcement-learning-workflows/*", requireUser);
+
+  // A read never records anything: mail scanners follow the links in e-mails.
+  r.get("/users/me/reinforcement-learning-workflows/:id", async (c) => {
+    const { id } = params(c, idParams);
+    const row = await loadReinforcementWorkflow(c.var.db, c.var.user.id, id);
+    if (!row) throw notFound("workflow");
+    return c.json(toReinforcementWorkflow(row));
+  });
+
+  // Spec 4.10: the answer, recorded once; an answered workflow answers with itself (the review).
+  r.post("/users/me/reinforcement-learning-workflows/:id/answer", async (c) => {
+    const { id } = params(c, idParams);
+    const body = await jsonBody(c, answerBody);
+    const userId = c.var.user.id;
+    const now = c.var.now;
+    return runCommand(c, { id: body.commandId ?? crypto.randomUUID(), type: "answer-reinforcement" }, async (tx) => {
+      await answerReinforcement(tx, userId, id, body.answer, now);
+      const row = await loadReinforcementWorkflow(tx, userId, id);
+      if (!row) throw notFound("workflow");
+      return toReinforcementWorkflow(row);
+    });
+  });
+
+  return r;
+}

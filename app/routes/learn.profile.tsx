@@ -1,0 +1,294 @@
+import { useMemo, useState } from "react";
+import { data, Form, NavLink, useActionData, useLoaderData, useNavigation } from "react-router";
+import { z } from "zod";
+import { useTranslation } from "~/i18n/lite";
+import type { Route } from "./+types/learn.profile";
+import { endpoints } from "#domain/contract/endpoints";
+import { isTimeZone, zoneOptions } from "#domain/time-zones";
+import { state } from "~/services/request.server";
+import { LmsError } from "~/services/lms.server";
+import { badRequest, intentOf, readForm } from "~/services/forms.server";
+import { redirectWithToast } from "~/services/toast.server";
+import { parseSubmission } from "~/forms/parse";
+import { formError } from "~/forms/errors";
+import { INTENT } from "~/forms/intents";
+import { FieldErrors } from "~/components/field-errors";
+import { useHydrated } from "~/components/use-hydrated";
+
+export const handle = {
+  title: (_d: unknown, t: (k: string) => string) => t("profile.title"),
+  breadcrumb: (_d: unknown, t: (k: string) => string) => ({ label: t("profile.title") }),
+};
+
+/** Spec 2.9 'Preferred time zone': one of the runtime's IANA zones (the API checks it again). */
+const timezoneSchema = z.object({
+  intent: z.literal(INTENT.setTimezone),
+  timezone: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .refine(isTimeZone, { message: formError("invalidTimezone") }),
+  commandId: z.uuid(),
+});
+
+/**
+ * /learn/profile and /learn/profile/time-zone (spec 2.1, 2.9): the tabs are links, so both work
+ * without JavaScript. Personal info reads the user (the shell has it), their units and their
+ * mini-group in parallel; the time-zone tab lists every zone with its offset now.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const s = state(context);
+  const shell = await s.requireLearner();
+  const tab = new URL(request.url).pathname.endsWith("/time-zone") ? "timeZone" : "personal";
+  const u = shell.user;
+  if (tab === "timeZone") {
+    return {
+      tab,
+      current: u.timezone,
+      zones: zoneOptions(new Date()).map((z) => ({ id: z.id, offset: z.offset })),
+      commandId: crypto.randomUUID(),
+    } as const;
+  }
+  const lms = await s.lms();
+  const [units, members] = await Promise.all([
+    lms.get(endpoints.units(u.id)),
+    lms.get(endpoints.miniGroupMembers(u.id)),
+  ]);
+  return {
+    tab,
+    user: {
+      firstName: u.first_name,
+      middleName: u.middle_name,
+      lastName: u.last_name,
+      email: u.email,
+      role: u.role,
+      department: u.department,
+      externalId: u.external_id,
+      tenant: u.tenant,
+      timezone: u.timezone,
+    },
+    units: units.items,
+    members: members.items,
+  } as const;
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const s = state(context);
+  const shell = await s.requireLearner();
+  const form = await readForm(request);
+  switch (intentOf(form)) {
+    case INTENT.setTimezone: {
+      const submission = parseSubmission(form, timezoneSchema);
+      if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+      const lms = await s.lms();
+      try {
+        await lms.command(endpoints.setTimezone(shell.user.id), {
+          timezone: submission.value.timezone,
+          commandId: submission.value.commandId,
+        });
+      } catch (err) {
+        if (err instanceof LmsError && err.status === 400)
+          return data(submission.reply({ fieldErrors: { timezone: [formError("invalidTimezone")] } }), {
+            status: 400,
+          });
+        throw err;
+      }
+      return redirectWithToast(
+        "/learn/profile/time-zone",
+        { type: "success", key: "profile.timeZone.saved", values: { zone: submission.value.timezone } },
+        s.config,
+      );
+    }
+    default:
+      badRequest();
+  }
+}
+
+export default function Profile() {
+  const page = useLoaderData<typeof loader>();
+  const { t } = useTranslation();
+  return (
+    <section className="profile" aria-labelledby="profile-title">
+      <h1 id="profile-title">{t("profile.title")}</h1>
+      <nav aria-label={t("profile.tabs")} className="tabs">
+        <ul>
+          <li>
+            <NavLink to="/learn/profile" end className="tabs__tab">
+              {t("profile.personal.tab")}
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to="/learn/profile/time-zone" className="tabs__tab">
+              {t("profile.timeZone.tab")}
+            </NavLink>
+          </li>
+        </ul>
+      </nav>
+      {page.tab === "personal" ? (
+        <PersonalInfo page={page} />
+      ) : (
+        <TimeZones current={page.current} zones={page.zones} commandId={page.commandId} />
+      )}
+    </section>
+  );
+}
+
+type PersonalPage = Extract<ReturnType<typeof useLoaderData<typeof loader>>, { tab: "personal" }>;
+
+function PersonalInfo({ page }: { page: PersonalPage }) {
+  const { t } = useTranslation();
+  const u = page.user;
+  const rows: [string, string | null][] = [
+    [t("profile.personal.firstName"), u.firstName],
+    [t("profile.personal.middleName"), u.middleName],
+    [t("profile.personal.lastName"), u.lastName],
+    [t("profile.personal.email"), u.email],
+    [t("profile.personal.role"), u.role],
+    [t("profile.personal.department"), u.department],
+    [t("profile.personal.externalId"), u.externalId],
+    [t("profile.personal.tenant"), u.tenant],
+    [t("profile.personal.timeZone"), u.timezone ?? "UTC"],
+  ];
+  return (
+    <div className="profile__panel">
+      <section aria-labelledby="profile-personal">
+        <h2 id="profile-personal">{t("profile.personal.tab")}</h2>
+        <dl className="profile__facts">
+          {rows.map(([label, value]) => (
+            <div key={label}>
+              <dt>{label}</dt>
+              <dd>{value || "—"}</dd>
+            </div>
+          ))}
+        </dl>
+      </section>
+      <section aria-labelledby="profile-units">
+        <h2 id="profile-units">{t("profile.personal.units")}</h2>
+        {page.units.length === 0 ? (
+          <p>{t("profile.personal.noUnits")}</p>
+        ) : (
+          <ul className="profile__units">
+            {page.units.map((unit) => (
+              <li key={unit.id}>
+                {unit.name}
+                {unit.is_primary ? (
+                  <>
+                    {" "}
+                    <span className="badge">{t("profile.personal.primary")}</span>
+                  </>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <section aria-labelledby="profile-group">
+        <h2 id="profile-group">{t("profile.personal.miniGroup")}</h2>
+        {page.members.length === 0 ? (
+          <p>{t("profile.personal.noMiniGroup")}</p>
+        ) : (
+          <div className="table-scroll">
+            <table className="profile__members">
+              <caption className="visually-hidden">{t("profile.personal.miniGroupCaption")}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t("profile.personal.firstName")}</th>
+                  <th scope="col">{t("profile.personal.middleName")}</th>
+                  <th scope="col">{t("profile.personal.lastName")}</th>
+                  <th scope="col">{t("profile.personal.email")}</th>
+                  <th scope="col">{t("profile.personal.primaryUnit")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {page.members.map((m) => (
+                  <tr key={m.id}>
+                    <td>{m.first_name}</td>
+                    <td>{m.middle_name ?? "—"}</td>
+                    <td>{m.last_name}</td>
+                    <td>{m.email}</td>
+                    <td>{m.primary_unit ?? "—"}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function TimeZones({
+  current,
+  zones,
+  commandId,
+}: {
+  current: string | null;
+  zones: { id: string; offset: string }[];
+  commandId: string;
+}) {
+  const { t } = useTranslation();
+  const hydrated = useHydrated();
+  const [filter, setFilter] = useState("");
+  const reply = useActionData<typeof action>();
+  const errors = reply && "error" in reply ? (reply.error?.timezone ?? undefined) : undefined;
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === INTENT.setTimezone;
+  const chosen = current ?? "UTC";
+  const needle = filter.trim().toLowerCase().replace(/\s+/g, "_");
+  const shown = useMemo(
+    () =>
+      needle
+        ? zones.filter((z) => z.id.toLowerCase().includes(needle) || z.offset.toLowerCase().includes(needle))
+        : zones,
+    [zones, needle],
+  );
+  return (
+    <div className="profile__panel">
+      <h2 id="profile-zone">{t("profile.timeZone.tab")}</h2>
+      <p>{t("profile.timeZone.current", { zone: chosen })}</p>
+      <Form method="post" className="zones" aria-labelledby="profile-zone">
+        <input type="hidden" name="intent" value={INTENT.setTimezone} />
+        <input type="hidden" name="commandId" value={commandId} />
+        <FieldErrors id="timezone-errors" errors={errors} />
+        {hydrated ? (
+          <p className="zones__filter">
+            <label htmlFor="zone-filter">{t("profile.timeZone.filter")}</label>
+            <input
+              id="zone-filter"
+              type="search"
+              value={filter}
+              onChange={(e) => setFilter(e.currentTarget.value)}
+              aria-controls="zone-list"
+              autoComplete="off"
+            />
+            <span role="status" className="zones__count">
+              {t("profile.timeZone.count", { count: shown.length })}
+            </span>
+          </p>
+        ) : null}
+        <div className="zones__actions">
+          <button type="submit" className="button button--primary" disabled={busy}>
+            {busy ? t("profile.timeZone.saving") : t("profile.timeZone.save")}
+          </button>
+        </div>
+        <fieldset aria-describedby={errors ? "timezone-errors" : undefined}>
+          <legend className="visually-hidden">{t("profile.timeZone.legend")}</legend>
+          <ul id="zone-list" className="zones__list">
+            {zones.map((z) => (
+              <li key={z.id} hidden={needle !== "" && !shown.includes(z)}>
+                <label>
+                  <input type="radio" name="timezone" value={z.id} defaultChecked={z.id === chosen} />
+                  <span className="zones__name">{z.id.replace(/_/g, " ")}</span>
+                  <span className="zones__offset">{z.offset}</span>
+                  {z.id === chosen ? <span className="badge">{t("profile.timeZone.currentBadge")}</span> : null}
+                </label>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+      </Form>
+    </div>
+  );
+}
