@@ -10,6 +10,7 @@ import { lifecycleRoutes } from "./routes/lifecycle";
 import { discussionRoutes } from "./routes/discussions";
 import { certificateRoutes } from "./routes/certificates";
 import { proctoringRoutes } from "./routes/proctoring";
+import { calendarRoutes } from "./routes/calendar";
 import { storageRoutes, storageRoots } from "./routes/storage";
 import { testSupportRoutes } from "./routes/test-support";
 import { params, idParams } from "./validate";
@@ -22,7 +23,8 @@ export function createApi(deps: ApiDeps) {
     c.set("db", deps.database.db);
     c.set("now", deps.now ? deps.now() : new Date());
     await next();
-    c.header("Cache-Control", "no-store");
+    // Answers are personal and fresh unless a handler says otherwise (the calendar feed revalidates).
+    if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
   });
   app.onError((err, c) => renderError(c, err));
   app.notFound((c) => renderError(c, new ApiError(404, { "": [message("notFound", "No such endpoint.")] })));
@@ -38,6 +40,7 @@ export function createApi(deps: ApiDeps) {
   lms.route("/", discussionRoutes());
   lms.route("/", certificateRoutes());
   lms.route("/", proctoringRoutes());
+  lms.route("/", calendarRoutes());
   app.route("/lms/v1", lms);
   app.route("/lms-storage/v1", storageRoutes(storageRoots(deps.dataDir)));
   // Decision 014: only for the browser tests' server (server.ts decides and keeps it to loopback).

@@ -17,6 +17,8 @@ export interface ApiDeps {
   dataDir?: string;
   /** Mounts /api/test-support (decision 014): the browser tests' server only. */
   testSupport?: boolean;
+  /** Key of the personal calendar feed links (decision 022); without it, one per process. */
+  calendarFeedKey?: string;
 }
 
 export interface Principal {

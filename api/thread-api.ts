@@ -15,6 +15,8 @@ export interface ThreadApiOptions {
   dataDir?: string;
   /** Mounts /api/test-support (decision 014). */
   testSupport?: boolean;
+  /** Key of the personal calendar feed links (decision 022). */
+  calendarFeedKey?: string;
 }
 
 export function createThreadApi(client: unknown, options: ThreadApiOptions): (request: Request) => Promise<Response> {
@@ -33,6 +35,7 @@ export function createThreadApi(client: unknown, options: ThreadApiOptions): (re
     verifyToken: verifierFrom(options.verifier),
     dataDir: options.dataDir,
     testSupport: options.testSupport,
+    calendarFeedKey: options.calendarFeedKey,
   });
   return async (request) => api.fetch(request);
 }

@@ -347,7 +347,7 @@ export function weekRuleFor(locale: string): WeekRule {
   const firstDay =
     info?.firstDay && info.firstDay >= 1 && info.firstDay <= 7
       ? (info.firstDay as IsoDay)
-      : ((region && FIRST_DAY_BY_REGION[region]) ?? 1);
+      : ((region ? FIRST_DAY_BY_REGION[region] : undefined) ?? 1);
   const minimalDays =
     info?.minimalDays && info.minimalDays >= 1 && info.minimalDays <= 7
       ? info.minimalDays

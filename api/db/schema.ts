@@ -720,3 +720,4 @@ export const proctoringSessions = pgTable(
   (t) => [index("proctoring_sessions_aw_idx").on(t.activityWorkflowId, t.created)],
 );
 export * from "./schema/rate-limits";
+export * from "./schema/calendar";
