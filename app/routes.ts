@@ -36,6 +36,7 @@ export default [
       }),
       route("courses/:id/view/notifications", "routes/learn.courses.$id.view.notifications.tsx"),
       route("courses/:id/view/*", "routes/learn.courses.$id.view.$.tsx"),
+      route("calendar/*", "routes/learn.calendar.$.tsx"),
     ]),
     route("*", "routes/learn.$.tsx", { id: "learn-not-found" }),
   ]),

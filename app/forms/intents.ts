@@ -17,6 +17,9 @@ export const INTENT = {
   resume: "resume",
   /** A discussion post or reply. */
   post: "post",
+  /** The personal calendar feed: a new link (the old one stops working), or none. */
+  createFeed: "createFeed",
+  deleteFeed: "deleteFeed",
 } as const;
 export type Intent = (typeof INTENT)[keyof typeof INTENT];
 

@@ -56,7 +56,7 @@ export const calendarItemSchema = z.object({
   /** The work the date asks for is handed in (a due item that can no longer be overdue). */
   done: z.boolean(),
 });
-export type CalendarItem = z.infer<typeof calendarItemSchema> & {
+export type CalendarItem = Omit<z.infer<typeof calendarItemSchema>, "lock"> & {
   lock: { key: ActivityLockKey; date: string | null } | null;
 };
 
@@ -65,7 +65,7 @@ export const calendarItemListSchema = z.object({
   to: z.string(),
   data: z.array(calendarItemSchema),
 });
-export type CalendarItemList = z.infer<typeof calendarItemListSchema> & { data: CalendarItem[] };
+export type CalendarItemList = Omit<z.infer<typeof calendarItemListSchema>, "data"> & { data: CalendarItem[] };
 
 /** Query of `GET users/me/calendar-items`: an interval of instants, at most 100 days (decision 022). */
 export const calendarRangeQuerySchema = z.object({
@@ -126,7 +126,7 @@ export const dashboardSchema = z.object({
   recentResults: section(dashboardResultSchema),
   upcomingEvents: section(calendarItemSchema),
 });
-export type Dashboard = z.infer<typeof dashboardSchema> & {
+export type Dashboard = Omit<z.infer<typeof dashboardSchema>, "dueSoon" | "upcomingEvents"> & {
   dueSoon: { total: number; data: CalendarItem[] };
   upcomingEvents: { total: number; data: CalendarItem[] };
 };
