@@ -93,7 +93,7 @@ export function toICalendar(items: FeedItem[], opts: { locale: string; origin: s
     const lines = [
       `${what}: ${title}`,
       item.lock ? t("feed.locked") : null,
-      item.done ? t("feed.done") : null,
+      item.done ? t("done") : null,
       item.url ? item.url : null,
     ].filter(Boolean);
     const event = calendar.createEvent({

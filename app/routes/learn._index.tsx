@@ -105,7 +105,7 @@ function Section({
         <p className="dash-section__all">
           <Link to={all.href}>
             {all.label}
-            {total > shown ? ` (${t("dashboard.showing", { shown, total })})` : ""}
+            {total > shown ? ` (${total})` : ""}
           </Link>
         </p>
       ) : null}
@@ -209,7 +209,7 @@ export default function DashboardPage() {
                   className="progress"
                   max={100}
                   value={c.progress}
-                  aria-label={t("dashboard.continue.progress", { name: c.name, percent: c.progress })}
+                  aria-label={`${c.name}: ${t("dashboard.continue.done", { percent: c.progress })}`}
                 />
                 <span className="dash-course__meta">
                   {t("dashboard.continue.done", { percent: c.progress })}

@@ -213,7 +213,7 @@ export default function CalendarPage() {
             <Link
               key={v}
               to={d.views[v]}
-              className={`chip${d.view === v ? " chip--selected" : ""}`}
+              className={`chip${d.view === v ? " chip--on" : ""}`}
               aria-current={d.view === v ? "page" : undefined}
             >
               {t(`calendar.views.${v}`)}
