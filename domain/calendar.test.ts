@@ -337,6 +337,18 @@ describe("activity dates as items (spec 3 'Activity constraint', 4.12)", () => {
     expect(new Set(items.map((i) => i.id)).size).toBe(items.length);
   });
 
+  it("the two results dates on the same instant are one item", () => {
+    const both = { resultsDisclosureFrom: "2026-12-10T00:00:00.000Z", revealResultsFrom: "2026-12-10T00:00:00.000Z" };
+    const items = activityCalendarItems({
+      course,
+      node: node({ constraint: both }),
+      ownConstraint: both,
+      event: null,
+      now: NOW,
+    });
+    expect(items.map((i) => i.kind)).toEqual(["activityResultsDisclosure"]);
+  });
+
   it("inherited module dates are not repeated on each child; they still lock it", () => {
     const items = activityCalendarItems({
       course,

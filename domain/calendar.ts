@@ -212,9 +212,14 @@ export function activityCalendarItems(input: ActivityDatesInput): CalendarItem[]
   const handedIn =
     aw !== null && (aw.state === ActivityWorkflowState.finished || aw.state === ActivityWorkflowState.inGrading);
   const out: CalendarItem[] = [];
+  const seen = new Set<string>();
   for (const [field, kind] of CONSTRAINT_ITEMS) {
     const value = input.ownConstraint[field];
     if (typeof value !== "string" || time(value) === null) continue;
+    // resultsDisclosureFrom and revealResultsFrom on the same instant are one event for the learner.
+    const key = `${kind}@${time(value)}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
     out.push(
       item(kind, `${kind}:${node.activityPathId}:${field}`, value, course, {
         activity,

@@ -140,16 +140,15 @@ export function MonthGrid({ data, rtl }: { data: MonthGridData; rtl: boolean }) 
                     className={`month-grid__day${day.inMonth ? "" : " month-grid__day--outside"}${day.today ? " month-grid__day--today" : ""}`}
                     tabIndex={hydrated ? (day.date === active ? 0 : -1) : undefined}
                     aria-current={day.today ? "date" : undefined}
-                    aria-label={
-                      hydrated
-                        ? `${day.title}${day.items.length ? `, ${t("calendar.itemCount", { count: day.items.length })}` : ""}`
-                        : undefined
-                    }
                     onFocus={hydrated ? () => setActive(day.date) : undefined}
                   >
-                    <span className="month-grid__number" aria-hidden={hydrated ? true : undefined}>
+                    <span className="month-grid__number">
                       {day.dayNumber}
-                      <span className="visually-hidden"> {day.title}</span>
+                      <span className="visually-hidden">
+                        {" "}
+                        {day.title}
+                        {day.items.length ? `, ${t("calendar.itemCount", { count: day.items.length })}` : ""}
+                      </span>
                     </span>
                     {shown.length ? (
                       <ul className="month-grid__items">
