@@ -82,7 +82,7 @@ test("the agenda lists what is coming: all-day due dates, events with their join
   await expectAccessible(page);
 
   // An item opens its activity.
-  await live.getByRole("link", { name: /Live Q&A with the instructors/ }).click();
+  await live.getByRole("link", { name: /^\d{1,2}:\d{2}\s[AP]M Event: Live Q&A with the instructors/ }).click();
   await expect(page).toHaveURL(/\/view\/content\?activityPathId=[0-9a-f-]{36}/);
   await expect(page.getByRole("heading", { name: "Live Q&A with the instructors" }).first()).toBeVisible();
 });
