@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "~/i18n/lite";
-import { CLOCK_REFRESH_MS } from "#domain/calendar";
+import { CLOCK_REFRESH_MS } from "#domain/clock";
 import type { DayView } from "~/services/calendar.server";
 import { CalendarItemEntry } from "./item";
 
