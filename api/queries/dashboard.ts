@@ -59,26 +59,28 @@ export async function dashboardSummary(db: Db, userId: string) {
  * activity they were last in when it is still in progress (the content viewer opens it).
  */
 export async function continueLearning(db: Db, userId: string, limit: number) {
+  // The learner's activity workflows by attempt (index activity_workflows_user_idx): when each attempt
+  // was last used, and the activity of that moment — one pass, not a sub-select per course.
+  const used = sql`greatest(${activityWorkflows.started}, ${activityWorkflows.finished}, (${activityWorkflows.resume}->>'openedAt')::timestamptz)`;
   const last = db
-    .select({
-      partId: activityWorkflows.activityPartId,
-      state: activityWorkflows.state,
-      used: sql<Date>`greatest(${activityWorkflows.started}, ${activityWorkflows.finished}, (${activityWorkflows.resume}->>'openedAt')::timestamptz)`.as(
-        "used",
-      ),
+    .selectDistinctOn([activityWorkflows.objectiveWorkflowId], {
+      workflowId: sql<string>`${activityWorkflows.objectiveWorkflowId}`.as("workflow_id"),
+      partId: sql<string>`${activityWorkflows.activityPartId}`.as("part_id"),
+      state: sql<number>`${activityWorkflows.state}`.as("part_state"),
+      used: sql<Date>`${used}`.as("used"),
     })
     .from(activityWorkflows)
-    .where(eq(activityWorkflows.objectiveWorkflowId, objectiveWorkflows.id))
-    .orderBy(sql`3 desc nulls last`)
-    .limit(1)
+    .where(eq(activityWorkflows.userId, userId))
+    .orderBy(activityWorkflows.objectiveWorkflowId, sql`${used} desc nulls last`)
     .as("last");
+  const lastUsed = sql<Date | null>`coalesce(${last.used}, ${objectiveWorkflows.started})`;
   return db
     .select({
       ...courseColumns,
       progress: objectiveWorkflows.progress,
       started: objectiveWorkflows.started,
       submitted: objectiveWorkflows.submitted,
-      lastUsed: sql<Date | null>`coalesce(${last.used}, ${objectiveWorkflows.started})`,
+      lastUsed,
       lastPartId: last.partId,
       lastPartState: last.state,
       total,
@@ -86,11 +88,11 @@ export async function continueLearning(db: Db, userId: string, limit: number) {
     .from(owa)
     .innerJoin(objectives, eq(objectives.id, owa.objectiveId))
     .innerJoin(objectiveWorkflows, eq(objectiveWorkflows.id, owa.lastWorkflowId))
-    .leftJoinLateral(last, sql`true`)
+    .leftJoin(last, eq(last.workflowId, owa.lastWorkflowId))
     .where(
       and(eq(owa.userId, userId), eq(owa.lastWorkflowState, ObjectiveWorkflowState.inProgress), filterToSql(STANDING)),
     )
-    .orderBy(sql`coalesce(${last.used}, ${objectiveWorkflows.started}) desc nulls last`, asc(owa.id))
+    .orderBy(sql`${lastUsed} desc nulls last`, asc(owa.id))
     .limit(limit);
 }
 

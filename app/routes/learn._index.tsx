@@ -18,14 +18,16 @@ export const handle = {
 /**
  * /learn (spec 2.1): the learner dashboard when it is available (the tenant's dashboard feature),
  * otherwise My courses, keeping the query (browsers keep the hash across a redirect). One API call
- * brings every section (issue 13, decision 022).
+ * brings every section (issue 13, decision 022); dates are formatted here, against the current time.
  */
 export async function loader({ url, context }: Route.LoaderArgs) {
   const s = state(context);
   const shell = await s.requireLearner();
   if (!dashboardAvailable(shell.settings.features)) throw redirect(`/learn/courses${url.search}`);
   const lms = await s.lms();
-  const d = await lms.get(endpoints.dashboard);
+  // The dashboard reads only the learner's own data: remembered for 30 s per learner and forgotten on
+  // any write of theirs, like the shell and My courses' filter lists (decision 022).
+  const d = await s.cachedGet(lms, endpoints.dashboard);
   const locale = getLocale(context);
   const timeZone = zoneOrUtc(shell.user.timezone);
   const f = formats(locale, timeZone);
