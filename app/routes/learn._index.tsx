@@ -96,7 +96,6 @@ function Section({
   empty: string;
   children: React.ReactNode;
 }) {
-  const { t } = useTranslation();
   return (
     <section className={`dash-section dash-section--${id}`} aria-labelledby={`dash-${id}`}>
       <h2 id={`dash-${id}`}>
