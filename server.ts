@@ -4,7 +4,7 @@
  * Configuration is read from the environment; see the README's configuration table.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { resolve } from "node:path";
 import { Hono } from "hono";
 import { sql } from "drizzle-orm";
@@ -43,6 +43,14 @@ const appEnv = process.env.APP_ENV ?? (isDev ? "dev" : "prod");
 const testSupport = testSupportEnabled({ ...process.env, APP_ENV: appEnv });
 
 const secrets = await loadSecrets(dataDir);
+const sessionSecret = process.env.SESSION_SECRET ?? secrets.sessionSecret;
+/**
+ * The key of the personal calendar feed links (decision 022), derived from the session secret: every
+ * node of a cluster already shares that one, so each shows the same link and finds it again.
+ */
+const calendarFeedKey = Buffer.from(hkdfSync("sha256", sessionSecret, "", "learner-app calendar feed", 32)).toString(
+  "base64url",
+);
 /** What the embedded provider adds to the configuration when no external one is set. */
 let embeddedClient: { OIDC_ISSUER: string; OIDC_CLIENT_ID: string; OIDC_CLIENT_SECRET: string } | null = null;
 
@@ -131,7 +139,15 @@ if (!process.env.LMS_API_URL) {
   if (database.thread) {
     // Decision 012: the API runs in the database thread, beside PGlite, off the rendering thread.
     const thread = database.thread;
-    await thread.startApi({ verifier, dataDir, testSupport, appUrl, signingKey: secrets.signingKey, jobs });
+    await thread.startApi({
+      verifier,
+      dataDir,
+      testSupport,
+      appUrl,
+      signingKey: secrets.signingKey,
+      jobs,
+      calendarFeedKey,
+    });
     apiFetch = (request) => thread.fetch(request);
   } else {
     const api = createApi({
@@ -142,6 +158,7 @@ if (!process.env.LMS_API_URL) {
       appUrl,
       signingKey: secrets.signingKey,
       jobs,
+      calendarFeedKey,
     });
     apiFetch = (request) => api.fetch(request);
   }
@@ -157,7 +174,7 @@ const config = parseAppConfig(
     ...process.env,
     APP_ENV: appEnv,
     APP_URL: appUrl,
-    SESSION_SECRET: process.env.SESSION_SECRET ?? secrets.sessionSecret,
+    SESSION_SECRET: sessionSecret,
     ...embeddedClient,
   },
   { oidcEmbedded: embeddedClient !== null },

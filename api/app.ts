@@ -12,6 +12,7 @@ import { certificateRoutes } from "./routes/certificates";
 import { reinforcementRoutes } from "./routes/reinforcement";
 import { startJobs } from "./jobs/run";
 import { proctoringRoutes } from "./routes/proctoring";
+import { calendarRoutes } from "./routes/calendar";
 import { storageRoutes, storageRoots } from "./routes/storage";
 import { testSupportRoutes } from "./routes/test-support";
 import { params, idParams } from "./validate";
@@ -26,7 +27,8 @@ export function createApi(deps: ApiDeps) {
     c.set("db", deps.database.db);
     c.set("now", deps.now ? deps.now() : new Date());
     await next();
-    // Answers are personal unless a route says otherwise (public certificate documents do).
+    // Answers are personal and fresh unless a handler says otherwise (public certificate documents, the
+    // calendar feed).
     if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
   });
   app.onError((err, c) => renderError(c, err));
@@ -44,6 +46,7 @@ export function createApi(deps: ApiDeps) {
   lms.route("/", certificateRoutes());
   lms.route("/", reinforcementRoutes());
   lms.route("/", proctoringRoutes());
+  lms.route("/", calendarRoutes());
   app.route("/lms/v1", lms);
   app.route("/lms-storage/v1", storageRoutes(storageRoots(deps.dataDir)));
   // Decision 014: only for the browser tests' server (server.ts decides and keeps it to loopback).

@@ -24,6 +24,8 @@ export interface ApiDeps {
   signingKey?: JWK;
   /** Runs the background jobs (reinforcement mail, certificate files) in this API's process/thread. */
   jobs?: { smtpUrl?: string; intervalMs?: number };
+  /** Key of the personal calendar feed links (decision 022); without it, one per process. */
+  calendarFeedKey?: string;
 }
 
 export interface Principal {

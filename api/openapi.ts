@@ -362,3 +362,60 @@ addOperations({
     },
   },
 });
+
+import {
+  calendarFeedCommandSchema,
+  calendarFeedSchema,
+  calendarItemListSchema,
+  dashboardSchema,
+} from "../domain/contract/calendar";
+addOperations({
+  "/api/lms/v1/users/me/calendar-items": {
+    get: {
+      summary:
+        "The learner's calendar items (course due, availability and grade-reveal dates; activity constraint dates; events) overlapping [from, to). Query: from, to (ISO 8601 instants with an offset), at most 100 days apart, else 400. Each item: stable id, kind, start, end (events), allDay, course, activity, location, url, lock (spec 4.12 reason), done",
+      response: calendarItemListSchema,
+      notShown: true,
+    },
+  },
+  "/api/lms/v1/users/me/dashboard": {
+    get: {
+      summary:
+        "The learner dashboard: counts and progress, continue learning (most recently used first, with the activity to resume), due soon and overdue (14 days), mandatory not started, waiting for results, results of the last 30 days with certificates (reveal rules of 4.7 applied), events of the next 7 days",
+      response: dashboardSchema,
+      notShown: true,
+    },
+  },
+  "/api/lms/v1/users/me/calendar-feed": {
+    get: {
+      summary: "The learner's personal calendar feed link (a path under this API's origin), or null",
+      response: calendarFeedSchema,
+      notShown: true,
+    },
+  },
+  "/api/lms/v1/create-calendar-feeds": {
+    post: {
+      summary: "A new personal calendar feed link; the old one stops working (Prefer: respond-sync)",
+      body: calendarFeedCommandSchema,
+      command: true,
+      notShown: true,
+    },
+  },
+  "/api/lms/v1/delete-calendar-feeds": {
+    post: {
+      summary: "Remove the personal calendar feed link (Prefer: respond-sync)",
+      body: calendarFeedCommandSchema,
+      command: true,
+      notShown: true,
+    },
+  },
+  "/api/lms/v1/public/calendar-feeds/{token}.ics": {
+    get: {
+      summary:
+        "A learner's calendar as iCalendar (RFC 5545, text/calendar), by the secret token of their link; no sign-in, no cookie. ETag and If-None-Match (304); 404 for an unknown or replaced link; 429 when asked too often",
+      public: true,
+      params: ["token"],
+      notShown: true,
+    },
+  },
+});

@@ -19,6 +19,8 @@ export interface ThreadApiOptions {
   appUrl?: string;
   signingKey?: ApiDeps["signingKey"];
   jobs?: ApiDeps["jobs"];
+  /** Key of the personal calendar feed links (decision 022). */
+  calendarFeedKey?: string;
 }
 
 export function createThreadApi(client: unknown, options: ThreadApiOptions): (request: Request) => Promise<Response> {
@@ -43,6 +45,7 @@ export function createThreadApi(client: unknown, options: ThreadApiOptions): (re
     appUrl: options.appUrl,
     signingKey: options.signingKey,
     jobs: options.jobs,
+    calendarFeedKey: options.calendarFeedKey,
   });
   return async (request) => api.fetch(request);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_FEATURES, learnerMenu, pageTitle, type MenuContext } from "./menu";
+import { DEFAULT_FEATURES, dashboardAvailable, learnerMenu, pageTitle, type MenuContext } from "./menu";
 
 const base: MenuContext = {
   features: DEFAULT_FEATURES,
@@ -28,6 +28,10 @@ describe("spec 2.2: menu entries, each shown conditionally", () => {
         portalUrl: "https://portal",
       }),
     ).toEqual(["dashboard", "courses", "catalog", "rooms", "calendar", "portal"]);
+  });
+  it("spec 2.1 `/`: the dashboard is available only with the tenant's dashboard feature", () => {
+    expect(dashboardAvailable(DEFAULT_FEATURES)).toBe(false);
+    expect(dashboardAvailable({ ...DEFAULT_FEATURES, dashboard: true })).toBe(true);
   });
   it("research entries need licence, feature flag and Research.Access", () => {
     const on = { ...DEFAULT_FEATURES, researchProjects: true, knowledgeModels: true };

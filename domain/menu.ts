@@ -38,10 +38,15 @@ export interface MenuEntry {
   external: boolean;
 }
 
+/** Spec 2.1 `/`: the learner dashboard is available when the tenant has the feature on. */
+export function dashboardAvailable(features: Pick<Features, "dashboard">): boolean {
+  return features.dashboard === true;
+}
+
 /** Spec 2.2: menu entries, each shown conditionally, in this order. */
 export function learnerMenu(ctx: MenuContext): MenuEntry[] {
   const entries: MenuEntry[] = [];
-  if (ctx.features.dashboard) entries.push({ key: "dashboard", href: "/learn", external: false });
+  if (dashboardAvailable(ctx.features)) entries.push({ key: "dashboard", href: "/learn", external: false });
   entries.push({ key: "courses", href: "/learn/courses", external: false });
   if (ctx.features.catalog) entries.push({ key: "catalog", href: "/learn/catalog", external: false });
   const research =

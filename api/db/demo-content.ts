@@ -12,6 +12,7 @@ import { isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { CONSTRAINT_DATE_FIELDS } from "../../domain/activity-access";
+import { DEFAULT_FEATURES } from "../../domain/menu";
 import {
   ActivityContentType,
   ActivityKind,
@@ -121,6 +122,10 @@ const tenantSchema = z.strictObject({
   groups: z
     .array(z.strictObject({ name: nonEmpty, kind: z.enum(["miniGroup", "team"]), members: z.array(nonEmpty).min(2) }))
     .optional(),
+  /** Feature switches that differ from the defaults (domain/menu.ts DEFAULT_FEATURES). */
+  features: z
+    .partialRecord(z.enum(Object.keys(DEFAULT_FEATURES) as [keyof typeof DEFAULT_FEATURES]), z.boolean())
+    .optional(),
 });
 
 const userSchema = z.strictObject({
@@ -189,6 +194,8 @@ export const accessSettingsSchema = z.strictObject({
   mandatory: z.boolean().optional(),
   retake: z.boolean().optional(),
   dueIn: days.optional(),
+  /** The due date is a day without a time (UTC midnight of the day `dueIn` falls on): shown all day. */
+  dueOnDay: z.boolean().optional(),
   availableIn: days.optional(),
   availableUntil: days.optional(),
   gradeReveal: z.enum(GRADE_REVEAL_POLICIES).optional(),

@@ -743,3 +743,4 @@ export * from "./schema/rate-limits";
 export * from "./schema/identity";
 export * from "./schema/reinforcement";
 export * from "./schema/groups";
+export * from "./schema/calendar";

@@ -51,6 +51,11 @@ export function daysFrom(now: Date, days: number | undefined): Date | null {
   return days === undefined ? null : new Date(now.getTime() + days * DAY_MS);
 }
 
+/** The UTC midnight that starts the day of `at`: a date without a time (decision 022). */
+function utcDay(at: Date | null): Date | null {
+  return at ? new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate())) : null;
+}
+
 /** The enrolment columns shared by accesses and aggregates. */
 export function accessColumns(settings: AccessSettings | undefined, now: Date, termIds: Record<string, string>) {
   const a = settings ?? {};
@@ -58,7 +63,7 @@ export function accessColumns(settings: AccessSettings | undefined, now: Date, t
     termId: a.term ? termIds[a.term] : null,
     isMandatory: a.mandatory ?? false,
     retake: a.retake ?? false,
-    dueDate: daysFrom(now, a.dueIn),
+    dueDate: a.dueOnDay ? utcDay(daysFrom(now, a.dueIn)) : daysFrom(now, a.dueIn),
     availabilityDate: daysFrom(now, a.availableIn),
     availabilityEndDate: daysFrom(now, a.availableUntil),
     gradeRevealPolicy: a.gradeReveal ?? "none",

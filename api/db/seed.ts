@@ -41,9 +41,13 @@ export async function seedDemo(
         .filter(([, value]) => value !== null)
         .map(([key, value]) => ({ tenantId: tenant.id, key, value: value as object })),
     );
-    await tx
-      .insert(s.features)
-      .values(Object.entries(DEFAULT_FEATURE_ROWS).map(([name, enabled]) => ({ tenantId: tenant.id, name, enabled })));
+    await tx.insert(s.features).values(
+      Object.entries({ ...DEFAULT_FEATURE_ROWS, ...content.tenant.features }).map(([name, enabled]) => ({
+        tenantId: tenant.id,
+        name,
+        enabled,
+      })),
+    );
     await tx
       .insert(s.rolePermissions)
       .values(

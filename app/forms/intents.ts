@@ -21,6 +21,9 @@ export const INTENT = {
   answer: "answer",
   /** Spec 2.9: the preferred time zone. */
   setTimezone: "setTimezone",
+  /** The personal calendar feed: a new link (the old one stops working), or none. */
+  createFeed: "createFeed",
+  deleteFeed: "deleteFeed",
 } as const;
 export type Intent = (typeof INTENT)[keyof typeof INTENT];
 

@@ -13,7 +13,7 @@ import type { CertificateRecord, PublicCertificate } from "#domain/contract/cert
 import { endpoints } from "#domain/contract/endpoints";
 import type { DateFormatter } from "./format.server";
 import { LmsError, type LmsClient } from "./lms.server";
-import { remember, type Entry } from "./request.server";
+import { remember, type Entry } from "./read-cache.server";
 import { certificatePreviewUrl } from "./course.server";
 
 const NOT_FOUND = "certificate-not-found";

@@ -22,6 +22,7 @@ import type {
   PublicObjectiveDetail,
 } from "./courses";
 import type { ActivityContent, ActivityTree } from "./lifecycle";
+import type { CalendarFeed, CalendarItemList, Dashboard } from "./calendar";
 import type { CreateDiscussionPost, DiscussionThread } from "./discussions";
 import type { MiniGroupMember, PublicSettings, Settings, Unit, User } from "./platform";
 import type { PublicCertificate } from "./certificates";
@@ -158,6 +159,14 @@ export const endpoints = {
       `${PLATFORM}/users/${seg(userId)}/timezone`,
       true,
     ),
+
+  // The learner dashboard and calendar (spec 1, 2.1 `/` and `/calendar/*`; paths not shown: decision 022).
+  dashboard: get<Dashboard>(`${LMS}/users/me/dashboard`),
+  /** Query `from` and `to` (ISO instants), at most 100 days apart. */
+  calendarItems: get<CalendarItemList>(`${LMS}/users/me/calendar-items`),
+  calendarFeed: get<CalendarFeed>(`${LMS}/users/me/calendar-feed`),
+  createCalendarFeeds: command<{ id: string }, { created: string }>(`${LMS}/create-calendar-feeds`, true),
+  deleteCalendarFeeds: command<{ id: string }, { deleted: boolean }>(`${LMS}/delete-calendar-feeds`, true),
 
   // Discussions (spec 1 activity kind discussion; paths not shown).
   discussionPosts: (activityPathId: string) =>

@@ -178,7 +178,14 @@ describe("demo accounts (issue 17, item 12)", () => {
     });
     if (!other.ok || !other.userId) throw new Error("not registered");
     const disabled = await disableDemoPasswordAccounts(database.db);
-    expect(disabled.sort()).toEqual(["ada@example.com", "admin@example.com", "grace@example.com", "rita@example.com"]);
+    expect(disabled.sort()).toEqual([
+      "ada@example.com",
+      "admin@example.com",
+      "grace@example.com",
+      "katherine@example.com",
+      "margaret@example.com",
+      "rita@example.com",
+    ]);
     const rows = await database.db.select({ email: users.email, hash: users.passwordHash }).from(users);
     for (const row of rows) {
       if (disabled.includes(row.email)) expect(row.hash).toBeNull();

@@ -79,7 +79,7 @@ describe("current user, permissions, licences, settings", () => {
     expect(body.data.map((l: { product: string }) => l.product)).toEqual(["Platform.Research"]);
   });
 
-  it("returns tenant settings with all supported locales and the default feature set", async () => {
+  it("returns tenant settings with all supported locales and the demo tenant's feature set", async () => {
     const s = await (await t.request("GET", "/api/platform/v1/settings", { token: await t.token("ada") })).json();
     expect(s["platform.common.supported_locales"].split(",")).toHaveLength(36);
     expect(s["platform.common.locale"]).toBe("en-US");
@@ -87,10 +87,11 @@ describe("current user, permissions, licences, settings", () => {
     expect(s.features).toEqual({
       catalog: true,
       rooms: false,
-      calendar: false,
+      // The demo tenant turns the dashboard and the calendar on (api/db/demo/tenant.json).
+      calendar: true,
       researchProjects: false,
       knowledgeModels: false,
-      dashboard: false,
+      dashboard: true,
     });
   });
 

@@ -1,0 +1,121 @@
+// Mappers turn table rows into the API's contract shapes; they run no SQL. This one: a learner's
+// calendar items as an iCalendar document (RFC 5545) for their personal feed (issue 13, decision 022),
+// written by ical-generator: times in UTC, all-day items as dates, stable UIDs, SEQUENCE and DTSTAMP
+// from what the feed last published, a reminder one day before each due date.
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import ical, { ICalAlarmType, ICalEventTransparency } from "ical-generator";
+import { calendarItemHref } from "../../domain/calendar";
+import { DUE_KINDS, type CalendarItem } from "../../domain/contract/calendar";
+import { DEFAULT_LOCALE, isSupportedLocale } from "../../domain/locales";
+
+// ---- Texts: the `calendar.feed` and `calendar.kinds` keys of locales/<locale>/calendar.json ----
+
+type Tree = Record<string, unknown>;
+const localesDir = fileURLToPath(new URL("../../locales", import.meta.url));
+const texts = new Map<string, Tree>();
+
+function load(locale: string): Tree {
+  let tree = texts.get(locale);
+  if (!tree) {
+    const file = `${localesDir}/${locale}/calendar.json`;
+    tree = existsSync(file) ? ((JSON.parse(readFileSync(file, "utf8")) as Tree).calendar as Tree) : {};
+    texts.set(locale, tree ?? {});
+  }
+  return tree ?? {};
+}
+
+function lookup(tree: Tree, key: string): string | null {
+  let node: unknown = tree;
+  for (const part of key.split(".")) node = node && typeof node === "object" ? (node as Tree)[part] : undefined;
+  return typeof node === "string" ? node : null;
+}
+
+export function feedTranslator(locale: string) {
+  const lng = isSupportedLocale(locale) ? locale : DEFAULT_LOCALE;
+  const own = load(lng);
+  const fallback = load(DEFAULT_LOCALE);
+  return (key: string, vars: Record<string, string> = {}) =>
+    (lookup(own, key) ?? lookup(fallback, key) ?? key).replace(/\{\{\s*(\w+)\s*\}\}/g, (m, n: string) => vars[n] ?? m);
+}
+
+// ---- Items ----
+
+/** What the feed publishes of an item; a change of any of it raises the event's SEQUENCE. */
+export function publishedHash(i: CalendarItem): string {
+  return createHash("sha256")
+    .update(
+      JSON.stringify([
+        i.kind,
+        i.start,
+        i.end,
+        i.allDay,
+        i.course.name,
+        i.activity?.name ?? null,
+        i.location,
+        i.url,
+        i.lock?.key ?? null,
+        i.done,
+      ]),
+    )
+    .digest("base64url")
+    .slice(0, 22);
+}
+
+export interface FeedItem {
+  item: CalendarItem;
+  sequence: number;
+  /** When the feed first published the item as it is now (DTSTAMP, LAST-MODIFIED). */
+  changed: Date;
+}
+
+export interface FeedDocument {
+  body: string;
+  etag: string;
+}
+
+/**
+ * The document. `origin` makes each event's URL absolute (the app's page of the item). The ETag is a
+ * hash of the body, which depends only on the items and what the feed last published of them, so a
+ * client that asks again with If-None-Match gets 304 until something changes.
+ */
+export function toICalendar(items: FeedItem[], opts: { locale: string; origin: string; host: string }): FeedDocument {
+  const t = feedTranslator(opts.locale);
+  const calendar = ical({
+    name: t("feed.name"),
+    prodId: { company: "learner-app", product: "calendar", language: "EN" },
+    ttl: 60 * 60,
+  });
+  for (const { item, sequence, changed } of items) {
+    const what = t(`kinds.${item.kind}`);
+    const title = item.activity ? `${item.activity.name} (${item.course.name})` : item.course.name;
+    const lines = [
+      `${what}: ${title}`,
+      item.lock ? t("feed.locked") : null,
+      item.done ? t("done") : null,
+      item.url ? item.url : null,
+    ].filter(Boolean);
+    const event = calendar.createEvent({
+      id: `${item.id}@${opts.host}`,
+      sequence,
+      stamp: changed,
+      lastModified: changed,
+      start: new Date(item.start),
+      end: item.end ? new Date(item.end) : item.allDay ? null : new Date(item.start),
+      allDay: item.allDay,
+      summary: `${what}: ${title}`,
+      description: lines.join("\n"),
+      location: item.location ?? (item.url ? item.url : null),
+      url: `${opts.origin}${calendarItemHref(item)}`,
+      // Dates are reminders, not meetings: only events mark the learner busy.
+      transparency: item.kind === "event" ? ICalEventTransparency.OPAQUE : ICalEventTransparency.TRANSPARENT,
+    });
+    if (DUE_KINDS.includes(item.kind) && !item.done) {
+      event.createAlarm({ type: ICalAlarmType.display, trigger: 24 * 60 * 60, description: `${what}: ${title}` });
+    }
+  }
+  const body = calendar.toString();
+  const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
+  return { body, etag };
+}

@@ -1,0 +1,246 @@
+import { randomBytes } from "node:crypto";
+import { Hono, type Context } from "hono";
+import {
+  checkCalendarRange,
+  dueSoonAndOverdue,
+  isOverdue,
+  overlaps,
+  RECENT_RESULT_DAYS,
+  upcomingEvents,
+} from "../../domain/calendar";
+import {
+  calendarFeedCommandSchema,
+  calendarRangeQuerySchema,
+  type CalendarFeed,
+  type CalendarItemList,
+  type Dashboard,
+} from "../../domain/contract/calendar";
+import { isCertificateExpired } from "../../domain/certificates";
+import { DEFAULT_LOCALE, isSupportedLocale } from "../../domain/locales";
+import { ActivityWorkflowState } from "../../domain/vocabulary";
+import type { ApiEnv } from "../context";
+import { requireUser } from "../auth";
+import { runCommand } from "../commands/run";
+import {
+  createCalendarFeed,
+  deleteCalendarFeed,
+  feedPath,
+  feedToken,
+  TOKEN_PATTERN,
+  tokenHash,
+} from "../commands/calendar-feeds";
+import { ApiError, message, notFound } from "../errors";
+import { activityItemsOf, courseItemsOf, sortItems, toDashboardCourse } from "../mappers/calendar";
+import { gradeMapOf, toRecord } from "../mappers/courses";
+import { publishedHash, toICalendar } from "../mappers/ical";
+import {
+  courseDatesOf,
+  datedTreesOf,
+  feedByTokenHash,
+  feedItemStates,
+  feedOfUser,
+  saveFeedItemStates,
+} from "../queries/calendar";
+import {
+  continueLearning,
+  dashboardSummary,
+  mandatoryNotStarted,
+  recentResults,
+  waitingForResults,
+} from "../queries/dashboard";
+import { createLimiter, tooManyRequests } from "../rate-limit";
+import { jsonBody, query } from "../validate";
+
+const DAY_MS = 86_400_000;
+/** How many of each dashboard section the page shows; the rest is behind the section's link. */
+const SECTION_SIZE = 5;
+const DUE_SECTION_SIZE = 8;
+
+/** The feed key of this API: the server's (decision 022), or one for the life of the process. */
+const processKey = randomBytes(32).toString("base64url");
+const feedKey = (c: Context<ApiEnv>) => c.var.deps.calendarFeedKey ?? processKey;
+
+/** The learner's language (the app sends it as Accept-Language): the feed's texts are in it. */
+function requestLocale(c: Context<ApiEnv>): string {
+  const first = (c.req.header("accept-language") ?? "").split(",")[0]?.split(";")[0]?.trim() ?? "";
+  return isSupportedLocale(first) ? first : DEFAULT_LOCALE;
+}
+
+export function calendarRoutes() {
+  const r = new Hono<ApiEnv>();
+  // A calendar program polls a feed every few minutes to every few hours; this leaves room for a
+  // person clicking as well, and stops a runaway client (per link, counted in this process).
+  const feedLimit = createLimiter(null, { name: "calendar-feed", points: 60, durationSeconds: 600, store: "local" });
+
+  r.use("/users/me/calendar-items", requireUser);
+  r.use("/users/me/calendar-feed", requireUser);
+  r.use("/users/me/dashboard", requireUser);
+  r.use("/create-calendar-feeds", requireUser);
+  r.use("/delete-calendar-feeds", requireUser);
+
+  // Issue 13: the learner's calendar items in [from, to), at most 100 days; two statements.
+  r.get("/users/me/calendar-items", async (c) => {
+    const q = query(c, calendarRangeQuerySchema);
+    const range = checkCalendarRange(new Date(q.from), new Date(q.to));
+    if (!range.ok) {
+      throw new ApiError(400, {
+        [range.error === "order" ? "to" : ""]: [
+          range.error === "order"
+            ? message("rangeOrder", "to must be later than from.")
+            : message("rangeTooLong", "A range is at most 100 days.", { days: 100 }),
+        ],
+      });
+    }
+    const { from, to } = range;
+    const userId = c.var.user.id;
+    const [courses, trees] = await Promise.all([
+      courseDatesOf(c.var.db, userId, { from, to }),
+      datedTreesOf(c.var.db, userId),
+    ]);
+    const items = [...courseItemsOf(courses), ...activityItemsOf(trees, c.var.now)].filter((i) =>
+      overlaps(i, from, to),
+    );
+    return c.json({
+      from: from.toISOString(),
+      to: to.toISOString(),
+      data: sortItems(items),
+    } satisfies CalendarItemList);
+  });
+
+  // Issue 13: every section of the dashboard in seven statements, whatever the number of enrolments.
+  r.get("/users/me/dashboard", async (c) => {
+    const db = c.var.db;
+    const userId = c.var.user.id;
+    const now = c.var.now;
+    const [summary, cont, mandatory, waiting, results, dueCourses, trees] = await Promise.all([
+      dashboardSummary(db, userId),
+      continueLearning(db, userId, SECTION_SIZE),
+      mandatoryNotStarted(db, userId, SECTION_SIZE),
+      waitingForResults(db, userId, SECTION_SIZE),
+      recentResults(db, userId, new Date(now.getTime() - RECENT_RESULT_DAYS * DAY_MS), SECTION_SIZE),
+      courseDatesOf(db, userId, { dueBefore: new Date(now.getTime() + 14 * DAY_MS) }),
+      datedTreesOf(db, userId),
+    ]);
+    const activityItems = activityItemsOf(trees, now);
+    const due = dueSoonAndOverdue(
+      [...courseItemsOf(dueCourses).filter((i) => i.kind === "courseDue"), ...activityItems],
+      now,
+    );
+    const overdue = due.filter((i) => isOverdue(i, now)).length;
+    const events = upcomingEvents(activityItems, now);
+    const gradeMap = gradeMapOf(results.map((row) => row.g));
+    const body: Dashboard = {
+      summary: { ...summary, overdue, dueSoon: due.length - overdue },
+      continueLearning: {
+        total: cont[0]?.total ?? 0,
+        data: cont.map((row) => toDashboardCourse(row, row.lastPartState === ActivityWorkflowState.inProgress)),
+      },
+      dueSoon: { total: due.length, data: due.slice(0, DUE_SECTION_SIZE) },
+      mandatoryNotStarted: { total: mandatory[0]?.total ?? 0, data: mandatory.map((row) => toDashboardCourse(row)) },
+      waitingForResults: { total: waiting[0]?.total ?? 0, data: waiting.map((row) => toDashboardCourse(row)) },
+      recentResults: {
+        total: results[0]?.total ?? 0,
+        data: results.map((row) => {
+          // Spec 4.7: the same reveal rule as every other read of a record — nothing hidden leaks.
+          const rec = toRecord(
+            row.r,
+            { gradeRevealPolicy: row.gradeRevealPolicy, gradeRevealDate: row.gradeRevealDate },
+            row.workflowState as never,
+            gradeMap,
+            now,
+          )!;
+          return {
+            course: { id: row.objectiveId, name: row.name, code: row.code },
+            finished: rec.finished ?? now.toISOString(),
+            passed: rec.passed,
+            resultsHidden: rec.resultsHidden,
+            score: rec.score,
+            maxScore: rec.maxScore,
+            normalizedScore: rec.normalizedScore,
+            grade: rec.grade ? { name: rec.grade.name, color: rec.grade.color } : null,
+            certificate:
+              row.certificateNumber && !rec.resultsHidden
+                ? { number: row.certificateNumber, expired: isCertificateExpired(row.certificateExpires, now) }
+                : null,
+          };
+        }),
+      },
+      upcomingEvents: { total: events.length, data: events.slice(0, SECTION_SIZE) },
+    };
+    return c.json(body);
+  });
+
+  // The learner's feed link (shown on the calendar page), or none.
+  r.get("/users/me/calendar-feed", async (c) => {
+    const row = await feedOfUser(c.var.db, c.var.user.id);
+    if (!row) return c.json({ feed: null } satisfies CalendarFeed);
+    const token = feedToken(feedKey(c), row.userId, row.nonce);
+    // A changed server key makes the link unshowable: say there is none, so the page offers a new one.
+    if (tokenHash(token) !== row.tokenHash) return c.json({ feed: null } satisfies CalendarFeed);
+    return c.json({ feed: { path: feedPath(token), created: row.created.toISOString() } } satisfies CalendarFeed);
+  });
+
+  r.post("/create-calendar-feeds", async (c) => {
+    const body = await jsonBody(c, calendarFeedCommandSchema);
+    const user = c.var.user;
+    const key = feedKey(c);
+    const locale = requestLocale(c);
+    const now = c.var.now;
+    return runCommand(c, { id: body.id, type: "create-calendar-feed" }, (tx) =>
+      createCalendarFeed(tx, { userId: user.id, key, locale, now }),
+    );
+  });
+
+  r.post("/delete-calendar-feeds", async (c) => {
+    const body = await jsonBody(c, calendarFeedCommandSchema);
+    const user = c.var.user;
+    return runCommand(c, { id: body.id, type: "delete-calendar-feed" }, (tx) => deleteCalendarFeed(tx, user.id));
+  });
+
+  // The feed itself (RFC 5545): the secret link is the only credential; no cookie, no bearer token.
+  r.get("/public/calendar-feeds/:file", async (c) => {
+    const file = c.req.param("file");
+    const token = file.endsWith(".ics") ? file.slice(0, -4) : file;
+    if (!TOKEN_PATTERN.test(token)) throw notFound("calendar feed");
+    const hash = tokenHash(token);
+    const allowed = await feedLimit.consume(hash);
+    if (!allowed.ok) tooManyRequests(c, allowed.retryAfterSeconds);
+    const db = c.var.db;
+    const feed = await feedByTokenHash(db, hash);
+    if (!feed) throw notFound("calendar feed");
+    const now = c.var.now;
+    const [courses, trees, states] = await Promise.all([
+      courseDatesOf(db, feed.userId, null),
+      datedTreesOf(db, feed.userId),
+      feedItemStates(db, feed.userId),
+    ]);
+    const items = sortItems([...courseItemsOf(courses), ...activityItemsOf(trees, now)]);
+    const known = new Map(states.map((s) => [s.itemId, s]));
+    const hashes = items.map((i) => publishedHash(i));
+    const changed = items
+      .map((i, n) => ({ itemId: i.id, hash: hashes[n] }))
+      .filter((x) => known.get(x.itemId)?.hash !== x.hash);
+    await saveFeedItemStates(db, feed.userId, changed, now);
+    const url = new URL(c.req.url);
+    const doc = toICalendar(
+      items.map((item, n) => {
+        const before = known.get(item.id);
+        const same = before && before.hash === hashes[n];
+        return {
+          item,
+          sequence: same ? before.sequence : before ? before.sequence + 1 : 0,
+          changed: same ? before.changed : now,
+        };
+      }),
+      { locale: feed.locale, origin: url.origin, host: url.hostname },
+    );
+    c.header("ETag", doc.etag);
+    c.header("Content-Disposition", 'inline; filename="calendar.ics"');
+    // The link is the credential: no shared cache may keep it; the learner's own client may revalidate.
+    c.header("Cache-Control", "private, no-cache");
+    if ((c.req.header("if-none-match") ?? "").split(",").some((t) => t.trim() === doc.etag)) return c.body(null, 304);
+    return c.body(doc.body, 200, { "Content-Type": "text/calendar; charset=utf-8" });
+  });
+
+  return r;
+}
