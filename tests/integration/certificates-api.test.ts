@@ -132,9 +132,10 @@ describe("issuing (spec 3, 4.5)", () => {
         }),
         expirationDate: "2027-04-10T08:00:00.000Z",
         created: NOW.toISOString(),
-        certificatePdfUrl: null,
       }),
     ]);
+    // The files are drawn in the background: not yet (null), or stored at the record's own address.
+    expect([null, `/api/lms-storage/v1/certificate-records/${cert.id}/pdf`]).toContain(data[0].certificatePdfUrl);
   });
 
   it("a failed attempt issues no certificate, nor does a passed attempt of a course without a template", async () => {
