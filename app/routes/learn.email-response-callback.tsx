@@ -48,10 +48,10 @@ async function workflowOrNull(lms: LmsClient, id: string) {
  * the answer — mail scanners open links — it shows the question with the clicked option chosen and
  * one button that sends it. Answered already: the review. Sign-in returns to this same link.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ context, url }: Route.LoaderArgs) {
   const s = state(context);
   await s.requireLearner();
-  const link = readReinforcementLink(new URL(request.url).searchParams);
+  const link = readReinforcementLink(url.searchParams);
   if (!link.ok) return data({ page: { kind: "invalid" } as Page }, { status: 400 });
   const lms = await s.lms();
   const workflow = await workflowOrNull(lms, link.workflowId);

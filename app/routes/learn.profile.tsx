@@ -37,10 +37,11 @@ const timezoneSchema = z.object({
  * without JavaScript. Personal info reads the user (the shell has it), their units and their
  * mini-group in parallel; the time-zone tab lists every zone with its offset now.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ context, url }: Route.LoaderArgs) {
   const s = state(context);
   const shell = await s.requireLearner();
-  const tab = new URL(request.url).pathname.endsWith("/time-zone") ? "timeZone" : "personal";
+  // `url`, not the request's: a client navigation asks for `/learn/profile/time-zone.data` (decision 013).
+  const tab = url.pathname.endsWith("/time-zone") ? "timeZone" : "personal";
   const u = shell.user;
   if (tab === "timeZone") {
     return {

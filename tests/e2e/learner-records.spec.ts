@@ -258,7 +258,7 @@ test.describe("the profile (spec 2.9)", () => {
     await expect(page.getByText("Your time zone: Pacific/Kiritimati")).toBeVisible();
     await expectAccessible(page);
     const east = await footer();
-    await choose(/^Pacific\/Pago Pago UTC\u221211:00/, "pago");
+    await choose(/^Pacific\/Pago Pago UTC\u221211:00/, "pago pago");
     const west = await footer();
     // 25 hours apart: the same instant falls on the previous day.
     const day = (s: string) => Date.parse(/([A-Z][a-z]{2} \d{1,2}, \d{4})/.exec(s)![1]);
@@ -267,7 +267,10 @@ test.describe("the profile (spec 2.9)", () => {
     const id = await courseId(page, "Python for Data Analysis");
     await page.goto(`/learn/courses/${id}`);
     await expect(
-      page.getByRole("region", { name: "Results" }).getByText(/\d{1,2}:\d{2}\s[AP]M (SST|GMT-11)/),
+      page
+        .getByRole("region", { name: "Results" })
+        .getByText(/\d{1,2}:\d{2}\s[AP]M (SST|GMT-11)/)
+        .first(),
     ).toBeVisible();
   });
 
