@@ -2,9 +2,10 @@
  * A certificate's PDF and PNG, made once and kept under DATA_DIR/storage/certificates (decision
  * 020): the first download (or the background job, whichever comes first) renders and stores them;
  * every later download streams the stored file. Two concurrent first downloads both render and the
- * second rename wins — the files are identical, so nothing is lost.
+ * second rename wins — the files are identical, so nothing is lost. Nodes that do not share
+ * DATA_DIR/storage each draw their own copy the first time it is asked of them.
  */
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { eq } from "drizzle-orm";
@@ -52,11 +53,14 @@ export async function ensureCertificateFiles(
   options: { dataDir: string | undefined; appUrl: string },
   row: CertificateRow,
 ): Promise<{ pdf: string; png: string }> {
-  if (row.c.pdfPath && row.c.pngPath) return { pdf: row.c.pdfPath, png: row.c.pngPath };
+  const root = storageDir(options.dataDir);
+  // Recorded and on this node's disk: stream them. Recorded by another node whose DATA_DIR this one
+  // does not share (several nodes, decision 019): this node draws its own copy once.
+  const stored = (path: string | null) => path !== null && existsSync(join(root, path));
+  if (stored(row.c.pdfPath) && stored(row.c.pngPath)) return { pdf: row.c.pdfPath!, png: row.c.pngPath! };
   const facts = certificateFacts(row, options.appUrl);
   // Drawn in the renderer's thread: the API (in the database thread) keeps answering meanwhile.
   const { pdf, png } = await renderCertificateFiles(facts);
-  const root = storageDir(options.dataDir);
   mkdirSync(join(root, CERTIFICATE_DIR), { recursive: true });
   const paths = { pdf: `${CERTIFICATE_DIR}/${row.c.id}.pdf`, png: `${CERTIFICATE_DIR}/${row.c.id}.png` };
   for (const [file, bytes] of [
