@@ -1,7 +1,5 @@
 import { Hono } from "hono";
-import { createReadStream, existsSync, statSync } from "node:fs";
-import { Readable } from "node:stream";
-import { resolve, sep } from "node:path";
+import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { and, eq, sql } from "drizzle-orm";
 import type { ApiEnv } from "../context";
@@ -28,17 +26,14 @@ export function storageRoots(dataDir?: string): string[] {
   return roots;
 }
 
+/** The first root that holds the file (never outside a root: "../" in a stored path finds nothing). */
 function resolveInRoots(roots: string[], relative: string): string | null {
   for (const root of roots) {
-    const full = resolve(root, relative);
-    // Never leave the storage root ("../" in a stored path).
-    if (!full.startsWith(root + sep)) continue;
-    if (existsSync(full) && statSync(full).isFile()) return full;
+    const full = fileIn(root, relative);
+    if (full) return full;
   }
   return null;
 }
-
-const RANGE = /^bytes=(\d*)-(\d*)$/;
 
 /**
  * Spec 7.5 files: private activity files, only to learners with a standing in a course that
@@ -95,37 +90,11 @@ export function storageRoutes(roots: string[]) {
       throw new ApiError(403, { "": [message("forbidden", "You do not have permission to view this file.")] });
     const file = resolveInRoots(roots, content.path);
     if (!file) throw notFound("file");
-    const size = statSync(file).size;
-    const headers: Record<string, string> = {
+    return sendFile(c, file, {
       "Content-Type": content.mimeType ?? "application/octet-stream",
-      "Accept-Ranges": "bytes",
       "Cache-Control": "private, max-age=300",
       "Content-Disposition": `inline; filename="${(content.fileName ?? "file").replace(/["\\\r\n]/g, "_")}"`,
-      "X-Content-Type-Options": "nosniff",
-    };
-    const range = c.req.header("range");
-    let start = 0;
-    let end = size - 1;
-    let status = 200;
-    if (range) {
-      const m = RANGE.exec(range.trim());
-      const from = m?.[1] ? Number(m[1]) : null;
-      const to = m?.[2] ? Number(m[2]) : null;
-      if (!m || (from === null && to === null))
-        return c.body(null, 416, { ...headers, "Content-Range": `bytes */${size}` });
-      if (from === null) start = Math.max(0, size - (to as number));
-      else {
-        start = from;
-        end = to === null ? size - 1 : Math.min(to, size - 1);
-      }
-      if (start > end || start >= size) return c.body(null, 416, { ...headers, "Content-Range": `bytes */${size}` });
-      status = 206;
-      headers["Content-Range"] = `bytes ${start}-${end}/${size}`;
-    }
-    headers["Content-Length"] = String(end - start + 1);
-    if (c.req.method === "HEAD") return c.body(null, status as 200, headers);
-    const stream = Readable.toWeb(createReadStream(file, { start, end })) as ReadableStream;
-    return c.body(stream, status as 200, headers);
+    });
   });
   return r;
 }
