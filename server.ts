@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { resolve } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
 import { Hono } from "hono";
 import { sql } from "drizzle-orm";
 import { getRequestListener } from "@hono/node-server";
@@ -23,6 +24,14 @@ import {
   securityHeaders,
   sendResponse,
 } from "./app/server/http.server";
+import {
+  createOverloadResponder,
+  DEFAULT_SHEDDING,
+  eventLoopDelaySource,
+  isCheapRequest,
+  LoadShedder,
+  type OverloadTexts,
+} from "./app/server/overload.server";
 import { createApi } from "./api/app";
 import { openDatabase } from "./api/db/client";
 import { seedIfEmpty } from "./api/db/seed";
@@ -325,6 +334,36 @@ function otherHostRedirect(req: IncomingMessage, url: string): string | null {
 }
 
 const listener = getRequestListener(web.fetch);
+
+// Load shedding (decision 031): past OVERLOAD_MAX_IN_FLIGHT requests in flight, or an event-loop
+// delay over OVERLOAD_MAX_DELAY_MS, new requests get 503 + Retry-After at once (0 turns a limit off).
+const envNumber = (name: string, fallback: number) => {
+  const value = process.env[name];
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number ≥ 0, got "${value}"`);
+  return n;
+};
+const shedding = {
+  maxInFlight: envNumber("OVERLOAD_MAX_IN_FLIGHT", DEFAULT_SHEDDING.maxInFlight),
+  maxEventLoopDelayMs: envNumber("OVERLOAD_MAX_DELAY_MS", DEFAULT_SHEDDING.maxEventLoopDelayMs),
+  retryAfterSeconds: Math.max(1, Math.round(envNumber("OVERLOAD_RETRY_AFTER", DEFAULT_SHEDDING.retryAfterSeconds))),
+};
+const shedder = new LoadShedder(shedding, eventLoopDelaySource());
+const overloadTexts: OverloadTexts = Object.fromEntries(
+  readdirSync(resolve("locales"), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => [
+      d.name,
+      (
+        JSON.parse(readFileSync(resolve("locales", d.name, "overload.json"), "utf8")) as {
+          overload: OverloadTexts[string];
+        }
+      ).overload,
+    ]),
+);
+const overloaded = createOverloadResponder(overloadTexts, shedding.retryAfterSeconds);
+
 const server = createServer((req, res) => {
   const url = req.url ?? "/";
   const refusal = checkRequestTarget(url);
@@ -341,6 +380,23 @@ const server = createServer((req, res) => {
     });
     res.end();
     return;
+  }
+  if (!isCheapRequest(req.method, url)) {
+    const admission = shedder.admit();
+    if (!admission.admitted) {
+      const answer = overloaded({
+        cookie: req.headers.cookie,
+        acceptLanguage: req.headers["accept-language"],
+        accept: req.headers.accept,
+      });
+      // The request's body (if any) is not read: drop the connection after the answer rather than
+      // parse a body nobody wants; a body-less request keeps its keep-alive connection.
+      const hasBody = req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
+      res.writeHead(answer.status, hasBody ? { ...answer.headers, Connection: "close" } : answer.headers);
+      res.end(answer.body);
+      return;
+    }
+    res.once("close", admission.release);
   }
   if (idpHandler && (url === IDP_MOUNT || url.startsWith(`${IDP_MOUNT}/`) || url.startsWith(`${IDP_MOUNT}?`))) {
     // The provider writes its own answers; the same security headers go out with them.
