@@ -6,7 +6,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { resolve } from "node:path";
-import { readdirSync, readFileSync } from "node:fs";
 import { Hono } from "hono";
 import { sql } from "drizzle-orm";
 import { getRequestListener } from "@hono/node-server";
@@ -28,9 +27,9 @@ import {
   createOverloadResponder,
   DEFAULT_SHEDDING,
   eventLoopDelaySource,
-  isCheapRequest,
   LoadShedder,
-  type OverloadTexts,
+  loadOverloadTexts,
+  shedRequests,
 } from "./app/server/overload.server";
 import { createApi } from "./api/app";
 import { openDatabase } from "./api/db/client";
@@ -350,19 +349,10 @@ const shedding = {
   retryAfterSeconds: Math.max(1, Math.round(envNumber("OVERLOAD_RETRY_AFTER", DEFAULT_SHEDDING.retryAfterSeconds))),
 };
 const shedder = new LoadShedder(shedding, eventLoopDelaySource());
-const overloadTexts: OverloadTexts = Object.fromEntries(
-  readdirSync(resolve("locales"), { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .map((d) => [
-      d.name,
-      (
-        JSON.parse(readFileSync(resolve("locales", d.name, "overload.json"), "utf8")) as {
-          overload: OverloadTexts[string];
-        }
-      ).overload,
-    ]),
+const shed = shedRequests(
+  shedder,
+  createOverloadResponder(loadOverloadTexts(resolve("locales")), shedding.retryAfterSeconds),
 );
-const overloaded = createOverloadResponder(overloadTexts, shedding.retryAfterSeconds);
 
 const server = createServer((req, res) => {
   const url = req.url ?? "/";
@@ -381,23 +371,7 @@ const server = createServer((req, res) => {
     res.end();
     return;
   }
-  if (!isCheapRequest(req.method, url)) {
-    const admission = shedder.admit();
-    if (!admission.admitted) {
-      const answer = overloaded({
-        cookie: req.headers.cookie,
-        acceptLanguage: req.headers["accept-language"],
-        accept: req.headers.accept,
-      });
-      // The request's body (if any) is not read: drop the connection after the answer rather than
-      // parse a body nobody wants; a body-less request keeps its keep-alive connection.
-      const hasBody = req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
-      res.writeHead(answer.status, hasBody ? { ...answer.headers, Connection: "close" } : answer.headers);
-      res.end(answer.body);
-      return;
-    }
-    res.once("close", admission.release);
-  }
+  if (shed(req, res)) return;
   if (idpHandler && (url === IDP_MOUNT || url.startsWith(`${IDP_MOUNT}/`) || url.startsWith(`${IDP_MOUNT}?`))) {
     // The provider writes its own answers; the same security headers go out with them.
     withSecurityHeaders(url, { has: (n) => res.hasHeader(n), set: (n, v) => void res.setHeader(n, v) });

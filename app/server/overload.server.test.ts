@@ -1,12 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { readFileSync, readdirSync } from "node:fs";
 import {
   createOverloadResponder,
   eventLoopDelaySource,
   isCheapRequest,
+  loadOverloadTexts,
   LoadShedder,
   type DelaySource,
-  type OverloadTexts,
 } from "./overload.server";
 
 /** A delay source the test sets by hand: the shedder's decisions are then deterministic. */
@@ -105,13 +104,7 @@ describe("load shedding (issue 17 item 17: refuse beyond capacity instead of que
 });
 
 describe("the refusal (503, Retry-After, in the learner's language)", () => {
-  const texts: OverloadTexts = Object.fromEntries(
-    readdirSync("locales").map((locale) => [
-      locale,
-      (JSON.parse(readFileSync(`locales/${locale}/overload.json`, "utf8")) as { overload: OverloadTexts[string] })
-        .overload,
-    ]),
-  );
+  const texts = loadOverloadTexts("locales");
   const respond = createOverloadResponder(texts, 3);
 
   it("is a short page with Retry-After and no-store, in the Accept-Language's locale", () => {

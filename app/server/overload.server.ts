@@ -7,6 +7,9 @@
  * files, the health check) are always served: they cost less than the refusal would save.
  * Server-only; `server.ts` wires it in before the app, the API and the provider.
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { negotiateLocale } from "#domain/locales";
 
@@ -20,7 +23,7 @@ export interface SheddingOptions {
 }
 
 /** Defaults measured in decision 031 (2 cores, My courses ≈ 100 req/s at saturation). */
-export const DEFAULT_SHEDDING: SheddingOptions = { maxInFlight: 96, maxEventLoopDelayMs: 1_000, retryAfterSeconds: 2 };
+export const DEFAULT_SHEDDING: SheddingOptions = { maxInFlight: 64, maxEventLoopDelayMs: 1_000, retryAfterSeconds: 2 };
 
 /** The event-loop delay as the shedder sees it: the latest sample, in milliseconds. */
 export interface DelaySource {
@@ -128,6 +131,20 @@ export function isCheapRequest(method: string | undefined, url: string): boolean
 /** The refusal's texts per locale (`locales/<locale>/overload.json`, top-level key `overload`). */
 export type OverloadTexts = Record<string, { title: string; text: string }>;
 
+/** Reads `<localesDir>/<locale>/overload.json` of every locale, once at start. */
+export function loadOverloadTexts(localesDir: string): OverloadTexts {
+  return Object.fromEntries(
+    readdirSync(localesDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => {
+        const file = JSON.parse(readFileSync(join(localesDir, d.name, "overload.json"), "utf8")) as {
+          overload: OverloadTexts[string];
+        };
+        return [d.name, file.overload];
+      }),
+  );
+}
+
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
 
@@ -176,5 +193,32 @@ export function createOverloadResponder(texts: OverloadTexts, retryAfterSeconds:
       cache.set(key, answer);
     }
     return answer;
+  };
+}
+
+/**
+ * The front's gate, for Node's request listener: answers the request with the refusal and returns
+ * true when it is shed; otherwise counts it in flight until its answer is finished (or the client
+ * left) and returns false, and the caller serves it.
+ */
+export function shedRequests(shedder: LoadShedder, respond: ReturnType<typeof createOverloadResponder>) {
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (isCheapRequest(req.method, req.url ?? "/")) return false;
+    const admission = shedder.admit();
+    if (admission.admitted) {
+      res.once("close", admission.release);
+      return false;
+    }
+    const answer = respond({
+      cookie: req.headers.cookie,
+      acceptLanguage: req.headers["accept-language"],
+      accept: req.headers.accept,
+    });
+    // The body of a refused request (if any) is not read: the connection closes after the answer
+    // rather than parse a body nobody wants; a body-less request keeps its keep-alive connection.
+    const hasBody = req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
+    res.writeHead(answer.status, hasBody ? { ...answer.headers, Connection: "close" } : answer.headers);
+    res.end(answer.body);
+    return true;
   };
 }
