@@ -16,7 +16,8 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { randomUUID } from "node:crypto";
 import autocannon from "autocannon";
-import { Browser, BROWSER_USER_AGENT } from "./lib/http";
+import { spawn, type ChildProcess } from "node:child_process";
+import { Browser, BROWSER_USER_AGENT, send } from "./lib/http";
 import { freePort, logTail, startServer, type RunningServer } from "./lib/server";
 import { ensureBigData, run, signIn } from "./lib/setup";
 
@@ -32,6 +33,7 @@ const { values: args } = parseArgs({
     writes: { type: "string", default: "20" },
     timeout: { type: "string", default: "10" },
     port: { type: "string", default: "3262" },
+    proxy: { type: "string", default: "none" },
     fresh: { type: "boolean", default: false },
     strict: { type: "boolean", default: false },
   },
@@ -48,6 +50,8 @@ const options = {
   timeout: num("timeout", args.timeout),
   port: Math.round(num("port", args.port)),
 };
+if (args.proxy !== "none" && args.proxy !== "nginx")
+  throw new Error(`--proxy must be none or nginx, got "${args.proxy}"`);
 const say = (line: string) => console.log(`[overload] ${line}`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fixed = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "—");
@@ -128,6 +132,35 @@ const percentile = (sorted: number[], p: number) =>
 // ---------------------------------------------------------------------------------------------
 
 let server: RunningServer | null = null;
+let nginx: ChildProcess | null = null;
+
+/**
+ * nginx in front (bench/nginx.conf, the documented reverse proxy of decision 031) on the next free
+ * port, in the foreground, with its files under bench/results/nginx; stopped with the bench.
+ */
+async function startNginx(appPort: number): Promise<string> {
+  const prefix = join(RESULTS_DIR, "nginx");
+  mkdirSync(join(prefix, "logs"), { recursive: true });
+  const port = await freePort(appPort + 1);
+  const conf = readFileSync(join(ROOT, "bench", "nginx.conf"), "utf8")
+    .replaceAll("listen 8080", `listen ${port}`)
+    .replaceAll("127.0.0.1:3000", `127.0.0.1:${appPort}`)
+    .replaceAll("/srv/learner-app/build/client/assets/", `${join(ROOT, "build", "client", "assets")}/`);
+  writeFileSync(join(prefix, "nginx.conf"), conf);
+  nginx = spawn("nginx", ["-p", prefix, "-c", join(prefix, "nginx.conf"), "-g", "daemon off; pid nginx.pid;"], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  const origin = `http://localhost:${port}`;
+  for (let i = 0; i < 50; i++) {
+    const r = await fresh(origin, "/config-ui/config.json", {}, 2_000);
+    if (r.status === 200) {
+      say(`nginx ${origin} in front of the server (pid ${nginx.pid})`);
+      return origin;
+    }
+    await sleep(100);
+  }
+  throw new Error("nginx did not start (is it installed? apt-get install nginx-light)");
+}
 let load: autocannon.Instance | null = null;
 
 async function main(): Promise<number> {
@@ -172,12 +205,14 @@ async function main(): Promise<number> {
     say(`note: only ${candidates.length} courses to enrol in were found (asked for ${options.writes})`);
   const asset = /"(\/learn\/assets\/[^"]+\.js)"/.exec(list.body)?.[1];
   if (!asset) throw new Error(`${pagePath} names no build asset (/learn/assets/….js)`);
-  const assetCheck = await fresh(origin, asset, { "User-Agent": BROWSER_USER_AGENT });
+  // With --proxy nginx the load, the probes and the writes go through nginx (bench/nginx.conf).
+  const loadOrigin = args.proxy === "nginx" ? await startNginx(server.port) : origin;
+  const assetCheck = await fresh(loadOrigin, asset, { "User-Agent": BROWSER_USER_AGENT });
   if (assetCheck.status !== 200) throw new Error(`${asset} answered ${assetCheck.status} before the load`);
 
   // JIT warm-up, nothing recorded (as `npm run bench` does).
   await new Promise<void>((done) =>
-    autocannon({ url: `${origin}${pagePath}`, connections: 10, duration: 3, headers }, () => done()),
+    autocannon({ url: `${loadOrigin}${pagePath}`, connections: 10, duration: 3, headers }, () => done()),
   );
   await sleep(2_000);
   const idleRss = groupRssBytes(server.pid);
@@ -192,7 +227,7 @@ async function main(): Promise<number> {
   const loadDone = new Promise<autocannon.Result>((resolvePromise, reject) => {
     load = autocannon(
       {
-        url: `${origin}${pagePath}`,
+        url: `${loadOrigin}${pagePath}`,
         connections: options.connections,
         duration: options.duration,
         timeout: options.timeout,
@@ -212,7 +247,7 @@ async function main(): Promise<number> {
   const probing = (async () => {
     await sleep(1_000);
     while (loadRunning) {
-      probes.push(await fresh(origin, asset, { "User-Agent": BROWSER_USER_AGENT }, 20_000));
+      probes.push(await fresh(loadOrigin, asset, { "User-Agent": BROWSER_USER_AGENT }, 20_000));
       await sleep(250);
     }
   })();
@@ -240,13 +275,16 @@ async function main(): Promise<number> {
       await sleep(1_000 + (i * (options.duration - 2) * 1000) / Math.max(1, writes.length));
       for (let attempt = 0; attempt < 60 && !w.acknowledged && !w.refused; attempt++) {
         w.attempts++;
-        const res = await browser
-          .fetch(`/learn/catalog/${w.course}`, {
-            method: "POST",
-            headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin },
-            body: new URLSearchParams({ intent: "enrol", enrolId: w.enrolId }).toString(),
-          })
-          .catch(() => ({ status: 0, headers: {} as Record<string, string | undefined> }));
+        const res = await send(new URL(`/learn/catalog/${w.course}`, loadOrigin), {
+          method: "POST",
+          headers: {
+            ...browser.headersFor(new URL(`/learn/catalog/${w.course}`, origin)),
+            "Content-Type": "application/x-www-form-urlencoded",
+            Origin: loadOrigin,
+          },
+          body: new URLSearchParams({ intent: "enrol", enrolId: w.enrolId }).toString(),
+          timeoutMs: 30_000,
+        }).catch(() => ({ status: 0, headers: {} as Record<string, string | undefined> }));
         w.statuses.push(res.status);
         if (res.status >= 300 && res.status < 400 && !String(res.headers.location ?? "").startsWith("/learn/courses")) {
           // The app refused the enrolment itself (its toast says why): a clean, final refusal.
@@ -276,7 +314,7 @@ async function main(): Promise<number> {
   let streak = 0;
   const recoveryLog: string[] = [];
   while (performance.now() - loadStopped < 120_000) {
-    const r = await fresh(origin, pagePath, headers, 30_000);
+    const r = await fresh(loadOrigin, pagePath, headers, 30_000);
     recoveryLog.push(`${r.status}/${fixed(r.ms, 0)}ms`);
     if (r.status === 200 && r.ms < 1_000) {
       if (++streak === 3) {
@@ -339,7 +377,7 @@ async function main(): Promise<number> {
   const acknowledged = writes.filter((w) => w.acknowledged).length;
 
   console.log(
-    `\nOverload: ${pagePath} as ada (1,000 enrolments), ${options.connections} connections × ${options.duration} s, autocannon on the same machine (${cpus().length} CPUs); load average ${loadavg()[0].toFixed(1)} after`,
+    `\nOverload${args.proxy === "nginx" ? " through nginx" : ""}: ${pagePath} as ada (1,000 enrolments), ${options.connections} connections × ${options.duration} s, autocannon on the same machine (${cpus().length} CPUs); load average ${loadavg()[0].toFixed(1)} after`,
   );
   console.log(
     `  answers              ${result.requests.total} in ${options.duration} s (${fixed(result.requests.average, 0)}/s on average)`,
@@ -424,6 +462,8 @@ async function main(): Promise<number> {
 }
 
 async function shutdown(): Promise<void> {
+  nginx?.kill("SIGTERM");
+  nginx = null;
   (load as autocannon.Instance | null)?.stop();
   const s = server;
   server = null;
