@@ -34,6 +34,7 @@ const { values: args } = parseArgs({
     timeout: { type: "string", default: "10" },
     port: { type: "string", default: "3262" },
     proxy: { type: "string", default: "none" },
+    cluster: { type: "boolean", default: false },
     fresh: { type: "boolean", default: false },
     strict: { type: "boolean", default: false },
   },
@@ -175,6 +176,7 @@ async function main(): Promise<number> {
     port,
     env: { NODE_ENV: "production", APP_ENV: "test", DATA_DIR },
     logFile,
+    entry: args.cluster ? "bench/cluster-primary.ts" : "server.ts",
     readyPath: "/config-ui/config.json",
     readyTimeoutMs: 120_000,
   });
@@ -288,7 +290,15 @@ async function main(): Promise<number> {
         w.statuses.push(res.status);
         if (res.status >= 300 && res.status < 400 && !String(res.headers.location ?? "").startsWith("/learn/courses")) {
           // The app refused the enrolment itself (its toast says why): a clean, final refusal.
-          otherRedirects.push(`${res.status} → ${String(res.headers.location)}`);
+          const toastCookie = ((res.headers["set-cookie"] as string[] | undefined) ?? []).map((c) => c.split(";")[0]);
+          const back = await send(new URL(String(res.headers.location), origin), {
+            headers: {
+              ...browser.headersFor(new URL(String(res.headers.location), origin)),
+              Cookie: [browser.jar.header("/learn"), ...toastCookie].join("; "),
+            },
+          }).catch(() => null);
+          const why = back ? (/role="alert"><span>([^<]*)</.exec(back.body)?.[1] ?? "?") : "?";
+          otherRedirects.push(`${w.course.slice(0, 8)}: “${why}”`);
           w.refused = true;
           break;
         }
@@ -377,7 +387,7 @@ async function main(): Promise<number> {
   const acknowledged = writes.filter((w) => w.acknowledged).length;
 
   console.log(
-    `\nOverload${args.proxy === "nginx" ? " through nginx" : ""}: ${pagePath} as ada (1,000 enrolments), ${options.connections} connections × ${options.duration} s, autocannon on the same machine (${cpus().length} CPUs); load average ${loadavg()[0].toFixed(1)} after`,
+    `\nOverload${args.proxy === "nginx" ? " through nginx" : ""}${args.cluster ? " (cluster primary + 1 worker)" : ""}: ${pagePath} as ada (1,000 enrolments), ${options.connections} connections × ${options.duration} s, autocannon on the same machine (${cpus().length} CPUs); load average ${loadavg()[0].toFixed(1)} after`,
   );
   console.log(
     `  answers              ${result.requests.total} in ${options.duration} s (${fixed(result.requests.average, 0)}/s on average)`,
@@ -402,7 +412,7 @@ async function main(): Promise<number> {
     `  writes               ${writes.length} enrolments sent during the load: ${acknowledged} acknowledged and ${recorded} of them recorded; ${refusedByApp} refused by the app (${refusedByApp - refusedButRecorded} of them not recorded, as answered); ${writeAttempts} attempts, ${writeRefused} shed (503/429, retried after Retry-After), ${writeOther} other`,
   );
   if (otherRedirects.length)
-    console.log(`    redirected elsewhere: ${[...new Set(otherRedirects)].slice(0, 5).join("; ")}`);
+    console.log(`    refused by the app: ${[...new Set(otherRedirects)].slice(0, 5).join("; ")}`);
   console.log(
     `  server               ${alive ? "still running" : "DIED"}; ${serverErrors} error lines in ${relative(ROOT, logFile)}`,
   );

@@ -23,7 +23,7 @@ export interface SheddingOptions {
 }
 
 /** Defaults measured in decision 031 (2 cores, My courses ≈ 100 req/s at saturation). */
-export const DEFAULT_SHEDDING: SheddingOptions = { maxInFlight: 64, maxEventLoopDelayMs: 1_000, retryAfterSeconds: 2 };
+export const DEFAULT_SHEDDING: SheddingOptions = { maxInFlight: 32, maxEventLoopDelayMs: 1_000, retryAfterSeconds: 2 };
 
 /** The event-loop delay as the shedder sees it: the latest sample, in milliseconds. */
 export interface DelaySource {

@@ -54,10 +54,12 @@ export function startServer(options: {
   logFile: string;
   readyPath: string;
   readyTimeoutMs: number;
+  /** The script tsx runs (default `server.ts`). */
+  entry?: string;
 }): RunningServer {
   const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
   const log = openSync(options.logFile, "w");
-  const child: ChildProcess = spawn(process.execPath, [tsxCli, "server.ts"], {
+  const child: ChildProcess = spawn(process.execPath, [tsxCli, options.entry ?? "server.ts"], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env, PORT: String(options.port) },
     stdio: ["ignore", log, log],
