@@ -139,10 +139,9 @@ let nginx: ChildProcess | null = null;
  * nginx in front (bench/nginx.conf, the documented reverse proxy of decision 031) on the next free
  * port, in the foreground, with its files under bench/results/nginx; stopped with the bench.
  */
-async function startNginx(appPort: number): Promise<string> {
+function startNginx(appPort: number, port: number): string {
   const prefix = join(RESULTS_DIR, "nginx");
   mkdirSync(join(prefix, "logs"), { recursive: true });
-  const port = await freePort(appPort + 1);
   const conf = readFileSync(join(ROOT, "bench", "nginx.conf"), "utf8")
     .replaceAll("listen 8080", `listen ${port}`)
     .replaceAll("127.0.0.1:3000", `127.0.0.1:${appPort}`)
@@ -151,16 +150,9 @@ async function startNginx(appPort: number): Promise<string> {
   nginx = spawn("nginx", ["-p", prefix, "-c", join(prefix, "nginx.conf"), "-g", "daemon off; pid nginx.pid;"], {
     stdio: ["ignore", "inherit", "inherit"],
   });
-  const origin = `http://localhost:${port}`;
-  for (let i = 0; i < 50; i++) {
-    const r = await fresh(origin, "/config-ui/config.json", {}, 2_000);
-    if (r.status === 200) {
-      say(`nginx ${origin} in front of the server (pid ${nginx.pid})`);
-      return origin;
-    }
-    await sleep(100);
-  }
-  throw new Error("nginx did not start (is it installed? apt-get install nginx-light)");
+  nginx.once("error", (error) => say(`nginx did not start (apt-get install nginx-light?): ${error.message}`));
+  say(`nginx on port ${port} in front of the server (pid ${nginx.pid})`);
+  return `http://localhost:${port}`;
 }
 let load: autocannon.Instance | null = null;
 
@@ -170,18 +162,22 @@ async function main(): Promise<number> {
   await ensureBigData({ root: ROOT, dataDir: DATA_DIR, courses: 10_000, aggregates: 1_000, fresh: args.fresh, say });
   mkdirSync(RESULTS_DIR, { recursive: true });
   const port = await freePort(options.port);
+  // With --proxy nginx, nginx is the public origin (APP_URL): the load, the probes, the writes and
+  // the sign-in go through it, as in a deployment behind bench/nginx.conf.
+  const proxied = args.proxy === "nginx" ? startNginx(port, await freePort(port + 1)) : null;
   const logFile = join(RESULTS_DIR, "overload-server.log");
   server = startServer({
     cwd: ROOT,
     port,
-    env: { NODE_ENV: "production", APP_ENV: "test", DATA_DIR },
+    env: { NODE_ENV: "production", APP_ENV: "test", DATA_DIR, ...(proxied ? { APP_URL: proxied } : {}) },
+    readyOrigin: proxied ?? undefined,
     logFile,
     entry: args.cluster ? "bench/cluster-primary.ts" : "server.ts",
     readyPath: "/config-ui/config.json",
     readyTimeoutMs: 120_000,
   });
   await server.ready;
-  const origin = server.origin;
+  const origin = proxied ?? server.origin;
   say(`server ready at ${origin} (pid ${server.pid}); its shedding settings are the defaults unless OVERLOAD_* is set`);
 
   const browser = new Browser(origin);
@@ -207,8 +203,7 @@ async function main(): Promise<number> {
     say(`note: only ${candidates.length} courses to enrol in were found (asked for ${options.writes})`);
   const asset = /"(\/learn\/assets\/[^"]+\.js)"/.exec(list.body)?.[1];
   if (!asset) throw new Error(`${pagePath} names no build asset (/learn/assets/….js)`);
-  // With --proxy nginx the load, the probes and the writes go through nginx (bench/nginx.conf).
-  const loadOrigin = args.proxy === "nginx" ? await startNginx(server.port) : origin;
+  const loadOrigin = origin;
   const assetCheck = await fresh(loadOrigin, asset, { "User-Agent": BROWSER_USER_AGENT });
   if (assetCheck.status !== 200) throw new Error(`${asset} answered ${assetCheck.status} before the load`);
 

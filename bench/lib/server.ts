@@ -54,6 +54,8 @@ export function startServer(options: {
   logFile: string;
   readyPath: string;
   readyTimeoutMs: number;
+  /** Where `readyPath` is asked (default the server's own origin; e.g. a proxy in front of it). */
+  readyOrigin?: string;
   /** The script tsx runs (default `server.ts`). */
   entry?: string;
 }): RunningServer {
@@ -114,7 +116,7 @@ export function startServer(options: {
         throw new Error(
           `the server did not answer ${options.readyPath} within ${options.readyTimeoutMs / 1000} s:\n${logTail(options.logFile)}`,
         );
-      const status = await send(new URL(options.readyPath, origin), { timeoutMs: 2_000 }).then(
+      const status = await send(new URL(options.readyPath, options.readyOrigin ?? origin), { timeoutMs: 2_000 }).then(
         (res) => res.status,
         () => 0,
       );
