@@ -45,6 +45,9 @@ export default defineConfig({
       // The learner fixture's endpoint (tests/e2e/fixtures.ts, decision 014): only this server has it.
       E2E_FIXTURES: "1",
       PORT: String(port),
+      // Load shedding by event-loop delay (decision 031) off: on a shared machine the tests' own
+      // server can pass 1 s of delay without being overloaded by them; the in-flight limit stays.
+      OVERLOAD_MAX_DELAY_MS: "0",
       DATA_DIR: process.env.E2E_DATA_DIR ?? `./data/e2e-${Date.now()}`,
     },
   },

@@ -23,6 +23,14 @@ import {
   securityHeaders,
   sendResponse,
 } from "./app/server/http.server";
+import {
+  createOverloadResponder,
+  DEFAULT_SHEDDING,
+  eventLoopDelaySource,
+  LoadShedder,
+  loadOverloadTexts,
+  shedRequests,
+} from "./app/server/overload.server";
 import { createApi } from "./api/app";
 import { openDatabase } from "./api/db/client";
 import { seedIfEmpty } from "./api/db/seed";
@@ -325,6 +333,27 @@ function otherHostRedirect(req: IncomingMessage, url: string): string | null {
 }
 
 const listener = getRequestListener(web.fetch);
+
+// Load shedding (decision 031): past OVERLOAD_MAX_IN_FLIGHT requests in flight, or an event-loop
+// delay over OVERLOAD_MAX_DELAY_MS, new requests get 503 + Retry-After at once (0 turns a limit off).
+const envNumber = (name: string, fallback: number) => {
+  const value = process.env[name];
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number ≥ 0, got "${value}"`);
+  return n;
+};
+const shedding = {
+  maxInFlight: envNumber("OVERLOAD_MAX_IN_FLIGHT", DEFAULT_SHEDDING.maxInFlight),
+  maxEventLoopDelayMs: envNumber("OVERLOAD_MAX_DELAY_MS", DEFAULT_SHEDDING.maxEventLoopDelayMs),
+  retryAfterSeconds: Math.max(1, Math.round(envNumber("OVERLOAD_RETRY_AFTER", DEFAULT_SHEDDING.retryAfterSeconds))),
+};
+const shedder = new LoadShedder(shedding, eventLoopDelaySource());
+const shed = shedRequests(
+  shedder,
+  createOverloadResponder(loadOverloadTexts(resolve("locales")), shedding.retryAfterSeconds),
+);
+
 const server = createServer((req, res) => {
   const url = req.url ?? "/";
   const refusal = checkRequestTarget(url);
@@ -342,6 +371,7 @@ const server = createServer((req, res) => {
     res.end();
     return;
   }
+  if (shed(req, res)) return;
   if (idpHandler && (url === IDP_MOUNT || url.startsWith(`${IDP_MOUNT}/`) || url.startsWith(`${IDP_MOUNT}?`))) {
     // The provider writes its own answers; the same security headers go out with them.
     withSecurityHeaders(url, { has: (n) => res.hasHeader(n), set: (n, v) => void res.setHeader(n, v) });

@@ -54,10 +54,14 @@ export function startServer(options: {
   logFile: string;
   readyPath: string;
   readyTimeoutMs: number;
+  /** Where `readyPath` is asked (default the server's own origin; e.g. a proxy in front of it). */
+  readyOrigin?: string;
+  /** The script tsx runs (default `server.ts`). */
+  entry?: string;
 }): RunningServer {
   const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
   const log = openSync(options.logFile, "w");
-  const child: ChildProcess = spawn(process.execPath, [tsxCli, "server.ts"], {
+  const child: ChildProcess = spawn(process.execPath, [tsxCli, options.entry ?? "server.ts"], {
     cwd: options.cwd,
     env: { ...process.env, ...options.env, PORT: String(options.port) },
     stdio: ["ignore", log, log],
@@ -112,7 +116,7 @@ export function startServer(options: {
         throw new Error(
           `the server did not answer ${options.readyPath} within ${options.readyTimeoutMs / 1000} s:\n${logTail(options.logFile)}`,
         );
-      const status = await send(new URL(options.readyPath, origin), { timeoutMs: 2_000 }).then(
+      const status = await send(new URL(options.readyPath, options.readyOrigin ?? origin), { timeoutMs: 2_000 }).then(
         (res) => res.status,
         () => 0,
       );
