@@ -23,8 +23,10 @@ import { stableUuid } from "../ids";
 import { toWorkflow } from "../mappers/courses";
 import { toActivityContent, toActivityRecord, toAttemptRecords } from "../mappers/workflows";
 import { loadTree } from "../queries/activity-tree";
+import { attemptAccess, lockedError, openActivityRefusal, refuseLocked } from "../queries/activity-access";
 import {
   activityScoresRevealed,
+  activityWorkflowPart,
   loadActivityContents,
   loadActivityForLearner,
   loadActivityRecords,
@@ -76,15 +78,16 @@ export function lifecycleRoutes() {
   r.post("/start-activity-workflows", async (c) => {
     const body = await jsonBody(c, startActivityWorkflowsSchema);
     const user = c.var.user;
+    const now = c.var.now;
     const parts = [...new Set(body.activityPartIds)].sort();
     return runCommand(
       c,
       { id: stableUuid(`start-aw:${body.objectiveWorkflowId}:${parts.join(",")}`), type: "start-activity-workflows" },
-      (tx) => startActivityWorkflows(tx, user, body.objectiveWorkflowId, parts),
+      (tx) => startActivityWorkflows(tx, user, body.objectiveWorkflowId, parts, now),
     );
   });
 
-  // Spec 7.3: finish activity workflows; completion earns the activity's points unless a person grades it.
+  // Spec 7.3: finish activity workflows; completion is recorded, a graded activity waits for its grader (decision 018).
   r.post("/finish-activity-workflows", async (c) => {
     const body = await jsonBody(c, finishActivityWorkflowsSchema);
     const user = c.var.user;
@@ -149,8 +152,12 @@ export function lifecycleRoutes() {
   };
   // The content of one activity, for learners who have a standing in a course that contains it.
   r.use("/users/me/activities/*", requireUser);
+  // Spec 4.12: only an activity that is open in the learner's current attempt (decision 018).
   r.get("/users/me/activities/:id/content", async (c) => {
     const { id } = params(c, idParams);
+    const { found, refusal } = await openActivityRefusal(c.var.db, c.var.user.id, { activityId: id }, c.var.now);
+    if (!found) throw notFound("activity");
+    if (refusal) throw refusal;
     const activity = await loadActivityForLearner(c.var.db, c.var.user.id, id);
     if (!activity) throw notFound("activity");
     return c.json(toActivityContent(activity));
@@ -160,7 +167,8 @@ export function lifecycleRoutes() {
     const { id, path } = params(c, contentParams);
     const db = c.var.db;
     const wf = await ownWorkflow(db, c.var.user.id, id);
-    const t = await loadTree(db, wf.objectiveId, wf, true, c.var.now);
+    const reveal = await activityScoresRevealed(db, wf, c.var.now);
+    const t = await loadTree(db, wf.objectiveId, wf, reveal, c.var.now);
     const rootId = path ?? t.rootPathId;
     const node = t.nodes.find((n) => n.activityPathId === rootId);
     if (!node) throw notFound("activity");
@@ -203,17 +211,28 @@ export function lifecycleRoutes() {
   r.put("/users/me/objective-workflows/:id/activity-workflows/:awId", async (c) => {
     const p = params(c, activityWorkflowParams);
     const body = await jsonBody(c, resumeBody);
-    const wf = await ownWorkflow(c.var.db, c.var.user.id, p.id);
-    const row = await saveResume(c.var.db, wf.id, p.awId, body.resume, c.var.now);
+    const db = c.var.db;
+    const wf = await ownWorkflow(db, c.var.user.id, p.id);
+    const partId = await activityWorkflowPart(db, wf.id, p.awId);
+    if (!partId) throw notFound("activity workflow");
+    // Spec 4.12: nothing is written into an activity the page shows locked (decision 018).
+    refuseLocked(await attemptAccess(db, wf, c.var.now), [partId]);
+    const row = await saveResume(db, wf.id, p.awId, body.resume, c.var.now);
     if (!row) throw notFound("activity workflow");
     return c.json(row);
   });
 
-  // Contents of every available activity of the course in one call (long-read modes show them all).
+  // Contents of every activity of the course that is open in this attempt, in one call (long-read modes show
+  // them all). Spec 4.7 / 4.12: a locked activity's content is left out; an attempt that may not be
+  // reviewed shows none (403), as the page does (decision 018).
   r.get("/users/me/objective-workflows/:id/activity-contents", async (c) => {
     const { id } = params(c, idParams);
-    const wf = await ownWorkflow(c.var.db, c.var.user.id, id);
-    return c.json({ data: await loadActivityContents(c.var.db, wf.objectiveId) });
+    const db = c.var.db;
+    const wf = await ownWorkflow(db, c.var.user.id, id);
+    const access = await attemptAccess(db, wf, c.var.now);
+    if (!access.reviewAllowed) throw lockedError({ key: "activityLock.reviewPolicyNotAllowed" });
+    const open = access.nodes.filter((n) => !access.locks.get(n.activityPathId)).map((n) => n.childActivity.id);
+    return c.json({ data: await loadActivityContents(db, wf.objectiveId, open) });
   });
   r.get("/users/me/objective-workflows/:id/activity-with-aggregates", tree);
   r.get("/users/me/objective-workflows/:id/activity", tree);
