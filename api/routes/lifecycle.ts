@@ -8,6 +8,7 @@ import {
   submitObjectiveWorkflowSchema,
   type ActivityTree,
 } from "../../domain/contract/lifecycle";
+import type { ObjectiveWorkflowDetail } from "../../domain/contract/courses";
 import type { ApiEnv } from "../context";
 import { requireUser } from "../auth";
 import { runCommand } from "../commands/run";
@@ -122,7 +123,8 @@ export function lifecycleRoutes() {
 
   r.get("/objective-workflows/:id", async (c) => {
     const { id } = params(c, idParams);
-    return c.json(toWorkflow(await ownWorkflow(c.var.db, c.var.user.id, id)));
+    const wf = await ownWorkflow(c.var.db, c.var.user.id, id);
+    return c.json({ ...toWorkflow(wf)!, objectiveId: wf.objectiveId } satisfies ObjectiveWorkflowDetail);
   });
 
   // Spec 7.3: the records (attempts) of one of the learner's courses, newest first, reveal policy applied.
