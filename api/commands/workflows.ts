@@ -105,7 +105,13 @@ export async function startObjectiveWorkflow(
       progress: 0,
       started: now,
     })
+    .onConflictDoNothing()
     .returning();
+  // The client chooses the new workflow's id; one that is already taken (by anyone) is not this command's.
+  if (!wf)
+    throw new ApiError(409, {
+      id: [message("commandIdReused", "This command id was already used for another command.")],
+    });
   await tx
     .update(owa)
     .set({ lastWorkflowId: wf.id, lastWorkflowState: ObjectiveWorkflowState.inProgress })

@@ -170,7 +170,9 @@ export function courseRoutes() {
   r.post("/create-self-enrollments", async (c) => {
     const body = await jsonBody(c, createSelfEnrollmentSchema);
     const user = c.var.user;
-    return runCommand(c, { id: body.id, type: "create-self-enrollment" }, (tx) => createSelfEnrollment(tx, user, body));
+    return runCommand(c, { id: body.id, type: "create-self-enrollment", body }, (tx) =>
+      createSelfEnrollment(tx, user, body),
+    );
   });
 
   return r;

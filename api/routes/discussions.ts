@@ -180,7 +180,7 @@ export function discussionRoutes() {
     const now = c.var.now;
     // Learners outside the course are refused before anything (not even a command) is recorded.
     await refuseWhenLocked(c.var.db, await discussionPart(c.var.db, user.id, body.activityPathId), now);
-    return runCommand(c, { id: body.id, type: "create-discussion-post" }, async (tx) => {
+    return runCommand(c, { id: body.id, type: "create-discussion-post", body }, async (tx) => {
       const part = await discussionPart(tx, user.id, body.activityPathId);
       if (part.state !== READY)
         throw new ApiError(422, { "": [message("discussionClosed", "This discussion is closed.")] });

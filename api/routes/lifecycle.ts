@@ -70,7 +70,7 @@ export function lifecycleRoutes() {
     const body = await jsonBody(c, startObjectiveWorkflowSchema);
     const user = c.var.user;
     const now = c.var.now;
-    return runCommand(c, { id: body.id, type: "start-objective-workflow" }, (tx) =>
+    return runCommand(c, { id: body.id, type: "start-objective-workflow", body }, (tx) =>
       startObjectiveWorkflow(tx, user, body, now),
     );
   });
@@ -83,7 +83,12 @@ export function lifecycleRoutes() {
     const parts = [...new Set(body.activityPartIds)].sort();
     return runCommand(
       c,
-      { id: stableUuid(`start-aw:${body.objectiveWorkflowId}:${parts.join(",")}`), type: "start-activity-workflows" },
+      {
+        id: stableUuid(`start-aw:${body.objectiveWorkflowId}:${parts.join(",")}`),
+        type: "start-activity-workflows",
+        body: { objectiveWorkflowId: body.objectiveWorkflowId, activityPartIds: parts },
+        derived: true,
+      },
       (tx) => startActivityWorkflows(tx, user, body.objectiveWorkflowId, parts, now),
     );
   });
@@ -96,7 +101,12 @@ export function lifecycleRoutes() {
     const ids = [...new Set(body.activityWorkflowIds)].sort();
     return runCommand(
       c,
-      { id: stableUuid(`finish-aw:${body.objectiveWorkflowId}:${ids.join(",")}`), type: "finish-activity-workflows" },
+      {
+        id: stableUuid(`finish-aw:${body.objectiveWorkflowId}:${ids.join(",")}`),
+        type: "finish-activity-workflows",
+        body: { objectiveWorkflowId: body.objectiveWorkflowId, activityWorkflowIds: ids },
+        derived: true,
+      },
       (tx) => finishActivityWorkflows(tx, user, body.objectiveWorkflowId, ids, now),
     );
   });
@@ -106,8 +116,10 @@ export function lifecycleRoutes() {
     const body = await jsonBody(c, submitObjectiveWorkflowSchema);
     const user = c.var.user;
     const now = c.var.now;
-    return runCommand(c, { id: stableUuid(`submit:${body.id}`), type: "submit-objective-workflow" }, (tx) =>
-      submitObjectiveWorkflow(tx, user, body.id, now),
+    return runCommand(
+      c,
+      { id: stableUuid(`submit:${body.id}`), type: "submit-objective-workflow", body, derived: true },
+      (tx) => submitObjectiveWorkflow(tx, user, body.id, now),
     );
   });
 
@@ -116,7 +128,7 @@ export function lifecycleRoutes() {
     const body = await jsonBody(c, finishObjectiveWorkflowSchema);
     const user = c.var.user;
     const now = c.var.now;
-    return runCommand(c, { id: body.id, type: "finish-objective-workflow" }, (tx) =>
+    return runCommand(c, { id: body.id, type: "finish-objective-workflow", body }, (tx) =>
       finishObjectiveWorkflow(tx, user, body.objectiveWorkflowId, now),
     );
   });

@@ -94,7 +94,7 @@ export function platformRoutes() {
       throw new ApiError(400, { timezone: [message("invalidTimezone", "Unknown time zone.")] });
     }
     const userId = c.var.user.id;
-    return runCommand(c, { id: body.commandId ?? crypto.randomUUID(), type: "set-timezone" }, async (tx) => {
+    return runCommand(c, { id: body.commandId ?? crypto.randomUUID(), type: "set-timezone", body }, async (tx) => {
       await tx.update(users).set({ timezone: body.timezone }).where(eq(users.id, userId));
       return { timezone: body.timezone };
     });

@@ -109,10 +109,10 @@ export const endpoints = {
   finishActivityWorkflows: command<{ objectiveWorkflowId: string; activityWorkflowIds: string[] }>(
     `${LMS}/finish-activity-workflows`,
   ),
-  createSelfEnrollments: command<{ id: string; objectiveAccessId: string }, { id: string }>(
-    `${LMS}/create-self-enrollments`,
-    true,
-  ),
+  createSelfEnrollments: command<
+    { id: string; objectiveAccessId: string },
+    { id: string; objectiveAccessId: string; aggregateId?: string; objectiveId?: string }
+  >(`${LMS}/create-self-enrollments`, true),
   objectiveAggregate: (objectiveId: string) =>
     get<CourseAggregate>(`${LMS}/objectives/${seg(objectiveId)}/objective-workflow-aggregate`),
   objectiveWorkflow: (workflowId: string) =>

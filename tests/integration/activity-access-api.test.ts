@@ -78,9 +78,19 @@ describe("starting an activity the page shows locked is refused with the lock's 
     expect(error.params?.date).toBe(expected.date);
     // All or nothing: the open activity of the same command was not started either.
     expect(await activityWorkflowsOf(c.wfId)).toEqual([]);
-    // The page words it as activityLock.<code>; asking again answers the same (the refusal is remembered).
     expect((await startActivities(c.wfId, [c.partIds[0], c.partIds[1]])).status).toBe(403);
     expect((await startActivities(c.wfId, [c.partIds[0]])).status).toBe(200);
+  });
+
+  it("a refusal is not remembered: the same start succeeds once the activity opens", async () => {
+    const c = await started([{ name: "Soon", constraint: { startFrom: FUTURE } }]);
+    expect((await startActivities(c.wfId, c.partIds)).status).toBe(403);
+    t.setNow(new Date(Date.parse(FUTURE) + 1));
+    try {
+      expect((await startActivities(c.wfId, c.partIds)).status).toBe(200);
+    } finally {
+      t.setNow(NOW);
+    }
   });
 
   it("behind a draft module (not available): completePreviousToPass, and a module's window applies inside it", async () => {
@@ -140,7 +150,11 @@ describe("finishing an activity (spec 4.12, decision 018)", () => {
       { name: "Closes", constraint: { accessibleUntil: soon } },
       { name: "Grace", constraint: { gracePeriodUntil: soon } },
     ]);
-    const aws = (await (await startActivities(c.wfId, c.partIds)).json()).data.activityWorkflows as { id: string }[];
+    const aws = (await (await startActivities(c.wfId, c.partIds)).json()).data.activityWorkflows as {
+      id: string;
+      activityPartId: string;
+    }[];
+    const awOf = (i: number) => aws.find((a) => a.activityPartId === c.partIds[i])!.id;
     t.setNow(new Date(NOW.getTime() + 2 * DAY));
     try {
       for (const [i, code] of [
@@ -149,7 +163,7 @@ describe("finishing an activity (spec 4.12, decision 018)", () => {
       ] as const) {
         const res = await call("finish-activity-workflows", {
           objectiveWorkflowId: c.wfId,
-          activityWorkflowIds: [aws[i].id],
+          activityWorkflowIds: [awOf(i)],
         });
         expect(res.status).toBe(403);
         expect(await firstError(res)).toMatchObject({ code, params: { date: soon } });

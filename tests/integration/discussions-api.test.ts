@@ -166,11 +166,15 @@ describe("discussions (activity kind 6)", () => {
     const c = await setup();
     const id = crypto.randomUUID();
     const a = await write("ada", { id, activityPathId: c.discussion, body: "Once" });
-    const b = await write("ada", { id, activityPathId: c.discussion, body: "Once, again" });
+    const b = await write("ada", { id, activityPathId: c.discussion, body: "Once" });
     expect([a.status, b.status]).toEqual([200, 200]);
     const [first, second] = [(await a.json()).data, (await b.json()).data];
     expect(second).toEqual(first);
     expect(second.body).toBe("Once");
+    // The same id with another text is another command: refused at once (decision 018), nothing changes.
+    const other = await write("ada", { id, activityPathId: c.discussion, body: "Once, again" });
+    expect(other.status).toBe(409);
+    expect((await other.json()).errors.id[0].code).toBe("commandIdReused");
 
     const parallelId = crypto.randomUUID();
     tick();
