@@ -30,6 +30,7 @@ import { catalogScope, enrolledScope, publicScope, type CourseListOptions } from
 import { loadScales } from "../queries/grading-scales";
 import { lastProctoringSessionOf } from "../queries/proctoring";
 import { jsonBody, params, query, idParams, isUuid } from "../validate";
+import { limitWrites } from "../write-limits";
 
 const listParamsSchema = listQuerySchema.extend({
   filter: z.string().optional(),
@@ -83,6 +84,7 @@ export function courseRoutes() {
   r.use("/objectives/*", requireUser);
   r.use("/grading-scales/*", requireUser);
   r.use("/create-self-enrollments", requireUser);
+  r.use("/create-self-enrollments", limitWrites("enrolment"));
 
   // My courses (spec 7.2): the learner's aggregates, with the client's text filter and the standing conditions.
   r.get("/objective-workflow-aggregates/query", async (c) => {

@@ -24,6 +24,7 @@ import { runCommand } from "../commands/run";
 import { attemptRefusal } from "../queries/activity-access";
 import { ApiError, message, notFound } from "../errors";
 import { jsonBody, params, query } from "../validate";
+import { limitWrites } from "../write-limits";
 import { ActivityKind } from "../../domain/vocabulary";
 
 const activityPathParams = z.object({ activityPathId: z.uuid() });
@@ -119,6 +120,7 @@ export function discussionRoutes() {
   const r = new Hono<ApiEnv>();
   r.use("/users/me/activity-paths/*", signedIn);
   r.use("/create-discussion-posts", signedIn);
+  r.use("/create-discussion-posts", limitWrites("post"));
 
   // The thread of a discussion: a page of top-level posts (newest first), each with all its replies
   // (oldest first). Four statements whatever the number of posts: access, page, count, replies.

@@ -36,6 +36,7 @@ import {
   saveResume,
 } from "../queries/workflows";
 import { jsonBody, params, idParams, isUuid } from "../validate";
+import { limitWrites } from "../write-limits";
 
 const contentParams = z.object({ id: z.uuid(), path: z.uuid().optional() });
 const activityParams = z.object({ id: z.uuid(), activityId: z.uuid() });
@@ -64,6 +65,16 @@ export function lifecycleRoutes() {
   ]) {
     r.use(path, requireUser);
   }
+  // Issue 17 item 11: per-user write limits (decision 018).
+  for (const path of [
+    "/start-objective-workflows",
+    "/submit-objective-workflows",
+    "/finish-objective-workflows",
+    "/start-activity-workflows",
+    "/finish-activity-workflows",
+  ])
+    r.use(path, limitWrites("command"));
+  r.use("/users/me/objective-workflows/:id/activity-workflows/:awId", limitWrites("progress"));
 
   // Spec 7.3 / 4.4: start (or retake) an objective workflow. The body id is the new workflow's id.
   r.post("/start-objective-workflows", async (c) => {

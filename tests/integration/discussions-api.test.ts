@@ -68,7 +68,9 @@ const postsOf = (partId: string) =>
   t.database.db.select().from(s.discussionPosts).where(eq(s.discussionPosts.activityPartId, partId));
 
 beforeAll(async () => {
-  t = await createTestApi();
+  // This file writes about 40 posts as Ada within seconds; the post limit has its own test
+  // (write-limits-api.test.ts).
+  t = await createTestApi({ writeLimits: { post: { points: 1_000, durationSeconds: 60 } } });
   t.setNow(clock);
   ada = t.users.ada;
   grace = t.users.grace;

@@ -5,7 +5,9 @@ import { users } from "../../api/db/schema";
 
 let t: TestApi;
 beforeAll(async () => {
-  t = await createTestApi();
+  // 20 time-zone commands at once is this file's idempotency test, not a limit test
+  // (write-limits-api.test.ts).
+  t = await createTestApi({ writeLimits: { profile: { points: 1_000, durationSeconds: 60 } } });
 });
 afterAll(() => t.close());
 
