@@ -17,6 +17,7 @@ import { storageRoutes, storageRoots } from "./routes/storage";
 import { testSupportRoutes } from "./routes/test-support";
 import { params, idParams } from "./validate";
 import { createWriteLimiters } from "./write-limits";
+import { refuseControlCharacters } from "./validate";
 
 /** The embedded LMS API, mounted at /api. Reached in-process by the app or over HTTP by anyone. */
 export function createApi(deps: ApiDeps) {
@@ -34,6 +35,7 @@ export function createApi(deps: ApiDeps) {
     // calendar feed).
     if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
   });
+  app.use("*", refuseControlCharacters);
   app.onError((err, c) => renderError(c, err));
   app.notFound((c) => renderError(c, new ApiError(404, { "": [message("notFound", "No such endpoint.")] })));
 
