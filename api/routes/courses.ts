@@ -143,8 +143,9 @@ export function courseRoutes() {
     const ids = c.req.queries("id") ?? [];
     if (ids.length > 100 || !ids.every((i) => isUuid(i)))
       throw new ApiError(400, { id: [message("invalid", "id must be grading scale ids (uuid), at most 100.")] });
-    const scales = await loadScales(c.var.db, ids);
-    return c.json({ data: scales.filter(() => true) });
+    // Issue 17 item 13: the caller's tenant only.
+    const scales = await loadScales(c.var.db, ids, c.var.user.tenantId);
+    return c.json({ data: scales });
   });
 
   // Catalog (spec 7.2): courses available to the whole tenant, with whether the learner is enrolled.
