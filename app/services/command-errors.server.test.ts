@@ -14,7 +14,7 @@ describe("spec 8: a refused command is a critical toast in the page's words", ()
     [
       "a lock reason with its date (spec 4.12, decision 018)",
       error(403, "beforeStartFrom", { date: "2026-05-06T10:00:00.000Z" }),
-      { key: "activityLock.beforeStartFrom", values: { date: "May 6, 2026, 10:00 AM" } },
+      { key: "activityLock.beforeStartFrom", values: { date: "May 6, 2026, 10:00 AM UTC" } },
     ],
     [
       "a lock reason without a date",
