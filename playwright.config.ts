@@ -15,6 +15,9 @@ const args = [
   "--disable-sync",
 ];
 
+/** Files of the `http` project (`*.http.spec.ts`). */
+const HTTP_ONLY = /\.http\.spec\.ts$/;
+
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: true,
@@ -29,8 +32,10 @@ export default defineConfig({
     launchOptions: { executablePath, args },
   },
   projects: [
-    { name: "js", use: { ...devices["Desktop Chrome"], javaScriptEnabled: true } },
-    { name: "nojs", use: { ...devices["Desktop Chrome"], javaScriptEnabled: false } },
+    { name: "js", testIgnore: HTTP_ONLY, use: { ...devices["Desktop Chrome"], javaScriptEnabled: true } },
+    { name: "nojs", testIgnore: HTTP_ONLY, use: { ...devices["Desktop Chrome"], javaScriptEnabled: false } },
+    // Tests of HTTP answers (fuzzing, redirects): no page past the sign-in, so they run once.
+    { name: "http", testMatch: HTTP_ONLY, use: { ...devices["Desktop Chrome"], javaScriptEnabled: true } },
   ],
   webServer: {
     command: "tsx server.ts",

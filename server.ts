@@ -15,6 +15,7 @@ import { createRequestHandler, RouterContextProvider, type RouterContext, type S
 import { parseAppConfig, type AppLoadContext } from "./app/services/config.server";
 import type { ChangeFeed } from "./domain/contract/changes";
 import {
+  audienceOf,
   bodyLimit,
   checkRequestTarget,
   compressResponses,
@@ -234,11 +235,7 @@ web.use("*", async (c, next) => {
       (origin !== undefined && origin !== "null" && origin !== own && origin !== appUrl) ||
       origin === "null"
     ) {
-      return c.html(
-        `<!DOCTYPE html><html lang="en"><meta charset="utf-8"><title>403 Forbidden</title><h1>403 Forbidden</h1><p>Cross-origin requests are refused.</p></html>`,
-        403,
-        { "Cache-Control": "no-store" },
-      );
+      return refusalResponse({ status: 403, code: "crossOrigin" }, audienceOf(c.req.raw.headers));
     }
   }
   await next();
@@ -358,7 +355,14 @@ const server = createServer((req, res) => {
   const url = req.url ?? "/";
   const refusal = checkRequestTarget(url);
   if (refusal) {
-    void sendResponse(res, refusalResponse(refusal, req.headers.accept));
+    void sendResponse(
+      res,
+      refusalResponse(refusal, {
+        accept: req.headers.accept,
+        acceptLanguage: req.headers["accept-language"],
+        cookie: req.headers.cookie,
+      }),
+    );
     return;
   }
   const elsewhere = otherHostRedirect(req, url);

@@ -16,14 +16,18 @@ import { calendarRoutes } from "./routes/calendar";
 import { storageRoutes, storageRoots } from "./routes/storage";
 import { testSupportRoutes } from "./routes/test-support";
 import { params, idParams } from "./validate";
+import { createWriteLimiters } from "./write-limits";
+import { refuseControlCharacters } from "./validate";
 
 /** The embedded LMS API, mounted at /api. Reached in-process by the app or over HTTP by anyone. */
 export function createApi(deps: ApiDeps) {
   const app = new Hono<ApiEnv>().basePath("/api");
   // What this node remembers of users is forgotten when any node changes them (decision 019).
   deps.database.changes.subscribe(forgetPrincipalsAfter);
+  const writeLimits = createWriteLimiters(deps.database, deps.writeLimits);
   app.use("*", async (c, next) => {
     c.set("deps", deps);
+    c.set("writeLimits", writeLimits);
     c.set("db", deps.database.db);
     c.set("now", deps.now ? deps.now() : new Date());
     await next();
@@ -31,6 +35,7 @@ export function createApi(deps: ApiDeps) {
     // calendar feed).
     if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
   });
+  app.use("*", refuseControlCharacters);
   app.onError((err, c) => renderError(c, err));
   app.notFound((c) => renderError(c, new ApiError(404, { "": [message("notFound", "No such endpoint.")] })));
 

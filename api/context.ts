@@ -1,5 +1,6 @@
 import type { JWK } from "jose";
 import type { Database, Db } from "./db/client";
+import type { WriteLimiters, WriteLimitOptions } from "./write-limits";
 
 export interface TokenClaims {
   sub: string;
@@ -26,6 +27,8 @@ export interface ApiDeps {
   jobs?: { smtpUrl?: string; intervalMs?: number };
   /** Key of the personal calendar feed links (decision 022); without it, one per process. */
   calendarFeedKey?: string;
+  /** Other numbers for the per-user write limits (`api/write-limits.ts`); tests only. */
+  writeLimits?: WriteLimitOptions;
 }
 
 export interface Principal {
@@ -40,5 +43,6 @@ export type ApiEnv = {
     deps: ApiDeps;
     user: Principal;
     now: Date;
+    writeLimits: WriteLimiters;
   };
 };

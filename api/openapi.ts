@@ -157,7 +157,7 @@ import {
   objectiveAccessDetailSchema,
   objectiveAccessSchema,
   objectiveRecordSchema,
-  objectiveWorkflowSchema,
+  objectiveWorkflowDetailSchema,
   publicObjectiveDetailSchema,
   publicObjectiveSchema,
   showcaseSchema,
@@ -280,7 +280,11 @@ addOperations({
     },
   },
   "/api/lms/v1/objective-workflows/{id}": {
-    get: { summary: "One of the learner's workflows", params: ["id"], response: objectiveWorkflowSchema },
+    get: {
+      summary: "One of the learner's workflows, with the course (objectiveId) it is an attempt of",
+      params: ["id"],
+      response: objectiveWorkflowDetailSchema,
+    },
   },
   "/api/lms/v1/objective-workflow-aggregates/{id}/objective-records": {
     get: {

@@ -1,6 +1,25 @@
 import type { Context } from "hono";
 import { z } from "zod";
+import { createMiddleware } from "hono/factory";
 import { ApiError, message, zodErrors } from "./errors";
+import { hasControlCharacters } from "../domain/text";
+
+const invalidCharacters = () =>
+  new ApiError(400, { "": [message("invalidCharacters", "The request holds control characters no text contains.")] });
+
+/**
+ * A query (names and values, as decoded) with control characters is a 400 before any route reads it
+ * (issue 17 item 6: `search=%00` reached PostgreSQL, which refuses NUL, and answered 500).
+ */
+export const refuseControlCharacters = createMiddleware(async (c, next) => {
+  const url = c.req.url;
+  const q = url.indexOf("?");
+  if (q >= 0)
+    for (const [name, value] of new URLSearchParams(url.slice(q + 1))) {
+      if (hasControlCharacters(name) || hasControlCharacters(value)) throw invalidCharacters();
+    }
+  await next();
+});
 
 const MAX_BODY_BYTES = 256 * 1024;
 
@@ -21,9 +40,30 @@ export async function jsonBody<T extends z.ZodTypeAny>(c: Context, schema: T): P
   } catch {
     throw new ApiError(400, { "": [message("invalidJson", "The body is not valid JSON.")] });
   }
+  if (holdsControlCharacters(raw)) throw invalidCharacters();
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new ApiError(400, zodErrors(parsed.error));
   return parsed.data;
+}
+
+/**
+ * Any string (key or value) of a parsed JSON body with control characters (domain/text.ts): NUL is the
+ * one PostgreSQL cannot store, the others go with it. A loop, not recursion: a body may nest deeply.
+ */
+function holdsControlCharacters(root: unknown): boolean {
+  const pending: unknown[] = [root];
+  while (pending.length) {
+    const value = pending.pop();
+    if (typeof value === "string") {
+      if (hasControlCharacters(value)) return true;
+    } else if (Array.isArray(value)) for (const item of value) pending.push(item);
+    else if (value && typeof value === "object")
+      for (const [key, item] of Object.entries(value)) {
+        if (hasControlCharacters(key)) return true;
+        pending.push(item);
+      }
+  }
+  return false;
 }
 
 export function params<T extends z.ZodTypeAny>(c: Context, schema: T): z.infer<T> {

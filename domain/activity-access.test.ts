@@ -2,8 +2,11 @@ import { describe, expect, it } from "vitest";
 import { type TreeNode } from "./contract/lifecycle";
 import {
   activityDisableReason,
+  activityLocks,
   initialSelection,
   isActivityLocked,
+  isLockCode,
+  lockCode,
   nextRefreshAt,
   reviewAllowed,
   tocIcon,
@@ -642,6 +645,78 @@ describe("spec 4.12: isActivityLocked", () => {
         reviewing: ctx.reviewing ?? false,
       }),
     ).toBe(expected);
+  });
+});
+
+describe("spec 4.12 on the server: activityLocks gives the API the page's locks with their reasons", () => {
+  const ctx = { now: NOW, courseFinished: false, accessNewContentAfterCompletion: false, reviewing: false };
+  const cases: [string, NodeOpts, Partial<typeof ctx>, { key: string; date?: string } | null][] = [
+    ["open", {}, {}, null],
+    ["draft (4.2)", { state: S.draft }, {}, { key: "activityLock.comingSoon" }],
+    ["archived (4.2: hidden, so closed)", { state: S.archived }, {}, { key: "activityLock.comingSoon" }],
+    ["behind an unfinished or draft module", { available: false }, {}, { key: "activityLock.completePreviousToPass" }],
+    ["content not available", { contentAvailable: false }, {}, { key: "activityLock.completePreviousToPass" }],
+    [
+      "after the grace period, not finished",
+      { wf: AW.inProgress, constraint: { gracePeriodUntil: PAST } },
+      {},
+      { key: "activityLock.afterGracePeriodUntil", date: PAST },
+    ],
+    [
+      "after accessibleUntil",
+      { constraint: { accessibleUntil: PAST } },
+      {},
+      { key: "activityLock.afterAccessibleUntil", date: PAST },
+    ],
+    [
+      "before startFrom",
+      { constraint: { startFrom: FUTURE } },
+      {},
+      { key: "activityLock.beforeStartFrom", date: FUTURE },
+    ],
+    [
+      "after startUntil, not started",
+      { constraint: { startUntil: PAST } },
+      {},
+      { key: "activityLock.afterStartUntil", date: PAST },
+    ],
+    ["after startUntil, started: open", { wf: AW.inProgress, constraint: { startUntil: PAST } }, {}, null],
+    [
+      "reviewing a finished attempt where review is never allowed",
+      { wf: AW.finished, constraint: { reviewPolicy: "never" } },
+      { reviewing: true, courseFinished: true },
+      { key: "activityLock.reviewPolicyNotAllowed" },
+    ],
+    [
+      "a finished course without new-content access, never started (no message of its own)",
+      {},
+      { courseFinished: true, reviewing: true },
+      { key: "activityLock.serverSide" },
+    ],
+  ];
+  it.each(cases)("spec 4.12: %s", (_name, opts, over, expected) => {
+    const n = node(opts);
+    expect(activityLocks([n], { ...ctx, ...over }).get(n.activityPathId)).toEqual(expected);
+  });
+  it("spec 4.2: everything inside an archived module is closed, whatever its own state", () => {
+    const module = node({ id: "m", kind: K.composite, state: S.archived });
+    const child = node({ id: "c", parent: "m" });
+    const locks = activityLocks([module, child], ctx);
+    expect(locks.get("c")).toEqual({ key: "activityLock.comingSoon" });
+  });
+  it("agrees with isActivityLocked on every visible node (the page's lock is the API's)", () => {
+    const nodes = cases.map(([, opts]) => node(opts)).filter((n) => n.childActivity.state !== S.archived);
+    for (const c of [ctx, { ...ctx, reviewing: true }, { ...ctx, courseFinished: true, reviewing: true }]) {
+      const locks = activityLocks(nodes, c);
+      for (const n of nodes) expect(locks.get(n.activityPathId) !== null).toBe(isActivityLocked(n, c));
+    }
+  });
+  it("lock codes are the keys without their namespace, and only those are lock codes", () => {
+    expect(lockCode({ key: "activityLock.beforeStartFrom", date: FUTURE })).toBe("beforeStartFrom");
+    expect(isLockCode("beforeStartFrom")).toBe(true);
+    expect(isLockCode("serverSide")).toBe(true);
+    expect(isLockCode("notFound")).toBe(false);
+    expect(isLockCode("activityLock.beforeStartFrom")).toBe(false);
   });
 });
 

@@ -287,6 +287,63 @@ export function isActivityLocked(
   );
 }
 
+/** The context of a lock decision: the clock, the attempt, and whether the learner is looking back at it. */
+export interface LockContext {
+  now: Date;
+  courseFinished: boolean;
+  accessNewContentAfterCompletion: boolean;
+  reviewing: boolean;
+}
+
+/**
+ * Spec 4.12 as the server applies it (decision 018): for every node of a tree, why the learner may not
+ * open, start or finish it now — or null when it is open. The same rules the page shows
+ * (`isActivityLocked`, `activityDisableReason`), so the API refuses exactly what the page locks:
+ * - a node the table of contents hides (archived, or inside an archived module; 4.2) is closed as
+ *   "activityLock.comingSoon";
+ * - a locked node gives its disable reason (with its date);
+ * - a node locked only because the course is finished without new-content access after completion
+ *   (4.12's last rule, which has no message of its own) gives "activityLock.serverSide".
+ */
+export function activityLocks(nodes: readonly TreeNode[], ctx: LockContext): Map<string, DisableReason | null> {
+  const visible = new Set(visibleNodes(nodes).map((n) => n.activityPathId));
+  const out = new Map<string, DisableReason | null>();
+  for (const node of nodes) {
+    if (!visible.has(node.activityPathId)) {
+      out.set(node.activityPathId, { key: "activityLock.comingSoon" });
+    } else if (!isActivityLocked(node, ctx)) {
+      out.set(node.activityPathId, null);
+    } else {
+      const reason = activityDisableReason(node, { now: ctx.now, reviewing: ctx.reviewing });
+      out.set(node.activityPathId, reason ?? { key: "activityLock.serverSide" });
+    }
+  }
+  return out;
+}
+
+/** The API's error code for a lock reason: the key without its namespace ("beforeStartFrom"). */
+export function lockCode(reason: DisableReason): string {
+  return reason.key.slice("activityLock.".length);
+}
+
+/** Whether an error code of the API names a lock reason (the page words it as `activityLock.<code>`). */
+export function isLockCode(code: string): boolean {
+  return (LOCK_CODES as readonly string[]).includes(code);
+}
+
+const LOCK_CODES = [
+  "comingSoon",
+  "completePreviousToPass",
+  "afterGracePeriodUntil",
+  "afterAccessibleUntil",
+  "beforeStartFrom",
+  "afterStartUntil",
+  "reviewPolicyNotAllowed",
+  "afterRevealingDate",
+  "afterScoreIsReached",
+  "serverSide",
+] as const satisfies readonly (ActivityLockKey extends `activityLock.${infer C}` ? C : never)[];
+
 // ---------------------------------------------------------------------------
 // 4.13 Table of contents
 // ---------------------------------------------------------------------------

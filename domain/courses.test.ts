@@ -549,6 +549,14 @@ describe("validateCourseFilters (spec 2.4 / 5)", () => {
     },
     { description: "5: empty keyword is omitted", query: "keyword=", canonical: "", changed: true, toasts: [] },
     {
+      description: "5: control characters leave the keyword (issue 17 item 6: keyword=a%01b gave 500)",
+      query: "keyword=a%01b%00x%7Fy",
+      canonical: "keyword=abxy",
+      changed: true,
+      toasts: [],
+      filters: { keyword: "abxy" },
+    },
+    {
       description: "5: keyword is capped at 200 characters",
       query: `keyword=${"a".repeat(250)}`,
       canonical: `keyword=${"a".repeat(200)}`,
@@ -685,6 +693,20 @@ describe("validateCourseFilters (spec 2.4 / 5)", () => {
       query: "page=99999999999999999999",
       canonical: "",
       changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: page past PAGE_MAX is dropped silently (issue 17 item 6: page=50000 gave 500)",
+      query: "page=50000",
+      canonical: "",
+      changed: true,
+      toasts: [],
+    },
+    {
+      description: "2.4: the last page allowed stays",
+      query: "page=10000",
+      canonical: "page=10000",
+      changed: false,
       toasts: [],
     },
     {

@@ -5,6 +5,7 @@ import {
   PRIORITY_VALUES,
   type CoursePriority,
 } from "./vocabulary";
+import { stripControlCharacters } from "./text";
 /**
  * Pure domain rules for course cards, the My courses URL filters and result display
  * (spec 2.3, 2.4, 4.1, 4.11, 5). No I/O: dates and "now" are always passed in.
@@ -206,9 +207,18 @@ const LIST_PARAMS = ["collection", "term", "courseProgress", "coursePriority"] a
 type ListParam = (typeof LIST_PARAMS)[number];
 const CATEGORY_PARAM = /^category\[([^[\]]+)\]$/;
 
-/** Spec 5 "Search text is lowercased and left-trimmed" (plus a 200-code-point cap). */
+/**
+ * Highest page a list URL names (defensive, issue 17 item 6): `page=50000` asked the API to skip 1.2
+ * million rows, past its own bound, and gave a 500. A larger page reads as malformed (dropped).
+ */
+export const PAGE_MAX = 10_000;
+
+/**
+ * Spec 5 "Search text is lowercased and left-trimmed" (plus a 200-code-point cap, and without control
+ * characters, which no one types and the database refuses: `keyword=a%01b` gave a 500).
+ */
 export function normalizeKeyword(value: string): string {
-  const lowered = value.trimStart().toLowerCase();
+  const lowered = stripControlCharacters(value).trimStart().toLowerCase();
   if (lowered.length <= KEYWORD_MAX_LENGTH) return lowered;
   // Slice by code points so a surrogate pair is never cut in half.
   return Array.from(lowered.slice(0, KEYWORD_MAX_LENGTH * 2))
@@ -333,7 +343,7 @@ export function validateCourseFilters(search: URLSearchParams, known: KnownFilte
       case "page":
         if (!seenSingle.has(name) && /^[1-9][0-9]{0,15}$/.test(value)) {
           const page = Number(value);
-          if (Number.isSafeInteger(page)) filters.page = page;
+          if (Number.isSafeInteger(page) && page <= PAGE_MAX) filters.page = page;
         }
         seenSingle.add(name);
         break;

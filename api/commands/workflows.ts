@@ -31,6 +31,7 @@ import { issueCertificate } from "../queries/certificates";
 import { loadScales } from "../queries/grading-scales";
 import { lastProctoringSessionOf } from "../queries/proctoring";
 import { ownWorkflow } from "../queries/workflows";
+import { attemptAccess, refuseLocked } from "../queries/activity-access";
 
 function conflict(code: string, text: string, params?: Record<string, string | number>) {
   return new ApiError(409, { "": [message(code, text, params)] });
@@ -104,7 +105,13 @@ export async function startObjectiveWorkflow(
       progress: 0,
       started: now,
     })
+    .onConflictDoNothing()
     .returning();
+  // The client chooses the new workflow's id; one that is already taken (by anyone) is not this command's.
+  if (!wf)
+    throw new ApiError(409, {
+      id: [message("commandIdReused", "This command id was already used for another command.")],
+    });
   await tx
     .update(owa)
     .set({ lastWorkflowId: wf.id, lastWorkflowState: ObjectiveWorkflowState.inProgress })
@@ -112,23 +119,31 @@ export async function startObjectiveWorkflow(
   return { ...toWorkflow(wf), objectiveWorkflowAggregateId: a.id };
 }
 
-/** Spec 7.3: start activity workflows of an attempt in progress (idempotent per workflow and part). */
-export async function startActivityWorkflows(tx: Tx, user: Principal, objectiveWorkflowId: string, parts: string[]) {
+/**
+ * Spec 7.3: start activity workflows of an attempt in progress (idempotent per workflow and part). Spec 4.12:
+ * an activity the page shows locked cannot be started either — 403 with the lock reason (decision 018).
+ */
+export async function startActivityWorkflows(
+  tx: Tx,
+  user: Principal,
+  objectiveWorkflowId: string,
+  parts: string[],
+  now: Date,
+) {
   const wf = await ownWorkflow(tx, user.id, objectiveWorkflowId, true);
   if (wf.state !== ObjectiveWorkflowState.inProgress)
     throw conflict("workflowNotInProgress", "The course is not in progress.");
   await refuseWhenProctorLocked(tx, wf);
   const found = await tx
-    .select({ id: activityParts.id, state: activities.state })
+    .select({ id: activityParts.id })
     .from(activityParts)
-    .innerJoin(activities, eq(activities.id, activityParts.activityId))
     .where(and(eq(activityParts.objectiveId, wf.objectiveId), inArray(activityParts.id, parts)));
   if (found.length !== parts.length)
     throw new ApiError(404, {
       activityPartIds: [message("notFound", "An activity was not found in this course.")],
     });
-  if (found.some((p) => HIDDEN_START_STATES.includes(p.state)))
-    throw refused("activityNotAvailable", "This activity is not available.");
+  // Draft and archived activities are locked as "coming soon" (spec 4.2), like every other lock.
+  refuseLocked(await attemptAccess(tx, wf, now), parts);
   await tx
     .insert(activityWorkflows)
     .values(
@@ -137,6 +152,7 @@ export async function startActivityWorkflows(tx: Tx, user: Principal, objectiveW
         activityPartId,
         userId: user.id,
         state: ActivityWorkflowState.inProgress,
+        started: now,
       })),
     )
     .onConflictDoNothing();
@@ -151,7 +167,12 @@ export async function startActivityWorkflows(tx: Tx, user: Principal, objectiveW
   return { objectiveWorkflowId: wf.id, activityWorkflows: rows };
 }
 
-/** Spec 7.3: finish activity workflows; completion earns the activity's points unless a person grades it. */
+/**
+ * Spec 7.3: finish activity workflows (decision 018). A learner's finish records completion, never a score:
+ * an ungraded activity (no maxScore) is finished without one; a graded one (a maxScore, or graded by a
+ * person) waits in grading for its grader — a person, or the tool through LTI grading. Spec 4.12: a
+ * locked activity cannot be finished (403).
+ */
 export async function finishActivityWorkflows(
   tx: Tx,
   user: Principal,
@@ -173,25 +194,40 @@ export async function finishActivityWorkflows(
     throw new ApiError(404, {
       activityWorkflowIds: [message("notFound", "An activity workflow was not found.")],
     });
-  const finishedActivityIds: string[] = [];
-  for (const { aw, activity } of rows) {
-    if (aw.state !== ActivityWorkflowState.inProgress) continue;
-    finishedActivityIds.push(activity.id);
-    const state = activity.manualGrading ? ActivityWorkflowState.inGrading : ActivityWorkflowState.finished;
-    await tx.update(activityWorkflows).set({ state, finished: now }).where(eq(activityWorkflows.id, aw.id));
-    const score = activity.maxScore !== null && !activity.manualGrading ? activity.maxScore : null;
+  const open = rows.filter(({ aw }) => aw.state === ActivityWorkflowState.inProgress);
+  const finishedActivityIds = open.map(({ activity }) => activity.id);
+  if (open.length > 0) {
+    refuseLocked(
+      await attemptAccess(tx, wf, now),
+      open.map(({ aw }) => aw.activityPartId),
+    );
+    const graded = (a: typeof activities.$inferSelect) => a.maxScore !== null || a.manualGrading;
+    const done = open.filter(({ activity }) => !graded(activity)).map(({ aw }) => aw.id);
+    const toGrade = open.filter(({ activity }) => graded(activity)).map(({ aw }) => aw.id);
+    if (done.length > 0)
+      await tx
+        .update(activityWorkflows)
+        .set({ state: ActivityWorkflowState.finished, finished: now })
+        .where(inArray(activityWorkflows.id, done));
+    if (toGrade.length > 0)
+      await tx
+        .update(activityWorkflows)
+        .set({ state: ActivityWorkflowState.inGrading, finished: now })
+        .where(inArray(activityWorkflows.id, toGrade));
     await tx
       .insert(activityRecords)
-      .values({
-        activityWorkflowId: aw.id,
-        objectiveWorkflowId: wf.id,
-        activityPartId: aw.activityPartId,
-        userId: user.id,
-        score,
-        maxScore: activity.maxScore,
-        passed: score === null ? null : true,
-        finished: now,
-      })
+      .values(
+        open.map(({ aw, activity }) => ({
+          activityWorkflowId: aw.id,
+          objectiveWorkflowId: wf.id,
+          activityPartId: aw.activityPartId,
+          userId: user.id,
+          score: null,
+          maxScore: activity.maxScore,
+          passed: null,
+          finished: now,
+        })),
+      )
       .onConflictDoNothing();
   }
   const progress = progressOf(await leafProgress(tx, wf.objectiveId, wf.id));

@@ -161,23 +161,26 @@ export const userUnits = pgTable(
 
 /**
  * Spec 7.7: every command carries a client-generated id. The row is the idempotency key and the
- * status resource the 202 answer points at.
+ * status resource the 202 answer points at — per user (decision 018): another user's command with
+ * the same id is another command, so nobody can claim an id before its owner.
  */
 export const commands = pgTable(
   "commands",
   {
-    id: uuid("id").primaryKey(),
+    id: uuid("id").notNull(),
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     type: text("type").notNull(),
+    /** SHA-256 of the command's type and body: the same id sent with other input is refused (409). */
+    fingerprint: text("fingerprint"),
     state: text("state").notNull(),
     result: integer("result").$type<CommandResult>(),
     data: jsonb("data"),
     errors: jsonb("errors"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("commands_user_idx").on(t.userId)],
+  (t) => [primaryKey({ columns: [t.userId, t.id] })],
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -425,7 +428,8 @@ export const objectiveWorkflowAggregates = pgTable(
 export const selfEnrollments = pgTable(
   "self_enrollments",
   {
-    id: uuid("id").primaryKey(),
+    /** The create-self-enrollments command's id: the learner's own (decision 018), unique per user. */
+    id: uuid("id").notNull(),
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
@@ -437,7 +441,10 @@ export const selfEnrollments = pgTable(
       .references(() => objectiveWorkflowAggregates.id, { onDelete: "cascade" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex("self_enrollments_user_access_idx").on(t.userId, t.objectiveAccessId)],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.id] }),
+    uniqueIndex("self_enrollments_user_access_idx").on(t.userId, t.objectiveAccessId),
+  ],
 );
 
 export const objectiveWorkflows = pgTable(

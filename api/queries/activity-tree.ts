@@ -36,7 +36,7 @@ export function progressOf(rows: Awaited<ReturnType<typeof leafProgress>>): numb
 
 /** The tree of a course with one attempt's activity workflows and records (none without a workflow). */
 export async function loadTree(
-  db: Db,
+  db: Db | Tx,
   objectiveId: string,
   workflow: { id: string; state: number } | null,
   revealScores: boolean,

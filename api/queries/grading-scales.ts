@@ -1,14 +1,22 @@
 // Queries: reads and writes the handlers share, grouped by resource. This one: grading scales with their grades.
-import { inArray } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { GradingScale } from "../../domain/contract/courses";
 import type { Db, Tx } from "../db/client";
 import { grades, gradingScales } from "../db/schema";
 
-export async function loadScales(db: Db | Tx, ids: string[]): Promise<GradingScale[]> {
+/**
+ * Grading scales by id, with their grades. With `tenantId` (every read a caller names the ids of),
+ * only that tenant's scales: another tenant's id reads as unknown (issue 17 item 13).
+ */
+export async function loadScales(db: Db | Tx, ids: string[], tenantId?: string): Promise<GradingScale[]> {
   if (ids.length === 0) return [];
+  const scaleFilter = tenantId
+    ? and(inArray(gradingScales.id, ids), eq(gradingScales.tenantId, tenantId))
+    : inArray(gradingScales.id, ids);
+  const scaleIds = tenantId ? db.select({ id: gradingScales.id }).from(gradingScales).where(scaleFilter) : ids;
   const [scales, gradeRows] = await Promise.all([
-    db.select().from(gradingScales).where(inArray(gradingScales.id, ids)),
-    db.select().from(grades).where(inArray(grades.gradingScaleId, ids)).orderBy(grades.normalizedMinScore),
+    db.select().from(gradingScales).where(scaleFilter),
+    db.select().from(grades).where(inArray(grades.gradingScaleId, scaleIds)).orderBy(grades.normalizedMinScore),
   ]);
   return scales.map((s) => {
     const list = gradeRows

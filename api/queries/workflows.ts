@@ -125,8 +125,9 @@ export async function loadActivityForLearner(db: Db, userId: string, activityId:
   return rows[0]?.activity;
 }
 
-/** The contents of every activity of a course that can be opened (long-read modes show them all). */
-export async function loadActivityContents(db: Db, objectiveId: string) {
+/** The contents of the given activities of a course, of those whose state lets them be opened. */
+export async function loadActivityContents(db: Db, objectiveId: string, activityIds: string[]) {
+  if (activityIds.length === 0) return [];
   return db
     .select({
       id: activities.id,
@@ -139,7 +140,25 @@ export async function loadActivityContents(db: Db, objectiveId: string) {
     })
     .from(activities)
     .innerJoin(activityParts, eq(activityParts.activityId, activities.id))
-    .where(and(eq(activityParts.objectiveId, objectiveId), sql`${activities.state} in (2, 3)`));
+    .where(
+      and(
+        eq(activityParts.objectiveId, objectiveId),
+        inArray(activities.id, activityIds),
+        sql`${activities.state} in (2, 3)`,
+      ),
+    );
+}
+
+/** The course part an activity workflow of this attempt is for, or null when it is not one of the attempt's. */
+export async function activityWorkflowPart(db: Db, objectiveWorkflowId: string, activityWorkflowId: string) {
+  const [row] = await db
+    .select({ partId: activityWorkflows.activityPartId })
+    .from(activityWorkflows)
+    .where(
+      and(eq(activityWorkflows.id, activityWorkflowId), eq(activityWorkflows.objectiveWorkflowId, objectiveWorkflowId)),
+    )
+    .limit(1);
+  return row?.partId ?? null;
 }
 
 /**

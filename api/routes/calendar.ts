@@ -20,6 +20,7 @@ import { DEFAULT_LOCALE, isSupportedLocale } from "../../domain/locales";
 import { ActivityWorkflowState } from "../../domain/vocabulary";
 import type { ApiEnv } from "../context";
 import { requireUser } from "../auth";
+import { limitWrites } from "../write-limits";
 import { runCommand } from "../commands/run";
 import {
   createCalendarFeed,
@@ -77,6 +78,9 @@ export function calendarRoutes() {
   r.use("/users/me/dashboard", requireUser);
   r.use("/create-calendar-feeds", requireUser);
   r.use("/delete-calendar-feeds", requireUser);
+  // Issue 17 item 11: per-user write limits (decision 018).
+  r.use("/create-calendar-feeds", limitWrites("profile"));
+  r.use("/delete-calendar-feeds", limitWrites("profile"));
 
   // Issue 13: the learner's calendar items in [from, to), at most 100 days; two statements.
   r.get("/users/me/calendar-items", async (c) => {
@@ -186,7 +190,7 @@ export function calendarRoutes() {
     const key = feedKey(c);
     const locale = requestLocale(c);
     const now = c.var.now;
-    return runCommand(c, { id: body.id, type: "create-calendar-feed" }, (tx) =>
+    return runCommand(c, { id: body.id, type: "create-calendar-feed", body: {} }, (tx) =>
       createCalendarFeed(tx, { userId: user.id, key, locale, now }),
     );
   });
@@ -194,7 +198,9 @@ export function calendarRoutes() {
   r.post("/delete-calendar-feeds", async (c) => {
     const body = await jsonBody(c, calendarFeedCommandSchema);
     const user = c.var.user;
-    return runCommand(c, { id: body.id, type: "delete-calendar-feed" }, (tx) => deleteCalendarFeed(tx, user.id));
+    return runCommand(c, { id: body.id, type: "delete-calendar-feed", body: {} }, (tx) =>
+      deleteCalendarFeed(tx, user.id),
+    );
   });
 
   // The feed itself (RFC 5545): the secret link is the only credential; no cookie, no bearer token.

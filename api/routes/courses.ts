@@ -30,6 +30,7 @@ import { catalogScope, enrolledScope, publicScope, type CourseListOptions } from
 import { loadScales } from "../queries/grading-scales";
 import { lastProctoringSessionOf } from "../queries/proctoring";
 import { jsonBody, params, query, idParams, isUuid } from "../validate";
+import { limitWrites } from "../write-limits";
 
 const listParamsSchema = listQuerySchema.extend({
   filter: z.string().optional(),
@@ -83,6 +84,7 @@ export function courseRoutes() {
   r.use("/objectives/*", requireUser);
   r.use("/grading-scales/*", requireUser);
   r.use("/create-self-enrollments", requireUser);
+  r.use("/create-self-enrollments", limitWrites("enrolment"));
 
   // My courses (spec 7.2): the learner's aggregates, with the client's text filter and the standing conditions.
   r.get("/objective-workflow-aggregates/query", async (c) => {
@@ -141,8 +143,9 @@ export function courseRoutes() {
     const ids = c.req.queries("id") ?? [];
     if (ids.length > 100 || !ids.every((i) => isUuid(i)))
       throw new ApiError(400, { id: [message("invalid", "id must be grading scale ids (uuid), at most 100.")] });
-    const scales = await loadScales(c.var.db, ids);
-    return c.json({ data: scales.filter(() => true) });
+    // Issue 17 item 13: the caller's tenant only.
+    const scales = await loadScales(c.var.db, ids, c.var.user.tenantId);
+    return c.json({ data: scales });
   });
 
   // Catalog (spec 7.2): courses available to the whole tenant, with whether the learner is enrolled.
@@ -170,7 +173,9 @@ export function courseRoutes() {
   r.post("/create-self-enrollments", async (c) => {
     const body = await jsonBody(c, createSelfEnrollmentSchema);
     const user = c.var.user;
-    return runCommand(c, { id: body.id, type: "create-self-enrollment" }, (tx) => createSelfEnrollment(tx, user, body));
+    return runCommand(c, { id: body.id, type: "create-self-enrollment", body }, (tx) =>
+      createSelfEnrollment(tx, user, body),
+    );
   });
 
   return r;

@@ -11,11 +11,20 @@ import {
 } from "../../domain/contract/discussions";
 import type { ApiEnv } from "../context";
 import type { Db } from "../db/client";
-import { activities, activityParts, discussionPosts, objectiveWorkflowAggregates as owa, users } from "../db/schema";
+import {
+  activities,
+  activityParts,
+  discussionPosts,
+  objectiveWorkflowAggregates as owa,
+  objectiveWorkflows,
+  users,
+} from "../db/schema";
 import { requireUser } from "../auth";
 import { runCommand } from "../commands/run";
+import { attemptRefusal } from "../queries/activity-access";
 import { ApiError, message, notFound } from "../errors";
 import { jsonBody, params, query } from "../validate";
+import { limitWrites } from "../write-limits";
 import { ActivityKind } from "../../domain/vocabulary";
 
 const activityPathParams = z.object({ activityPathId: z.uuid() });
@@ -41,10 +50,20 @@ const signedIn = createMiddleware<ApiEnv>(async (c, next) => {
  */
 async function discussionPart(db: Db | Tx, userId: string, partId: string) {
   const rows = await db
-    .select({ id: activityParts.id, state: activities.state })
+    .select({
+      id: activityParts.id,
+      state: activities.state,
+      workflow: {
+        id: objectiveWorkflows.id,
+        objectiveId: objectiveWorkflows.objectiveId,
+        aggregateId: objectiveWorkflows.aggregateId,
+        state: objectiveWorkflows.state,
+      },
+    })
     .from(activityParts)
     .innerJoin(activities, eq(activities.id, activityParts.activityId))
     .innerJoin(owa, and(eq(owa.objectiveId, activityParts.objectiveId), eq(owa.userId, userId)))
+    .leftJoin(objectiveWorkflows, eq(objectiveWorkflows.id, owa.lastWorkflowId))
     .where(
       and(
         eq(activityParts.id, partId),
@@ -55,6 +74,12 @@ async function discussionPart(db: Db | Tx, userId: string, partId: string) {
     .limit(1);
   if (!rows[0]) throw notFound("discussion");
   return rows[0];
+}
+
+/** Spec 4.12: a discussion is read and written only while it is open in the learner's current attempt. */
+async function refuseWhenLocked(db: Db, part: Awaited<ReturnType<typeof discussionPart>>, now: Date) {
+  const refusal = await attemptRefusal(db, part.workflow?.id ? part.workflow : null, part.id, now);
+  if (refusal) throw refusal;
 }
 
 /** Post columns with the author's name (one join, no lookups per post). */
@@ -95,6 +120,7 @@ export function discussionRoutes() {
   const r = new Hono<ApiEnv>();
   r.use("/users/me/activity-paths/*", signedIn);
   r.use("/create-discussion-posts", signedIn);
+  r.use("/create-discussion-posts", limitWrites("post"));
 
   // The thread of a discussion: a page of top-level posts (newest first), each with all its replies
   // (oldest first). Four statements whatever the number of posts: access, page, count, replies.
@@ -104,6 +130,7 @@ export function discussionRoutes() {
     const db = c.var.db;
     const viewerId = c.var.user.id;
     const part = await discussionPart(db, viewerId, activityPathId);
+    await refuseWhenLocked(db, part, c.var.now);
     const topLevel = and(eq(discussionPosts.activityPartId, part.id), isNull(discussionPosts.parentPostId));
     const [rows, [{ n: totalCount }]] = await Promise.all([
       db
@@ -154,8 +181,8 @@ export function discussionRoutes() {
     const user = c.var.user;
     const now = c.var.now;
     // Learners outside the course are refused before anything (not even a command) is recorded.
-    await discussionPart(c.var.db, user.id, body.activityPathId);
-    return runCommand(c, { id: body.id, type: "create-discussion-post" }, async (tx) => {
+    await refuseWhenLocked(c.var.db, await discussionPart(c.var.db, user.id, body.activityPathId), now);
+    return runCommand(c, { id: body.id, type: "create-discussion-post", body }, async (tx) => {
       const part = await discussionPart(tx, user.id, body.activityPathId);
       if (part.state !== READY)
         throw new ApiError(422, { "": [message("discussionClosed", "This discussion is closed.")] });

@@ -8,6 +8,7 @@ import {
   submitObjectiveWorkflowSchema,
   type ActivityTree,
 } from "../../domain/contract/lifecycle";
+import type { ObjectiveWorkflowDetail } from "../../domain/contract/courses";
 import type { ApiEnv } from "../context";
 import { requireUser } from "../auth";
 import { runCommand } from "../commands/run";
@@ -23,8 +24,10 @@ import { stableUuid } from "../ids";
 import { toWorkflow } from "../mappers/courses";
 import { toActivityContent, toActivityRecord, toAttemptRecords } from "../mappers/workflows";
 import { loadTree } from "../queries/activity-tree";
+import { attemptAccess, lockedError, openActivityRefusal, refuseLocked } from "../queries/activity-access";
 import {
   activityScoresRevealed,
+  activityWorkflowPart,
   loadActivityContents,
   loadActivityForLearner,
   loadActivityRecords,
@@ -33,6 +36,7 @@ import {
   saveResume,
 } from "../queries/workflows";
 import { jsonBody, params, idParams, isUuid } from "../validate";
+import { limitWrites } from "../write-limits";
 
 const contentParams = z.object({ id: z.uuid(), path: z.uuid().optional() });
 const activityParams = z.object({ id: z.uuid(), activityId: z.uuid() });
@@ -61,13 +65,23 @@ export function lifecycleRoutes() {
   ]) {
     r.use(path, requireUser);
   }
+  // Issue 17 item 11: per-user write limits (decision 018).
+  for (const path of [
+    "/start-objective-workflows",
+    "/submit-objective-workflows",
+    "/finish-objective-workflows",
+    "/start-activity-workflows",
+    "/finish-activity-workflows",
+  ])
+    r.use(path, limitWrites("command"));
+  r.use("/users/me/objective-workflows/:id/activity-workflows/:awId", limitWrites("progress"));
 
   // Spec 7.3 / 4.4: start (or retake) an objective workflow. The body id is the new workflow's id.
   r.post("/start-objective-workflows", async (c) => {
     const body = await jsonBody(c, startObjectiveWorkflowSchema);
     const user = c.var.user;
     const now = c.var.now;
-    return runCommand(c, { id: body.id, type: "start-objective-workflow" }, (tx) =>
+    return runCommand(c, { id: body.id, type: "start-objective-workflow", body }, (tx) =>
       startObjectiveWorkflow(tx, user, body, now),
     );
   });
@@ -76,15 +90,21 @@ export function lifecycleRoutes() {
   r.post("/start-activity-workflows", async (c) => {
     const body = await jsonBody(c, startActivityWorkflowsSchema);
     const user = c.var.user;
+    const now = c.var.now;
     const parts = [...new Set(body.activityPartIds)].sort();
     return runCommand(
       c,
-      { id: stableUuid(`start-aw:${body.objectiveWorkflowId}:${parts.join(",")}`), type: "start-activity-workflows" },
-      (tx) => startActivityWorkflows(tx, user, body.objectiveWorkflowId, parts),
+      {
+        id: stableUuid(`start-aw:${body.objectiveWorkflowId}:${parts.join(",")}`),
+        type: "start-activity-workflows",
+        body: { objectiveWorkflowId: body.objectiveWorkflowId, activityPartIds: parts },
+        derived: true,
+      },
+      (tx) => startActivityWorkflows(tx, user, body.objectiveWorkflowId, parts, now),
     );
   });
 
-  // Spec 7.3: finish activity workflows; completion earns the activity's points unless a person grades it.
+  // Spec 7.3: finish activity workflows; completion is recorded, a graded activity waits for its grader (decision 018).
   r.post("/finish-activity-workflows", async (c) => {
     const body = await jsonBody(c, finishActivityWorkflowsSchema);
     const user = c.var.user;
@@ -92,7 +112,12 @@ export function lifecycleRoutes() {
     const ids = [...new Set(body.activityWorkflowIds)].sort();
     return runCommand(
       c,
-      { id: stableUuid(`finish-aw:${body.objectiveWorkflowId}:${ids.join(",")}`), type: "finish-activity-workflows" },
+      {
+        id: stableUuid(`finish-aw:${body.objectiveWorkflowId}:${ids.join(",")}`),
+        type: "finish-activity-workflows",
+        body: { objectiveWorkflowId: body.objectiveWorkflowId, activityWorkflowIds: ids },
+        derived: true,
+      },
       (tx) => finishActivityWorkflows(tx, user, body.objectiveWorkflowId, ids, now),
     );
   });
@@ -102,8 +127,10 @@ export function lifecycleRoutes() {
     const body = await jsonBody(c, submitObjectiveWorkflowSchema);
     const user = c.var.user;
     const now = c.var.now;
-    return runCommand(c, { id: stableUuid(`submit:${body.id}`), type: "submit-objective-workflow" }, (tx) =>
-      submitObjectiveWorkflow(tx, user, body.id, now),
+    return runCommand(
+      c,
+      { id: stableUuid(`submit:${body.id}`), type: "submit-objective-workflow", body, derived: true },
+      (tx) => submitObjectiveWorkflow(tx, user, body.id, now),
     );
   });
 
@@ -112,14 +139,15 @@ export function lifecycleRoutes() {
     const body = await jsonBody(c, finishObjectiveWorkflowSchema);
     const user = c.var.user;
     const now = c.var.now;
-    return runCommand(c, { id: body.id, type: "finish-objective-workflow" }, (tx) =>
+    return runCommand(c, { id: body.id, type: "finish-objective-workflow", body }, (tx) =>
       finishObjectiveWorkflow(tx, user, body.objectiveWorkflowId, now),
     );
   });
 
   r.get("/objective-workflows/:id", async (c) => {
     const { id } = params(c, idParams);
-    return c.json(toWorkflow(await ownWorkflow(c.var.db, c.var.user.id, id)));
+    const wf = await ownWorkflow(c.var.db, c.var.user.id, id);
+    return c.json({ ...toWorkflow(wf)!, objectiveId: wf.objectiveId } satisfies ObjectiveWorkflowDetail);
   });
 
   // Spec 7.3: the records (attempts) of one of the learner's courses, newest first, reveal policy applied.
@@ -149,8 +177,12 @@ export function lifecycleRoutes() {
   };
   // The content of one activity, for learners who have a standing in a course that contains it.
   r.use("/users/me/activities/*", requireUser);
+  // Spec 4.12: only an activity that is open in the learner's current attempt (decision 018).
   r.get("/users/me/activities/:id/content", async (c) => {
     const { id } = params(c, idParams);
+    const { found, refusal } = await openActivityRefusal(c.var.db, c.var.user.id, { activityId: id }, c.var.now);
+    if (!found) throw notFound("activity");
+    if (refusal) throw refusal;
     const activity = await loadActivityForLearner(c.var.db, c.var.user.id, id);
     if (!activity) throw notFound("activity");
     return c.json(toActivityContent(activity));
@@ -160,7 +192,8 @@ export function lifecycleRoutes() {
     const { id, path } = params(c, contentParams);
     const db = c.var.db;
     const wf = await ownWorkflow(db, c.var.user.id, id);
-    const t = await loadTree(db, wf.objectiveId, wf, true, c.var.now);
+    const reveal = await activityScoresRevealed(db, wf, c.var.now);
+    const t = await loadTree(db, wf.objectiveId, wf, reveal, c.var.now);
     const rootId = path ?? t.rootPathId;
     const node = t.nodes.find((n) => n.activityPathId === rootId);
     if (!node) throw notFound("activity");
@@ -203,17 +236,28 @@ export function lifecycleRoutes() {
   r.put("/users/me/objective-workflows/:id/activity-workflows/:awId", async (c) => {
     const p = params(c, activityWorkflowParams);
     const body = await jsonBody(c, resumeBody);
-    const wf = await ownWorkflow(c.var.db, c.var.user.id, p.id);
-    const row = await saveResume(c.var.db, wf.id, p.awId, body.resume, c.var.now);
+    const db = c.var.db;
+    const wf = await ownWorkflow(db, c.var.user.id, p.id);
+    const partId = await activityWorkflowPart(db, wf.id, p.awId);
+    if (!partId) throw notFound("activity workflow");
+    // Spec 4.12: nothing is written into an activity the page shows locked (decision 018).
+    refuseLocked(await attemptAccess(db, wf, c.var.now), [partId]);
+    const row = await saveResume(db, wf.id, p.awId, body.resume, c.var.now);
     if (!row) throw notFound("activity workflow");
     return c.json(row);
   });
 
-  // Contents of every available activity of the course in one call (long-read modes show them all).
+  // Contents of every activity of the course that is open in this attempt, in one call (long-read modes show
+  // them all). Spec 4.7 / 4.12: a locked activity's content is left out; an attempt that may not be
+  // reviewed shows none (403), as the page does (decision 018).
   r.get("/users/me/objective-workflows/:id/activity-contents", async (c) => {
     const { id } = params(c, idParams);
-    const wf = await ownWorkflow(c.var.db, c.var.user.id, id);
-    return c.json({ data: await loadActivityContents(c.var.db, wf.objectiveId) });
+    const db = c.var.db;
+    const wf = await ownWorkflow(db, c.var.user.id, id);
+    const access = await attemptAccess(db, wf, c.var.now);
+    if (!access.reviewAllowed) throw lockedError({ key: "activityLock.reviewPolicyNotAllowed" });
+    const open = access.nodes.filter((n) => !access.locks.get(n.activityPathId)).map((n) => n.childActivity.id);
+    return c.json({ data: await loadActivityContents(db, wf.objectiveId, open) });
   });
   r.get("/users/me/objective-workflows/:id/activity-with-aggregates", tree);
   r.get("/users/me/objective-workflows/:id/activity", tree);

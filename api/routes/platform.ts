@@ -11,6 +11,7 @@ import { ApiError, message, notFound } from "../errors";
 import { requireUser } from "../auth";
 import { defaultTenantId, readSettings, toPublicSettings } from "../settings";
 import { jsonBody, params } from "../validate";
+import { limitWrites } from "../write-limits";
 
 const userParams = z.object({ id: z.union([z.literal("me"), z.uuid()]) });
 const timezoneCommandBody = timezoneBodySchema.extend({ commandId: z.uuid().optional() });
@@ -28,6 +29,7 @@ export function platformRoutes() {
 
   r.use("/users/*", requireUser);
   r.use("/settings", requireUser);
+  r.use("/users/:id/timezone", limitWrites("profile"));
 
   r.get("/users/me", async (c) => c.json(await loadUser(c.var.db, c.var.user.id)));
 
@@ -94,7 +96,7 @@ export function platformRoutes() {
       throw new ApiError(400, { timezone: [message("invalidTimezone", "Unknown time zone.")] });
     }
     const userId = c.var.user.id;
-    return runCommand(c, { id: body.commandId ?? crypto.randomUUID(), type: "set-timezone" }, async (tx) => {
+    return runCommand(c, { id: body.commandId ?? crypto.randomUUID(), type: "set-timezone", body }, async (tx) => {
       await tx.update(users).set({ timezone: body.timezone }).where(eq(users.id, userId));
       return { timezone: body.timezone };
     });

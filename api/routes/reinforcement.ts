@@ -3,6 +3,7 @@ import { z } from "zod";
 import { reinforcementAnswerBodySchema } from "../../domain/contract/reinforcement";
 import type { ApiEnv } from "../context";
 import { requireUser } from "../auth";
+import { limitWrites } from "../write-limits";
 import { notFound } from "../errors";
 import { answerReinforcement } from "../commands/reinforcement";
 import { runCommand } from "../commands/run";
@@ -16,6 +17,8 @@ const answerBody = reinforcementAnswerBodySchema.extend({ commandId: z.uuid().op
 export function reinforcementRoutes() {
   const r = new Hono<ApiEnv>();
   r.use("/users/me/reinforcement-learning-workflows/*", requireUser);
+  // Issue 17 item 11: per-user write limits (decision 018).
+  r.use("/users/me/reinforcement-learning-workflows/:id/answer", limitWrites("command"));
 
   // A read never records anything: mail scanners follow the links in e-mails.
   r.get("/users/me/reinforcement-learning-workflows/:id", async (c) => {
@@ -31,7 +34,12 @@ export function reinforcementRoutes() {
     const body = await jsonBody(c, answerBody);
     const userId = c.var.user.id;
     const now = c.var.now;
-    return runCommand(c, { id: body.commandId ?? crypto.randomUUID(), type: "answer-reinforcement" }, async (tx) => {
+    const command = {
+      id: body.commandId ?? crypto.randomUUID(),
+      type: "answer-reinforcement",
+      body: { id, answer: body.answer },
+    };
+    return runCommand(c, command, async (tx) => {
       await answerReinforcement(tx, userId, id, body.answer, now);
       const row = await loadReinforcementWorkflow(tx, userId, id);
       if (!row) throw notFound("workflow");

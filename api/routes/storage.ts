@@ -1,9 +1,10 @@
 import { Hono } from "hono";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { and, eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { ApiEnv } from "../context";
-import { activities, activityParts, objectiveWorkflowAggregates as owa } from "../db/schema";
+import { activities } from "../db/schema";
+import { openActivityRefusal } from "../queries/activity-access";
 import { requireUser } from "../auth";
 import { ApiError, message, notFound } from "../errors";
 import { params, idParams } from "../validate";
@@ -80,14 +81,12 @@ export function storageRoutes(roots: string[]) {
       throw notFound("file");
     const content = activity.content as { path?: string; fileName?: string; mimeType?: string };
     if (!content.path) throw notFound("file");
-    const allowed = await db
-      .select({ one: sql`1` })
-      .from(activityParts)
-      .innerJoin(owa, and(eq(owa.objectiveId, activityParts.objectiveId), eq(owa.userId, c.var.user.id)))
-      .where(eq(activityParts.activityId, id))
-      .limit(1);
-    if (!allowed[0] || activity.state === ObjectiveState.draft)
+    // A file is an activity's content: only learners with a standing in a course that contains it, and
+    // only while the activity is open in their current attempt (spec 4.12, decision 018).
+    const { found, refusal } = await openActivityRefusal(db, c.var.user.id, { activityId: id }, c.var.now);
+    if (!found || activity.state === ObjectiveState.draft)
       throw new ApiError(403, { "": [message("forbidden", "You do not have permission to view this file.")] });
+    if (refusal) throw refusal;
     const file = resolveInRoots(roots, content.path);
     if (!file) throw notFound("file");
     return sendFile(c, file, {

@@ -11,7 +11,9 @@ import { state } from "~/services/request.server";
 import { getLocale } from "~/services/i18n.server";
 import { requireCourseId } from "~/services/catalog.server";
 import { loadCourse, submitCourse } from "~/services/course.server";
-import { loadContentView, recordLearnerIsHere } from "~/services/content-view.server";
+import { loadContentView, recordLearnerIsHere, workflowOfCourse } from "~/services/content-view.server";
+import { commandErrorToast } from "~/services/command-errors.server";
+import { dateFormatter } from "~/services/format.server";
 import { discussionPage, postToDiscussion } from "~/services/discussion.server";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
 import { LmsError } from "~/services/lms.server";
@@ -87,7 +89,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
 export async function action({ params, request, url, context }: Route.ActionArgs) {
   const id = requireCourseId(params.id);
   const s = state(context);
-  await s.requireLearner();
+  const shell = await s.requireLearner();
   const lms = await s.lms();
   const form = await readForm(request);
   const coursePages = `/learn/courses/${id}`;
@@ -96,10 +98,11 @@ export async function action({ params, request, url, context }: Route.ActionArgs
     safeRedirectWithin(target, coursePages, { appOrigin: s.config.appUrl, fallback: contentPage });
   const commandFailed = async (err: unknown, here: string) => {
     if (!(err instanceof LmsError)) throw err;
-    const m = err.firstMessage();
-    const toast = { type: "critical", key: m ? `apiErrors.${m.code}` : "messages.unknownError" } as const;
-    return redirectWithToast(here, toast, s.config);
+    const fmt = dateFormatter(getLocale(context), shell.user.timezone);
+    return redirectWithToast(here, commandErrorToast(err, fmt), s.config);
   };
+  // The workflow a form names must be an attempt of this page's course (decision 018).
+  const ofThisCourse = (workflowId: string) => workflowOfCourse(lms, id, workflowId);
   switch (intentOf(form)) {
     case INTENT.post: {
       const submission = parseSubmission(form, discussionPostSchema);
@@ -125,6 +128,7 @@ export async function action({ params, request, url, context }: Route.ActionArgs
       const workflowId =
         submission.value.workflowId ?? (await loadCourse(lms, id)).aggregate?.lastObjectiveWorkflow?.id;
       if (!workflowId) badRequest();
+      if (submission.value.workflowId) await ofThisCourse(workflowId);
       try {
         await lms.put(endpoints.activityWorkflow(workflowId, activityWorkflowId), { resume: { page } });
       } catch (err) {
@@ -135,6 +139,7 @@ export async function action({ params, request, url, context }: Route.ActionArgs
     case INTENT.submit: {
       const submission = parseSubmission(form, submitSchema);
       if (submission.status !== "success") badRequest();
+      await ofThisCourse(submission.value.workflowId);
       return submitCourse(lms, s.config, id, submission.value.workflowId);
     }
     case INTENT.startActivity: {
@@ -142,6 +147,7 @@ export async function action({ params, request, url, context }: Route.ActionArgs
       if (submission.status !== "success") badRequest();
       const { workflowId, activityPathId } = submission.value;
       const here = backTo(submission.value.back);
+      await ofThisCourse(workflowId);
       try {
         await lms.command(endpoints.startActivityWorkflows, {
           objectiveWorkflowId: workflowId,
@@ -157,6 +163,7 @@ export async function action({ params, request, url, context }: Route.ActionArgs
       if (submission.status !== "success") badRequest();
       const { workflowId, activityWorkflowId } = submission.value;
       const here = backTo(submission.value.back);
+      await ofThisCourse(workflowId);
       try {
         await lms.command(endpoints.finishActivityWorkflows, {
           objectiveWorkflowId: workflowId,

@@ -72,7 +72,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     next.delete("objectiveId");
     const back = `/learn/courses${next.size ? `?${next}` : ""}`;
     if (site && site !== "same-origin" && site !== "none") throw redirect(back);
-    const result = await enrol(lms, filters.objectiveId, await occflowCommandId(shell.user.id, filters.objectiveId));
+    const objectiveId = filters.objectiveId;
+    const result = await enrol(lms, objectiveId, (accessId) => occflowCommandId(shell.user.id, objectiveId, accessId));
     if (result.ok) {
       if (filters.occflow === "startTheCourse") throw redirect(`/learn/courses/${filters.objectiveId}?intent=start`);
       throw await redirectWithToast(

@@ -5,20 +5,7 @@ import { readSession } from "~/services/session.server";
 import { appConfig, lmsTransport, sessionStore } from "~/services/config.server";
 import { endpoints } from "#domain/contract/endpoints";
 import { isUuid } from "#domain/contract/common";
-
-const PASS_THROUGH = [
-  "content-type",
-  "content-length",
-  "content-range",
-  "accept-ranges",
-  "content-disposition",
-  "cache-control",
-  "x-content-type-options",
-];
-
-/** Media types shown in the page (PDF viewer, images, video, audio, plain text); everything else downloads. */
-const INLINE_TYPES =
-  /^(application\/pdf|image\/(png|jpeg|gif|webp|avif)|video\/(mp4|webm|ogg)|audio\/(mpeg|ogg|wav|webm)|text\/plain)$/;
+import { fileHeaders } from "~/services/files.server";
 
 /**
  * /learn/files/{activityId}: private activity files for the signed-in learner (spec 7.5), streamed
@@ -42,21 +29,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     endpoints.activityFile(params.activityId),
     range ? { Range: range } : {},
   );
-  const headers = new Headers();
-  for (const h of PASS_THROUGH) {
-    const v = res.headers.get(h);
-    if (v) headers.set(h, v);
-  }
-  // A file's media type is set by an author. Only types a browser shows without running anything
-  // are served inline; anything else (HTML, SVG, XML…) is a download that cannot run as this origin.
-  const type = (headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-  if (!INLINE_TYPES.test(type)) {
-    headers.set("Content-Disposition", "attachment");
-    headers.set("Content-Type", "application/octet-stream");
-    // Even if a browser opened it anyway, it would run in an opaque origin with nothing allowed.
-    headers.set("Content-Security-Policy", "default-src 'none'; sandbox");
-  }
-  headers.set("X-Content-Type-Options", "nosniff");
+  const headers = fileHeaders(res.headers);
   if (!res.ok && res.status !== 206)
     return new Response(res.status === 403 ? "Forbidden" : res.status === 401 ? "Please sign in" : "Not found", {
       status: res.status === 416 ? 416 : res.status,

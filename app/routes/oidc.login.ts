@@ -6,6 +6,7 @@ import { reloginFramePage } from "~/services/relogin.server";
 
 /** GET /oidc/login?redirectUrl=…&provider=… (spec 7.1). Inside an iframe, asks the parent to re-login (spec 8). */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  if (request.headers.get("sec-fetch-dest") === "iframe") return reloginFramePage(request, getLocale(context));
+  if (request.headers.get("sec-fetch-dest") === "iframe")
+    return reloginFramePage(request, getLocale(context), appConfig(context));
   return startLogin(request, appConfig(context));
 }

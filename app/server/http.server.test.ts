@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { Hono } from "hono";
-import { bodyLimit, checkRequestTarget, chooseEncoding, compressResponses, MAX_URL_BYTES } from "./http.server";
+import {
+  bodyLimit,
+  checkRequestTarget,
+  chooseEncoding,
+  compressResponses,
+  MAX_URL_BYTES,
+  refusalLocale,
+  refusalResponse,
+} from "./http.server";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 
 describe("request limits (spec: bodies and URLs bounded)", () => {
@@ -58,7 +66,11 @@ describe("request limits (spec: bodies and URLs bounded)", () => {
       body: "a".repeat(5000),
       headers: { Accept: "application/json", "Content-Length": "5000" },
     });
-    expect(await res.json()).toEqual({ errors: { "": [{ code: "tooLarge", message: "The request is too large." }] } });
+    expect(await res.json()).toEqual({
+      status: 413,
+      title: "Request too large",
+      errors: { "": [{ code: "tooLarge", message: "What was sent is too large to be accepted." }] },
+    });
   });
 });
 
@@ -94,5 +106,67 @@ describe("compression", () => {
   it("leaves server-sent events alone", async () => {
     const res = await app.request("/events", { headers: { "Accept-Encoding": "br" } });
     expect(res.headers.get("Content-Encoding")).toBeNull();
+  });
+});
+
+describe("refusals in the user's language (issue 17 item 6)", () => {
+  const lng = (value: string) => `lng=${encodeURIComponent(Buffer.from(JSON.stringify(value)).toString("base64"))}`;
+  it.each([
+    [{}, "en-US"],
+    [{ acceptLanguage: "de-CH,de;q=0.9" }, "de"],
+    [{ acceptLanguage: "ja" }, "ja"],
+    [{ cookie: lng("ar"), acceptLanguage: "de" }, "ar"],
+    [{ cookie: "lng=%", acceptLanguage: "fr" }, "fr"],
+    [{ cookie: "lng=%E0%A4%A", acceptLanguage: "%%%;q=x" }, "en-US"],
+    [{ cookie: lng("xx-YY"), acceptLanguage: "zh-TW" }, "zh-TW"],
+  ])("%o → %s", (audience, locale) => {
+    expect(refusalLocale(audience)).toBe(locale);
+  });
+
+  it("a page in the negotiated language, right-to-left for Arabic, with a way back and nothing of the request", async () => {
+    const res = refusalResponse({ status: 414, code: "uriTooLong" }, { acceptLanguage: "de", accept: "text/html" });
+    expect(res.status).toBe(414);
+    expect(res.headers.get("Content-Language")).toBe("de");
+    const html = await res.text();
+    expect(html).toContain('<html lang="de" dir="ltr">');
+    expect(html).toContain("<h1>Adresse zu lang</h1>");
+    expect(html).toContain('<a href="/learn">Zur Startseite</a>');
+    const ar = await refusalResponse({ status: 400, code: "badRequest" }, { cookie: lng("ar") }).text();
+    expect(ar).toContain('<html lang="ar" dir="rtl">');
+    expect(ar).toContain("تعذّر فهم الطلب");
+  });
+
+  it("JSON for API clients, with the translated message and the code", async () => {
+    const res = refusalResponse(
+      { status: 403, code: "crossOrigin" },
+      { accept: "application/json", acceptLanguage: "fr-FR" },
+    );
+    expect(await res.json()).toEqual({
+      status: 403,
+      title: "Requête refusée",
+      errors: { "": [{ code: "crossOrigin", message: "Cette requête provenait d’un autre site et a été refusée." }] },
+    });
+  });
+
+  it("a streamed body that breaks mid-way is a 400 in the user's language", async () => {
+    const app = new Hono();
+    app.use(
+      "*",
+      bodyLimit(() => 1000),
+    );
+    app.post("*", (c) => c.text("ok"));
+    const broken = new ReadableStream({
+      pull(controller) {
+        controller.error(new Error("connection reset"));
+      },
+    });
+    const res = await app.request("/x", {
+      method: "POST",
+      body: broken,
+      duplex: "half",
+      headers: { "Accept-Language": "es" },
+    } as RequestInit);
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("No se entendió la solicitud");
   });
 });

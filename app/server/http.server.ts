@@ -3,9 +3,12 @@
  * provider sees it, and to every answer after (decision 016): size limits, security headers and
  * compression. Server-only; no route imports it.
  */
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { Readable } from "node:stream";
 import { constants, createBrotliCompress, createGzip } from "node:zlib";
 import type { MiddlewareHandler } from "hono";
+import { DEFAULT_LOCALE, localeDirection, negotiateLocale } from "../../domain/locales";
 
 /** Requests whose target (path and query) is longer get 414 (spec 'bodies and URLs bounded'). */
 export const MAX_URL_BYTES = 8 * 1024;
@@ -15,8 +18,8 @@ export const MAX_QUERY_PARAMETERS = 100;
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export type LimitRefusal = {
-  status: 400 | 413 | 414;
-  code: "tooManyParameters" | "tooLarge" | "uriTooLong" | "badRequest";
+  status: 400 | 403 | 413 | 414;
+  code: "tooManyParameters" | "tooLarge" | "uriTooLong" | "badRequest" | "crossOrigin";
 };
 
 /** The request line's own limits, checked before anything reads a byte of the body. */
@@ -31,29 +34,88 @@ export function checkRequestTarget(url: string): LimitRefusal | null {
   return null;
 }
 
-const TEXTS: Record<LimitRefusal["code"], { title: string; text: string }> = {
-  uriTooLong: { title: "414 URI Too Long", text: "The address is too long." },
-  tooManyParameters: { title: "400 Bad Request", text: "The address has too many parameters." },
-  tooLarge: { title: "413 Content Too Large", text: "The request is too large." },
-  badRequest: { title: "400 Bad Request", text: "The request could not be read." },
-};
+type RefusalTexts = Record<LimitRefusal["code"], { title: string; text: string }> & { home: string };
 
-/** A refusal as the caller reads it: the API's JSON error shape, or a small page. */
-export function refusalResponse(refusal: LimitRefusal, accept: string | null | undefined): Response {
-  const { title, text } = TEXTS[refusal.code];
-  const headers = { "Cache-Control": "no-store", Connection: "close" };
-  if (accept?.includes("application/json") && !accept.includes("text/html")) {
+/** `locales/{locale}/http.json` (its one key `http`), read once per locale; English fills any gap. */
+const localesDir = fileURLToPath(new URL("../../locales", import.meta.url));
+const refusalTexts = new Map<string, RefusalTexts>();
+function textsFor(locale: string): RefusalTexts {
+  let texts = refusalTexts.get(locale);
+  if (!texts) {
+    const read = (l: string) => {
+      const file = `${localesDir}/${l}/http.json`;
+      return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { http: RefusalTexts }).http : null;
+    };
+    texts = { ...read(DEFAULT_LOCALE)!, ...read(locale) };
+    refusalTexts.set(locale, texts);
+  }
+  return texts;
+}
+
+/**
+ * The language of a refusal, decided as the app decides it (spec 9): the `lng` cookie (React Router's
+ * format, base64 of a JSON string), then Accept-Language. A garbled cookie or header reads as absent.
+ */
+export function refusalLocale(headers: { cookie?: string | null; acceptLanguage?: string | null }): string {
+  let chosen: string | null = null;
+  for (const part of (headers.cookie ?? "").split(";")) {
+    const [name, ...value] = part.trim().split("=");
+    if (name !== "lng") continue;
+    try {
+      const decoded: unknown = JSON.parse(Buffer.from(decodeURIComponent(value.join("=")), "base64").toString("utf8"));
+      if (typeof decoded === "string") chosen = decoded;
+    } catch {
+      chosen = null;
+    }
+  }
+  try {
+    return negotiateLocale({ chosen: [chosen], acceptLanguage: headers.acceptLanguage });
+  } catch {
+    return DEFAULT_LOCALE;
+  }
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/** The request headers a refusal reads: who asks (JSON or a page) and in which language. */
+export interface RefusalAudience {
+  accept?: string | null;
+  acceptLanguage?: string | null;
+  cookie?: string | null;
+}
+
+/**
+ * A refusal as the caller reads it, in their language (issue 17 item 6): the API's JSON error shape, or a
+ * small page with a way back to the start. Nothing of the request is echoed into it.
+ */
+export function refusalResponse(refusal: LimitRefusal, audience: RefusalAudience = {}): Response {
+  const locale = refusalLocale(audience);
+  const texts = textsFor(locale);
+  const { title, text } = texts[refusal.code];
+  const headers = { "Cache-Control": "no-store", Connection: "close", "Content-Language": locale };
+  const accept = audience.accept ?? "";
+  if (accept.includes("application/json") && !accept.includes("text/html")) {
     return Response.json(
-      { errors: { "": [{ code: refusal.code, message: text }] } },
+      { status: refusal.status, title, errors: { "": [{ code: refusal.code, message: text }] } },
       { status: refusal.status, headers },
     );
   }
-  const html = `<!DOCTYPE html><html lang="en"><meta charset="utf-8"><title>${title}</title><h1>${title}</h1><p>${text}</p></html>`;
+  const html =
+    `<!DOCTYPE html><html lang="${locale}" dir="${localeDirection(locale)}"><head><meta charset="utf-8">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${refusal.status} ${escapeHtml(title)}</title></head>` +
+    `<body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p><p><a href="/learn">${escapeHtml(texts.home)}</a></p></main></body></html>`;
   return new Response(html, {
     status: refusal.status,
     headers: { ...headers, "Content-Type": "text/html; charset=utf-8" },
   });
 }
+
+/** What a Web request tells `refusalResponse`. */
+export const audienceOf = (headers: Headers): RefusalAudience => ({
+  accept: headers.get("accept"),
+  acceptLanguage: headers.get("accept-language"),
+  cookie: headers.get("cookie"),
+});
 
 /**
  * The body, counted while it streams (a Content-Length larger than the limit is refused at once,
@@ -67,8 +129,9 @@ export function bodyLimit(limitFor: (path: string) => number): MiddlewareHandler
     if (!request.body) return next();
     const limit = limitFor(c.req.path);
     const declared = Number(request.headers.get("content-length") ?? "NaN");
+    const audience = audienceOf(request.headers);
     if (Number.isFinite(declared) && declared > limit)
-      return refusalResponse({ status: 413, code: "tooLarge" }, c.req.header("accept"));
+      return refusalResponse({ status: 413, code: "tooLarge" }, audience);
     const reader = request.body.getReader();
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -78,13 +141,13 @@ export function bodyLimit(limitFor: (path: string) => number): MiddlewareHandler
         step = await reader.read();
       } catch {
         // The client went away or sent a broken chunked body.
-        return refusalResponse({ status: 400, code: "badRequest" }, c.req.header("accept"));
+        return refusalResponse({ status: 400, code: "badRequest" }, audience);
       }
       if (step.done) break;
       size += step.value.byteLength;
       if (size > limit) {
         void reader.cancel().catch(() => {});
-        return refusalResponse({ status: 413, code: "tooLarge" }, c.req.header("accept"));
+        return refusalResponse({ status: 413, code: "tooLarge" }, audience);
       }
       chunks.push(step.value);
     }

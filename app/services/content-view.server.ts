@@ -50,6 +50,22 @@ function lastOpened(nodes: TreeNode[]): TreeNode | undefined {
   return best;
 }
 
+/**
+ * A workflow named beside a course id (in the URL or a form): the learner's own attempt of *that* course,
+ * else 404 — `/courses/{A}/workflow/{an attempt of B}/view` must not show B under A's review rules, and an
+ * action of A's pages must not act on B (decision 018).
+ */
+export async function workflowOfCourse(lms: LmsClient, courseId: string, workflowId: string) {
+  if (!isUuid(workflowId)) throw new Response("Not found", { status: 404 });
+  const workflow = await lms.get(endpoints.objectiveWorkflow(workflowId)).catch((err) => {
+    if (err instanceof LmsError && [400, 403, 404].includes(err.status))
+      throw new Response("Not found", { status: 404 });
+    throw err;
+  });
+  if (workflow.objectiveId !== courseId) throw new Response("Not found", { status: 404 });
+  return workflow;
+}
+
 export interface ContentViewInput {
   lms: LmsClient;
   config: AppConfig;
@@ -77,13 +93,8 @@ export async function loadContentView(input: ContentViewInput) {
   let workflow = agg?.lastObjectiveWorkflow ?? null;
   // Spec 2.5: no workflow yet leads to the details.
   if (!agg || !workflow) throw redirect(`/learn/courses/${id}`);
-  if (input.workflowId !== null && input.workflowId !== workflow.id) {
-    if (!isUuid(input.workflowId)) throw new Response("Not found", { status: 404 });
-    workflow = await lms.get(endpoints.objectiveWorkflow(input.workflowId)).catch((err) => {
-      if (err instanceof LmsError && err.status === 404) throw new Response("Not found", { status: 404 });
-      throw err;
-    });
-  }
+  if (input.workflowId !== null && input.workflowId !== workflow.id)
+    workflow = await workflowOfCourse(lms, id, input.workflowId);
   const now = new Date();
   const reviewAllowed = canReview(
     {
@@ -144,9 +155,10 @@ export async function loadContentView(input: ContentViewInput) {
     };
   });
   const childCount = (n: TreeNode) => nodes.filter((c) => c.parentPathId === n.activityPathId).length;
+  // Spec 4.12: a locked activity's content never reaches the page (the API leaves it out as well).
   const shown = longRead
     ? items.filter((i) => i.node.activityPathId !== rootId && !i.locked)
-    : items.filter((i) => i.node === selected);
+    : items.filter((i) => i.node === selected && !i.locked);
   const selectedItem = items.find((i) => i.node === selected);
   const showDiscussion =
     !longRead && selected?.childActivity.kind === ActivityKind.discussion && selectedItem && !selectedItem.locked;

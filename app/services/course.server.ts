@@ -18,6 +18,8 @@ import { sanitizeCourseHtml } from "./html.server";
 import { LmsError, type LmsClient } from "./lms.server";
 import { enrol } from "./courses.server";
 import { redirectWithToast } from "./toast.server";
+import { commandErrorToast } from "./command-errors.server";
+import { isLockCode } from "#domain/activity-access";
 import type { AppConfig } from "./config.server";
 
 import { ActivityKind, ObjectiveWorkflowState } from "#domain/vocabulary";
@@ -199,6 +201,9 @@ export const SUBMIT_POLL_DURATION_MS = 60_000;
 function startErrorToast(err: unknown, objectiveId: string, config: AppConfig, fmt?: DateFormatter) {
   if (err instanceof LmsError) {
     const m = err.firstMessage();
+    // Too many requests (spec 8), or the first activity is locked (spec 4.12): said as such.
+    if (err.status === 429 || (m && isLockCode(m.code)))
+      return redirectWithToast(`/learn/courses/${objectiveId}`, commandErrorToast(err, fmt), config);
     if (
       m &&
       [
@@ -328,17 +333,8 @@ export async function submitCourse(
     }
     return redirectWithToast(`/learn/courses/${objectiveId}`, { type: "critical", key: "messages.timeOver" }, config);
   } catch (err) {
-    if (err instanceof LmsError) {
-      const m = err.message === "Time over!" ? null : err.firstMessage();
-      return redirectWithToast(
-        `/learn/courses/${objectiveId}`,
-        {
-          type: "critical",
-          key: m ? `apiErrors.${m.code}` : err.message === "Time over!" ? "messages.timeOver" : "messages.unknownError",
-        },
-        config,
-      );
-    }
+    if (err instanceof LmsError)
+      return redirectWithToast(`/learn/courses/${objectiveId}`, commandErrorToast(err), config);
     throw err;
   }
 }

@@ -159,12 +159,14 @@ export type EnrolResult =
 
 /**
  * Spec 4.14 / 4.3 'Add to my courses': create the self-enrolment (respond-sync), then wait for the
- * aggregate (up to 15 attempts, 1500 ms apart). `commandId` makes a double submit one enrolment.
+ * aggregate (up to 15 attempts, 1500 ms apart). `commandId` makes a double submit one enrolment; a
+ * function derives it from the course's access (the occflow link's stable id). An answer for another
+ * course (a command id reused for a different enrolment) is refused at once, never waited for.
  */
 export async function enrol(
   lms: LmsClient,
   objectiveId: string,
-  commandId: string,
+  commandId: string | ((objectiveAccessId: string) => Promise<string>),
   sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
 ): Promise<EnrolResult> {
   let access: ObjectiveAccessDetail;
@@ -174,8 +176,11 @@ export async function enrol(
     if (err instanceof LmsError && err.status >= 400 && err.status < 500) return { ok: false, reason: "notFound" };
     throw err;
   }
+  const id = typeof commandId === "string" ? commandId : await commandId(access.id);
   try {
-    await lms.command(endpoints.createSelfEnrollments, { id: commandId, objectiveAccessId: access.id });
+    const created = await lms.command(endpoints.createSelfEnrollments, { id, objectiveAccessId: access.id });
+    if (created.objectiveAccessId !== access.id || (created.objectiveId && created.objectiveId !== objectiveId))
+      return { ok: false, reason: "refused", message: { code: "commandIdReused", message: "Command id reused." } };
   } catch (err) {
     if (err instanceof LmsError) return { ok: false, reason: "refused", message: err.firstMessage() };
     throw err;
@@ -192,11 +197,19 @@ export async function enrol(
   return { ok: false, reason: "aggregateTimeout", name: access.objective.name };
 }
 
-/** A stable command id for one learner enrolling in one course through an occflow link. */
-export async function occflowCommandId(userId: string, objectiveId: string): Promise<string> {
-  const bytes = new Uint8Array(
-    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`occflow:${userId}:${objectiveId}`)),
-  ).slice(0, 16);
+/**
+ * A stable command id for one learner enrolling through one course access by an occflow link, so that
+ * following the link twice is one enrolment. It is predictable, which is harmless: the API keeps command
+ * ids per user (decision 018), so nobody else can claim it; and it names the access it enrols through,
+ * so a changed access is a new command rather than a 409 for the old one's id.
+ */
+export async function occflowCommandId(
+  userId: string,
+  objectiveId: string,
+  objectiveAccessId: string,
+): Promise<string> {
+  const key = `occflow:${userId}:${objectiveId}:${objectiveAccessId}`;
+  const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key))).slice(0, 16);
   bytes[6] = (bytes[6] & 0x0f) | 0x50;
   bytes[8] = (bytes[8] & 0x3f) | 0x80;
   const hex = [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");

@@ -2,6 +2,7 @@ import { DISCUSSION_PAGE_SIZE, type DiscussionPost, type DiscussionThread } from
 import { dateFormatter, type DateFormatter } from "./format.server";
 import { LmsError, type LmsClient } from "./lms.server";
 import { redirectWithToast } from "./toast.server";
+import { commandErrorToast } from "./command-errors.server";
 import type { AppConfig } from "./config.server";
 import { formError } from "~/forms/errors";
 import { endpoints } from "#domain/contract/endpoints";
@@ -126,19 +127,9 @@ export async function postToDiscussion(
         (fieldErrors[field === "body" ? "body" : ""] ??= []).push(...list.map((m) => formError(m.code, m.params)));
       return { kind: "invalid", fieldErrors };
     }
-    const m = err.firstMessage();
-    const key = m ? `apiErrors.${m.code}` : err.kind === "timeout" ? "messages.timeOver" : "messages.unknownError";
     return {
       kind: "redirect",
-      response: await redirectWithToast(
-        `${back.pathname}${back.search}`,
-        {
-          type: "critical",
-          key,
-          ...(m?.params ? { values: m.params } : {}),
-        },
-        config,
-      ),
+      response: await redirectWithToast(`${back.pathname}${back.search}`, commandErrorToast(err), config),
     };
   }
   if (!parentPostId) back.searchParams.delete("page");

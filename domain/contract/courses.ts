@@ -79,6 +79,13 @@ export const objectiveWorkflowSchema = z.object({
 });
 export type ObjectiveWorkflow = z.infer<typeof objectiveWorkflowSchema>;
 
+/**
+ * GET objective-workflows/{id}: one workflow with the course it is an attempt of, so a page whose URL
+ * names a course and a workflow can tell whether they belong together (decision 018).
+ */
+export const objectiveWorkflowDetailSchema = objectiveWorkflowSchema.extend({ objectiveId: id });
+export type ObjectiveWorkflowDetail = z.infer<typeof objectiveWorkflowDetailSchema>;
+
 /** Spec 3 Objective record. Score fields are null while the reveal policy hides them (spec 4.7). */
 export const objectiveRecordSchema = z.object({
   id,

@@ -18,6 +18,7 @@ import type {
   ObjectiveAccess,
   ObjectiveAccessDetail,
   ObjectiveWorkflow,
+  ObjectiveWorkflowDetail,
   PublicObjective,
   PublicObjectiveDetail,
 } from "./courses";
@@ -108,13 +109,14 @@ export const endpoints = {
   finishActivityWorkflows: command<{ objectiveWorkflowId: string; activityWorkflowIds: string[] }>(
     `${LMS}/finish-activity-workflows`,
   ),
-  createSelfEnrollments: command<{ id: string; objectiveAccessId: string }, { id: string }>(
-    `${LMS}/create-self-enrollments`,
-    true,
-  ),
+  createSelfEnrollments: command<
+    { id: string; objectiveAccessId: string },
+    { id: string; objectiveAccessId: string; aggregateId?: string; objectiveId?: string }
+  >(`${LMS}/create-self-enrollments`, true),
   objectiveAggregate: (objectiveId: string) =>
     get<CourseAggregate>(`${LMS}/objectives/${seg(objectiveId)}/objective-workflow-aggregate`),
-  objectiveWorkflow: (workflowId: string) => get<ObjectiveWorkflow>(`${LMS}/objective-workflows/${seg(workflowId)}`),
+  objectiveWorkflow: (workflowId: string) =>
+    get<ObjectiveWorkflowDetail>(`${LMS}/objective-workflows/${seg(workflowId)}`),
   objectiveRecords: get<List<AttemptRecord>>(`${LMS}/objective-records/query`),
   /** Spec 7.3 PUT: what the learner left in an activity (resume; SCORM data later). */
   activityWorkflow: (workflowId: string, activityWorkflowId: string) =>

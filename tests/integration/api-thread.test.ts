@@ -145,7 +145,8 @@ describe("the LMS API in the database thread answers like the API in process", (
       { objectiveId: objective.id, activityId: small.id, axis: "00" },
       { objectiveId: objective.id, activityId: large.id, axis: "01" },
     ]);
-    await enrolUser(db, { tenantId, userId: t.users.ada, objectiveId: objective.id });
+    // In an attempt: a file is an activity's content, open only in an attempt (decision 018).
+    await enrolUser(db, { tenantId, userId: t.users.ada, objectiveId: objective.id }, { workflowState: 1 });
     return { small: small.id, big: large.id, objective: objective.id };
   }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { createTestApi, type TestApi } from "../fixtures/api";
-import { createCourse, createTree, enrolUser } from "../fixtures/courses";
+import { createCourse, createTree, enrolUser, gradeActivityWorkflows } from "../fixtures/courses";
 import * as s from "../../api/db/schema";
 import { issueCertificate } from "../../api/queries/certificates";
 
@@ -59,7 +59,7 @@ async function setup(
     { tenantId, userId: t.users[opts.user ?? "ada"], objectiveId: objective.id, accessId: access.id },
     { retake: true, ...opts.access },
   );
-  return { objective, aggregate, ...tree };
+  return { objective, aggregate, ...tree, manualPartId: opts.manualGrading ? tree.partIds[1] : null };
 }
 
 const call = async (path: string, body: unknown, user = "ada") =>
@@ -67,7 +67,10 @@ const call = async (path: string, body: unknown, user = "ada") =>
 const read = async (path: string, user: string | null = "ada") =>
   t.request("GET", `/api/lms/v1/${path}`, { token: user ? await t.token(user) : null });
 
-/** Starts an attempt, finishes `done` of the two activities and submits: 2 → 100% (passed), 1 → 50% (failed). */
+/**
+ * Starts an attempt, finishes `done` of the two activities, has the tool score them in full (the one a
+ * person grades stays in grading) and submits: 2 → 100% (passed), 1 → 50% (failed).
+ */
 async function attempt(c: Awaited<ReturnType<typeof setup>>, done: 1 | 2, user = "ada") {
   const wfId = crypto.randomUUID();
   expect(
@@ -84,6 +87,12 @@ async function attempt(c: Awaited<ReturnType<typeof setup>>, done: 1 | 2, user =
     "finish-activity-workflows",
     { objectiveWorkflowId: wfId, activityWorkflowIds: aws.data.activityWorkflows.map((a: { id: string }) => a.id) },
     user,
+  );
+  await gradeActivityWorkflows(
+    t.database.db,
+    aws.data.activityWorkflows
+      .filter((a: { activityPartId: string }) => a.activityPartId !== c.manualPartId)
+      .map((a: { id: string }) => a.id),
   );
   const submitted = await call("submit-objective-workflows", { id: wfId }, user);
   expect(submitted.status).toBe(200);
@@ -169,10 +178,9 @@ describe("issuing (spec 3, 4.5)", () => {
     const aws = await (
       await call("start-activity-workflows", { objectiveWorkflowId: wfId, activityPartIds: c.partIds })
     ).json();
-    await call("finish-activity-workflows", {
-      objectiveWorkflowId: wfId,
-      activityWorkflowIds: aws.data.activityWorkflows.map((a: { id: string }) => a.id),
-    });
+    const awIds = aws.data.activityWorkflows.map((a: { id: string }) => a.id);
+    await call("finish-activity-workflows", { objectiveWorkflowId: wfId, activityWorkflowIds: awIds });
+    await gradeActivityWorkflows(t.database.db, awIds);
     const answers = await Promise.all(
       Array.from({ length: 10 }, () => call("submit-objective-workflows", { id: wfId })),
     );

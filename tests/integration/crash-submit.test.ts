@@ -204,6 +204,7 @@ describe("kill -9 during a submit (issue: all or nothing)", () => {
       expect(
         (await post(c, "finish-activity-workflows", { objectiveWorkflowId: wf, activityWorkflowIds: done })).status,
       ).toBe(200);
+      expect((await fetch(`${c.base}/__crash/grade/${wf}`, { method: "POST", headers })).status).toBe(200);
       return { wf, aggregateId: course.aggregateId, before: await state(c, wf) };
     };
 

@@ -45,7 +45,7 @@ const write = async (
 const thread = (user: "ada" | "grace" | "rita", partId: string, query = "") =>
   request("GET", `/api/lms/v1/users/me/activity-paths/${partId}/discussion/posts${query}`, { user });
 
-/** A course whose first leaf is a discussion (kind 6), with Ada and Grace enrolled; Rita is not. */
+/** A course whose first leaf is a discussion (kind 6), with Ada and Grace in an attempt; Rita is not enrolled. */
 async function setup(
   leaves: Parameters<typeof createTree>[3] = [
     { name: "Discussion", kind: 6, maxScore: null },
@@ -56,7 +56,11 @@ async function setup(
   const { objective, access } = await createCourse(db, tenantId);
   const { partIds } = await createTree(db, tenantId, objective.id, leaves);
   await enrolUser(db, { tenantId, userId: ada, objectiveId: objective.id, accessId: access.id }, { workflowState: 1 });
-  await enrolUser(db, { tenantId, userId: grace, objectiveId: objective.id, accessId: access.id });
+  await enrolUser(
+    db,
+    { tenantId, userId: grace, objectiveId: objective.id, accessId: access.id },
+    { workflowState: 1 },
+  );
   return { objective, partIds, discussion: partIds[0] };
 }
 
@@ -64,7 +68,9 @@ const postsOf = (partId: string) =>
   t.database.db.select().from(s.discussionPosts).where(eq(s.discussionPosts.activityPartId, partId));
 
 beforeAll(async () => {
-  t = await createTestApi();
+  // This file writes about 40 posts as Ada within seconds; the post limit has its own test
+  // (write-limits-api.test.ts).
+  t = await createTestApi({ writeLimits: { post: { points: 1_000, durationSeconds: 60 } } });
   t.setNow(clock);
   ada = t.users.ada;
   grace = t.users.grace;
@@ -162,11 +168,15 @@ describe("discussions (activity kind 6)", () => {
     const c = await setup();
     const id = crypto.randomUUID();
     const a = await write("ada", { id, activityPathId: c.discussion, body: "Once" });
-    const b = await write("ada", { id, activityPathId: c.discussion, body: "Once, again" });
+    const b = await write("ada", { id, activityPathId: c.discussion, body: "Once" });
     expect([a.status, b.status]).toEqual([200, 200]);
     const [first, second] = [(await a.json()).data, (await b.json()).data];
     expect(second).toEqual(first);
     expect(second.body).toBe("Once");
+    // The same id with another text is another command: refused at once (decision 018), nothing changes.
+    const other = await write("ada", { id, activityPathId: c.discussion, body: "Once, again" });
+    expect(other.status).toBe(409);
+    expect((await other.json()).errors.id[0].code).toBe("commandIdReused");
 
     const parallelId = crypto.randomUUID();
     tick();
@@ -334,8 +344,8 @@ describe("discussions (activity kind 6)", () => {
     );
     const many = await measure();
     expect(many).toBe(few);
-    // user lookup, access, page, count, replies
-    expect(many).toBeLessThanOrEqual(5);
+    // user lookup, access (with the attempt), the attempt's locks (course, tree), page, count, replies
+    expect(many).toBeLessThanOrEqual(7);
     const body = await (await thread("ada", c.discussion, "?pageSize=50")).json();
     expect(body.totalCount).toBe(41);
     expect(body.data[0].replies).toHaveLength(3);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { createTestApi, type TestApi } from "../fixtures/api";
-import { createCourse, createTree, enrolUser } from "../fixtures/courses";
+import { createCourse, createTree, enrolUser, gradeActivityWorkflows } from "../fixtures/courses";
 import * as s from "../../api/db/schema";
 
 let t: TestApi;
@@ -72,8 +72,10 @@ describe("the learning lifecycle (spec 4.1, 4.4, 4.5, 7.3)", () => {
     const finished = await (
       await call("finish-activity-workflows", { objectiveWorkflowId: wfId, activityWorkflowIds: ids })
     ).json();
-    // 2 of the 3 non-optional leaves done.
+    // 2 of the 3 non-optional leaves done (waiting for their grader counts as done).
     expect(finished.data.progress).toBeCloseTo(0.6667, 3);
+    // The grader (the tool, outside the learner app) scores both in full.
+    await gradeActivityWorkflows(t.database.db, ids);
     const submitted = await call("submit-objective-workflows", { id: wfId });
     expect(submitted.status).toBe(200);
     const wf = (await submitted.json()).data;
@@ -234,10 +236,9 @@ describe("the learning lifecycle (spec 4.1, 4.4, 4.5, 7.3)", () => {
     const aws = await (
       await call("start-activity-workflows", { objectiveWorkflowId: wfId, activityPartIds: c.partIds.slice(0, 3) })
     ).json();
-    await call("finish-activity-workflows", {
-      objectiveWorkflowId: wfId,
-      activityWorkflowIds: aws.data.activityWorkflows.map((a: { id: string }) => a.id),
-    });
+    const awIds = aws.data.activityWorkflows.map((a: { id: string }) => a.id);
+    await call("finish-activity-workflows", { objectiveWorkflowId: wfId, activityWorkflowIds: awIds });
+    await gradeActivityWorkflows(t.database.db, awIds);
     await call("submit-objective-workflows", { id: wfId });
     const records = await (await read(`objective-workflow-aggregates/${c.aggregate.id}/objective-records`)).json();
     expect(records.data[0]).toMatchObject({

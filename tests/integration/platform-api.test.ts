@@ -5,7 +5,9 @@ import { users } from "../../api/db/schema";
 
 let t: TestApi;
 beforeAll(async () => {
-  t = await createTestApi();
+  // 20 time-zone commands at once is this file's idempotency test, not a limit test
+  // (write-limits-api.test.ts).
+  t = await createTestApi({ writeLimits: { profile: { points: 1_000, durationSeconds: 60 } } });
 });
 afterAll(() => t.close());
 
@@ -171,23 +173,27 @@ describe("units and time zone (spec 7.6)", () => {
       });
     const answers = await Promise.all(Array.from({ length: 20 }, () => send("Europe/Paris")));
     expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect((await (await send("Europe/Paris")).json()).data).toEqual({ timezone: "Europe/Paris" });
+    // The same id with another time zone is another command: 409 at once, nothing changes (decision 018).
     const later = await send("America/New_York");
-    expect((await later.json()).data).toEqual({ timezone: "Europe/Paris" });
+    expect(later.status).toBe(409);
+    expect((await later.json()).errors.id[0].code).toBe("commandIdReused");
     const [ada] = await t.database.db.select().from(users).where(eq(users.id, t.users.ada));
     expect(ada.timezone).toBe("Europe/Paris");
   });
 
-  it("refuses a command id reused by another user", async () => {
+  it("keeps command ids per user: another user's command with the same id is theirs, and runs", async () => {
     const commandId = crypto.randomUUID();
-    await t.request("POST", `/api/platform/v1/users/me/timezone`, {
-      token: await t.token("ada"),
-      body: { timezone: "UTC", commandId },
-    });
-    const res = await t.request("POST", `/api/platform/v1/users/me/timezone`, {
-      token: await t.token("grace"),
-      body: { timezone: "UTC", commandId },
-    });
-    expect(res.status).toBe(409);
+    const send = async (user: string, timezone: string) =>
+      t.request("POST", `/api/platform/v1/users/me/timezone`, {
+        token: await t.token(user),
+        body: { timezone, commandId },
+      });
+    expect((await send("ada", "UTC")).status).toBe(200);
+    const res = await send("grace", "Asia/Tokyo");
+    expect(res.status).toBe(200);
+    const [grace] = await t.database.db.select().from(users).where(eq(users.id, t.users.grace));
+    expect(grace.timezone).toBe("Asia/Tokyo");
   });
 });
 

@@ -38,7 +38,7 @@ beforeAll(async () => {
     { objectiveId: objective.id, activityId: a.id, axis: "00" },
     { objectiveId: objective.id, activityId: bad.id, axis: "01" },
   ]);
-  await enrolUser(db, { tenantId, userId: t.users.ada, objectiveId: objective.id });
+  await enrolUser(db, { tenantId, userId: t.users.ada, objectiveId: objective.id }, { workflowState: 1 });
 });
 afterAll(() => t.close());
 

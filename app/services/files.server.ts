@@ -1,0 +1,35 @@
+const PASS_THROUGH = [
+  "content-type",
+  "content-length",
+  "content-range",
+  "accept-ranges",
+  "content-disposition",
+  "cache-control",
+  "x-content-type-options",
+];
+
+/** Media types shown in the page (PDF viewer, images, video, audio, plain text); everything else downloads. */
+const INLINE_TYPES =
+  /^(application\/pdf|image\/(png|jpeg|gif|webp|avif)|video\/(mp4|webm|ogg)|audio\/(mpeg|ogg|wav|webm)|text\/plain)$/;
+
+/**
+ * The headers of a private file's answer (issue 17 item 13): the storage API's own, except that a
+ * file's media type is set by an author. Only types a browser shows without running anything are
+ * served inline; anything else (HTML, SVG, XML…) is a download that cannot run as this origin.
+ */
+export function fileHeaders(upstream: Headers): Headers {
+  const headers = new Headers();
+  for (const h of PASS_THROUGH) {
+    const v = upstream.get(h);
+    if (v) headers.set(h, v);
+  }
+  const type = (headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  if (!INLINE_TYPES.test(type)) {
+    headers.set("Content-Disposition", "attachment");
+    headers.set("Content-Type", "application/octet-stream");
+    // Even if a browser opened it anyway, it would run in an opaque origin with nothing allowed.
+    headers.set("Content-Security-Policy", "default-src 'none'; sandbox");
+  }
+  headers.set("X-Content-Type-Options", "nosniff");
+  return headers;
+}
