@@ -44,6 +44,8 @@ export default defineConfig({
       APP_ENV: "test",
       // The learner fixture's endpoint (tests/e2e/fixtures.ts, decision 014): only this server has it.
       E2E_FIXTURES: "1",
+      // The admin panel is configured (spec 1: the user menu's admin entry uses ADMIN_URL).
+      ADMIN_URL: "/admin/console",
       PORT: String(port),
       DATA_DIR: process.env.E2E_DATA_DIR ?? `./data/e2e-${Date.now()}`,
     },

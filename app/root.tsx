@@ -67,6 +67,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
             email: shell.user.email,
             learnerOnly: shell.learnerOnly,
             impersonating: shell.impersonating,
+            // Spec 1: the user menu's admin entry is the configured admin panel (ADMIN_URL).
+            adminUrl: shell.learnerOnly ? null : s.config.adminUrl,
           }
         : null,
       menu: shell ? shell.menu : PUBLIC_MENU,

@@ -3,6 +3,8 @@ import { lazy, Suspense, useEffect, useEffectEvent, useRef } from "react";
 import { data } from "react-router";
 import { z } from "zod";
 import { useTranslation } from "~/i18n/lite";
+import { listCrumb, type ListSlug } from "~/components/list-crumb";
+import { listCameFrom } from "~/services/breadcrumbs.server";
 import type { Route } from "./+types/learn.courses.$id.view.content";
 import { endpoints } from "#domain/contract/endpoints";
 import { ActivityWorkflowState, ObjectiveState, ActivityKind } from "#domain/vocabulary";
@@ -53,8 +55,10 @@ const resumeSchema = z.object({
 
 export const handle = {
   title: (d: { course?: { name: string } } | undefined) => d?.course?.name ?? null,
-  breadcrumb: (d: { course?: { id: string; name: string } } | undefined) =>
-    d?.course ? { label: d.course.name, href: `/learn/courses/${d.course.id}` } : null,
+  breadcrumb: (d: { course?: { id: string; name: string }; list?: ListSlug } | undefined, t: (k: string) => string) =>
+    d?.course
+      ? [listCrumb(d.list ?? "courses-list", t), { label: d.course.name, href: `/learn/courses/${d.course.id}` }]
+      : null,
 };
 
 /** Spec 9: a failed tree reload is retried after 30 s. */
@@ -66,7 +70,7 @@ export const TREE_RETRY_MS = 30_000;
  * modes, starting/finishing activities, resume, and submitting the course. `viewType=REVIEW` shows a
  * finished attempt read-only when 4.7 allows it.
  */
-export async function loader({ params, url, context }: Route.LoaderArgs) {
+export async function loader({ params, request, url, context }: Route.LoaderArgs) {
   const s = state(context);
   const shell = await s.requireLearner();
   const lms = await s.lms();
@@ -81,7 +85,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
     timezone: shell.user.timezone,
   });
   if (openedActivity) await recordLearnerIsHere(lms, openedActivity);
-  return view;
+  return { ...view, list: await listCameFrom(request, s.config) };
 }
 
 export async function action({ params, request, url, context }: Route.ActionArgs) {

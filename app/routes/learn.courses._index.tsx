@@ -21,6 +21,8 @@ import { PAGE_SIZE } from "~/constants";
 import { CARD_SELECT } from "#domain/contract/courses";
 import { clearPersistedFilters, persistFilters, readPersistedFilters } from "~/services/preferences.server";
 import { redirectWithToast } from "~/services/toast.server";
+import { rememberList } from "~/services/breadcrumbs.server";
+import { startCourse } from "~/services/course.server";
 import { CourseCard } from "~/components/course-card";
 import { CollectionChips, FilterDrawer, Pagination, SearchBox, type FilterSection } from "~/components/course-filters";
 import { endpoints, type Endpoint } from "#domain/contract/endpoints";
@@ -72,9 +74,14 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     next.delete("objectiveId");
     const back = `/learn/courses${next.size ? `?${next}` : ""}`;
     if (site && site !== "same-origin" && site !== "none") throw redirect(back);
-    const result = await enrol(lms, filters.objectiveId, await occflowCommandId(shell.user.id, filters.objectiveId));
+    const enrolId = await occflowCommandId(shell.user.id, filters.objectiveId);
+    if (filters.occflow === "startTheCourse") {
+      // Enrol when needed, start the workflow and land in the content (or the course's page for LTI).
+      const fmt = dateFormatter(getLocale(context), shell.user.timezone);
+      throw await startCourse(lms, s.config, filters.objectiveId, crypto.randomUUID(), enrolId, fmt);
+    }
+    const result = await enrol(lms, filters.objectiveId, enrolId);
     if (result.ok) {
-      if (filters.occflow === "startTheCourse") throw redirect(`/learn/courses/${filters.objectiveId}?intent=start`);
       throw await redirectWithToast(
         back,
         {
@@ -104,8 +111,10 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const fmt = dateFormatter(getLocale(context), shell.user.timezone);
   const canonical = url.searchParams.toString();
   const saved = await readPersistedFilters(request, shell.user.id, s.config);
-  const headers =
-    saved !== canonical ? { "Set-Cookie": await persistFilters(shell.user.id, canonical, s.config) } : undefined;
+  const headers = new Headers();
+  if (saved !== canonical) headers.append("Set-Cookie", await persistFilters(shell.user.id, canonical, s.config));
+  const remember = await rememberList(request, "courses-list", s.config);
+  if (remember) headers.append("Set-Cookie", remember);
   return data(
     {
       cards: list.data.map((a) => toCourseCard(a, fmt)),
