@@ -8,6 +8,7 @@ import { formatScore, progressPercent, scoreColor } from "#domain/courses";
 import {
   canReview,
   courseButtons,
+  finishButton,
   gradeVisibility,
   isUnresolved,
   startPlan,
@@ -87,12 +88,21 @@ function scoreView(r: { score: number | null; maxScore: number | null; normalize
 }
 
 /** Everything the course details page shows, decided by the domain rules (spec 2.5, 4.3, 4.6, 4.7, 5). */
-export function courseView(course: Awaited<ReturnType<typeof loadCourse>>, now: Date, fmt: DateFormatter) {
+export function courseView(
+  course: Awaited<ReturnType<typeof loadCourse>>,
+  now: Date,
+  fmt: DateFormatter,
+  flags: { compositeRetake: boolean },
+) {
   const { aggregate, access, records, certificates } = course;
   const objective = access?.objective ?? { ...aggregate!.objective, about: "" };
   const wf = aggregate?.lastObjectiveWorkflow ?? null;
   const record = aggregate?.lastObjectiveRecord ?? null;
   const policy = aggregate ?? { gradeRevealPolicy: "none" as const, gradeRevealDate: null };
+  const locked = proctorLocked({
+    workflow: wf ? { state: wf.state } : null,
+    session: aggregate?.lastProctoringSession ?? null,
+  });
   const buttons = courseButtons(
     {
       objective: {
@@ -112,11 +122,8 @@ export function courseView(course: Awaited<ReturnType<typeof loadCourse>>, now: 
       workflow: wf ? { state: wf.state, protectResults: wf.protectResults } : null,
       record: record ? { id: record.id } : null,
       importedResults: Boolean(record?.imported),
-      proctorLocked: proctorLocked({
-        workflow: wf ? { state: wf.state } : null,
-        session: aggregate?.lastProctoringSession ?? null,
-      }),
-      flags: { compositeRetake: true },
+      proctorLocked: locked,
+      flags,
     },
     now,
   );
@@ -181,6 +188,8 @@ export function courseView(course: Awaited<ReturnType<typeof loadCourse>>, now: 
     certificates: certificateRows(certificates, now, fmt),
     scale: aggregate?.objectiveGradingScale ?? null,
     buttons,
+    // Decision 030: the learner finishes a graded attempt here.
+    finish: finishButton({ workflow: wf, proctorLocked: locked }),
     message: buttons.message ? { key: buttons.message.key, date: fmt.dateTime(buttons.message.date) } : null,
     isLti: objective.activity.kind === ActivityKind.lti,
     // Spec 2.5: the Content layer only when in progress or review is supported, never for LTI.
@@ -340,5 +349,32 @@ export async function submitCourse(
       );
     }
     throw err;
+  }
+}
+
+/**
+ * Spec 4.5, 7.3 (decision 030): finish a submitted or graded attempt (respond-sync). The answer
+ * replaces the workflow; the certificate of a passed attempt comes with it, and Start again opens.
+ * `commandId` makes a double submit one command.
+ */
+export async function finishAttempt(
+  lms: LmsClient,
+  config: AppConfig,
+  objectiveId: string,
+  workflowId: string,
+  commandId: string,
+): Promise<Response> {
+  const back = `/learn/courses/${objectiveId}`;
+  try {
+    await lms.command(endpoints.finishObjectiveWorkflows, { id: commandId, objectiveWorkflowId: workflowId });
+    return redirectWithToast(back, { type: "success", key: "finish.finished" }, config);
+  } catch (err) {
+    if (!(err instanceof LmsError)) throw err;
+    const m = err.firstMessage();
+    return redirectWithToast(
+      back,
+      { type: "critical", key: m && m.code === "alreadyFinished" ? "finish.alreadyFinished" : "messages.unknownError" },
+      config,
+    );
   }
 }

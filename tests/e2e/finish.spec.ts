@@ -1,0 +1,119 @@
+import { test, expect, login, expectAccessible, type Learner } from "./fixtures";
+import type { Page } from "@playwright/test";
+
+/**
+ * Issue 11: what the existing screens left out. Each test signs in as a learner of its own (decision 014).
+ */
+/** Fills the provider's sign-in form the browser is on. */
+async function signInHere(page: Page, learner: Learner) {
+  await expect(page.getByRole("heading", { name: /sign in/i })).toBeVisible();
+  await page.getByLabel(/e-mail/i).fill(learner.email);
+  await page.getByLabel(/password/i).fill(learner.password);
+  await page.getByRole("button", { name: /sign in/i }).click();
+}
+
+const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+
+test.describe("occflow (spec 4.14)", () => {
+  test("'Sign in and start the course' enrols, starts the attempt and lands in the content", async ({
+    page,
+    learner,
+  }) => {
+    await page.goto("/learn/open-catalog");
+    await page
+      .locator(".card-grid > li.course-card")
+      .filter({ has: page.getByRole("heading", { name: "SQL Fundamentals", exact: true }) })
+      .getByRole("link")
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/learn/open-catalog/${UUID}/view/details$`));
+    const id = new URL(page.url()).pathname.split("/")[3];
+    await page.getByRole("link", { name: "Sign in and start the course" }).click();
+    await signInHere(page, learner);
+    await expect(page).toHaveURL(new RegExp(`/learn/courses/${id}/view/content`));
+    await expect(page.getByRole("navigation", { name: "Table of contents" })).toBeVisible();
+    // The course is the learner's, in progress.
+    await page.goto(`/learn/courses/${id}`);
+    await expect(page.getByRole("link", { name: "Continue" })).toBeVisible();
+  });
+});
+
+test.describe("breadcrumbs and the user menu (spec 1, 2.2)", () => {
+  const crumbs = (page: Page) => page.getByRole("navigation", { name: "Breadcrumb" }).getByRole("listitem");
+
+  test("inside a course the breadcrumbs start with the list the learner came from", async ({ page, newLearner }) => {
+    const learner = await newLearner({ like: "ada" });
+    await login(page, learner, "/learn/courses");
+    const card = page
+      .locator(".card-grid > li.course-card")
+      .filter({ has: page.getByRole("heading", { name: "SQL Fundamentals", exact: true }) });
+    await card.getByRole("link").first().click();
+    await expect(page.getByRole("heading", { level: 1, name: "SQL Fundamentals" })).toBeVisible();
+    const courseUrl = page.url();
+    await expect(crumbs(page)).toHaveText(["My courses", "SQL Fundamentals"]);
+    await expect(crumbs(page).first().getByRole("link")).toHaveAttribute("href", "/learn/courses");
+
+    // From the catalog: its detail page, and the same course page, now start with the catalog.
+    await page.goto("/learn/catalog?keyword=python");
+    await page.getByRole("link", { name: "Python for Data Analysis", exact: true }).first().click();
+    await expect(crumbs(page)).toHaveText(["Catalog", "Python for Data Analysis"]);
+    await page.goto(courseUrl);
+    await expect(crumbs(page)).toHaveText(["Catalog", "SQL Fundamentals"]);
+    await expect(crumbs(page).first().getByRole("link")).toHaveAttribute("href", "/learn/catalog");
+    await page.goto(`${courseUrl}/view/content`);
+    await expect(crumbs(page)).toHaveText(["Catalog", "SQL Fundamentals"]);
+  });
+
+  test("the user menu's admin entry leads to ADMIN_URL", async ({ page, newLearner }) => {
+    const learner = await newLearner({ like: "grace" });
+    await login(page, learner);
+    await page.locator("details.user-menu > summary").click();
+    await expect(page.getByRole("link", { name: "Admin panel" })).toHaveAttribute("href", "/admin/console");
+  });
+});
+
+test.describe("finishing an attempt (spec 4.5, 7.3; decision 030)", () => {
+  test.use({
+    learnerRecipe: {
+      enrolments: [
+        {
+          course: "git-workflows",
+          selfEnrolled: true,
+          attempts: [{ state: "graded", progress: 1, startedAgo: 6, submittedAgo: 2, score: 85 }],
+        },
+      ],
+    },
+  });
+
+  test("a graded attempt is finished on the course page, then the course can be taken again", async ({
+    page,
+    learner,
+  }) => {
+    await login(page, learner, "/learn/courses");
+    await page
+      .locator(".card-grid > li.course-card")
+      .filter({ has: page.getByRole("heading", { name: "Git Workflows for Teams", exact: true }) })
+      .getByRole("link")
+      .first()
+      .click();
+    await expect(page.getByRole("heading", { level: 1, name: "Git Workflows for Teams" })).toBeVisible();
+    const finish = page.getByRole("button", { name: "Finish the attempt" });
+    await expect(finish).toBeVisible();
+    await expect(finish).toHaveAccessibleDescription(/Finishing accepts your result/);
+    await expect(page.getByRole("button", { name: "Start again" })).toHaveCount(0);
+    await expectAccessible(page);
+
+    await finish.click();
+    await expect(
+      page.getByRole("region", { name: "Notifications" }).getByText("The attempt is finished."),
+    ).toBeVisible();
+    await expect(page.getByRole("region", { name: "Results" }).getByText("Finished")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Finish the attempt" })).toHaveCount(0);
+
+    await page.getByRole("button", { name: "Start again" }).click();
+    await expect(page).toHaveURL(/\/view\/content/);
+    await page.goBack();
+    await page.reload();
+    await expect(page.getByRole("link", { name: "Continue" })).toBeVisible();
+    await expect(page.getByText("1 previous attempt")).toBeVisible();
+  });
+});
