@@ -17,6 +17,8 @@ const args = [
 
 export default defineConfig({
   testDir: "tests/e2e",
+  // The external-provider/external-API journeys need a second server: playwright.external.config.ts.
+  testIgnore: /external\.spec\.ts$/,
   fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
