@@ -37,7 +37,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const s = state(context);
   const shell = await s.requireLearner();
   const lms = await s.lms();
-  const course = await loadCourse(lms, id, { certificatesOf: shell.user.id });
+  const course = await loadCourse(lms, id, { certificatesOf: shell.user.id, config: s.config });
   const view = courseView(course, new Date(), dateFormatter(getLocale(context), shell.user.timezone), {
     compositeRetake: shell.settings.features.compositeRetake,
   });

@@ -72,7 +72,7 @@ export interface ContentViewInput {
 export async function loadContentView(input: ContentViewInput) {
   const { lms, courseId: id, url } = input;
   const review = url.searchParams.get("viewType") === "REVIEW";
-  const course = await loadCourse(lms, id);
+  const course = await loadCourse(lms, id, { config: input.config });
   const agg = course.aggregate;
   let workflow = agg?.lastObjectiveWorkflow ?? null;
   // Spec 2.5: no workflow yet leads to the details.

@@ -26,7 +26,7 @@ import { endpoints } from "#domain/contract/endpoints";
 
 const COURSE_UNAVAILABLE = "course-unavailable";
 const notFoundToNull = (err: unknown) => {
-  if (err instanceof LmsError && err.status === 404) return null;
+  if (err instanceof LmsError && [400, 403, 404].includes(err.status)) return null;
   throw err;
 };
 
@@ -35,7 +35,27 @@ const notFoundToNull = (err: unknown) => {
  * available'. With `certificatesOf` (the learner's user id) the learner's certificates for the course
  * are read in the same batch (spec 7.6: by objectiveId and userId, newest first).
  */
-export async function loadCourse(lms: LmsClient, objectiveId: string, options: { certificatesOf?: string } = {}) {
+export async function loadCourse(
+  lms: LmsClient,
+  objectiveId: string,
+  options: { certificatesOf?: string; config?: AppConfig } = {},
+) {
+  try {
+    return await readCourse(lms, objectiveId, options);
+  } catch (err) {
+    // Spec 8: any other failure (500, 409, 429…) is the unknown-error toast on My courses, not the
+    // 500 page. A 401 stays what it is (sign-in again), and so does anything that is not the API's.
+    if (options.config && err instanceof LmsError && err.status !== 401)
+      throw await redirectWithToast(
+        "/learn/courses",
+        { type: "critical", key: "messages.unknownError" },
+        options.config,
+      );
+    throw err;
+  }
+}
+
+async function readCourse(lms: LmsClient, objectiveId: string, options: { certificatesOf?: string }) {
   const unavailable = (err: unknown) => {
     if (err instanceof LmsError && [400, 401, 403, 404].includes(err.status)) return null;
     throw err;
