@@ -5,6 +5,7 @@ import { z } from "zod";
 import { useTranslation } from "~/i18n/lite";
 import { listCrumb, type ListSlug } from "~/components/list-crumb";
 import { listCameFrom } from "~/services/breadcrumbs.server";
+import { pageDataAnswers, scheduleRefresh, TREE_RETRY_MS } from "~/components/scheduled-refresh";
 import type { Route } from "./+types/learn.courses.$id.view.content";
 import { endpoints } from "#domain/contract/endpoints";
 import { ActivityWorkflowState, ObjectiveState, ActivityKind } from "#domain/vocabulary";
@@ -60,9 +61,6 @@ export const handle = {
       ? [listCrumb(d.list ?? "courses-list", t), { label: d.course.name, href: `/learn/courses/${d.course.id}` }]
       : null,
 };
-
-/** Spec 9: a failed tree reload is retried after 30 s. */
-export const TREE_RETRY_MS = 30_000;
 
 /**
  * /learn/courses/{id}/view/content[/{axis}] and /workflow/{workflowId}/view (spec 2.1, 2.5, 2.6):
@@ -306,23 +304,18 @@ function useTocOpen(ref: React.RefObject<HTMLDetailsElement | null>) {
   }, [ref]);
 }
 
-/** Spec 4.13 / 9: refresh at the nearest future constraint time; a failed reload retries after 30 s. */
+/**
+ * Spec 4.13 / 9: refresh at the nearest future constraint time; a failed reload retries after 30 s
+ * (the server is asked first: React Router would render a failed revalidation's error instead).
+ */
 function useScheduledRefresh(refreshAt: string | null) {
   const revalidator = useRevalidator();
-  const revalidate = useEffectEvent(() => revalidator.revalidate());
+  const revalidate = useEffectEvent(() => void revalidator.revalidate());
+  const check = useEffectEvent(() => pageDataAnswers(window.location));
   useEffect(() => {
     if (!refreshAt) return;
     const delay = Math.min(Math.max(Date.parse(refreshAt) - Date.now(), 0) + 500, 24 * 3600_000);
-    let retry: ReturnType<typeof setTimeout> | null = null;
-    const timer = setTimeout(function reload() {
-      Promise.resolve(revalidate()).catch(() => {
-        retry = setTimeout(reload, TREE_RETRY_MS);
-      });
-    }, delay);
-    return () => {
-      clearTimeout(timer);
-      if (retry) clearTimeout(retry);
-    };
+    return scheduleRefresh({ delay, check: () => check(), reload: () => revalidate(), retryMs: TREE_RETRY_MS });
   }, [refreshAt]);
 }
 
