@@ -129,3 +129,65 @@ describe("finishing an attempt (decision 030)", () => {
     }
   });
 });
+
+describe("spec 7.3: one record, and the standing in one activity", () => {
+  it("GET objective-records/{id} answers the learner's record as the list does; another learner's is 404", async () => {
+    const db = t.database.db;
+    const { objective, access } = await createCourse(db, tenantId, { activityKind: 3 });
+    const tree = await createTree(db, tenantId, objective.id, [{ maxScore: 10 }, { maxScore: 10 }]);
+    const { aggregate } = await enrolUser(db, {
+      tenantId,
+      userId: t.users.ada,
+      objectiveId: objective.id,
+      accessId: access.id,
+    });
+    const wfId = crypto.randomUUID();
+    await call("start-objective-workflows", { objectiveWorkflowAggregateId: aggregate.id, id: wfId });
+    const aws = await (
+      await call("start-activity-workflows", { objectiveWorkflowId: wfId, activityPartIds: [tree.partIds[0]] })
+    ).json();
+    await call("finish-activity-workflows", {
+      objectiveWorkflowId: wfId,
+      activityWorkflowIds: aws.data.activityWorkflows.map((a: { id: string }) => a.id),
+    });
+
+    // The standing in an activity: started and finished, with its record; an untouched one has none.
+    const activityIds = await db
+      .select({ id: s.activityParts.activityId, part: s.activityParts.id })
+      .from(s.activityParts)
+      .where(eq(s.activityParts.objectiveId, objective.id));
+    const done = activityIds.find((a) => a.part === tree.partIds[0])!.id;
+    const untouched = activityIds.find((a) => a.part === tree.partIds[1])!.id;
+    const standing = await read(`users/me/objective-workflows/${wfId}/activities/${done}/activity-workflow-aggregate`);
+    expect(standing.status).toBe(200);
+    const body = await standing.json();
+    expect(body).toMatchObject({ objectiveWorkflowId: wfId, activityId: done });
+    expect(body.activityWorkflow.finished).toBeTruthy();
+    expect(body.activityRecord).toMatchObject({ score: 10, maxScore: 10, passed: true });
+    const none = await (
+      await read(`users/me/objective-workflows/${wfId}/activities/${untouched}/activity-workflow-aggregate`)
+    ).json();
+    expect(none).toMatchObject({ activityWorkflow: null, activityRecord: null });
+    // An activity of another course, another learner's workflow, a garbled id: all not found.
+    const foreign = crypto.randomUUID();
+    expect(
+      (await read(`users/me/objective-workflows/${wfId}/activities/${foreign}/activity-workflow-aggregate`)).status,
+    ).toBe(404);
+    expect(
+      (await read(`users/me/objective-workflows/${wfId}/activities/${done}/activity-workflow-aggregate`, "grace"))
+        .status,
+    ).toBe(404);
+    expect((await read(`users/me/objective-workflows/${wfId}/activities/x/activity-workflow-aggregate`)).status).toBe(
+      404,
+    );
+
+    // One record: the same as in the list; grace cannot read it; a garbled id is not found.
+    await call("submit-objective-workflows", { id: wfId });
+    const list = await (await read(`objective-records/query?objectiveId=${objective.id}`)).json();
+    const one = await read(`objective-records/${list.data[0].id}`);
+    expect(one.status).toBe(200);
+    expect(await one.json()).toEqual(list.data[0]);
+    expect((await read(`objective-records/${list.data[0].id}`, "grace")).status).toBe(404);
+    expect((await read("objective-records/not-a-uuid")).status).toBe(404);
+  });
+});
