@@ -1,5 +1,5 @@
 import { Form, Link, redirect, useActionData, useLoaderData, useNavigation, useRevalidator } from "react-router";
-import { lazy, Suspense, useEffect, useEffectEvent, useRef } from "react";
+import { lazy, Suspense, useEffect, useEffectEvent, useRef, useState } from "react";
 import { data } from "react-router";
 import { z } from "zod";
 import { useTranslation } from "~/i18n/lite";
@@ -319,11 +319,37 @@ function useScheduledRefresh(refreshAt: string | null) {
   }, [refreshAt]);
 }
 
+/** Spec 3 supportFullscreenView: the activity panel in full screen and back (the Fullscreen API needs JavaScript). */
+function FullscreenToggle({ target }: { target: React.RefObject<HTMLElement | null> }) {
+  const { t } = useTranslation();
+  const [on, setOn] = useState(false);
+  useEffect(() => {
+    const sync = () => setOn(document.fullscreenElement !== null && document.fullscreenElement === target.current);
+    document.addEventListener("fullscreenchange", sync);
+    return () => document.removeEventListener("fullscreenchange", sync);
+  }, [target]);
+  if (typeof document !== "undefined" && !document.fullscreenEnabled) return null;
+  return (
+    <button
+      type="button"
+      className="button fullscreen-toggle"
+      aria-pressed={on}
+      onClick={() => {
+        if (document.fullscreenElement) void document.exitFullscreen();
+        else void target.current?.requestFullscreen();
+      }}
+    >
+      {on ? t("finish.exitFullscreen") : t("finish.fullscreen")}
+    </button>
+  );
+}
+
 export default function CourseContent() {
   const d = useLoaderData<typeof loader>();
   const { t } = useTranslation();
   const dialog = useRef<HTMLDialogElement>(null);
   const toc = useRef<HTMLDetailsElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
   const hydrated = useHydrated();
   useTocOpen(toc);
   useScheduledRefresh(d.refreshAt);
@@ -380,7 +406,13 @@ export default function CourseContent() {
             </ol>
           </nav>
         </details>
-        <div className="activity-panel">
+        <div className="activity-panel" ref={panel}>
+          {!d.course.supportMobileView ? (
+            <p className="notice mobile-only-notice" role="note">
+              {t("finish.mobileNotice")}
+            </p>
+          ) : null}
+          {d.course.supportFullscreenView && hydrated ? <FullscreenToggle target={panel} /> : null}
           {d.review ? <p className="notice">{t("course.reviewMode")}</p> : null}
           {d.proctorLock ? (
             <p className="notice" role="note">

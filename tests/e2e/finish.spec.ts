@@ -117,3 +117,117 @@ test.describe("finishing an attempt (spec 4.5, 7.3; decision 030)", () => {
     await expect(page.getByText("1 previous attempt")).toBeVisible();
   });
 });
+
+test.describe("course details of spec 3 in the viewer", () => {
+  test.use({
+    learnerRecipe: {
+      enrolments: [
+        { course: "learning-survey", attempts: [{ state: "inProgress", progress: 0, startedAgo: 1 }] },
+        { course: "git-workflows", attempts: [{ state: "inProgress", progress: 0, startedAgo: 1 }] },
+      ],
+    },
+  });
+
+  async function openContent(page: Page, name: string) {
+    await page.goto(`/learn/courses?keyword=${encodeURIComponent(name.split(" ")[0].toLowerCase())}`);
+    await page
+      .locator(".card-grid > li.course-card")
+      .filter({ has: page.getByRole("heading", { name, exact: true }) })
+      .getByRole("link")
+      .first()
+      .click();
+    // A course in progress opens in the content.
+    await expect(page).toHaveURL(/\/view\/content/);
+    await expect(page.locator(".activity-panel h1")).toBeVisible();
+  }
+
+  test("a course without mobile support says so on mobile widths only (supportMobileView)", async ({
+    page,
+    learner,
+  }) => {
+    await login(page, learner, "/learn/courses");
+    await openContent(page, "Quarterly Learning Survey");
+    const notice = page.getByRole("note").filter({ hasText: "not made for small screens" });
+    await expect(notice).toBeHidden();
+    await page.setViewportSize({ width: 800, height: 900 });
+    await expect(notice).toBeVisible();
+    // A course that supports mobile widths has no such notice.
+    await openContent(page, "Git Workflows for Teams");
+    await expect(page.getByRole("note").filter({ hasText: "not made for small screens" })).toHaveCount(0);
+  });
+
+  test("the viewer offers full screen where the course supports it (supportFullscreenView)", async ({
+    page,
+    learner,
+    jsEnabled,
+  }) => {
+    await login(page, learner, "/learn/courses");
+    await openContent(page, "Git Workflows for Teams");
+    const toggle = page.getByRole("button", { name: "Full screen" });
+    if (!jsEnabled) {
+      // The Fullscreen API needs JavaScript: no button that could not work.
+      await expect(toggle).toHaveCount(0);
+      return;
+    }
+    await toggle.click();
+    await expect(page.getByRole("button", { name: "Exit full screen" })).toHaveAttribute("aria-pressed", "true");
+    expect(await page.evaluate(() => document.fullscreenElement?.className)).toBe("activity-panel");
+    await page.getByRole("button", { name: "Exit full screen" }).click();
+    await expect(page.getByRole("button", { name: "Full screen" })).toHaveAttribute("aria-pressed", "false");
+  });
+});
+
+test.describe("spec 9 with JavaScript: the blocking loader", () => {
+  test.use({
+    learnerRecipe: {
+      enrolments: [
+        {
+          course: "git-workflows",
+          selfEnrolled: true,
+          attempts: [{ state: "graded", progress: 1, startedAgo: 6, submittedAgo: 2, score: 85 }],
+        },
+      ],
+    },
+  });
+
+  test("a command that waits for the server shows the blocking loader after 300 ms, then removes it", async ({
+    page,
+    learner,
+    jsEnabled,
+  }) => {
+    await login(page, learner, "/learn/courses");
+    await page
+      .locator(".card-grid > li.course-card")
+      .filter({ has: page.getByRole("heading", { name: "Git Workflows for Teams", exact: true }) })
+      .getByRole("link")
+      .first()
+      .click();
+    if (!jsEnabled) {
+      // Without JavaScript the browser's own page load is the indicator: the overlay stays hidden.
+      await page.getByRole("button", { name: "Finish the attempt" }).click();
+      await expect(page.locator(".blocking-loader")).toHaveAttribute("data-shown", "false");
+      return;
+    }
+    await page.waitForFunction(() => "__reactRouterRouteModules" in window);
+    // The server takes a second to answer this command.
+    let release = () => {};
+    const answered = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname.endsWith(".data"),
+      async (route) => {
+        if (route.request().method() === "POST") await answered;
+        await route.continue();
+      },
+    );
+    const loader = page.locator(".blocking-loader");
+    await expect(loader).toHaveAttribute("data-shown", "false");
+    await page.getByRole("button", { name: "Finish the attempt" }).click();
+    await expect(loader).toHaveAttribute("data-shown", "true");
+    await expect(page.getByRole("status").filter({ hasText: "Loading…" })).toBeAttached();
+    release();
+    await expect(
+      page.getByRole("region", { name: "Notifications" }).getByText("The attempt is finished."),
+    ).toBeVisible();
+    await expect(loader).toHaveAttribute("data-shown", "false");
+  });
+});
