@@ -20,6 +20,7 @@ import { requestStateMiddleware, state } from "./services/request.server";
 import { popToast } from "./services/toast.server";
 import { loadPublicSettings, publicLms } from "./services/user.server";
 import { Shell } from "./components/shell";
+import { BlockingLoader } from "./components/blocking-loader";
 import { ErrorPage, errorStatus } from "./components/error-page";
 import { useNonce } from "./components/nonce";
 import stylesHref from "./styles/app.scss?url";
@@ -133,6 +134,7 @@ export default function App() {
         </BarePage>
       ) : (
         <Shell root={root}>
+          <BlockingLoader />
           <Outlet />
         </Shell>
       )}
