@@ -231,3 +231,37 @@ test.describe("spec 9 with JavaScript: the blocking loader", () => {
     await expect(loader).toHaveAttribute("data-shown", "false");
   });
 });
+
+test.describe("spec 8 / 9: the share link", () => {
+  test.use({ learnerRecipe: { like: "ada" } });
+
+  test("a link that cannot be copied is a critical toast, gone after 7 s", async ({ page, learner, jsEnabled }) => {
+    await page.addInitScript(() => {
+      Object.defineProperty(navigator, "clipboard", {
+        value: { writeText: () => Promise.reject(new Error("denied")) },
+      });
+    });
+    await page.clock.install();
+    await login(page, learner, "/learn/courses");
+    const href = await page
+      .locator(".card-grid > li.course-card")
+      .filter({ has: page.getByRole("heading", { name: "SQL Fundamentals", exact: true }) })
+      .getByRole("link")
+      .first()
+      .getAttribute("href");
+    await page.goto(`/learn/courses/${new RegExp(`/learn/courses/(${UUID})`).exec(href ?? "")![1]}`);
+    await page.getByText("Share", { exact: true }).click();
+    if (!jsEnabled) {
+      // Without JavaScript the link is there to copy by hand: no button that could fail.
+      await expect(page.getByRole("textbox", { name: /link/i })).toBeVisible();
+      await expect(page.getByRole("button", { name: "Copy link" })).toHaveCount(0);
+      return;
+    }
+    await page.waitForFunction(() => "__reactRouterRouteModules" in window);
+    await page.getByRole("button", { name: "Copy link" }).click();
+    const toast = page.getByRole("region", { name: "Notifications" }).getByRole("alert");
+    await expect(toast).toHaveText(/The link could not be copied/);
+    await page.clock.fastForward(7_000);
+    await expect(toast).toHaveCount(0);
+  });
+});
