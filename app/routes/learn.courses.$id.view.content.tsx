@@ -1,11 +1,12 @@
 import { Form, Link, redirect, useActionData, useLoaderData, useNavigation, useRevalidator } from "react-router";
-import { lazy, Suspense, useEffect, useEffectEvent, useRef, useState } from "react";
+import { Suspense, useEffect, useEffectEvent, useRef, useState } from "react";
 import { data } from "react-router";
 import { z } from "zod";
 import { useTranslation } from "~/i18n/lite";
 import { listCrumb, type ListSlug } from "~/components/list-crumb";
 import { listCameFrom } from "~/services/breadcrumbs.server";
 import { pageDataAnswers, scheduleRefresh, TREE_RETRY_MS } from "~/components/scheduled-refresh";
+import { lazyWidget } from "~/components/lazy-widget";
 import type { Route } from "./+types/learn.courses.$id.view.content";
 import { endpoints } from "#domain/contract/endpoints";
 import { ActivityWorkflowState, ObjectiveState, ActivityKind } from "#domain/vocabulary";
@@ -28,7 +29,7 @@ import { TocIcon } from "~/components/toc-icon";
 import { useHydrated } from "~/components/use-hydrated";
 
 /** Loaded with the discussion activity only (Conform, its schema): not in every course's first load. */
-const Discussion = lazy(() => import("~/components/discussion"));
+const Discussion = lazyWidget(() => import("~/components/discussion"));
 
 /** Submit the course (spec 4.5), after the confirmation (spec 2.6). */
 const submitSchema = z.object({ intent: z.literal(INTENT.submit), workflowId: z.uuid() });

@@ -265,3 +265,45 @@ test.describe("spec 8 / 9: the share link", () => {
     await expect(toast).toHaveCount(0);
   });
 });
+
+test.describe("spec 8: 'Module not found'", () => {
+  test.use({ learnerRecipe: { like: "ada" } });
+
+  test("a widget whose code cannot be loaded says 'Module not found'; the page keeps working", async ({
+    page,
+    learner,
+    jsEnabled,
+  }) => {
+    await login(page, learner, "/learn/courses?keyword=python");
+    const href = await page
+      .locator(".card-grid > li.course-card")
+      .filter({ has: page.getByRole("heading", { name: "Python for Data Analysis", exact: true }) })
+      .getByRole("link")
+      .first()
+      .getAttribute("href");
+    const id = new RegExp(`/learn/courses/(${UUID})`).exec(href ?? "")![1];
+    // The discussion widget's code is gone (e.g. a new deployment replaced it).
+    await page.route(/\/assets\/discussion-[\w-]+\.js/, (route) => route.fulfill({ status: 404, body: "" }));
+    await page.goto(`/learn/courses/${id}/view/content`);
+    const link = page
+      .getByRole("navigation", { name: "Table of contents" })
+      .getByRole("link")
+      .filter({ hasText: "Discussion: share your first chart" });
+    if (!jsEnabled) {
+      // Without JavaScript the server renders the widget whole: no code to load in the browser.
+      await link.click();
+      await expect(page.getByRole("region", { name: "Discussion", exact: true })).toBeVisible();
+      return;
+    }
+    await page.waitForFunction(() => {
+      const el = document.querySelector("details.toc-panel");
+      return !!el && Object.keys(el).some((k) => k.startsWith("__reactProps"));
+    });
+    await link.click();
+    await expect(page.getByRole("heading", { level: 1, name: "Discussion: share your first chart" })).toBeVisible();
+    await expect(page.getByRole("alert").filter({ hasText: "Module not found" })).toBeVisible();
+    // The rest of the page still works: another activity opens.
+    await page.getByRole("navigation", { name: "Table of contents" }).getByRole("link").first().click();
+    await expect(page.getByRole("alert").filter({ hasText: "Module not found" })).toHaveCount(0);
+  });
+});
