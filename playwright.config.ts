@@ -20,6 +20,8 @@ const HTTP_ONLY = /\.http\.spec\.ts$/;
 
 export default defineConfig({
   testDir: "tests/e2e",
+  // The external-provider/external-API journeys need a second server: playwright.external.config.ts.
+  testIgnore: /external\.spec\.ts$/,
   fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
@@ -49,6 +51,8 @@ export default defineConfig({
       APP_ENV: "test",
       // The learner fixture's endpoint (tests/e2e/fixtures.ts, decision 014): only this server has it.
       E2E_FIXTURES: "1",
+      // The admin panel is configured (spec 1: the user menu's admin entry uses ADMIN_URL).
+      ADMIN_URL: "/admin/console",
       PORT: String(port),
       // Load shedding by event-loop delay (decision 031) off: on a shared machine the tests' own
       // server can pass 1 s of delay without being overloaded by them; the in-flight limit stays.

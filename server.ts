@@ -68,6 +68,20 @@ let idpHandler: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) |
 let changes: ChangeFeed | undefined;
 let apiFetch: ((request: Request) => Response | Promise<Response>) | null = null;
 
+/** IDP_EXTRA_APP_URLS: comma-separated origins of other app processes; a value that is no http(s) origin stops the server. */
+function otherAppUrls(value: string | undefined): string[] {
+  return (value ?? "")
+    .split(",")
+    .map((v) => v.trim())
+    .filter(Boolean)
+    .map((v) => {
+      const u = URL.parse(v);
+      if (!u || !/^https?:$/.test(u.protocol) || u.pathname.replace(/\/$/, "") !== "")
+        throw new Error(`IDP_EXTRA_APP_URLS: "${v}" is not an http(s) origin`);
+      return u.origin;
+    });
+}
+
 if (process.env.LMS_API_URL && !process.env.OIDC_ISSUER) {
   throw new Error(
     "LMS_API_URL is set, so the embedded identity provider is off: set OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET too.",
@@ -121,17 +135,20 @@ if (!process.env.LMS_API_URL) {
     const clientId = "learner-app";
     // Derived from the provider's stored secret: the same on every start and on every node sharing
     // DATA_DIR/secrets.json, so a code issued by one node can be exchanged at another.
-    const clientSecret = createHmac("sha256", secrets.idpCookieKey)
-      .update("learner-app client secret")
-      .digest("base64url");
+    const clientSecret =
+      process.env.IDP_CLIENT_SECRET ??
+      createHmac("sha256", secrets.idpCookieKey).update("learner-app client secret").digest("base64url");
+    // Other app processes this provider signs in for, as their "external" provider (OIDC_ISSUER
+    // pointing here; the CI's external-mode browser tests): their callback and sign-out returns.
+    const appUrls = [appUrl, ...otherAppUrls(process.env.IDP_EXTRA_APP_URLS)];
     const idp = createIdentityProvider({
       issuer,
       db: database.db,
       client: {
         clientId,
         clientSecret,
-        redirectUris: [`${appUrl}/learn/login-callback`],
-        postLogoutRedirectUris: [`${appUrl}/learn`, `${appUrl}/learn/open-catalog`],
+        redirectUris: appUrls.map((u) => `${u}/learn/login-callback`),
+        postLogoutRedirectUris: appUrls.flatMap((u) => [`${u}/learn`, `${u}/learn/open-catalog`]),
       },
       signingKey: secrets.signingKey,
       previousSigningKeys: secrets.previousSigningKeys,

@@ -296,6 +296,19 @@ addOperations({
   "/api/lms/v1/objective-records/query": {
     get: { summary: "Attempts of a course by objectiveId (query)", response: list(objectiveRecordSchema) },
   },
+  "/api/lms/v1/objective-records/{id}": {
+    get: {
+      summary: "One of the learner's attempts (record), reveal policies applied; another learner's is 404",
+      params: ["id"],
+      response: objectiveRecordSchema,
+    },
+  },
+  "/api/lms/v1/users/me/objective-workflows/{id}/activities/{activityId}/activity-workflow-aggregate": {
+    get: {
+      summary: "The learner's standing in one activity of one attempt: latest activity workflow and record",
+      params: ["id", "activityId"],
+    },
+  },
   "/api/lms/v1/users/me/objective-workflows/{id}/activity-with-aggregates": {
     get: {
       summary: "The full activity tree of a workflow with per-activity progress (spec 7.4 'full tree')",

@@ -7,7 +7,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { I18nProvider } from "~/i18n/lite";
 import { getInstance } from "./services/i18n.server";
 import { NonceProvider } from "./components/nonce";
-import { appConfig } from "./services/config.server";
+import { appConfig, type AppConfig } from "./services/config.server";
 
 /** The load context's key, read by `server.ts` from this entry module of the build (decision 015). */
 export { appLoadContext } from "./services/config.server";
@@ -15,7 +15,7 @@ export { appLoadContext } from "./services/config.server";
 export const streamTimeout = 5_000;
 
 /** Content-Security-Policy with a fresh nonce per document (ARCHITECTURE.md security baseline). */
-function csp(nonce: string, dev: boolean): string {
+function csp(nonce: string, dev: boolean, provider: string): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
@@ -29,7 +29,9 @@ function csp(nonce: string, dev: boolean): string {
     "object-src 'self'",
     "media-src 'self' https:",
     "frame-ancestors 'self'",
-    "form-action 'self'",
+    // Sign-out is a form whose answer redirects to the identity provider's end-session endpoint:
+    // a browser checks form-action on that redirect too, so a provider on another origin is named.
+    `form-action 'self'${provider ? ` ${provider}` : ""}`,
     "base-uri 'self'",
   ].join("; ");
 }
@@ -42,6 +44,12 @@ function cacheHeaders(headers: Headers): Headers {
     if (v) out.set(name, v);
   }
   return out;
+}
+
+/** The identity provider's origin when it is not the app's own (an external OIDC_ISSUER), else "". */
+function providerOrigin(config: AppConfig): string {
+  const origin = URL.parse(config.oidc.issuer)?.origin ?? "";
+  return origin && origin !== new URL(config.appUrl).origin ? origin : "";
 }
 
 export default function handleRequest(
@@ -79,7 +87,7 @@ export default function handleRequest(
           const body = new PassThrough();
           const stream = createReadableStreamFromReadable(body);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          responseHeaders.set("Content-Security-Policy", csp(nonce, dev));
+          responseHeaders.set("Content-Security-Policy", csp(nonce, dev, providerOrigin(appConfig(loadContext))));
           if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-store");
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);

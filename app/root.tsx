@@ -20,6 +20,7 @@ import { requestStateMiddleware, state } from "./services/request.server";
 import { popToast } from "./services/toast.server";
 import { loadPublicSettings, publicLms } from "./services/user.server";
 import { Shell } from "./components/shell";
+import { BlockingLoader } from "./components/blocking-loader";
 import { ErrorPage, errorStatus } from "./components/error-page";
 import { useNonce } from "./components/nonce";
 import stylesHref from "./styles/app.scss?url";
@@ -67,6 +68,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
             email: shell.user.email,
             learnerOnly: shell.learnerOnly,
             impersonating: shell.impersonating,
+            // Spec 1: the user menu's admin entry is the configured admin panel (ADMIN_URL).
+            adminUrl: shell.learnerOnly ? null : s.config.adminUrl,
           }
         : null,
       menu: shell ? shell.menu : PUBLIC_MENU,
@@ -131,6 +134,7 @@ export default function App() {
         </BarePage>
       ) : (
         <Shell root={root}>
+          <BlockingLoader />
           <Outlet />
         </Shell>
       )}

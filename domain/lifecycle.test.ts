@@ -4,6 +4,7 @@ import {
   canReview,
   canStartObjectiveWorkflow,
   courseButtons,
+  finishButton,
   gradeObjective,
   gradeVisibility,
   isUnresolved,
@@ -974,5 +975,24 @@ describe("grading maths (product rule)", () => {
   ];
   it.each(rows)("grading: %s", (_l, args, expected) => {
     expect(gradeObjective(args)).toMatchObject(expected);
+  });
+});
+
+describe("4.5 / 7.3 finishing an attempt (decision 030)", () => {
+  const W = ObjectiveWorkflowState;
+  it.each([
+    ["no attempt", null, HIDDEN],
+    ["in progress", W.inProgress, HIDDEN],
+    ["submitted: the results are in", W.submitted, ENABLED],
+    ["in grading: a person has not graded yet", W.inGrading, HIDDEN],
+    ["graded", W.graded, ENABLED],
+    ["grading approved", W.gradingApproved, ENABLED],
+    ["finished already", W.finished, HIDDEN],
+  ] as const)("%s", (_, state, expected) => {
+    expect(finishButton({ workflow: state === null ? null : { state }, proctorLocked: false })).toEqual(expected);
+  });
+
+  it("4.8: a proctor lock disables it with the lock's reason", () => {
+    expect(finishButton({ workflow: { state: W.graded }, proctorLocked: true })).toEqual(disabled("proctoring.locked"));
   });
 });

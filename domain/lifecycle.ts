@@ -270,6 +270,33 @@ const disabled = (reason: string): ButtonState => ({
 });
 
 /**
+ * Spec 4.5, 7.3 (decision 030): the states in which an attempt can be finished — its results are in
+ * (submitted) or a person has graded them (graded, grading approved). The API refuses the finish
+ * command in any other state, and the course page offers 'Finish the attempt' in exactly these.
+ */
+export const FINISHABLE_WORKFLOW_STATES: readonly ObjectiveWorkflowState[] = [
+  ObjectiveWorkflowState.submitted,
+  ObjectiveWorkflowState.graded,
+  ObjectiveWorkflowState.gradingApproved,
+];
+
+export function canFinishAttempt(workflow: { state: ObjectiveWorkflowState } | null | undefined): boolean {
+  return Boolean(workflow && FINISHABLE_WORKFLOW_STATES.includes(workflow.state));
+}
+
+/**
+ * Decision 030: 'Finish the attempt' on the course page once the results are in or graded; disabled
+ * while a proctor lock holds (spec 4.8). Finishing issues the certificate and opens Start again.
+ */
+export function finishButton(input: {
+  workflow: { state: ObjectiveWorkflowState } | null | undefined;
+  proctorLocked: boolean;
+}): ButtonState {
+  if (!canFinishAttempt(input.workflow)) return HIDDEN;
+  return input.proctorLocked ? disabled("proctoring.locked") : ENABLED;
+}
+
+/**
  * Spec 4.3 (start again): retake is offered when the workflow is finished,
  * retake is permitted and the kind is not text; LTI only when the root
  * activity is ready or expired; composite only with the compositeRetake flag.

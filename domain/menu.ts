@@ -8,6 +8,8 @@ export interface Features {
   researchProjects: boolean;
   knowledgeModels: boolean;
   dashboard: boolean;
+  /** Spec 4.3: 'Start again' on composite courses (the composite-retake feature flag). */
+  compositeRetake: boolean;
 }
 
 export const DEFAULT_FEATURES: Features = {
@@ -17,6 +19,7 @@ export const DEFAULT_FEATURES: Features = {
   researchProjects: false,
   knowledgeModels: false,
   dashboard: false,
+  compositeRetake: true,
 };
 
 export interface MenuContext {

@@ -139,6 +139,22 @@ if (!unitOnly) {
     } else if (status !== 0) {
       failed += 1;
     }
+    // The README's configuration modes: OIDC_ISSUER and LMS_API_URL at a second process of this
+    // server on another origin (playwright.external.config.ts starts both; issue 11).
+    const extOut = join(work, "playwright-external.json");
+    const extStatus = run("npx", ["playwright", "test", "--config", "playwright.external.config.ts"], {
+      PW_JSON_OUTPUT: extOut,
+      E2E_DATA_DIR: join(work, "data-external"),
+      ...(chromium ? { PLAYWRIGHT_CHROMIUM_PATH: chromium } : {}),
+    });
+    if (existsSync(extOut)) {
+      const r = JSON.parse(readFileSync(extOut, "utf8"));
+      passed += (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0);
+      failed += r.stats?.unexpected ?? 0;
+      if (extStatus !== 0 && !(r.stats?.unexpected > 0)) failed += 1;
+    } else if (extStatus !== 0) {
+      failed += 1;
+    }
     if (postgres) {
       // Two app processes on one PostgreSQL database behind a balancer (tests/nodes/).
       const nodesOut = join(work, "playwright-nodes.json");

@@ -1,7 +1,7 @@
 // Commands: what a command (spec 7.7) does inside the transaction `runCommand` gives it — check the rules, write,
 // return the command's data; a refusal is an ApiError. This one: an attempt's lifecycle (spec 4.4, 4.5, 7.3).
 import { and, eq, inArray } from "drizzle-orm";
-import { availabilityBlock, gradeObjective, retakeOffered } from "../../domain/lifecycle";
+import { availabilityBlock, canFinishAttempt, gradeObjective, retakeOffered } from "../../domain/lifecycle";
 import { proctorLocked } from "../../domain/proctoring";
 import {
   ActivityWorkflowState,
@@ -306,20 +306,12 @@ export async function submitObjectiveWorkflow(tx: Tx, user: Principal, objective
   return toWorkflow(updated);
 }
 
-/** Spec 4.1: the states from which a learner may finish an attempt. */
-const FINISHABLE_STATES: readonly ObjectiveWorkflowState[] = [
-  ObjectiveWorkflowState.submitted,
-  ObjectiveWorkflowState.graded,
-  ObjectiveWorkflowState.gradingApproved,
-];
-
-/** Spec 7.3: finish a submitted/graded workflow; the answer replaces the client's copy. */
+/** Spec 7.3: finish a submitted/graded workflow (the domain's canFinishAttempt, decision 030); the answer replaces the client's copy. */
 export async function finishObjectiveWorkflow(tx: Tx, user: Principal, objectiveWorkflowId: string, now: Date) {
   const wf = await ownWorkflow(tx, user.id, objectiveWorkflowId, true);
   if (wf.state === ObjectiveWorkflowState.finished)
     throw conflict("alreadyFinished", "The course is already finished.");
-  if (!FINISHABLE_STATES.includes(wf.state))
-    throw conflict("cannotFinish", "The course cannot be finished in its current state.");
+  if (!canFinishAttempt(wf)) throw conflict("cannotFinish", "The course cannot be finished in its current state.");
   const [updated] = await tx
     .update(objectiveWorkflows)
     .set({ state: ObjectiveWorkflowState.finished, finished: now })

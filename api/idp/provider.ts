@@ -75,11 +75,23 @@ async function readForm(req: IncomingMessage, limit = 16 * 1024): Promise<URLSea
   return new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
 }
 
-function send(res: ServerResponse, status: number, html: string, nonce: string, extra: Record<string, string> = {}) {
+/**
+ * `formAction`: where the provider's forms may lead — itself, and the client's redirect origins, since
+ * a browser checks form-action on the redirects after a submit too (the sign-in form ends at the
+ * app's callback, on another origin when this provider is another app's external one).
+ */
+function sendPage(
+  formAction: string,
+  res: ServerResponse,
+  status: number,
+  html: string,
+  nonce: string,
+  extra: Record<string, string> = {},
+) {
   res.writeHead(status, {
     "Content-Type": "text/html; charset=utf-8",
     "Cache-Control": "no-store",
-    "Content-Security-Policy": `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+    "Content-Security-Policy": `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "same-origin",
     ...extra,
@@ -93,6 +105,12 @@ function send(res: ServerResponse, status: number, html: string, nonce: string, 
  * and RP-initiated logout. Mounted at /idp by server.ts; absent when OIDC_ISSUER is configured.
  */
 export function createIdentityProvider(options: IdentityProviderOptions) {
+  const formAction = [
+    "'self'",
+    ...new Set([new URL(options.issuer).origin, ...options.client.redirectUris.map((u) => new URL(u).origin)]),
+  ].join(" ");
+  const send = (...args: Parameters<typeof sendPage> extends [string, ...infer R] ? R : never) =>
+    sendPage(formAction, ...args);
   const { db } = options;
   const signIn = signInLimits({ db });
   const signUpLimit = signUpLimits({ db });
@@ -249,7 +267,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
           const script = `document.getElementById("op.logoutForm").insertAdjacentHTML("beforeend",'<input type="hidden" name="logout" value="yes">');document.getElementById("op.logoutForm").submit();`;
           ctx.set(
             "Content-Security-Policy",
-            `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action 'self' ${new URL(options.issuer).origin}; frame-ancestors 'none'`,
+            `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action ${formAction}; frame-ancestors 'none'`,
           );
           ctx.type = "html";
           ctx.body = page(t, nonce, t.t("signOut"), body, script);

@@ -3,7 +3,14 @@
 import { previousAttemptScoresVisible } from "../../domain/lifecycle";
 import type { AttemptRecord } from "../../domain/contract/courses";
 import type { ObjectiveWorkflowState } from "../../domain/vocabulary";
-import type { activities, activityRecords, objectiveRecords, objectiveWorkflowAggregates } from "../db/schema";
+import type {
+  activities,
+  activityRecords,
+  activityWorkflows,
+  objectiveRecords,
+  objectiveWorkflowAggregates,
+} from "../db/schema";
+import type { ActivityWorkflowAggregate } from "../../domain/contract/lifecycle";
 import { iso } from "./common";
 import { toRecord, type GradeRow } from "./courses";
 
@@ -69,5 +76,35 @@ export function toActivityContent(a: typeof activities.$inferSelect) {
     content: a.content,
     duration: a.duration,
     toolUrl: a.toolUrl,
+  };
+}
+
+/** Spec 7.3 activity-workflow aggregate: the activity's latest workflow and record in one attempt. */
+export function toActivityWorkflowAggregate(
+  objectiveWorkflowId: string,
+  activityId: string,
+  standing: {
+    activityWorkflow: typeof activityWorkflows.$inferSelect | null;
+    activityRecord: typeof activityRecords.$inferSelect | null;
+  },
+  reveal: boolean,
+): ActivityWorkflowAggregate {
+  const aw = standing.activityWorkflow;
+  const rec = standing.activityRecord;
+  return {
+    objectiveWorkflowId,
+    activityId,
+    activityWorkflow: aw
+      ? { id: aw.id, state: aw.state, started: iso(aw.started), finished: iso(aw.finished), resume: aw.resume ?? null }
+      : null,
+    activityRecord: rec
+      ? {
+          id: rec.id,
+          score: reveal ? rec.score : null,
+          maxScore: reveal ? rec.maxScore : null,
+          passed: reveal ? rec.passed : null,
+          finished: iso(rec.finished),
+        }
+      : null,
   };
 }

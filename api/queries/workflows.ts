@@ -183,3 +183,38 @@ export async function saveResume(
     .returning({ id: activityWorkflows.id, resume: activityWorkflows.resume });
   return row;
 }
+
+/** The aggregate (course standing) of one of the learner's records; another learner's record is not found. */
+export async function ownRecordAggregateId(db: Db, userId: string, recordId: string): Promise<string> {
+  const [row] = await db
+    .select({ aggregateId: objectiveRecords.aggregateId })
+    .from(objectiveRecords)
+    .where(and(eq(objectiveRecords.id, recordId), eq(objectiveRecords.userId, userId)))
+    .limit(1);
+  if (!row) throw notFound("record");
+  return row.aggregateId;
+}
+
+/**
+ * One activity of an attempt's course: its latest activity workflow and latest record in the attempt
+ * (two indexed reads in parallel); null when the activity is not part of the course.
+ */
+export async function loadActivityStanding(db: Db, wf: { id: string; objectiveId: string }, activityId: string) {
+  const [part, latest] = await Promise.all([
+    db
+      .select({ id: activityParts.id })
+      .from(activityParts)
+      .where(and(eq(activityParts.objectiveId, wf.objectiveId), eq(activityParts.activityId, activityId)))
+      .limit(1),
+    db
+      .select({ aw: activityWorkflows, rec: activityRecords })
+      .from(activityWorkflows)
+      .innerJoin(activityParts, eq(activityParts.id, activityWorkflows.activityPartId))
+      .leftJoin(activityRecords, eq(activityRecords.activityWorkflowId, activityWorkflows.id))
+      .where(and(eq(activityWorkflows.objectiveWorkflowId, wf.id), eq(activityParts.activityId, activityId)))
+      .orderBy(desc(activityWorkflows.started))
+      .limit(1),
+  ]);
+  if (!part[0]) return null;
+  return { activityWorkflow: latest[0]?.aw ?? null, activityRecord: latest[0]?.rec ?? null };
+}

@@ -22,7 +22,12 @@ import {
 import { ApiError, message, notFound } from "../errors";
 import { stableUuid } from "../ids";
 import { toWorkflow } from "../mappers/courses";
-import { toActivityContent, toActivityRecord, toAttemptRecords } from "../mappers/workflows";
+import {
+  toActivityContent,
+  toActivityRecord,
+  toActivityWorkflowAggregate,
+  toAttemptRecords,
+} from "../mappers/workflows";
 import { loadTree } from "../queries/activity-tree";
 import { attemptAccess, lockedError, openActivityRefusal, refuseLocked } from "../queries/activity-access";
 import {
@@ -31,7 +36,9 @@ import {
   loadActivityContents,
   loadActivityForLearner,
   loadActivityRecords,
+  loadActivityStanding,
   loadAttemptRecords,
+  ownRecordAggregateId,
   ownWorkflow,
   saveResume,
 } from "../queries/workflows";
@@ -164,6 +171,15 @@ export function lifecycleRoutes() {
       throw new ApiError(400, { objectiveId: [message("invalid", "objectiveId must be a course id (uuid).")] });
     return records(c, { objectiveId: q });
   });
+  // Spec 7.3: one record, as the list shows it (reveal policy applied); another learner's is 404.
+  r.get("/objective-records/:id", async (c) => {
+    const { id } = params(c, idParams);
+    const aggregateId = await ownRecordAggregateId(c.var.db, c.var.user.id, id);
+    const { aggregate, rows, gradeMap } = await loadAttemptRecords(c.var.db, c.var.user.id, { aggregateId });
+    const record = toAttemptRecords(aggregate, rows, gradeMap, c.var.now).find((x) => x.id === id);
+    if (!record) throw notFound("record");
+    return c.json(record);
+  });
 
   // Spec 7.4: the course tree for one of the learner's workflows, with per-activity progress.
   const tree = async (c: Context<ApiEnv>) => {
@@ -221,6 +237,18 @@ export function lifecycleRoutes() {
   r.get("/users/me/objective-workflows/:id/activities/:activityId/activity-records", async (c) => {
     const p = params(c, activityParams);
     return recordsOf(c, p.id, p.activityId);
+  });
+  // Spec 7.3: the learner's standing in one activity of one attempt.
+  r.get("/users/me/objective-workflows/:id/activities/:activityId/activity-workflow-aggregate", async (c) => {
+    const p = params(c, activityParams);
+    const db = c.var.db;
+    const wf = await ownWorkflow(db, c.var.user.id, p.id);
+    const [standing, reveal] = await Promise.all([
+      loadActivityStanding(db, wf, p.activityId),
+      activityScoresRevealed(db, wf, c.var.now),
+    ]);
+    if (!standing) throw notFound("activity");
+    return c.json(toActivityWorkflowAggregate(wf.id, p.activityId, standing, reveal));
   });
   r.get("/users/me/objective-workflows/:id/activity-records/query", async (c) => {
     const { id } = params(c, idParams);

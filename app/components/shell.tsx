@@ -15,7 +15,7 @@ export interface ShellRoot {
     values?: Record<string, string | number>;
     text?: string;
   }[];
-  user: { name: string; email: string; learnerOnly: boolean; impersonating: boolean } | null;
+  user: { name: string; email: string; learnerOnly: boolean; impersonating: boolean; adminUrl?: string | null } | null;
   menu: MenuEntry[];
 }
 
@@ -128,9 +128,9 @@ function UserMenu({ root }: { root: ShellRoot }) {
           <li>
             <a href="/learn/profile">{t("userMenu.profile")}</a>
           </li>
-          {!root.user.learnerOnly ? (
+          {!root.user.learnerOnly && root.user.adminUrl ? (
             <li>
-              <a href="/admin">{t("userMenu.adminPanel")}</a>
+              <a href={root.user.adminUrl}>{t("userMenu.adminPanel")}</a>
             </li>
           ) : null}
           <li>
@@ -146,16 +146,19 @@ function UserMenu({ root }: { root: ShellRoot }) {
   );
 }
 
+interface Crumb {
+  label: string;
+  href?: string;
+  slug?: string;
+}
 interface CrumbHandle {
-  breadcrumb?: (data: unknown, t: (key: string) => string) => { label: string; href?: string; slug?: string } | null;
+  breadcrumb?: (data: unknown, t: (key: string) => string) => Crumb | Crumb[] | null;
 }
 
 function Breadcrumbs() {
   const { t } = useTranslation();
   const matches = useMatches();
-  const crumbs = matches
-    .map((m) => (m.handle as CrumbHandle | undefined)?.breadcrumb?.(m.loaderData, t) ?? null)
-    .filter((c): c is NonNullable<typeof c> => c !== null);
+  const crumbs = matches.flatMap((m) => (m.handle as CrumbHandle | undefined)?.breadcrumb?.(m.loaderData, t) ?? []);
   if (crumbs.length === 0) return null;
   return (
     <nav aria-label={t("breadcrumbs.label")} className="breadcrumbs">

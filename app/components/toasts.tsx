@@ -1,7 +1,15 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/i18n/lite";
 
 export const TOAST_DURATION_MS = 7000;
+
+/** The browser event a component raises for a toast of its own (a failure no server answer carries). */
+const CLIENT_TOAST_EVENT = "learn:toast";
+
+/** Shows a toast from the browser (spec 9: 7000 ms, like the server's). */
+export function showToast(toast: Toast): void {
+  window.dispatchEvent(new CustomEvent<Toast>(CLIENT_TOAST_EVENT, { detail: toast }));
+}
 
 type Toast = {
   type: "success" | "info" | "critical";
@@ -25,6 +33,26 @@ export function Toasts({ toasts }: { toasts: Toast[] }) {
     const timer = setTimeout(() => setVisible([]), TOAST_DURATION_MS);
     return () => clearTimeout(timer);
   }, [toasts]);
+  // Toasts raised in the browser (showToast): each leaves after its own 7000 ms.
+  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+  useEffect(() => {
+    const pending = timers.current;
+    const onToast = (event: Event) => {
+      const toast = (event as CustomEvent<Toast>).detail;
+      setVisible((v) => [...v, toast]);
+      const timer = setTimeout(() => {
+        pending.delete(timer);
+        setVisible((v) => v.filter((x) => x !== toast));
+      }, TOAST_DURATION_MS);
+      pending.add(timer);
+    };
+    window.addEventListener(CLIENT_TOAST_EVENT, onToast);
+    return () => {
+      window.removeEventListener(CLIENT_TOAST_EVENT, onToast);
+      for (const timer of pending) clearTimeout(timer);
+      pending.clear();
+    };
+  }, []);
   return (
     <div className="toasts" aria-live="polite" aria-label={t("toast.region")} role="region">
       {visible.map((toast, i) => (

@@ -10,6 +10,8 @@ export const INTENT = {
   start: "start",
   /** Submit the course (spec 4.5), after the confirmation. */
   submit: "submit",
+  /** Finish a submitted or graded attempt (spec 4.5, 7.3; decision 030). */
+  finish: "finish",
   /** Start or finish one activity (spec 7.3). */
   startActivity: "startActivity",
   finishActivity: "finishActivity",

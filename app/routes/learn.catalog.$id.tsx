@@ -1,5 +1,6 @@
 import { Form, redirect, useLoaderData, useNavigation } from "react-router";
 import { useTranslation } from "~/i18n/lite";
+import { listCrumb } from "~/components/list-crumb";
 import type { Route } from "./+types/learn.catalog.$id";
 import { state } from "~/services/request.server";
 import { catalogCourse, requireCourseId } from "~/services/catalog.server";
@@ -16,8 +17,8 @@ const enrolSchema = z.object({ intent: z.literal(INTENT.enrol), enrolId: z.uuid(
 
 export const handle = {
   title: (d: { course?: { objective: { name: string } } } | undefined) => d?.course?.objective.name ?? null,
-  breadcrumb: (d: { course?: { objective: { name: string } } } | undefined) =>
-    d?.course ? { label: d.course.objective.name } : null,
+  breadcrumb: (d: { course?: { objective: { name: string } } } | undefined, t: (k: string) => string) =>
+    d?.course ? [listCrumb("catalog-list", t), { label: d.course.objective.name }] : null,
 };
 
 /** /learn/catalog/{id} (spec 2.1): a catalog course with 'Add to my courses'. */

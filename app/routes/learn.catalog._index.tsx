@@ -1,4 +1,5 @@
-import { redirect, useLoaderData } from "react-router";
+import { data, redirect, useLoaderData } from "react-router";
+import { rememberList } from "~/services/breadcrumbs.server";
 import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/learn.catalog._index";
 
@@ -24,7 +25,7 @@ export const handle = {
 };
 
 /** /learn/catalog (spec 2.1, 7.2): courses the learner can add, with search and filters. */
-export async function loader({ url, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const s = state(context);
   const shell = await s.shell();
   // Spec 2.1: catalog paths are public paths; visitors see the open catalog instead.
@@ -40,7 +41,10 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   ]);
   const { filters } = await canonicalOrRedirect(url, knownFilterValues(collections.data, categories), s.config);
   const list = await lms.get(endpoints.objectiveAccesses, listQuery(filters, { search: filters.keyword || undefined }));
-  return catalogListData(list.data.map(toCatalogCard), list.totalCount, filters, collections.data, categories);
+  const remember = await rememberList(request, "catalog-list", s.config);
+  return data(catalogListData(list.data.map(toCatalogCard), list.totalCount, filters, collections.data, categories), {
+    headers: remember ? { "Set-Cookie": remember } : undefined,
+  });
 }
 
 export default function Catalog() {

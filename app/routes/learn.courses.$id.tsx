@@ -1,11 +1,13 @@
 import { Form, Link, useLoaderData, useNavigation } from "react-router";
 import { useTranslation } from "~/i18n/lite";
+import { listCrumb, type ListSlug } from "~/components/list-crumb";
+import { listCameFrom } from "~/services/breadcrumbs.server";
 import type { Route } from "./+types/learn.courses.$id";
 import { state } from "~/services/request.server";
 import { getLocale } from "~/services/i18n.server";
 import { dateFormatter } from "~/services/format.server";
 import { requireCourseId } from "~/services/catalog.server";
-import { courseView, loadCourse, startCourse, type CourseView } from "~/services/course.server";
+import { courseView, finishAttempt, loadCourse, startCourse, type CourseView } from "~/services/course.server";
 import { enrol } from "~/services/courses.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
@@ -18,27 +20,32 @@ import { ScoreBadge, CourseLayers } from "~/components/course-parts";
 
 export const handle = {
   title: (d: { view?: CourseView } | undefined) => d?.view?.objective.name ?? null,
-  breadcrumb: (d: { view?: CourseView } | undefined, t: (k: string) => string) =>
-    d?.view ? { label: d.view.objective.name } : { label: t("breadcrumbs.courses-list"), href: "/learn/courses" },
+  breadcrumb: (d: { view?: CourseView; list?: ListSlug } | undefined, t: (k: string) => string) =>
+    d?.view ? [listCrumb(d.list ?? "courses-list", t), { label: d.view.objective.name }] : listCrumb("courses-list", t),
 };
 
 /** Start or Start again (spec 4.3, 4.4): both ids make a double-clicked button one command each. */
 const startSchema = z.object({ intent: z.literal(INTENT.start), workflowId: z.uuid(), enrolId: z.uuid() });
+/** Finish the attempt (spec 4.5, 7.3; decision 030): the workflow and a command id per page view. */
+const finishSchema = z.object({ intent: z.literal(INTENT.finish), workflowId: z.uuid(), commandId: z.uuid() });
 /** Add to my courses (spec 4.3). */
 const enrolSchema = z.object({ intent: z.literal(INTENT.enrol), enrolId: z.uuid() });
 
 /** /learn/courses/{id}, /view/details and /{accessId} (spec 2.1, 2.5): 'About the course'. */
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
   const id = requireCourseId(params.id);
   const s = state(context);
   const shell = await s.requireLearner();
   const lms = await s.lms();
-  const course = await loadCourse(lms, id, { certificatesOf: shell.user.id });
-  const view = courseView(course, new Date(), dateFormatter(getLocale(context), shell.user.timezone));
+  const course = await loadCourse(lms, id, { certificatesOf: shell.user.id, config: s.config });
+  const view = courseView(course, new Date(), dateFormatter(getLocale(context), shell.user.timezone), {
+    compositeRetake: shell.settings.features.compositeRetake,
+  });
   return {
     view,
+    list: await listCameFrom(request, s.config),
     shareUrl: `${s.config.appUrl}/learn/open-catalog/${id}/view/details`,
-    ids: { workflow: crypto.randomUUID(), enrol: crypto.randomUUID() },
+    ids: { workflow: crypto.randomUUID(), enrol: crypto.randomUUID(), finish: crypto.randomUUID() },
   };
 }
 
@@ -55,6 +62,11 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       const { workflowId, enrolId } = submission.value;
       const fmt = dateFormatter(getLocale(context), shell.user.timezone);
       return startCourse(lms, s.config, id, workflowId, enrolId, fmt);
+    }
+    case INTENT.finish: {
+      const submission = parseSubmission(form, finishSchema);
+      if (submission.status !== "success") badRequest();
+      return finishAttempt(lms, s.config, id, submission.value.workflowId, submission.value.commandId);
     }
     case INTENT.enrol: {
       const submission = parseSubmission(form, enrolSchema);
@@ -73,6 +85,31 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     default:
       badRequest();
   }
+}
+
+/** Decision 030: 'Finish the attempt' once the results are in or graded; says what finishing does. */
+function FinishForm({ workflowId, commandId, enabled }: { workflowId: string; commandId: string; enabled: boolean }) {
+  const { t } = useTranslation();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === INTENT.finish;
+  return (
+    <Form method="post" className="course-actions__form">
+      <input type="hidden" name="intent" value={INTENT.finish} />
+      <input type="hidden" name="workflowId" value={workflowId} />
+      <input type="hidden" name="commandId" value={commandId} />
+      <button
+        type="submit"
+        className="button button--primary"
+        disabled={!enabled || busy}
+        aria-describedby="finish-hint"
+      >
+        {busy ? t("finish.finishing") : t("finish.action")}
+      </button>
+      <p id="finish-hint" className="course-actions__hint">
+        {t("finish.hint")}
+      </p>
+    </Form>
+  );
 }
 
 /** Spec 2.5: the learner's certificates for this course, newest first; nothing when there are none. */
@@ -351,6 +388,9 @@ export default function CourseDetails() {
                     {t("course.review")}
                   </button>
                 )
+              ) : null}
+              {view.finish.visible && view.workflow ? (
+                <FinishForm workflowId={view.workflow.id} commandId={ids.finish} enabled={view.finish.enabled} />
               ) : null}
               {b.startAgain.visible ? (
                 <StartForm

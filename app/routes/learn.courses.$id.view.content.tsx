@@ -1,8 +1,12 @@
 import { Form, Link, redirect, useActionData, useLoaderData, useNavigation, useRevalidator } from "react-router";
-import { lazy, Suspense, useEffect, useEffectEvent, useRef } from "react";
+import { Suspense, useEffect, useEffectEvent, useRef, useState } from "react";
 import { data } from "react-router";
 import { z } from "zod";
 import { useTranslation } from "~/i18n/lite";
+import { listCrumb, type ListSlug } from "~/components/list-crumb";
+import { listCameFrom } from "~/services/breadcrumbs.server";
+import { pageDataAnswers, scheduleRefresh, TREE_RETRY_MS } from "~/components/scheduled-refresh";
+import { lazyWidget } from "~/components/lazy-widget";
 import type { Route } from "./+types/learn.courses.$id.view.content";
 import { endpoints } from "#domain/contract/endpoints";
 import { ActivityWorkflowState, ObjectiveState, ActivityKind } from "#domain/vocabulary";
@@ -27,7 +31,7 @@ import { TocIcon } from "~/components/toc-icon";
 import { useHydrated } from "~/components/use-hydrated";
 
 /** Loaded with the discussion activity only (Conform, its schema): not in every course's first load. */
-const Discussion = lazy(() => import("~/components/discussion"));
+const Discussion = lazyWidget(() => import("~/components/discussion"));
 
 /** Submit the course (spec 4.5), after the confirmation (spec 2.6). */
 const submitSchema = z.object({ intent: z.literal(INTENT.submit), workflowId: z.uuid() });
@@ -55,12 +59,11 @@ const resumeSchema = z.object({
 
 export const handle = {
   title: (d: { course?: { name: string } } | undefined) => d?.course?.name ?? null,
-  breadcrumb: (d: { course?: { id: string; name: string } } | undefined) =>
-    d?.course ? { label: d.course.name, href: `/learn/courses/${d.course.id}` } : null,
+  breadcrumb: (d: { course?: { id: string; name: string }; list?: ListSlug } | undefined, t: (k: string) => string) =>
+    d?.course
+      ? [listCrumb(d.list ?? "courses-list", t), { label: d.course.name, href: `/learn/courses/${d.course.id}` }]
+      : null,
 };
-
-/** Spec 9: a failed tree reload is retried after 30 s. */
-export const TREE_RETRY_MS = 30_000;
 
 /**
  * /learn/courses/{id}/view/content[/{axis}] and /workflow/{workflowId}/view (spec 2.1, 2.5, 2.6):
@@ -68,7 +71,7 @@ export const TREE_RETRY_MS = 30_000;
  * modes, starting/finishing activities, resume, and submitting the course. `viewType=REVIEW` shows a
  * finished attempt read-only when 4.7 allows it.
  */
-export async function loader({ params, url, context }: Route.LoaderArgs) {
+export async function loader({ params, request, url, context }: Route.LoaderArgs) {
   const s = state(context);
   const shell = await s.requireLearner();
   const lms = await s.lms();
@@ -83,7 +86,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
     timezone: shell.user.timezone,
   });
   if (openedActivity) await recordLearnerIsHere(lms, openedActivity);
-  return view;
+  return { ...view, list: await listCameFrom(request, s.config) };
 }
 
 export async function action({ params, request, url, context }: Route.ActionArgs) {
@@ -309,24 +312,44 @@ function useTocOpen(ref: React.RefObject<HTMLDetailsElement | null>) {
   }, [ref]);
 }
 
-/** Spec 4.13 / 9: refresh at the nearest future constraint time; a failed reload retries after 30 s. */
+/**
+ * Spec 4.13 / 9: refresh at the nearest future constraint time; a failed reload retries after 30 s
+ * (the server is asked first: React Router would render a failed revalidation's error instead).
+ */
 function useScheduledRefresh(refreshAt: string | null) {
   const revalidator = useRevalidator();
-  const revalidate = useEffectEvent(() => revalidator.revalidate());
+  const revalidate = useEffectEvent(() => void revalidator.revalidate());
+  const check = useEffectEvent(() => pageDataAnswers(window.location));
   useEffect(() => {
     if (!refreshAt) return;
     const delay = Math.min(Math.max(Date.parse(refreshAt) - Date.now(), 0) + 500, 24 * 3600_000);
-    let retry: ReturnType<typeof setTimeout> | null = null;
-    const timer = setTimeout(function reload() {
-      Promise.resolve(revalidate()).catch(() => {
-        retry = setTimeout(reload, TREE_RETRY_MS);
-      });
-    }, delay);
-    return () => {
-      clearTimeout(timer);
-      if (retry) clearTimeout(retry);
-    };
+    return scheduleRefresh({ delay, check: () => check(), reload: () => revalidate(), retryMs: TREE_RETRY_MS });
   }, [refreshAt]);
+}
+
+/** Spec 3 supportFullscreenView: the activity panel in full screen and back (the Fullscreen API needs JavaScript). */
+function FullscreenToggle({ target }: { target: React.RefObject<HTMLElement | null> }) {
+  const { t } = useTranslation();
+  const [on, setOn] = useState(false);
+  useEffect(() => {
+    const sync = () => setOn(document.fullscreenElement !== null && document.fullscreenElement === target.current);
+    document.addEventListener("fullscreenchange", sync);
+    return () => document.removeEventListener("fullscreenchange", sync);
+  }, [target]);
+  if (typeof document !== "undefined" && !document.fullscreenEnabled) return null;
+  return (
+    <button
+      type="button"
+      className="button fullscreen-toggle"
+      aria-pressed={on}
+      onClick={() => {
+        if (document.fullscreenElement) void document.exitFullscreen();
+        else void target.current?.requestFullscreen();
+      }}
+    >
+      {on ? t("finish.exitFullscreen") : t("finish.fullscreen")}
+    </button>
+  );
 }
 
 export default function CourseContent() {
@@ -334,6 +357,7 @@ export default function CourseContent() {
   const { t } = useTranslation();
   const dialog = useRef<HTMLDialogElement>(null);
   const toc = useRef<HTMLDetailsElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
   const hydrated = useHydrated();
   useTocOpen(toc);
   useScheduledRefresh(d.refreshAt);
@@ -390,7 +414,13 @@ export default function CourseContent() {
             </ol>
           </nav>
         </details>
-        <div className="activity-panel">
+        <div className="activity-panel" ref={panel}>
+          {!d.course.supportMobileView ? (
+            <p className="notice mobile-only-notice" role="note">
+              {t("finish.mobileNotice")}
+            </p>
+          ) : null}
+          {d.course.supportFullscreenView && hydrated ? <FullscreenToggle target={panel} /> : null}
           {d.review ? <p className="notice">{t("course.reviewMode")}</p> : null}
           {d.proctorLock ? (
             <p className="notice" role="note">

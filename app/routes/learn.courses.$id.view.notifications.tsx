@@ -15,7 +15,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const id = requireCourseId(params.id);
   const s = state(context);
   await s.requireLearner();
-  const { aggregate, access } = await loadCourse(await s.lms(), id);
+  const { aggregate, access } = await loadCourse(await s.lms(), id, { config: s.config });
   const objective = aggregate?.objective ?? access!.objective;
   if (!objective.announcementChannelId) throw new Response("Not found", { status: 404 });
   return {

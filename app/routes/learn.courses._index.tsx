@@ -21,6 +21,9 @@ import { PAGE_SIZE } from "~/constants";
 import { CARD_SELECT } from "#domain/contract/courses";
 import { clearPersistedFilters, persistFilters, readPersistedFilters } from "~/services/preferences.server";
 import { redirectWithToast } from "~/services/toast.server";
+import { rememberList } from "~/services/breadcrumbs.server";
+import { cameFromOwnPages } from "~/services/auth.server";
+import { startCourse } from "~/services/course.server";
 import { CourseCard } from "~/components/course-card";
 import { CollectionChips, FilterDrawer, Pagination, SearchBox, type FilterSection } from "~/components/course-filters";
 import { endpoints, type Endpoint } from "#domain/contract/endpoints";
@@ -66,38 +69,54 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
 
   // Spec 4.14: occflow from the open catalog — enrol (and, with startTheCourse, start) once signed in.
   if (filters.occflow && filters.objectiveId) {
-    const site = request.headers.get("sec-fetch-site");
+    const from = await cameFromOwnPages(request, url, s.config);
     const next = new URLSearchParams(url.searchParams);
     next.delete("occflow");
     next.delete("objectiveId");
     const back = `/learn/courses${next.size ? `?${next}` : ""}`;
-    if (site && site !== "same-origin" && site !== "none") throw redirect(back);
+    // Not from the app's own pages (a link on another site): no enrolment, just the list.
+    if (!from.own) throw redirect(back);
+    // The continued sign-in's note is spent.
+    const done = (response: Response) => {
+      if (from.setCookie) response.headers.append("Set-Cookie", from.setCookie);
+      return response;
+    };
     const objectiveId = filters.objectiveId;
-    const result = await enrol(lms, objectiveId, (accessId) => occflowCommandId(shell.user.id, objectiveId, accessId));
+    // Derived per access (decision 018): the same link enrols once, and nobody else can claim the id.
+    const enrolId = (accessId: string) => occflowCommandId(shell.user.id, objectiveId, accessId);
+    if (filters.occflow === "startTheCourse") {
+      // Enrol when needed, start the workflow and land in the content (or the course's page for LTI).
+      const fmt = dateFormatter(getLocale(context), shell.user.timezone);
+      throw done(await startCourse(lms, s.config, filters.objectiveId, crypto.randomUUID(), enrolId, fmt));
+    }
+    const result = await enrol(lms, filters.objectiveId, enrolId);
     if (result.ok) {
-      if (filters.occflow === "startTheCourse") throw redirect(`/learn/courses/${filters.objectiveId}?intent=start`);
-      throw await redirectWithToast(
-        back,
-        {
-          type: "success",
-          key: "publicCatalog.courseEnrolled",
-          values: { name: result.name },
-        },
-        s.config,
+      throw done(
+        await redirectWithToast(
+          back,
+          {
+            type: "success",
+            key: "publicCatalog.courseEnrolled",
+            values: { name: result.name },
+          },
+          s.config,
+        ),
       );
     }
     if (result.reason === "refused" && result.message) {
-      throw await redirectWithToast(
-        back,
-        {
-          type: "critical",
-          key: `apiErrors.${result.message.code}`,
-          values: result.message.params,
-        },
-        s.config,
+      throw done(
+        await redirectWithToast(
+          back,
+          {
+            type: "critical",
+            key: `apiErrors.${result.message.code}`,
+            values: result.message.params,
+          },
+          s.config,
+        ),
       );
     }
-    throw await redirectWithToast(back, { type: "critical", key: "messages.unknownError" }, s.config);
+    throw done(await redirectWithToast(back, { type: "critical", key: "messages.unknownError" }, s.config));
   }
 
   const filter = aggregatesFilter(filters);
@@ -105,8 +124,10 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const fmt = dateFormatter(getLocale(context), shell.user.timezone);
   const canonical = url.searchParams.toString();
   const saved = await readPersistedFilters(request, shell.user.id, s.config);
-  const headers =
-    saved !== canonical ? { "Set-Cookie": await persistFilters(shell.user.id, canonical, s.config) } : undefined;
+  const headers = new Headers();
+  if (saved !== canonical) headers.append("Set-Cookie", await persistFilters(shell.user.id, canonical, s.config));
+  const remember = await rememberList(request, "courses-list", s.config);
+  if (remember) headers.append("Set-Cookie", remember);
   return data(
     {
       cards: list.data.map((a) => toCourseCard(a, fmt)),

@@ -8,7 +8,13 @@ import { AboutHtml, CollapsibleDescription, CourseCover, CourseHeader } from "~/
 
 export const handle = {
   title: (d: { course?: { name: string } } | undefined) => d?.course?.name ?? null,
-  breadcrumb: (d: { course?: { name: string } } | undefined) => (d?.course ? { label: d.course.name } : null),
+  breadcrumb: (d: { course?: { name: string } } | undefined, t: (k: string) => string) =>
+    d?.course
+      ? [
+          { slug: "catalog-list", label: t("breadcrumbs.catalog-list"), href: "/learn/open-catalog" },
+          { label: d.course.name },
+        ]
+      : null,
 };
 
 /**

@@ -29,6 +29,40 @@ interface Pending {
   nonce: string;
   target: string;
   at: number;
+  /** Started from one of the app's own pages (Sec-Fetch-Site same-origin or none, or no such header). */
+  own?: boolean;
+}
+
+/**
+ * The browser's return from a provider on another site arrives with Sec-Fetch-Site: cross-site —
+ * the whole redirect chain counts — also on the redirect to where the learner was going. A page that
+ * acts on a GET only when the learner came from the app's own pages (My courses' occflow enrolment,
+ * spec 4.14) would refuse it. So a sign-in the learner started on the app's own pages leaves a short,
+ * sealed note of its target: that one navigation counts as the learner's own.
+ */
+const CONTINUE_TTL_MS = 60_000;
+const continueCookie = memoByConfig((config) =>
+  createCookie("learn_continue", {
+    path: "/learn",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: config.secureCookies,
+    maxAge: CONTINUE_TTL_MS / 1000,
+  }),
+);
+
+/** Whether the request came from the app's own pages: same origin, typed, or a continued own sign-in. */
+export async function cameFromOwnPages(
+  request: Request,
+  url: URL,
+  config: AppConfig,
+): Promise<{ own: boolean; setCookie?: string }> {
+  const site = request.headers.get("sec-fetch-site");
+  if (!site || site === "same-origin" || site === "none") return { own: true };
+  const raw: unknown = await continueCookie(config).parse(request.headers.get("Cookie"));
+  const note = typeof raw === "string" ? unseal<{ target: string; at: number }>(raw, config) : null;
+  const own = !!note && note.target === url.pathname + url.search && Date.now() - note.at < CONTINUE_TTL_MS;
+  return own ? { own, setCookie: await continueCookie(config).serialize("", { maxAge: 0 }) } : { own: false };
 }
 
 /** Discovered once per configuration; a failed discovery is tried again on the next sign-in. */
@@ -109,6 +143,7 @@ export async function startLogin(request: Request, config: AppConfig): Promise<R
     nonce: oidc.randomNonce(),
     target,
     at: Date.now(),
+    own: [null, "same-origin", "none"].includes(request.headers.get("sec-fetch-site")),
   };
   const params: Record<string, string> = {
     redirect_uri: `${config.appUrl}${LOGIN_CALLBACK_PATH}`,
@@ -227,6 +262,8 @@ export async function finishLogin(
     }
   }
   headers.append("Set-Cookie", cookie);
+  if (entry.own)
+    headers.append("Set-Cookie", await continueCookie(config).serialize(seal({ target, at: Date.now() }, config)));
   return redirect(target, { headers });
 }
 

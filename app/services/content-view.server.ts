@@ -88,7 +88,7 @@ export interface ContentViewInput {
 export async function loadContentView(input: ContentViewInput) {
   const { lms, courseId: id, url } = input;
   const review = url.searchParams.get("viewType") === "REVIEW";
-  const course = await loadCourse(lms, id);
+  const course = await loadCourse(lms, id, { config: input.config });
   const agg = course.aggregate;
   let workflow = agg?.lastObjectiveWorkflow ?? null;
   // Spec 2.5: no workflow yet leads to the details.
@@ -186,7 +186,14 @@ export async function loadContentView(input: ContentViewInput) {
         ? { workflowId: workflow.id, activityWorkflowId: openAw.id }
         : null,
     view: {
-      course: { id, name: agg.objective.name, hasAnnouncements: Boolean(agg.objective.announcementChannelId) },
+      course: {
+        id,
+        name: agg.objective.name,
+        hasAnnouncements: Boolean(agg.objective.announcementChannelId),
+        // Spec 3: a notice on mobile widths where the course does not support them; full screen where it does.
+        supportMobileView: agg.objective.supportMobileView ?? true,
+        supportFullscreenView: agg.objective.supportFullscreenView ?? true,
+      },
       workflow: { id: workflow.id, state: workflow.state, progress: Math.round(workflow.progress * 100) },
       rootId,
       mode,

@@ -8,6 +8,7 @@ import { formatScore, progressPercent, scoreColor } from "#domain/courses";
 import {
   canReview,
   courseButtons,
+  finishButton,
   gradeVisibility,
   isUnresolved,
   startPlan,
@@ -27,7 +28,7 @@ import { endpoints } from "#domain/contract/endpoints";
 
 const COURSE_UNAVAILABLE = "course-unavailable";
 const notFoundToNull = (err: unknown) => {
-  if (err instanceof LmsError && err.status === 404) return null;
+  if (err instanceof LmsError && [400, 403, 404].includes(err.status)) return null;
   throw err;
 };
 
@@ -36,7 +37,27 @@ const notFoundToNull = (err: unknown) => {
  * available'. With `certificatesOf` (the learner's user id) the learner's certificates for the course
  * are read in the same batch (spec 7.6: by objectiveId and userId, newest first).
  */
-export async function loadCourse(lms: LmsClient, objectiveId: string, options: { certificatesOf?: string } = {}) {
+export async function loadCourse(
+  lms: LmsClient,
+  objectiveId: string,
+  options: { certificatesOf?: string; config?: AppConfig } = {},
+) {
+  try {
+    return await readCourse(lms, objectiveId, options);
+  } catch (err) {
+    // Spec 8: any other failure (500, 409, 429…) is the unknown-error toast on My courses, not the
+    // 500 page. A 401 stays what it is (sign-in again), and so does anything that is not the API's.
+    if (options.config && err instanceof LmsError && err.status !== 401)
+      throw await redirectWithToast(
+        "/learn/courses",
+        { type: "critical", key: "messages.unknownError" },
+        options.config,
+      );
+    throw err;
+  }
+}
+
+async function readCourse(lms: LmsClient, objectiveId: string, options: { certificatesOf?: string }) {
   const unavailable = (err: unknown) => {
     if (err instanceof LmsError && [400, 401, 403, 404].includes(err.status)) return null;
     throw err;
@@ -89,12 +110,21 @@ function scoreView(r: { score: number | null; maxScore: number | null; normalize
 }
 
 /** Everything the course details page shows, decided by the domain rules (spec 2.5, 4.3, 4.6, 4.7, 5). */
-export function courseView(course: Awaited<ReturnType<typeof loadCourse>>, now: Date, fmt: DateFormatter) {
+export function courseView(
+  course: Awaited<ReturnType<typeof loadCourse>>,
+  now: Date,
+  fmt: DateFormatter,
+  flags: { compositeRetake: boolean },
+) {
   const { aggregate, access, records, certificates } = course;
   const objective = access?.objective ?? { ...aggregate!.objective, about: "" };
   const wf = aggregate?.lastObjectiveWorkflow ?? null;
   const record = aggregate?.lastObjectiveRecord ?? null;
   const policy = aggregate ?? { gradeRevealPolicy: "none" as const, gradeRevealDate: null };
+  const locked = proctorLocked({
+    workflow: wf ? { state: wf.state } : null,
+    session: aggregate?.lastProctoringSession ?? null,
+  });
   const buttons = courseButtons(
     {
       objective: {
@@ -114,11 +144,8 @@ export function courseView(course: Awaited<ReturnType<typeof loadCourse>>, now: 
       workflow: wf ? { state: wf.state, protectResults: wf.protectResults } : null,
       record: record ? { id: record.id } : null,
       importedResults: Boolean(record?.imported),
-      proctorLocked: proctorLocked({
-        workflow: wf ? { state: wf.state } : null,
-        session: aggregate?.lastProctoringSession ?? null,
-      }),
-      flags: { compositeRetake: true },
+      proctorLocked: locked,
+      flags,
     },
     now,
   );
@@ -183,6 +210,8 @@ export function courseView(course: Awaited<ReturnType<typeof loadCourse>>, now: 
     certificates: certificateRows(certificates, now, fmt),
     scale: aggregate?.objectiveGradingScale ?? null,
     buttons,
+    // Decision 030: the learner finishes a graded attempt here.
+    finish: finishButton({ workflow: wf, proctorLocked: locked }),
     message: buttons.message ? { key: buttons.message.key, date: fmt.dateTime(buttons.message.date) } : null,
     isLti: objective.activity.kind === ActivityKind.lti,
     // Spec 2.5: the Content layer only when in progress or review is supported, never for LTI.
@@ -246,7 +275,7 @@ export async function startCourse(
   config: AppConfig,
   objectiveId: string,
   workflowId: string,
-  enrolCommandId: string,
+  enrolCommandId: Parameters<typeof enrol>[2],
   fmt?: DateFormatter,
 ): Promise<Response> {
   try {
@@ -336,5 +365,32 @@ export async function submitCourse(
     if (err instanceof LmsError)
       return redirectWithToast(`/learn/courses/${objectiveId}`, commandErrorToast(err), config);
     throw err;
+  }
+}
+
+/**
+ * Spec 4.5, 7.3 (decision 030): finish a submitted or graded attempt (respond-sync). The answer
+ * replaces the workflow; the certificate of a passed attempt comes with it, and Start again opens.
+ * `commandId` makes a double submit one command.
+ */
+export async function finishAttempt(
+  lms: LmsClient,
+  config: AppConfig,
+  objectiveId: string,
+  workflowId: string,
+  commandId: string,
+): Promise<Response> {
+  const back = `/learn/courses/${objectiveId}`;
+  try {
+    await lms.command(endpoints.finishObjectiveWorkflows, { id: commandId, objectiveWorkflowId: workflowId });
+    return redirectWithToast(back, { type: "success", key: "finish.finished" }, config);
+  } catch (err) {
+    if (!(err instanceof LmsError)) throw err;
+    const m = err.firstMessage();
+    return redirectWithToast(
+      back,
+      { type: "critical", key: m && m.code === "alreadyFinished" ? "finish.alreadyFinished" : "messages.unknownError" },
+      config,
+    );
   }
 }

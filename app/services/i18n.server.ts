@@ -1,5 +1,6 @@
 import { createContext, createCookie, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import { DEFAULT_LOCALE, negotiateLocale } from "#domain/locales";
+import { DEFAULT_LOCALE, isSupportedLocale, negotiateLocale } from "#domain/locales";
+import { tenantDefaultLocale } from "./tenant-locale.server";
 import { createLiteI18n, type LiteI18n } from "~/i18n/lite";
 
 /** The learner's language choice (spec 9: cookie first, then Accept-Language). Also read by /idp. */
@@ -66,15 +67,19 @@ export async function chosenLocale(request: Request): Promise<string | null> {
 }
 
 /**
- * The request's language (spec 9: the `lng` cookie, then Accept-Language; `negotiateLocale` in
- * domain/), decided once per request. Rendering translates with the same small translator the
+ * The request's language (spec 9: the `lng` cookie, then the tenant's default language, then
+ * Accept-Language; `negotiateLocale` in domain/), decided once per request. The tenant's default is
+ * only read when the cookie does not decide (a cached public-settings call, tenant-locale.server.ts). Rendering translates with the same small translator the
  * browser uses (decision 009), one per language for the life of the process — no i18next instance
  * per request. (remix-i18next 8 only exports a middleware that creates one; decision 013.)
  */
 export const localeMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  const chosen = await chosenLocale(request);
+  const decided = isSupportedLocale(chosen ?? "");
+  const tenantDefault = decided ? null : await tenantDefaultLocale(context);
   context.set(
     localeContext,
-    negotiateLocale({ chosen: [await chosenLocale(request)], acceptLanguage: request.headers.get("Accept-Language") }),
+    negotiateLocale({ chosen: [chosen], tenantDefault, acceptLanguage: request.headers.get("Accept-Language") }),
   );
   return next();
 };

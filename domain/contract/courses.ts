@@ -46,6 +46,12 @@ export const objectiveSchema = z.object({
   presentationMode: z.literal(enumValues(PresentationMode)),
   displayMode: z.literal(enumValues(DisplayMode)),
   proctored: z.boolean(),
+  /** Spec 3: whether the course works on mobile widths (the viewer says so when it does not). */
+  supportMobileView: z.boolean(),
+  /** Spec 3: whether the viewer offers full screen. */
+  supportFullscreenView: z.boolean(),
+  /** Spec 3: LTI content the learner may author (carried, no screen of the learner app uses it). */
+  supportLtiAuthoring: z.boolean(),
   supportReview: z.boolean(),
   enableAiTutor: z.boolean(),
   accessNewContentAfterCompletion: z.boolean(),

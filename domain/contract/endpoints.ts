@@ -22,7 +22,7 @@ import type {
   PublicObjective,
   PublicObjectiveDetail,
 } from "./courses";
-import type { ActivityContent, ActivityTree } from "./lifecycle";
+import type { ActivityContent, ActivityTree, ActivityWorkflowAggregate } from "./lifecycle";
 import type { CalendarFeed, CalendarItemList, Dashboard } from "./calendar";
 import type { CreateDiscussionPost, DiscussionThread } from "./discussions";
 import type { MiniGroupMember, PublicSettings, Settings, Unit, User } from "./platform";
@@ -118,6 +118,13 @@ export const endpoints = {
   objectiveWorkflow: (workflowId: string) =>
     get<ObjectiveWorkflowDetail>(`${LMS}/objective-workflows/${seg(workflowId)}`),
   objectiveRecords: get<List<AttemptRecord>>(`${LMS}/objective-records/query`),
+  /** Spec 7.3: one of the learner's records (attempts), reveal policy applied. */
+  objectiveRecord: (recordId: string) => get<AttemptRecord>(`${LMS}/objective-records/${seg(recordId)}`),
+  /** Spec 7.3: the learner's standing in one activity of one attempt. */
+  activityWorkflowAggregate: (workflowId: string, activityId: string) =>
+    get<ActivityWorkflowAggregate>(
+      `${LMS}/users/me/objective-workflows/${seg(workflowId)}/activities/${seg(activityId)}/activity-workflow-aggregate`,
+    ),
   /** Spec 7.3 PUT: what the learner left in an activity (resume; SCORM data later). */
   activityWorkflow: (workflowId: string, activityWorkflowId: string) =>
     put<{ resume: { page?: number; position?: number } }>(

@@ -72,3 +72,27 @@ export interface ActivityContent {
   toolUrl: string | null;
   imageUrl: string | null;
 }
+
+/**
+ * Spec 7.3 GET users/me/objective-workflows/{id}/activities/{activityId}/activity-workflow-aggregate:
+ * where the learner stands in one activity of one attempt — its latest activity workflow and its
+ * latest record (scores only where the attempt's results may be shown, spec 4.7).
+ */
+export interface ActivityWorkflowAggregate {
+  objectiveWorkflowId: string;
+  activityId: string;
+  activityWorkflow: {
+    id: string;
+    state: ActivityWorkflowState;
+    started: string | null;
+    finished: string | null;
+    resume: unknown;
+  } | null;
+  activityRecord: {
+    id: string;
+    score: number | null;
+    maxScore: number | null;
+    passed: boolean | null;
+    finished: string | null;
+  } | null;
+}

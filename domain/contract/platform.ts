@@ -47,6 +47,7 @@ export const featuresSchema = z.object({
   researchProjects: z.boolean(),
   knowledgeModels: z.boolean(),
   dashboard: z.boolean(),
+  compositeRetake: z.boolean(),
 });
 
 /** Spec 3 'Settings read'. */

@@ -38,7 +38,9 @@ export interface LearnerRecipe {
 
 /** Makes a learner through the server's test-support endpoint (only on the tests' server, from this machine). */
 export async function createLearner(request: APIRequestContext, recipe: LearnerRecipe = {}): Promise<Learner> {
-  const response = await request.post("/api/test-support/v1/learners", { data: recipe });
+  // With an external LMS API (the external-mode tests), learners are made where the accounts live.
+  const api = process.env.E2E_API_URL ?? "";
+  const response = await request.post(`${api}/api/test-support/v1/learners`, { data: recipe });
   if (response.status() !== 201)
     throw new Error(
       `creating a learner (${JSON.stringify(recipe)}) failed: ${response.status()} ${await response.text()}`,

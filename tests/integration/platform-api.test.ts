@@ -94,6 +94,7 @@ describe("current user, permissions, licences, settings", () => {
       researchProjects: false,
       knowledgeModels: false,
       dashboard: true,
+      compositeRetake: true,
     });
   });
 

@@ -1,0 +1,68 @@
+import { defineConfig } from "@playwright/test";
+import base from "./playwright.config";
+
+/**
+ * The configuration modes the README promises (issue 11), proven in the browser: the app on one
+ * origin with OIDC_ISSUER and LMS_API_URL pointing at a second process of this server on another
+ * origin — its embedded provider as the "external" identity provider, its embedded API as the
+ * "external" LMS API, reached over HTTP with its own DATA_DIR. The app is on localhost, the other
+ * process on 127.0.0.1: another site, so the browser's return from sign-in is cross-site as it is
+ * with a real external provider.
+ */
+const port = Number(process.env.E2E_PORT ?? 3220);
+const otherPort = Number(process.env.E2E_EXTERNAL_PORT ?? port + 1);
+const appUrl = `http://localhost:${port}`;
+const otherUrl = `http://127.0.0.1:${otherPort}`;
+const stamp = Date.now();
+const dataDir = process.env.E2E_DATA_DIR ?? "./data";
+/** The app's client at the other process's provider (both processes are told the same secret). */
+const clientSecret = `external-mode-${stamp}`;
+
+// Learners are made on the other process, where the accounts and the LMS data live (tests/e2e/fixtures.ts).
+process.env.E2E_API_URL = otherUrl;
+
+export default defineConfig({
+  ...base,
+  testMatch: /external\.spec\.ts$/,
+  testIgnore: [],
+  use: { ...base.use, baseURL: appUrl },
+  webServer: [
+    {
+      command: "tsx server.ts",
+      url: `${otherUrl}/idp/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        NODE_ENV: "production",
+        APP_ENV: "test",
+        E2E_FIXTURES: "1",
+        PORT: String(otherPort),
+        APP_URL: otherUrl,
+        DATA_DIR: `${dataDir}/external-provider-${stamp}`,
+        IDP_CLIENT_SECRET: clientSecret,
+        IDP_EXTRA_APP_URLS: appUrl,
+      },
+    },
+    {
+      command: "tsx server.ts",
+      url: `${appUrl}/learn/open-catalog`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        NODE_ENV: "production",
+        APP_ENV: "test",
+        PORT: String(port),
+        APP_URL: appUrl,
+        DATA_DIR: `${dataDir}/external-app-${stamp}`,
+        OIDC_ISSUER: `${otherUrl}/idp`,
+        OIDC_CLIENT_ID: "learner-app",
+        OIDC_CLIENT_SECRET: clientSecret,
+        LMS_API_URL: otherUrl,
+      },
+    },
+  ],
+});
