@@ -436,6 +436,7 @@ describe("dashboard windows (issue 13)", () => {
     url: null,
     lock: null,
     done: false,
+    question: null,
     ...over,
   });
 
