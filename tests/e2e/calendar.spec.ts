@@ -197,6 +197,7 @@ test("a reinforcement question due is an item with the e-mail's answer links; an
   // Back in the calendar: answered, no more answer links, and the item opens the review.
   await page.goto(`/learn/calendar/agenda?from=${from}`);
   await expect(item).toContainText("Answered");
+  await expect(item).not.toContainText("Overdue");
   await expect(item.getByRole("list", { name: "Choose your answer" })).toHaveCount(0);
   await item.getByRole("link", { name: /Question due: Variables, types and expressions/ }).click();
   await expect(page).toHaveURL(new RegExp(`email-response-callback\\?answer=${float.id}&workflowId=${question.id}$`));

@@ -278,7 +278,10 @@ test.describe("the profile (spec 2.9)", () => {
       return (await card.locator(".course-card__footer").textContent())!.trim();
     };
     const choose = async (zone: RegExp, search: string) => {
-      await page.goto("/learn/profile/time-zone");
+      // From the other tab by its link (a client-side navigation with JavaScript).
+      await page.goto("/learn/profile");
+      await page.getByRole("link", { name: "Preferred time zone" }).click();
+      await expect(page).toHaveURL(/\/learn\/profile\/time-zone$/);
       await expect(page.getByRole("link", { name: "Preferred time zone" })).toHaveAttribute("aria-current", "page");
       if (jsEnabled) {
         await page.getByLabel("Filter time zones").fill(search);

@@ -45,16 +45,20 @@ export function CalendarItemEntry({ item, variant }: { item: ItemView; variant: 
       {!compact && item.question ? (
         <div className="cal-item__question">
           <p className="cal-item__question-text">{item.question.text}</p>
-          <p className="cal-item__answer-label" id={`answers-${item.id.replace(/\W/g, "-")}`}>
-            {t("calendar.answerOptions")}
-          </p>
-          <ul className="cal-item__options" aria-labelledby={`answers-${item.id.replace(/\W/g, "-")}`}>
-            {item.question.options.map((o) => (
-              <li key={o.href}>
-                <Link to={o.href}>{o.text}</Link>
-              </li>
-            ))}
-          </ul>
+          {item.question.options.length > 0 ? (
+            <>
+              <p className="cal-item__answer-label" id={`answers-${item.id.replace(/\W/g, "-")}`}>
+                {t("calendar.answerOptions")}
+              </p>
+              <ul className="cal-item__options" aria-labelledby={`answers-${item.id.replace(/\W/g, "-")}`}>
+                {item.question.options.map((o) => (
+                  <li key={o.href}>
+                    <Link to={o.href}>{o.text}</Link>
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
         </div>
       ) : null}
       {compact && item.overdue ? <span className="visually-hidden">{t("calendar.overdue")}</span> : null}
