@@ -32,6 +32,7 @@ import {
   loadOverloadTexts,
   shedRequests,
 } from "./app/server/overload.server";
+import { PUBLIC_PAGE_TTL_MS, publicPageCache } from "./app/server/public-page-cache.server";
 import { createApi } from "./api/app";
 import { openDatabase } from "./api/db/client";
 import { seedIfEmpty } from "./api/db/seed";
@@ -316,6 +317,11 @@ if (!vite) {
   );
 }
 web.get("/", (c) => c.redirect("/learn", 302));
+// Issue 12: the public certificate page, the same for every visitor, kept 10 s per address and language.
+web.use(
+  "/learn/certificate/*",
+  publicPageCache({ ttlMs: PUBLIC_PAGE_TTL_MS, matches: (path) => /^\/learn\/certificate\/[^/]+\/?$/.test(path) }),
+);
 web.all("*", async (c) => handleDocument(c.req.raw, await loadContext(getConnInfo(c).remote.address)));
 
 /**

@@ -390,7 +390,7 @@ addOperations({
   "/api/lms/v1/users/me/calendar-items": {
     get: {
       summary:
-        "The learner's calendar items (course due, availability and grade-reveal dates; activity constraint dates; events) overlapping [from, to). Query: from, to (ISO 8601 instants with an offset), at most 100 days apart, else 400. Each item: stable id, kind, start, end (events), allDay, course, activity, location, url, lock (spec 4.12 reason), done",
+        "The learner's calendar items (course due, availability and grade-reveal dates; activity constraint dates; events; reinforcement questions due) overlapping [from, to). Query: from, to (ISO 8601 instants with an offset), at most 100 days apart, else 400. Each item: stable id, kind, start, end (events), allDay, course, activity, location, url, lock (spec 4.12 reason), done, question (reinforcement questions: text, options, the learner's answer; never the correct one)",
       response: calendarItemListSchema,
       notShown: true,
     },

@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: document-request throughput and latency of My courses, the catalog and the
- * learner dashboard on the big data set (10,000 courses, 1,000 enrolments), beside a bare page with the same shell, plus
- * first-load JavaScript per route from the production build. See bench/README.md.
+ * learner dashboard on the big data set (10,000 courses, 1,000 enrolments), beside a bare page with the same shell,
+ * and of the public certificate page as an anonymous visitor sees it; plus first-load JavaScript per route from the
+ * production build. See bench/README.md.
  *
  *   npx tsx bench/run.ts [--rate 100] [--rate-duration 20] [--duration 10] [--warmup 2] [--prewarm 3] [--connections 50] [--timeout 10] [--port 3400] [--fresh] [--strict]
  */
@@ -30,7 +31,14 @@ const BUILD_DIR = join(ROOT, "build");
 
 const ACCOUNT = { email: "ada@example.com", password: "demo" };
 const BIG_DATA = { courses: 10_000, aggregates: 1_000 };
-const TARGETS = { ratioToBare: 0.5, dashboardRatioToBare: 0.5, openLoopP99Ms: 100, firstLoadJsGzipKb: 130 };
+const TARGETS = {
+  ratioToBare: 0.5,
+  dashboardRatioToBare: 0.5,
+  /** Issue 12 item 2: the public certificate at least 5 × a signed-in page (the bare one, the cheapest). */
+  publicCertificateRatioToBare: 5,
+  openLoopP99Ms: 100,
+  firstLoadJsGzipKb: 130,
+};
 /** Kilobyte = 1,000 bytes, as Vite prints sizes ("kB"). */
 const KB = 1000;
 /** How long the server may take, after a load, to answer one more request. */
@@ -38,8 +46,10 @@ const DRAIN_TIMEOUT_MS = 300_000;
 
 interface Page {
   /** Short name in the table. */
-  name: "bare" | "courses" | "catalog" | "dashboard";
+  name: "bare" | "courses" | "catalog" | "dashboard" | "certificate";
   path: string;
+  /** Requested without the session's cookies, as a visitor who was sent the link. */
+  anonymous?: boolean;
   /** React Router route id, for first-load JavaScript. */
   routeId: string;
   /** Text the page must contain (proves it is the page, signed in, not an error page). */
@@ -52,6 +62,15 @@ const PAGES: Page[] = [
   { name: "catalog", path: "/learn/catalog", routeId: "routes/learn.catalog._index", marker: "Catalog" },
   // Issue 13: every section over the 1,000 enrolments in a bounded number of statements.
   { name: "dashboard", path: "/learn", routeId: "routes/learn._index", marker: "Continue learning" },
+  // Issue 12 item 2: a certificate's public page, as anyone the link was sent to opens it (no session);
+  // the number is ada's SQL Fundamentals certificate, read from her course page after sign-in.
+  {
+    name: "certificate",
+    path: "/learn/certificate/{number}",
+    routeId: "routes/learn.certificate.$number",
+    marker: "certificate--public",
+    anonymous: true,
+  },
 ];
 
 const { values: args } = parseArgs({
@@ -111,6 +130,17 @@ interface Target extends Page {
   html: string;
 }
 
+/** A certificate number of the signed-in learner: her SQL Fundamentals course page links to it. */
+async function findCertificateNumber(browser: Browser): Promise<string> {
+  const list = await browser.navigate("/learn/courses?keyword=sql%20fundamentals");
+  const course = /href="(\/learn\/courses\/[0-9a-f-]{36})"/.exec(list.body)?.[1];
+  if (!course) throw new Error(`no SQL Fundamentals course in ${ACCOUNT.email}'s courses (${list.status})`);
+  const details = await browser.navigate(course);
+  const number = /\/certificate\/(LA(?:-[0-9A-Z]{4}){4})"/.exec(details.body)?.[1];
+  if (!number) throw new Error(`${course} links to no certificate (${details.status})`);
+  return number;
+}
+
 /**
  * The fixed URL to measure for a page: redirects followed (My courses sends a returning learner to
  * their saved filters), then one more request to check it answers 200 by itself.
@@ -139,6 +169,10 @@ async function settle(browser: Browser, page: Page): Promise<Target> {
     say(
       `note: ${path} sets a cookie on every request (${check.headers["set-cookie"].map((c) => c.split("=")[0]).join(", ")})`,
     );
+  if (page.anonymous)
+    say(
+      `${path} (anonymous): Cache-Control "${check.headers["cache-control"] ?? ""}", ETag ${check.headers.etag ? "yes" : "no"}`,
+    );
   return { ...page, url: path, cookie: browser.jar.header(landed.url.pathname), html: check.body };
 }
 
@@ -164,6 +198,13 @@ interface LoadResult {
 
 let currentLoad: autocannon.Instance | null = null;
 
+/** The headers of a document request to the target: its cookies, if any (an anonymous visitor has none). */
+function requestHeaders(target: Target): Record<string, string> {
+  const headers: Record<string, string> = { Accept: "text/html", "User-Agent": BROWSER_USER_AGENT };
+  if (target.cookie) headers.Cookie = target.cookie;
+  return headers;
+}
+
 /** Nearest-rank percentile of sorted values. */
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
@@ -181,7 +222,7 @@ async function prewarm(origin: string, targets: Target[]): Promise<void> {
   const connections = Math.min(10, options.connections);
   say(`warming the server up: each page ${options.prewarm} s with ${connections} connections`);
   for (const target of targets) {
-    const headers = { Cookie: target.cookie, Accept: "text/html", "User-Agent": BROWSER_USER_AGENT };
+    const headers = requestHeaders(target);
     await new Promise<void>((resolvePromise, reject) => {
       currentLoad = autocannon(
         { url: `${origin}${target.url}`, connections, duration: options.prewarm, timeout: options.timeout, headers },
@@ -217,7 +258,7 @@ async function measure(origin: string, target: Target, drainAfter: boolean): Pro
         connections: options.connections,
         duration: options.warmup + options.duration,
         timeout: options.timeout,
-        headers: { Cookie: target.cookie, Accept: "text/html", "User-Agent": BROWSER_USER_AGENT },
+        headers: requestHeaders(target),
       },
       (error: unknown, r: autocannon.Result) => {
         currentLoad = null;
@@ -242,7 +283,7 @@ async function measure(origin: string, target: Target, drainAfter: boolean): Pro
   let drainMs = Number.NaN;
   if (drainAfter) {
     const drainStarted = performance.now();
-    const headers = { Cookie: target.cookie, Accept: "text/html", "User-Agent": BROWSER_USER_AGENT };
+    const headers = requestHeaders(target);
     const drained = await send(new URL(target.url, origin), { headers, timeoutMs: DRAIN_TIMEOUT_MS }).then(
       () => true,
       () => false,
@@ -303,7 +344,7 @@ async function openLoop(origin: string, target: Target): Promise<OpenLoopResult>
   const { rate, rateDuration: seconds } = options;
   say(`${target.url}: open loop, ${rate} requests/s for ${seconds} s`);
   const agent = new Agent({ keepAlive: true, maxSockets: Infinity });
-  const headers = { Cookie: target.cookie, Accept: "text/html", "User-Agent": BROWSER_USER_AGENT };
+  const headers = requestHeaders(target);
   const url = new URL(target.url, origin);
   const latencies: number[] = [];
   let ok = 0;
@@ -459,6 +500,8 @@ async function main(): Promise<number> {
 
   const browser = new Browser(server.origin);
   await signIn(browser);
+  const certificateNumber = await findCertificateNumber(browser);
+  say(`public certificate: ${certificateNumber} (${ACCOUNT.email}'s SQL Fundamentals)`);
   const clear = await browser.navigate("/learn/courses?clear");
   if (clear.status !== 200 || !clear.body.includes("My courses")) {
     throw new Error(
@@ -466,7 +509,10 @@ async function main(): Promise<number> {
     );
   }
   const targets: Target[] = [];
-  for (const page of PAGES) targets.push(await settle(browser, page));
+  for (const page of PAGES) {
+    const path = page.path.replace("{number}", certificateNumber);
+    targets.push(await settle(page.anonymous ? new Browser(server.origin) : browser, { ...page, path }));
+  }
   const cookieNames = (header: string) =>
     header
       .split("; ")
@@ -512,11 +558,12 @@ async function main(): Promise<number> {
   const bare = results.find((r) => r.name === "bare");
   const courses = results.find((r) => r.name === "courses");
   const dashboard = results.find((r) => r.name === "dashboard");
-  if (!bare || !courses || !dashboard) throw new Error("missing results");
+  const certificate = results.find((r) => r.name === "certificate");
+  if (!bare || !courses || !dashboard || !certificate) throw new Error("missing results");
   const invalid = results.filter((r) => r.non2xx > 0 || r.errors > 0 || r.requests === 0);
 
   console.log(
-    `\nDocument requests, signed in as ${ACCOUNT.email}, no JavaScript, ${options.connections} connections, ${options.duration} s each, loopback`,
+    `\nDocument requests, signed in as ${ACCOUNT.email} (the certificate page: anonymous), no JavaScript, ${options.connections} connections, ${options.duration} s each, loopback`,
   );
   console.log(
     `(data: ${BIG_DATA.courses} courses, ${BIG_DATA.aggregates} enrolments; node ${process.version}, ${cpus().length} CPUs shared with the load generator; ` +
@@ -567,6 +614,13 @@ async function main(): Promise<number> {
       value: `${fixed(dashboard.requestsPerSecond, 1)} vs ${fixed(bare.requestsPerSecond, 1)} (× ${fixed(dashboard.requestsPerSecond / bare.requestsPerSecond, 2)})`,
       pass:
         invalid.length === 0 && dashboard.requestsPerSecond >= TARGETS.dashboardRatioToBare * bare.requestsPerSecond,
+    },
+    {
+      target: `Public certificate (anonymous) requests/s ≥ ${TARGETS.publicCertificateRatioToBare} × bare (signed in)`,
+      value: `${fixed(certificate.requestsPerSecond, 1)} vs ${fixed(bare.requestsPerSecond, 1)} (× ${fixed(certificate.requestsPerSecond / bare.requestsPerSecond, 2)}; × ${fixed(certificate.requestsPerSecond / courses.requestsPerSecond, 2)} My courses)`,
+      pass:
+        invalid.length === 0 &&
+        certificate.requestsPerSecond >= TARGETS.publicCertificateRatioToBare * bare.requestsPerSecond,
     },
     {
       target: `My courses p99 ≤ ${TARGETS.openLoopP99Ms} ms at ${steady.rate} requests/s (open loop)`,

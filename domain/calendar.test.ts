@@ -5,6 +5,7 @@ import {
   calendarItemHref,
   checkCalendarRange,
   courseCalendarItems,
+  reinforcementCalendarItem,
   daysRange,
   dueSoonAndOverdue,
   eventDetails,
@@ -436,6 +437,7 @@ describe("dashboard windows (issue 13)", () => {
     url: null,
     lock: null,
     done: false,
+    question: null,
     ...over,
   });
 
@@ -475,5 +477,60 @@ describe("dashboard windows (issue 13)", () => {
 
   it("CalendarDate is re-exported for the app's loaders", () => {
     expect(new CalendarDate(2026, 11, 23).toString()).toBe("2026-11-23");
+  });
+});
+
+describe("reinforcement questions due (issue 13 item 6; spec 2.8, 4.10)", () => {
+  const base = {
+    workflowId: "wf-1",
+    course: { id: "c", name: "Python", code: "PY", mandatory: false },
+    module: { id: "a", pathId: "p", name: "Variables", kind: ActivityKind.text },
+    question: "What is 3 / 2?",
+    options: [
+      { id: "int", text: "int" },
+      { id: "float", text: "float" },
+    ],
+  };
+  it.each([
+    [
+      "open, at an instant: not all-day, not done, leads to the module",
+      { dueAt: "2026-11-24T09:15:00.000Z", answer: null },
+      { allDay: false, done: false, href: "/learn/courses/c/view/content?activityPathId=p" },
+    ],
+    [
+      "due exactly at UTC midnight: still an instant, never all-day",
+      { dueAt: "2026-11-24T00:00:00.000Z", answer: null },
+      { allDay: false, done: false, href: "/learn/courses/c/view/content?activityPathId=p" },
+    ],
+    [
+      "answered: done, leads to the review on the answer page",
+      { dueAt: "2026-11-24T09:15:00.000Z", answer: "float" },
+      { allDay: false, done: true, href: "/learn/email-response-callback?answer=float&workflowId=wf-1" },
+    ],
+    [
+      "a module the course no longer holds: the course",
+      { dueAt: "2026-11-24T09:15:00.000Z", answer: null, module: { ...base.module, pathId: null } },
+      { allDay: false, done: false, href: "/learn/courses/c" },
+    ],
+  ] as const)("%s", (_label, over, expected) => {
+    const item = reinforcementCalendarItem({ ...base, ...over });
+    expect(item).toMatchObject({
+      id: "reinforcementDue:wf-1",
+      kind: "reinforcementDue",
+      start: over.dueAt,
+      end: null,
+      allDay: expected.allDay,
+      done: expected.done,
+      question: { workflowId: "wf-1", text: "What is 3 / 2?", answer: over.answer },
+    });
+    expect(calendarItemHref(item)).toBe(expected.href);
+  });
+
+  it("is overdue while unanswered after its instant, never once answered", () => {
+    const now = new Date("2026-11-25T00:00:00.000Z");
+    const open = reinforcementCalendarItem({ ...base, dueAt: "2026-11-24T09:15:00.000Z", answer: null });
+    const answered = reinforcementCalendarItem({ ...base, dueAt: "2026-11-24T09:15:00.000Z", answer: "int" });
+    expect(isOverdue(open, now)).toBe(true);
+    expect(isOverdue(answered, now)).toBe(false);
   });
 });

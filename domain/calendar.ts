@@ -16,6 +16,7 @@ import {
   type ZonedDateTime,
 } from "@internationalized/date";
 import { activityDisableReason } from "./activity-access";
+import { reinforcementAnswerPath } from "./reinforcement";
 import type { CalendarItem, CalendarItemKind } from "./contract/calendar";
 import { DUE_KINDS } from "./contract/calendar";
 import type { TreeNode } from "./contract/lifecycle";
@@ -103,7 +104,7 @@ function item(
   id: string,
   at: string,
   course: CourseRef,
-  rest: Partial<Pick<CalendarItem, "end" | "activity" | "location" | "url" | "lock" | "done">> = {},
+  rest: Partial<Pick<CalendarItem, "end" | "activity" | "location" | "url" | "lock" | "done" | "question">> = {},
 ): CalendarItem {
   const allDay = rest.end ? false : isDateOnly(at);
   return {
@@ -118,6 +119,7 @@ function item(
     url: rest.url ?? null,
     lock: rest.lock ?? null,
     done: rest.done ?? false,
+    question: rest.question ?? null,
   };
 }
 
@@ -241,6 +243,37 @@ export function activityCalendarItems(input: ActivityDatesInput): CalendarItem[]
   return out;
 }
 
+/** A reinforcement question asked of the learner (spec 2.8, 3 'Reinforcement workflow'). */
+export interface ReinforcementDue {
+  workflowId: string;
+  course: CourseRef;
+  /** The module the question is about; `pathId` null when the course no longer holds it. */
+  module: { id: string; pathId: string | null; name: string; kind: ActivityKind };
+  dueAt: string;
+  question: string;
+  options: { id: string; text: string }[];
+  answer: string | null;
+}
+
+/**
+ * Issue 13 item 6: a reinforcement question is an item on the instant it is due (when the e-mail goes
+ * out; never all-day), about its module, done once answered. It carries the question and its options
+ * so the calendar can offer the e-mail's answer links.
+ */
+export function reinforcementCalendarItem(r: ReinforcementDue): CalendarItem {
+  const activity = r.module.pathId
+    ? { id: r.module.id, pathId: r.module.pathId, name: r.module.name, kind: r.module.kind }
+    : null;
+  return {
+    ...item("reinforcementDue", `reinforcementDue:${r.workflowId}`, r.dueAt, r.course, {
+      activity,
+      done: r.answer !== null,
+      question: { workflowId: r.workflowId, text: r.question, options: r.options, answer: r.answer },
+    }),
+    allDay: false,
+  };
+}
+
 /** Calendar order: by start; on the same instant all-day first, then by course and activity name. */
 export function compareItems(a: CalendarItem, b: CalendarItem): number {
   const d = Date.parse(a.start) - Date.parse(b.start);
@@ -272,8 +305,12 @@ export function upcomingEvents(items: readonly CalendarItem[], now: Date): Calen
     .sort(compareItems);
 }
 
-/** Where an item leads: its activity in the content viewer, or its course. */
-export function calendarItemHref(i: Pick<CalendarItem, "course" | "activity">): string {
+/**
+ * Where an item leads: its activity in the content viewer, or its course; an answered reinforcement
+ * question, its review on the answer page (the options of an open one are links of their own).
+ */
+export function calendarItemHref(i: Pick<CalendarItem, "course" | "activity" | "question">): string {
+  if (i.question?.answer) return reinforcementAnswerPath(i.question.workflowId, i.question.answer);
   return i.activity
     ? `/learn/courses/${i.course.id}/view/content?activityPathId=${i.activity.pathId}`
     : `/learn/courses/${i.course.id}`;

@@ -26,6 +26,14 @@ export function readReinforcementLink(query: URLSearchParams): ReinforcementLink
   return { ok: true, answer, workflowId: workflowId.toLowerCase() };
 }
 
+/**
+ * The answer page's address for one option of a question (spec 2.1 /email-response-callback): the
+ * e-mail's links and the calendar's (issue 13 item 6) are the same. Opening it records nothing.
+ */
+export function reinforcementAnswerPath(workflowId: string, answer: string): string {
+  return `/learn/email-response-callback?${new URLSearchParams({ answer, workflowId })}`;
+}
+
 /** The score of an answer: 1 for the correct option, 0 for any other (spec 3 normalizedScore). */
 export function scoreAnswer(answer: string, correctAnswer: string): number {
   return answer === correctAnswer ? 1 : 0;

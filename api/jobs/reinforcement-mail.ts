@@ -12,6 +12,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import nodemailer from "nodemailer";
 import type { Db } from "../db/client";
 import { activities, objectives, reinforcementWorkflows, users } from "../db/schema";
+import { reinforcementAnswerPath } from "../../domain/reinforcement";
 
 export interface MailOptions {
   appUrl: string;
@@ -27,8 +28,7 @@ export function outboxDir(dataDir: string | undefined): string {
 
 /** The link of one answer option (spec 2.1 /email-response-callback?answer=…&workflowId=…). */
 export function answerLink(appUrl: string, workflowId: string, answer: string): string {
-  const q = new URLSearchParams({ answer, workflowId });
-  return `${appUrl}/learn/email-response-callback?${q}`;
+  return `${appUrl}${reinforcementAnswerPath(workflowId, answer)}`;
 }
 
 const esc = (s: string) =>

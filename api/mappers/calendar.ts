@@ -5,11 +5,13 @@ import {
   compareItems,
   courseCalendarItems,
   eventDetails,
+  reinforcementCalendarItem,
   type CourseRef,
 } from "../../domain/calendar";
 import type { CalendarItem, DashboardCourse } from "../../domain/contract/calendar";
 import type { GradeRevealPolicy, ObjectiveWorkflowState } from "../../domain/vocabulary";
 import type { CourseDateRow, DatedTreeRow } from "../queries/calendar";
+import type { ReinforcementDateRow } from "../queries/reinforcement";
 import { toActivityTree, type TreeRow } from "./activity-tree";
 import { iso } from "./common";
 
@@ -73,6 +75,21 @@ export function activityItemsOf(rows: DatedTreeRow[], now: Date): CalendarItem[]
     }
   }
   return out;
+}
+
+/** Issue 13 item 6: the learner's reinforcement questions, each on the instant it is due. */
+export function reinforcementItemsOf(rows: ReinforcementDateRow[]): CalendarItem[] {
+  return rows.map((r) =>
+    reinforcementCalendarItem({
+      workflowId: r.id,
+      course: { id: r.objectiveId, name: r.courseName, code: r.courseCode, mandatory: r.isMandatory },
+      module: { id: r.activityId, pathId: r.pathId, name: r.moduleName, kind: r.moduleKind },
+      dueAt: r.dueAt.toISOString(),
+      question: r.question,
+      options: r.options,
+      answer: r.answer,
+    }),
+  );
 }
 
 export function sortItems(items: CalendarItem[]): CalendarItem[] {

@@ -9,6 +9,7 @@ import ical, { ICalAlarmType, ICalEventTransparency } from "ical-generator";
 import { calendarItemHref } from "../../domain/calendar";
 import { DUE_KINDS, type CalendarItem } from "../../domain/contract/calendar";
 import { DEFAULT_LOCALE, isSupportedLocale } from "../../domain/locales";
+import { reinforcementAnswerPath } from "../../domain/reinforcement";
 
 // ---- Texts: the `calendar.feed` and `calendar.kinds` keys of locales/<locale>/calendar.json ----
 
@@ -57,6 +58,7 @@ export function publishedHash(i: CalendarItem): string {
         i.url,
         i.lock?.key ?? null,
         i.done,
+        i.question?.text ?? null,
       ]),
     )
     .digest("base64url")
@@ -93,8 +95,17 @@ export function toICalendar(items: FeedItem[], opts: { locale: string; origin: s
     const lines = [
       `${what}: ${title}`,
       item.lock ? t("feed.locked") : null,
-      item.done ? t("done") : null,
+      item.done ? t(item.question ? "answered" : "done") : null,
       item.url ? item.url : null,
+      // A reinforcement question not yet answered: the question and the e-mail's answer links.
+      ...(item.question && !item.question.answer
+        ? [
+            item.question.text,
+            ...item.question.options.map(
+              (o) => `- ${o.text}: ${opts.origin}${reinforcementAnswerPath(item.question!.workflowId, o.id)}`,
+            ),
+          ]
+        : []),
     ].filter(Boolean);
     const event = calendar.createEvent({
       id: `${item.id}@${opts.host}`,
@@ -111,7 +122,8 @@ export function toICalendar(items: FeedItem[], opts: { locale: string; origin: s
       // Dates are reminders, not meetings: only events mark the learner busy.
       transparency: item.kind === "event" ? ICalEventTransparency.OPAQUE : ICalEventTransparency.TRANSPARENT,
     });
-    if (DUE_KINDS.includes(item.kind) && !item.done) {
+    // A question is asked on its date (the e-mail goes out then): nothing to be reminded of before.
+    if (DUE_KINDS.includes(item.kind) && item.kind !== "reinforcementDue" && !item.done) {
       event.createAlarm({ type: ICalAlarmType.display, trigger: 24 * 60 * 60, description: `${what}: ${title}` });
     }
   }

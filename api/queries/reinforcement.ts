@@ -1,8 +1,14 @@
 // Reinforcement workflows as the learner reads them (spec 3, 7.6), and the questions due — for the
 // answer page, the mail job and the dashboard (issue 13).
-import { and, asc, eq, isNull, lte } from "drizzle-orm";
+import { and, asc, eq, gte, isNull, lt, lte, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
-import { activities, objectives, reinforcementWorkflows } from "../db/schema";
+import {
+  activities,
+  activityParts,
+  objectives,
+  objectiveWorkflowAggregates as owa,
+  reinforcementWorkflows,
+} from "../db/schema";
 
 const columns = {
   wf: reinforcementWorkflows,
@@ -43,3 +49,46 @@ export async function dueReinforcementQuestions(db: Db, userId: string, now: Dat
     .orderBy(asc(reinforcementWorkflows.dueAt))
     .limit(limit);
 }
+
+/**
+ * The learner's questions due in [from, to) — or all of them, for the calendar feed — with their
+ * course, the module and its place in the course tree (issue 13 item 6): one statement, served by the
+ * user-and-due index.
+ */
+export async function reinforcementDatesOf(db: Db, userId: string, window: { from: Date; to: Date } | null) {
+  return db
+    .select({
+      id: reinforcementWorkflows.id,
+      objectiveId: reinforcementWorkflows.objectiveId,
+      activityId: reinforcementWorkflows.activityId,
+      question: reinforcementWorkflows.question,
+      options: reinforcementWorkflows.options,
+      answer: reinforcementWorkflows.answer,
+      dueAt: reinforcementWorkflows.dueAt,
+      courseName: objectives.name,
+      courseCode: objectives.code,
+      isMandatory: sql<boolean>`coalesce(${owa.isMandatory}, false)`,
+      moduleName: activities.name,
+      moduleKind: activities.kind,
+      // The module's place in the course tree (the content viewer's activityPathId).
+      pathId: sql<string | null>`(select p.id from ${activityParts} p
+        where p.objective_id = ${reinforcementWorkflows.objectiveId} and p.activity_id = ${reinforcementWorkflows.activityId}
+        order by p.id limit 1)`,
+    })
+    .from(reinforcementWorkflows)
+    .innerJoin(objectives, eq(objectives.id, reinforcementWorkflows.objectiveId))
+    .innerJoin(activities, eq(activities.id, reinforcementWorkflows.activityId))
+    .leftJoin(
+      owa,
+      and(eq(owa.userId, reinforcementWorkflows.userId), eq(owa.objectiveId, reinforcementWorkflows.objectiveId)),
+    )
+    .where(
+      and(
+        eq(reinforcementWorkflows.userId, userId),
+        window ? gte(reinforcementWorkflows.dueAt, window.from) : undefined,
+        window ? lt(reinforcementWorkflows.dueAt, window.to) : undefined,
+      ),
+    )
+    .orderBy(asc(reinforcementWorkflows.dueAt));
+}
+export type ReinforcementDateRow = Awaited<ReturnType<typeof reinforcementDatesOf>>[number];

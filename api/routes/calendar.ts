@@ -31,7 +31,13 @@ import {
   tokenHash,
 } from "../commands/calendar-feeds";
 import { ApiError, message, notFound } from "../errors";
-import { activityItemsOf, courseItemsOf, sortItems, toDashboardCourse } from "../mappers/calendar";
+import {
+  activityItemsOf,
+  courseItemsOf,
+  reinforcementItemsOf,
+  sortItems,
+  toDashboardCourse,
+} from "../mappers/calendar";
 import { gradeMapOf, toRecord } from "../mappers/courses";
 import { publishedHash, toICalendar } from "../mappers/ical";
 import {
@@ -49,6 +55,7 @@ import {
   recentResults,
   waitingForResults,
 } from "../queries/dashboard";
+import { reinforcementDatesOf } from "../queries/reinforcement";
 import { createLimiter, tooManyRequests } from "../rate-limit";
 import { jsonBody, query } from "../validate";
 
@@ -82,7 +89,8 @@ export function calendarRoutes() {
   r.use("/create-calendar-feeds", limitWrites("profile"));
   r.use("/delete-calendar-feeds", limitWrites("profile"));
 
-  // Issue 13: the learner's calendar items in [from, to), at most 100 days; two statements.
+  // Issue 13: the learner's calendar items in [from, to), at most 100 days; three statements (the
+  // courses' dates, the dated course trees, the reinforcement questions due).
   r.get("/users/me/calendar-items", async (c) => {
     const q = query(c, calendarRangeQuerySchema);
     const range = checkCalendarRange(new Date(q.from), new Date(q.to));
@@ -97,13 +105,16 @@ export function calendarRoutes() {
     }
     const { from, to } = range;
     const userId = c.var.user.id;
-    const [courses, trees] = await Promise.all([
+    const [courses, trees, questions] = await Promise.all([
       courseDatesOf(c.var.db, userId, { from, to }),
       datedTreesOf(c.var.db, userId),
+      reinforcementDatesOf(c.var.db, userId, { from, to }),
     ]);
-    const items = [...courseItemsOf(courses), ...activityItemsOf(trees, c.var.now)].filter((i) =>
-      overlaps(i, from, to),
-    );
+    const items = [
+      ...courseItemsOf(courses),
+      ...activityItemsOf(trees, c.var.now),
+      ...reinforcementItemsOf(questions),
+    ].filter((i) => overlaps(i, from, to));
     return c.json({
       from: from.toISOString(),
       to: to.toISOString(),
@@ -215,12 +226,17 @@ export function calendarRoutes() {
     const feed = await feedByTokenHash(db, hash);
     if (!feed) throw notFound("calendar feed");
     const now = c.var.now;
-    const [courses, trees, states] = await Promise.all([
+    const [courses, trees, questions, states] = await Promise.all([
       courseDatesOf(db, feed.userId, null),
       datedTreesOf(db, feed.userId),
+      reinforcementDatesOf(db, feed.userId, null),
       feedItemStates(db, feed.userId),
     ]);
-    const items = sortItems([...courseItemsOf(courses), ...activityItemsOf(trees, now)]);
+    const items = sortItems([
+      ...courseItemsOf(courses),
+      ...activityItemsOf(trees, now),
+      ...reinforcementItemsOf(questions),
+    ]);
     const known = new Map(states.map((s) => [s.itemId, s]));
     const hashes = items.map((i) => publishedHash(i));
     const changed = items

@@ -19,7 +19,10 @@ export const handle = {
   title: (d: { view?: PublicView } | undefined) => (d?.view ? `${d.view.templateName} — ${d.view.holder}` : null),
 };
 
-/** Revocation shows within a minute: 30 s here, at most 30 s more in the app's memo. */
+/**
+ * Revocation shows within a minute: 30 s in the browser, at most 10 s in the HTTP front's memory of
+ * the page and 20 s in the app's memory of the lookup (`loadPublicCertificate`).
+ */
 const CACHE = "public, max-age=30";
 
 /**

@@ -17,6 +17,7 @@ import {
   type WeekRule,
 } from "#domain/calendar";
 import type { CalendarItem } from "#domain/contract/calendar";
+import { reinforcementAnswerPath } from "#domain/reinforcement";
 
 /**
  * What the calendar and the dashboard render of items, in the learner's locale and time zone
@@ -89,6 +90,8 @@ export interface ItemView {
   lock: { key: string; date: string | null } | null;
   location: string | null;
   url: string | null;
+  /** A reinforcement question: its text and, until it is answered, the answer page's link per option. */
+  question: { text: string; options: { text: string; href: string }[] } | null;
   /** On a day of a multi-day item: it began earlier / goes on later. */
   continuesBefore: boolean;
   continuesAfter: boolean;
@@ -120,6 +123,18 @@ export function itemView(i: CalendarItem, ctx: { f: Formats; timeZone: string; n
     lock: i.lock ? { key: i.lock.key, date: i.lock.date ? f.dateTime.format(new Date(i.lock.date)) : null } : null,
     location: i.location,
     url: i.url,
+    // Answered: the question alone (the item's link leads to the review).
+    question: i.question
+      ? {
+          text: i.question.text,
+          options: i.question.answer
+            ? []
+            : i.question.options.map((o) => ({
+                text: o.text,
+                href: reinforcementAnswerPath(i.question!.workflowId, o.id),
+              })),
+        }
+      : null,
     continuesBefore: segment.startsBefore,
     continuesAfter: segment.endsAfter,
   };

@@ -13,7 +13,6 @@ import type { CertificateRecord, PublicCertificate } from "#domain/contract/cert
 import { endpoints } from "#domain/contract/endpoints";
 import type { DateFormatter } from "./format.server";
 import { LmsError, type LmsClient } from "./lms.server";
-import { remember, type Entry } from "./read-cache.server";
 import { certificatePreviewUrl } from "./course.server";
 
 const NOT_FOUND = "certificate-not-found";
@@ -76,12 +75,23 @@ export function publicCertificateUrl(appUrl: string, number: string) {
 }
 
 /**
- * The public lookup, remembered for 30 s per number (then answered stale once while it reloads):
- * the page stays fast under load, and a revocation shows within a minute (issue 12).
+ * The public lookup, remembered for 20 s per number, never answered older than that: with the HTTP
+ * front's 10 s memory of the page (`server.ts`) and the browser's 30 s (`max-age`), a revocation shows
+ * within a minute (issue 12). Failures (an unknown number) are not remembered: each one counts against
+ * the caller's lookup limit in the API.
  */
-const publicCache = new Map<string, Entry<PublicCertificate>>();
+export const PUBLIC_CERTIFICATE_TTL_MS = 20_000;
+const publicCache = new Map<string, { expires: number; value: Promise<PublicCertificate> }>();
 export function loadPublicCertificate(lms: LmsClient, number: string): Promise<PublicCertificate> {
-  return remember(publicCache, number, () => lms.get(endpoints.publicCertificate(number)), 2_000).catch(notFoundIs);
+  const now = Date.now();
+  const hit = publicCache.get(number);
+  if (hit && hit.expires > now) return hit.value.catch(notFoundIs);
+  const value = lms.get(endpoints.publicCertificate(number));
+  publicCache.delete(number);
+  publicCache.set(number, { expires: now + PUBLIC_CERTIFICATE_TTL_MS, value });
+  value.catch(() => publicCache.get(number)?.value === value && publicCache.delete(number));
+  if (publicCache.size > 2_000) publicCache.delete(publicCache.keys().next().value!);
+  return value.catch(notFoundIs);
 }
 
 /** What the public page shows: never the e-mail or other records (the API sends none). */

@@ -55,6 +55,19 @@ export const calendarItemSchema = z.object({
   lock: z.object({ key: z.string(), date: z.string().nullable() }).nullable(),
   /** The work the date asks for is handed in (a due item that can no longer be overdue). */
   done: z.boolean(),
+  /**
+   * Reinforcement questions due (issue 13 item 6, spec 2.8): the question and its options, each opening
+   * the e-mail answer page with that option chosen; `answer` once the learner has answered. Null for
+   * every other kind.
+   */
+  question: z
+    .object({
+      workflowId: z.string(),
+      text: z.string(),
+      options: z.array(z.object({ id: z.string(), text: z.string() })),
+      answer: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type CalendarItem = Omit<z.infer<typeof calendarItemSchema>, "lock"> & {
   lock: { key: ActivityLockKey; date: string | null } | null;

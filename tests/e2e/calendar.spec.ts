@@ -166,3 +166,71 @@ test("in Arabic the calendar is right-to-left and translated", async ({ page, le
   await expect(page.locator("table.month-grid thead th abbr").first()).toHaveAttribute("title", "السبت");
   await expectAccessible(page);
 });
+
+test("a reinforcement question due is an item with the e-mail's answer links; answered, it leads to the review", async ({
+  page,
+  learner,
+}) => {
+  // The learner's questions were due yesterday (like ada's): an agenda from two days ago lists them.
+  const from = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+  await login(page, learner, `/learn/calendar/agenda?from=${from}`);
+  const question = learner.reinforcement.find((q) => q.options.some((o) => o.text === "float"))!;
+  const item = page.locator(".cal-item--reinforcementDue").filter({ hasText: "What is the type of the value 3 / 2" });
+  await expect(item).toHaveCount(1);
+  await expect(item).toContainText("Question due: Variables, types and expressions");
+  await expect(item).toContainText("Choose your answer");
+  const answers = item.getByRole("list", { name: "Choose your answer" }).getByRole("link");
+  await expect(answers).toHaveText(["int", "float", "str", "Fraction"]);
+  const float = question.options.find((o) => o.text === "float")!;
+  await expect(answers.nth(1)).toHaveAttribute(
+    "href",
+    `/learn/email-response-callback?answer=${float.id}&workflowId=${question.id}`,
+  );
+  await expectAccessible(page);
+
+  // The link is the e-mail's: the option chosen, one button records it.
+  await answers.nth(1).click();
+  await expect(page.getByRole("radio", { name: "float" })).toBeChecked();
+  await page.getByRole("button", { name: "Send my answer" }).click();
+  await expect(page.getByText("That's correct!")).toBeVisible();
+
+  // Back in the calendar: answered, no more answer links, and the item opens the review.
+  await page.goto(`/learn/calendar/agenda?from=${from}`);
+  await expect(item).toContainText("Answered");
+  await expect(item).not.toContainText("Overdue");
+  await expect(item.getByRole("list", { name: "Choose your answer" })).toHaveCount(0);
+  await item.getByRole("link", { name: /Question due: Variables, types and expressions/ }).click();
+  await expect(page).toHaveURL(new RegExp(`email-response-callback\\?answer=${float.id}&workflowId=${question.id}$`));
+  await expect(page.getByText("That's correct!")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Review module" })).toBeVisible();
+});
+
+test("the 'now' marker moves every 60 s with JavaScript (spec 9); without it, it stays where the server put it", async ({
+  page,
+  learner,
+  jsEnabled,
+}) => {
+  await login(page, learner, "/learn/calendar");
+  // The browser's clock runs five minutes ahead of the server's: a label it writes differs from the server's.
+  if (jsEnabled) await page.clock.install({ time: Date.now() + 5 * 60_000 });
+  await page.goto("/learn/calendar/agenda");
+  const marker = page.locator("section.day--today .now-marker");
+  await expect(marker).toHaveCount(1);
+  const first = (await marker.getAttribute("aria-label"))!;
+  expect(first).toMatch(/^Now, \d{1,2}:\d{2}\s[AP]M$/);
+  if (!jsEnabled) return;
+  // Still the same half a minute on…
+  await page.clock.runFor(30_000);
+  await expect(marker).toHaveAttribute("aria-label", first);
+  // …and the browser's own time, in the learner's zone, once the minute's refresh has run.
+  await page.clock.runFor(31_000);
+  const zone = /Times are shown in ([^ .]+)/.exec((await page.locator(".calendar__zone").textContent())!)![1];
+  // The tick ran within the last 31 s: the label is the minute of one of those instants.
+  const labels = await page.evaluate((timeZone) => {
+    const format = new Intl.DateTimeFormat("en-US", { timeZone, timeStyle: "short" });
+    const now = Date.now();
+    return [now - 31_000, now].map((at) => `Now, ${format.format(at)}`);
+  }, zone);
+  await expect(marker).toHaveAttribute("aria-label", new RegExp(`^(${labels.join("|")})$`));
+  expect(await marker.getAttribute("aria-label")).not.toBe(first);
+});

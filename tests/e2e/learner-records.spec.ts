@@ -99,6 +99,41 @@ test.describe("certificates (spec 2.7, issue 12)", () => {
     await visitor.close();
   });
 
+  test("share: the 'copied' state lasts 10 s; a failed copy is a critical message; without JavaScript, a link to copy by hand", async ({
+    page,
+    learner,
+    jsEnabled,
+  }) => {
+    if (jsEnabled) await page.clock.install();
+    await login(page, learner);
+    const id = await courseId(page, "SQL Fundamentals");
+    await page.goto(`/learn/courses/${id}`);
+    await page.getByRole("region", { name: "Results" }).getByRole("link", { name: "View certificate" }).click();
+    await page.getByText("Share certificate").click();
+    await expect(page.getByLabel("Public link to this certificate")).toHaveValue(/\/learn\/certificate\/LA-/);
+    if (!jsEnabled) {
+      await expect(page.getByRole("button", { name: "Copy link" })).toHaveCount(0);
+      return;
+    }
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await page.getByRole("button", { name: "Copy link" }).click();
+    await expect(page.getByRole("button", { name: "Link copied" })).toBeVisible();
+    await page.clock.fastForward(9_000);
+    await expect(page.getByRole("button", { name: "Link copied" })).toBeVisible();
+    await page.clock.fastForward(1_000);
+    await expect(page.getByRole("button", { name: "Copy link" })).toBeVisible();
+
+    // Spec 8: the clipboard refuses → 'The link could not be copied' as a critical (alert) toast.
+    await page.evaluate(() => {
+      navigator.clipboard.writeText = () => Promise.reject(new Error("denied"));
+    });
+    await page.getByRole("button", { name: "Copy link" }).click();
+    const alert = page.getByRole("alert").filter({ hasText: "The link could not be copied" });
+    await expect(alert).toBeVisible();
+    await expect(alert).toHaveClass(/toast--critical/);
+    await expect(page.getByRole("button", { name: "Link copied" })).toHaveCount(0);
+  });
+
   test("the expired certificate says so on its preview and its public page", async ({ page, learner }) => {
     await login(page, learner);
     const id = await courseId(page, "SQL Fundamentals");
@@ -243,7 +278,10 @@ test.describe("the profile (spec 2.9)", () => {
       return (await card.locator(".course-card__footer").textContent())!.trim();
     };
     const choose = async (zone: RegExp, search: string) => {
-      await page.goto("/learn/profile/time-zone");
+      // From the other tab by its link (a client-side navigation with JavaScript).
+      await page.goto("/learn/profile");
+      await page.getByRole("link", { name: "Preferred time zone" }).click();
+      await expect(page).toHaveURL(/\/learn\/profile\/time-zone$/);
       await expect(page.getByRole("link", { name: "Preferred time zone" })).toHaveAttribute("aria-current", "page");
       if (jsEnabled) {
         await page.getByLabel("Filter time zones").fill(search);
@@ -272,6 +310,11 @@ test.describe("the profile (spec 2.9)", () => {
         .getByText(/\d{1,2}:\d{2}\s[AP]M (SST|GMT-11)/)
         .first(),
     ).toBeVisible();
+    // The dashboard and the calendar (issue 13) follow it too, naming the zone their times are in.
+    await page.goto("/learn");
+    await expect(page.getByText("Times are shown in Pacific/Pago_Pago (GMT-11:00).")).toBeVisible();
+    await page.goto("/learn/calendar/agenda");
+    await expect(page.getByText("Times are shown in Pacific/Pago_Pago (GMT-11:00).")).toBeVisible();
   });
 
   test("an unknown zone is refused with a message, without JavaScript too", async ({ page, learner }) => {

@@ -7,6 +7,7 @@ import { createTestApi, type TestApi } from "../fixtures/api";
 import { createCourse, createTree, enrolUser } from "../fixtures/courses";
 import { ActivityKind, ActivityWorkflowState, ObjectiveWorkflowState } from "../../domain/vocabulary";
 import type { CalendarItemList, Dashboard } from "../../domain/contract/calendar";
+import { calendarItemHref } from "../../domain/calendar";
 
 /** Issue 13: calendar items, the dashboard and the personal feed, on a real PGlite (decision 022). */
 
@@ -107,6 +108,37 @@ beforeAll(async () => {
   // Grace's own course with dates: never in Ada's answers.
   const secret = await createCourse(db, tenantId, { name: "Grace only" });
   await enrolUser(db, { tenantId, userId: grace, objectiveId: secret.objective.id }, { dueDate: at(2) });
+
+  // Reinforcement questions about Python's Reading (spec 2.8, issue 13 item 6): one due in two days,
+  // one answered yesterday, one long past; and one of Grace's.
+  const [reading] = await db.select().from(s.activityParts).where(eq(s.activityParts.id, parts.reading));
+  const question = (userId: string, dueAt: Date, text: string, answer: string | null = null) => ({
+    userId,
+    objectiveId: ids.python,
+    activityId: reading.activityId,
+    question: text,
+    options: [
+      { id: "a", text: "A list" },
+      { id: "b", text: "A dict" },
+    ],
+    correctAnswer: "b",
+    feedback: "Keys map to values.",
+    dueAt,
+    answer,
+    answerText: answer ? "A dict" : null,
+    normalizedScore: answer ? 1 : null,
+    answeredAt: answer ? at(-1, 14) : null,
+  });
+  const rows = await db
+    .insert(s.reinforcementWorkflows)
+    .values([
+      question(ada, at(2, 9), "Which type maps keys to values?"),
+      question(ada, at(-1, 9), "Which type is ordered by key?", "b"),
+      question(ada, at(-200), "An old question"),
+      question(grace, at(2, 9), "Grace's question"),
+    ])
+    .returning({ id: s.reinforcementWorkflows.id });
+  [ids.question, ids.answered] = rows.map((r) => r.id);
 });
 
 afterAll(() => t.close());
@@ -117,6 +149,7 @@ describe("GET users/me/calendar-items", () => {
     expect(status).toBe(200);
     const seen = body.data.map((i) => `${i.kind} ${i.activity?.name ?? i.course.name}`);
     expect(seen).toEqual([
+      "reinforcementDue Reading",
       "event Live session",
       "activityDue Quiz 1",
       "courseDue Safety at work",
@@ -134,6 +167,31 @@ describe("GET users/me/calendar-items", () => {
     // Spec 4.7: a reveal date and nothing else — no score, no grade.
     expect(JSON.stringify(body.data)).not.toMatch(/"(score|grade|normalizedScore|passed)"/);
     expect(seen.join()).not.toContain("Grace only");
+  });
+
+  it("lists reinforcement questions due with their answer links; answered ones done, leading to the review", async () => {
+    const { body } = await json<CalendarItemList>(range(at(-7), at(7)));
+    const questions = body.data.filter((i) => i.kind === "reinforcementDue");
+    expect(questions.map((i) => i.question?.text)).toEqual([
+      "Which type is ordered by key?",
+      "Which type maps keys to values?",
+    ]);
+    const [answered, open] = questions;
+    expect(open).toMatchObject({
+      id: `reinforcementDue:${ids.question}`,
+      start: at(2, 9).toISOString(),
+      allDay: false,
+      done: false,
+      course: { id: ids.python, name: "Python basics" },
+      activity: { name: "Reading", pathId: parts.reading },
+      question: { workflowId: ids.question, options: [{ id: "a" }, { id: "b" }], answer: null },
+    });
+    expect(calendarItemHref(open)).toBe(`/learn/courses/${ids.python}/view/content?activityPathId=${parts.reading}`);
+    expect(answered).toMatchObject({ done: true, question: { answer: "b" } });
+    expect(calendarItemHref(answered)).toBe(`/learn/email-response-callback?answer=b&workflowId=${ids.answered}`);
+    // Never the correct answer or the feedback; never another learner's question.
+    expect(JSON.stringify(questions)).not.toMatch(/correctAnswer|Keys map to values/);
+    expect(JSON.stringify(body)).not.toContain("Grace's question");
   });
 
   it("ranges over 100 days, in the wrong order or garbled are 400 with a message; no token is 401", async () => {
@@ -217,6 +275,14 @@ describe("personal calendar feed", () => {
     expect((safety.getFirstPropertyValue("dtstart") as ICAL.Time).isDate).toBe(true);
     expect(new ICAL.Event(quiz).startDate.toJSDate().toISOString()).toBe(at(3).toISOString());
     expect(text).not.toContain("Grace only");
+    // Issue 13 item 6: the question due, with the e-mail's answer links, and no reminder the day before.
+    const asked = [...bySummary.entries()].find(([k]) => k.includes("Reading") && k.includes("Frage"))![1];
+    expect(String(asked.getFirstPropertyValue("uid"))).toBe(`reinforcementDue:${ids.question}@lms.test`);
+    const description = String(asked.getFirstPropertyValue("description"));
+    expect(description).toContain("Which type maps keys to values?");
+    expect(description).toContain(`/learn/email-response-callback?answer=a&workflowId=${ids.question}`);
+    expect(asked.getFirstSubcomponent("valarm")).toBeNull();
+    expect(text).not.toContain("Grace's question");
 
     const etag = res.headers.get("etag")!;
     const again = await t.request("GET", feed.path, { headers: { "If-None-Match": etag } });
@@ -291,7 +357,8 @@ describe("bounded statements (issue 13)", () => {
     }
     const many = [await measure(itemsPath), await measure(dashboardPath)];
     expect(many).toEqual(few);
-    expect(few[0]).toBeLessThanOrEqual(3);
+    // The caller's principal, then the courses' dates, the dated trees and the questions due.
+    expect(few[0]).toBeLessThanOrEqual(4);
     expect(few[1]).toBeLessThanOrEqual(8);
     const { body } = await json<CalendarItemList>(itemsPath);
     expect(body.data.filter((i) => i.course.name.startsWith("Extra")).length).toBe(54);

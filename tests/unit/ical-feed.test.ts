@@ -22,6 +22,7 @@ const base: CalendarItem = {
   url: null,
   lock: null,
   done: false,
+  question: null,
 };
 const changed = new Date("2026-11-20T08:00:00.000Z");
 const items: FeedItem[] = [

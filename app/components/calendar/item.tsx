@@ -23,7 +23,9 @@ export function CalendarItemEntry({ item, variant }: { item: ItemView; variant: 
       {compact ? null : (
         <span className="cal-item__meta">
           {item.overdue ? <span className="tag tag--overdue">{t("calendar.overdue")}</span> : null}
-          {item.done ? <span className="tag">{t("calendar.done")}</span> : null}
+          {item.done ? (
+            <span className="tag">{t(item.kind === "reinforcementDue" ? "calendar.answered" : "calendar.done")}</span>
+          ) : null}
           {item.mandatory ? <span className="tag tag--mandatory">{t("courses.mandatory")}</span> : null}
           {item.continuesAfter ? <span className="cal-item__continues">{t("calendar.continues")}</span> : null}
           {item.lock ? (
@@ -40,6 +42,25 @@ export function CalendarItemEntry({ item, variant }: { item: ItemView; variant: 
           ) : null}
         </span>
       )}
+      {!compact && item.question ? (
+        <div className="cal-item__question">
+          <p className="cal-item__question-text">{item.question.text}</p>
+          {item.question.options.length > 0 ? (
+            <>
+              <p className="cal-item__answer-label" id={`answers-${item.id.replace(/\W/g, "-")}`}>
+                {t("calendar.answerOptions")}
+              </p>
+              <ul className="cal-item__options" aria-labelledby={`answers-${item.id.replace(/\W/g, "-")}`}>
+                {item.question.options.map((o) => (
+                  <li key={o.href}>
+                    <Link to={o.href}>{o.text}</Link>
+                  </li>
+                ))}
+              </ul>
+            </>
+          ) : null}
+        </div>
+      ) : null}
       {compact && item.overdue ? <span className="visually-hidden">{t("calendar.overdue")}</span> : null}
     </li>
   );
