@@ -60,5 +60,3 @@ export function createApi(deps: ApiDeps) {
 
   return app;
 }
-
-export type Api = ReturnType<typeof createApi>;

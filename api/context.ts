@@ -2,7 +2,7 @@ import type { JWK } from "jose";
 import type { Database, Db } from "./db/client";
 import type { WriteLimiters, WriteLimitOptions } from "./write-limits";
 
-export interface TokenClaims {
+interface TokenClaims {
   sub: string;
   email?: string;
   exp?: number;

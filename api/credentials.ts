@@ -10,12 +10,11 @@ import { gzipSync } from "node:zlib";
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from "jose";
 import { publicJwk } from "./runtime";
 
-export const VC_CONTEXT = "https://www.w3.org/ns/credentials/v2";
-export const OB_CONTEXT = "https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json";
-export const OB_SCHEMA =
-  "https://purl.imsglobal.org/spec/ob/v3p0/schema/json/ob_v3p0_achievementcredential_schema.json";
+const VC_CONTEXT = "https://www.w3.org/ns/credentials/v2";
+const OB_CONTEXT = "https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json";
+const OB_SCHEMA = "https://purl.imsglobal.org/spec/ob/v3p0/schema/json/ob_v3p0_achievementcredential_schema.json";
 /** Bitstring Status List: at least 16 KB of bits (131,072 entries), so one list hides who is revoked. */
-export const STATUS_LIST_BITS = 131_072;
+const STATUS_LIST_BITS = 131_072;
 
 /** The public URLs of the credential service, under the API's public paths. */
 export function credentialUrls(appUrl: string) {
@@ -145,7 +144,6 @@ export function buildCredential(appUrl: string, f: CredentialFacts) {
     credentialSchema: [{ id: OB_SCHEMA, type: "1EdTechJsonSchemaValidator2019" }],
   };
 }
-export type OpenBadgeCredential = ReturnType<typeof buildCredential>;
 
 /**
  * VC-JWT (OB 3.0 § 8.2): the credential is the JWT's payload, with the registered claims iss, jti,
@@ -174,7 +172,7 @@ export function envelope(jwt: string) {
 }
 
 /** The bitstring (GZIP, base64url, multibase "u" prefix) with the revoked indexes set. */
-export function encodeStatusList(revoked: readonly number[], bits = STATUS_LIST_BITS): string {
+function encodeStatusList(revoked: readonly number[], bits = STATUS_LIST_BITS): string {
   const size = Math.max(bits, ...revoked.map((i) => i + 1));
   const bytes = new Uint8Array(Math.ceil(size / 8));
   // Bit 0 is the most significant bit of the first byte (Bitstring Status List § 3.2).

@@ -35,7 +35,7 @@ export function message(code: string, text: string, params?: ApiMessage["params"
 export const notFound = (what = "resource") =>
   new ApiError(404, { "": [message("notFound", `The ${what} was not found.`)] });
 
-export function errorBody(status: number, errors: Record<string, ApiMessage[]> = {}, title?: string): ApiErrorBody {
+function errorBody(status: number, errors: Record<string, ApiMessage[]> = {}, title?: string): ApiErrorBody {
   return { status, title: title ?? TITLES[status] ?? "Error", errors };
 }
 

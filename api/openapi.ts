@@ -62,7 +62,7 @@ const operations: Record<string, Record<string, Operation & { notShown?: boolean
   },
 };
 
-export function addOperations(more: typeof operations) {
+function addOperations(more: typeof operations) {
   for (const [path, ops] of Object.entries(more)) operations[path] = { ...operations[path], ...ops };
 }
 

@@ -25,7 +25,7 @@ function limiterOf(deps: ApiDeps): Limiter {
 }
 
 /** The caller's address: the server sets X-Client-IP from the socket (a client's own value is replaced). */
-export function clientAddress(c: Context<ApiEnv>): string {
+function clientAddress(c: Context<ApiEnv>): string {
   return c.req.header("x-client-ip") ?? "unknown";
 }
 

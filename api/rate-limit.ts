@@ -23,7 +23,7 @@ export interface LimitOptions {
   store: "shared" | "local";
 }
 
-export type LimitResult = { ok: true } | { ok: false; retryAfterSeconds: number };
+type LimitResult = { ok: true } | { ok: false; retryAfterSeconds: number };
 
 export interface Limiter {
   /** Counts one try (or `points`) for `key`; refused when over the limit. */

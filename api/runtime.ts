@@ -86,7 +86,7 @@ export function localVerifier(issuer: string, key: JWK, previous: JWK[] = []): V
 }
 
 /** Verifies tokens of an external provider against its published JWKS (found by discovery). */
-export function remoteVerifier(issuer: string, audience: string | undefined): VerifyToken {
+function remoteVerifier(issuer: string, audience: string | undefined): VerifyToken {
   let jwks: ReturnType<typeof createRemoteJWKSet> | null = null;
   return async (token) => {
     if (!jwks) {

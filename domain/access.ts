@@ -12,7 +12,7 @@ export const PERMISSIONS = {
   adminPanel: "Admin.Access",
 } as const;
 
-export const LICENCES = {
+const LICENCES = {
   lms: "LMS",
   research: "Platform.Research",
   knowledgeModels: "Platform.KnowledgeModels",

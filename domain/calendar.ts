@@ -26,12 +26,11 @@ import type { GradeRevealPolicy } from "./vocabulary";
 const DAY_MS = 86_400_000;
 
 /** Issue 13: the API lists at most this many days of items per call (longer ranges are a 400). */
-export const CALENDAR_MAX_RANGE_DAYS = 100;
+const CALENDAR_MAX_RANGE_DAYS = 100;
 /** Dashboard windows (issue 13): due within 14 days, events within 7, results of the last 30. */
-export const DUE_SOON_DAYS = 14;
-export const UPCOMING_EVENT_DAYS = 7;
+const DUE_SOON_DAYS = 14;
+const UPCOMING_EVENT_DAYS = 7;
 export const RECENT_RESULT_DAYS = 30;
-export { CLOCK_REFRESH_MS } from "./clock";
 /** The agenda view lists this many days from its first. */
 export const AGENDA_DAYS = 30;
 
@@ -321,7 +320,7 @@ export function calendarItemHref(i: Pick<CalendarItem, "course" | "activity" | "
 // ---------------------------------------------------------------------------------------------
 
 /** ISO day numbers: 1 Monday … 7 Sunday (as `Intl.Locale#getWeekInfo` gives them). */
-export type IsoDay = 1 | 2 | 3 | 4 | 5 | 6 | 7;
+type IsoDay = 1 | 2 | 3 | 4 | 5 | 6 | 7;
 
 export interface WeekRule {
   /** The week's first day. */
@@ -401,7 +400,7 @@ export function weekRuleFor(locale: string): WeekRule {
 }
 
 /** The ISO day number (1 Monday … 7 Sunday) of a civil date. */
-export function isoDayOf(date: CalendarDate): IsoDay {
+function isoDayOf(date: CalendarDate): IsoDay {
   const d = new Date(Date.UTC(date.year, date.month - 1, date.day)).getUTCDay();
   return (d === 0 ? 7 : d) as IsoDay;
 }

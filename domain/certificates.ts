@@ -4,7 +4,7 @@
 import { showPointsOnCertificate } from "./courses";
 
 /** Prefix of the certificate numbers this LMS issues. */
-export const CERTIFICATE_NUMBER_PREFIX = "LA";
+const CERTIFICATE_NUMBER_PREFIX = "LA";
 
 const DAY_MS = 86_400_000;
 

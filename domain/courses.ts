@@ -163,8 +163,8 @@ export function coverFallbackColor(index: number): string {
 export type CourseFilterToast = "coursesFilterDrawer.filtersUnavailable" | "accountCreated";
 
 /** Spec 2.4: occflow values (self-enrolment flow, spec 4.14). */
-export const OCCFLOW_VALUES = ["addToMyCourses", "startTheCourse"] as const;
-export type Occflow = (typeof OCCFLOW_VALUES)[number];
+const OCCFLOW_VALUES = ["addToMyCourses", "startTheCourse"] as const;
+type Occflow = (typeof OCCFLOW_VALUES)[number];
 
 /** Spec 2.4: the parsed, validated My courses filter state. */
 export interface CourseFilters {
@@ -197,9 +197,9 @@ export interface CourseFilterValidation {
 }
 
 /** Keyword length cap (defensive; the spec sets none). */
-export const KEYWORD_MAX_LENGTH = 200;
+const KEYWORD_MAX_LENGTH = 200;
 /** Only the first this-many parameters are processed; the rest are dropped (defensive). */
-export const MAX_URL_PARAMETERS = 100;
+const MAX_URL_PARAMETERS = 100;
 /** objectiveId values longer than this are dropped (defensive; ids are UUIDs). */
 const OBJECTIVE_ID_MAX_LENGTH = 200;
 
@@ -211,13 +211,13 @@ const CATEGORY_PARAM = /^category\[([^[\]]+)\]$/;
  * Highest page a list URL names (defensive, issue 17 item 6): `page=50000` asked the API to skip 1.2
  * million rows, past its own bound, and gave a 500. A larger page reads as malformed (dropped).
  */
-export const PAGE_MAX = 10_000;
+const PAGE_MAX = 10_000;
 
 /**
  * Spec 5 "Search text is lowercased and left-trimmed" (plus a 200-code-point cap, and without control
  * characters, which no one types and the database refuses: `keyword=a%01b` gave a 500).
  */
-export function normalizeKeyword(value: string): string {
+function normalizeKeyword(value: string): string {
   const lowered = stripControlCharacters(value).trimStart().toLowerCase();
   if (lowered.length <= KEYWORD_MAX_LENGTH) return lowered;
   // Slice by code points so a surrogate pair is never cut in half.

@@ -38,9 +38,9 @@
  *  - Nesting depth counts both parentheses and "not"s.
  */
 
-export type CompareOp = "eq" | "ne" | "lt" | "le" | "gt" | "ge" | "contains" | "startswith";
+type CompareOp = "eq" | "ne" | "lt" | "le" | "gt" | "ge" | "contains" | "startswith";
 /** Operators a field may allow: the comparison operators plus the `in` list. */
-export type FieldOp = CompareOp | "in";
+type FieldOp = CompareOp | "in";
 export type FilterValue = string | number | boolean;
 
 type FieldSpec =
@@ -344,7 +344,7 @@ function hexDigit(c: number): boolean {
   return isDigit(c) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
 }
 
-export function isUuid(s: string): boolean {
+function isUuid(s: string): boolean {
   if (s.length !== 36) return false;
   for (let i = 0; i < 36; i++) {
     const c = s.charCodeAt(i);

@@ -274,7 +274,7 @@ const disabled = (reason: string): ButtonState => ({
  * (submitted) or a person has graded them (graded, grading approved). The API refuses the finish
  * command in any other state, and the course page offers 'Finish the attempt' in exactly these.
  */
-export const FINISHABLE_WORKFLOW_STATES: readonly ObjectiveWorkflowState[] = [
+const FINISHABLE_WORKFLOW_STATES: readonly ObjectiveWorkflowState[] = [
   ObjectiveWorkflowState.submitted,
   ObjectiveWorkflowState.graded,
   ObjectiveWorkflowState.gradingApproved,
@@ -465,7 +465,7 @@ export function canStartObjectiveWorkflow(input: {
   return false;
 }
 
-export type StartStep = "selfEnroll" | "startObjectiveWorkflow" | "startActivityWorkflow" | "loadTree";
+type StartStep = "selfEnroll" | "startObjectiveWorkflow" | "startActivityWorkflow" | "loadTree";
 
 export interface StartPlan {
   steps: StartStep[];

@@ -31,7 +31,7 @@ export interface MenuContext {
   platformUrl: string;
 }
 
-export type MenuKey =
+type MenuKey =
   "dashboard" | "courses" | "catalog" | "researchProjects" | "knowledgeModels" | "rooms" | "calendar" | "portal";
 
 export interface MenuEntry {

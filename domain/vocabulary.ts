@@ -122,10 +122,12 @@ export type GradeRevealPolicy = (typeof GRADE_REVEAL_POLICIES)[number];
 
 /** Spec 4.12: whether a finished activity can be reviewed. */
 export const REVIEW_POLICIES = ["never", "afterSubmission", "afterRevealingResults"] as const;
+/** @public (the spec's enumeration, named for readers) */
 export type ReviewPolicy = (typeof REVIEW_POLICIES)[number];
 
 /** Spec 4.12: when an activity's results are disclosed (for `afterRevealingResults`). */
 export const RESULTS_DISCLOSURE_POLICIES = ["never", "afterDate", "afterScore", "afterFinish"] as const;
+/** @public (the spec's enumeration, named for readers) */
 export type ResultsDisclosurePolicy = (typeof RESULTS_DISCLOSURE_POLICIES)[number];
 
 // ---------------------------------------------------------------------------------------------
@@ -160,7 +162,6 @@ export const FEEDBACK_OPTIONS = [
   "adminFunctionality",
   "other",
 ] as const;
-export type FeedbackOption = (typeof FEEDBACK_OPTIONS)[number];
 
 // ---------------------------------------------------------------------------------------------
 // State sets: named groups the rules of section 4 use
@@ -177,13 +178,6 @@ export const IN_PROGRESS_FILTER_STATES: readonly ObjectiveWorkflowState[] = [
   ObjectiveWorkflowState.inProgress,
   ObjectiveWorkflowState.inGrading,
   ObjectiveWorkflowState.gradingApproved,
-];
-
-/** Spec 4.7: states in which an 'afterFinish' grade is shown (submitted, in grading, graded). */
-export const AFTER_FINISH_REVEAL_STATES: readonly ObjectiveWorkflowState[] = [
-  ObjectiveWorkflowState.submitted,
-  ObjectiveWorkflowState.inGrading,
-  ObjectiveWorkflowState.graded,
 ];
 
 /** True when `value` is one of the enumeration's numbers (for input from outside: URLs, bodies, rows). */

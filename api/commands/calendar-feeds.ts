@@ -6,7 +6,7 @@ import type { Db, Tx } from "../db/client";
 import { calendarFeeds } from "../db/schema";
 
 /** The public path of a feed, under the API's origin. */
-export const FEED_PATH = "/api/lms/v1/public/calendar-feeds";
+const FEED_PATH = "/api/lms/v1/public/calendar-feeds";
 
 /**
  * The link's secret: HMAC-SHA-256 of the user and the link's nonce under the server's feed key —

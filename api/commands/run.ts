@@ -10,7 +10,7 @@ import { commands } from "../db/schema";
 import { ApiError, message } from "../errors";
 import { CommandResult } from "../../domain/vocabulary";
 
-export const COMMAND_STATUS_PATH = "/api/lms/v1/commands";
+const COMMAND_STATUS_PATH = "/api/lms/v1/commands";
 
 function toStatus(row: typeof commands.$inferSelect): CommandStatus {
   return {
@@ -28,7 +28,7 @@ function toStatus(row: typeof commands.$inferSelect): CommandStatus {
  * id sent again with other input is another command, refused at once (409) — not answered with the
  * first one's outcome (a reused enrolment id once made the app wait 21 s for a course it never got).
  */
-export function fingerprintOf(type: string, body: unknown): string {
+function fingerprintOf(type: string, body: unknown): string {
   const canonical = (value: unknown): unknown =>
     Array.isArray(value)
       ? value.map(canonical)

@@ -25,10 +25,6 @@ import {
   RESULTS_DISCLOSURE_POLICIES,
   REVIEW_POLICIES,
   ROLES,
-  type GradeRevealPolicy,
-  type ResultsDisclosurePolicy,
-  type ReviewPolicy,
-  type Role,
 } from "../../domain/vocabulary";
 
 /** Where the data files live. */
@@ -65,7 +61,7 @@ const fieldOf = (path: readonly PropertyKey[]) =>
   path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i ? "." : ""}${String(p)}`)).join("");
 
 /** Parses `value` with `schema`; the first problem becomes a DemoContentError naming `file` and the field. */
-export function parseWith<S extends z.ZodType>(schema: S, value: unknown, file: string): z.output<S> {
+function parseWith<S extends z.ZodType>(schema: S, value: unknown, file: string): z.output<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   const issues = result.error.issues.map((i) => `${fieldOf(i.path) || "(top level)"}: ${i.message}`);
@@ -189,7 +185,7 @@ const mediaSchema = z.strictObject({
 });
 
 /** Enrolment settings of an access; day counts are relative to the day of seeding (negative = past). */
-export const accessSettingsSchema = z.strictObject({
+const accessSettingsSchema = z.strictObject({
   term: z.string().optional(),
   mandatory: z.boolean().optional(),
   retake: z.boolean().optional(),
@@ -257,7 +253,7 @@ const eventSchema = z.strictObject({
   location: nonEmpty.optional(),
   url: z.url().optional(),
 });
-export type EventDef = z.output<typeof eventSchema>;
+type EventDef = z.output<typeof eventSchema>;
 
 /** One activity of a course's tree as written in content.json (the root has no name of its own). */
 const nodeFields = {
@@ -335,16 +331,15 @@ export const enrolmentSchema = z.strictObject({
   /** The PDF of this learner's certificates for the course (a file under public/). */
   certificatePdf: z.string().startsWith("/learn/").optional(),
 });
-export type EnrolmentDef = z.output<typeof enrolmentSchema>;
 export type EnrolmentInput = z.input<typeof enrolmentSchema>;
 
 /**
  * Reinforcement questions already scheduled for the learner (spec 2.8): every question of the
  * course (reinforcement.json), due `dueIn` days from now (negative: already due).
  */
-export const reinforcementRecipeSchema = z.strictObject({ course: nonEmpty, dueIn: days });
+const reinforcementRecipeSchema = z.strictObject({ course: nonEmpty, dueIn: days });
 
-export const learnerRecipeSchema = z.strictObject({
+const learnerRecipeSchema = z.strictObject({
   enrolments: z.array(enrolmentSchema),
   reinforcement: z.array(reinforcementRecipeSchema).optional(),
 });
@@ -358,7 +353,7 @@ const reinforcementQuestionSchema = z.strictObject({
   correct: z.number().int().min(0),
   feedback: nonEmpty,
 });
-export type ReinforcementQuestionDef = z.output<typeof reinforcementQuestionSchema>;
+type ReinforcementQuestionDef = z.output<typeof reinforcementQuestionSchema>;
 const reinforcementFileSchema = z.record(z.string(), z.array(reinforcementQuestionSchema));
 /** What a learner has: enrolments with their attempts, records and certificates, applied to a user. */
 export type LearnerRecipe = z.output<typeof learnerRecipeSchema>;
@@ -371,7 +366,6 @@ export type DemoUserDef = z.output<typeof userSchema>;
 /** A demo user's key in users.json ("ada"). */
 export type DemoUser = string;
 export type GradingScaleDef = z.output<typeof scaleSchema>;
-export type DemoFile = z.output<typeof publicFileSchema> | z.output<typeof privateFileSchema>;
 
 /** An activity as the seed inserts it: vocabulary numbers, content object, defaults applied. */
 export interface ActivityDef {
@@ -464,7 +458,7 @@ function words(html: string): number {
 }
 
 /** Reading time of a text in seconds: 180 words a minute, at least two minutes. */
-export const readingTime = (html: string): number => Math.max(2, Math.round(words(html) / 180)) * 60;
+const readingTime = (html: string): number => Math.max(2, Math.round(words(html) / 180)) * 60;
 
 /** A URL under /learn/ of a file in public/ (the app serves public/ under /learn/). */
 const publicPath = (url: string) => join(PUBLIC_DIR, url.replace(/^\/learn\//, ""));
@@ -799,7 +793,7 @@ export function checkRecipe(content: DemoContent, recipe: LearnerRecipe, file: s
 }
 
 /** A course by its folder name or its code. */
-export function courseByKey(content: DemoContent, key: string): CourseDef | undefined {
+function courseByKey(content: DemoContent, key: string): CourseDef | undefined {
   return content.courses.find((c) => c.slug === key) ?? content.courses.find((c) => c.code === key);
 }
 
@@ -810,8 +804,6 @@ export function demoContent(): DemoContent {
   cached ??= loadDemoContent();
   return cached;
 }
-
-export type { GradeRevealPolicy, ResultsDisclosurePolicy, ReviewPolicy, Role };
 
 // `npx tsx api/db/demo-content.ts`: checks the data files without seeding anything.
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {

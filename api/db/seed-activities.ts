@@ -36,8 +36,6 @@ export const HANDBOOK_PDF = (() => {
 })();
 
 /** Constraint fields that hold dates (spec 3 'Activity constraint'): the domain's list. */
-export { CONSTRAINT_DATE_FIELDS };
-
 /** Every constraint field of spec 3. */
 export const CONSTRAINT_FIELDS = [
   ...CONSTRAINT_DATE_FIELDS,

@@ -30,11 +30,11 @@ export const coverUrl = (slug: string): string => `/learn/covers/${slug}.svg`;
 // The catalog of the data files (reading this module loads them; seed.ts imports it only to seed).
 const content = demoContent();
 /** The catalog's courses in creation order (the oldest first). */
-export const CATALOG_COURSES: readonly CourseDef[] = content.courses;
+const CATALOG_COURSES: readonly CourseDef[] = content.courses;
 /** Folder names of the catalog's courses, in creation order. */
 export const CATALOG_SLUGS: readonly CatalogSlug[] = CATALOG_COURSES.map((c) => c.slug);
 /** Course codes by folder name: the stable key used to find the catalog again (idempotency). */
-export const CATALOG_CODES: Readonly<Record<CatalogSlug, string>> = Object.fromEntries(
+const CATALOG_CODES: Readonly<Record<CatalogSlug, string>> = Object.fromEntries(
   CATALOG_COURSES.map((c) => [c.slug, c.code]),
 );
 /** Folder names of the courses with a cover at /learn/covers/<folder>.svg. */

@@ -18,7 +18,7 @@ import { holderName } from "../mappers/certificates";
 import type { CertificateFacts } from "./certificate-render";
 import { renderCertificateFiles } from "./render-thread";
 
-export const CERTIFICATE_DIR = "certificates";
+const CERTIFICATE_DIR = "certificates";
 
 /** DATA_DIR/storage, or a folder of this process's own when the API runs without one (tests). */
 export function storageDir(dataDir: string | undefined): string {
@@ -29,7 +29,7 @@ const dateOf = (d: Date | null, timeZone: string | null) =>
   d ? new Intl.DateTimeFormat("en-GB", { dateStyle: "long", timeZone: timeZone ?? "UTC" }).format(d) : null;
 
 /** What the files say: the holder, the course, the dates in the holder's zone, the revealed result. */
-export function certificateFacts(row: CertificateRow, appUrl: string): CertificateFacts {
+function certificateFacts(row: CertificateRow, appUrl: string): CertificateFacts {
   const score = certificateScore(row.result);
   return {
     templateName: row.c.templateName,

@@ -22,12 +22,12 @@ export interface MailOptions {
 }
 
 /** Where .eml files go without SMTP: DATA_DIR/outbox (a temporary folder without DATA_DIR). */
-export function outboxDir(dataDir: string | undefined): string {
+function outboxDir(dataDir: string | undefined): string {
   return dataDir ? resolve(dataDir, "outbox") : join(tmpdir(), `learner-app-outbox-${process.pid}`);
 }
 
 /** The link of one answer option (spec 2.1 /email-response-callback?answer=…&workflowId=…). */
-export function answerLink(appUrl: string, workflowId: string, answer: string): string {
+function answerLink(appUrl: string, workflowId: string, answer: string): string {
   return `${appUrl}${reinforcementAnswerPath(workflowId, answer)}`;
 }
 
@@ -76,7 +76,7 @@ async function claimDue(db: Db, now: Date, limit: number): Promise<Claimed[]> {
 }
 
 /** The message: plain text and HTML, one link per option; nothing in it records an answer by itself. */
-export function reinforcementMessage(appUrl: string, q: Claimed, from: string) {
+function reinforcementMessage(appUrl: string, q: Claimed, from: string) {
   const links = q.options.map((o) => ({ text: o.text, href: answerLink(appUrl, q.id, o.id) }));
   const subject = `A question about ${q.moduleName} (${q.courseName})`;
   const text = [

@@ -9,10 +9,10 @@ import { ensureCertificateFiles } from "../files/certificate-files";
 import { loadCertificate } from "../queries/certificates";
 import { sendDueReinforcements } from "./reinforcement-mail";
 
-export const JOB_INTERVAL_MS = 60_000;
+const JOB_INTERVAL_MS = 60_000;
 
 /** Certificates whose files are not made yet, a few per run (each takes ~0.1–0.3 s of CPU). */
-export async function makePendingCertificateFiles(deps: ApiDeps, now = new Date(), limit = 5) {
+async function makePendingCertificateFiles(deps: ApiDeps, now = new Date(), limit = 5) {
   const db = deps.database.db;
   const pending = await db
     .select({ id: certificateRecords.id })

@@ -33,7 +33,7 @@ function lookup(tree: Tree, key: string): string | null {
   return typeof node === "string" ? node : null;
 }
 
-export function feedTranslator(locale: string) {
+function feedTranslator(locale: string) {
   const lng = isSupportedLocale(locale) ? locale : DEFAULT_LOCALE;
   const own = load(lng);
   const fallback = load(DEFAULT_LOCALE);

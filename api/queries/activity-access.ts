@@ -92,7 +92,7 @@ export function lockedError(reason: DisableReason, field = ""): ApiError {
 }
 
 /** A part's lock in the attempt; a part the tree leaves out (archived, spec 4.2) is "coming soon". */
-export function lockOf(access: AttemptAccess, partId: string): DisableReason | null {
+function lockOf(access: AttemptAccess, partId: string): DisableReason | null {
   const lock = access.locks.get(partId);
   return lock === undefined ? { key: "activityLock.comingSoon" } : lock;
 }
@@ -106,7 +106,7 @@ export function refuseLocked(access: AttemptAccess, partIds: Iterable<string>): 
 }
 
 /** A learner who has not started the course has no activity open yet (the page shows none either). */
-export const notStarted = () =>
+const notStarted = () =>
   new ApiError(403, { "": [message("courseNotStarted", "Start the course to open its activities.")] });
 
 /**
@@ -114,11 +114,7 @@ export const notStarted = () =>
  * `partIds` or of `activityId`'s parts, with those parts; one statement. Courses the learner has no
  * standing in are not listed; a standing without an attempt is listed with `workflow: null`.
  */
-export async function currentAttemptsFor(
-  db: Db | Tx,
-  userId: string,
-  where: { partId: string } | { activityId: string },
-) {
+async function currentAttemptsFor(db: Db | Tx, userId: string, where: { partId: string } | { activityId: string }) {
   const rows = await db
     .select({
       partId: activityParts.id,

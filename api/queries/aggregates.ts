@@ -39,7 +39,7 @@ import {
  * grades in one statement. With a selection (spec 7.2 `select`) it reads only the columns, and
  * joins only the tables, that the selected fields need, and returns only those fields.
  */
-export async function loadAggregates(
+async function loadAggregates(
   db: Db,
   where: SQL | undefined,
   opts: { order: SQL[]; limit: number; offset: number; selection?: AggregateSelection | null },

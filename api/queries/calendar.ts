@@ -22,7 +22,7 @@ const DATE_FIELDS = sql.raw(
   `array['startFrom','startUntil','accessibleUntil','gracePeriodUntil','due','resultsDisclosureFrom','revealResultsFrom']`,
 );
 
-export const courseDateColumns = {
+const courseDateColumns = {
   aggregateId: owa.id,
   objectiveId: owa.objectiveId,
   name: objectives.name,

@@ -27,7 +27,6 @@ export async function loadReinforcementWorkflow(db: Db | Tx, userId: string, id:
     .limit(1);
   return row;
 }
-export type ReinforcementRow = NonNullable<Awaited<ReturnType<typeof loadReinforcementWorkflow>>>;
 
 /**
  * The learner's unanswered questions that are due by `now`, oldest first (one query; the

@@ -105,7 +105,7 @@ export function platformRoutes() {
   return r;
 }
 
-export function isValidTimeZone(tz: string): boolean {
+function isValidTimeZone(tz: string): boolean {
   try {
     new Intl.DateTimeFormat("en-US", { timeZone: tz });
     return true;
@@ -123,7 +123,7 @@ async function unitsOf(db: ApiEnv["Variables"]["db"], userId: string) {
     .orderBy(sql`${userUnits.isPrimary} desc`, units.name);
 }
 
-export async function loadUser(db: ApiEnv["Variables"]["db"], userId: string): Promise<User> {
+async function loadUser(db: ApiEnv["Variables"]["db"], userId: string): Promise<User> {
   const [rows, roleRows, unitRows] = await Promise.all([
     db
       .select({ user: users, tenantName: tenants.name })

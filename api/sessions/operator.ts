@@ -32,7 +32,7 @@ export const operatorCommand = z.discriminatedUnion("command", [
 export type OperatorCommand = z.infer<typeof operatorCommand>;
 
 /** How long an impersonation link can be opened (once). */
-export const IMPERSONATION_TICKET_MINUTES = 10;
+const IMPERSONATION_TICKET_MINUTES = 10;
 
 async function userByEmail(db: Db, email: string) {
   const rows = await db
@@ -44,7 +44,7 @@ async function userByEmail(db: Db, email: string) {
 }
 
 /** Ends everything a user is signed in with: the app's session rows and the provider's sessions and grants. */
-export async function revokeEverywhere(db: Db, email: string) {
+async function revokeEverywhere(db: Db, email: string) {
   const user = await userByEmail(db, email);
   const appSessions = await revokeSessionsOf(db, { subject: user?.id, email });
   const providerRecords = user ? await revokeAccountModels(db, user.id) : 0;

@@ -22,9 +22,6 @@ export interface LiveSessionRow {
   lastSeenAt: Date;
 }
 
-/** How often "last seen" is written at most (one write per session and minute, not per request). */
-export const TOUCH_EVERY_MS = 60_000;
-
 export function createSessionStore(db: Db) {
   return {
     async create(idHash: string, row: NewSessionRow): Promise<void> {
@@ -58,8 +55,6 @@ export function createSessionStore(db: Db) {
     },
   };
 }
-
-export type SessionStore = ReturnType<typeof createSessionStore>;
 
 /** Revokes every live session of a subject (user id) or e-mail; returns how many. */
 export async function revokeSessionsOf(db: Db, who: { subject?: string; email?: string }): Promise<number> {

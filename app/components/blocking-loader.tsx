@@ -3,9 +3,9 @@ import { useNavigation } from "react-router";
 import { useTranslation } from "~/i18n/lite";
 
 /** Spec 9: the blocking loader appears only when a command waits longer than this. */
-export const BLOCKING_LOADER_DEBOUNCE_MS = 300;
+const BLOCKING_LOADER_DEBOUNCE_MS = 300;
 /** Spec 9: the loading overlay fades in and out over this (the CSS transition of `.blocking-loader`). */
-export const OVERLAY_TRANSITION_MS = 200;
+const OVERLAY_TRANSITION_MS = 200;
 
 /**
  * Spec 9: while a command (a form post) waits for the server, a blocking overlay after 300 ms, fading

@@ -10,7 +10,7 @@ export interface FilterSection {
   selected: string[];
 }
 
-export const SEARCH_DEBOUNCE_MS = 500;
+const SEARCH_DEBOUNCE_MS = 500;
 
 /** Hidden inputs carrying the current filters through a GET form. */
 function Carry({ params, skip }: { params: URLSearchParams; skip: (name: string) => boolean }) {

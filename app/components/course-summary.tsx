@@ -1,7 +1,7 @@
 import { useTranslation } from "~/i18n/lite";
 import { coverFallbackColor } from "#domain/courses";
 
-export const DESCRIPTION_COLLAPSE_AT = 70;
+const DESCRIPTION_COLLAPSE_AT = 70;
 
 /** Spec 2.5: description collapsible at about 70 characters with Show more / Hide (works without JavaScript). */
 export function CollapsibleDescription({ text }: { text: string }) {

@@ -11,7 +11,7 @@ const KNOWN = new Set([401, 403, 404, 500, 501]);
 /** Marks a 404 as the activity variant of spec 2.10 ('Activity not found'). */
 export const ACTIVITY_NOT_FOUND = "activity-not-found";
 /** Marks a 404 as spec 2.5's 'Course is not available' (missing access rights). */
-export const COURSE_UNAVAILABLE = "course-unavailable";
+const COURSE_UNAVAILABLE = "course-unavailable";
 
 /**
  * Spec 2.10 error pages. The button leads to a fallback URL when given, else the learner app root

@@ -2,7 +2,7 @@ import { lazy, type ComponentType } from "react";
 import { useTranslation } from "~/i18n/lite";
 
 /** Spec 8 'Module not found': what a widget whose code could not be loaded shows in its place. */
-export function ModuleNotFound() {
+function ModuleNotFound() {
   const { t } = useTranslation();
   return (
     <p className="notice" role="alert">

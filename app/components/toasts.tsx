@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/i18n/lite";
 
-export const TOAST_DURATION_MS = 7000;
+const TOAST_DURATION_MS = 7000;
 
 /** The browser event a component raises for a toast of its own (a failure no server answer carries). */
 const CLIENT_TOAST_EVENT = "learn:toast";

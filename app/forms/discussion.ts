@@ -15,4 +15,3 @@ export const discussionPostSchema = z.object({
   parentPostId: z.optional(z.uuid()),
   body: z.string().check(z.trim(), z.minLength(1), z.maxLength(DISCUSSION_BODY_MAX)),
 });
-export type DiscussionPostFields = z.infer<typeof discussionPostSchema>;

@@ -27,7 +27,6 @@ export const INTENT = {
   createFeed: "createFeed",
   deleteFeed: "deleteFeed",
 } as const;
-export type Intent = (typeof INTENT)[keyof typeof INTENT];
 
 /** The name of the hidden field that carries the intent. */
 export const INTENT_FIELD = "intent";

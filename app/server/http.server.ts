@@ -13,7 +13,7 @@ import { DEFAULT_LOCALE, localeDirection, negotiateLocale } from "../../domain/l
 /** Requests whose target (path and query) is longer get 414 (spec 'bodies and URLs bounded'). */
 export const MAX_URL_BYTES = 8 * 1024;
 /** More query parameters than this is not a request any screen makes: 400. */
-export const MAX_QUERY_PARAMETERS = 100;
+const MAX_QUERY_PARAMETERS = 100;
 /** Default largest request body (BODY_LIMIT_BYTES overrides it). */
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 

@@ -17,8 +17,8 @@ import { createCookie } from "react-router";
  * are kept in ONE sealed cookie holding at most MAX_PENDING entries (the newest), so however often
  * a page opens /oidc/login the cookie header stays small.
  */
-export const LOGIN_CALLBACK_PATH = "/learn/login-callback";
-export const MAX_PENDING = 3;
+const LOGIN_CALLBACK_PATH = "/learn/login-callback";
+const MAX_PENDING = 3;
 const PENDING_TTL_MS = 10 * 60_000;
 /** A return target longer than this is not worth a cookie: the learner returns to the app root. */
 const MAX_TARGET = 1024;

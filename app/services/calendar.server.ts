@@ -2,7 +2,6 @@ import {
   AGENDA_DAYS,
   CalendarDate,
   calendarItemHref,
-  dateIn,
   daysOfWeek,
   daysRange,
   formatMonthId,
@@ -271,5 +270,3 @@ export function monthTitle(year: number, month: number, f: Formats): string {
 export function dateTitle(d: CalendarDate, f: Formats): string {
   return f.date.format(utcDate(d));
 }
-
-export { dateIn, monthGrid, weekStart };

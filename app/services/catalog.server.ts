@@ -8,7 +8,7 @@ import { isUuid } from "#domain/contract/common";
 const COURSE_UNAVAILABLE = "course-unavailable";
 
 /** Spec 2.5 / 8: 400/401/403/404 while loading a course → the 'Course is not available' page. */
-export function courseUnavailable(err: unknown): never {
+function courseUnavailable(err: unknown): never {
   if (err instanceof LmsError && [400, 401, 403, 404].includes(err.status))
     throw data(COURSE_UNAVAILABLE, { status: 404 });
   throw err;

@@ -70,7 +70,7 @@ export function previewView(
 }
 export type PreviewView = ReturnType<typeof previewView>;
 
-export function publicCertificateUrl(appUrl: string, number: string) {
+function publicCertificateUrl(appUrl: string, number: string) {
   return `${appUrl}/learn/certificate/${encodeURIComponent(number)}`;
 }
 
@@ -80,7 +80,7 @@ export function publicCertificateUrl(appUrl: string, number: string) {
  * within a minute (issue 12). Failures (an unknown number) are not remembered: each one counts against
  * the caller's lookup limit in the API.
  */
-export const PUBLIC_CERTIFICATE_TTL_MS = 20_000;
+const PUBLIC_CERTIFICATE_TTL_MS = 20_000;
 const publicCache = new Map<string, { expires: number; value: Promise<PublicCertificate> }>();
 export function loadPublicCertificate(lms: LmsClient, number: string): Promise<PublicCertificate> {
   const now = Date.now();

@@ -224,8 +224,8 @@ export function courseView(
 }
 export type CourseView = ReturnType<typeof courseView>;
 
-export const SUBMIT_POLL_INTERVAL_MS = 2000;
-export const SUBMIT_POLL_DURATION_MS = 60_000;
+const SUBMIT_POLL_INTERVAL_MS = 2000;
+const SUBMIT_POLL_DURATION_MS = 60_000;
 
 function startErrorToast(err: unknown, objectiveId: string, config: AppConfig, fmt?: DateFormatter) {
   if (err instanceof LmsError) {

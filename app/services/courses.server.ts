@@ -4,7 +4,6 @@ import {
   countActiveFilters,
   courseCardFooter,
   courseCardLink,
-  filtersToSearchParams,
   validateCourseFilters,
   type CourseAccessSummary,
   type CourseFilters,
@@ -19,7 +18,6 @@ import type { AppConfig } from "./config.server";
 import type { CardAggregate, Category, Named } from "#domain/contract/courses";
 import { redirectWithToast, type Toast } from "./toast.server";
 
-export { PAGE_SIZE } from "~/constants";
 import { PAGE_SIZE } from "~/constants";
 import { endpoints } from "#domain/contract/endpoints";
 
@@ -140,9 +138,6 @@ export function toCatalogCard(a: ObjectiveAccess) {
     description: a.objective.description,
   };
 }
-export type CatalogCardData = ReturnType<typeof toCatalogCard>;
-
-export { filtersToSearchParams };
 
 const ENROL_WAIT_ATTEMPTS = 15;
 const ENROL_WAIT_MS = 1500;

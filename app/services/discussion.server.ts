@@ -19,7 +19,7 @@ export interface DiscussionPostView {
   /** createdAt in the learner's locale and time zone. */
   time: string;
 }
-export interface DiscussionThreadView {
+interface DiscussionThreadView {
   activityPathId: string;
   /** New posts are accepted; a closed (expired) discussion is read-only. */
   open: boolean;

@@ -24,7 +24,7 @@ const files = import.meta.glob<{ default: Record<string, unknown> }>(
   },
 );
 
-export const resources: Record<string, { common: Record<string, unknown> }> = {};
+const resources: Record<string, { common: Record<string, unknown> }> = {};
 for (const [path, mod] of Object.entries(files)) {
   const locale = path.split("/").at(-2)!;
   resources[locale] = { common: { ...resources[locale]?.common, ...mod.default } };

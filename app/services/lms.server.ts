@@ -8,9 +8,7 @@ import type { Transport } from "./config.server";
  * Every call names its endpoint from `domain/contract/endpoints.ts`. The transport comes from the
  * request's context: in-process to the embedded API, or HTTP to `LMS_API_URL` (decision 015).
  */
-export type { Transport };
-
-export const POLL_INTERVAL_MS = 1000;
+const POLL_INTERVAL_MS = 1000;
 export const POLL_DURATION_MS = 60_000;
 
 /** Field → messages. "" holds messages about the whole request. */

@@ -8,7 +8,7 @@ import type { ChangeFeed, DataChange } from "#domain/contract/changes";
  * node B never shows what node A changed. The TTL only bounds what no notice covers (an external
  * LMS API).
  */
-export const READ_TTL_MS = 30_000;
+const READ_TTL_MS = 30_000;
 /**
  * After the TTL an entry is still answered while its replacement loads (once), for at most this
  * long: requests never queue behind a refresh — under load, 50 requests waiting for one refresh

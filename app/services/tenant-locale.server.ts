@@ -6,7 +6,7 @@ import type { ChangeFeed } from "#domain/contract/changes";
 import { createLmsClient } from "./lms.server";
 
 /** How long a process trusts the tenant's default language before asking the API again. */
-export const TENANT_LOCALE_TTL_MS = 30_000;
+const TENANT_LOCALE_TTL_MS = 30_000;
 
 const cache = new WeakMap<AppConfig, { expires: number; value: Promise<string | null> }>();
 /** Feeds already followed: a change of the tenant's settings on any node (decision 019) drops the value. */
@@ -42,9 +42,4 @@ export function tenantDefaultLocale(context: Readonly<RouterContextProvider>): P
   );
   cache.set(config, { expires: Date.now() + TENANT_LOCALE_TTL_MS, value });
   return value;
-}
-
-/** Tests: forget what was read. */
-export function forgetTenantLocale(context: Readonly<RouterContextProvider>): void {
-  cache.delete(appConfig(context));
 }

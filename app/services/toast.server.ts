@@ -4,7 +4,7 @@ import type { AppConfig } from "./config.server";
 import { memoByConfig } from "./memo.server";
 
 /** A message shown once after a redirect (post/redirect/get); `key` is a translation key. */
-export const toastSchema = z.object({
+const toastSchema = z.object({
   type: z.enum(["success", "info", "critical"]),
   key: z.string().max(200),
   values: z.record(z.string(), z.union([z.string(), z.number()])).optional(),

@@ -25,13 +25,13 @@ interface ManifestRoute extends ManifestEntry {
   parentId?: string;
   path?: string;
 }
-export interface ReactRouterManifest {
+interface ReactRouterManifest {
   entry: ManifestEntry;
   routes: Record<string, ManifestRoute>;
   url?: string;
 }
 
-export interface FileSize {
+interface FileSize {
   url: string;
   bytes: number;
   gzipBytes: number;
@@ -73,7 +73,7 @@ export function readManifest(buildDir: string): ClientManifest {
 }
 
 /** Route ids from the root down to `routeId`. */
-export function routeChain(manifest: ReactRouterManifest, routeId: string): string[] {
+function routeChain(manifest: ReactRouterManifest, routeId: string): string[] {
   const chain: string[] = [];
   for (let id: string | undefined = routeId; id; id = manifest.routes[id]?.parentId) {
     if (!manifest.routes[id]) throw new Error(`route "${id}" is not in the build's manifest`);

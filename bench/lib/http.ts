@@ -21,7 +21,7 @@ interface StoredCookie {
 }
 
 /** Cookies by name and path; sent to a URL whose path is under the cookie's path (RFC 6265, simplified). */
-export class CookieJar {
+class CookieJar {
   private cookies = new Map<string, StoredCookie>();
 
   /** Applies the Set-Cookie headers of a response (deletions included). */
@@ -94,7 +94,7 @@ export function send(
   });
 }
 
-export const isRedirect = (status: number) => status >= 300 && status < 400 && status !== 304;
+const isRedirect = (status: number) => status >= 300 && status < 400 && status !== 304;
 
 /** A browser session against one origin: every request carries the jar's cookies and updates it. */
 export class Browser {

@@ -13,7 +13,7 @@ import { ActivityKind, enumValues, ObjectiveWorkflowState } from "../vocabulary"
  * The activity kinds are one per constraint field; `resultsDisclosure` stands for both
  * resultsDisclosureFrom and revealResultsFrom (the learner sees the same thing: results come out).
  */
-export const CALENDAR_ITEM_KINDS = [
+const CALENDAR_ITEM_KINDS = [
   "courseDue",
   "courseAvailableFrom",
   "courseAvailableUntil",
@@ -32,7 +32,7 @@ export type CalendarItemKind = (typeof CALENDAR_ITEM_KINDS)[number];
 /** Items that ask the learner to hand something in by a date: they can be overdue. */
 export const DUE_KINDS: readonly CalendarItemKind[] = ["courseDue", "activityDue", "reinforcementDue"];
 
-export const calendarItemSchema = z.object({
+const calendarItemSchema = z.object({
   /** Stable across calls and changes of date: `{kind}:{source id}[:{field}]`; the feed's UID is built on it. */
   id: z.string(),
   kind: z.enum(CALENDAR_ITEM_KINDS),
@@ -87,7 +87,7 @@ export const calendarRangeQuerySchema = z.object({
 });
 
 /** A course as a dashboard section lists it. */
-export const dashboardCourseSchema = z.object({
+const dashboardCourseSchema = z.object({
   id: z.string(),
   aggregateId: z.string(),
   name: z.string(),
@@ -106,7 +106,7 @@ export const dashboardCourseSchema = z.object({
 export type DashboardCourse = z.infer<typeof dashboardCourseSchema>;
 
 /** A result of the last 30 days; score and grade are null while spec 4.7 hides them. */
-export const dashboardResultSchema = z.object({
+const dashboardResultSchema = z.object({
   course: z.object({ id: z.string(), name: z.string(), code: z.string() }),
   finished: z.string(),
   passed: z.boolean().nullable(),
@@ -117,7 +117,6 @@ export const dashboardResultSchema = z.object({
   grade: z.object({ name: z.string(), color: z.string() }).nullable(),
   certificate: z.object({ number: z.string(), expired: z.boolean() }).nullable(),
 });
-export type DashboardResult = z.infer<typeof dashboardResultSchema>;
 
 const section = <T extends z.ZodTypeAny>(item: T) => z.object({ total: z.number().int(), data: z.array(item) });
 

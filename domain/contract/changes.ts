@@ -17,10 +17,6 @@ export function parseChange(payload: string): DataChange {
   return user ? { kind: "user", userId: user[1].toLowerCase() } : { kind: "all" };
 }
 
-export function formatChange(change: DataChange): string {
-  return change.kind === "user" ? `user:${change.userId}` : "all";
-}
-
 /** Where a node hears of changes: `subscribe` returns the way to stop listening. */
 export interface ChangeFeed {
   subscribe(listener: (change: DataChange) => void): () => void;

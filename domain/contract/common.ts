@@ -4,7 +4,7 @@ import { z } from "zod";
  * One error body for every API failure. `errors` maps a field (or "" for the whole request) to
  * messages, which is what the client flattens per field (spec 5, 8).
  */
-export const apiMessageSchema = z.object({
+const apiMessageSchema = z.object({
   /** Stable code the app translates (locales: apiErrors.{code}); unknown codes read 'Unknown error'. */
   code: z.string(),
   /** English text for API consumers that do not translate. */
@@ -12,7 +12,7 @@ export const apiMessageSchema = z.object({
   params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
 });
 export type ApiMessage = z.infer<typeof apiMessageSchema>;
-export const apiErrorsSchema = z.record(z.string(), z.array(apiMessageSchema));
+const apiErrorsSchema = z.record(z.string(), z.array(apiMessageSchema));
 export const apiErrorSchema = z.object({
   status: z.number().int(),
   title: z.string(),
@@ -30,10 +30,6 @@ export const commandStatusSchema = z.object({
 });
 export type CommandStatus = z.infer<typeof commandStatusSchema>;
 
-export const uuidSchema = z.uuid();
+const uuidSchema = z.uuid();
 /** An id of the API (an RFC 9562 UUID): route parameters and hidden fields are checked with it. */
 export const isUuid = (value: unknown): value is string => uuidSchema.safeParse(value).success;
-
-export function listOf<T extends z.ZodTypeAny>(item: T) {
-  return z.object({ data: z.array(item), totalCount: z.number().int().optional() });
-}

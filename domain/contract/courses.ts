@@ -21,7 +21,7 @@ export const filterCategorySchema = z.object({
   attributes: z.array(z.object({ id, name: z.string() })),
 });
 
-export const gradeSchema = z.object({ id, name: z.string(), color: z.string(), normalizedMinScore: z.number() });
+const gradeSchema = z.object({ id, name: z.string(), color: z.string(), normalizedMinScore: z.number() });
 export const gradingScaleSchema = z.object({
   id,
   name: z.string(),
@@ -35,7 +35,7 @@ export const gradingScaleSchema = z.object({
 export type GradingScale = z.infer<typeof gradingScaleSchema>;
 
 /** Spec 3 Objective, as lists and details need it. */
-export const objectiveSchema = z.object({
+const objectiveSchema = z.object({
   id,
   name: z.string(),
   code: z.string(),
@@ -69,10 +69,9 @@ export const objectiveSchema = z.object({
 });
 export type Objective = z.infer<typeof objectiveSchema>;
 
-export const objectiveDetailSchema = objectiveSchema.extend({ about: z.string() });
-export type ObjectiveDetail = z.infer<typeof objectiveDetailSchema>;
+const objectiveDetailSchema = objectiveSchema.extend({ about: z.string() });
 
-export const objectiveWorkflowSchema = z.object({
+const objectiveWorkflowSchema = z.object({
   id,
   state: z.literal(enumValues(ObjectiveWorkflowState)),
   progress: z.number(),
@@ -134,8 +133,8 @@ export type Aggregate = z.infer<typeof aggregateSchema>;
  * `id` is always returned. A list that reads a few fields (My courses' cards) costs the database,
  * both threads and the JSON less than one that reads them all (decision 012).
  */
-export const AGGREGATE_FIELDS = Object.keys(aggregateSchema.shape) as (keyof Aggregate)[];
-export const OBJECTIVE_FIELDS = Object.keys(objectiveSchema.shape) as (keyof Objective)[];
+const AGGREGATE_FIELDS = Object.keys(aggregateSchema.shape) as (keyof Aggregate)[];
+const OBJECTIVE_FIELDS = Object.keys(objectiveSchema.shape) as (keyof Objective)[];
 export interface AggregateSelection {
   fields: Set<keyof Aggregate>;
   /** The course's fields when only some are asked for; null when the whole course is. */
@@ -199,7 +198,7 @@ export const publicObjectiveDetailSchema = publicObjectiveSchema.extend({ about:
 export type PublicObjective = z.infer<typeof publicObjectiveSchema>;
 export type PublicObjectiveDetail = z.infer<typeof publicObjectiveDetailSchema>;
 
-export const PAGE_SIZE_MAX = 100;
+const PAGE_SIZE_MAX = 100;
 
 /** Common list query: sort, paging, showcase (collections) and filterAttribute (categoryId:attr1,attr2). */
 export const listQuerySchema = z.object({

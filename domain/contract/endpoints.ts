@@ -29,7 +29,7 @@ import type { MiniGroupMember, PublicSettings, Settings, Unit, User } from "./pl
 import type { PublicCertificate } from "./certificates";
 import type { ReinforcementAnswerBody, ReinforcementWorkflow } from "./reinforcement";
 
-export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT";
+type HttpMethod = "GET" | "HEAD" | "POST" | "PUT";
 
 /** One call: `Res` is the answer's shape, `Body` the request body's (commands and PUTs). */
 export interface Endpoint<Res, Body = undefined> {

@@ -22,7 +22,10 @@ export const userSchema = z.object({
 });
 export type User = z.infer<typeof userSchema>;
 
-/** Spec 2.9: a member of the learner's mini-group, as the profile's table shows them. */
+/**
+ * Spec 2.9: a member of the learner's mini-group, as the profile's table shows them.
+ * @public (the contract's shape, for an external API's implementers)
+ */
 export const miniGroupMemberSchema = z.object({
   id: z.string(),
   first_name: z.string(),
@@ -34,13 +37,13 @@ export const miniGroupMemberSchema = z.object({
 export type MiniGroupMember = z.infer<typeof miniGroupMemberSchema>;
 export type Unit = z.infer<typeof unitSchema>;
 
-export const permissionEntrySchema = z.object({ permission: z.string(), scope_id: z.string().nullable() });
+const permissionEntrySchema = z.object({ permission: z.string(), scope_id: z.string().nullable() });
 export const permissionsSchema = z.object({ data: z.array(permissionEntrySchema) });
 
-export const licenceSchema = z.object({ product: z.string(), validUntil: z.string().nullable() });
+const licenceSchema = z.object({ product: z.string(), validUntil: z.string().nullable() });
 export const licencesSchema = z.object({ data: z.array(licenceSchema) });
 
-export const featuresSchema = z.object({
+const featuresSchema = z.object({
   catalog: z.boolean(),
   rooms: z.boolean(),
   calendar: z.boolean(),
@@ -77,5 +80,5 @@ export const publicSettingsSchema = z.object({
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 
-export const TIMEZONE_MAX = 64;
+const TIMEZONE_MAX = 64;
 export const timezoneBodySchema = z.object({ timezone: z.string().min(1).max(TIMEZONE_MAX) });

@@ -4,6 +4,7 @@ import { z } from "zod";
  * Spec 3 'Reinforcement workflow' (7.6 GET users/me/reinforcement-learning-workflows/{id}): the
  * question with its options; after the answer, the answer, its score and the feedback. The
  * correct option is never sent before the learner answers.
+ * @public (the contract's shape, for an external API's implementers)
  */
 export const reinforcementWorkflowSchema = z.object({
   id: z.string(),

@@ -215,7 +215,7 @@ const TRIGGER_CLASS = "gallery-html__trigger";
  * Wraps every `<img>` in `container` that is not already inside a link or button in a real
  * `<button>`; returns the images (in document order) and an undo function.
  */
-export function enhanceImages(
+function enhanceImages(
   container: HTMLElement,
   label: (alt: string) => string,
 ): { images: GalleryImage[]; undo(): void } {

@@ -26,7 +26,7 @@ export function zoomActionForKey(key: string): "in" | "out" | "fit" | null {
 }
 
 /** Zoom steps (1 = 100 %, i.e. PDF points at CSS pixel size). */
-export const ZOOM_STEPS = [0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4] as const;
+const ZOOM_STEPS = [0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4] as const;
 export const MIN_ZOOM = ZOOM_STEPS[0];
 export const MAX_ZOOM = ZOOM_STEPS[ZOOM_STEPS.length - 1];
 

@@ -7,12 +7,8 @@ import {
   DEFAULT_IFRAME_HEIGHT,
   DEFAULT_IFRAME_WIDTH,
   LAZY_IFRAME_OBSERVER_OPTIONS,
-  LAZY_IFRAME_ROOT_MARGIN,
-  LAZY_IFRAME_THRESHOLD,
   shouldLoadFrame,
 } from "./lazy-iframe-options";
-
-export { LAZY_IFRAME_OBSERVER_OPTIONS, LAZY_IFRAME_ROOT_MARGIN, LAZY_IFRAME_THRESHOLD };
 
 export type LazyIframeProps = {
   /** http(s) or relative URL; anything else is not embedded. */

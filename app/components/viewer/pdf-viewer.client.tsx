@@ -34,7 +34,7 @@ export type PdfErrorKey = "viewer.pdf.loadFailed" | "viewer.pdf.unauthorized" | 
 type LoadState = { kind: "loading" } | { kind: "ready" } | { kind: "error"; key: PdfErrorKey };
 
 /** Spec 8: the message for an HTTP status of the PDF request. */
-export function errorKeyForStatus(status: number): PdfErrorKey {
+function errorKeyForStatus(status: number): PdfErrorKey {
   if (status === 401) return "viewer.pdf.unauthorized";
   if (status === 403) return "viewer.pdf.forbidden";
   return "viewer.pdf.loadFailed";
