@@ -17,11 +17,11 @@ const args = [
 
 /** Files of the `http` project (`*.http.spec.ts`). */
 const HTTP_ONLY = /\.http\.spec\.ts$/;
+/** The external-provider/external-API journeys need a second server: playwright.external.config.ts runs them. */
+const EXTERNAL = /external\.spec\.ts$/;
 
 export default defineConfig({
   testDir: "tests/e2e",
-  // The external-provider/external-API journeys need a second server: playwright.external.config.ts.
-  testIgnore: /external\.spec\.ts$/,
   fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
@@ -34,8 +34,13 @@ export default defineConfig({
     launchOptions: { executablePath, args },
   },
   projects: [
-    { name: "js", testIgnore: HTTP_ONLY, use: { ...devices["Desktop Chrome"], javaScriptEnabled: true } },
-    { name: "nojs", testIgnore: HTTP_ONLY, use: { ...devices["Desktop Chrome"], javaScriptEnabled: false } },
+    // A project's testIgnore replaces the config's, so each project names both.
+    { name: "js", testIgnore: [HTTP_ONLY, EXTERNAL], use: { ...devices["Desktop Chrome"], javaScriptEnabled: true } },
+    {
+      name: "nojs",
+      testIgnore: [HTTP_ONLY, EXTERNAL],
+      use: { ...devices["Desktop Chrome"], javaScriptEnabled: false },
+    },
     // Tests of HTTP answers (fuzzing, redirects): no page past the sign-in, so they run once.
     { name: "http", testMatch: HTTP_ONLY, use: { ...devices["Desktop Chrome"], javaScriptEnabled: true } },
   ],

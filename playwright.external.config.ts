@@ -23,8 +23,11 @@ process.env.E2E_API_URL = otherUrl;
 
 export default defineConfig({
   ...base,
-  testMatch: /external\.spec\.ts$/,
-  testIgnore: [],
+  // Only the journeys of external.spec.ts, with JavaScript on and off (the http project's fuzzing runs
+  // against the main server only).
+  projects: (base.projects ?? [])
+    .filter((project) => project.name !== "http")
+    .map((project) => ({ ...project, testMatch: /external\.spec\.ts$/, testIgnore: [] })),
   use: { ...base.use, baseURL: appUrl },
   webServer: [
     {
