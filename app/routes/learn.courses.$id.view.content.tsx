@@ -28,6 +28,7 @@ import { parseSubmission } from "~/forms/parse";
 import { CourseLayers } from "~/components/course-parts";
 import { ActivityView } from "~/components/activity-view";
 import { TocIcon } from "~/components/toc-icon";
+import { useNonce } from "~/components/nonce";
 import { useHydrated } from "~/components/use-hydrated";
 
 /** Loaded with the discussion activity only (Conform, its schema): not in every course's first load. */
@@ -303,11 +304,14 @@ function ActivitySection({
 }
 
 /** Spec 2.6: the panel is open on large screens and closed up to 1279 px (JavaScript decides on load). */
+const TOC_WIDE = "(min-width: 1280px)";
+const TOC_WIDTH_SCRIPT = `document.currentScript.previousElementSibling.open=matchMedia(${JSON.stringify(TOC_WIDE)}).matches`;
+
 function useTocOpen(ref: React.RefObject<HTMLDetailsElement | null>) {
   useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    const wide = window.matchMedia("(min-width: 1280px)").matches;
+    const wide = window.matchMedia(TOC_WIDE).matches;
     el.open = wide;
   }, [ref]);
 }
@@ -359,6 +363,7 @@ export default function CourseContent() {
   const toc = useRef<HTMLDetailsElement>(null);
   const panel = useRef<HTMLDivElement>(null);
   const hydrated = useHydrated();
+  const nonce = useNonce();
   useTocOpen(toc);
   useScheduledRefresh(d.refreshAt);
   const listed = d.items.filter((i) => i.node.activityPathId !== d.rootId);
@@ -376,7 +381,9 @@ export default function CourseContent() {
         hasAnnouncements={d.course.hasAnnouncements}
       />
       <div className={`content-view content-view--${d.mode}`}>
-        <details className="toc-panel" ref={toc} open>
+        {/* The server cannot know the width: the script below closes the table on narrow screens before the
+            first paint, so the activity panel does not jump when React hydrates (CLS 0.49 on a phone). */}
+        <details className="toc-panel" ref={toc} open suppressHydrationWarning>
           <summary className="toc-panel__toggle">{t("content.tocToggle")}</summary>
           <nav className="toc" aria-label={t("activity.toc")}>
             <h2>{d.course.name}</h2>
@@ -414,6 +421,7 @@ export default function CourseContent() {
             </ol>
           </nav>
         </details>
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: TOC_WIDTH_SCRIPT }} />
         <div className="activity-panel" ref={panel}>
           {!d.course.supportMobileView ? (
             <p className="notice mobile-only-notice" role="note">

@@ -55,6 +55,11 @@ class CookieJar {
     return matches.map((c) => `${c.name}=${c.value}`).join("; ");
   }
 
+  /** Every cookie kept, to hand to a real browser's cookie store. */
+  all(): StoredCookie[] {
+    return [...this.cookies.values()];
+  }
+
   has(name: string): boolean {
     return [...this.cookies.values()].some((c) => c.name === name);
   }

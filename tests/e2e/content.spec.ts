@@ -461,6 +461,37 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     expect(smallToc!.y + smallToc!.height).toBeLessThanOrEqual(smallActivity!.y);
   });
 
+  test("on a phone the activity does not move when the page comes to life (the table is closed before the first paint)", async ({
+    page,
+    jsEnabled,
+    learner,
+  }) => {
+    await signIn(page, learner);
+    const id = await courseIdByName(page, PYTHON);
+    await page.setViewportSize({ width: 412, height: 823 });
+    if (!jsEnabled) {
+      // Without JavaScript nothing changes after the first paint: the table stays open above the activity.
+      await page.goto(contentUrl(id));
+      await expect(page.locator("details.toc-panel")).toHaveAttribute("open", "");
+      return;
+    }
+    // Every layout shift from the first byte on, as Lighthouse counts them (CLS).
+    await page.addInitScript(() => {
+      const w = window as unknown as { shifts: number };
+      w.shifts = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+          if (!entry.hadRecentInput) w.shifts += entry.value;
+        }
+      }).observe({ type: "layout-shift", buffered: true });
+    });
+    await page.goto(contentUrl(id));
+    await hydrated(page);
+    await expect(page.locator("details.toc-panel")).not.toHaveAttribute("open");
+    const shifts = await page.evaluate(() => (window as unknown as { shifts: number }).shifts);
+    expect(shifts).toBeLessThan(0.1);
+  });
+
   test("tiles: the course's top-level activities as a grid of tiles above the activity", async ({
     page,
     newLearner,
