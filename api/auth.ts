@@ -2,8 +2,9 @@ import { createMiddleware } from "hono/factory";
 import { eq, or, sql } from "drizzle-orm";
 import type { ApiEnv, Principal } from "./context";
 import { ApiError, message } from "./errors";
-import { users } from "./db/schema";
+import { features, users } from "./db/schema";
 import type { DataChange } from "../domain/contract/changes";
+import { DEFAULT_FEATURES } from "../domain/menu";
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -52,7 +53,21 @@ export const requireUser = createMiddleware<ApiEnv>(async (c, next) => {
   const bySub = UUID_RE.test(claims.sub) ? eq(users.id, claims.sub) : eq(users.externalId, claims.sub);
   const byEmail = claims.email ? sql`lower(${users.email}) = ${claims.email.toLowerCase()}` : undefined;
   const rows = await db
-    .select({ id: users.id, tenantId: users.tenantId, email: users.email })
+    .select({
+      id: users.id,
+      tenantId: users.tenantId,
+      email: users.email,
+      // The outer row's tenant, named in full: drizzle writes a column of the outer table unqualified,
+      // which inside the subquery would mean the features' own tenant_id (every tenant's features).
+      features: sql<
+        Record<string, boolean>
+      >`coalesce((select json_object_agg(${features.name}, ${features.enabled}) from ${features} where ${features.tenantId} = ${sql.identifier("users")}.${sql.identifier("tenant_id")}), '{}'::json)`.mapWith(
+        (value: unknown) =>
+          typeof value === "string"
+            ? (JSON.parse(value) as Record<string, boolean>)
+            : (value as Record<string, boolean>),
+      ),
+    })
     .from(users)
     .where(byEmail ? or(bySub, byEmail) : bySub)
     .limit(1);
@@ -64,3 +79,19 @@ export const requireUser = createMiddleware<ApiEnv>(async (c, next) => {
   c.set("user", rows[0]);
   await next();
 });
+
+/**
+ * Spec 2.10 / 3: a part of the product the tenant's licence does not include (catalog, calendar) is
+ * "not implemented" for its users — 501, what the page shows — whatever the client asks. After
+ * `requireUser`.
+ */
+export const requireFeature = (name: "catalog" | "calendar") =>
+  createMiddleware<ApiEnv>(async (c, next) => {
+    // A tenant without a row for the feature has its default (domain/menu.ts).
+    if (!(c.var.user.features[name] ?? DEFAULT_FEATURES[name])) {
+      throw new ApiError(501, {
+        "": [message("featureNotLicensed", `The ${name} is not part of this tenant's licence.`)],
+      });
+    }
+    await next();
+  });

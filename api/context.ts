@@ -35,6 +35,8 @@ export interface Principal {
   id: string;
   tenantId: string;
   email: string;
+  /** The tenant's licensed features by name (read with the user: no statement of its own). */
+  features: Record<string, boolean>;
 }
 
 export type ApiEnv = {

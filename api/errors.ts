@@ -15,6 +15,7 @@ const TITLES: Record<number, string> = {
   422: "Unprocessable entity",
   429: "Too many requests",
   500: "Internal error",
+  501: "Not implemented",
 };
 
 /** Thrown anywhere in the API; rendered as the one error body shape. */

@@ -17,6 +17,8 @@ type Operation = {
   body?: z.ZodTypeAny;
   command?: boolean;
   params?: string[];
+  /** A licensed feature the call belongs to: 501 when the caller's tenant does not have it. */
+  feature?: "catalog" | "calendar";
 };
 
 /**
@@ -84,6 +86,12 @@ export function openApiDocument() {
         },
       };
       if (!op.public) responses["401"] = { description: "Missing or invalid bearer token" };
+      if (op.feature) {
+        responses["501"] = {
+          description: `The tenant's licence does not include the ${op.feature} (code featureNotLicensed)`,
+          content: { "application/json": { schema: schema(apiErrorSchema) } },
+        };
+      }
       if (op.command) {
         responses["200"] = {
           description: "Prefer: respond-sync — the finished command",
@@ -221,19 +229,24 @@ addOperations({
     get: { summary: "Collections of the learner's courses", response: list(showcaseSchema) },
   },
   "/api/lms/v1/users/me/catalog-showcases": {
-    get: { summary: "Collections of catalog courses", response: list(showcaseSchema) },
+    get: { feature: "catalog", summary: "Collections of catalog courses", response: list(showcaseSchema) },
   },
   "/api/lms/v1/users/me/enrolled-filter-categories": {
     get: { summary: "Filter categories of the learner's courses", response: z.array(filterCategorySchema) },
   },
   "/api/lms/v1/users/me/catalog-filter-categories": {
-    get: { summary: "Filter categories of catalog courses", response: z.array(filterCategorySchema) },
+    get: {
+      feature: "catalog",
+      summary: "Filter categories of catalog courses",
+      response: z.array(filterCategorySchema),
+    },
   },
   "/api/lms/v1/grading-scales/query": {
     get: { summary: "Grading scales by id (query id, repeatable)", response: list(gradingScaleSchema) },
   },
   "/api/lms/v1/users/me/objective-accesses/query": {
     get: {
+      feature: "catalog",
       summary: `Catalog: courses the tenant offers, with the learner's enrolment. ${LIST_QUERY}`,
       response: list(objectiveAccessSchema),
     },
@@ -389,6 +402,7 @@ import {
 addOperations({
   "/api/lms/v1/users/me/calendar-items": {
     get: {
+      feature: "calendar",
       summary:
         "The learner's calendar items (course due, availability and grade-reveal dates; activity constraint dates; events; reinforcement questions due) overlapping [from, to). Query: from, to (ISO 8601 instants with an offset), at most 100 days apart, else 400. Each item: stable id, kind, start, end (events), allDay, course, activity, location, url, lock (spec 4.12 reason), done, question (reinforcement questions: text, options, the learner's answer; never the correct one)",
       response: calendarItemListSchema,
@@ -405,6 +419,7 @@ addOperations({
   },
   "/api/lms/v1/users/me/calendar-feed": {
     get: {
+      feature: "calendar",
       summary: "The learner's personal calendar feed link (a path under this API's origin), or null",
       response: calendarFeedSchema,
       notShown: true,
@@ -412,6 +427,7 @@ addOperations({
   },
   "/api/lms/v1/create-calendar-feeds": {
     post: {
+      feature: "calendar",
       summary: "A new personal calendar feed link; the old one stops working (Prefer: respond-sync)",
       body: calendarFeedCommandSchema,
       command: true,
@@ -420,6 +436,7 @@ addOperations({
   },
   "/api/lms/v1/delete-calendar-feeds": {
     post: {
+      feature: "calendar",
       summary: "Remove the personal calendar feed link (Prefer: respond-sync)",
       body: calendarFeedCommandSchema,
       command: true,

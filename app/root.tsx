@@ -21,7 +21,7 @@ import { popToast } from "./services/toast.server";
 import { loadPublicSettings, publicLms } from "./services/user.server";
 import { Shell } from "./components/shell";
 import { BlockingLoader } from "./components/blocking-loader";
-import { ErrorPage, errorStatus } from "./components/error-page";
+import { ErrorPage, errorStatus, errorVariant } from "./components/error-page";
 import { useNonce } from "./components/nonce";
 import stylesHref from "./styles/app.scss?url";
 
@@ -73,6 +73,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
           }
         : null,
       menu: shell ? shell.menu : PUBLIC_MENU,
+      configUnavailable: publicSettings?.unavailable === true,
       feedbackVisible: shell ? shell.settings["platform.ui.feedback"]["learner.visible"] : false,
       env: { APP_ENV: s.config.appEnv },
     },
@@ -168,7 +169,10 @@ function isBarePath(pathname: string): boolean {
 export function ErrorBoundary() {
   const error = useRouteError();
   const root = useRouteLoaderData<RootData>("root");
+  const { t } = useTranslation();
   const status = errorStatus(error);
+  // WCAG 2.4.2: the error page has a title of its own, like every page.
+  const title = <title>{pageTitle([t(`errors.${errorVariant(status, error)}.title`)], root?.portalName ?? "")}</title>;
   const page = (
     <ErrorPage
       status={status}
@@ -177,6 +181,17 @@ export function ErrorBoundary() {
       dev={root?.env.APP_ENV === "dev"}
     />
   );
-  if (!root) return <main id="main">{page}</main>;
-  return <Shell root={root}>{page}</Shell>;
+  if (!root)
+    return (
+      <main id="main">
+        {title}
+        {page}
+      </main>
+    );
+  return (
+    <Shell root={root}>
+      {title}
+      {page}
+    </Shell>
+  );
 }

@@ -600,6 +600,12 @@ export const learnerRequestSchema = z.strictObject({
   firstName: z.string().trim().min(1).max(100).optional(),
   lastName: z.string().trim().min(1).max(100).optional(),
   timezone: z.string().trim().min(1).max(100).nullable().optional(),
+  /**
+   * Licensed features other than the demo tenant's (e.g. `{ "calendar": false }`): the learner gets
+   * a tenant of its own — a copy of the demo tenant's settings, features and units, no courses — so
+   * a browser test can see what a tenant without a feature sees (spec 2.10's 501 page).
+   */
+  features: z.record(z.string().regex(/^[A-Za-z]{1,40}$/), z.boolean()).optional(),
 });
 export type LearnerRequest = z.output<typeof learnerRequestSchema>;
 
@@ -622,6 +628,32 @@ function plainLearner(unit: string): Omit<DemoUserDef, "email"> {
     department: unit,
     units: [unit],
   };
+}
+
+/** A new tenant with the settings, features (some overridden) and units of `fromId`; its id. */
+async function copyTenant(db: Db, fromId: string, features: Record<string, boolean>): Promise<string> {
+  return db.transaction(async (tx) => {
+    const suffix = randomBytes(6).toString("hex");
+    const [tenant] = await tx
+      .insert(s.tenants)
+      .values({ name: `Test tenant ${suffix}`, domain: `tenant-${suffix}.example.com` })
+      .returning({ id: s.tenants.id });
+    const [settings, known, units] = await Promise.all([
+      tx.select().from(s.settings).where(eq(s.settings.tenantId, fromId)),
+      tx.select().from(s.features).where(eq(s.features.tenantId, fromId)),
+      tx.select({ name: s.units.name }).from(s.units).where(eq(s.units.tenantId, fromId)),
+    ]);
+    if (settings.length) await tx.insert(s.settings).values(settings.map((row) => ({ ...row, tenantId: tenant.id })));
+    const merged = new Map(known.map((row) => [row.name, row.enabled]));
+    for (const [name, enabled] of Object.entries(features)) merged.set(name, enabled);
+    if (merged.size) {
+      await tx
+        .insert(s.features)
+        .values([...merged].map(([name, enabled]) => ({ tenantId: tenant.id, name, enabled })));
+    }
+    if (units.length) await tx.insert(s.units).values(units.map((u) => ({ tenantId: tenant.id, name: u.name })));
+    return tenant.id;
+  });
 }
 
 /**
@@ -657,6 +689,10 @@ export async function createLearner(db: Db, request: LearnerRequest, now: Date =
     .where(eq(s.tenants.domain, content.tenant.domain))
     .limit(1);
   if (!tenant) throw new Error(`createLearner: the demo tenant (${content.tenant.domain}) is not seeded`);
+  if (request.features && recipe.enrolments.length > 0) {
+    throw new DemoContentError(where, "features", "a learner of a tenant of its own has no courses to be enrolled in");
+  }
+  if (request.features) tenant.id = await copyTenant(db, tenant.id, request.features);
   const units = await db
     .select({ id: s.units.id, name: s.units.name })
     .from(s.units)

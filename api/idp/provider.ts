@@ -342,15 +342,30 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
         },
       };
     },
-    // RFC 8693: the access tokens of an impersonation grant name the administrator acting.
+    // The API's access tokens carry the user's e-mail, as Keycloak's and Entra ID's do: an app that
+    // uses this provider as its external one, with its own embedded API (OIDC_ISSUER without
+    // LMS_API_URL), finds the user by address there. RFC 8693: the access tokens of an
+    // impersonation grant name the administrator acting.
     async extraTokenClaims(_ctx, token) {
-      if (!("grantId" in token) || !token.grantId) return undefined;
-      const rows = await db
-        .select({ admin: impersonations.adminUserId })
-        .from(impersonations)
-        .where(eq(impersonations.grantId, token.grantId))
-        .limit(1);
-      return rows[0] ? { act: { sub: rows[0].admin } } : undefined;
+      const grantId = "grantId" in token ? token.grantId : undefined;
+      const accountId = "accountId" in token ? token.accountId : undefined;
+      const [acting, account] = await Promise.all([
+        grantId
+          ? db
+              .select({ admin: impersonations.adminUserId })
+              .from(impersonations)
+              .where(eq(impersonations.grantId, grantId))
+              .limit(1)
+          : Promise.resolve([]),
+        accountId
+          ? db.select({ email: users.email }).from(users).where(eq(users.id, accountId)).limit(1)
+          : Promise.resolve([]),
+      ]);
+      if (!acting[0] && !account[0]) return undefined;
+      return {
+        ...(account[0] ? { email: account[0].email } : {}),
+        ...(acting[0] ? { act: { sub: acting[0].admin } } : {}),
+      };
     },
     async renderError(ctx, out) {
       const t = localeOf(ctx.req);

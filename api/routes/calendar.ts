@@ -19,7 +19,7 @@ import { isCertificateExpired } from "../../domain/certificates";
 import { DEFAULT_LOCALE, isSupportedLocale } from "../../domain/locales";
 import { ActivityWorkflowState } from "../../domain/vocabulary";
 import type { ApiEnv } from "../context";
-import { requireUser } from "../auth";
+import { requireFeature, requireUser } from "../auth";
 import { limitWrites } from "../write-limits";
 import { runCommand } from "../commands/run";
 import {
@@ -85,6 +85,13 @@ export function calendarRoutes() {
   r.use("/users/me/dashboard", requireUser);
   r.use("/create-calendar-feeds", requireUser);
   r.use("/delete-calendar-feeds", requireUser);
+  for (const path of [
+    "/users/me/calendar-items",
+    "/users/me/calendar-feed",
+    "/create-calendar-feeds",
+    "/delete-calendar-feeds",
+  ])
+    r.use(path, requireFeature("calendar"));
   // Issue 17 item 11: per-user write limits (decision 018).
   r.use("/create-calendar-feeds", limitWrites("profile"));
   r.use("/delete-calendar-feeds", limitWrites("profile"));

@@ -11,7 +11,7 @@ import {
   type PublicObjectiveDetail,
 } from "../../domain/contract/courses";
 import type { ApiEnv } from "../context";
-import { requireUser } from "../auth";
+import { requireFeature, requireUser } from "../auth";
 import { runCommand } from "../commands/run";
 import { createSelfEnrollment } from "../commands/enrolments";
 import { ApiError, message, notFound } from "../errors";
@@ -85,6 +85,12 @@ export function courseRoutes() {
   r.use("/grading-scales/*", requireUser);
   r.use("/create-self-enrollments", requireUser);
   r.use("/create-self-enrollments", limitWrites("enrolment"));
+  for (const path of [
+    "/users/me/objective-accesses/query",
+    "/users/me/catalog-showcases",
+    "/users/me/catalog-filter-categories",
+  ])
+    r.use(path, requireFeature("catalog"));
 
   // My courses (spec 7.2): the learner's aggregates, with the client's text filter and the standing conditions.
   r.get("/objective-workflow-aggregates/query", async (c) => {

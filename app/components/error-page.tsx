@@ -13,6 +13,13 @@ export const ACTIVITY_NOT_FOUND = "activity-not-found";
 /** Marks a 404 as spec 2.5's 'Course is not available' (missing access rights). */
 const COURSE_UNAVAILABLE = "course-unavailable";
 
+/** Which of spec 2.10's pages an error is: its texts are `errors.<variant>.title` and `.text`. */
+export function errorVariant(status: number, error: unknown): string {
+  if (status === 404 && isRouteErrorResponse(error) && error.data === ACTIVITY_NOT_FOUND) return "404activity";
+  if (status === 404 && isRouteErrorResponse(error) && error.data === COURSE_UNAVAILABLE) return "courseUnavailable";
+  return KNOWN.has(status) ? String(status) : "other";
+}
+
 /**
  * Spec 2.10 error pages. The button leads to a fallback URL when given, else the learner app root
  * for learner-only users ('Go to My courses'), else / ('Go to Content library'). /forbidden has none.
@@ -33,14 +40,7 @@ export function ErrorPage({
   showButton?: boolean;
 }) {
   const { t } = useTranslation();
-  const variant =
-    status === 404 && isRouteErrorResponse(error) && error.data === ACTIVITY_NOT_FOUND
-      ? "404activity"
-      : status === 404 && isRouteErrorResponse(error) && error.data === COURSE_UNAVAILABLE
-        ? "courseUnavailable"
-        : KNOWN.has(status)
-          ? String(status)
-          : "other";
+  const variant = errorVariant(status, error);
   const href = fallbackUrl ?? (learnerOnly ? "/learn" : "/");
   const stack = dev && error instanceof Error ? error.stack : null;
   return (

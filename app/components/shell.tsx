@@ -17,6 +17,8 @@ export interface ShellRoot {
   }[];
   user: { name: string; email: string; learnerOnly: boolean; impersonating: boolean; adminUrl?: string | null } | null;
   menu: MenuEntry[];
+  /** Spec 7.1 / 8: the configuration (public settings) could not be loaded; defaults are shown. */
+  configUnavailable?: boolean;
 }
 
 const LOGOUT_FLAG = "learn.logout";
@@ -229,6 +231,11 @@ export function Shell({ root, children }: { root: ShellRoot; children: React.Rea
           <MenuList entries={root.menu} />
         </nav>
         <main id="main" className="main" tabIndex={-1}>
+          {root.configUnavailable ? (
+            <p className="notice notice--critical" role="alert">
+              {t("messages.configNotLoaded")}
+            </p>
+          ) : null}
           <Breadcrumbs />
           {!root.user ? <SignUpOffer /> : null}
           {children}

@@ -18,6 +18,9 @@ export async function loader({ context }: Route.LoaderArgs) {
       features: { catalog: settings.features.catalog },
       auth: { loginUrl: "/oidc/login", logoutUrl: "/oidc/logout" },
     },
-    { headers: { "Cache-Control": "public, max-age=60" } },
+    // Defaults because the API did not answer: said by the status, and not kept by any cache.
+    settings.unavailable
+      ? { status: 503, headers: { "Cache-Control": "no-store", "Retry-After": "5" } }
+      : { headers: { "Cache-Control": "public, max-age=60" } },
   );
 }

@@ -16,6 +16,7 @@ import {
 import { endpoints } from "#domain/contract/endpoints";
 import { localeDirection } from "#domain/locales";
 import { state } from "~/services/request.server";
+import { requireFeature } from "~/services/user.server";
 import { getLocale } from "~/services/i18n.server";
 import {
   byDay,
@@ -84,7 +85,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
   const s = state(context);
   const shell = await s.requireLearner();
   // Spec 2.2 / 6: the calendar is a tenant feature.
-  if (!shell.settings.features.calendar) throw data(null, { status: 404 });
+  requireFeature(shell, "calendar");
   const locale = getLocale(context);
   const timeZone = zoneOrUtc(shell.user.timezone);
   const rule = weekRuleFor(locale);
@@ -152,7 +153,7 @@ export async function loader({ params, url, context }: Route.LoaderArgs) {
 export async function action({ request, url, context }: Route.ActionArgs) {
   const s = state(context);
   const shell = await s.requireLearner();
-  if (!shell.settings.features.calendar) throw data(null, { status: 404 });
+  requireFeature(shell, "calendar");
   const lms = await s.lms();
   const form = await readForm(request);
   const back = `${url.pathname}${url.search}#calendar-feed`;

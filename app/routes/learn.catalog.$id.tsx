@@ -3,6 +3,7 @@ import { useTranslation } from "~/i18n/lite";
 import { listCrumb } from "~/components/list-crumb";
 import type { Route } from "./+types/learn.catalog.$id";
 import { state } from "~/services/request.server";
+import { requireFeature } from "~/services/user.server";
 import { catalogCourse, requireCourseId } from "~/services/catalog.server";
 import { enrol } from "~/services/courses.server";
 import { redirectWithToast } from "~/services/toast.server";
@@ -27,6 +28,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const s = state(context);
   const shell = await s.shell();
   if (!shell) throw redirect(`/learn/open-catalog/${id}/view/details`);
+  requireFeature(shell, "catalog");
   const lms = await s.lms();
   const course = await catalogCourse(lms, id);
   void request;

@@ -4,6 +4,7 @@ import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/learn.catalog._index";
 
 import { state } from "~/services/request.server";
+import { requireFeature } from "~/services/user.server";
 import {
   canonicalOrRedirect,
   catalogListData,
@@ -30,7 +31,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const shell = await s.shell();
   // Spec 2.1: catalog paths are public paths; visitors see the open catalog instead.
   if (!shell) throw redirect(`/learn/open-catalog${url.search}`);
-  if (!shell.settings.features.catalog) throw new Response("Not found", { status: 404 });
+  requireFeature(shell, "catalog");
   const stripped = stripNonCatalogParams(url);
   if (stripped) throw redirect(stripped.pathname + stripped.search);
   const lms = await s.lms();

@@ -15,6 +15,7 @@ import { parseSubmission } from "~/forms/parse";
 import { INTENT } from "~/forms/intents";
 import { z } from "zod";
 import { AboutHtml, CollapsibleDescription, CourseCover, CourseHeader } from "~/components/course-summary";
+import { LimitedActions, type Action } from "~/components/limited-actions";
 import { ShareLink } from "~/components/share-link";
 import { ScoreBadge, CourseLayers } from "~/components/course-parts";
 
@@ -210,6 +211,81 @@ export default function CourseDetails() {
   const { t } = useTranslation();
   const b = view.buttons;
   const o = view.objective;
+  // Most important first: past the limit (spec 9) they go into "More actions".
+  const actions: Action[] = [];
+  if (b.start.visible)
+    actions.push({
+      key: "start",
+      node: <StartForm label={t("course.start")} ids={ids} disabled={!b.start.enabled} reason={b.start.reason} />,
+    });
+  if (b.continue.visible)
+    actions.push({
+      key: "continue",
+      node: b.continue.enabled ? (
+        <Link className="button button--primary" to={`/learn/courses/${o.id}/view/content`}>
+          {t("course.continue")}
+        </Link>
+      ) : (
+        <button
+          type="button"
+          className="button button--primary"
+          disabled
+          aria-describedby={view.message?.key === b.continue.reason ? "course-message" : undefined}
+        >
+          {t("course.continue")}
+        </button>
+      ),
+    });
+  if (view.finish.visible && view.workflow)
+    actions.push({
+      key: "finish",
+      node: <FinishForm workflowId={view.workflow.id} commandId={ids.finish} enabled={view.finish.enabled} />,
+    });
+  if (b.startAgain.visible)
+    actions.push({
+      key: "startAgain",
+      node: (
+        <StartForm
+          label={t("course.startAgain")}
+          ids={ids}
+          disabled={!b.startAgain.enabled}
+          reason={b.startAgain.reason}
+        />
+      ),
+    });
+  if (!view.enrolled && b.addToMyCourses.visible)
+    actions.push({
+      key: "enrol",
+      node: (
+        <Form method="post">
+          <input type="hidden" name="intent" value={INTENT.enrol} />
+          <input type="hidden" name="enrolId" value={ids.enrol} />
+          <button type="submit" className="button">
+            {t("catalog.addToMyCourses")}
+          </button>
+        </Form>
+      ),
+    });
+  if (b.review.visible)
+    actions.push({
+      key: "review",
+      node: b.review.enabled ? (
+        <Link className="button" to={`/learn/courses/${o.id}/view/content?viewType=REVIEW`}>
+          {t("course.review")}
+        </Link>
+      ) : (
+        <button
+          type="button"
+          className="button"
+          disabled
+          title={b.review.reason ? t(b.review.reason) : undefined}
+          aria-describedby={view.message?.key === b.review.reason ? "course-message" : undefined}
+        >
+          {t("course.review")}
+        </button>
+      ),
+    });
+  actions.push({ key: "share", node: <ShareLink url={shareUrl} /> });
   return (
     <div className="course-page">
       <CourseLayers
@@ -353,68 +429,13 @@ export default function CourseDetails() {
               </div>
             </CourseCover>
             <div className="course-actions">
-              {b.start.visible ? (
-                <StartForm label={t("course.start")} ids={ids} disabled={!b.start.enabled} reason={b.start.reason} />
-              ) : null}
-              {b.continue.visible ? (
-                b.continue.enabled ? (
-                  <Link className="button button--primary" to={`/learn/courses/${o.id}/view/content`}>
-                    {t("course.continue")}
-                  </Link>
-                ) : (
-                  <button
-                    type="button"
-                    className="button button--primary"
-                    disabled
-                    aria-describedby={view.message?.key === b.continue.reason ? "course-message" : undefined}
-                  >
-                    {t("course.continue")}
-                  </button>
-                )
-              ) : null}
-              {b.review.visible ? (
-                b.review.enabled ? (
-                  <Link className="button" to={`/learn/courses/${o.id}/view/content?viewType=REVIEW`}>
-                    {t("course.review")}
-                  </Link>
-                ) : (
-                  <button
-                    type="button"
-                    className="button"
-                    disabled
-                    title={b.review.reason ? t(b.review.reason) : undefined}
-                    aria-describedby={view.message?.key === b.review.reason ? "course-message" : undefined}
-                  >
-                    {t("course.review")}
-                  </button>
-                )
-              ) : null}
-              {view.finish.visible && view.workflow ? (
-                <FinishForm workflowId={view.workflow.id} commandId={ids.finish} enabled={view.finish.enabled} />
-              ) : null}
-              {b.startAgain.visible ? (
-                <StartForm
-                  label={t("course.startAgain")}
-                  ids={ids}
-                  disabled={!b.startAgain.enabled}
-                  reason={b.startAgain.reason}
-                />
-              ) : null}
-              {!view.enrolled && b.addToMyCourses.visible ? (
-                <Form method="post">
-                  <input type="hidden" name="intent" value={INTENT.enrol} />
-                  <input type="hidden" name="enrolId" value={ids.enrol} />
-                  <button type="submit" className="button">
-                    {t("catalog.addToMyCourses")}
-                  </button>
-                </Form>
-              ) : null}
+              <LimitedActions actions={actions} />
               {view.enrolled && !view.mandatory ? (
+                // A state, not an action: it does not count towards the limit.
                 <button type="button" className="button" disabled>
                   {t("catalog.enrolled")}
                 </button>
               ) : null}
-              <ShareLink url={shareUrl} />
             </div>
           </aside>
         </div>

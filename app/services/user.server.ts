@@ -1,4 +1,4 @@
-import { redirect, type RouterContextProvider } from "react-router";
+import { data, redirect, type RouterContextProvider } from "react-router";
 import { learnerAreaDecision, isLearnerOnly, type PermissionEntry } from "#domain/access";
 import { endpoints } from "#domain/contract/endpoints";
 import type { PublicSettings, Settings, User } from "#domain/contract/platform";
@@ -74,18 +74,24 @@ export async function loadShell(lms: LmsClient, session: SessionData, config: Ap
   };
 }
 
-export async function loadPublicSettings(lms: LmsClient): Promise<PublicSettings> {
+/**
+ * The tenant's public settings (spec 7.1's configuration). When the API cannot give them the page
+ * still renders with the defaults, marked `unavailable` so the shell says "Config couldn't be loaded"
+ * (spec 7.1, 8) and the configuration endpoint answers 503.
+ */
+export async function loadPublicSettings(lms: LmsClient): Promise<PublicSettings & { unavailable?: true }> {
   try {
     return await lms.get(endpoints.publicSettings);
   } catch (err) {
-    if (err instanceof LmsError)
-      return {
-        portalName: "Learning Portal",
-        supportedLocales: "",
-        defaultLocale: "en-US",
-        features: { catalog: true },
-      };
-    throw err;
+    if (!(err instanceof LmsError)) throw err;
+    console.warn(`[config] public settings could not be loaded (${err.status}); defaults used`);
+    return {
+      portalName: "Learning Portal",
+      supportedLocales: "",
+      defaultLocale: "en-US",
+      features: { catalog: true },
+      unavailable: true,
+    };
   }
 }
 
@@ -103,4 +109,12 @@ export function enforceLearnerArea(shell: ShellData, config: AppConfig): void {
   if (decision.kind === "platform") throw redirect(config.platformUrl);
   if (decision.kind === "forbidden") throw redirect("/learn/forbidden");
   if (decision.kind === "firstMenuNode") throw redirect(decision.url);
+}
+
+/**
+ * Spec 2.10: a part of the product the tenant's licence does not include is the 501 page ("Feature is
+ * not implemented"), not a missing page; the API answers 501 for it too.
+ */
+export function requireFeature(shell: ShellData, name: "catalog" | "calendar"): void {
+  if (!shell.settings.features[name]) throw data(null, { status: 501 });
 }

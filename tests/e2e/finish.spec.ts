@@ -235,6 +235,44 @@ test.describe("spec 9 with JavaScript: the blocking loader", () => {
 test.describe("spec 8 / 9: the share link", () => {
   test.use({ learnerRecipe: { like: "ada" } });
 
+  test("spec 9: two actions in view, the others under 'More actions' (keyboard, and without JavaScript)", async ({
+    page,
+    learner,
+    jsEnabled,
+  }) => {
+    await login(page, learner, "/learn/courses");
+    await page
+      .locator(".card-grid > li.course-card")
+      .filter({ has: page.getByRole("heading", { name: "SQL Fundamentals", exact: true }) })
+      .getByRole("link")
+      .first()
+      .click();
+    await expect(page.getByRole("heading", { level: 1, name: "SQL Fundamentals" })).toBeVisible();
+    const side = page.getByRole("complementary", { name: "Course actions" });
+    const more = side.locator("details.more-actions");
+    const inView = side.locator(".course-actions > .limited-actions__item");
+    await expect(inView).toHaveCount(2);
+    await expect(inView.nth(0).getByRole("button", { name: "Start again" })).toBeVisible();
+    await expect(inView.nth(1).getByRole("link", { name: "Review" })).toBeVisible();
+    const share = side.getByText("Share", { exact: true });
+    await expect(share).toBeHidden();
+    await expectAccessible(page);
+
+    const summary = more.locator("> summary");
+    await summary.focus();
+    await page.keyboard.press("Enter");
+    await expect(more).toHaveAttribute("open", "");
+    await expect(share).toBeVisible();
+    if (jsEnabled) {
+      // Escape closes it and leaves the focus on its button.
+      await page.waitForFunction(() => "__reactRouterRouteModules" in window);
+      await share.focus();
+      await page.keyboard.press("Escape");
+      await expect(more).not.toHaveAttribute("open");
+      await expect(summary).toBeFocused();
+    }
+  });
+
   test("a link that cannot be copied is a critical toast, gone after 7 s", async ({ page, learner, jsEnabled }) => {
     await page.addInitScript(() => {
       Object.defineProperty(navigator, "clipboard", {
@@ -250,6 +288,8 @@ test.describe("spec 8 / 9: the share link", () => {
       .first()
       .getAttribute("href");
     await page.goto(`/learn/courses/${new RegExp(`/learn/courses/(${UUID})`).exec(href ?? "")![1]}`);
+    // Past the two actions of spec 9, Share is under "More actions".
+    await page.getByText("More actions", { exact: true }).click();
     await page.getByText("Share", { exact: true }).click();
     if (!jsEnabled) {
       // Without JavaScript the link is there to copy by hand: no button that could fail.

@@ -34,6 +34,8 @@ export interface LearnerRecipe {
   firstName?: string;
   lastName?: string;
   timezone?: string | null;
+  /** Licensed features other than the demo tenant's: a tenant of its own, without courses. */
+  features?: Record<string, boolean>;
 }
 
 /** Makes a learner through the server's test-support endpoint (only on the tests' server, from this machine). */
