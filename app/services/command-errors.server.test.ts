@@ -23,7 +23,14 @@ describe("spec 8: a refused command is a critical toast in the page's words", ()
     ],
     ["a known API code", error(409, "workflowNotInProgress"), { key: "apiErrors.workflowNotInProgress" }],
     ["an unknown code (spec 5: 'Unknown error')", error(403, "somethingNew"), { key: "apiErrors.unknown" }],
-    ["no message at all", error(500), { key: "messages.unknownError" }],
+    [
+      "a server error without a message (spec 8: '500: Internal error…')",
+      error(500),
+      { key: "messages.internalError" },
+    ],
+    ["a 503 without a message", error(503), { key: "messages.internalError" }],
+    ["no server answer at all (network)", error(0), { key: "messages.unknownError" }],
+    ["another refusal without a message", error(409), { key: "messages.unknownError" }],
     ["a command that timed out", new LmsError(0, {}, "timeout"), { key: "messages.timeOver" }],
   ])("%s", (_name, err, expected) => {
     expect(commandErrorToast(err, fmt)).toEqual({ type: "critical", ...expected });
