@@ -27,90 +27,54 @@ process.env.E2E_API_URL = otherUrl;
 process.env.E2E_PROVIDER_ONLY_URL = providerOnlyUrl;
 process.env.E2E_API_DOWN_URL = apiDownUrl;
 
+/** One process of this server in production mode: `url` answers when it is ready. */
+function server(origin: string, readyPath: string, name: string, env: Record<string, string>) {
+  return {
+    command: "tsx server.ts",
+    url: `${origin}${readyPath}`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "pipe" as const,
+    stderr: "pipe" as const,
+    env: {
+      NODE_ENV: "production",
+      APP_ENV: "test",
+      PORT: new URL(origin).port,
+      APP_URL: origin,
+      DATA_DIR: `${dataDir}/external-${name}-${stamp}`,
+      ...env,
+    },
+  };
+}
+
+/** An app process signing in at the other process's provider (its client `learner-app`). */
+const externalSignIn = {
+  OIDC_ISSUER: `${otherUrl}/idp`,
+  OIDC_CLIENT_ID: "learner-app",
+  OIDC_CLIENT_SECRET: clientSecret,
+};
+
 export default defineConfig({
   ...base,
-  // Only the journeys of external.spec.ts, with JavaScript on and off (the http project's fuzzing runs
+  // Only the journeys of *external.spec.ts, with JavaScript on and off (the http project's fuzzing runs
   // against the main server only).
   projects: (base.projects ?? [])
     .filter((project) => project.name !== "http")
     .map((project) => ({ ...project, testMatch: /external\.spec\.ts$/, testIgnore: [] })),
   use: { ...base.use, baseURL: appUrl },
   webServer: [
-    {
-      command: "tsx server.ts",
-      url: `${otherUrl}/idp/.well-known/openid-configuration`,
-      reuseExistingServer: false,
-      timeout: 120_000,
-      stdout: "pipe",
-      stderr: "pipe",
-      env: {
-        NODE_ENV: "production",
-        APP_ENV: "test",
-        E2E_FIXTURES: "1",
-        PORT: String(otherPort),
-        APP_URL: otherUrl,
-        DATA_DIR: `${dataDir}/external-provider-${stamp}`,
-        IDP_CLIENT_SECRET: clientSecret,
-        IDP_EXTRA_APP_URLS: `${appUrl},${providerOnlyUrl},${apiDownUrl}`,
-      },
-    },
-    {
-      command: "tsx server.ts",
-      url: `${appUrl}/learn/open-catalog`,
-      reuseExistingServer: false,
-      timeout: 120_000,
-      stdout: "pipe",
-      stderr: "pipe",
-      env: {
-        NODE_ENV: "production",
-        APP_ENV: "test",
-        PORT: String(port),
-        APP_URL: appUrl,
-        DATA_DIR: `${dataDir}/external-app-${stamp}`,
-        OIDC_ISSUER: `${otherUrl}/idp`,
-        OIDC_CLIENT_ID: "learner-app",
-        OIDC_CLIENT_SECRET: clientSecret,
-        LMS_API_URL: otherUrl,
-      },
-    },
-    {
-      command: "tsx server.ts",
-      url: `${providerOnlyUrl}/learn/open-catalog`,
-      reuseExistingServer: false,
-      timeout: 120_000,
-      stdout: "pipe",
-      stderr: "pipe",
-      env: {
-        NODE_ENV: "production",
-        APP_ENV: "test",
-        PORT: String(port + 2),
-        APP_URL: providerOnlyUrl,
-        DATA_DIR: `${dataDir}/external-provider-only-${stamp}`,
-        OIDC_ISSUER: `${otherUrl}/idp`,
-        OIDC_CLIENT_ID: "learner-app",
-        OIDC_CLIENT_SECRET: clientSecret,
-      },
-    },
-    {
-      command: "tsx server.ts",
-      // Ready when it serves its own files: its pages need the API, which never answers.
-      url: `${apiDownUrl}/learn/favicon.svg`,
-      reuseExistingServer: false,
-      timeout: 120_000,
-      stdout: "pipe",
-      stderr: "pipe",
-      env: {
-        NODE_ENV: "production",
-        APP_ENV: "test",
-        PORT: String(port + 3),
-        APP_URL: apiDownUrl,
-        DATA_DIR: `${dataDir}/external-api-down-${stamp}`,
-        OIDC_ISSUER: `${otherUrl}/idp`,
-        OIDC_CLIENT_ID: "learner-app",
-        OIDC_CLIENT_SECRET: clientSecret,
-        // A port nothing listens on: every call is refused at once.
-        LMS_API_URL: `http://127.0.0.1:${port + 4}`,
-      },
-    },
+    server(otherUrl, "/idp/.well-known/openid-configuration", "provider", {
+      E2E_FIXTURES: "1",
+      IDP_CLIENT_SECRET: clientSecret,
+      IDP_EXTRA_APP_URLS: `${appUrl},${providerOnlyUrl},${apiDownUrl}`,
+    }),
+    server(appUrl, "/learn/open-catalog", "app", { ...externalSignIn, LMS_API_URL: otherUrl }),
+    server(providerOnlyUrl, "/learn/open-catalog", "provider-only", externalSignIn),
+    // Ready when it serves its own files: its pages need the API, which never answers.
+    server(apiDownUrl, "/learn/favicon.svg", "api-down", {
+      ...externalSignIn,
+      // A port nothing listens on: every call is refused at once.
+      LMS_API_URL: `http://127.0.0.1:${port + 4}`,
+    }),
   ],
 });

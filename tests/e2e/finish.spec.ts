@@ -14,6 +14,17 @@ async function signInHere(page: Page, learner: Learner) {
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 
+/** Opens a course's page from its card on My courses (the page the learner is on). */
+async function openFromMyCourses(page: Page, name: string) {
+  await page
+    .locator(".card-grid > li.course-card")
+    .filter({ has: page.getByRole("heading", { name, exact: true }) })
+    .getByRole("link")
+    .first()
+    .click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+}
+
 test.describe("occflow (spec 4.14)", () => {
   test("'Sign in and start the course' enrols, starts the attempt and lands in the content", async ({
     page,
@@ -89,13 +100,7 @@ test.describe("finishing an attempt (spec 4.5, 7.3; decision 030)", () => {
     learner,
   }) => {
     await login(page, learner, "/learn/courses");
-    await page
-      .locator(".card-grid > li.course-card")
-      .filter({ has: page.getByRole("heading", { name: "Git Workflows for Teams", exact: true }) })
-      .getByRole("link")
-      .first()
-      .click();
-    await expect(page.getByRole("heading", { level: 1, name: "Git Workflows for Teams" })).toBeVisible();
+    await openFromMyCourses(page, "Git Workflows for Teams");
     const finish = page.getByRole("button", { name: "Finish the attempt" });
     await expect(finish).toBeVisible();
     await expect(finish).toHaveAccessibleDescription(/Finishing accepts your result/);
@@ -241,13 +246,7 @@ test.describe("spec 8 / 9: the share link", () => {
     jsEnabled,
   }) => {
     await login(page, learner, "/learn/courses");
-    await page
-      .locator(".card-grid > li.course-card")
-      .filter({ has: page.getByRole("heading", { name: "SQL Fundamentals", exact: true }) })
-      .getByRole("link")
-      .first()
-      .click();
-    await expect(page.getByRole("heading", { level: 1, name: "SQL Fundamentals" })).toBeVisible();
+    await openFromMyCourses(page, "SQL Fundamentals");
     const side = page.getByRole("complementary", { name: "Course actions" });
     const more = side.locator("details.more-actions");
     const inView = side.locator(".course-actions > .limited-actions__item");
