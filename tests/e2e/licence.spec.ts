@@ -59,3 +59,20 @@ test("the 501 page speaks the learner's language (Arabic, right to left)", async
   await expectAccessible(page);
   dropExpected501s(consoleErrors);
 });
+
+test.describe("a tenant without the dashboard (issue 13)", () => {
+  test.use({ learnerRecipe: { features: { dashboard: false } } });
+
+  test("the learner app's root is My courses, the query kept, and the menu has no dashboard", async ({
+    page,
+    learner,
+  }) => {
+    await login(page, learner, "/learn/courses");
+    await page.goto("/learn?keyword=python");
+    await expect(page).toHaveURL(/\/learn\/courses\?keyword=python$/);
+    await expect(page.getByRole("heading", { level: 1, name: "My courses" })).toBeVisible();
+    const nav = page.getByRole("navigation", { name: "Main navigation" }).last();
+    await expect(nav.getByRole("link", { name: "Dashboard" })).toHaveCount(0);
+    await expect(nav.getByRole("link", { name: "Catalog" })).toBeVisible();
+  });
+});
