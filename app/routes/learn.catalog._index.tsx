@@ -41,8 +41,10 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     get(endpoints.catalogFilterCategories),
   ]);
   const { filters } = await canonicalOrRedirect(url, knownFilterValues(collections.data, categories), s.config);
-  const list = await lms.get(endpoints.objectiveAccesses, listQuery(filters, { search: filters.keyword || undefined }));
-  const remember = await rememberList(request, "catalog-list", s.config);
+  const [list, remember] = await Promise.all([
+    lms.get(endpoints.objectiveAccesses, listQuery(filters, { search: filters.keyword || undefined })),
+    rememberList(request, "catalog-list", s.config),
+  ]);
   return data(catalogListData(list.data.map(toCatalogCard), list.totalCount, filters, collections.data, categories), {
     headers: remember ? { "Set-Cookie": remember } : undefined,
   });

@@ -120,13 +120,16 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   }
 
   const filter = aggregatesFilter(filters);
-  const list = await lms.get(endpoints.cardAggregates, listQuery(filters, { filter, select: CARD_SELECT }));
-  const fmt = dateFormatter(getLocale(context), shell.user.timezone);
   const canonical = url.searchParams.toString();
-  const saved = await readPersistedFilters(request, shell.user.id, s.config);
+  // The list and the two cookies (each a signature to check) at once: no waterfall.
+  const [list, saved, remember] = await Promise.all([
+    lms.get(endpoints.cardAggregates, listQuery(filters, { filter, select: CARD_SELECT })),
+    readPersistedFilters(request, shell.user.id, s.config),
+    rememberList(request, "courses-list", s.config),
+  ]);
+  const fmt = dateFormatter(getLocale(context), shell.user.timezone);
   const headers = new Headers();
   if (saved !== canonical) headers.append("Set-Cookie", await persistFilters(shell.user.id, canonical, s.config));
-  const remember = await rememberList(request, "courses-list", s.config);
   if (remember) headers.append("Set-Cookie", remember);
   return data(
     {
