@@ -9,7 +9,11 @@ import { userRoles } from "../db/schema";
 import { storageDir } from "../files/certificate-files";
 import { importScormPackage, SCORM_LIMITS, saveUpload } from "../scorm/import";
 import { ScormPackageError } from "../scorm/manifest";
+import { loadScormRuntime } from "../scorm/runtime";
+import { ownWorkflow } from "../queries/workflows";
+import { params } from "../validate";
 
+const runtimeParams = z.object({ id: z.uuid(), awId: z.uuid() });
 const importQuery = z.object({
   course: z.string().min(1).max(60),
   activity: z.uuid().optional(),
@@ -62,6 +66,12 @@ export function scormRoutes() {
     } finally {
       if (zipPath) await rm(zipPath, { force: true });
     }
+  });
+  // The player's data: the package's SCOs and what the learner left in each (resume).
+  r.get("/users/me/objective-workflows/:id/activity-workflows/:awId/runtime", async (c) => {
+    const p = params(c, runtimeParams);
+    const wf = await ownWorkflow(c.var.db, c.var.user.id, p.id);
+    return c.json(await loadScormRuntime(c.var.db, wf.id, p.awId));
   });
   return r;
 }

@@ -31,6 +31,7 @@
   });
   if (api.LMSGetValue("cmi.core.lesson_status") === "not attempted")
     api.LMSSetValue("cmi.core.lesson_status", "incomplete");
+  api.LMSCommit("");
   form.addEventListener("change", function (event) {
     answers[event.target.name] = event.target.value;
     api.LMSSetValue("cmi.core.suspend_data", JSON.stringify(answers));
