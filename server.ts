@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { resolve } from "node:path";
+import { rm } from "node:fs/promises";
 import { Hono } from "hono";
 import { sql } from "drizzle-orm";
 import { getRequestListener } from "@hono/node-server";
@@ -35,6 +36,8 @@ import {
 import { PUBLIC_PAGE_TTL_MS, publicPageCache } from "./app/server/public-page-cache.server";
 import { createApi } from "./api/app";
 import { openDatabase } from "./api/db/client";
+import { importScormPackage, saveUpload, SCORM_LIMITS } from "./api/scorm/import";
+import { ScormPackageError } from "./api/scorm/manifest";
 import { seedIfEmpty } from "./api/db/seed";
 import { demoAccountsAllowed, demoPassword, disableDemoPasswordAccounts } from "./api/db/demo-accounts";
 import { createIdentityProvider, IDP_MOUNT } from "./api/idp/provider";
@@ -48,6 +51,11 @@ const isDev = process.env.NODE_ENV !== "production";
 const port = Number(process.env.PORT ?? 3000);
 const appUrl = (process.env.APP_URL ?? `http://localhost:${port}`).replace(/\/$/, "");
 const dataDir = resolve(process.env.DATA_DIR ?? "./data");
+/** SCORM packages (issue 15): the most bytes and files a package may unpack to. */
+const scormLimits = {
+  maxBytes: Number(process.env.SCORM_MAX_BYTES ?? SCORM_LIMITS.maxBytes),
+  maxEntries: Number(process.env.SCORM_MAX_ENTRIES ?? SCORM_LIMITS.maxEntries),
+};
 const appEnv = process.env.APP_ENV ?? (isDev ? "dev" : "prod");
 /** The browser tests' learner fixture endpoint (decision 014): never on outside the tests. */
 const testSupport = testSupportEnabled({ ...process.env, APP_ENV: appEnv });
@@ -115,7 +123,11 @@ if (!process.env.LMS_API_URL) {
   changes = database.changes;
   // Several nodes may start together on one PostgreSQL database: the migrations (above) and the demo
   // seed run on one of them under advisory locks; the others wait, then find nothing left to do (decision 019).
-  if (await database.exclusive("seed", () => seedIfEmpty(database.db, { accounts: demoAllowed })))
+  if (
+    await database.exclusive("seed", () =>
+      seedIfEmpty(database.db, { accounts: demoAllowed, storageRoot: resolve(dataDir, "storage") }),
+    )
+  )
     console.log(
       demoAllowed
         ? "[seed] demo data created (accounts: see README, password 'demo')"
@@ -186,6 +198,7 @@ if (!process.env.LMS_API_URL) {
       signingKey: secrets.signingKey,
       jobs,
       calendarFeedKey,
+      scormLimits,
     });
     apiFetch = (request) => api.fetch(request);
   }
@@ -260,10 +273,11 @@ web.use("*", async (c, next) => {
   withSecurityHeaders(c.req.path, c.res.headers);
 });
 // Bodies are counted while they stream and refused past the limit (413) before any other work.
-web.use(
-  "*",
-  bodyLimit(() => bodyLimitBytes),
-);
+// A SCORM package upload (issue 15) is streamed to disk by its handler, which counts it against its
+// own limit (SCORM_MAX_BYTES): it is never buffered here.
+const limitBodies = bodyLimit(() => bodyLimitBytes);
+const STREAMED_UPLOADS = new Set(["/api/scorm/v1/packages", "/operator/v1/scorm-packages"]);
+web.use("*", (c, next) => (STREAMED_UPLOADS.has(c.req.path) ? next() : limitBodies(c, next)));
 web.use("*", compressResponses());
 
 if (apiFetch) {
@@ -293,6 +307,35 @@ web.post("/operator/v1/sessions", async (c) => {
   } catch (err) {
     if (err instanceof OperatorError) return c.json({ error: err.message }, 400);
     throw err;
+  }
+});
+
+// `npm run content:import-scorm` on this machine, while this server holds the embedded database.
+web.post("/operator/v1/scorm-packages", async (c) => {
+  const token = Buffer.from(c.req.header("authorization")?.replace(/^Bearer /, "") ?? "");
+  const expected = Buffer.from(secrets.operatorToken);
+  const allowed =
+    isLoopback(getConnInfo(c).remote.address) && token.length === expected.length && timingSafeEqual(token, expected);
+  if (!allowed) return c.json({ error: "Forbidden" }, 403);
+  const course = c.req.query("course");
+  if (!course) return c.json({ error: "Name the course: ?course=CODE" }, 400);
+  let zipPath: string | null = null;
+  try {
+    zipPath = await saveUpload(c.req.raw.body, scormLimits.maxBytes);
+    const result = await importScormPackage(database.db, {
+      zipPath,
+      storageRoot: resolve(dataDir, "storage"),
+      courseCode: course,
+      activityId: c.req.query("activity"),
+      title: c.req.query("title"),
+      limits: scormLimits,
+    });
+    return c.json({ result });
+  } catch (err) {
+    if (err instanceof ScormPackageError) return c.json({ error: err.message, code: err.code }, err.status as 400);
+    throw err;
+  } finally {
+    if (zipPath) await rm(zipPath, { force: true });
   }
 });
 

@@ -15,6 +15,7 @@ import { proctoringRoutes } from "./routes/proctoring";
 import { calendarRoutes } from "./routes/calendar";
 import { storageRoutes, storageRoots } from "./routes/storage";
 import { testSupportRoutes } from "./routes/test-support";
+import { scormRoutes } from "./routes/scorm";
 import { params, idParams } from "./validate";
 import { createWriteLimiters } from "./write-limits";
 import { refuseControlCharacters } from "./validate";
@@ -54,6 +55,7 @@ export function createApi(deps: ApiDeps) {
   lms.route("/", calendarRoutes());
   app.route("/lms/v1", lms);
   app.route("/lms-storage/v1", storageRoutes(storageRoots(deps.dataDir)));
+  app.route("/scorm/v1", scormRoutes());
   // Decision 014: only for the browser tests' server (server.ts decides and keeps it to loopback).
   if (deps.testSupport) app.route("/test-support/v1", testSupportRoutes());
   if (deps.jobs) startJobs(deps);

@@ -29,6 +29,8 @@ export interface ApiDeps {
   calendarFeedKey?: string;
   /** Other numbers for the per-user write limits (`api/write-limits.ts`); tests only. */
   writeLimits?: WriteLimitOptions;
+  /** The most bytes and files a SCORM package may unpack to (SCORM_MAX_BYTES, SCORM_MAX_ENTRIES). */
+  scormLimits?: { maxBytes: number; maxEntries: number };
 }
 
 export interface Principal {

@@ -1,3 +1,4 @@
+import { scormCommitSchema } from "../domain/contract/scorm";
 import { z } from "zod";
 import { apiErrorSchema, commandStatusSchema } from "../domain/contract/common";
 import {
@@ -351,7 +352,12 @@ addOperations({
     },
   },
   "/api/lms/v1/users/me/objective-workflows/{id}/activity-workflows/{awId}": {
-    put: { summary: "Save where the learner left off ({ resume: { page } })", params: ["id", "awId"] },
+    put: {
+      summary:
+        "Save where the learner left off: { resume: { page } }, or one SCORM commit { scorm: { scoId, sequence, cmi: { element: value }, finish? } } (issue 15, decision 025). A commit's sequence must be above the SCO's last applied one (otherwise { applied: false }: a duplicate or late commit changes nothing); each CMI element is checked against the package version's data model (400 with the runtime's error code scorm.401/405 for 1.2, scorm.401/406/407 for 2004); finish on LMSFinish/Terminate rolls the SCOs up and finishes the activity workflow with the package's score. Answers { applied, sequence, finished }",
+      body: z.object({ scorm: scormCommitSchema }),
+      params: ["id", "awId"],
+    },
   },
   "/api/lms/v1/users/me/activities/{id}/content": {
     get: { summary: "Content of one activity", params: ["id"], notShown: true },
@@ -414,6 +420,28 @@ addOperations({
       summary:
         "The learner dashboard: counts and progress, continue learning (most recently used first, with the activity to resume), due soon and overdue (14 days), mandatory not started, waiting for results, results of the last 30 days with certificates (reveal rules of 4.7 applied), events of the next 7 days",
       response: dashboardSchema,
+      notShown: true,
+    },
+  },
+  "/api/scorm/v1/packages": {
+    post: {
+      summary:
+        "Import a SCORM 1.2 or 2004 package (the zip as the body, application/zip, streamed; ?course=CODE[&activity=ID][&title=…]) into a course's activity; authors and administrators only. A refused package (no manifest, unsafe paths, over the size limit, a missing launch file) stores nothing: 400/413/422 with errors.package[0].code",
+      notShown: true,
+    },
+  },
+  "/api/scorm/v1/users/me/objective-workflows/{id}/activity-workflows/{awId}/runtime": {
+    get: {
+      summary:
+        "A SCORM activity's package (its SCOs in order, launch paths) and what the learner left in each SCO (resume)",
+      params: ["id", "awId"],
+      notShown: true,
+    },
+  },
+  "/api/lms-storage/v1/scorm/{activityId}/{path}": {
+    get: {
+      summary: "A file of an activity's SCORM package, to the learners the activity is open to (ranges, media types)",
+      params: ["activityId", "path"],
       notShown: true,
     },
   },

@@ -15,6 +15,9 @@ export default [
     route("login-callback", "routes/learn.login-callback.tsx"),
     route("language", "routes/learn.language.ts"),
     route("files/:activityId", "routes/learn.files.$activityId.ts"),
+    // Issue 15: a SCORM package's files (same-origin for its SCOs) and the player's commits.
+    route("scorm/:activityId/*", "routes/learn.scorm.$activityId.$.ts"),
+    route("scorm-runtime/:workflowId/:activityWorkflowId", "routes/learn.scorm-runtime.ts"),
     route("forbidden", "routes/learn.forbidden.tsx"),
     route("catalog", "routes/learn.catalog._index.tsx"),
     route("catalog/:id/*?", "routes/learn.catalog.$id.tsx"),

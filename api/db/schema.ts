@@ -751,3 +751,4 @@ export * from "./schema/identity";
 export * from "./schema/reinforcement";
 export * from "./schema/groups";
 export * from "./schema/calendar";
+export * from "./schema/scorm";

@@ -8,6 +8,7 @@ import type { Db } from "./client";
 import { demoContent, type DemoUser } from "./demo-content";
 import { hashPassword } from "./password";
 import * as s from "./schema";
+import { storageDir } from "../files/certificate-files";
 import { DEFAULT_FEATURE_ROWS, DEFAULT_SETTINGS } from "../settings-defaults";
 
 export type { DemoUser };
@@ -17,16 +18,20 @@ export type { DemoUser };
  * start. `accounts: false` (a server that refuses demo accounts, decision 017) seeds the tenant
  * and catalog without the demo accounts.
  */
-export async function seedIfEmpty(db: Db, options: { accounts?: boolean } = {}): Promise<boolean> {
+export async function seedIfEmpty(
+  db: Db,
+  options: { accounts?: boolean; storageRoot?: string } = {},
+): Promise<boolean> {
   const existing = await db.select({ id: s.tenants.id }).from(s.tenants).limit(1);
   if (existing.length > 0) return false;
-  await seedDemo(db, { accounts: options.accounts });
+  await seedDemo(db, { accounts: options.accounts, storageRoot: options.storageRoot });
   return true;
 }
 
 export async function seedDemo(
   db: Db,
-  options: { catalog?: boolean; accounts?: boolean } = {},
+  /** storageRoot: where the demo SCORM packages' files go (DATA_DIR/storage; a temporary folder in tests). */
+  options: { catalog?: boolean; accounts?: boolean; storageRoot?: string } = {},
 ): Promise<{ tenantId: string; userIds: Record<DemoUser, string> }> {
   const content = demoContent();
   const { insertUser } = await import("./seed-learners");
@@ -74,6 +79,8 @@ export async function seedDemo(
     if (options.catalog !== false) {
       const { seedCatalog } = await import("./seed-catalog");
       await seedCatalog(tx, { tenantId: tenant.id, userIds, now: new Date() });
+      const { seedScormPackages } = await import("./seed-scorm");
+      await seedScormPackages(tx, tenant.id, options.storageRoot ?? storageDir(undefined));
     }
     return { tenantId: tenant.id, userIds };
   });

@@ -1,5 +1,7 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
+import { scormCommitSchema } from "../../domain/contract/scorm";
+import { applyScormCommit } from "../scorm/runtime";
 import {
   finishActivityWorkflowsSchema,
   finishObjectiveWorkflowSchema,
@@ -48,14 +50,21 @@ import { limitWrites } from "../write-limits";
 const contentParams = z.object({ id: z.uuid(), path: z.uuid().optional() });
 const activityParams = z.object({ id: z.uuid(), activityId: z.uuid() });
 const activityWorkflowParams = z.object({ id: z.uuid(), awId: z.uuid() });
-const resumeBody = z.object({
-  resume: z
-    .object({
-      page: z.number().int().min(1).max(100_000).optional(),
-      position: z.number().min(0).max(1_000_000).optional(),
-    })
-    .strict(),
-});
+const resumeBody = z
+  .object({
+    resume: z
+      .object({
+        page: z.number().int().min(1).max(100_000).optional(),
+        position: z.number().min(0).max(1_000_000).optional(),
+      })
+      .strict()
+      .optional(),
+    // Issue 15: one commit of a SCORM package's SCO (decision 025).
+    scorm: scormCommitSchema.optional(),
+  })
+  .refine((b) => (b.resume === undefined) !== (b.scorm === undefined), {
+    message: "Send either resume or scorm.",
+  });
 
 export function lifecycleRoutes() {
   const r = new Hono<ApiEnv>();
@@ -270,7 +279,10 @@ export function lifecycleRoutes() {
     if (!partId) throw notFound("activity workflow");
     // Spec 4.12: nothing is written into an activity the page shows locked (decision 018).
     refuseLocked(await attemptAccess(db, wf, c.var.now), [partId]);
-    const row = await saveResume(db, wf.id, p.awId, body.resume, c.var.now);
+    if (body.scorm) {
+      return c.json(await applyScormCommit(db, c.var.user, wf.id, p.awId, body.scorm, c.var.now));
+    }
+    const row = await saveResume(db, wf.id, p.awId, body.resume!, c.var.now);
     if (!row) throw notFound("activity workflow");
     return c.json(row);
   });

@@ -19,6 +19,9 @@ import { loadCertificateByNumber, loadOwnCertificate, type CertificateRow } from
 const certificateFileParams = z.object({ id: z.uuid(), kind: z.enum(["pdf", "png"]) });
 const publicFileParams = z.object({ number: z.string().max(60), kind: z.enum(["pdf", "png"]) });
 import { ObjectiveState } from "../../domain/vocabulary";
+import { isSafeEntryName } from "../../domain/scorm";
+import { scormDir } from "../scorm/import";
+import { contentType } from "mime-types";
 
 /** Where private files live: DATA_DIR/storage first, then the repository's demo storage. */
 export function storageRoots(dataDir?: string): string[] {
@@ -71,6 +74,36 @@ export function storageRoutes(roots: string[]) {
       normalized ? loadCertificateByNumber(c.var.db, normalized, c.var.now) : undefined,
     );
     return certificateFile(c, row, kind);
+  });
+
+  // Issue 15: the files of an activity's SCORM package, same-origin (through /learn/scorm/…) to the
+  // learners the activity is open to, with ranges and media types (decision 025).
+  r.use("/scorm/*", requireUser);
+  r.on(["GET", "HEAD"], "/scorm/:id/*", async (c) => {
+    const { id } = params(c, idParams);
+    const prefix = `/scorm/${id}/`;
+    const at = c.req.path.indexOf(prefix);
+    let relative: string;
+    try {
+      relative = decodeURIComponent(c.req.path.slice(at + prefix.length));
+    } catch {
+      throw notFound("file");
+    }
+    if (at < 0 || !isSafeEntryName(relative)) throw notFound("file");
+    const db = c.var.db;
+    const [activity] = await db.select().from(activities).where(eq(activities.id, id)).limit(1);
+    const packageId = (activity?.content as { scorm?: { packageId?: string } } | undefined)?.scorm?.packageId;
+    if (!activity || !packageId || activity.tenantId !== c.var.user.tenantId) throw notFound("file");
+    const { found, refusal } = await openActivityRefusal(db, c.var.user.id, { activityId: id }, c.var.now);
+    if (!found || activity.state === ObjectiveState.draft || activity.state === ObjectiveState.archived)
+      throw new ApiError(403, { "": [message("forbidden", "You do not have permission to view this file.")] });
+    if (refusal) throw refusal;
+    const file = fileIn(storageDir(c.var.deps.dataDir), `${scormDir(packageId)}/${relative}`);
+    if (!file) throw notFound("file");
+    return sendFile(c, file, {
+      "Content-Type": contentType(relative) || "application/octet-stream",
+      "Cache-Control": "private, max-age=300",
+    });
   });
 
   r.on(["GET", "HEAD"], "/activities/:id/file", async (c) => {

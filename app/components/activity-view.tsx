@@ -1,8 +1,14 @@
 import { useTranslation } from "~/i18n/lite";
 import { useFetcher } from "react-router";
+import { Suspense } from "react";
 import { PdfViewer } from "./viewer/pdf-viewer";
 import { Gallery, GalleryFromHtml } from "./viewer/gallery";
 import { LazyIframe } from "./viewer/lazy-iframe";
+import { lazyWidget } from "./lazy-widget";
+import type { ScormBody } from "./scorm/scorm-body";
+
+/** The SCORM player and its runtime load with a SCORM activity only (issue 15: never in other activities' first load). */
+const ScormPlayer = lazyWidget(() => import("./scorm/scorm-player"));
 
 /** What the loader prepares for one activity (already sanitised, dates already formatted). */
 export type ActivityBody =
@@ -29,6 +35,7 @@ export type ActivityBody =
       description: string | null;
     }
   | { kind: "lti"; toolUrl: string | null }
+  | ScormBody
   | { kind: "module"; count: number }
   | { kind: "none" };
 
@@ -120,6 +127,12 @@ export function ActivityView({ body, title }: { body: ActivityBody; title: strin
           <span className="activity-panel__meta">{t("content.toolNote")}</span>
         </p>
       ) : null;
+    case "scorm":
+      return (
+        <Suspense fallback={<p className="notice">{t("scorm.loading")}</p>}>
+          <ScormPlayer body={body} />
+        </Suspense>
+      );
     case "module":
       return <p>{t("content.moduleContains", { count: body.count })}</p>;
     default:

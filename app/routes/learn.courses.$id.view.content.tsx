@@ -237,6 +237,8 @@ function ActivityActions({ d, item }: { d: Data; item: Item }) {
   const aw = a.activityWorkflowAggregate.lastActivityWorkflow;
   const back = `/learn/courses/${d.course.id}/view/content?activityPathId=${item.node.activityPathId}`;
   if (aw && aw.state !== ActivityWorkflowState.inProgress) return null;
+  // A SCORM package finishes itself (LMSFinish/Terminate with its result, issue 15).
+  if (aw && d.bodies[item.node.activityPathId]?.kind === "scorm") return null;
   return (
     <div className="activity-panel__actions">
       <Form method="post">

@@ -172,6 +172,7 @@ export async function loadContentView(input: ContentViewInput) {
               fmt,
               now,
               childCount: childCount(i.node),
+              workflowId: workflow.id,
             }),
           ] as const,
       ),

@@ -25,7 +25,7 @@ export async function activityBody(
   lms: LmsClient,
   node: TreeNode,
   content: ActivityContent | undefined,
-  ctx: { fmt: DateFormatter; now: Date; childCount: number },
+  ctx: { fmt: DateFormatter; now: Date; childCount: number; workflowId?: string },
 ): Promise<ActivityBody> {
   const a = node.childActivity;
   if (a.kind === ActivityKind.composite) return { kind: "module", count: ctx.childCount };
@@ -78,6 +78,17 @@ export async function activityBody(
       url: typeof c.url === "string" && /^https:\/\//.test(c.url) ? c.url : null,
       status,
       description: c.description ? String(c.description) : c.html ? null : null,
+    };
+  }
+  if ((content.content as { scorm?: unknown }).scorm) {
+    // Issue 15: a SCORM package; the player needs the started activity workflow and what it holds.
+    const runtime =
+      aw && ctx.workflowId ? await lms.get(endpoints.scormRuntime(ctx.workflowId, aw.id)).catch(() => null) : null;
+    return {
+      kind: "scorm",
+      workflowId: ctx.workflowId ?? null,
+      runtime,
+      inProgress: aw?.state === ActivityWorkflowState.inProgress,
     };
   }
   if (a.kind === ActivityKind.lti)

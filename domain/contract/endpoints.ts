@@ -28,6 +28,7 @@ import type { CreateDiscussionPost, DiscussionThread } from "./discussions";
 import type { MiniGroupMember, PublicSettings, Settings, Unit, User } from "./platform";
 import type { PublicCertificate } from "./certificates";
 import type { ReinforcementAnswerBody, ReinforcementWorkflow } from "./reinforcement";
+import type { ScormCommit, ScormCommitResult, ScormRuntime } from "./scorm";
 
 type HttpMethod = "GET" | "HEAD" | "POST" | "PUT";
 
@@ -66,6 +67,7 @@ const command = <Body, Res = unknown>(path: string, sync = false): Endpoint<Res,
 const PLATFORM = "/api/platform/v1";
 const LMS = "/api/lms/v1";
 const STORAGE = "/api/lms-storage/v1";
+const SCORM = "/api/scorm/v1";
 
 export const endpoints = {
   // 7.1 Startup and sign-in: current user, permissions, licences, settings (paths not shown).
@@ -125,11 +127,20 @@ export const endpoints = {
     get<ActivityWorkflowAggregate>(
       `${LMS}/users/me/objective-workflows/${seg(workflowId)}/activities/${seg(activityId)}/activity-workflow-aggregate`,
     ),
-  /** Spec 7.3 PUT: what the learner left in an activity (resume; SCORM data later). */
+  /** Spec 7.3 PUT: what the learner left in an activity (resume: a PDF's page; or one SCORM commit). */
   activityWorkflow: (workflowId: string, activityWorkflowId: string) =>
-    put<{ resume: { page?: number; position?: number } }>(
+    put<{ resume?: { page?: number; position?: number }; scorm?: ScormCommit }, ScormCommitResult | unknown>(
       `${LMS}/users/me/objective-workflows/${seg(workflowId)}/activity-workflows/${seg(activityWorkflowId)}`,
     ),
+
+  /** Issue 15: a SCORM activity's package and what the learner left in each SCO (resume). */
+  scormRuntime: (workflowId: string, activityWorkflowId: string) =>
+    get<ScormRuntime>(
+      `${SCORM}/users/me/objective-workflows/${seg(workflowId)}/activity-workflows/${seg(activityWorkflowId)}/runtime`,
+    ),
+  /** Issue 15: a file of an activity's SCORM package (same-origin through /learn/scorm/…). */
+  scormFile: (activityId: string, path: string) =>
+    get<never>(`${STORAGE}/scorm/${seg(activityId)}/${path.split("/").map(seg).join("/")}`),
 
   // 7.4 Activity tree.
   activityTree: (workflowId: string) =>

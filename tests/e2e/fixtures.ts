@@ -77,6 +77,8 @@ export const test = base.extend<Fixtures>({
           )
         )
           return;
+        // A test that takes the browser offline (context.setOffline) expects its requests to fail.
+        if (/Failed to load resource: net::ERR_INTERNET_DISCONNECTED/.test(text)) return;
         errors.push(text);
       });
       page.on("pageerror", (err) => errors.push(String(err)));

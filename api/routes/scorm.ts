@@ -1,0 +1,77 @@
+import { Hono } from "hono";
+import { rm } from "node:fs/promises";
+import { and, eq, inArray } from "drizzle-orm";
+import { z } from "zod";
+import type { ApiEnv } from "../context";
+import { requireUser } from "../auth";
+import { ApiError, message } from "../errors";
+import { userRoles } from "../db/schema";
+import { storageDir } from "../files/certificate-files";
+import { importScormPackage, SCORM_LIMITS, saveUpload } from "../scorm/import";
+import { ScormPackageError } from "../scorm/manifest";
+import { loadScormRuntime } from "../scorm/runtime";
+import { ownWorkflow } from "../queries/workflows";
+import { params } from "../validate";
+
+const runtimeParams = z.object({ id: z.uuid(), awId: z.uuid() });
+const importQuery = z.object({
+  course: z.string().min(1).max(60),
+  activity: z.uuid().optional(),
+  title: z.string().min(1).max(200).optional(),
+});
+
+/** Roles that may import content (authoring tools sign in as their author). */
+const AUTHORING_ROLES = ["Author", "Administrator"];
+
+/** A refused package as the API's error body: the reason's code and its message (nothing was stored). */
+function packageRefusal(e: ScormPackageError): ApiError {
+  return new ApiError(e.status, { package: [message(e.code, e.message)] });
+}
+
+/**
+ * Issue 15 item 1: `POST /api/scorm/v1/packages?course=CODE[&activity=ID][&title=…]` with the zip as
+ * the body (application/zip, streamed to disk, never buffered; at most SCORM_MAX_BYTES).
+ */
+export function scormRoutes() {
+  const r = new Hono<ApiEnv>();
+  r.use("*", requireUser);
+  r.post("/packages", async (c) => {
+    const query = importQuery.safeParse(c.req.query());
+    if (!query.success)
+      throw new ApiError(400, { course: [message("invalid", "Name the course by its code: ?course=CODE.")] });
+    const [role] = await c.var.db
+      .select({ role: userRoles.role })
+      .from(userRoles)
+      .where(and(eq(userRoles.userId, c.var.user.id), inArray(userRoles.role, AUTHORING_ROLES)))
+      .limit(1);
+    if (!role)
+      throw new ApiError(403, { "": [message("forbidden", "Only authors and administrators import packages.")] });
+    let zipPath: string | null = null;
+    try {
+      const limits = c.var.deps.scormLimits ?? SCORM_LIMITS;
+      zipPath = await saveUpload(c.req.raw.body, limits.maxBytes);
+      const imported = await importScormPackage(c.var.db, {
+        zipPath,
+        storageRoot: storageDir(c.var.deps.dataDir),
+        tenantId: c.var.user.tenantId,
+        courseCode: query.data.course,
+        activityId: query.data.activity,
+        title: query.data.title,
+        limits,
+      });
+      return c.json(imported, 201);
+    } catch (e) {
+      if (e instanceof ScormPackageError) throw packageRefusal(e);
+      throw e;
+    } finally {
+      if (zipPath) await rm(zipPath, { force: true });
+    }
+  });
+  // The player's data: the package's SCOs and what the learner left in each (resume).
+  r.get("/users/me/objective-workflows/:id/activity-workflows/:awId/runtime", async (c) => {
+    const p = params(c, runtimeParams);
+    const wf = await ownWorkflow(c.var.db, c.var.user.id, p.id);
+    return c.json(await loadScormRuntime(c.var.db, wf.id, p.awId));
+  });
+  return r;
+}

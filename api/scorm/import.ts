@@ -1,0 +1,241 @@
+/**
+ * Importing a SCORM package (issue 15 item 1, decision 025): the zip is read with yauzl, which streams
+ * and tells each entry's name and size before anything is extracted. Every entry name is checked
+ * (no "../", no absolute paths), the declared sizes are summed against a limit (zip bombs), yauzl
+ * checks while inflating that no entry is larger than it declared, the manifest is parsed and every
+ * launch file must be in the package. Only then are the files written — into a temporary folder that
+ * is renamed into place — and the package row and the activity's content written in one transaction.
+ * A refused package leaves nothing behind.
+ */
+import { createWriteStream } from "node:fs";
+import { mkdir, rename, rm } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { randomUUID } from "node:crypto";
+import { pipeline } from "node:stream/promises";
+import { Readable } from "node:stream";
+import { tmpdir } from "node:os";
+import { and, eq, isNull } from "drizzle-orm";
+import yauzl from "yauzl";
+import { isSafeEntryName, launchFile, scormScos, type ScormManifest } from "../../domain/scorm";
+import { ActivityKind, ActivityType } from "../../domain/vocabulary";
+import type { Db } from "../db/client";
+import { activities, activityParts, objectives, scormPackages } from "../db/schema";
+import { parseManifest, ScormPackageError } from "./manifest";
+
+/** Default limits; `SCORM_MAX_BYTES` / `SCORM_MAX_ENTRIES` change them (server.ts, the CLI). */
+export const SCORM_LIMITS = { maxBytes: 500 * 1024 * 1024, maxEntries: 10_000 };
+
+const MANIFEST = "imsmanifest.xml";
+const MANIFEST_MAX_BYTES = 4 * 1024 * 1024;
+
+/** Where packages live under the storage root: scorm/<package id>/… */
+export const scormDir = (packageId: string) => `scorm/${packageId}`;
+
+export interface ImportOptions {
+  /** The zip on disk (the API streams an upload to a temporary file first). */
+  zipPath: string;
+  /** The storage root (DATA_DIR/storage). */
+  storageRoot: string;
+  /** The course's tenant; the operator's CLI leaves it out (a code held by two tenants is refused then). */
+  tenantId?: string;
+  /** The course by its code: its root activity receives the package unless `activityId` names another. */
+  courseCode: string;
+  activityId?: string;
+  title?: string;
+  limits?: { maxBytes: number; maxEntries: number };
+}
+
+export interface ImportedPackage {
+  id: string;
+  activityId: string;
+  version: ScormManifest["version"];
+  title: string;
+  scoCount: number;
+  bytes: number;
+}
+
+const openZip = (path: string) =>
+  new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.open(
+      path,
+      { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true },
+      (err, zip) =>
+        err || !zip ? reject(new ScormPackageError("notZip", "The file is not a zip archive.", 400)) : resolve(zip),
+    ),
+  );
+
+const readStream = (zip: yauzl.ZipFile, entry: yauzl.Entry) =>
+  new Promise<Readable>((resolve, reject) =>
+    zip.openReadStream(entry, (err, stream) => (err || !stream ? reject(err) : resolve(stream))),
+  );
+
+/** Every entry of the zip's central directory, without reading any content. */
+function listEntries(zip: yauzl.ZipFile, limits: { maxBytes: number; maxEntries: number }): Promise<yauzl.Entry[]> {
+  return new Promise((resolve, reject) => {
+    const entries: yauzl.Entry[] = [];
+    let total = 0;
+    zip.on("entry", (entry: yauzl.Entry) => {
+      if (!isSafeEntryName(entry.fileName)) {
+        reject(new ScormPackageError("unsafePath", `The zip holds an unsafe path: "${entry.fileName.slice(0, 200)}".`));
+        return;
+      }
+      total += entry.uncompressedSize;
+      if (entries.length >= limits.maxEntries || total > limits.maxBytes) {
+        reject(
+          new ScormPackageError(
+            "tooLarge",
+            `The package unpacks to more than ${limits.maxBytes} bytes or ${limits.maxEntries} files.`,
+            413,
+          ),
+        );
+        return;
+      }
+      entries.push(entry);
+      zip.readEntry();
+    });
+    zip.on("end", () => resolve(entries));
+    zip.on("error", (e: Error) =>
+      reject(
+        // yauzl itself refuses absolute and "../" names while it reads the central directory.
+        /invalid relative path|absolute path|invalid characters in fileName/.test(e.message)
+          ? new ScormPackageError("unsafePath", `The zip holds an unsafe path (${e.message}).`)
+          : new ScormPackageError("notZip", `The zip archive is damaged: ${e.message}`, 400),
+      ),
+    );
+    zip.readEntry();
+  });
+}
+
+async function readText(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<string> {
+  if (entry.uncompressedSize > MANIFEST_MAX_BYTES)
+    throw new ScormPackageError("manifestInvalid", "imsmanifest.xml is too large.");
+  const chunks: Buffer[] = [];
+  for await (const chunk of await readStream(zip, entry)) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks)
+    .toString("utf8")
+    .replace(/^\uFEFF/, "");
+}
+
+/** Reads, checks and stores a package; throws ScormPackageError (nothing stored) when it is refused. */
+/** The database or a transaction on it (the seed imports inside its own). */
+type Queryable = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+export async function importScormPackage(db: Queryable, options: ImportOptions): Promise<ImportedPackage> {
+  const limits = options.limits ?? SCORM_LIMITS;
+  const [course, second] = await db
+    .select({ id: objectives.id, tenantId: objectives.tenantId })
+    .from(objectives)
+    .where(
+      and(
+        eq(objectives.code, options.courseCode),
+        options.tenantId ? eq(objectives.tenantId, options.tenantId) : undefined,
+      ),
+    )
+    .limit(2);
+  if (second) throw new ScormPackageError("ambiguousCourse", `Two tenants have a course "${options.courseCode}".`, 409);
+  if (!course) throw new ScormPackageError("unknownCourse", `No course has the code "${options.courseCode}".`, 404);
+  const [part] = await db
+    .select({ activityId: activityParts.activityId, kind: activities.kind })
+    .from(activityParts)
+    .innerJoin(activities, eq(activities.id, activityParts.activityId))
+    .where(
+      and(
+        eq(activityParts.objectiveId, course.id),
+        options.activityId ? eq(activityParts.activityId, options.activityId) : isNull(activityParts.parentPartId),
+      ),
+    )
+    .limit(1);
+  if (!part) throw new ScormPackageError("unknownActivity", "The activity is not part of that course.", 404);
+  if (part.kind === ActivityKind.composite)
+    throw new ScormPackageError("compositeActivity", "A module cannot hold a package: name one of its activities.");
+  const activityId = part.activityId;
+
+  const zip = await openZip(options.zipPath);
+  const id = randomUUID();
+  const finalDir = join(options.storageRoot, scormDir(id));
+  const tmpDir = `${finalDir}.tmp`;
+  try {
+    const entries = await listEntries(zip, limits);
+    const files = new Map(entries.filter((e) => !e.fileName.endsWith("/")).map((e) => [e.fileName, e]));
+    const manifestEntry = files.get(MANIFEST);
+    if (!manifestEntry)
+      throw new ScormPackageError("noManifest", "The package has no imsmanifest.xml at the top of the zip.");
+    const manifest = parseManifest(await readText(zip, manifestEntry));
+    const scos = scormScos(manifest.items);
+    for (const sco of scos) {
+      const file = launchFile(sco.launch!);
+      if (/^[a-z][a-z0-9+.-]*:/i.test(file)) continue; // an absolute URL is launched as it is
+      if (!isSafeEntryName(file)) throw new ScormPackageError("unsafePath", `The launch path "${file}" is unsafe.`);
+      if (!files.has(file))
+        throw new ScormPackageError(
+          "missingLaunch",
+          `The launch file "${file}" of "${sco.title}" is not in the package.`,
+        );
+    }
+    let bytes = 0;
+    for (const [name, entry] of files) {
+      const out = join(tmpDir, name);
+      await mkdir(dirname(out), { recursive: true });
+      // yauzl fails the stream when an entry inflates to more than its declared size (validateEntrySizes).
+      await pipeline(await readStream(zip, entry), createWriteStream(out, { flags: "wx" }));
+      bytes += entry.uncompressedSize;
+    }
+    await rename(tmpDir, finalDir);
+    const title = options.title ?? (manifest.title || scos[0]?.title || options.courseCode);
+    try {
+      await db.transaction(async (tx) => {
+        await tx.insert(scormPackages).values({
+          id,
+          tenantId: course.tenantId,
+          activityId,
+          version: manifest.version,
+          title,
+          manifest,
+          bytes,
+        });
+        await tx
+          .update(activities)
+          .set({
+            kind: ActivityKind.lti,
+            type: ActivityType.Scorm,
+            content: { scorm: { packageId: id, version: manifest.version } },
+          })
+          .where(eq(activities.id, activityId));
+      });
+    } catch (e) {
+      await rm(finalDir, { recursive: true, force: true });
+      throw e;
+    }
+    return { id, activityId, version: manifest.version, title, scoCount: scos.length, bytes };
+  } catch (e) {
+    await rm(tmpDir, { recursive: true, force: true });
+    if (e instanceof ScormPackageError) throw e;
+    if (e instanceof Error && /too many bytes|invalid|bad|unexpected/i.test(e.message))
+      throw new ScormPackageError("notZip", `The zip archive is damaged: ${e.message}`, 400);
+    throw e;
+  } finally {
+    zip.close();
+  }
+}
+
+/**
+ * Streams an upload to a temporary file, refusing it (413) past `maxBytes` while it streams — a
+ * package is never held in memory. The caller removes the file.
+ */
+export async function saveUpload(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string> {
+  if (!body) throw new ScormPackageError("notZip", "The request has no body (send the zip as application/zip).", 400);
+  const path = join(tmpdir(), `scorm-upload-${randomUUID()}.zip`);
+  let seen = 0;
+  const counted = Readable.fromWeb(body as import("node:stream/web").ReadableStream).map((chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > maxBytes) throw new ScormPackageError("tooLarge", `The package is larger than ${maxBytes} bytes.`, 413);
+    return chunk;
+  });
+  try {
+    await pipeline(counted, createWriteStream(path));
+  } catch (e) {
+    await rm(path, { force: true });
+    throw e;
+  }
+  return path;
+}

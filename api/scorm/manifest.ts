@@ -1,0 +1,139 @@
+/**
+ * imsmanifest.xml of a SCORM 1.2 or 2004 (3rd/4th edition) package, read with a real XML parser
+ * (fast-xml-parser; namespace prefixes dropped, so `adlcp:masteryscore` and `imsss:sequencing` are
+ * found whatever prefix the author bound). Decision 025.
+ */
+import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { durationSeconds, launchUrl, type ScormItem, type ScormManifest } from "../../domain/scorm";
+
+/** A package the import refuses: `code` is stable (tests, the API's error code), `message` says why. */
+export class ScormPackageError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly status = 422,
+  ) {
+    super(message);
+  }
+}
+
+type Node = Record<string, unknown>;
+
+const ARRAYS = new Set(["organization", "item", "resource", "file", "dependency"]);
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: "@",
+  removeNSPrefix: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  processEntities: true,
+  isArray: (name) => ARRAYS.has(name),
+});
+
+const text = (v: unknown): string | null => {
+  if (v === undefined || v === null) return null;
+  if (typeof v === "string") return v.trim();
+  if (typeof v === "number") return String(v);
+  if (typeof v === "object" && "#text" in (v as Node)) return text((v as Node)["#text"]);
+  return null;
+};
+const attr = (n: Node | undefined, name: string) => (n ? text(n[`@${name}`]) : null);
+const child = (n: Node | undefined, name: string) => (n?.[name] ?? undefined) as Node | undefined;
+const list = (n: Node | undefined, name: string) => ((n?.[name] as Node[] | undefined) ?? []).filter(Boolean);
+
+/** The package's SCORM version from its metadata schemaversion (or, lacking it, its namespaces). */
+function versionOf(xml: string, schemaVersion: string | null): "1.2" | "2004" {
+  if (schemaVersion) {
+    if (/^1\.2$/.test(schemaVersion)) return "1.2";
+    if (/2004|CAM 1\.3/i.test(schemaVersion)) return "2004";
+  }
+  // adlcp_rootv1p2 is 1.2's namespace; adlcp_v1p3 2004's.
+  return /adlcp_v1p3|imsss/.test(xml) ? "2004" : "1.2";
+}
+
+/** Parses the manifest text; throws ScormPackageError for anything that is not a usable manifest. */
+export function parseManifest(xml: string): ScormManifest {
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true)
+    throw new ScormPackageError("manifestInvalid", `imsmanifest.xml is not well-formed XML: ${valid.err.msg}`);
+  const doc = parser.parse(xml) as Node;
+  const manifest = child(doc, "manifest");
+  if (!manifest) throw new ScormPackageError("manifestInvalid", "imsmanifest.xml has no <manifest> element.");
+  const schemaVersion = text(child(child(manifest, "metadata"), "schemaversion"));
+  const version = versionOf(xml, schemaVersion);
+
+  const resourcesNode = child(manifest, "resources");
+  const resourcesBase = attr(resourcesNode, "base") ?? "";
+  const resources = new Map<string, Node>();
+  for (const r of list(resourcesNode, "resource")) {
+    const id = attr(r, "identifier");
+    if (id) resources.set(id, r);
+  }
+
+  const orgs = child(manifest, "organizations");
+  const organizations = list(orgs, "organization");
+  if (organizations.length === 0)
+    throw new ScormPackageError("noOrganization", "imsmanifest.xml has no organization (nothing to launch).");
+  const defaultId = attr(orgs, "default");
+  const org = organizations.find((o) => attr(o, "identifier") === defaultId) ?? organizations[0];
+
+  const item = (n: Node): ScormItem => {
+    const ref = attr(n, "identifierref");
+    let launch: string | null = null;
+    if (ref) {
+      const res = resources.get(ref);
+      if (!res)
+        throw new ScormPackageError(
+          "missingResource",
+          `Item "${attr(n, "identifier")}" refers to an unknown resource "${ref}".`,
+        );
+      const href = attr(res, "href");
+      if (!href) throw new ScormPackageError("missingLaunch", `Resource "${ref}" has no launch file (href).`);
+      launch = launchUrl(joinBase(resourcesBase, attr(res, "base") ?? ""), href, attr(n, "parameters"));
+    }
+    const sequencing = child(n, "sequencing");
+    const objective = child(child(sequencing, "objectives"), "primaryObjective");
+    const mastery1p2 = text(n["masteryscore"]);
+    const minMeasure =
+      objective && attr(objective, "satisfiedByMeasure") === "true" ? text(objective["minNormalizedMeasure"]) : null;
+    const masteryScore =
+      mastery1p2 !== null ? Number(mastery1p2) : minMeasure !== null ? Math.round(Number(minMeasure) * 100) : null;
+    const limits = child(sequencing, "limitConditions");
+    return {
+      identifier: attr(n, "identifier") ?? "",
+      title: text(n["title"]) ?? attr(n, "identifier") ?? "",
+      launch,
+      masteryScore: masteryScore !== null && Number.isFinite(masteryScore) ? masteryScore : null,
+      timeLimit: durationSeconds(text(n["maxtimeallowed"]) ?? attr(limits, "attemptAbsoluteDurationLimit")),
+      timeLimitAction: text(n["timelimitaction"]) ?? text(n["timeLimitAction"]),
+      launchData: text(n["datafromlms"]) ?? text(n["dataFromLMS"]),
+      children: list(n, "item").map(item),
+    };
+  };
+  const items = list(org, "item").map(item);
+  if (
+    !items.some(function hasLaunch(i): boolean {
+      return i.launch !== null || i.children.some(hasLaunch);
+    })
+  )
+    throw new ScormPackageError("missingLaunch", "The organization has no item that launches anything.");
+  const control = child(child(org, "sequencing"), "controlMode");
+  return {
+    version,
+    schemaVersion: schemaVersion ?? (version === "1.2" ? "1.2" : "2004"),
+    title: text(org["title"]) ?? "",
+    items,
+    controlMode: {
+      choice: attr(control, "choice") !== "false",
+      flow: attr(control, "flow") === "true" || version === "1.2" || !control,
+    },
+  };
+}
+
+function joinBase(a: string, b: string): string {
+  if (!a) return b;
+  if (!b) return a;
+  return a.endsWith("/") ? a + b : `${a}/${b}`;
+}

@@ -1,0 +1,11 @@
+import type { ScormRuntime } from "#domain/contract/scorm";
+
+/** What the content page's loader prepares for a SCORM activity (issue 15). */
+export interface ScormBody {
+  kind: "scorm";
+  workflowId: string | null;
+  /** The package and the learner's saved data; null before the activity is started. */
+  runtime: ScormRuntime | null;
+  /** The activity workflow is open: the package runs and commits are saved. */
+  inProgress: boolean;
+}

@@ -1,0 +1,226 @@
+/**
+ * SCORM packages (issue 15, spec 1 "SCORM submission", decision 025): the pure rules both the import
+ * (api/scorm/) and the runtime (app/components/scorm/) follow — which zip entry names are safe, how
+ * an item's launch URL is made, which manifest schema version is which SCORM version.
+ */
+
+/** The two SCORM versions a package can declare (SCORM 2004 3rd and 4th edition are both "2004"). */
+export type ScormVersion = "1.2" | "2004";
+
+/** An item of a package's organization (a SCO when it launches something, otherwise a cluster). */
+export interface ScormItem {
+  identifier: string;
+  title: string;
+  /** Path of the launch file inside the package with the item's parameters; null for a cluster. */
+  launch: string | null;
+  /** SCORM 1.2 adlcp:masteryscore (0–100) or 2004 imsss:minNormalizedMeasure × 100 when satisfiedByMeasure. */
+  masteryScore: number | null;
+  /** Seconds: 1.2 adlcp:maxtimeallowed, 2004 imsss:attemptAbsoluteDurationLimit. */
+  timeLimit: number | null;
+  /** 1.2 adlcp:timelimitaction / 2004 adlcp:timeLimitAction, e.g. "exit,message". */
+  timeLimitAction: string | null;
+  /** adlcp:datafromlms / adlcp:dataFromLMS (cmi.launch_data). */
+  launchData: string | null;
+  children: ScormItem[];
+}
+
+export interface ScormManifest {
+  version: ScormVersion;
+  /** The metadata schemaversion as written ("1.2", "2004 3rd Edition", "2004 4th Edition", "CAM 1.3"…). */
+  schemaVersion: string;
+  title: string;
+  /** The default organization's items (a tree). */
+  items: ScormItem[];
+  /** 2004 imsss:controlMode of the organization: choice and flow navigation allowed. */
+  controlMode: { choice: boolean; flow: boolean };
+}
+
+/** The SCOs of a manifest in tree order (the table of contents' launchable entries; flow navigation's order). */
+export function scormScos(items: ScormItem[]): ScormItem[] {
+  return items.flatMap((i) => [...(i.launch ? [i] : []), ...scormScos(i.children)]);
+}
+
+/**
+ * A zip entry name that may be extracted: relative, forward slashes, no "." or ".." segments, no drive
+ * letters, no control characters (the zip-slip and absolute-path refusals of issue 15 item 1).
+ */
+export function isSafeEntryName(name: string): boolean {
+  if (!name || name.length > 1024) return false;
+  if (/[\u0000-\u001f\\]/.test(name)) return false;
+  if (name.startsWith("/") || /^[A-Za-z]:/.test(name)) return false;
+  const segments = name.replace(/\/$/, "").split("/");
+  return segments.every((s) => s !== "" && s !== "." && s !== "..");
+}
+
+/**
+ * A resource's href joined with an item's parameters (IMS CP / SCORM CAM 3.4.1.7: parameters starting
+ * with "?" or "#" are appended as they are; otherwise "?" or "&" joins them), and the xml:base prefixes.
+ */
+export function launchUrl(base: string, href: string, parameters: string | null): string {
+  const path = /^[a-z][a-z0-9+.-]*:/i.test(href) ? href : joinBase(base, href);
+  const p = (parameters ?? "").trim();
+  if (!p) return path;
+  if (p.startsWith("#")) return path + p;
+  const query = p.replace(/^[?&]/, "");
+  return path + (path.includes("?") ? "&" : "?") + query;
+}
+
+function joinBase(base: string, href: string): string {
+  if (!base) return href;
+  return base.endsWith("/") ? base + href : `${base}/${href}`;
+}
+
+/** The file part of a launch URL (query and fragment dropped), e.g. to check that the package holds it. */
+export function launchFile(launch: string): string {
+  return decodeURIComponent(launch.replace(/[?#].*$/, ""));
+}
+
+/** ISO 8601 duration (SCORM 2004 timeinterval, "PT1H30M") or 1.2 "HHHH:MM:SS.SS" → seconds, null if neither. */
+export function durationSeconds(value: string | null | undefined): number | null {
+  if (!value) return null;
+  const v = value.trim();
+  const clock = /^(\d{2,4}):(\d{2}):(\d{2})(\.\d{1,2})?$/.exec(v);
+  if (clock) return Number(clock[1]) * 3600 + Number(clock[2]) * 60 + Number(clock[3]) + Number(clock[4] ?? 0);
+  const iso = /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(v);
+  if (!iso || v === "P" || v.endsWith("T")) return null;
+  const [, y, mo, d, h, mi, s] = iso.map((x) => Number(x ?? 0));
+  return Math.round(((y * 365 + mo * 30 + d) * 24 + h) * 3600 + mi * 60 + s);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Run-time data (SCORM 1.2 RTE 3.4, SCORM 2004 RTE 4.2): the elements a SCO may write and keep
+// ---------------------------------------------------------------------------------------------
+
+/** What a rule checks a value against. */
+type CmiRule =
+  | { kind: "vocab"; values: readonly string[] }
+  | { kind: "string"; max: number }
+  | { kind: "real"; min?: number; max?: number; empty?: boolean }
+  | { kind: "time12" }
+  | { kind: "interval" };
+
+const STR = (max: number): CmiRule => ({ kind: "string", max });
+const VOCAB = (...values: string[]): CmiRule => ({ kind: "vocab", values });
+
+/** The writable elements kept for resume and reporting, per version ("n" is an array index). */
+const WRITABLE: Record<ScormVersion, [RegExp, CmiRule][]> = {
+  "1.2": [
+    [/^cmi\.core\.lesson_location$/, STR(255)],
+    [/^cmi\.core\.lesson_status$/, VOCAB("passed", "completed", "failed", "incomplete", "browsed", "not attempted")],
+    [/^cmi\.core\.score\.(raw|min|max)$/, { kind: "real", min: 0, max: 100, empty: true }],
+    [/^cmi\.core\.exit$/, VOCAB("time-out", "suspend", "logout", "")],
+    [/^cmi\.core\.session_time$/, { kind: "time12" }],
+    [/^cmi\.suspend_data$/, STR(4096)],
+    [/^cmi\.comments$/, STR(4096)],
+    [/^cmi\.student_preference\.(audio|language|speed|text)$/, STR(255)],
+    [/^cmi\.objectives\.\d{1,3}\.(id|status|score\.(raw|min|max))$/, STR(255)],
+    [/^cmi\.interactions\.\d{1,3}\.[a-z_.0-9]+$/, STR(4096)],
+  ],
+  "2004": [
+    [/^cmi\.location$/, STR(1000)],
+    [/^cmi\.completion_status$/, VOCAB("completed", "incomplete", "not attempted", "unknown")],
+    [/^cmi\.success_status$/, VOCAB("passed", "failed", "unknown")],
+    [/^cmi\.score\.scaled$/, { kind: "real", min: -1, max: 1 }],
+    [/^cmi\.score\.(raw|min|max)$/, { kind: "real" }],
+    [/^cmi\.progress_measure$/, { kind: "real", min: 0, max: 1 }],
+    [/^cmi\.exit$/, VOCAB("time-out", "suspend", "logout", "normal", "")],
+    [/^cmi\.session_time$/, { kind: "interval" }],
+    [/^cmi\.suspend_data$/, STR(64000)],
+    [/^cmi\.learner_preference\.(audio_level|language|delivery_speed|audio_captioning)$/, STR(250)],
+    [/^cmi\.objectives\.\d{1,3}\.[a-z_.0-9]+$/, STR(4000)],
+    [/^cmi\.interactions\.\d{1,3}\.[a-z_.0-9]+$/, STR(4000)],
+    [/^cmi\.comments_from_learner\.\d{1,3}\.(comment|location|timestamp)$/, STR(4000)],
+  ],
+};
+
+/** The runtime's error codes a bad value gets (1.2: 401 not implemented, 405 incorrect data type; 2004: 401, 406, 407). */
+const CMI_ERRORS = {
+  "1.2": { unknown: "401", type: "405", range: "405" },
+  "2004": { unknown: "401", type: "406", range: "407" },
+} as const;
+
+/** Whether an element is one a SCO writes and the LMS keeps (the client sends only these). */
+export function isKeptCmiElement(version: ScormVersion, element: string): boolean {
+  return WRITABLE[version].some(([re]) => re.test(element));
+}
+
+/** Checks one value: null when valid, otherwise the version's error code. */
+export function cmiValueError(version: ScormVersion, element: string, value: string): string | null {
+  const codes = CMI_ERRORS[version];
+  const rule = WRITABLE[version].find(([re]) => re.test(element))?.[1];
+  if (!rule) return codes.unknown;
+  switch (rule.kind) {
+    case "vocab":
+      return rule.values.includes(value) ? null : codes.type;
+    case "string":
+      return value.length <= rule.max ? null : codes.range;
+    case "real": {
+      if (value === "" && rule.empty) return null;
+      if (!/^-?\d{1,10}(\.\d{1,20})?$/.test(value)) return codes.type;
+      const n = Number(value);
+      return (rule.min !== undefined && n < rule.min) || (rule.max !== undefined && n > rule.max) ? codes.range : null;
+    }
+    case "time12":
+      return /^\d{2,4}:\d{2}:\d{2}(\.\d{1,2})?$/.test(value) ? null : codes.type;
+    case "interval":
+      return durationSeconds(value) !== null && value.startsWith("P") ? null : codes.type;
+  }
+}
+
+/** What a SCO reported, read from its kept data. */
+export interface ScoOutcome {
+  completed: boolean;
+  /** null: the SCO said nothing about passing. */
+  passed: boolean | null;
+  /** 0–1, null without a score. */
+  scaled: number | null;
+}
+
+const num = (v: string | undefined) => (v === undefined || v === "" || !Number.isFinite(Number(v)) ? null : Number(v));
+
+/** SCORM 1.2 lesson_status / 2004 completion and success status, and the score, of one SCO. */
+export function scoOutcome(
+  version: ScormVersion,
+  cmi: Record<string, string>,
+  masteryScore: number | null,
+): ScoOutcome {
+  if (version === "1.2") {
+    const status = cmi["cmi.core.lesson_status"] ?? "not attempted";
+    const raw = num(cmi["cmi.core.score.raw"]);
+    const max = num(cmi["cmi.core.score.max"]) || 100;
+    const min = num(cmi["cmi.core.score.min"]) ?? 0;
+    const scaled = raw === null ? null : Math.min(1, Math.max(0, (raw - min) / (max - min || 100)));
+    let passed = status === "passed" ? true : status === "failed" ? false : null;
+    // RTE 3.4.2.1.4: with a mastery score, the LMS decides passed/failed from the raw score.
+    if (masteryScore !== null && raw !== null && (status === "completed" || passed !== null))
+      passed = raw >= masteryScore;
+    return { completed: ["passed", "completed", "failed"].includes(status), passed, scaled };
+  }
+  const success = cmi["cmi.success_status"];
+  const raw = num(cmi["cmi.score.raw"]);
+  const max = num(cmi["cmi.score.max"]);
+  const min = num(cmi["cmi.score.min"]) ?? 0;
+  const scaled = num(cmi["cmi.score.scaled"]) ?? (raw !== null && max ? (raw - min) / (max - min) : null);
+  let passed = success === "passed" ? true : success === "failed" ? false : null;
+  if (masteryScore !== null && scaled !== null) passed = scaled * 100 >= masteryScore;
+  return {
+    completed: cmi["cmi.completion_status"] === "completed",
+    passed,
+    scaled: scaled === null ? null : Math.max(0, Math.min(1, scaled)),
+  };
+}
+
+/**
+ * The activity's result from its SCOs (the implemented subset of 2004 rollup, decision 025):
+ * complete when every SCO is complete; the score the mean of the SCOs' scores (equal weights);
+ * passed when no SCO failed and at least one passed, failed when one failed.
+ */
+export function rollup(outcomes: ScoOutcome[]): ScoOutcome {
+  const scores = outcomes.map((o) => o.scaled).filter((s): s is number => s !== null);
+  const verdicts = outcomes.map((o) => o.passed).filter((p): p is boolean => p !== null);
+  return {
+    completed: outcomes.length > 0 && outcomes.every((o) => o.completed),
+    passed: verdicts.length === 0 ? null : verdicts.every(Boolean),
+    scaled: scores.length === 0 ? null : scores.reduce((a, b) => a + b, 0) / scores.length,
+  };
+}

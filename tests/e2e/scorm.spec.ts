@@ -1,0 +1,132 @@
+import { test, expect, login, expectAccessible, type Learner } from "./fixtures";
+import type { Page } from "@playwright/test";
+
+/**
+ * Issue 15: the demo's SCORM packages run, save, resume exactly and finish; commits queue while the
+ * connection is down; without JavaScript the page says the package cannot run. Each test has a learner
+ * of its own (decision 014) with the course started.
+ */
+const started = (course: string) => ({
+  enrolments: [
+    { course, assigned: { mandatory: true }, attempts: [{ state: "inProgress", progress: 0, startedAgo: 0 }] },
+  ],
+});
+
+async function openCourse(page: Page, learner: Learner, name: string) {
+  await login(page, learner, "/learn/courses");
+  await page.getByRole("link", { name }).first().click();
+  await expect(page).toHaveURL(/\/view\/content/);
+}
+
+/** The player's first commit reaching the server (the SCO has initialised). */
+const firstCommit = (page: Page) => page.waitForResponse((r) => r.url().includes("/learn/scorm-runtime/") && r.ok());
+
+/** Starts the activity unless the attempt's seeding already did. */
+async function startActivity(page: Page) {
+  const start = page.getByRole("button", { name: "Start", exact: true });
+  if (await start.count()) await start.click();
+}
+
+test.describe("SCORM 1.2 quiz (JavaScript on)", () => {
+  test.use({ learnerRecipe: started("anti-bribery") as never });
+  test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "the package runs only with JavaScript");
+
+  test("runs, saves each answer, resumes exactly after a reload, and finishes with its score", async ({
+    page,
+    learner,
+  }) => {
+    // The SCO commits once it has initialised: then its answers are listened to.
+    const initialised = firstCommit(page);
+    await openCourse(page, learner, "Anti-Bribery and Corruption");
+    await startActivity(page);
+    await initialised;
+    const quiz = page.frameLocator('iframe[title="Gifts and hospitality quiz"]');
+    await quiz.getByLabel("Decline it and tell your manager").check();
+    await quiz.getByLabel("Yes, it is modest hospitality").check();
+    await expect(page.getByRole("status").filter({ hasText: "Your progress is saved." })).toBeVisible();
+    await expectAccessible(page);
+
+    await page.reload();
+    const again = page.frameLocator('iframe[title="Gifts and hospitality quiz"]');
+    await expect(again.getByLabel("Decline it and tell your manager")).toBeChecked();
+    await expect(again.getByLabel("Yes, it is modest hospitality")).toBeChecked();
+    await again.getByLabel("A facilitation payment, which is forbidden").check();
+    await again.getByLabel("The gifts register").check();
+    await again.getByRole("button", { name: "Submit my answers" }).click();
+    await expect(again.getByRole("status")).toHaveText("Your score: 80 out of 100. Passed.");
+    await expect(page.getByText("You have finished this package.").first()).toBeVisible();
+  });
+
+  test("keeps commits while offline and sends them in order when the connection returns", async ({
+    page,
+    context,
+    learner,
+  }) => {
+    const initialised = firstCommit(page);
+    await openCourse(page, learner, "Anti-Bribery and Corruption");
+    await startActivity(page);
+    await initialised;
+    const quiz = page.frameLocator('iframe[title="Gifts and hospitality quiz"]');
+    await context.setOffline(true);
+    await quiz.getByLabel("Decline it and tell your manager").check();
+    await quiz.getByLabel("Yes, it is modest hospitality").check();
+    await expect(page.getByRole("status").filter({ hasText: "No connection" })).toBeVisible();
+    await context.setOffline(false);
+    await expect(page.getByRole("status").filter({ hasText: "Your progress is saved." })).toBeVisible();
+    await page.reload();
+    const again = page.frameLocator('iframe[title="Gifts and hospitality quiz"]');
+    await expect(again.getByLabel("Decline it and tell your manager")).toBeChecked();
+    await expect(again.getByLabel("Yes, it is modest hospitality")).toBeChecked();
+  });
+});
+
+test.describe("SCORM 2004 lesson (JavaScript on)", () => {
+  test.use({ learnerRecipe: started("info-security") as never });
+  test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "the package runs only with JavaScript");
+
+  test("resumes at the bookmarked page, continues to the check by navigation request, and scores", async ({
+    page,
+    learner,
+  }) => {
+    await openCourse(page, learner, "Information Security Awareness 2026");
+    await startActivity(page);
+    const toc = page.getByRole("navigation", { name: "Parts of this package" });
+    await expect(toc.getByRole("button", { name: "How phishing works" })).toHaveAttribute("aria-current", "step");
+    const read = page.frameLocator('iframe[title="How phishing works"]');
+    await read.getByRole("button", { name: "Next page" }).click();
+    await expect(read.getByRole("heading", { name: "Page 2 of 3: the signs" })).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: "Your progress is saved." })).toBeVisible();
+
+    await page.reload();
+    const back = page.frameLocator('iframe[title="How phishing works"]');
+    await expect(back.getByRole("heading", { name: "Page 2 of 3: the signs" })).toBeVisible();
+    await back.getByRole("button", { name: "Next page" }).click();
+    await back.getByRole("button", { name: "Continue to the check" }).click();
+    // adl.nav.request "continue" launched the next SCO.
+    const check = page.frameLocator('iframe[title="Check your knowledge"]');
+    await check.getByLabel("Probably phishing").check();
+    await check.getByLabel('Report it with "Report phishing"').check();
+    await check.getByRole("button", { name: "Submit" }).click();
+    await expect(check.getByRole("status")).toHaveText("Your score: 100 out of 100.");
+    await expect(page.getByText("You have finished this package.").first()).toBeVisible();
+    await expectAccessible(page);
+  });
+});
+
+test.describe("SCORM without JavaScript", () => {
+  test.use({ learnerRecipe: started("anti-bribery") as never });
+
+  test("says plainly that the package needs JavaScript and leaves the rest of the course open", async ({
+    page,
+    learner,
+    jsEnabled,
+  }) => {
+    test.skip(jsEnabled, "the message is for browsers without JavaScript");
+    await openCourse(page, learner, "Anti-Bribery and Corruption");
+    await startActivity(page);
+    await expect(page.getByText(/runs only with JavaScript/)).toBeVisible();
+    await expect(page.locator("iframe")).toHaveCount(0);
+    await expect(page.getByRole("link", { name: /courses/i }).first()).toBeVisible();
+    await expectAccessible(page);
+  });
+});

@@ -1,0 +1,142 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { zipSync } from "fflate";
+import { createTestApi, type TestApi } from "../fixtures/api";
+import { createCourse, enrolUser } from "../fixtures/courses";
+import * as s from "../../api/db/schema";
+import { storageDir } from "../../api/files/certificate-files";
+import { zipFolder } from "../../api/scorm/zip-folder";
+
+let t: TestApi;
+let tenantId: string;
+let courseCode: string;
+let activityId: string;
+const scormRoot = () => join(storageDir(undefined), "scorm");
+const packagesOnDisk = () => (existsSync(scormRoot()) ? readdirSync(scormRoot()).length : 0);
+const demo = (name: string) => `api/db/demo/scorm/${name}`;
+const tmp = join(tmpdir(), `scorm-test-${process.pid}`);
+
+beforeAll(async () => {
+  t = await createTestApi();
+  const db = t.database.db;
+  [{ id: tenantId }] = await db.select({ id: s.tenants.id }).from(s.tenants);
+  const { objective } = await createCourse(db, tenantId, { activityKind: 2, type: 9, code: "SC-1" });
+  courseCode = objective.code;
+  const [a] = await db
+    .insert(s.activities)
+    .values({ tenantId, name: "Quiz", kind: 2, contentType: 1, type: 9, maxScore: 100 })
+    .returning();
+  activityId = a.id;
+  await db.insert(s.activityParts).values({ objectiveId: objective.id, activityId: a.id, axis: "0" });
+  await enrolUser(db, { tenantId, userId: t.users.ada, objectiveId: objective.id }, { workflowState: 1 });
+});
+afterAll(() => t.close());
+
+/** POSTs a zip as the request body (the bytes, as an authoring tool sends them). */
+async function post(api: TestApi, zipPath: string, query: string, user: string) {
+  const body = readFileSync(zipPath);
+  rmSync(zipPath, { force: true });
+  const headers = { Authorization: `Bearer ${await api.token(user)}`, "Content-Type": "application/zip" };
+  return api.api.fetch(
+    new Request(`http://lms.test/api/scorm/v1/packages?${query}`, { method: "POST", headers, body }),
+  );
+}
+const upload = (zipPath: string, query = `course=${courseCode}`, user = "admin") => post(t, zipPath, query, user);
+
+const fileOf = async (path: string, user = "ada", headers: Record<string, string> = {}) =>
+  t.request("GET", `/api/lms-storage/v1/scorm/${activityId}/${path}`, { token: await t.token(user), headers });
+
+describe("importing a SCORM package (issue 15 item 1)", () => {
+  it("imports a 1.2 package into the course's activity and serves its files to the enrolled learner", async () => {
+    const res = await upload(zipFolder(demo("gifts-quiz-12")));
+    expect(res.status).toBe(201);
+    const imported = await res.json();
+    expect(imported).toMatchObject({ activityId, version: "1.2", scoCount: 1 });
+    const [activity] = await t.database.db.select().from(s.activities).where(eq(s.activities.id, activityId));
+    expect(activity.content).toEqual({ scorm: { packageId: imported.id, version: "1.2" } });
+
+    const html = await fileOf("quiz.html");
+    expect(html.status).toBe(200);
+    expect(html.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(await html.text()).toContain("Gifts and hospitality quiz");
+    const js = await fileOf("quiz.js", "ada", { Range: "bytes=0-9" });
+    expect(js.status).toBe(206);
+    expect(js.headers.get("content-type")).toMatch(/javascript/);
+    expect((await js.text()).length).toBe(10);
+    expect((await fileOf("style.css")).headers.get("content-type")).toMatch(/^text\/css/);
+  });
+
+  it("serves nothing to a learner without the course, or outside the package", async () => {
+    expect((await fileOf("quiz.html", "grace")).status).toBe(403);
+    expect((await fileOf("missing.html")).status).toBe(404);
+    expect((await fileOf("..%2F..%2Fpackage.json")).status).toBe(404);
+    expect((await t.request("GET", `/api/lms-storage/v1/scorm/${activityId}/quiz.html`)).status).toBe(401);
+  });
+
+  it("imports a 2004 multi-SCO package over the previous one", async () => {
+    const res = await upload(zipFolder(demo("phishing-lesson-2004")), `course=${courseCode}&activity=${activityId}`);
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ version: "2004", scoCount: 2 });
+    expect((await fileOf("check.html")).status).toBe(200);
+  });
+
+  it("lets only authors and administrators import", async () => {
+    const res = await upload(zipFolder(demo("gifts-quiz-12")), `course=${courseCode}`, "ada");
+    expect(res.status).toBe(403);
+  });
+
+  const manifest = readFileSync(`${demo("gifts-quiz-12")}/imsmanifest.xml`, "utf8");
+  const unsafe = (name: string) => {
+    // fflate keeps the names it is given: the archive really holds the unsafe path.
+    const bytes = zipSync({ "imsmanifest.xml": new TextEncoder().encode(manifest), [name]: new Uint8Array([1]) });
+    return writeTemp(bytes);
+  };
+  it.each([
+    ["no manifest", () => zipFolder(null, { "quiz.html": "<p>hi</p>" }), 422, "noManifest"],
+    ["a path outside the package", () => unsafe("../evil.html"), 422, "unsafePath"],
+    ["an absolute path", () => unsafe("/tmp/evil.html"), 422, "unsafePath"],
+    ["a missing launch file", () => zipFolder(null, { "imsmanifest.xml": manifest }), 422, "missingLaunch"],
+    ["a file that is not a zip", () => writeTemp("not a zip"), 400, "notZip"],
+  ])("refuses a package with %s and stores nothing", async (_, make, status, code) => {
+    const before = packagesOnDisk();
+    const n = await t.database.db.$count(s.scormPackages);
+    const res = await upload(make(), `course=${courseCode}`);
+    expect(res.status).toBe(status);
+    const body = await res.json();
+    expect(body.errors.package[0].code).toBe(code);
+    expect(packagesOnDisk()).toBe(before);
+    expect(await t.database.db.$count(s.scormPackages)).toBe(n);
+  });
+
+  it("refuses a zip bomb over the size limit before extracting anything", async () => {
+    const small = await createTestApi({ scormLimits: { maxBytes: 10_000, maxEntries: 100 } });
+    try {
+      const db = small.database.db;
+      const [{ id }] = await db.select({ id: s.tenants.id }).from(s.tenants);
+      const { objective } = await createCourse(db, id, { activityKind: 2, code: "SC-BOMB" });
+      const [a] = await db
+        .insert(s.activities)
+        .values({ tenantId: id, name: "Bomb", kind: 2, contentType: 1 })
+        .returning();
+      await db.insert(s.activityParts).values({ objectiveId: objective.id, activityId: a.id, axis: "0" });
+      const path = zipFolder(null, { "imsmanifest.xml": manifest, "quiz.html": new Uint8Array(1_000_000) });
+      expect(readFileSync(path).length).toBeLessThan(10_000); // the zip is small, what it unpacks to is not
+      const res = await post(small, path, "course=SC-BOMB", "admin");
+      expect(res.status).toBe(413);
+      expect((await res.json()).errors.package[0].code).toBe("tooLarge");
+      expect(await db.$count(s.scormPackages)).toBe(0);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
+function writeTemp(content: string | Uint8Array): string {
+  mkdirSync(tmp, { recursive: true });
+  const path = join(tmp, `upload-${Math.random()}.zip`);
+  writeFileSync(path, content);
+  return path;
+}
