@@ -13,6 +13,7 @@ import { reinforcementRoutes } from "./routes/reinforcement";
 import { startJobs } from "./jobs/run";
 import { proctoringRoutes } from "./routes/proctoring";
 import { calendarRoutes } from "./routes/calendar";
+import { chatRoutes } from "./routes/chat";
 import { storageRoutes, storageRoots } from "./routes/storage";
 import { testSupportRoutes } from "./routes/test-support";
 import { scormRoutes } from "./routes/scorm";
@@ -53,6 +54,7 @@ export function createApi(deps: ApiDeps) {
   lms.route("/", reinforcementRoutes());
   lms.route("/", proctoringRoutes());
   lms.route("/", calendarRoutes());
+  lms.route("/", chatRoutes());
   app.route("/lms/v1", lms);
   app.route("/lms-storage/v1", storageRoutes(storageRoots(deps.dataDir)));
   app.route("/scorm/v1", scormRoutes());

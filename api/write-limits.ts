@@ -16,6 +16,10 @@ export const WRITE_LIMITS = {
   enrolment: { points: 30, durationSeconds: 60 },
   /** Discussion posts and replies: a person writes a few a minute, never 20 (a script wrote 30 in 0.6 s). */
   post: { points: 20, durationSeconds: 60 },
+  /** Chat messages, edits and deletions (issue 16 item 3): a fast typist sends a few a minute, never 30. */
+  chat: { points: 30, durationSeconds: 60 },
+  /** Chat read markers: one per message seen while the chat is open. */
+  chatRead: { points: 600, durationSeconds: 60 },
   /** The learner's own settings (time zone, spec 7.6). */
   profile: { points: 20, durationSeconds: 60 },
   /** Where the learner is in an activity (resume): saved on every PDF page turn, so the most generous. */

@@ -752,3 +752,4 @@ export * from "./schema/reinforcement";
 export * from "./schema/groups";
 export * from "./schema/calendar";
 export * from "./schema/scorm";
+export * from "./schema/chat";

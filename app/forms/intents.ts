@@ -19,6 +19,8 @@ export const INTENT = {
   resume: "resume",
   /** A discussion post or reply. */
   post: "post",
+  /** A message in a course's chat or announcements (issue 16). */
+  chatPost: "chatPost",
   /** Spec 2.8 / 4.10: the answer to a reinforcement question, confirmed on the e-mail answer page. */
   answer: "answer",
   /** Spec 2.9: the preferred time zone. */

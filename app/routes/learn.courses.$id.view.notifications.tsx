@@ -1,41 +1,116 @@
-import { useLoaderData } from "react-router";
+import { Suspense } from "react";
+import { data, useActionData, useLoaderData } from "react-router";
 import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/learn.courses.$id.view.notifications";
+import { endpoints } from "#domain/contract/endpoints";
 import { state } from "~/services/request.server";
 import { requireCourseId } from "~/services/catalog.server";
 import { loadCourse } from "~/services/course.server";
+import { chatChannelOf, loadChat, type ChatView } from "~/services/chat.server";
+import { dateFormatter } from "~/services/format.server";
+import { getLocale } from "~/services/i18n.server";
+import { LmsError } from "~/services/lms.server";
+import { badRequest, intentOf, readForm } from "~/services/forms.server";
+import { redirectWithToast } from "~/services/toast.server";
+import { commandErrorToast } from "~/services/command-errors.server";
+import { formError } from "~/forms/errors";
+import { parseSubmission } from "~/forms/parse";
+import { INTENT } from "~/forms/intents";
+import { chatPostSchema } from "~/forms/chat";
 import { CourseLayers } from "~/components/course-parts";
+import { lazyWidget } from "~/components/lazy-widget";
 import { ActivityKind } from "#domain/vocabulary";
 
+const Chat = lazyWidget(() => import("~/components/chat"));
+
 /**
- * Spec 2.5 Notifications layer: it opens the course's announcement channel in the chat. This
- * deployment has no chat service, so it says so with the spec's message (spec 8).
+ * Spec 2.5 Notifications layer: the course's communications hub — its announcement channel and its
+ * chat, each with its unread badge (issue 16, decision 027). The course and the open channel load in
+ * parallel; a hub that cannot answer shows the spec's 'Chat is not available' (spec 8).
  */
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, context, url }: Route.LoaderArgs) {
   const id = requireCourseId(params.id);
   const s = state(context);
-  await s.requireLearner();
-  const { aggregate, access } = await loadCourse(await s.lms(), id, { config: s.config });
+  const shell = await s.requireLearner();
+  const lms = await s.lms();
+  const channel = chatChannelOf(url);
+  const fmt = dateFormatter(getLocale(context), shell.user.timezone);
+  const [{ aggregate, access }, chat] = await Promise.all([
+    loadCourse(lms, id, { config: s.config }),
+    loadChat(lms, id, channel, fmt).catch((err: unknown): ChatView | "unavailable" => {
+      if (err instanceof LmsError) return "unavailable";
+      throw err;
+    }),
+  ]);
   const objective = aggregate?.objective ?? access!.objective;
-  if (!objective.announcementChannelId) throw new Response("Not found", { status: 404 });
+  if (!objective.announcementChannelId || chat === null) throw new Response("Not found", { status: 404 });
   return {
     id,
     name: objective.name,
     showContent: Boolean(aggregate?.lastObjectiveWorkflow) && objective.activity.kind !== ActivityKind.lti,
+    chat: chat === "unavailable" ? null : chat,
   };
+}
+
+export async function action({ params, request, context, url }: Route.ActionArgs) {
+  const id = requireCourseId(params.id);
+  const s = state(context);
+  await s.requireLearner();
+  const channel = chatChannelOf(url);
+  const back = `/learn/courses/${id}/view/notifications?channel=${channel}`;
+  const form = await readForm(request);
+  switch (intentOf(form)) {
+    case INTENT.chatPost: {
+      const submission = parseSubmission(form, chatPostSchema);
+      if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+      const lms = await s.lms();
+      try {
+        await lms.command(endpoints.createChatMessages, {
+          id: submission.value.id,
+          objectiveId: id,
+          channel,
+          body: submission.value.body,
+        });
+      } catch (err) {
+        if (!(err instanceof LmsError)) throw err;
+        if (err.status === 400) {
+          const fieldErrors: Record<string, string[]> = {};
+          for (const [field, list] of Object.entries(err.messages))
+            (fieldErrors[field === "body" ? "body" : ""] ??= []).push(...list.map((m) => formError(m.code, m.params)));
+          return data(submission.reply({ fieldErrors }), { status: 400 });
+        }
+        if (err.status === 404) throw new Response("Not found", { status: 404 });
+        return redirectWithToast(back, commandErrorToast(err), s.config);
+      }
+      return redirectWithToast(
+        `${back}#message-${submission.value.id}`,
+        { type: "success", key: "chat.sent" },
+        s.config,
+      );
+    }
+    default:
+      badRequest();
+  }
 }
 
 export default function CourseNotifications() {
   const d = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
   const { t } = useTranslation();
   return (
     <div className="course-page">
       <CourseLayers objectiveId={d.id} active="notifications" showContent={d.showContent} hasAnnouncements />
       <section className="course-details" aria-labelledby="notifications-title">
         <h1 id="notifications-title">{t("course.layerNotifications")}</h1>
-        <p className="notice" role="status">
-          {t("messages.chatUnavailable")}
-        </p>
+        {d.chat ? (
+          <Suspense fallback={<p className="notice">{t("app.loading")}</p>}>
+            <Chat key={d.chat.channel} {...d.chat} objectiveId={d.id} lastResult={lastResult ?? null} />
+          </Suspense>
+        ) : (
+          <p className="notice" role="status">
+            {t("messages.chatUnavailable")}
+          </p>
+        )}
       </section>
     </div>
   );

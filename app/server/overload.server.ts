@@ -206,7 +206,10 @@ export function shedRequests(shedder: LoadShedder, respond: ReturnType<typeof cr
     if (isCheapRequest(req.method, req.url ?? "/")) return false;
     const admission = shedder.admit();
     if (admission.admitted) {
-      res.once("close", admission.release);
+      // A live stream (server-sent events, decision 027) stays open as long as its page: it is weighed
+      // when it is admitted, not counted as work in flight for hours.
+      if (/text\/event-stream/i.test(req.headers.accept ?? "")) admission.release();
+      else res.once("close", admission.release);
       return false;
     }
     const answer = respond({

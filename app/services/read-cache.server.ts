@@ -112,6 +112,7 @@ export class ReadCache {
 
   /** A change notice from the database (any node's write). */
   forget(change: DataChange): void {
+    if (change.kind === "chat") return; // a chat message changes nothing remembered here (decision 027)
     const notice = ++this.#notices;
     if (change.kind === "all") {
       this.#sessions.clear();

@@ -7,14 +7,18 @@
  */
 export const CHANGES_CHANNEL = "learner_changes";
 
-export type DataChange = { kind: "user"; userId: string } | { kind: "all" };
+/** "chat:<channel id>": a message of that channel was posted, edited or deleted (decision 027); nothing to forget. */
+export type DataChange = { kind: "user"; userId: string } | { kind: "all" } | { kind: "chat"; channelId: string };
 
 const USER = /^user:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+const CHAT = /^chat:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
 /** A notice's payload as the triggers write it; anything else reads as "all" (forgetting more is safe). */
 export function parseChange(payload: string): DataChange {
   const user = USER.exec(payload);
-  return user ? { kind: "user", userId: user[1].toLowerCase() } : { kind: "all" };
+  if (user) return { kind: "user", userId: user[1].toLowerCase() };
+  const chat = CHAT.exec(payload);
+  return chat ? { kind: "chat", channelId: chat[1].toLowerCase() } : { kind: "all" };
 }
 
 /** Where a node hears of changes: `subscribe` returns the way to stop listening. */

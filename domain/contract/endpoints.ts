@@ -25,6 +25,8 @@ import type {
 import type { ActivityContent, ActivityTree, ActivityWorkflowAggregate } from "./lifecycle";
 import type { CalendarFeed, CalendarItemList, Dashboard } from "./calendar";
 import type { CreateDiscussionPost, DiscussionThread } from "./discussions";
+import type { ChatChannels, ChatMessage, ChatMessagePage, ChatRead, ChatUnread, CreateChatMessage } from "./chat";
+import type { ChatChannelKind } from "../chat";
 import type { MiniGroupMember, PublicSettings, Settings, Unit, User } from "./platform";
 import type { PublicCertificate } from "./certificates";
 import type { ReinforcementAnswerBody, ReinforcementWorkflow } from "./reinforcement";
@@ -195,4 +197,13 @@ export const endpoints = {
     `${LMS}/create-discussion-posts`,
     true,
   ),
+
+  // The communications hub (spec 2.5; issue 16; paths not shown).
+  chatUnread: get<ChatUnread>(`${LMS}/users/me/chat/unread`),
+  chatChannels: (objectiveId: string) => get<ChatChannels>(`${LMS}/users/me/objectives/${seg(objectiveId)}/channels`),
+  chatMessages: (objectiveId: string, kind: ChatChannelKind) =>
+    get<ChatMessagePage>(`${LMS}/users/me/objectives/${seg(objectiveId)}/channels/${kind}/messages`),
+  chatRead: (objectiveId: string, kind: ChatChannelKind) =>
+    put<ChatRead, { seq: number }>(`${LMS}/users/me/objectives/${seg(objectiveId)}/channels/${kind}/read`),
+  createChatMessages: command<CreateChatMessage, ChatMessage>(`${LMS}/create-chat-messages`, true),
 } as const;

@@ -21,7 +21,10 @@ function listen(database: Database) {
   const hear = async (wanted: DataChange, within = 5_000) => {
     const deadline = Date.now() + within;
     const matches = (c: DataChange) =>
-      c.kind === wanted.kind && (c.kind === "all" || (wanted.kind === "user" && c.userId === wanted.userId));
+      c.kind === wanted.kind &&
+      (c.kind === "all" ||
+        (c.kind === "user" && wanted.kind === "user" && c.userId === wanted.userId) ||
+        (c.kind === "chat" && wanted.kind === "chat" && c.channelId === wanted.channelId));
     while (!heard.some(matches)) {
       if (Date.now() > deadline) throw new Error(`no notice ${JSON.stringify(wanted)}; heard ${JSON.stringify(heard)}`);
       await new Promise((resolve) => setTimeout(resolve, 20));

@@ -1,0 +1,65 @@
+import { bigint, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { objectives, tenants, users } from "../schema";
+
+/**
+ * The communications hub (issue 16, decision 027): a course's channels, made when first used. `kind` is
+ * "announcements" (the course's `announcementChannelId`; instructors post, learners read) or "chat"
+ * (learners and instructors of the course). `lastSeq` numbers every change of the channel: a post or
+ * an edit takes the next number under the channel row's lock, so numbers commit in order and a client
+ * that resumes after number N misses nothing.
+ */
+export const chatChannels = pgTable(
+  "chat_channels",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tenantId: uuid("tenant_id")
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    objectiveId: uuid("objective_id")
+      .notNull()
+      .references(() => objectives.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    lastSeq: bigint("last_seq", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [uniqueIndex("chat_channels_objective_kind_idx").on(t.objectiveId, t.kind)],
+);
+
+/** A message: plain text; `seq` is its place in the channel, `version` the number of its last change. */
+export const chatMessages = pgTable(
+  "chat_messages",
+  {
+    id: uuid("id").primaryKey(),
+    channelId: uuid("channel_id")
+      .notNull()
+      .references(() => chatChannels.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    seq: bigint("seq", { mode: "number" }).notNull(),
+    version: bigint("version", { mode: "number" }).notNull(),
+    body: text("body").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    editedAt: timestamp("edited_at", { withTimezone: true }),
+    deletedAt: timestamp("deleted_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("chat_messages_channel_seq_idx").on(t.channelId, t.seq),
+    index("chat_messages_channel_version_idx").on(t.channelId, t.version),
+  ],
+);
+
+/** How far a user has read a channel (the `seq` of the last message seen). */
+export const chatReadMarkers = pgTable(
+  "chat_read_markers",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    channelId: uuid("channel_id")
+      .notNull()
+      .references(() => chatChannels.id, { onDelete: "cascade" }),
+    seq: bigint("seq", { mode: "number" }).notNull().default(0),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.channelId] })],
+);

@@ -1,0 +1,129 @@
+import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import type { ApiEnv } from "../context";
+import { requireUser } from "../auth";
+import { runCommand } from "../commands/run";
+import { editChatMessage, postChatMessage } from "../commands/chat";
+import { chatReadMarkers } from "../db/schema";
+import { channelMessages, channelOf, hubMember, readSeqOf, unreadCounts } from "../queries/chat";
+import { ApiError, message } from "../errors";
+import { jsonBody, params, query } from "../validate";
+import { limitWrites } from "../write-limits";
+import { CHAT_CHANNELS } from "../../domain/chat";
+import {
+  chatMessagesQuerySchema,
+  chatReadSchema,
+  createChatMessageSchema,
+  editChatMessageSchema,
+  type ChatChannels,
+  type ChatMessagePage,
+  type ChatUnread,
+} from "../../domain/contract/chat";
+
+const courseParams = z.object({ objectiveId: z.uuid() });
+const channelParams = courseParams.extend({ kind: z.enum(CHAT_CHANNELS) });
+
+const signedIn = createMiddleware<ApiEnv>(async (c, next) => {
+  if (c.get("user")) return next();
+  return requireUser(c, next);
+});
+
+/** The communications hub (spec 2.5, issue 16 items 1–3, decision 027). Thin handlers. */
+export function chatRoutes() {
+  const r = new Hono<ApiEnv>();
+  r.use("/users/me/chat/*", signedIn);
+  r.use("/users/me/objectives/*", signedIn);
+  for (const path of ["/create-chat-messages", "/edit-chat-messages"]) {
+    r.use(path, signedIn);
+    r.use(path, limitWrites("chat"));
+  }
+  r.use("/users/me/objectives/:objectiveId/channels/:kind/read", limitWrites("chatRead"));
+
+  // The unread total of the shell: every channel of the caller's courses, one statement.
+  r.get("/users/me/chat/unread", async (c) => {
+    const rows = await unreadCounts(c.var.db, c.var.user.id, null);
+    return c.json({ total: rows.reduce((n, row) => n + row.unread, 0) } satisfies ChatUnread);
+  });
+
+  // A course's channels with their unread counts (the Notifications layer's badge).
+  r.get("/users/me/objectives/:objectiveId/channels", async (c) => {
+    const { objectiveId } = params(c, courseParams);
+    const member = await hubMember(c.var.db, c.var.user, objectiveId);
+    const rows = await unreadCounts(c.var.db, c.var.user.id, [objectiveId]);
+    const unread = new Map(rows.map((row) => [row.kind, row.unread]));
+    return c.json({
+      data: CHAT_CHANNELS.map((kind) => ({ kind, unreadCount: unread.get(kind) ?? 0, mayPost: member.mayPost(kind) })),
+    } satisfies ChatChannels);
+  });
+
+  r.get("/users/me/objectives/:objectiveId/channels/:kind/messages", async (c) => {
+    const { objectiveId, kind } = params(c, channelParams);
+    const q = query(c, chatMessagesQuerySchema);
+    const db = c.var.db;
+    const [member, channel] = await Promise.all([
+      hubMember(db, c.var.user, objectiveId),
+      channelOf(db, objectiveId, kind),
+    ]);
+    const [data, readSeq] = channel
+      ? await Promise.all([channelMessages(db, channel.id, c.var.user.id, q), readSeqOf(db, channel.id, c.var.user.id)])
+      : [[], 0];
+    return c.json({
+      kind,
+      channelId: channel?.id ?? null,
+      mayPost: member.mayPost(kind),
+      readSeq,
+      lastVersion: Number(channel?.lastSeq ?? 0),
+      data,
+    } satisfies ChatMessagePage);
+  });
+
+  // Read up to a message: the marker only moves forward and never past the channel's last message.
+  r.put("/users/me/objectives/:objectiveId/channels/:kind/read", async (c) => {
+    const { objectiveId, kind } = params(c, channelParams);
+    const { seq } = await jsonBody(c, chatReadSchema);
+    const db = c.var.db;
+    const [, channel] = await Promise.all([hubMember(db, c.var.user, objectiveId), channelOf(db, objectiveId, kind)]);
+    if (!channel) return c.json({ seq: 0 });
+    const upTo = Math.min(seq, Number(channel.lastSeq));
+    await db
+      .insert(chatReadMarkers)
+      .values({ userId: c.var.user.id, channelId: channel.id, seq: upTo, updatedAt: c.var.now })
+      .onConflictDoUpdate({
+        target: [chatReadMarkers.userId, chatReadMarkers.channelId],
+        set: { seq: sql`greatest(${chatReadMarkers.seq}, excluded.seq)`, updatedAt: c.var.now },
+      });
+    return c.json({ seq: upTo });
+  });
+
+  r.post("/create-chat-messages", async (c) => {
+    const body = await jsonBody(c, createChatMessageSchema);
+    const user = c.var.user;
+    const member = await hubMember(c.var.db, user, body.objectiveId);
+    if (!member.mayPost(body.channel))
+      throw new ApiError(403, { "": [message("chatReadOnly", "Only instructors post announcements.")] });
+    return runCommand(c, { id: body.id, type: "create-chat-message", body }, (tx) =>
+      postChatMessage(
+        tx,
+        { ...body, kind: body.channel, tenantId: user.tenantId, userId: user.id, body: body.body },
+        c.var.now,
+      ),
+    );
+  });
+
+  r.post("/edit-chat-messages", async (c) => {
+    const body = await jsonBody(c, editChatMessageSchema);
+    const user = c.var.user;
+    return runCommand(c, { id: body.id, type: "edit-chat-message", body }, async (tx) => {
+      const edited = await editChatMessage(
+        tx,
+        { tenantId: user.tenantId, userId: user.id, messageId: body.messageId, body: body.body },
+        c.var.now,
+      );
+      return edited;
+    });
+  });
+
+  return r;
+}

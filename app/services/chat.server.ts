@@ -1,0 +1,72 @@
+import { isChatChannel, type ChatChannelKind } from "#domain/chat";
+import type { ChatMessage, ChatMessagePage } from "#domain/contract/chat";
+import { endpoints } from "#domain/contract/endpoints";
+import type { DateFormatter } from "./format.server";
+import { LmsError, type LmsClient } from "./lms.server";
+
+/** A message as the page shows it: the API's, with its time already formatted for the learner. */
+export interface ChatMessageView extends ChatMessage {
+  time: string;
+}
+
+interface ChatChannelView {
+  kind: ChatChannelKind;
+  unreadCount: number;
+}
+
+export interface ChatView {
+  channel: ChatChannelKind;
+  channels: ChatChannelView[];
+  mayPost: boolean;
+  messages: ChatMessageView[];
+  /** Where the live stream resumes (the channel's last change number when the page was read). */
+  lastVersion: number;
+  /** Fresh per render: the next message's id, which makes a double submit one message. */
+  commandId: string;
+}
+
+/** The channel named in the URL (`?channel=`), announcements by default (spec 2.5). */
+export function chatChannelOf(url: URL): ChatChannelKind {
+  const raw = url.searchParams.get("channel");
+  return isChatChannel(raw) ? raw : "announcements";
+}
+
+export const chatMessageView = (m: ChatMessage, fmt: DateFormatter): ChatMessageView => ({
+  ...m,
+  time: fmt.dateTime(m.createdAt) ?? "",
+});
+
+/**
+ * The open channel of a course's hub: its channels with their unread counts and its newest messages
+ * (two calls in parallel), then the read marker moved to the last message shown. `null` when the hub is
+ * unavailable for this learner (the API answers 404 alike for every reason).
+ */
+export async function loadChat(
+  lms: LmsClient,
+  objectiveId: string,
+  channel: ChatChannelKind,
+  fmt: DateFormatter,
+): Promise<ChatView | null> {
+  let page: ChatMessagePage;
+  let channels;
+  try {
+    [channels, page] = await Promise.all([
+      lms.get(endpoints.chatChannels(objectiveId)),
+      lms.get(endpoints.chatMessages(objectiveId, channel)),
+    ]);
+  } catch (err) {
+    if (err instanceof LmsError && err.status === 404) return null;
+    throw err;
+  }
+  const last = page.data.at(-1);
+  // Opening the channel reads it: the badge counts what came after the last message shown.
+  if (last && last.seq > page.readSeq) await lms.put(endpoints.chatRead(objectiveId, channel), { seq: last.seq });
+  return {
+    channel,
+    channels: channels.data.map((c) => ({ kind: c.kind, unreadCount: c.kind === channel ? 0 : c.unreadCount })),
+    mayPost: page.mayPost,
+    messages: page.data.map((m) => chatMessageView(m, fmt)),
+    lastVersion: page.lastVersion,
+    commandId: crypto.randomUUID(),
+  };
+}

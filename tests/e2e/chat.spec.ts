@@ -1,0 +1,110 @@
+import { test, expect, login, expectAccessible, type Learner } from "./fixtures";
+import type { Browser, Page } from "@playwright/test";
+
+/**
+ * The communications hub (spec 2.5, issue 16 items 1–3): the Notifications layer of a course opens its
+ * announcements and its chat. Without JavaScript a message is a form post that comes back to the page
+ * with the message; with it, another learner's message arrives while the page is open.
+ */
+const onboarding = { course: "onboarding", selfEnrolled: true };
+test.use({ learnerRecipe: { enrolments: [onboarding] } });
+
+async function openHub(page: Page, who: Learner) {
+  await login(page, who, "/learn/courses");
+  await page
+    .locator(".card-grid > li.course-card")
+    .filter({ has: page.getByRole("heading", { name: "Welcome to Northwind", exact: true }) })
+    .getByRole("link")
+    .first()
+    .click();
+  await page.getByRole("link", { name: "Notifications" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Notifications" })).toBeVisible();
+}
+
+async function otherLearner(browser: Browser, newLearner: (r: object) => Promise<Learner>, jsEnabled: boolean) {
+  const other = await newLearner({ enrolments: [onboarding] });
+  const ctx = await browser.newContext({ javaScriptEnabled: jsEnabled });
+  const page = await ctx.newPage();
+  await openHub(page, other);
+  return { page, close: () => ctx.close() };
+}
+
+test("a learner reads the announcements and posts in the course chat; links are clickable, HTML is text", async ({
+  page,
+  learner,
+}) => {
+  await openHub(page, learner);
+  await expect(page.getByRole("heading", { level: 2, name: "Announcements" })).toBeVisible();
+  await expect(page.getByText("Only instructors post announcements.")).toBeVisible();
+  await expectAccessible(page);
+
+  await page.getByRole("link", { name: /Course chat/ }).click();
+  await expect(page.getByRole("heading", { level: 2, name: "Course chat" })).toBeVisible();
+  const text = `Hello <b>all</b> ${crypto.randomUUID()} see https://example.org/notes`;
+  await page.getByLabel("Message").fill(text);
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(page.getByText("Message sent.")).toBeVisible();
+  const mine = page.locator(".chat__message").filter({ hasText: text.slice(0, 40) });
+  await expect(mine).toHaveCount(1);
+  await expect(mine.getByRole("link", { name: "https://example.org/notes" })).toHaveAttribute(
+    "href",
+    "https://example.org/notes",
+  );
+  await expect(mine.locator("b")).toHaveCount(0);
+  // The form is empty again and the refresh link is there (the way to new messages without JavaScript).
+  await expect(page.getByLabel("Message")).toHaveValue("");
+  await expect(page.getByRole("link", { name: "Refresh" })).toBeVisible();
+  await expectAccessible(page);
+});
+
+test("another learner's message shows an unread badge, and is read once the chat is opened", async ({
+  page,
+  learner,
+  browser,
+  newLearner,
+  jsEnabled,
+}) => {
+  const other = await otherLearner(browser, newLearner, jsEnabled);
+  try {
+    await openHub(page, learner);
+    const word = `ping-${crypto.randomUUID()}`;
+    await other.page.getByRole("link", { name: /Course chat/ }).click();
+    await other.page.getByLabel("Message").fill(word);
+    await other.page.getByRole("button", { name: "Send" }).click();
+    await expect(other.page.getByText("Message sent.")).toBeVisible();
+
+    await page.reload();
+    const chatTab = page.getByRole("link", { name: /Course chat/ });
+    await expect(chatTab.locator(".unread-badge")).toBeVisible();
+    await chatTab.click();
+    await expect(page.getByText(word)).toBeVisible();
+    await page.getByRole("link", { name: "Announcements" }).click();
+    await expect(page.getByRole("link", { name: /Course chat/ }).locator(".unread-badge")).toHaveCount(0);
+  } finally {
+    await other.close();
+  }
+});
+
+test("a message written while the chat is open arrives by itself with JavaScript, by Refresh without; once", async ({
+  page,
+  learner,
+  browser,
+  newLearner,
+  jsEnabled,
+}) => {
+  await openHub(page, learner);
+  await page.getByRole("link", { name: /Course chat/ }).click();
+  await expect(page.getByRole("heading", { level: 2, name: "Course chat" })).toBeVisible();
+  const other = await otherLearner(browser, newLearner, true);
+  try {
+    const word = `live-${crypto.randomUUID()}`;
+    await other.page.getByRole("link", { name: /Course chat/ }).click();
+    await other.page.getByLabel("Message").fill(word);
+    await other.page.getByRole("button", { name: "Send" }).click();
+    await expect(other.page.getByText("Message sent.")).toBeVisible();
+    if (!jsEnabled) await page.getByRole("link", { name: "Refresh" }).click();
+    await expect(page.locator(".chat__message").filter({ hasText: word })).toHaveCount(1);
+  } finally {
+    await other.close();
+  }
+});
