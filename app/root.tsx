@@ -18,6 +18,7 @@ import { PUBLIC_MENU, pageTitle } from "#domain/menu";
 import { localeMiddleware, getLocale, translationsVersion } from "./services/i18n.server";
 import { requestStateMiddleware, state } from "./services/request.server";
 import { popToast } from "./services/toast.server";
+import { showBrowserAlert } from "./services/browser-support.server";
 import { loadPublicSettings, publicLms } from "./services/user.server";
 import { Shell } from "./components/shell";
 import { BlockingLoader } from "./components/blocking-loader";
@@ -74,6 +75,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
         : null,
       menu: shell ? shell.menu : PUBLIC_MENU,
       configUnavailable: publicSettings?.unavailable === true,
+      browserAlert: showBrowserAlert(request),
       feedbackVisible: shell ? shell.settings["platform.ui.feedback"]["learner.visible"] : false,
       env: { APP_ENV: s.config.appEnv },
     },

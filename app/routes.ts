@@ -14,6 +14,7 @@ export default [
     route("locales/:lng/:ns", "routes/learn.locales.ts"),
     route("login-callback", "routes/learn.login-callback.tsx"),
     route("language", "routes/learn.language.ts"),
+    route("browser-alert", "routes/learn.browser-alert.ts"),
     route("files/:activityId", "routes/learn.files.$activityId.ts"),
     // Issue 15: a SCORM package's files (same-origin for its SCOs) and the player's commits.
     route("scorm/:activityId/*", "routes/learn.scorm.$activityId.$.ts"),

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation, useMatches } from "react-router";
+import { INTENT } from "~/forms/intents";
 import { useTranslation } from "~/i18n/lite";
 import type { MenuEntry } from "#domain/menu";
 import { Toasts } from "./toasts";
@@ -19,6 +20,8 @@ export interface ShellRoot {
   menu: MenuEntry[];
   /** Spec 7.1 / 8: the configuration (public settings) could not be loaded; defaults are shown. */
   configUnavailable?: boolean;
+  /** Spec 2.11: this browser is not supported and the alert was not dismissed. */
+  browserAlert?: boolean;
 }
 
 const LOGOUT_FLAG = "learn.logout";
@@ -209,6 +212,7 @@ export function Shell({ root, children }: { root: ShellRoot; children: React.Rea
           </form>
         </div>
       ) : null}
+      {root.browserAlert ? <BrowserAlert returnTo={root.returnTo} /> : null}
       <header className="header">
         <details className="hamburger" ref={mobileMenu}>
           <summary aria-label={t("menu.openMenu")}>
@@ -242,6 +246,23 @@ export function Shell({ root, children }: { root: ShellRoot; children: React.Rea
         </main>
       </div>
       <Toasts toasts={root.toasts} />
+    </div>
+  );
+}
+
+/** Spec 2.11: an unsupported browser is told which ones are supported; a form dismisses it (a cookie). */
+function BrowserAlert({ returnTo }: { returnTo: string }) {
+  const { t } = useTranslation();
+  return (
+    <div className="browser-alert" role="alert">
+      <p>{t("browserAlert.text")}</p>
+      <form method="post" action="/learn/browser-alert">
+        <input type="hidden" name="intent" value={INTENT.dismissBrowserAlert} />
+        <input type="hidden" name="returnTo" value={returnTo} />
+        <button type="submit" className="button">
+          {t("browserAlert.dismiss")}
+        </button>
+      </form>
     </div>
   );
 }
