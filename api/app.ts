@@ -14,6 +14,7 @@ import { startJobs } from "./jobs/run";
 import { proctoringRoutes } from "./routes/proctoring";
 import { calendarRoutes } from "./routes/calendar";
 import { chatRoutes } from "./routes/chat";
+import { feedbackRoutes } from "./routes/feedback";
 import { storageRoutes, storageRoots } from "./routes/storage";
 import { testSupportRoutes } from "./routes/test-support";
 import { scormRoutes } from "./routes/scorm";
@@ -55,6 +56,7 @@ export function createApi(deps: ApiDeps) {
   lms.route("/", proctoringRoutes());
   lms.route("/", calendarRoutes());
   lms.route("/", chatRoutes());
+  lms.route("/", feedbackRoutes());
   app.route("/lms/v1", lms);
   app.route("/lms-storage/v1", storageRoutes(storageRoots(deps.dataDir)));
   app.route("/scorm/v1", scormRoutes());

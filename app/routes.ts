@@ -53,6 +53,7 @@ export default [
       ),
       route("email-response-callback", "routes/learn.email-response-callback.tsx"),
       route("profile", "routes/learn.profile.tsx", { id: "profile-personal" }),
+      route("feedback", "routes/learn.feedback.tsx"),
       route("profile/time-zone", "routes/learn.profile.tsx", { id: "profile-time-zone" }),
       route("calendar/*", "routes/learn.calendar.$.tsx"),
     ]),

@@ -753,3 +753,4 @@ export * from "./schema/groups";
 export * from "./schema/calendar";
 export * from "./schema/scorm";
 export * from "./schema/chat";
+export * from "./schema/feedback";

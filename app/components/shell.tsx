@@ -1,9 +1,12 @@
-import { useEffect, useRef, useState } from "react";
+import { Suspense, useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation, useMatches } from "react-router";
 import { INTENT } from "~/forms/intents";
 import { useTranslation } from "~/i18n/lite";
 import type { MenuEntry } from "#domain/menu";
 import { Toasts } from "./toasts";
+import { lazyWidget } from "./lazy-widget";
+
+const FeedbackDialog = lazyWidget(() => import("./feedback-dialog"));
 
 export interface ShellRoot {
   portalName: string;
@@ -20,6 +23,8 @@ export interface ShellRoot {
   menu: MenuEntry[];
   /** Spec 7.1 / 8: the configuration (public settings) could not be loaded; defaults are shown. */
   configUnavailable?: boolean;
+  /** Spec 2.11: the product-feedback widget (`platform.ui.feedback.learner.visible`). */
+  feedbackVisible?: boolean;
   /** Spec 2.11: this browser is not supported and the alert was not dismissed. */
   browserAlert?: boolean;
 }
@@ -226,6 +231,7 @@ export function Shell({ root, children }: { root: ShellRoot; children: React.Rea
           {root.portalName}
         </Link>
         <div className="header__actions">
+          {root.user && root.feedbackVisible ? <FeedbackTrigger returnTo={root.returnTo} /> : null}
           <LanguageMenu root={root} />
           <UserMenu root={root} />
         </div>
@@ -247,6 +253,35 @@ export function Shell({ root, children }: { root: ShellRoot; children: React.Rea
       </div>
       <Toasts toasts={root.toasts} />
     </div>
+  );
+}
+
+/**
+ * Spec 2.11: the product-feedback widget's trigger. A link to /learn/feedback (the form as a page, without
+ * JavaScript); with JavaScript it opens the form in a dialog whose code loads on that click.
+ */
+function FeedbackTrigger({ returnTo }: { returnTo: string }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  if (returnTo.startsWith("/learn/feedback")) return null;
+  return (
+    <>
+      <a
+        className="button feedback-trigger"
+        href={`/learn/feedback?returnTo=${encodeURIComponent(returnTo)}`}
+        onClick={(event) => {
+          event.preventDefault();
+          setOpen(true);
+        }}
+      >
+        {t("feedback.open")}
+      </a>
+      {open ? (
+        <Suspense fallback={null}>
+          <FeedbackDialog returnTo={returnTo} onClose={() => setOpen(false)} />
+        </Suspense>
+      ) : null}
+    </>
   );
 }
 

@@ -21,6 +21,8 @@ export const INTENT = {
   post: "post",
   /** Spec 2.11: hide the browser-support alert (a cookie remembers it). */
   dismissBrowserAlert: "dismissBrowserAlert",
+  /** Product feedback (spec 2.11). */
+  feedback: "feedback",
   /** A message in a course's chat or announcements (issue 16). */
   chatPost: "chatPost",
   /** Spec 2.8 / 4.10: the answer to a reinforcement question, confirmed on the e-mail answer page. */

@@ -27,6 +27,7 @@ import type { CalendarFeed, CalendarItemList, Dashboard } from "./calendar";
 import type { CreateDiscussionPost, DiscussionThread } from "./discussions";
 import type { ChatChannels, ChatMessage, ChatMessagePage, ChatRead, ChatUnread, CreateChatMessage } from "./chat";
 import type { ChatChannelKind } from "../chat";
+import type { CreateFeedback } from "./feedback";
 import type { MiniGroupMember, PublicSettings, Settings, Unit, User } from "./platform";
 import type { PublicCertificate } from "./certificates";
 import type { ReinforcementAnswerBody, ReinforcementWorkflow } from "./reinforcement";
@@ -206,4 +207,7 @@ export const endpoints = {
   chatRead: (objectiveId: string, kind: ChatChannelKind) =>
     put<ChatRead, { seq: number }>(`${LMS}/users/me/objectives/${seg(objectiveId)}/channels/${kind}/read`),
   createChatMessages: command<CreateChatMessage, ChatMessage>(`${LMS}/create-chat-messages`, true),
+
+  // Product feedback (spec 2.11, 7.1; path not shown).
+  createProductFeedback: command<CreateFeedback, { id: string }>(`${LMS}/create-product-feedback`, true),
 } as const;

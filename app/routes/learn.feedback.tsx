@@ -1,0 +1,91 @@
+import { Suspense } from "react";
+import { data, useActionData, useLoaderData } from "react-router";
+import { useTranslation } from "~/i18n/lite";
+import type { Route } from "./+types/learn.feedback";
+import { endpoints } from "#domain/contract/endpoints";
+import { state } from "~/services/request.server";
+import { LmsError } from "~/services/lms.server";
+import { badRequest, intentOf, readForm } from "~/services/forms.server";
+import { redirectWithToast } from "~/services/toast.server";
+import { commandErrorToast } from "~/services/command-errors.server";
+import { formError } from "~/forms/errors";
+import { parseSubmission } from "~/forms/parse";
+import { INTENT } from "~/forms/intents";
+import { feedbackSchema } from "~/forms/feedback";
+import { lazyWidget } from "~/components/lazy-widget";
+
+const FeedbackForm = lazyWidget(() => import("~/components/feedback-form"));
+
+/** Only a path of this app (never `//host` or a URL): where the learner came from. */
+function backTo(raw: string | null | undefined): string {
+  return raw && raw.startsWith("/learn") && !raw.startsWith("//") ? raw : "/learn";
+}
+
+export const handle = {
+  title: (_d: unknown, t: (k: string) => string) => t("feedback.title"),
+  breadcrumb: (_d: unknown, t: (k: string) => string) => ({ label: t("feedback.title") }),
+};
+
+/**
+ * /learn/feedback (spec 2.11, issue 16 item 7): the product-feedback form as a page — what the shell's
+ * feedback link opens without JavaScript (with it, the same form in a popover posts here). 404 when the
+ * tenant hides the widget (`platform.ui.feedback.learner.visible` false).
+ */
+export async function loader({ context, url }: Route.LoaderArgs) {
+  const shell = await state(context).requireLearner();
+  if (!shell.settings["platform.ui.feedback"]["learner.visible"]) throw new Response("Not found", { status: 404 });
+  return { commandId: crypto.randomUUID(), returnTo: backTo(url.searchParams.get("returnTo")) };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const s = state(context);
+  await s.requireLearner();
+  const form = await readForm(request);
+  switch (intentOf(form)) {
+    case INTENT.feedback: {
+      const submission = parseSubmission(form, feedbackSchema);
+      if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+      const v = submission.value;
+      const back = backTo(v.returnTo);
+      try {
+        await (
+          await s.lms()
+        ).command(endpoints.createProductFeedback, {
+          id: v.id,
+          grade: v.grade,
+          details: v.details ?? [],
+          comment: v.comment ?? "",
+          page: back,
+        });
+      } catch (err) {
+        if (!(err instanceof LmsError)) throw err;
+        if (err.status === 400) {
+          const fieldErrors: Record<string, string[]> = {};
+          for (const [field, list] of Object.entries(err.messages))
+            (fieldErrors[["grade", "comment", "details"].includes(field) ? field : ""] ??= []).push(
+              ...list.map((m) => formError(m.code, m.params)),
+            );
+          return data(submission.reply({ fieldErrors }), { status: 400 });
+        }
+        return redirectWithToast(back, commandErrorToast(err), s.config);
+      }
+      return redirectWithToast(back, { type: "success", key: "feedback.thanks" }, s.config);
+    }
+    default:
+      badRequest();
+  }
+}
+
+export default function FeedbackPage() {
+  const d = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const { t } = useTranslation();
+  return (
+    <section className="feedback-page" aria-labelledby="feedback-title">
+      <h1 id="feedback-title">{t("feedback.title")}</h1>
+      <Suspense fallback={<p className="notice">{t("app.loading")}</p>}>
+        <FeedbackForm commandId={d.commandId} returnTo={d.returnTo} lastResult={lastResult ?? null} />
+      </Suspense>
+    </section>
+  );
+}
