@@ -18,6 +18,8 @@ export const WRITE_LIMITS = {
   post: { points: 20, durationSeconds: 60 },
   /** Chat messages, edits and deletions (issue 16 item 3): a fast typist sends a few a minute, never 30. */
   chat: { points: 30, durationSeconds: 60 },
+  /** Tutor questions: each one searches the course; a person asks a few a minute. */
+  tutor: { points: 20, durationSeconds: 60 },
   /** Product feedback: a person sends one now and then. */
   feedback: { points: 10, durationSeconds: 60 },
   /** Chat read markers: one per message seen while the chat is open. */

@@ -754,3 +754,4 @@ export * from "./schema/calendar";
 export * from "./schema/scorm";
 export * from "./schema/chat";
 export * from "./schema/feedback";
+export * from "./schema/tutor";

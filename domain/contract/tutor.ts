@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { TUTOR_QUESTION_MAX } from "../tutor";
+
+/** Spec 7.3: the knowledge model of a learner's course (`knowledgeModelId`, default `defaultKnowledgeModelId`). */
+export interface KnowledgeModel {
+  knowledgeModelId: string;
+}
+
+/** POST …/tutor-questions: `id` is the question's id and the command's key (a double submit asks once). */
+export const askTutorSchema = z.object({
+  id: z.uuid(),
+  question: z.string().trim().min(1).max(TUTOR_QUESTION_MAX),
+});
+export type AskTutor = z.infer<typeof askTutorSchema>;
+
+/** A place in the course the answer used: an activity the learner may open, as a link into the content viewer. */
+export interface TutorCitation {
+  activityPathId: string;
+  name: string;
+}
+
+/** An extract of the course's own text, quoted with the activity it comes from. */
+export interface TutorPassage extends TutorCitation {
+  text: string;
+}
+
+export interface TutorExchange {
+  id: string;
+  question: string;
+  /** The answer as text: the best passages when no model is configured (extractive). */
+  answer: string;
+  passages: TutorPassage[];
+  citations: TutorCitation[];
+  createdAt: string;
+}
+
+export interface TutorConversation {
+  data: TutorExchange[];
+}

@@ -1,0 +1,108 @@
+/**
+ * The AI tutor's knowledge model (spec 7.3, issue 16 items 4–6, decision 028): answers come from the
+ * course's own open text activities, cited; locked content (spec 4.12) is never searched, cited or quoted;
+ * the knowledge model is the learner's own course's, only where the tutor is on.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq, inArray } from "drizzle-orm";
+import { createTestApi, type TestApi } from "../fixtures/api";
+import { createCourse, createTree, enrolUser } from "../fixtures/courses";
+import * as s from "../../api/db/schema";
+import type { KnowledgeModel, TutorConversation, TutorExchange } from "../../domain/contract/tutor";
+
+const FUTURE = "2099-01-01T00:00:00.000Z";
+let t: TestApi;
+let aggregateId: string;
+let otherAggregate: string;
+let parts: string[];
+
+const KM = "/api/lms-km/v1/users/me/objective-workflow-aggregates";
+const ask = async (question: string, who: "ada" | "grace" = "ada", agg = aggregateId) =>
+  t.request("POST", `${KM}/${agg}/tutor-questions`, {
+    token: await t.token(who),
+    body: { id: crypto.randomUUID(), question },
+    headers: { Prefer: "respond-sync", "Accept-Language": "en-US" },
+  });
+
+beforeAll(async () => {
+  t = await createTestApi();
+  const db = t.database.db;
+  const [{ id: tenantId }] = await db.select({ id: s.tenants.id }).from(s.tenants);
+  const { objective } = await createCourse(db, tenantId, { enableAiTutor: true });
+  const tree = await createTree(db, tenantId, objective.id, [
+    { name: "Lists" },
+    { name: "Dictionaries" },
+    { name: "Exam answers", constraint: { startFrom: FUTURE } },
+  ]);
+  parts = tree.partIds;
+  const texts = [
+    "<p>A list comprehension builds a new list from an iterable in one expression.</p>",
+    "<p>A dictionary maps keys to values; lookups by key are fast.</p>",
+    "<p>The secret exam answer: list comprehensions are always the answer.</p>",
+  ];
+  const rows = await db
+    .select({ id: s.activityParts.id, activityId: s.activityParts.activityId })
+    .from(s.activityParts)
+    .where(inArray(s.activityParts.id, parts));
+  for (const [i, partId] of parts.entries()) {
+    const activityId = rows.find((r) => r.id === partId)!.activityId;
+    await db
+      .update(s.activities)
+      .set({ content: { html: texts[i] } })
+      .where(eq(s.activities.id, activityId));
+  }
+  const { aggregate } = await enrolUser(
+    db,
+    { tenantId, userId: t.users.ada, objectiveId: objective.id },
+    { workflowState: 1 },
+  );
+  aggregateId = aggregate.id;
+  const noTutor = await createCourse(db, tenantId, { enableAiTutor: false });
+  otherAggregate = (await enrolUser(db, { tenantId, userId: t.users.ada, objectiveId: noTutor.objective.id })).aggregate
+    .id;
+});
+afterAll(() => t?.close());
+
+describe("the knowledge model", () => {
+  it("is the course's own for its learner, and not found for others or where the tutor is off", async () => {
+    const res = await t.request("GET", `${KM}/${aggregateId}/knowledge-model`, { token: await t.token("ada") });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as KnowledgeModel).knowledgeModelId).toBeTruthy();
+    const grace = await t.request("GET", `${KM}/${aggregateId}/knowledge-model`, { token: await t.token("grace") });
+    expect(grace.status).toBe(404);
+    const off = await t.request("GET", `${KM}/${otherAggregate}/knowledge-model`, { token: await t.token("ada") });
+    expect(off.status).toBe(404);
+  });
+});
+
+describe("answers grounded in the course", () => {
+  it("quotes the best open passage and cites its activity (stemmed: 'comprehensions' finds 'comprehension')", async () => {
+    const res = await ask("How do list comprehensions work?");
+    expect(res.status).toBe(200);
+    const answer = ((await res.json()) as { data: TutorExchange }).data;
+    expect(answer.citations[0]).toEqual({ activityPathId: parts[0], name: "Lists" });
+    expect(answer.passages[0].text).toContain("list comprehension builds a new list");
+  });
+
+  it("never searches, cites or quotes locked content", async () => {
+    const res = await ask("secret exam answer");
+    const answer = ((await res.json()) as { data: TutorExchange }).data;
+    expect(answer.citations.map((c) => c.activityPathId)).not.toContain(parts[2]);
+    expect(answer.answer).not.toContain("secret");
+    expect(JSON.stringify(answer)).not.toContain("Exam answers");
+  });
+
+  it("keeps the conversation per learner and course; other learners cannot ask in it", async () => {
+    const res = await t.request("GET", `${KM}/${aggregateId}/tutor-questions`, { token: await t.token("ada") });
+    const list = (await res.json()) as TutorConversation;
+    expect(list.data.map((e) => e.question)).toEqual(["How do list comprehensions work?", "secret exam answer"]);
+    expect((await ask("dictionary", "grace")).status).toBe(404);
+  });
+
+  it("refuses an empty or too long question (400), in the field's words", async () => {
+    expect((await ask("  ")).status).toBe(400);
+    const long = await ask("x".repeat(1001));
+    expect(long.status).toBe(400);
+    expect(JSON.stringify(await long.json())).toContain("maxLength");
+  });
+});
