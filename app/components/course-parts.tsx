@@ -29,11 +29,14 @@ export function CourseLayers({
   active,
   showContent,
   hasAnnouncements,
+  hasTutor,
 }: {
   objectiveId: string;
-  active: "details" | "content" | "notifications";
+  active: "details" | "content" | "notifications" | "tutor";
   showContent: boolean;
   hasAnnouncements: boolean;
+  /** Issue 16 item 4: the AI tutor of the course (tenant and course allow it). */
+  hasTutor?: boolean;
 }) {
   const { t } = useTranslation();
   return (
@@ -64,6 +67,13 @@ export function CourseLayers({
               aria-current={active === "notifications" ? "page" : undefined}
             >
               {t("course.layerNotifications")}
+            </NavLink>
+          </li>
+        ) : null}
+        {hasTutor ? (
+          <li>
+            <NavLink to={`/learn/courses/${objectiveId}/tutor`} aria-current={active === "tutor" ? "page" : undefined}>
+              {t("tutor.layer")}
             </NavLink>
           </li>
         ) : null}

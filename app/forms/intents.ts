@@ -21,6 +21,8 @@ export const INTENT = {
   post: "post",
   /** Spec 2.11: hide the browser-support alert (a cookie remembers it). */
   dismissBrowserAlert: "dismissBrowserAlert",
+  /** A question to the course's AI tutor (issue 16). */
+  askTutor: "askTutor",
   /** Product feedback (spec 2.11). */
   feedback: "feedback",
   /** A message in a course's chat or announcements (issue 16). */

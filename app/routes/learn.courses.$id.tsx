@@ -41,6 +41,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const course = await loadCourse(lms, id, { certificatesOf: shell.user.id, config: s.config });
   const view = courseView(course, new Date(), dateFormatter(getLocale(context), shell.user.timezone), {
     compositeRetake: shell.settings.features.compositeRetake,
+    tutor: shell.settings["learner.tutor"],
   });
   return {
     view,
@@ -293,6 +294,7 @@ export default function CourseDetails() {
         active="details"
         showContent={view.showContentLayer}
         hasAnnouncements={view.hasAnnouncements}
+        hasTutor={view.hasTutor}
       />
       <article className="course-details">
         <CourseHeader name={o.name} code={o.code} collections={o.showcases} />

@@ -1,3 +1,4 @@
+import { tutorAvailable } from "#domain/tutor";
 import { data, redirect } from "react-router";
 
 import type { CertificateRecord } from "#domain/contract/certificates";
@@ -114,7 +115,7 @@ export function courseView(
   course: Awaited<ReturnType<typeof loadCourse>>,
   now: Date,
   fmt: DateFormatter,
-  flags: { compositeRetake: boolean },
+  flags: { compositeRetake: boolean; tutor?: { enabled: boolean } },
 ) {
   const { aggregate, access, records, certificates } = course;
   const objective = access?.objective ?? { ...aggregate!.objective, about: "" };
@@ -220,6 +221,8 @@ export function courseView(
       (wf?.state === ObjectiveWorkflowState.inProgress || objective.supportReview) &&
       Boolean(wf),
     hasAnnouncements: Boolean(objective.announcementChannelId),
+    // Spec 3 / issue 16 item 4: the tutor of an enrolled learner's course, where tenant and course allow it.
+    hasTutor: Boolean(aggregate) && tutorAvailable(flags.tutor ?? { enabled: false }, objective),
   };
 }
 export type CourseView = ReturnType<typeof courseView>;

@@ -28,6 +28,7 @@ import type { CreateDiscussionPost, DiscussionThread } from "./discussions";
 import type { ChatChannels, ChatMessage, ChatMessagePage, ChatRead, ChatUnread, CreateChatMessage } from "./chat";
 import type { ChatChannelKind } from "../chat";
 import type { CreateFeedback } from "./feedback";
+import type { AskTutor, KnowledgeModel, TutorConversation, TutorExchange } from "./tutor";
 import type { MiniGroupMember, PublicSettings, Settings, Unit, User } from "./platform";
 import type { PublicCertificate } from "./certificates";
 import type { ReinforcementAnswerBody, ReinforcementWorkflow } from "./reinforcement";
@@ -71,6 +72,7 @@ const PLATFORM = "/api/platform/v1";
 const LMS = "/api/lms/v1";
 const STORAGE = "/api/lms-storage/v1";
 const SCORM = "/api/scorm/v1";
+const KM = "/api/lms-km/v1";
 
 export const endpoints = {
   // 7.1 Startup and sign-in: current user, permissions, licences, settings (paths not shown).
@@ -207,6 +209,17 @@ export const endpoints = {
   chatRead: (objectiveId: string, kind: ChatChannelKind) =>
     put<ChatRead, { seq: number }>(`${LMS}/users/me/objectives/${seg(objectiveId)}/channels/${kind}/read`),
   createChatMessages: command<CreateChatMessage, ChatMessage>(`${LMS}/create-chat-messages`, true),
+
+  // 7.3 The knowledge model and the tutor (issue 16; the tutor's paths are not shown).
+  knowledgeModel: (aggregateId: string) =>
+    get<KnowledgeModel>(`${KM}/users/me/objective-workflow-aggregates/${seg(aggregateId)}/knowledge-model`),
+  tutorConversation: (aggregateId: string) =>
+    get<TutorConversation>(`${KM}/users/me/objective-workflow-aggregates/${seg(aggregateId)}/tutor-questions`),
+  askTutor: (aggregateId: string) =>
+    command<AskTutor, TutorExchange>(
+      `${KM}/users/me/objective-workflow-aggregates/${seg(aggregateId)}/tutor-questions`,
+      true,
+    ),
 
   // Product feedback (spec 2.11, 7.1; path not shown).
   createProductFeedback: command<CreateFeedback, { id: string }>(`${LMS}/create-product-feedback`, true),

@@ -14,7 +14,7 @@ export const askTutorSchema = z.object({
 export type AskTutor = z.infer<typeof askTutorSchema>;
 
 /** A place in the course the answer used: an activity the learner may open, as a link into the content viewer. */
-export interface TutorCitation {
+interface TutorCitation {
   activityPathId: string;
   name: string;
 }

@@ -1,0 +1,130 @@
+import { Suspense } from "react";
+import { data, redirect, useActionData, useLoaderData } from "react-router";
+import { useTranslation } from "~/i18n/lite";
+import type { Route } from "./+types/learn.courses.$id.tutor";
+import { endpoints } from "#domain/contract/endpoints";
+import type { TutorExchange } from "#domain/contract/tutor";
+import { tutorAvailable } from "#domain/tutor";
+import { ActivityKind } from "#domain/vocabulary";
+import { state } from "~/services/request.server";
+import { requireCourseId } from "~/services/catalog.server";
+import { loadCourse } from "~/services/course.server";
+import { LmsError } from "~/services/lms.server";
+import { badRequest, intentOf, readForm } from "~/services/forms.server";
+import { redirectWithToast } from "~/services/toast.server";
+import { commandErrorToast } from "~/services/command-errors.server";
+import { formError } from "~/forms/errors";
+import { parseSubmission } from "~/forms/parse";
+import { INTENT } from "~/forms/intents";
+import { askTutorFormSchema } from "~/forms/tutor";
+import { CourseLayers } from "~/components/course-parts";
+import { lazyWidget } from "~/components/lazy-widget";
+
+const Tutor = lazyWidget(() => import("~/components/tutor"));
+
+/** The learner's enrolment in a course whose tutor is on (tenant and course); 404 otherwise. */
+async function tutorCourse(context: Route.LoaderArgs["context"], id: string) {
+  const s = state(context);
+  const shell = await s.requireLearner();
+  const lms = await s.lms();
+  const { aggregate } = await loadCourse(lms, id, { config: s.config });
+  if (!aggregate || !tutorAvailable(shell.settings["learner.tutor"], aggregate.objective))
+    throw new Response("Not found", { status: 404 });
+  return { s, lms, aggregate };
+}
+
+/**
+ * /learn/courses/{id}/tutor (issue 16 items 4–6): the AI tutor of a course, grounded in the course's own
+ * open content with citations. The knowledge model (spec 7.3) and the conversation load in parallel; if
+ * the knowledge model cannot be had, no chat starts (spec 8: 'Chat is not available').
+ */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const id = requireCourseId(params.id);
+  const { lms, aggregate } = await tutorCourse(context, id);
+  const [model, conversation] = await Promise.all([
+    lms.get(endpoints.knowledgeModel(aggregate.id)).catch((err: unknown) => {
+      if (err instanceof LmsError) return null;
+      throw err;
+    }),
+    lms.get(endpoints.tutorConversation(aggregate.id)).catch((err: unknown) => {
+      if (err instanceof LmsError) return { data: [] as TutorExchange[] };
+      throw err;
+    }),
+  ]);
+  const objective = aggregate.objective;
+  return {
+    id,
+    name: objective.name,
+    showContent: Boolean(aggregate.lastObjectiveWorkflow) && objective.activity.kind !== ActivityKind.lti,
+    hasAnnouncements: Boolean(objective.announcementChannelId),
+    available: model !== null,
+    exchanges: conversation.data,
+    commandId: crypto.randomUUID(),
+  };
+}
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const id = requireCourseId(params.id);
+  const { s, lms, aggregate } = await tutorCourse(context, id);
+  const back = `/learn/courses/${id}/tutor`;
+  const form = await readForm(request);
+  switch (intentOf(form)) {
+    case INTENT.askTutor: {
+      const submission = parseSubmission(form, askTutorFormSchema);
+      if (submission.status !== "success") return data(submission.reply(), { status: 400 });
+      try {
+        await lms.command(endpoints.askTutor(aggregate.id), {
+          id: submission.value.id,
+          question: submission.value.question,
+        });
+      } catch (err) {
+        if (!(err instanceof LmsError)) throw err;
+        if (err.status === 400) {
+          const fieldErrors: Record<string, string[]> = {};
+          for (const [field, list] of Object.entries(err.messages))
+            (fieldErrors[field === "question" ? "question" : ""] ??= []).push(
+              ...list.map((m) => formError(m.code, m.params)),
+            );
+          return data(submission.reply({ fieldErrors }), { status: 400 });
+        }
+        return redirectWithToast(back, commandErrorToast(err), s.config);
+      }
+      return redirect(`${back}#exchange-${submission.value.id}`);
+    }
+    default:
+      badRequest();
+  }
+}
+
+export const handle = {
+  title: (_d: unknown, t: (k: string) => string) => t("tutor.title"),
+};
+
+export default function CourseTutor() {
+  const d = useLoaderData<typeof loader>();
+  const lastResult = useActionData<typeof action>();
+  const { t } = useTranslation();
+  return (
+    <div className="course-page">
+      <CourseLayers
+        objectiveId={d.id}
+        active="tutor"
+        showContent={d.showContent}
+        hasAnnouncements={d.hasAnnouncements}
+        hasTutor
+      />
+      <section className="course-details" aria-labelledby="tutor-title">
+        <h1 id="tutor-title">{t("tutor.title")}</h1>
+        {d.available ? (
+          <Suspense fallback={<p className="notice">{t("app.loading")}</p>}>
+            <Tutor objectiveId={d.id} exchanges={d.exchanges} commandId={d.commandId} lastResult={lastResult ?? null} />
+          </Suspense>
+        ) : (
+          <p className="notice" role="status">
+            {t("messages.chatUnavailable")}
+          </p>
+        )}
+      </section>
+    </div>
+  );
+}
