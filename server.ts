@@ -57,6 +57,11 @@ const scormLimits = {
   maxEntries: Number(process.env.SCORM_MAX_ENTRIES ?? SCORM_LIMITS.maxEntries),
 };
 const appEnv = process.env.APP_ENV ?? (isDev ? "dev" : "prod");
+// Issue 16 item 6 (decision 028): the tutor's OpenAI-compatible model; without it, extractive answers.
+const tutorModel =
+  process.env.TUTOR_BASE_URL && process.env.TUTOR_MODEL
+    ? { baseUrl: process.env.TUTOR_BASE_URL, apiKey: process.env.TUTOR_API_KEY ?? "", model: process.env.TUTOR_MODEL }
+    : undefined;
 /** The browser tests' learner fixture endpoint (decision 014): never on outside the tests. */
 const testSupport = testSupportEnabled({ ...process.env, APP_ENV: appEnv });
 
@@ -186,6 +191,7 @@ if (!process.env.LMS_API_URL) {
       signingKey: secrets.signingKey,
       jobs,
       calendarFeedKey,
+      tutorModel,
     });
     apiFetch = (request) => thread.fetch(request);
   } else {
@@ -199,6 +205,7 @@ if (!process.env.LMS_API_URL) {
       jobs,
       calendarFeedKey,
       scormLimits,
+      tutorModel,
     });
     apiFetch = (request) => api.fetch(request);
   }

@@ -1,5 +1,6 @@
 import type { JWK } from "jose";
 import type { Database, Db } from "./db/client";
+import type { TutorModelConfig } from "./tutor-model";
 import type { WriteLimiters, WriteLimitOptions } from "./write-limits";
 
 interface TokenClaims {
@@ -27,6 +28,8 @@ export interface ApiDeps {
   jobs?: { smtpUrl?: string; intervalMs?: number };
   /** Key of the personal calendar feed links (decision 022); without it, one per process. */
   calendarFeedKey?: string;
+  /** The tutor's OpenAI-compatible model (TUTOR_BASE_URL…); none: extractive answers (decision 028). */
+  tutorModel?: TutorModelConfig;
   /** Other numbers for the per-user write limits (`api/write-limits.ts`); tests only. */
   writeLimits?: WriteLimitOptions;
   /** The most bytes and files a SCORM package may unpack to (SCORM_MAX_BYTES, SCORM_MAX_ENTRIES). */

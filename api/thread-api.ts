@@ -21,6 +21,7 @@ export interface ThreadApiOptions {
   jobs?: ApiDeps["jobs"];
   /** Key of the personal calendar feed links (decision 022). */
   calendarFeedKey?: string;
+  tutorModel?: ApiDeps["tutorModel"];
 }
 
 export function createThreadApi(client: unknown, options: ThreadApiOptions): (request: Request) => Promise<Response> {
@@ -46,6 +47,7 @@ export function createThreadApi(client: unknown, options: ThreadApiOptions): (re
     signingKey: options.signingKey,
     jobs: options.jobs,
     calendarFeedKey: options.calendarFeedKey,
+    tutorModel: options.tutorModel,
   });
   return async (request) => api.fetch(request);
 }

@@ -96,6 +96,7 @@ export async function conversation(db: Db, userId: string, objectiveId: string):
       id: r.id,
       question: r.question,
       answer: r.answer,
+      answeredBy: r.answeredBy as TutorExchange["answeredBy"],
       passages,
       citations: passages.map(({ activityPathId, name }) => ({ activityPathId, name })),
       createdAt: r.createdAt.toISOString(),

@@ -11,6 +11,7 @@ import { jsonBody, params } from "../validate";
 import { limitWrites } from "../write-limits";
 import { askTutorSchema, type KnowledgeModel, type TutorConversation } from "../../domain/contract/tutor";
 import { searchConfigFor } from "../../domain/tutor";
+import { modelAnswer } from "../tutor-model";
 
 const aggregateParams = z.object({ id: z.uuid() });
 
@@ -52,7 +53,13 @@ export function tutorRoutes() {
     const parts = await openParts(db, course.workflow, c.var.now);
     const locale = c.req.header("Accept-Language")?.split(",")[0]?.trim();
     const passages = await retrieve(db, course.objectiveId, parts, body.question, searchConfigFor(locale));
-    const answer = passages.map((p) => `${p.name}: “${p.text}”`).join("\n\n");
+    const extractive = passages.map((p) => `${p.name}: “${p.text}”`).join("\n\n");
+    // With a model (decision 028): its answer grounded in the same passages; failing or slow: extractive.
+    const model = c.var.deps.tutorModel;
+    const modelText =
+      model && passages.length > 0 ? await modelAnswer(model, body.question, passages, locale ?? "en-US") : null;
+    const answer = modelText ?? extractive;
+    const answeredBy = modelText ? "model" : model && passages.length > 0 ? "fallback" : "extractive";
     return runCommand(c, { id: body.id, type: "ask-tutor", body: { aggregateId: id, ...body } }, async (tx) => {
       const [row] = await tx
         .insert(tutorExchanges)
@@ -62,6 +69,7 @@ export function tutorRoutes() {
           objectiveId: course.objectiveId,
           question: body.question,
           answer,
+          answeredBy,
           passages,
           createdAt: c.var.now,
         })
@@ -72,6 +80,7 @@ export function tutorRoutes() {
         id: body.id,
         question: body.question,
         answer,
+        answeredBy,
         passages,
         citations: passages.map(({ activityPathId, name }) => ({ activityPathId, name })),
         createdAt: c.var.now.toISOString(),

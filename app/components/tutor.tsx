@@ -45,8 +45,12 @@ export default function Tutor({ objectiveId, exchanges, commandId, lastResult }:
                 <p>{t("tutor.nothingFound")}</p>
               ) : (
                 <>
-                  <p>{t("tutor.fromCourse")}</p>
-                  {e.passages.map((p, i) => (
+                  {e.answeredBy === "model" ? (
+                    <p style={{ whiteSpace: "pre-wrap" }}>{e.answer}</p>
+                  ) : (
+                    <p>{t(e.answeredBy === "fallback" ? "tutor.modelFailed" : "tutor.fromCourse")}</p>
+                  )}
+                  {(e.answeredBy === "model" ? [] : e.passages).map((p, i) => (
                     <blockquote
                       key={i}
                       cite={`/learn/courses/${objectiveId}/view/content?activityPathId=${p.activityPathId}`}

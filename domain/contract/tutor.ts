@@ -29,6 +29,8 @@ export interface TutorExchange {
   question: string;
   /** The answer as text: the best passages when no model is configured (extractive). */
   answer: string;
+  /** "model": the configured model wrote it; "extractive": no model; "fallback": the model failed or was slow. */
+  answeredBy: "model" | "extractive" | "fallback";
   passages: TutorPassage[];
   citations: TutorCitation[];
   createdAt: string;

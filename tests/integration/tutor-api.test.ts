@@ -8,6 +8,7 @@ import { eq, inArray } from "drizzle-orm";
 import { createTestApi, type TestApi } from "../fixtures/api";
 import { createCourse, createTree, enrolUser } from "../fixtures/courses";
 import * as s from "../../api/db/schema";
+import { startFakeOpenAi } from "../fixtures/fake-openai";
 import type { KnowledgeModel, TutorConversation, TutorExchange } from "../../domain/contract/tutor";
 
 const FUTURE = "2099-01-01T00:00:00.000Z";
@@ -104,5 +105,90 @@ describe("answers grounded in the course", () => {
     const long = await ask("x".repeat(1001));
     expect(long.status).toBe(400);
     expect(JSON.stringify(await long.json())).toContain("maxLength");
+  });
+});
+
+describe("with an OpenAI-compatible model (TUTOR_BASE_URL)", () => {
+  const ANSWER = "A list comprehension builds a list in one expression, as the Lists activity shows.";
+  let model: Awaited<ReturnType<typeof startFakeOpenAi>>;
+  let m: TestApi;
+  let agg: string;
+  beforeAll(async () => {
+    model = await startFakeOpenAi(3312, ANSWER);
+    m = await createTestApi({
+      tutorModel: { baseUrl: model.baseUrl, apiKey: "test-key", model: "test-model", timeoutMs: 1_000 },
+    });
+    const db = m.database.db;
+    const [{ id: tenantId }] = await db.select({ id: s.tenants.id }).from(s.tenants);
+    const { objective } = await createCourse(db, tenantId, { enableAiTutor: true });
+    const tree = await createTree(db, tenantId, objective.id, [
+      { name: "Lists" },
+      { name: "Locked", constraint: { startFrom: FUTURE } },
+    ]);
+    const [open, locked] = await db
+      .select({ id: s.activityParts.id, activityId: s.activityParts.activityId })
+      .from(s.activityParts)
+      .where(inArray(s.activityParts.id, tree.partIds))
+      .then((rows) => tree.partIds.map((id) => rows.find((r) => r.id === id)!));
+    await db
+      .update(s.activities)
+      .set({ content: { html: "<p>A list comprehension builds a list.</p>" } })
+      .where(eq(s.activities.id, open.activityId));
+    await db
+      .update(s.activities)
+      .set({ content: { html: "<p>Hidden list answer key.</p>" } })
+      .where(eq(s.activities.id, locked.activityId));
+    agg = (await enrolUser(db, { tenantId, userId: m.users.ada, objectiveId: objective.id }, { workflowState: 1 }))
+      .aggregate.id;
+  });
+  afterAll(async () => {
+    await m?.close();
+    await model?.close();
+  });
+  const askModel = async (question: string) => {
+    const res = await m.request("POST", `${KM}/${agg}/tutor-questions`, {
+      token: await m.token("ada"),
+      body: { id: crypto.randomUUID(), question },
+      headers: { Prefer: "respond-sync", "Accept-Language": "en-US" },
+    });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { data: TutorExchange }).data;
+  };
+
+  it("answers with the model's streamed text, the passages sent as quoted data, the same citations", async () => {
+    const answer = await askModel("What does a list comprehension do?");
+    expect(answer.answeredBy).toBe("model");
+    expect(answer.answer).toBe(ANSWER);
+    expect(answer.citations.map((c) => c.name)).toEqual(["Lists"]);
+    const sent = model.requests.at(-1)!;
+    expect(sent.authorization).toBe("Bearer test-key");
+    expect(sent.body.model).toBe("test-model");
+    const user = JSON.parse(sent.body.messages.find((x) => x.role === "user")!.content);
+    expect(user.passages).toEqual([
+      { activity: "Lists", text: expect.stringContaining("list comprehension builds a list") },
+    ]);
+    // Locked content never reaches the model either.
+    expect(JSON.stringify(sent.body)).not.toContain("answer key");
+    expect(sent.body.messages[0].content).toContain("only help with this course");
+  });
+
+  it("a failing or slow model: the extractive answer, marked as a fallback", async () => {
+    model.setMode("fail");
+    const failed = await askModel("list comprehension");
+    expect(failed.answeredBy).toBe("fallback");
+    expect(failed.answer).toContain("list comprehension builds a list");
+    model.setMode("slow");
+    const started = Date.now();
+    const slow = await askModel("list comprehension again");
+    expect(slow.answeredBy).toBe("fallback");
+    expect(Date.now() - started).toBeLessThan(5_000);
+    model.setMode("ok");
+  });
+
+  it("with nothing in the open course to ground it, the model is not asked", async () => {
+    const before = model.requests.length;
+    const answer = await askModel("Who won the football yesterday?");
+    expect(answer.passages).toEqual([]);
+    expect(model.requests.length).toBe(before);
   });
 });

@@ -4,6 +4,7 @@ CREATE TABLE "tutor_exchanges" (
 	"objective_id" uuid NOT NULL,
 	"question" text NOT NULL,
 	"answer" text NOT NULL,
+	"answered_by" text DEFAULT 'extractive' NOT NULL,
 	"passages" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"created_at" timestamp with time zone NOT NULL
 );

@@ -15,6 +15,8 @@ export const tutorExchanges = pgTable(
       .references(() => objectives.id, { onDelete: "cascade" }),
     question: text("question").notNull(),
     answer: text("answer").notNull(),
+    /** Who wrote the answer: "model" (TUTOR_BASE_URL), "extractive" (no model), "fallback" (the model failed). */
+    answeredBy: text("answered_by").notNull().default("extractive"),
     /** The passages and citations shown with the answer (what the learner could open when asking). */
     passages: jsonb("passages").notNull().default([]),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
