@@ -95,7 +95,9 @@ export default function Chat(props: ChatProps) {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseSubmission(formData, chatPostSchema),
   });
-  const sending = navigation.state === "submitting" && navigation.formData?.get("intent") === INTENT.chatPost;
+  // Until the page with the new command id has loaded: a second message sent sooner would reuse the id
+  // and be taken for a repeat of the first.
+  const sending = navigation.state !== "idle" && navigation.formData?.get("intent") === INTENT.chatPost;
   const here = `/learn/courses/${props.objectiveId}/view/notifications?channel=${props.channel}`;
   return (
     <div className="chat">

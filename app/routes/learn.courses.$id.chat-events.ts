@@ -11,6 +11,8 @@ import { LmsError } from "~/services/lms.server";
 
 /** A comment line every so often keeps proxies from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;
+/** Changes read per call (the API's most). */
+const READ_LIMIT = 200;
 /** Without a change feed (an external LMS API) the stream asks for news this often. */
 const POLL_MS = 5_000;
 
@@ -36,7 +38,7 @@ export async function loader({ params, request, context, url }: Route.LoaderArgs
   const channel = chatChannelOf(url);
   const fmt = dateFormatter(getLocale(context), shell.user.timezone);
   let after = resumeAfter(request, url);
-  const read = () => lms.get(endpoints.chatMessages(id, channel), { after, limit: 200 });
+  const read = () => lms.get(endpoints.chatMessages(id, channel), { after, limit: READ_LIMIT });
   let first;
   try {
     first = await read();
@@ -71,7 +73,10 @@ export async function loader({ params, request, context, url }: Route.LoaderArgs
         try {
           do {
             again = false;
-            send(await read());
+            const page = await read();
+            send(page);
+            // A full page: there is more after it.
+            if (page.data.length >= READ_LIMIT) again = true;
           } while (again && !closed);
         } catch (err) {
           // A session that ended, a course left: the stream ends; the browser's reconnect gets the answer.

@@ -108,3 +108,61 @@ test("a message written while the chat is open arrives by itself with JavaScript
     await other.close();
   }
 });
+
+/** Reads server-sent events of a stream until `until` says so; returns them in order (id and data). */
+async function readEvents(
+  url: string,
+  headers: Record<string, string>,
+  until: (events: { id: string; data: string }[]) => boolean,
+) {
+  const controller = new AbortController();
+  const res = await fetch(url, { headers: { Accept: "text/event-stream", ...headers }, signal: controller.signal });
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toContain("text/event-stream");
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const events: { id: string; data: string }[] = [];
+  let buffer = "";
+  while (!until(events)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const id = /^id: (.*)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (id && data) events.push({ id, data });
+    }
+  }
+  controller.abort();
+  return events;
+}
+
+test("the live stream resumes after Last-Event-ID: what came after it, nothing before it, once", async ({
+  page,
+  learner,
+  baseURL,
+}) => {
+  await openHub(page, learner);
+  await page.getByRole("link", { name: /Course chat/ }).click();
+  const words = [`first-${crypto.randomUUID()}`, `second-${crypto.randomUUID()}`];
+  for (const word of words) {
+    await page.getByLabel("Message").fill(word);
+    await page.getByRole("button", { name: "Send" }).click();
+    await expect(page.locator(".chat__message").filter({ hasText: word })).toHaveCount(1);
+    await expect(page.getByLabel("Message")).toHaveValue("");
+    await expect(page.getByRole("button", { name: "Send" })).toBeEnabled();
+  }
+  const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+  const url = `${baseURL}${new URL(page.url()).pathname.replace(/\/view\/notifications$/, "/chat-events")}?channel=chat`;
+  const has = (events: { data: string }[], word: string) => events.some((e) => e.data.includes(word));
+  const all = await readEvents(url, { Cookie: cookie, "Last-Event-ID": "0" }, (e) => has(e, words[1]));
+  const first = all.find((e) => e.data.includes(words[0]))!;
+  const resumed = await readEvents(url, { Cookie: cookie, "Last-Event-ID": first.id }, (e) => has(e, words[1]));
+  expect(has(resumed, words[0])).toBe(false);
+  expect(resumed.filter((e) => e.data.includes(words[1]))).toHaveLength(1);
+  // Without the learner's session the stream is not served.
+  const stranger = await fetch(url, { headers: { Accept: "text/event-stream" }, redirect: "manual" });
+  expect(stranger.status).not.toBe(200);
+});

@@ -186,3 +186,45 @@ describe("two API nodes on one database", () => {
     expect((await readShowcases()).data.map((x: { name: string }) => x.name)).toContain("Shown on every node");
   });
 });
+
+describe("chat on two nodes (issue 16 item 2, decision 027)", () => {
+  let a: TestApi;
+  let b: TestNode;
+  beforeAll(async () => {
+    a = await createTestApi();
+    b = await a.otherNode();
+  });
+  afterAll(async () => {
+    await b?.close();
+    await a?.close();
+  });
+
+  it("a message posted on A is heard on B at once (NOTIFY chat:<id>) and B reads it after the last number", async () => {
+    const [{ id: tenantId }] = await a.database.db.select({ id: s.tenants.id }).from(s.tenants);
+    const { objective } = await createCourse(a.database.db, tenantId, { announcementChannelId: crypto.randomUUID() });
+    await a.database.db
+      .insert(s.objectiveWorkflowAggregates)
+      .values([a.users.ada, a.users.grace].map((userId) => ({ tenantId, userId, objectiveId: objective.id })));
+    const path = `/api/lms/v1/users/me/objectives/${objective.id}/channels/chat/messages`;
+    const grace = await a.token("grace");
+    const before = (await (await b.request("GET", path, { token: grace })).json()) as { lastVersion: number };
+    const heard: DataChange[] = [];
+    b.database.changes.subscribe((change) => heard.push(change));
+    await b.database.changes.listening();
+    const posted = await a.request("POST", "/api/lms/v1/create-chat-messages", {
+      token: await a.token("ada"),
+      body: { id: crypto.randomUUID(), objectiveId: objective.id, channel: "chat", body: "hello from A" },
+      headers: { Prefer: "respond-sync" },
+    });
+    expect(posted.status).toBe(200);
+    const deadline = Date.now() + 5_000;
+    while (!heard.some((c) => c.kind === "chat")) {
+      if (Date.now() > deadline) throw new Error(`B heard no chat notice: ${JSON.stringify(heard)}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const after = (await (await b.request("GET", `${path}?after=${before.lastVersion}`, { token: grace })).json()) as {
+      data: { body: string }[];
+    };
+    expect(after.data.map((m) => m.body)).toEqual(["hello from A"]);
+  });
+});
