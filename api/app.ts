@@ -16,6 +16,7 @@ import { calendarRoutes } from "./routes/calendar";
 import { chatRoutes } from "./routes/chat";
 import { feedbackRoutes } from "./routes/feedback";
 import { tutorRoutes } from "./routes/tutor";
+import { analyticsRoutes } from "./routes/analytics";
 import { storageRoutes, storageRoots } from "./routes/storage";
 import { testSupportRoutes } from "./routes/test-support";
 import { scormRoutes } from "./routes/scorm";
@@ -60,6 +61,7 @@ export function createApi(deps: ApiDeps) {
   lms.route("/", feedbackRoutes());
   app.route("/lms/v1", lms);
   app.route("/lms-km/v1", tutorRoutes());
+  app.route("/analytics/v1", analyticsRoutes());
   app.route("/lms-storage/v1", storageRoutes(storageRoots(deps.dataDir)));
   app.route("/scorm/v1", scormRoutes());
   // Decision 014: only for the browser tests' server (server.ts decides and keeps it to loopback).

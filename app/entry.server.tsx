@@ -8,6 +8,7 @@ import { I18nProvider } from "~/i18n/lite";
 import { getInstance } from "./services/i18n.server";
 import { NonceProvider } from "./components/nonce";
 import { appConfig, type AppConfig } from "./services/config.server";
+import { record } from "./services/analytics.server";
 
 /** The load context's key, read by `server.ts` from this entry module of the build (decision 015). */
 export { appLoadContext } from "./services/config.server";
@@ -105,8 +106,18 @@ export default function handleRequest(
   });
 }
 
-export function handleError(error: unknown, { request }: { request: Request }) {
+export function handleError(
+  error: unknown,
+  { request, context }: { request: Request; context?: Readonly<RouterContextProvider> },
+) {
   if (request.signal.aborted) return;
   if (error instanceof Response) return;
   console.error("[app]", error);
+  // Issue 16 item 8: server errors go to the collector with their stack (trace sample rate 1), never to the user.
+  if (context) {
+    const err = error instanceof Error ? error : new Error(String(error));
+    void record(request, context, [
+      { name: "error", page: new URL(request.url).pathname, props: { message: err.message, stack: err.stack ?? "" } },
+    ]);
+  }
 }

@@ -19,8 +19,10 @@ import { localeMiddleware, getLocale, translationsVersion } from "./services/i18
 import { requestStateMiddleware, state } from "./services/request.server";
 import { popToast } from "./services/toast.server";
 import { showBrowserAlert } from "./services/browser-support.server";
+import { record } from "./services/analytics.server";
 import { loadPublicSettings, publicLms } from "./services/user.server";
 import { Shell } from "./components/shell";
+import { Analytics } from "./components/analytics";
 import { BlockingLoader } from "./components/blocking-loader";
 import { ErrorPage, errorStatus, errorVariant } from "./components/error-page";
 import { useNonce } from "./components/nonce";
@@ -44,6 +46,10 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     // A session the API no longer accepts reads as signed out here; private routes redirect to sign-in.
     if (!(err instanceof Response)) throw err;
   }
+  // Issue 16 item 8: a page view of every document, recorded on the server (so without JavaScript too);
+  // the browser's client records only its own navigations. Not awaited: the page never waits for it.
+  if (request.method === "GET" && !new URL(request.url).pathname.endsWith(".data"))
+    void record(request, context, [{ name: "page_view", page: url.pathname, props: {} }]);
   const [publicSettings, { toasts, setCookie }] = await Promise.all([
     shell ? null : loadPublicSettings(publicLms(context)),
     popToast(request, s.config),
@@ -131,6 +137,7 @@ export default function App() {
   return (
     <>
       <title>{pageTitle(names, root.portalName)}</title>
+      <Analytics appEnv={root.env.APP_ENV} />
       {bare ? (
         <BarePage portalName={root.portalName}>
           <Outlet />

@@ -15,6 +15,7 @@ export default [
     route("login-callback", "routes/learn.login-callback.tsx"),
     route("language", "routes/learn.language.ts"),
     route("browser-alert", "routes/learn.browser-alert.ts"),
+    route("collect", "routes/learn.collect.ts"),
     route("files/:activityId", "routes/learn.files.$activityId.ts"),
     // Issue 15: a SCORM package's files (same-origin for its SCOs) and the player's commits.
     route("scorm/:activityId/*", "routes/learn.scorm.$activityId.$.ts"),

@@ -755,3 +755,4 @@ export * from "./schema/scorm";
 export * from "./schema/chat";
 export * from "./schema/feedback";
 export * from "./schema/tutor";
+export * from "./schema/analytics";

@@ -13,6 +13,7 @@ import { parseSubmission } from "~/forms/parse";
 import { INTENT } from "~/forms/intents";
 import { feedbackSchema } from "~/forms/feedback";
 import { lazyWidget } from "~/components/lazy-widget";
+import { record } from "~/services/analytics.server";
 
 const FeedbackForm = lazyWidget(() => import("~/components/feedback-form"));
 
@@ -69,6 +70,14 @@ export async function action({ request, context }: Route.ActionArgs) {
         }
         return redirectWithToast(back, commandErrorToast(err), s.config);
       }
+      // Spec 7.1: the analytics event product_feedback (grade, details, comment).
+      void record(request, context, [
+        {
+          name: "product_feedback",
+          page: back,
+          props: { grade: v.grade, details: v.details ?? [], comment: v.comment ?? "" },
+        },
+      ]);
       return redirectWithToast(back, { type: "success", key: "feedback.thanks" }, s.config);
     }
     default:

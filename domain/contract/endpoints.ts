@@ -28,6 +28,7 @@ import type { CreateDiscussionPost, DiscussionThread } from "./discussions";
 import type { ChatChannels, ChatMessage, ChatMessagePage, ChatRead, ChatUnread, CreateChatMessage } from "./chat";
 import type { ChatChannelKind } from "../chat";
 import type { CreateFeedback } from "./feedback";
+import type { AnalyticsBatch } from "./analytics";
 import type { AskTutor, KnowledgeModel, TutorConversation, TutorExchange } from "./tutor";
 import type { MiniGroupMember, PublicSettings, Settings, Unit, User } from "./platform";
 import type { PublicCertificate } from "./certificates";
@@ -220,6 +221,9 @@ export const endpoints = {
       `${KM}/users/me/objective-workflow-aggregates/${seg(aggregateId)}/tutor-questions`,
       true,
     ),
+
+  // Analytics (spec 7.1: events go to an analytics service; the embedded collector; path not shown).
+  analyticsEvents: command<AnalyticsBatch, { accepted: number }>(`/api/analytics/v1/events`, true),
 
   // Product feedback (spec 2.11, 7.1; path not shown).
   createProductFeedback: command<CreateFeedback, { id: string }>(`${LMS}/create-product-feedback`, true),

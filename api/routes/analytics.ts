@@ -1,0 +1,35 @@
+import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
+import type { ApiEnv } from "../context";
+import { requireUser } from "../auth";
+import { analyticsEvents } from "../db/schema";
+import { jsonBody } from "../validate";
+import { analyticsBatchSchema } from "../../domain/contract/analytics";
+
+/** A signed-in user when a token is sent; visitors' events (page views of public pages) are anonymous. */
+const maybeUser = createMiddleware<ApiEnv>(async (c, next) => {
+  if (c.req.header("authorization")) return requireUser(c, next);
+  await next();
+});
+
+/** The embedded analytics collector (issue 16 item 8, decision 029): stores a batch in one statement. */
+export function analyticsRoutes() {
+  const r = new Hono<ApiEnv>();
+  r.post("/events", maybeUser, async (c) => {
+    const { events } = await jsonBody(c, analyticsBatchSchema);
+    const user = c.var.user;
+    await c.var.db.insert(analyticsEvents).values(
+      events.map((e) => ({
+        tenantId: user?.tenantId ?? null,
+        userId: user?.id ?? null,
+        session: e.session ?? null,
+        name: e.name,
+        page: e.page ?? null,
+        props: e.props,
+        createdAt: c.var.now,
+      })),
+    );
+    return c.json({ accepted: events.length });
+  });
+  return r;
+}

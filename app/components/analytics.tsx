@@ -1,0 +1,29 @@
+import { useEffect, useRef } from "react";
+import { useLocation } from "react-router";
+import { analyticsEnabled } from "#domain/analytics";
+
+type Client = typeof import("~/analytics.client");
+let client: Promise<Client> | null = null;
+
+/** The browser asks not to be tracked (Do-Not-Track or Global Privacy Control). */
+const optedOut = () =>
+  navigator.doNotTrack === "1" || (navigator as Navigator & { globalPrivacyControl?: boolean }).globalPrivacyControl;
+
+/**
+ * Issue 16 item 8: loads the analytics client after hydration (its own chunk, not first-load JavaScript)
+ * where APP_ENV is test or prod; records client-side navigations (the server records documents).
+ */
+export function Analytics({ appEnv }: { appEnv: string }) {
+  const location = useLocation();
+  const first = useRef(true);
+  useEffect(() => {
+    if (!analyticsEnabled(appEnv) || optedOut()) return;
+    client ??= import("~/analytics.client").then((m) => (m.start(), m));
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    void client.then((m) => m.track("page_view"));
+  }, [appEnv, location.pathname]);
+  return null;
+}

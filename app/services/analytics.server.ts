@@ -1,0 +1,33 @@
+import type { RouterContextProvider } from "react-router";
+import { analyticsEnabled, optedOut } from "#domain/analytics";
+import type { AnalyticsBatch } from "#domain/contract/analytics";
+import { endpoints } from "#domain/contract/endpoints";
+import { appConfig } from "./config.server";
+import { state } from "./request.server";
+import { publicLms } from "./user.server";
+
+/** Whether this request may be recorded: APP_ENV test or prod, and no Do-Not-Track / Global Privacy Control. */
+export function mayRecord(request: Request, context: Readonly<RouterContextProvider>): boolean {
+  return (
+    analyticsEnabled(appConfig(context).appEnv) && !optedOut(request.headers.get("DNT"), request.headers.get("Sec-GPC"))
+  );
+}
+
+/**
+ * Sends events to the collector (issue 16 item 8, decision 029) as the signed-in user, or anonymously;
+ * never fails the page: a collector that cannot take them is logged, not shown.
+ */
+export async function record(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  events: AnalyticsBatch["events"],
+): Promise<void> {
+  if (!mayRecord(request, context) || events.length === 0) return;
+  try {
+    const s = state(context);
+    const lms = (await s.session()) ? await s.lms() : publicLms(context);
+    await lms.command(endpoints.analyticsEvents, { events });
+  } catch (err) {
+    console.warn("[analytics] events not recorded:", (err as Error).message);
+  }
+}
