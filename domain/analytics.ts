@@ -16,7 +16,7 @@ export const ANALYTICS_EVENTS = [
 export type AnalyticsEventName = (typeof ANALYTICS_EVENTS)[number];
 
 /** Spec 9: a new analytics session after more than 7,200 s without activity. */
-export const ANALYTICS_SESSION_SECONDS = 7200;
+const ANALYTICS_SESSION_SECONDS = 7200;
 /** Spec 9: activity (scroll, keydown, click) counted at most every 100 ms. */
 export const ACTIVITY_THROTTLE_MS = 100;
 

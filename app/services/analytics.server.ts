@@ -7,7 +7,7 @@ import { state } from "./request.server";
 import { publicLms } from "./user.server";
 
 /** Whether this request may be recorded: APP_ENV test or prod, and no Do-Not-Track / Global Privacy Control. */
-export function mayRecord(request: Request, context: Readonly<RouterContextProvider>): boolean {
+function mayRecord(request: Request, context: Readonly<RouterContextProvider>): boolean {
   return (
     analyticsEnabled(appConfig(context).appEnv) && !optedOut(request.headers.get("DNT"), request.headers.get("Sec-GPC"))
   );

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ANALYTICS_EVENTS } from "../analytics";
 
 /** One event: a spec 7.1 name, small properties (numbers, short texts, lists), the page path, the session. */
-export const analyticsEventSchema = z.object({
+const analyticsEventSchema = z.object({
   name: z.enum(ANALYTICS_EVENTS),
   page: z.string().max(2000).nullish(),
   session: z.string().max(64).nullish(),
