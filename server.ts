@@ -46,6 +46,9 @@ import { createSessionStore, deleteEndedSessions } from "./api/sessions/store";
 import { operatorCommand, OperatorError, runOperatorCommand } from "./api/sessions/operator";
 import { loadSecrets, verifierFrom, type VerifierConfig } from "./api/runtime";
 import { isLoopback, testSupportEnabled, TEST_SUPPORT_PATH } from "./api/routes/test-support";
+import { demoTools, TOOLS_FILE } from "./api/lti/registry";
+import { createDemoLti13Tool } from "./api/lti/demo-tool";
+import { createDemoLti11Tool } from "./api/lti/demo-tool-11";
 
 const isDev = process.env.NODE_ENV !== "production";
 const port = Number(process.env.PORT ?? 3000);
@@ -180,6 +183,8 @@ if (!process.env.LMS_API_URL) {
     embeddedClient = { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret };
     verifier = { kind: "local", issuer, key: secrets.signingKey, previousKeys: secrets.previousSigningKeys };
   }
+  // Decision 023: the LTI tools the operator registered (npm run lti:tool) and, with the demo, its tools.
+  const lti = { file: resolve(dataDir, TOOLS_FILE), tools: demoAllowed ? demoTools(appUrl) : [] };
   if (database.thread) {
     // Decision 012: the API runs in the database thread, beside PGlite, off the rendering thread.
     const thread = database.thread;
@@ -189,6 +194,8 @@ if (!process.env.LMS_API_URL) {
       testSupport,
       appUrl,
       signingKey: secrets.signingKey,
+      previousSigningKeys: secrets.previousSigningKeys,
+      lti,
       jobs,
       calendarFeedKey,
       tutorModel,
@@ -202,6 +209,8 @@ if (!process.env.LMS_API_URL) {
       testSupport,
       appUrl,
       signingKey: secrets.signingKey,
+      previousSigningKeys: secrets.previousSigningKeys,
+      lti,
       jobs,
       calendarFeedKey,
       scormLimits,
@@ -367,6 +376,28 @@ if (!vite) {
   );
 }
 web.get("/", (c) => c.redirect("/learn", 302));
+// Issue 14 item 7: the demo LTI tool, a tool of its own that reaches the platform over HTTP only.
+if (demoAllowed && !process.env.LMS_API_URL) {
+  const demo = demoTools(appUrl).find((t) => t.key === "demo-lti13")!;
+  web.route(
+    "/demo-tools/lti13",
+    await createDemoLti13Tool({
+      platform: appUrl,
+      clientId: demo.clientId!,
+      deploymentId: demo.deploymentId!,
+      base: `${appUrl}/demo-tools/lti13`,
+    }),
+  );
+  const demo11 = demoTools(appUrl).find((t) => t.key === "demo-lti11")!;
+  web.route(
+    "/demo-tools/lti11",
+    createDemoLti11Tool({
+      consumerKey: demo11.consumerKey!,
+      secret: demo11.secret!,
+      base: `${appUrl}/demo-tools/lti11`,
+    }),
+  );
+}
 // Issue 12: the public certificate page, the same for every visitor, kept 10 s per address and language.
 web.use(
   "/learn/certificate/*",

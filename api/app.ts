@@ -11,12 +11,13 @@ import { discussionRoutes } from "./routes/discussions";
 import { certificateRoutes } from "./routes/certificates";
 import { reinforcementRoutes } from "./routes/reinforcement";
 import { startJobs } from "./jobs/run";
-import { proctoringRoutes } from "./routes/proctoring";
+import { proctoringRoutes, proctoringServiceRoutes } from "./routes/proctoring";
 import { calendarRoutes } from "./routes/calendar";
 import { chatRoutes } from "./routes/chat";
 import { feedbackRoutes } from "./routes/feedback";
 import { tutorRoutes } from "./routes/tutor";
 import { analyticsRoutes } from "./routes/analytics";
+import { ltiLaunchRoutes, ltiPlatformRoutes } from "./routes/lti";
 import { storageRoutes, storageRoots } from "./routes/storage";
 import { testSupportRoutes } from "./routes/test-support";
 import { scormRoutes } from "./routes/scorm";
@@ -46,6 +47,8 @@ export function createApi(deps: ApiDeps) {
 
   app.get("/openapi.json", (c) => c.json(openApiDocument()));
   app.route("/platform/v1", platformRoutes());
+  app.route("/lti/v1", ltiPlatformRoutes());
+  app.route("/proctoring/v1", proctoringServiceRoutes());
 
   const lms = new Hono<ApiEnv>();
   lms.use("/commands/*", requireUser);
@@ -59,6 +62,7 @@ export function createApi(deps: ApiDeps) {
   lms.route("/", calendarRoutes());
   lms.route("/", chatRoutes());
   lms.route("/", feedbackRoutes());
+  lms.route("/", ltiLaunchRoutes());
   app.route("/lms/v1", lms);
   app.route("/lms-km/v1", tutorRoutes());
   app.route("/analytics/v1", analyticsRoutes());

@@ -2,6 +2,7 @@ import type { JWK } from "jose";
 import type { Database, Db } from "./db/client";
 import type { TutorModelConfig } from "./tutor-model";
 import type { WriteLimiters, WriteLimitOptions } from "./write-limits";
+import type { LtiRegistryOptions } from "./lti/registry";
 
 interface TokenClaims {
   sub: string;
@@ -24,6 +25,10 @@ export interface ApiDeps {
   appUrl?: string;
   /** The platform's signing key (credentials, decision 020); none → a key of the process's own. */
   signingKey?: JWK;
+  /** Keys kept after a rotation: still published (LTI platform JWKS) so what they signed stays valid. */
+  previousSigningKeys?: JWK[];
+  /** The LTI tool registry (decision 023): DATA_DIR's file and the demo tools. */
+  lti?: LtiRegistryOptions;
   /** Runs the background jobs (reinforcement mail, certificate files) in this API's process/thread. */
   jobs?: { smtpUrl?: string; intervalMs?: number };
   /** Key of the personal calendar feed links (decision 022); without it, one per process. */

@@ -18,6 +18,8 @@ export interface ThreadApiOptions {
   testSupport?: boolean;
   appUrl?: string;
   signingKey?: ApiDeps["signingKey"];
+  previousSigningKeys?: ApiDeps["previousSigningKeys"];
+  lti?: ApiDeps["lti"];
   jobs?: ApiDeps["jobs"];
   /** Key of the personal calendar feed links (decision 022). */
   calendarFeedKey?: string;
@@ -45,6 +47,8 @@ export function createThreadApi(client: unknown, options: ThreadApiOptions): (re
     testSupport: options.testSupport,
     appUrl: options.appUrl,
     signingKey: options.signingKey,
+    previousSigningKeys: options.previousSigningKeys,
+    lti: options.lti,
     jobs: options.jobs,
     calendarFeedKey: options.calendarFeedKey,
     tutorModel: options.tutorModel,

@@ -20,6 +20,10 @@ export default [
     // Issue 15: a SCORM package's files (same-origin for its SCOs) and the player's commits.
     route("scorm/:activityId/*", "routes/learn.scorm.$activityId.$.ts"),
     route("scorm-runtime/:workflowId/:activityWorkflowId", "routes/learn.scorm-runtime.ts"),
+    // Issue 14: LTI launches (the learner's launch, the platform's OIDC authorization endpoint).
+    route("lti/launch", "routes/learn.lti.launch.ts"),
+    route("lti/authorize", "routes/learn.lti.authorize.ts"),
+    route("lti-tool-callback", "routes/learn.lti-tool-callback.ts"),
     route("forbidden", "routes/learn.forbidden.tsx"),
     route("catalog", "routes/learn.catalog._index.tsx"),
     route("catalog/:id/*?", "routes/learn.catalog.$id.tsx"),

@@ -180,7 +180,10 @@ const privateFileSchema = z.strictObject({
   size: z.number().int().positive(),
 });
 const mediaSchema = z.strictObject({
-  ltiToolUrl: z.url(),
+  /** The key of the registered tool (lti-tools.json) every LTI activity launches. */
+  ltiTool: z.string().regex(/^[a-z0-9-]+$/),
+  /** …and the LTI 1.1 tool of activities with `"contentType": "Lti11"`. */
+  ltiTool11: z.string().regex(/^[a-z0-9-]+$/),
   files: z.record(z.string(), z.union([publicFileSchema, privateFileSchema])),
 });
 
@@ -496,7 +499,6 @@ function expandNode(
 
   let content: Record<string, unknown> = {};
   let duration: number | undefined;
-  let toolUrl: string | undefined;
   switch (node.kind) {
     case ActivityKind.composite:
       if (!node.children?.length) fail("children", "a module needs at least one activity");
@@ -540,7 +542,7 @@ function expandNode(
       content = { prompt: node.prompt, ...(node.minReplies ? { minReplies: node.minReplies } : {}) };
       break;
     case ActivityKind.lti:
-      toolUrl = at.media.ltiToolUrl;
+      content = { tool: contentType === ActivityContentType.Lti11 ? at.media.ltiTool11 : at.media.ltiTool };
       break;
   }
   if (node.imageUrl && !existsSync(publicPath(node.imageUrl))) fail("imageUrl", `${node.imageUrl} is not in public/`);
@@ -552,7 +554,6 @@ function expandNode(
     type: type!,
     content,
     ...(node.event ? { event: node.event } : {}),
-    ...(toolUrl ? { toolUrl } : {}),
   };
   const optional = {
     state: node.state,

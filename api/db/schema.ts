@@ -756,3 +756,4 @@ export * from "./schema/chat";
 export * from "./schema/feedback";
 export * from "./schema/tutor";
 export * from "./schema/analytics";
+export * from "./schema/lti";

@@ -150,7 +150,10 @@ describe("seedActivities", () => {
         expect(content.timezone).toBeTruthy();
       }
       if (a.kind === ActivityKind.discussion) expect(String(content.prompt).length).toBeGreaterThan(20);
-      if (a.kind === ActivityKind.lti) expect(a.toolUrl).toBe("https://tool.example/launch");
+      if (a.kind === ActivityKind.lti)
+        expect(a.content).toEqual({
+          tool: a.contentType === ActivityContentType.Lti11 ? "demo-lti11" : "demo-lti13",
+        });
       if (a.kind === ActivityKind.video) expect(a.duration).toBeGreaterThan(0);
     }
   });

@@ -1,6 +1,7 @@
 // Queries: reads and writes the handlers share, grouped by resource. This one: proctoring sessions (spec 4.8, 7.5).
 import { and, desc, eq } from "drizzle-orm";
 import type { AttemptProctoringSession } from "../../domain/contract/proctoring";
+import { ProctoringSessionState } from "../../domain/vocabulary";
 import type { Db, Tx } from "../db/client";
 import { activityWorkflows, objectiveWorkflows, proctoringSessions } from "../db/schema";
 
@@ -31,7 +32,7 @@ export async function lastProctoringSessionOf(
  * undefined when the activity workflow is not the learner's or not in that attempt.
  */
 export async function activityWorkflowSession(
-  db: Db,
+  db: Db | Tx,
   userId: string,
   objectiveWorkflowId: string,
   activityWorkflowId: string,
@@ -49,4 +50,38 @@ export async function activityWorkflowSession(
     )
     .limit(1);
   return rows[0];
+}
+
+/**
+ * Starts a proctored sitting of an activity workflow (issue 14 item 8, decision 024): a session in
+ * progress becomes the activity workflow's last session. A session already in progress is returned
+ * as it is (a reload of the wrapper starts nothing new).
+ */
+export async function startProctoringSession(
+  tx: Tx,
+  userId: string,
+  activityWorkflowId: string,
+  current: typeof proctoringSessions.$inferSelect | null,
+  now: Date,
+) {
+  if (current && current.state === ProctoringSessionState.inProgress) return current;
+  const [session] = await tx
+    .insert(proctoringSessions)
+    .values({ activityWorkflowId, userId, state: ProctoringSessionState.inProgress, created: now })
+    .returning();
+  await tx
+    .update(activityWorkflows)
+    .set({ lastProctoringSessionId: session!.id })
+    .where(eq(activityWorkflows.id, activityWorkflowId));
+  return session!;
+}
+
+/** The proctoring service ends a sitting: in progress → completed, with its time; anything else stays. */
+export async function completeProctoringSession(db: Db | Tx, sessionId: string, now: Date) {
+  const rows = await db
+    .update(proctoringSessions)
+    .set({ state: ProctoringSessionState.completed, completed: now })
+    .where(and(eq(proctoringSessions.id, sessionId), eq(proctoringSessions.state, ProctoringSessionState.inProgress)))
+    .returning();
+  return rows[0] ?? null;
 }

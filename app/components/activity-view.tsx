@@ -1,3 +1,4 @@
+import { Suspense } from "react";
 import { useTranslation } from "~/i18n/lite";
 import { useFetcher } from "react-router";
 import { Suspense } from "react";
@@ -9,6 +10,10 @@ import type { ScormBody } from "./scorm/scorm-body";
 
 /** The SCORM player and its runtime load with a SCORM activity only (issue 15: never in other activities' first load). */
 const ScormPlayer = lazyWidget(() => import("./scorm/scorm-player"));
+import type { LtiLaunchProps } from "./lti/lti-launch";
+
+/** Issue 14: the LTI launch (frame, forms) loads lazily; without JavaScript it is rendered whole on the server. */
+const LtiLaunch = lazyWidget(() => import("./lti/lti-launch"));
 
 /** What the loader prepares for one activity (already sanitised, dates already formatted). */
 export type ActivityBody =
@@ -34,7 +39,7 @@ export type ActivityBody =
       status: "upcoming" | "ongoing" | "past";
       description: string | null;
     }
-  | { kind: "lti"; toolUrl: string | null }
+  | { kind: "lti"; toolUrl: string | null; launch: LtiLaunchProps | null }
   | ScormBody
   | { kind: "module"; count: number }
   | { kind: "none" };
@@ -119,6 +124,12 @@ export function ActivityView({ body, title }: { body: ActivityBody; title: strin
         </div>
       );
     case "lti":
+      if (body.launch)
+        return (
+          <Suspense fallback={null}>
+            <LtiLaunch {...body.launch} title={title} />
+          </Suspense>
+        );
       return body.toolUrl ? (
         <p>
           <a className="button button--primary" href={body.toolUrl} target="_blank" rel="noopener noreferrer">

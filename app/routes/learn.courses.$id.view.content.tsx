@@ -28,6 +28,7 @@ import { parseSubmission } from "~/forms/parse";
 import { CourseLayers } from "~/components/course-parts";
 import { ActivityView } from "~/components/activity-view";
 import { TocIcon } from "~/components/toc-icon";
+import { ProctoredMark } from "~/components/proctored-mark";
 import { useNonce } from "~/components/nonce";
 import { useHydrated } from "~/components/use-hydrated";
 
@@ -397,6 +398,7 @@ export default function CourseContent() {
                     <span className="toc__link toc__link--locked" aria-disabled="true">
                       <TocIcon icon={i.icon.icon} tooltipKeys={i.icon.tooltipKeys} statusKey="activityIcon.locked" />
                       <span className="toc__name">{i.node.childActivity.name}</span>
+                      {i.node.childActivity.proctored ? <ProctoredMark /> : null}
                       {i.reason ? (
                         <span className="toc__reason">{t(i.reason.key, { date: i.reason.date ?? "" })}</span>
                       ) : null}
@@ -409,6 +411,7 @@ export default function CourseContent() {
                     >
                       <TocIcon icon={i.icon.icon} tooltipKeys={i.icon.tooltipKeys} statusKey={i.statusKey} />
                       <span className="toc__name">{i.node.childActivity.name}</span>
+                      {i.node.childActivity.proctored ? <ProctoredMark /> : null}
                       {i.node.childActivity.kind === ActivityKind.composite ? (
                         <span className="toc__status">{t("activity.moduleProgress", moduleProgress(d.items, i))}</span>
                       ) : (

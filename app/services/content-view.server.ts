@@ -173,6 +173,7 @@ export async function loadContentView(input: ContentViewInput) {
               now,
               childCount: childCount(i.node),
               workflowId: workflow.id,
+              launch: readOnly ? null : { workflowId: workflow.id, displayMode: agg.objective.displayMode },
             }),
           ] as const,
       ),

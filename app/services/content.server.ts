@@ -4,7 +4,7 @@ import type { ActivityBody } from "~/components/activity-view";
 import type { DateFormatter } from "./format.server";
 import { sanitizeCourseHtml } from "./html.server";
 import type { LmsClient } from "./lms.server";
-import { ActivityWorkflowState, ActivityKind, ActivityContentType } from "#domain/vocabulary";
+import { ActivityWorkflowState, ActivityKind, ActivityContentType, type DisplayMode } from "#domain/vocabulary";
 import { endpoints } from "#domain/contract/endpoints";
 
 const IMAGE = /\.(png|jpe?g|gif|svg|webp)$/i;
@@ -25,7 +25,14 @@ export async function activityBody(
   lms: LmsClient,
   node: TreeNode,
   content: ActivityContent | undefined,
-  ctx: { fmt: DateFormatter; now: Date; childCount: number; workflowId?: string },
+  ctx: {
+    fmt: DateFormatter;
+    now: Date;
+    childCount: number;
+    workflowId?: string;
+    /** Where an LTI activity launches from (an attempt in progress); null when reviewing. */
+    launch?: { workflowId: string; displayMode: DisplayMode } | null;
+  },
 ): Promise<ActivityBody> {
   const a = node.childActivity;
   if (a.kind === ActivityKind.composite) return { kind: "module", count: ctx.childCount };
@@ -92,7 +99,20 @@ export async function activityBody(
     };
   }
   if (a.kind === ActivityKind.lti)
-    return { kind: "lti", toolUrl: content.toolUrl && /^https:\/\//.test(content.toolUrl) ? content.toolUrl : null };
+    return {
+      kind: "lti",
+      toolUrl: content.toolUrl && /^https:\/\//.test(content.toolUrl) ? content.toolUrl : null,
+      // Issue 14: an activity pointing at a registered tool is launched (LTI 1.3), not linked.
+      launch:
+        typeof c.tool === "string" && ctx.launch
+          ? {
+              workflowId: ctx.launch.workflowId,
+              activityPathId: node.activityPathId,
+              displayMode: ctx.launch.displayMode,
+              version: content.contentType === ActivityContentType.Lti11 ? ("1.1" as const) : ("1.3" as const),
+            }
+          : null,
+    };
   if (typeof c.html === "string") return { kind: "text", html: sanitizeCourseHtml(c.html) };
   if (typeof c.prompt === "string")
     return { kind: "text", html: sanitizeCourseHtml(`<p>${c.prompt.replace(/[<>&]/g, "")}</p>`) };

@@ -32,6 +32,7 @@ import type { AnalyticsBatch } from "./analytics";
 import type { AskTutor, KnowledgeModel, TutorConversation, TutorExchange } from "./tutor";
 import type { MiniGroupMember, PublicSettings, Settings, Unit, User } from "./platform";
 import type { PublicCertificate } from "./certificates";
+import type { LtiAuthAnswer, LtiAuthRequest, LtiResourceForm, LtiResourceLink } from "./lti";
 import type { ReinforcementAnswerBody, ReinforcementWorkflow } from "./reinforcement";
 import type { ScormCommit, ScormCommitResult, ScormRuntime } from "./scorm";
 
@@ -102,6 +103,20 @@ export const endpoints = {
   openCatalogShowcases: get<{ data: Named[] }>(`${LMS}/public/open-catalog/showcases`),
   openCatalogFilterCategories: get<Category[]>(`${LMS}/public/open-catalog/filter-categories`),
 
+  // 7.5 LTI launches (issue 14): the resource link of an activity, and the tool's authentication request.
+  ltiResourceLink: (objectiveWorkflowId: string) =>
+    command<{ activityPathId: string }, LtiResourceLink>(
+      `${LMS}/objective-workflows/${seg(objectiveWorkflowId)}/resource-link`,
+      true,
+    ),
+  ltiResourceForm: (objectiveWorkflowId: string, activityWorkflowId: string) =>
+    get<LtiResourceForm>(
+      `${LMS}/objective-workflows/${seg(objectiveWorkflowId)}/resource-form/${seg(activityWorkflowId)}`,
+    ),
+  ltiAuthorization: command<LtiAuthRequest, LtiAuthAnswer>(`${LMS}/users/me/lti-authorizations`, true),
+  /** The same without a session (a tool's frame on another site): the signed launch hint authenticates it. */
+  ltiHintAuthorization: command<LtiAuthRequest, LtiAuthAnswer>(`/api/lti/v1/authorizations`, true),
+
   // 7.3 Workflows.
   startObjectiveWorkflows: command<{ objectiveWorkflowAggregateId: string; id: string }, ObjectiveWorkflow>(
     `${LMS}/start-objective-workflows`,
@@ -111,9 +126,10 @@ export const endpoints = {
     `${LMS}/finish-objective-workflows`,
     true,
   ),
-  startActivityWorkflows: command<{ objectiveWorkflowId: string; activityPartIds: string[] }>(
-    `${LMS}/start-activity-workflows`,
-  ),
+  startActivityWorkflows: command<
+    { objectiveWorkflowId: string; activityPartIds: string[] },
+    { objectiveWorkflowId: string; activityWorkflows: { id: string; activityPartId: string }[] }
+  >(`${LMS}/start-activity-workflows`),
   finishActivityWorkflows: command<{ objectiveWorkflowId: string; activityWorkflowIds: string[] }>(
     `${LMS}/finish-activity-workflows`,
   ),

@@ -1,0 +1,124 @@
+import { useEffect, useRef, useState } from "react";
+import { useNavigate, useRevalidator } from "react-router";
+import { sameOriginPath } from "#domain/lti";
+import { useTranslation } from "~/i18n/lite";
+import { DisplayMode } from "#domain/vocabulary";
+import { useHydrated } from "../use-hydrated";
+
+export interface LtiLaunchProps {
+  workflowId: string;
+  activityPathId: string;
+  displayMode: DisplayMode;
+  /** LTI 1.3 (OIDC launch) or 1.1 (OAuth 1.0a signed form). */
+  version: "1.3" | "1.1";
+}
+
+const MIN_HEIGHT = 320;
+const MAX_HEIGHT = 4000;
+
+function LaunchFields({
+  workflowId,
+  activityPathId,
+  version,
+}: Pick<LtiLaunchProps, "workflowId" | "activityPathId" | "version">) {
+  return (
+    <>
+      <input type="hidden" name="objectiveWorkflowId" value={workflowId} />
+      <input type="hidden" name="activityPathId" value={activityPathId} />
+      <input type="hidden" name="version" value={version} />
+    </>
+  );
+}
+
+/**
+ * Issue 14 items 2 and 5: an LTI 1.3 activity. Embedded display modes launch into a frame once
+ * JavaScript runs (the launch form targets it); the frame grows with the tool's `lti.frameResize`
+ * message, read only from that frame. Without JavaScript, and in Fullscreen mode, a button launches
+ * the tool in a window of its own.
+ */
+export default function LtiLaunch({
+  workflowId,
+  activityPathId,
+  displayMode,
+  version,
+  title,
+}: LtiLaunchProps & { title: string }) {
+  const { t } = useTranslation();
+  const hydrated = useHydrated();
+  const embedded = hydrated && displayMode !== DisplayMode.Fullscreen;
+  const frame = useRef<HTMLIFrameElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const [height, setHeight] = useState(640);
+  const name = `lti-${activityPathId}`;
+
+  useEffect(() => {
+    if (embedded) form.current?.submit();
+  }, [embedded, workflowId, activityPathId]);
+
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const logout = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    if (!embedded) return;
+    const onMessage = (event: MessageEvent) => {
+      // Only messages of the frame this component launched.
+      if (!frame.current || event.source !== frame.current.contentWindow) return;
+      const data = (typeof event.data === "string" ? safeJson(event.data) : event.data) as {
+        subject?: unknown;
+        height?: unknown;
+        path?: unknown;
+      } | null;
+      if (data?.subject === "lti.frameResize" && typeof data.height === "number" && Number.isFinite(data.height)) {
+        setHeight(Math.min(Math.max(Math.round(data.height), MIN_HEIGHT), MAX_HEIGHT));
+        return;
+      }
+      // The bridge (/learn/lti-tool-callback) is this app's own page: its messages come from this origin only.
+      if (event.origin !== window.location.origin) return;
+      if (data?.subject === "lms.navigate" && typeof data.path === "string") {
+        const path = sameOriginPath(data.path);
+        if (path) void navigate(path);
+      } else if (data?.subject === "lms.logout") logout.current?.submit();
+      else if (data?.subject === "lms.relogin") window.location.assign("/oidc/login");
+      // Spec 4.4: after an LTI activity the course view reloads (progress, scores, locks).
+      else if (data?.subject === "lti.redirect") void revalidator.revalidate();
+    };
+    window.addEventListener("message", onMessage);
+    return () => window.removeEventListener("message", onMessage);
+  }, [embedded, navigate, revalidator]);
+
+  return (
+    <div className="lti-launch">
+      {embedded ? (
+        <>
+          <form ref={logout} method="post" action="/oidc/logout" hidden />
+          <form ref={form} method="post" action="/learn/lti/launch" target={name} hidden>
+            <LaunchFields workflowId={workflowId} activityPathId={activityPathId} version={version} />
+          </form>
+          <iframe
+            ref={frame}
+            name={name}
+            title={t("lti.launch.frameTitle", { name: title })}
+            className="lti-launch__frame"
+            style={{ blockSize: `${height}px` }}
+            allow="fullscreen; clipboard-write"
+          />
+        </>
+      ) : null}
+      <form method="post" action="/learn/lti/launch" target="_blank">
+        <LaunchFields workflowId={workflowId} activityPathId={activityPathId} version={version} />
+        <button type="submit" className={embedded ? "button" : "button button--primary"}>
+          {embedded ? t("lti.launch.newWindow") : t("lti.launch.open")}
+        </button>
+      </form>
+    </div>
+  );
+}
+
+function safeJson(s: string): unknown {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return null;
+  }
+}

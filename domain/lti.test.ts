@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { DisplayMode } from "./vocabulary";
+import { documentTarget, launchClaims, LTI_CLAIM, sameOriginPath, scoreOutcome } from "./lti";
+
+const facts = {
+  issuer: "https://lms.example",
+  clientId: "c1",
+  deploymentId: "d1",
+  userId: "u1",
+  nonce: "n1",
+  targetLinkUri: "https://tool.example/launch",
+  resourceLink: { id: "p1", title: "Lab" },
+  context: { id: "o1", title: "Course", label: "C-1" },
+  displayMode: DisplayMode.EmbeddedCustom,
+  size: { width: 800, height: 600 },
+  returnUrl: "https://lms.example/learn/courses/o1/workflow/w1/view",
+  locale: "de",
+  custom: {},
+  lineItems: { lineItems: "https://lms.example/li", lineItem: "https://lms.example/li/p1" },
+  membershipsUrl: "https://lms.example/m",
+  platform: { guid: "lms.example", name: "Learner app" },
+};
+
+describe("LTI 1.3 launch claims (LTI Core 1.3 §5.3–5.4; spec 3 display modes)", () => {
+  it("names every required claim by its URI", () => {
+    const c = launchClaims(facts);
+    expect(c).toMatchObject({ iss: "https://lms.example", aud: "c1", sub: "u1", nonce: "n1" });
+    expect(c[LTI_CLAIM.messageType]).toBe("LtiResourceLinkRequest");
+    expect(c[LTI_CLAIM.version]).toBe("1.3.0");
+    expect(c[LTI_CLAIM.deploymentId]).toBe("d1");
+    expect(c[LTI_CLAIM.targetLinkUri]).toBe("https://tool.example/launch");
+    expect(c[LTI_CLAIM.resourceLink]).toEqual({ id: "p1", title: "Lab" });
+    expect(c["https://purl.imsglobal.org/spec/lti/claim/roles"]).toEqual([
+      "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner",
+    ]);
+    expect(c[LTI_CLAIM.launchPresentation]).toEqual({
+      document_target: "iframe",
+      return_url: facts.returnUrl,
+      locale: "de",
+      width: 800,
+      height: 600,
+    });
+    expect(c["https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"]).toMatchObject({
+      lineitem: "https://lms.example/li/p1",
+    });
+  });
+
+  it("leaves out the AGS claim when the tool does not grade the activity (supportLtiGrading off)", () => {
+    expect(launchClaims({ ...facts, lineItems: null })[LTI_CLAIM.ags]).toBeUndefined();
+  });
+
+  it.each([
+    [DisplayMode.Fullscreen, "window"],
+    [DisplayMode.EmbeddedAuto, "iframe"],
+    [DisplayMode.EmbeddedCustom, "iframe"],
+  ] as const)("display mode %s opens in a %s", (mode, target) => {
+    expect(documentTarget(mode)).toBe(target);
+  });
+});
+
+describe("a tool's Score (AGS 2.0 §3.4; issue 14 item 4)", () => {
+  it.each([
+    // given, max, activity, grading, activity max → score, finishes
+    [8, 10, "Completed", "FullyGraded", 100, 80, true],
+    [8, 10, "InProgress", "Pending", 100, null, false],
+    [3, 4, "Submitted", "FullyGraded", 10, 7.5, true],
+    [12, 10, "Completed", "FullyGraded", 10, 10, true],
+    [null, null, "Completed", "NotReady", 10, null, true],
+    [5, 10, "Completed", "FullyGraded", null, null, true],
+  ] as const)("%s/%s %s %s on a %s-point activity → %s, finishes %s", (g, m, a, gr, max, score, finishes) => {
+    expect(scoreOutcome({ scoreGiven: g, scoreMaximum: m, activityProgress: a, gradingProgress: gr }, max)).toEqual({
+      score,
+      finishes,
+    });
+  });
+});
+
+describe("the bridge's do_navigation (issue 14 item 6)", () => {
+  it.each([
+    ["/learn/courses", "/learn/courses"],
+    ["https://evil.example/", null],
+    ["//evil.example/x", null],
+    ["/\\evil.example", null],
+    ["javascript:alert(1)", null],
+  ])("%s → %s", (target, out) => {
+    expect(sameOriginPath(target)).toBe(out);
+  });
+});

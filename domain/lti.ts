@@ -1,0 +1,162 @@
+/**
+ * LTI rules shared by the API and the app (spec 1 "LTI embedding", 3 display modes, 4.12; issue 14):
+ * the claim names of 1EdTech LTI Core 1.3 and Assignment and Grade Services 2.0, the claims of a
+ * resource-link launch, and what a tool's score does to the learner's activity. Pure: no I/O.
+ */
+import { DisplayMode } from "./vocabulary";
+
+const LTI = "https://purl.imsglobal.org/spec/lti/claim/";
+const AGS = "https://purl.imsglobal.org/spec/lti-ags/";
+const NRPS = "https://purl.imsglobal.org/spec/lti-nrps/";
+
+/** Claim URIs of LTI Core 1.3 §5.3–5.4 and the service claims of AGS §3.1 and NRPS §3.6.1. */
+export const LTI_CLAIM = {
+  messageType: `${LTI}message_type`,
+  version: `${LTI}version`,
+  deploymentId: `${LTI}deployment_id`,
+  targetLinkUri: `${LTI}target_link_uri`,
+  resourceLink: `${LTI}resource_link`,
+  roles: `${LTI}roles`,
+  context: `${LTI}context`,
+  launchPresentation: `${LTI}launch_presentation`,
+  custom: `${LTI}custom`,
+  toolPlatform: `${LTI}tool_platform`,
+  ags: `${AGS}claim/endpoint`,
+  nrps: `${NRPS}claim/namesroleservice`,
+} as const;
+
+/** OAuth 2 scopes of AGS §3.1 and NRPS. */
+export const LTI_SCOPE = {
+  lineItem: `${AGS}scope/lineitem`,
+  lineItemReadOnly: `${AGS}scope/lineitem.readonly`,
+  resultReadOnly: `${AGS}scope/result.readonly`,
+  score: `${AGS}scope/score`,
+  memberships: `${NRPS}scope/contextmembership.readonly`,
+} as const;
+
+/** Media types of AGS §3.2–3.4 and NRPS. */
+export const LTI_MEDIA_TYPE = {
+  lineItem: "application/vnd.ims.lis.v2.lineitem+json",
+  lineItems: "application/vnd.ims.lis.v2.lineitemcontainer+json",
+  score: "application/vnd.ims.lis.v1.score+json",
+  results: "application/vnd.ims.lis.v2.resultcontainer+json",
+  memberships: "application/vnd.ims.lti-nrps.v2.membershipcontainer+json",
+} as const;
+
+const ROLE_LEARNER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner";
+const CONTEXT_COURSE = "http://purl.imsglobal.org/vocab/lis/v2/course#CourseOffering";
+
+/**
+ * Spec 3 display modes → LTI Core §5.4.1 `document_target`: Fullscreen opens a window of its own,
+ * the embedded modes an iframe.
+ */
+export function documentTarget(mode: DisplayMode): "window" | "iframe" {
+  return mode === DisplayMode.Fullscreen ? "window" : "iframe";
+}
+
+export interface LaunchFacts {
+  issuer: string;
+  clientId: string;
+  deploymentId: string;
+  userId: string;
+  nonce: string;
+  targetLinkUri: string;
+  resourceLink: { id: string; title: string };
+  context: { id: string; title: string; label: string };
+  displayMode: DisplayMode;
+  size: { width: number | null; height: number | null };
+  /** The course view the tool's "return" goes to. */
+  returnUrl: string;
+  locale: string;
+  custom: Record<string, string>;
+  /** AGS endpoints when the activity is graded by the tool (supportLtiGrading). */
+  lineItems: { lineItems: string; lineItem: string } | null;
+  membershipsUrl: string;
+  platform: { guid: string; name: string };
+}
+
+/** The claims of an LtiResourceLinkRequest id_token (LTI Core 1.3 §5.3, AGS §3.1, NRPS §3.6.1). */
+export function launchClaims(f: LaunchFacts): Record<string, unknown> {
+  const presentation: Record<string, unknown> = {
+    document_target: documentTarget(f.displayMode),
+    return_url: f.returnUrl,
+    locale: f.locale,
+  };
+  if (f.displayMode === DisplayMode.EmbeddedCustom) {
+    if (f.size.width) presentation.width = f.size.width;
+    if (f.size.height) presentation.height = f.size.height;
+  }
+  return {
+    iss: f.issuer,
+    aud: f.clientId,
+    azp: f.clientId,
+    sub: f.userId,
+    nonce: f.nonce,
+    locale: f.locale,
+    [LTI_CLAIM.messageType]: "LtiResourceLinkRequest",
+    [LTI_CLAIM.version]: "1.3.0",
+    [LTI_CLAIM.deploymentId]: f.deploymentId,
+    [LTI_CLAIM.targetLinkUri]: f.targetLinkUri,
+    [LTI_CLAIM.resourceLink]: f.resourceLink,
+    [LTI_CLAIM.roles]: [ROLE_LEARNER],
+    [LTI_CLAIM.context]: { ...f.context, type: [CONTEXT_COURSE] },
+    [LTI_CLAIM.launchPresentation]: presentation,
+    [LTI_CLAIM.custom]: f.custom,
+    [LTI_CLAIM.toolPlatform]: { guid: f.platform.guid, name: f.platform.name, product_family_code: "learner-app" },
+    ...(f.lineItems
+      ? {
+          [LTI_CLAIM.ags]: {
+            scope: [LTI_SCOPE.lineItemReadOnly, LTI_SCOPE.resultReadOnly, LTI_SCOPE.score],
+            lineitems: f.lineItems.lineItems,
+            lineitem: f.lineItems.lineItem,
+          },
+        }
+      : {}),
+    [LTI_CLAIM.nrps]: { context_memberships_url: f.membershipsUrl, service_versions: ["2.0"] },
+  };
+}
+
+/** AGS §3.4.7–3.4.8 progress values. */
+export const ACTIVITY_PROGRESS = ["Initialized", "Started", "InProgress", "Submitted", "Completed"] as const;
+export const GRADING_PROGRESS = ["FullyGraded", "Pending", "PendingManual", "Failed", "NotReady"] as const;
+
+export interface ScoreOutcome {
+  /** Points on the activity's own scale, or null when the score carries none (or is not final). */
+  score: number | null;
+  /** The tool says the learner is done: the activity is finished. */
+  finishes: boolean;
+}
+
+/**
+ * What a tool's Score does (AGS §3.4; issue 14 item 4): a score is kept only when grading is
+ * FullyGraded, scaled from the tool's maximum to the activity's (clamped to 0…max); the activity
+ * finishes when the tool says Completed or FullyGraded.
+ */
+export function scoreOutcome(
+  s: {
+    scoreGiven?: number | null;
+    scoreMaximum?: number | null;
+    activityProgress: (typeof ACTIVITY_PROGRESS)[number];
+    gradingProgress: (typeof GRADING_PROGRESS)[number];
+  },
+  activityMaxScore: number | null,
+): ScoreOutcome {
+  const graded = s.gradingProgress === "FullyGraded";
+  const finishes = s.activityProgress === "Completed" || graded;
+  let score: number | null = null;
+  if (graded && s.scoreGiven != null && s.scoreMaximum && activityMaxScore != null) {
+    const ratio = Math.min(Math.max(s.scoreGiven / s.scoreMaximum, 0), 1);
+    score = Math.round(ratio * activityMaxScore * 100) / 100;
+  }
+  return { score, finishes };
+}
+
+/**
+ * Issue 14 item 6: the only navigation the bridge performs — a path on the app's own origin.
+ * Returns the path, or null for anything that would leave the origin (scheme, `//host`, backslashes).
+ */
+export function sameOriginPath(target: string): string | null {
+  if (!target.startsWith("/") || target.startsWith("//") || target.includes("\\")) return null;
+  if (/[\u0000-\u001f]/.test(target)) return null;
+  return target;
+}
