@@ -1,4 +1,3 @@
-import { Suspense } from "react";
 import { useTranslation } from "~/i18n/lite";
 import { useFetcher } from "react-router";
 import { Suspense } from "react";
