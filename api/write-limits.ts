@@ -20,6 +20,8 @@ export const WRITE_LIMITS = {
   chat: { points: 30, durationSeconds: 60 },
   /** Tutor questions: each one searches the course; a person asks a few a minute. */
   tutor: { points: 20, durationSeconds: 60 },
+  /** SCORM package imports by authors (issue 15): each one streams up to 500 MB to disk. */
+  packageImport: { points: 10, durationSeconds: 60 },
   /** Product feedback: a person sends one now and then. */
   feedback: { points: 10, durationSeconds: 60 },
   /** Chat read markers: one per message seen while the chat is open. */

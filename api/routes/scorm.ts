@@ -4,6 +4,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { ApiEnv } from "../context";
 import { requireUser } from "../auth";
+import { limitWrites } from "../write-limits";
 import { ApiError, message } from "../errors";
 import { userRoles } from "../db/schema";
 import { storageDir } from "../files/certificate-files";
@@ -35,6 +36,8 @@ function packageRefusal(e: ScormPackageError): ApiError {
 export function scormRoutes() {
   const r = new Hono<ApiEnv>();
   r.use("*", requireUser);
+  // Issue 17 item 11: every write is limited per user, before its body is read.
+  r.use("/packages", limitWrites("packageImport"));
   r.post("/packages", async (c) => {
     const query = importQuery.safeParse(c.req.query());
     if (!query.success)
