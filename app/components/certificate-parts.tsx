@@ -10,3 +10,38 @@ export function CertificateStatusBadge({ status }: { status: CertificateStatus }
     </p>
   );
 }
+
+/** The certificate's downloads: the PDF (primary where the page says so), the image and the credential. */
+export function CertificateDownloads({
+  downloads,
+  primary = false,
+  credentialLabel,
+}: {
+  downloads: { pdf: string; png: string; credential: string };
+  primary?: boolean;
+  credentialLabel: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <ul className="certificate__downloads">
+        <li>
+          <a className={primary ? "button button--primary" : "button"} href={downloads.pdf} download>
+            {t("certificates.download")}
+          </a>
+        </li>
+        <li>
+          <a className="button" href={downloads.png} download>
+            {t("certificate.downloadPng")}
+          </a>
+        </li>
+        <li>
+          <a className="button" href={downloads.credential} download>
+            {t(credentialLabel)}
+          </a>
+        </li>
+      </ul>
+      <p className="certificate__hint">{t("certificate.credentialHint")}</p>
+    </>
+  );
+}

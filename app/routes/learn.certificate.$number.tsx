@@ -11,7 +11,7 @@ import {
   requireCertificateNumber,
   type PublicView,
 } from "~/services/certificates.server";
-import { CertificateStatusBadge } from "~/components/certificate-parts";
+import { CertificateDownloads, CertificateStatusBadge } from "~/components/certificate-parts";
 
 /** Shown without the menu (spec 2.1 'Public certificate, no menu'); the root renders a bare page. */
 export const handle = {
@@ -99,24 +99,7 @@ export default function PublicCertificate() {
           </dd>
         </div>
       </dl>
-      <ul className="certificate__downloads">
-        <li>
-          <a className="button" href={view.downloads.pdf} download>
-            {t("certificates.download")}
-          </a>
-        </li>
-        <li>
-          <a className="button" href={view.downloads.png} download>
-            {t("certificate.downloadPng")}
-          </a>
-        </li>
-        <li>
-          <a className="button" href={view.downloads.credential} download>
-            {t("certificate.verify")}
-          </a>
-        </li>
-      </ul>
-      <p className="certificate__hint">{t("certificate.credentialHint")}</p>
+      <CertificateDownloads downloads={view.downloads} credentialLabel="certificate.verify" />
     </article>
   );
 }

@@ -14,7 +14,7 @@ import {
   type PreviewView,
 } from "~/services/certificates.server";
 import { ShareLink } from "~/components/share-link";
-import { CertificateStatusBadge } from "~/components/certificate-parts";
+import { CertificateDownloads, CertificateStatusBadge } from "~/components/certificate-parts";
 
 export const handle = {
   title: (d: { view?: PreviewView } | undefined) => d?.view?.templateName ?? null,
@@ -138,24 +138,7 @@ export default function CertificatePreview() {
       ) : null}
       <section className="certificate__actions" aria-labelledby="certificate-download">
         <h2 id="certificate-download">{t("certificate.download")}</h2>
-        <ul className="certificate__downloads">
-          <li>
-            <a className="button button--primary" href={view.downloads.pdf} download>
-              {t("certificates.download")}
-            </a>
-          </li>
-          <li>
-            <a className="button" href={view.downloads.png} download>
-              {t("certificate.downloadPng")}
-            </a>
-          </li>
-          <li>
-            <a className="button" href={view.downloads.credential} download>
-              {t("certificate.downloadCredential")}
-            </a>
-          </li>
-        </ul>
-        <p className="certificate__hint">{t("certificate.credentialHint")}</p>
+        <CertificateDownloads downloads={view.downloads} primary credentialLabel="certificate.downloadCredential" />
         <ShareLink
           url={view.shareUrl}
           labels={{ share: "certificate.share", field: "certificate.shareLabel" }}

@@ -18,6 +18,11 @@ import { certificatePreviewUrl } from "./course.server";
 const NOT_FOUND = "certificate-not-found";
 
 /** A number from the URL in its stored form, or a 404 (a garbled one is simply not a certificate). */
+/** The certificate's three files (PDF, image, Open Badges credential) under its base path. */
+function downloadLinks(base: string) {
+  return { pdf: `${base}/download/pdf`, png: `${base}/download/png`, credential: `${base}/download/credential` };
+}
+
 export function requireCertificateNumber(raw: string | undefined): string {
   const number = raw ? normalizeCertificateNumber(raw) : null;
   if (!number) throw data(NOT_FOUND, { status: 404 });
@@ -64,7 +69,7 @@ export function previewView(
     passed: record.objectiveRecord.passed,
     score: scoreOf(record.objectiveRecord),
     grade: record.objectiveRecord.grade,
-    downloads: { pdf: `${base}/download/pdf`, png: `${base}/download/png`, credential: `${base}/download/credential` },
+    downloads: downloadLinks(base),
     shareUrl: publicCertificateUrl(appUrl, record.certificateNumber),
   };
 }
@@ -111,7 +116,7 @@ export function publicView(cert: PublicCertificate, fmt: DateFormatter, now: Dat
     status,
     // The API lists a certificate only where its result is revealed (spec 4.7): the grade goes with it.
     grade: cert.result.grade?.name ?? null,
-    downloads: { pdf: `${base}/download/pdf`, png: `${base}/download/png`, credential: `${base}/download/credential` },
+    downloads: downloadLinks(base),
   };
 }
 export type PublicView = ReturnType<typeof publicView>;

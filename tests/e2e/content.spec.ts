@@ -1,4 +1,4 @@
-import { test, expect, login, expectAccessible, type Learner } from "./fixtures";
+import { test, expect, login, expectAccessible, courseIdByName, type Learner } from "./fixtures";
 import type { Locator, Page } from "@playwright/test";
 
 /**
@@ -26,13 +26,6 @@ async function signIn(page: Page, learner: Learner) {
 }
 
 /** The course id, found through the catalog search. */
-async function courseIdByName(page: Page, name: string): Promise<string> {
-  await page.goto(`/learn/catalog?keyword=${encodeURIComponent(name.toLowerCase())}`);
-  const href = await page.getByRole("link", { name, exact: true }).first().getAttribute("href");
-  const id = new RegExp(`/learn/catalog/(${UUID})`).exec(href ?? "")?.[1];
-  expect(id, `catalog link of ${name}`).toBeTruthy();
-  return id!;
-}
 
 /** The course id from the learner's own My courses card (for courses the catalog does not list as startable). */
 async function myCourseId(page: Page, name: string): Promise<string> {

@@ -1,4 +1,4 @@
-import { test, expect, expectAccessible, type Learner } from "./fixtures";
+import { test, expect, expectAccessible, finishActivities, type Learner } from "./fixtures";
 import type { Page } from "@playwright/test";
 
 /**
@@ -18,24 +18,6 @@ async function signInAtProvider(page: Page, learner: Learner) {
   await page.getByLabel(/e-mail/i).fill(learner.email);
   await page.getByLabel(/password/i).fill(learner.password);
   await page.getByRole("button", { name: /sign in/i }).click();
-}
-
-async function finishActivities(page: Page, count: number) {
-  const toc = page.getByRole("navigation", { name: "Table of contents" });
-  for (let i = 0; i < count; i++) {
-    const item = toc
-      .getByRole("link")
-      .filter({ hasText: /Not started|In progress/ })
-      .filter({ hasNotText: /Module/ })
-      .first();
-    const name = (await item.locator(".toc__name").textContent()) ?? "";
-    const wasStarted = (await item.textContent())?.includes("In progress");
-    await item.click();
-    await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
-    if (!wasStarted) await page.getByRole("button", { name: "Start activity" }).click();
-    await page.getByRole("button", { name: "Mark as done" }).click();
-    await expect(page.getByRole("button", { name: "Mark as done" })).toHaveCount(0);
-  }
 }
 
 test.describe("an external identity provider and an external LMS API", () => {

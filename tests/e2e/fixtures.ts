@@ -135,3 +135,31 @@ export async function expectAccessible(page: Page) {
   await cleanup();
   expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
 }
+
+/** A catalog course's id, found by its name through the catalog search. */
+export async function courseIdByName(page: Page, name: string): Promise<string> {
+  await page.goto(`/learn/catalog?keyword=${encodeURIComponent(name.toLowerCase())}`);
+  const href = await page.getByRole("link", { name, exact: true }).first().getAttribute("href");
+  const id = /\/learn\/catalog\/([0-9a-f-]{36})/.exec(href ?? "")?.[1];
+  expect(id, `catalog link of ${name}`).toBeTruthy();
+  return id!;
+}
+
+/** Opens, starts and marks done `count` plain activities, in the table of contents' order. */
+export async function finishActivities(page: Page, count: number) {
+  const toc = page.getByRole("navigation", { name: "Table of contents" });
+  for (let i = 0; i < count; i++) {
+    const item = toc
+      .getByRole("link")
+      .filter({ hasText: /Not started|In progress/ })
+      .filter({ hasNotText: /Module/ })
+      .first();
+    const name = (await item.locator(".toc__name").textContent()) ?? "";
+    const wasStarted = (await item.textContent())?.includes("In progress");
+    await item.click();
+    await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+    if (!wasStarted) await page.getByRole("button", { name: "Start activity" }).click();
+    await page.getByRole("button", { name: "Mark as done" }).click();
+    await expect(page.getByRole("button", { name: "Mark as done" })).toHaveCount(0);
+  }
+}

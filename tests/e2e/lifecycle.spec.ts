@@ -1,33 +1,6 @@
-import { test, expect, login, expectAccessible } from "./fixtures";
-import type { Page } from "@playwright/test";
+import { test, expect, login, expectAccessible, courseIdByName, finishActivities } from "./fixtures";
 
 // Each test learns with a learner of its own (decision 014): no run shares a workflow with another.
-
-async function courseIdByName(page: Page, name: string): Promise<string> {
-  await page.goto(`/learn/catalog?keyword=${encodeURIComponent(name.toLowerCase())}`);
-  const href = await page.getByRole("link", { name }).first().getAttribute("href");
-  const id = /\/learn\/catalog\/([0-9a-f-]{36})/.exec(href ?? "")?.[1];
-  expect(id, "catalog link").toBeTruthy();
-  return id!;
-}
-
-async function finishActivities(page: Page, count: number) {
-  const toc = page.getByRole("navigation", { name: "Table of contents" });
-  for (let i = 0; i < count; i++) {
-    const item = toc
-      .getByRole("link")
-      .filter({ hasText: /Not started|In progress/ })
-      .filter({ hasNotText: /Module/ })
-      .first();
-    const name = (await item.locator(".toc__name").textContent()) ?? "";
-    const wasStarted = (await item.textContent())?.includes("In progress");
-    await item.click();
-    await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
-    if (!wasStarted) await page.getByRole("button", { name: "Start activity" }).click();
-    await page.getByRole("button", { name: "Mark as done" }).click();
-    await expect(page.getByRole("button", { name: "Mark as done" })).toHaveCount(0);
-  }
-}
 
 test.describe("the learning lifecycle (spec 4.3–4.7)", () => {
   test.describe.configure({ timeout: 90_000 });

@@ -37,6 +37,23 @@ async function startActivity(page: Page) {
   if (await start.count()) await start.click();
 }
 
+/**
+ * Opens the 1.2 quiz. With JavaScript: the running SCO's frame, once it has initialised (its first
+ * commit — from then on its answers are listened to). Without: null, after checking the page says the
+ * package needs JavaScript.
+ */
+async function openQuiz(page: Page, learner: Learner, jsEnabled: boolean) {
+  const initialised = jsEnabled ? firstCommit(page) : null;
+  await openCourse(page, learner, "Anti-Bribery and Corruption");
+  await startActivity(page);
+  if (!initialised) {
+    await expectNeedsJavaScript(page);
+    return null;
+  }
+  await initialised;
+  return page.frameLocator('iframe[title="Gifts and hospitality quiz"]');
+}
+
 test.describe("SCORM 1.2 quiz", () => {
   test.use({ learnerRecipe: started("anti-bribery") as never });
 
@@ -45,17 +62,8 @@ test.describe("SCORM 1.2 quiz", () => {
     learner,
     jsEnabled,
   }) => {
-    if (!jsEnabled) {
-      await openCourse(page, learner, "Anti-Bribery and Corruption");
-      await startActivity(page);
-      return expectNeedsJavaScript(page);
-    }
-    // The SCO commits once it has initialised: then its answers are listened to.
-    const initialised = firstCommit(page);
-    await openCourse(page, learner, "Anti-Bribery and Corruption");
-    await startActivity(page);
-    await initialised;
-    const quiz = page.frameLocator('iframe[title="Gifts and hospitality quiz"]');
+    const quiz = await openQuiz(page, learner, jsEnabled);
+    if (!quiz) return;
     await quiz.getByLabel("Decline it and tell your manager").check();
     await quiz.getByLabel("Yes, it is modest hospitality").check();
     await expect(page.getByRole("status").filter({ hasText: "Your progress is saved." })).toBeVisible();
@@ -78,17 +86,9 @@ test.describe("SCORM 1.2 quiz", () => {
     learner,
     jsEnabled,
   }) => {
-    if (!jsEnabled) {
-      // Nothing to queue without JavaScript: the package does not run.
-      await openCourse(page, learner, "Anti-Bribery and Corruption");
-      await startActivity(page);
-      return expectNeedsJavaScript(page);
-    }
-    const initialised = firstCommit(page);
-    await openCourse(page, learner, "Anti-Bribery and Corruption");
-    await startActivity(page);
-    await initialised;
-    const quiz = page.frameLocator('iframe[title="Gifts and hospitality quiz"]');
+    // Without JavaScript there is nothing to queue: the package does not run.
+    const quiz = await openQuiz(page, learner, jsEnabled);
+    if (!quiz) return;
     await context.setOffline(true);
     await quiz.getByLabel("Decline it and tell your manager").check();
     await quiz.getByLabel("Yes, it is modest hospitality").check();
