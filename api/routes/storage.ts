@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { resolve } from "node:path";
+import { extname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { eq } from "drizzle-orm";
 import type { ApiEnv } from "../context";
@@ -101,7 +101,8 @@ export function storageRoutes(roots: string[]) {
     const file = fileIn(storageDir(c.var.deps.dataDir), `${scormDir(packageId)}/${relative}`);
     if (!file) throw notFound("file");
     return sendFile(c, file, {
-      "Content-Type": contentType(relative) || "application/octet-stream",
+      // By the name's extension: mime-types' contentType() takes anything with a "/" for a media type.
+      "Content-Type": contentType(extname(relative)) || "application/octet-stream",
       "Cache-Control": "private, max-age=300",
     });
   });

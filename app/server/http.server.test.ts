@@ -91,6 +91,14 @@ describe("compression", () => {
   app.use("*", compressResponses());
   const html = `<!DOCTYPE html><p>${"learn ".repeat(2000)}</p>`;
   app.get("/page", (c) => c.html(html));
+  // A stored file streamed with its length and its own Vary (a SCORM package's page, issue 15).
+  app.get("/file", (c) =>
+    c.body(html, 200, {
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Length": String(Buffer.byteLength(html)),
+      Vary: "Cookie",
+    }),
+  );
   app.get("/events", (c) => c.body("data: x\n\n".repeat(500), 200, { "Content-Type": "text/event-stream" }));
 
   it("sends a document as brotli or gzip by Accept-Encoding, with Vary", async () => {
@@ -102,6 +110,13 @@ describe("compression", () => {
     expect(gunzipSync(Buffer.from(await gz.arrayBuffer())).toString()).toBe(html);
     const plain = await app.request("/page");
     expect(plain.headers.get("Content-Encoding")).toBeNull();
+  });
+  it("drops the uncompressed Content-Length of a file it compresses and keeps its Vary", async () => {
+    const res = await app.request("/file", { headers: { "Accept-Encoding": "br" } });
+    expect(res.headers.get("Content-Encoding")).toBe("br");
+    expect(res.headers.get("Content-Length")).toBeNull();
+    expect(res.headers.get("Vary")).toBe("Cookie, Accept-Encoding");
+    expect(brotliDecompressSync(Buffer.from(await res.arrayBuffer())).toString()).toBe(html);
   });
   it("leaves server-sent events alone", async () => {
     const res = await app.request("/events", { headers: { "Accept-Encoding": "br" } });

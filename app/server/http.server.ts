@@ -229,6 +229,9 @@ export function compressResponses(): MiddlewareHandler {
     headers.delete("Content-Length");
     headers.set("Content-Encoding", encoding);
     headers.append("Vary", "Accept-Encoding");
+    // Hono's `c.res =` copies the previous answer's headers over the new one's (Content-Length
+    // included, which would announce the uncompressed size): clear it first, as Hono's docs say.
+    c.res = undefined as unknown as Response;
     c.res = new Response(Readable.toWeb(zip) as ReadableStream<Uint8Array>, {
       status: res.status,
       statusText: res.statusText,

@@ -83,6 +83,35 @@ describe("importing a SCORM package (issue 15 item 1)", () => {
     expect((await fileOf("check.html")).status).toBe(200);
   });
 
+  it("serves files in folders with their media types (a launch page under shared/, as many packages have)", async () => {
+    const manifest = readFileSync(`${demo("gifts-quiz-12")}/imsmanifest.xml`, "utf8").replace(
+      /href="quiz\.html"/g,
+      'href="shared/launchpage.html"',
+    );
+    const res = await upload(
+      zipFolder(null, {
+        "imsmanifest.xml": manifest,
+        "shared/launchpage.html": "<!doctype html><title>Launch</title>",
+        "shared/scormfunctions.js": "var x = 1;",
+        "shared/style.css": "p{}",
+        "Etiquette/course.jpg": new Uint8Array([0xff, 0xd8, 0xff]),
+      }),
+      `course=${courseCode}&activity=${activityId}`,
+    );
+    expect(res.status).toBe(201);
+    const types = await Promise.all(
+      ["shared/launchpage.html", "shared/scormfunctions.js", "shared/style.css", "Etiquette/course.jpg"].map(
+        async (path) => (await fileOf(path)).headers.get("content-type"),
+      ),
+    );
+    expect(types).toEqual([
+      "text/html; charset=utf-8",
+      "application/javascript; charset=utf-8",
+      "text/css; charset=utf-8",
+      "image/jpeg",
+    ]);
+  });
+
   it("lets only authors and administrators import", async () => {
     const res = await upload(zipFolder(demo("gifts-quiz-12")), `course=${courseCode}`, "ada");
     expect(res.status).toBe(403);

@@ -213,7 +213,7 @@ export default function ScormPlayer({ body }: { body: ScormBody }) {
       <p role="status" className="scorm__status" data-status={status ?? ""}>
         {done ? t("scorm.finished") : status ? t(`scorm.status.${status}`) : ""}
       </p>
-      {runtime && !body.inProgress ? <p>{t("scorm.finished")}</p> : null}
+      {runtime && !body.inProgress && !done ? <p>{t("scorm.finished")}</p> : null}
     </div>
   );
 }
