@@ -198,6 +198,7 @@ if (!process.env.LMS_API_URL) {
       lti,
       jobs,
       calendarFeedKey,
+      scormLimits,
       tutorModel,
     });
     apiFetch = (request) => thread.fetch(request);

@@ -24,6 +24,7 @@ export interface ThreadApiOptions {
   /** Key of the personal calendar feed links (decision 022). */
   calendarFeedKey?: string;
   tutorModel?: ApiDeps["tutorModel"];
+  scormLimits?: ApiDeps["scormLimits"];
 }
 
 export function createThreadApi(client: unknown, options: ThreadApiOptions): (request: Request) => Promise<Response> {
@@ -52,6 +53,7 @@ export function createThreadApi(client: unknown, options: ThreadApiOptions): (re
     jobs: options.jobs,
     calendarFeedKey: options.calendarFeedKey,
     tutorModel: options.tutorModel,
+    scormLimits: options.scormLimits,
   });
   return async (request) => api.fetch(request);
 }

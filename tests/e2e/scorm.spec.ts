@@ -100,6 +100,37 @@ test.describe("SCORM 1.2 quiz", () => {
     await expect(again.getByLabel("Decline it and tell your manager")).toBeChecked();
     await expect(again.getByLabel("Yes, it is modest hospitality")).toBeChecked();
   });
+
+  test("a page closed while offline loses nothing: the next visit sends what it kept and resumes from it", async ({
+    page,
+    context,
+    learner,
+    jsEnabled,
+  }) => {
+    const quiz = await openQuiz(page, learner, jsEnabled);
+    if (!quiz) return;
+    await context.setOffline(true);
+    await quiz.getByLabel("Decline it and tell your manager").check();
+    await expect(page.getByRole("status").filter({ hasText: "No connection" })).toBeVisible();
+    const url = page.url();
+    await page.close({ runBeforeUnload: false });
+    await context.setOffline(false);
+
+    // The next visit: the kept commit is sent first, and the SCO resumes from it.
+    const next = await context.newPage();
+    const sent = firstCommit(next);
+    await next.goto(url);
+    await sent;
+    const again = next.frameLocator('iframe[title="Gifts and hospitality quiz"]');
+    await expect(again.getByLabel("Decline it and tell your manager")).toBeChecked();
+    await expect(next.getByRole("status").filter({ hasText: "Your progress is saved." })).toBeVisible();
+    // And the server has it: with the browser's storage cleared, the answer still comes back.
+    await next.evaluate(() => localStorage.clear());
+    await next.reload();
+    await expect(
+      next.frameLocator('iframe[title="Gifts and hospitality quiz"]').getByLabel("Decline it and tell your manager"),
+    ).toBeChecked();
+  });
 });
 
 test.describe("SCORM 2004 lesson", () => {

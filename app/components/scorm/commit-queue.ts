@@ -8,7 +8,10 @@ export type SaveStatus = "saved" | "pending" | "offline" | "failed";
  * SCO made them. Each carries the SCO's next sequence number, so the server applies it once even when
  * a retry repeats it or an older one arrives late. When the network fails the commit stays at the head
  * of the queue and is retried when the browser is back online (or every few seconds); a refusal (4xx)
- * drops it and says so. Nothing is lost while the page stays open.
+ * drops it and says so. Until the server has them, the queued commits are also kept in the browser's
+ * storage under the activity workflow: a page closed (or a browser that crashed) while offline loses
+ * nothing — the next visit sends them first and the SCO resumes from the newest of them. The server's
+ * sequence check makes a commit sent twice count once.
  */
 export class CommitQueue {
   private queue: ScormCommit[] = [];
@@ -21,9 +24,26 @@ export class CommitQueue {
     initial: Record<string, number>,
     private readonly onStatus: (status: SaveStatus) => void,
     private readonly onFinished: () => void,
+    private readonly storageKey: string,
   ) {
     for (const [sco, n] of Object.entries(initial)) this.sequences.set(sco, n);
+    // Commits a previous visit could not send: those the server has not applied yet go first.
+    for (const commit of this.stored()) {
+      if (commit.sequence <= (initial[commit.scoId] ?? 0)) continue;
+      this.queue.push(commit);
+      this.sequences.set(commit.scoId, Math.max(commit.sequence, this.sequences.get(commit.scoId) ?? 0));
+    }
+    this.persist();
     window.addEventListener("online", this.flush);
+    if (this.queue.length > 0) {
+      this.onStatus("pending");
+      void this.flush();
+    }
+  }
+
+  /** The newest data of each SCO that only this browser has yet (from a previous visit), to resume from. */
+  unsent(): Record<string, Record<string, string>> {
+    return Object.fromEntries(this.queue.map((c) => [c.scoId, c.cmi]));
   }
 
   /** Queues one commit of a SCO's kept data. */
@@ -31,6 +51,7 @@ export class CommitQueue {
     const sequence = (this.sequences.get(scoId) ?? 0) + 1;
     this.sequences.set(scoId, sequence);
     this.queue.push({ scoId, sequence, cmi, ...(finish ? { finish } : {}) });
+    this.persist();
     this.onStatus("pending");
     void this.flush();
   }
@@ -42,6 +63,25 @@ export class CommitQueue {
   dispose() {
     window.removeEventListener("online", this.flush);
     if (this.retry) clearTimeout(this.retry);
+  }
+
+  private stored(): ScormCommit[] {
+    try {
+      const value: unknown = JSON.parse(localStorage.getItem(this.storageKey) ?? "[]");
+      return Array.isArray(value) ? value.filter(isCommit) : [];
+    } catch {
+      return []; // storage off (a locked-down browser) or garbled: nothing kept
+    }
+  }
+
+  /** Mirrors the queue in the browser's storage (best effort: without storage it lives in memory only). */
+  private persist() {
+    try {
+      if (this.queue.length === 0) localStorage.removeItem(this.storageKey);
+      else localStorage.setItem(this.storageKey, JSON.stringify(this.queue));
+    } catch {
+      // Storage off or full: the queue still works while the page is open.
+    }
   }
 
   private flush = async () => {
@@ -71,6 +111,7 @@ export class CommitQueue {
           return;
         }
         this.queue.shift();
+        this.persist();
         if (!res.ok) {
           failed = true;
           continue;
@@ -83,4 +124,16 @@ export class CommitQueue {
       this.sending = false;
     }
   };
+}
+
+function isCommit(value: unknown): value is ScormCommit {
+  const c = value as ScormCommit | null;
+  return (
+    typeof c === "object" &&
+    c !== null &&
+    typeof c.scoId === "string" &&
+    Number.isInteger(c.sequence) &&
+    typeof c.cmi === "object" &&
+    c.cmi !== null
+  );
 }

@@ -79,8 +79,11 @@ export default function ScormPlayer({ body }: { body: ScormBody }) {
         setDone(true);
         void revalidator.revalidate();
       },
+      `learn:scorm-queue:${runtime.activityWorkflowId}`,
     );
     queue.current = q;
+    // What a previous visit kept but could not send is newer than what the server gave the page.
+    for (const [scoId, cmi] of Object.entries(q.unsent())) saved.current[scoId] ??= cmi;
     const warn = (event: BeforeUnloadEvent) => {
       if (q.pending > 0) event.preventDefault();
     };
