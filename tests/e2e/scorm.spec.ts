@@ -1,5 +1,5 @@
 import { test, expect, login, expectAccessible, type Learner } from "./fixtures";
-import type { Page } from "@playwright/test";
+import type { FrameLocator, Page } from "@playwright/test";
 
 /**
  * Issue 15: the demo's SCORM packages run, save, resume exactly and finish; commits queue while the
@@ -54,6 +54,13 @@ async function openQuiz(page: Page, learner: Learner, jsEnabled: boolean) {
   return page.frameLocator('iframe[title="Gifts and hospitality quiz"]');
 }
 
+/** Takes the browser offline, answers in the quiz, and checks the learner is told the answers wait. */
+async function answerOffline(page: Page, quiz: FrameLocator, answers: string[]) {
+  await page.context().setOffline(true);
+  for (const answer of answers) await quiz.getByLabel(answer).check();
+  await expect(page.getByRole("status").filter({ hasText: "No connection" })).toBeVisible();
+}
+
 test.describe("SCORM 1.2 quiz", () => {
   test.use({ learnerRecipe: started("anti-bribery") as never });
 
@@ -89,10 +96,7 @@ test.describe("SCORM 1.2 quiz", () => {
     // Without JavaScript there is nothing to queue: the package does not run.
     const quiz = await openQuiz(page, learner, jsEnabled);
     if (!quiz) return;
-    await context.setOffline(true);
-    await quiz.getByLabel("Decline it and tell your manager").check();
-    await quiz.getByLabel("Yes, it is modest hospitality").check();
-    await expect(page.getByRole("status").filter({ hasText: "No connection" })).toBeVisible();
+    await answerOffline(page, quiz, ["Decline it and tell your manager", "Yes, it is modest hospitality"]);
     await context.setOffline(false);
     await expect(page.getByRole("status").filter({ hasText: "Your progress is saved." })).toBeVisible();
     await page.reload();
@@ -109,9 +113,7 @@ test.describe("SCORM 1.2 quiz", () => {
   }) => {
     const quiz = await openQuiz(page, learner, jsEnabled);
     if (!quiz) return;
-    await context.setOffline(true);
-    await quiz.getByLabel("Decline it and tell your manager").check();
-    await expect(page.getByRole("status").filter({ hasText: "No connection" })).toBeVisible();
+    await answerOffline(page, quiz, ["Decline it and tell your manager"]);
     const url = page.url();
     await page.close({ runBeforeUnload: false });
     await context.setOffline(false);
