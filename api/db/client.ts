@@ -9,6 +9,7 @@ import pg from "pg";
 import { CHANGES_CHANNEL, parseChange, type ChangeFeed, type DataChange } from "../../domain/contract/changes";
 import * as schema from "./schema";
 import { PGliteThread } from "./pglite-thread";
+import { pgliteOptions } from "./pglite-options.mjs";
 
 export type Db = ReturnType<typeof drizzlePglite<typeof schema>>;
 /** The transaction `db.transaction` hands its callback (what commands run in). */
@@ -294,7 +295,7 @@ export async function openDatabase(options: {
         ? undefined
         : Number(process.env.DB_SLOW_MS);
     thread = options.thread ? await PGliteThread.create(dataDir, { slowMs: slow }) : undefined;
-    client = thread ? thread.asPGlite() : await PGlite.create(dataDir);
+    client = thread ? thread.asPGlite() : await PGlite.create(dataDir, pgliteOptions());
   } catch (error) {
     unlock();
     throw error;

@@ -19,6 +19,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, types, parse as pgParse, protocol } from "@electric-sql/pglite";
+import { pgliteOptions } from "./pglite-options.mjs";
 
 if (!parentPort) throw new Error("pglite-worker.mjs runs as a worker thread");
 const port = parentPort;
@@ -48,7 +49,7 @@ if (!PLAN_CACHE_MODES.has(planCacheMode))
 /** @type {PGlite} */
 let db;
 try {
-  db = await PGlite.create(workerData.dataDir);
+  db = await PGlite.create(workerData.dataDir, pgliteOptions());
 } catch (error) {
   port.postMessage({ id: 0, ok: false, error: serializeError(error) });
   process.exit(1);

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { createRequire } from "node:module";
+import { join } from "node:path";
 import { send } from "./http";
 
 export interface RunningServer {
@@ -47,6 +48,12 @@ export function logTail(logFile: string, lines = 30): string {
  * Spawns the server and returns at once, so the caller can stop it even while it starts (Ctrl-C);
  * await `ready` before using it.
  */
+/** The Node flags `npm start` gives the server (its V8 heap cap), so the benches measure what operators run. */
+function startFlags(cwd: string): string[] {
+  const start: string = JSON.parse(readFileSync(join(cwd, "package.json"), "utf8")).scripts.start;
+  return start.match(/--max-old-space-size=\d+/g) ?? [];
+}
+
 export function startServer(options: {
   cwd: string;
   port: number;
@@ -61,14 +68,18 @@ export function startServer(options: {
 }): RunningServer {
   const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
   const log = openSync(options.logFile, "w");
-  const child: ChildProcess = spawn(process.execPath, [tsxCli, options.entry ?? "server.ts"], {
-    cwd: options.cwd,
-    env: { ...process.env, ...options.env, PORT: String(options.port) },
-    stdio: ["ignore", log, log],
-    // Its own process group: Ctrl-C in the terminal reaches only the bench, which then stops the
-    // server itself, and stop() can signal tsx and the node process it runs together.
-    detached: true,
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [tsxCli, ...startFlags(options.cwd), options.entry ?? "server.ts"],
+    {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env, PORT: String(options.port) },
+      stdio: ["ignore", log, log],
+      // Its own process group: Ctrl-C in the terminal reaches only the bench, which then stops the
+      // server itself, and stop() can signal tsx and the node process it runs together.
+      detached: true,
+    },
+  );
   closeSync(log); // the child has its own copy
   if (child.pid === undefined) throw new Error("could not start the server");
   const pid = child.pid;
