@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { DisplayMode } from "./vocabulary";
-import { documentTarget, launchClaims, LTI_CLAIM, sameOriginPath, scoreOutcome } from "./lti";
+import {
+  customFrameSize,
+  documentTarget,
+  framePolicy,
+  framePolicyProblems,
+  launchClaims,
+  LTI_CLAIM,
+  sameOriginPath,
+  scoreOutcome,
+} from "./lti";
 
 const facts = {
   issuer: "https://lms.example",
@@ -84,5 +93,39 @@ describe("the bridge's do_navigation (issue 14 item 6)", () => {
     ["javascript:alert(1)", null],
   ])("%s → %s", (target, out) => {
     expect(sameOriginPath(target)).toBe(out);
+  });
+});
+
+describe("a tool's frame (issue 14 item 5; HTML iframe sandbox and allow)", () => {
+  it.each([
+    [{ sandbox: "allow-scripts allow-same-origin", allow: "fullscreen; camera 'self'" }, []],
+    [{ sandbox: "allow-everything" }, ['sandbox: "allow-everything" is not an iframe sandbox token']],
+    [{ allow: "camera; <script>" }, ['allow: "<script>" is not a Permissions Policy directive']],
+    [{ allow: "microphone https://tool.example" }, []],
+    [{}, []],
+  ])("%o → %o", (policy, problems) => {
+    expect(framePolicyProblems(policy)).toEqual(problems);
+  });
+  it("gives a tool without a policy full screen and the clipboard, and no sandbox", () => {
+    expect(framePolicy(null)).toEqual({ allow: "fullscreen; clipboard-write", sandbox: null });
+    expect(framePolicy({})).toEqual({ allow: "fullscreen; clipboard-write", sandbox: null });
+  });
+  it("keeps scripts and forms in a sandbox (the launch posts a form into the frame)", () => {
+    expect(framePolicy({ sandbox: "allow-popups", allow: "camera" })).toEqual({
+      allow: "camera",
+      sandbox: "allow-scripts allow-forms allow-popups",
+    });
+    expect(framePolicy({ sandbox: "" }).sandbox).toBe("allow-scripts allow-forms");
+  });
+  it.each([
+    [
+      { width: 800, height: 600 },
+      { width: 800, height: 600 },
+    ],
+    [{ width: null, height: 600 }, null],
+    [{ width: 50, height: 600 }, null],
+    [{ width: 800, height: 99999 }, null],
+  ])("EmbeddedCustom's size from the activity's preferred %o → %o", (preferred, size) => {
+    expect(customFrameSize(preferred)).toEqual(size);
   });
 });

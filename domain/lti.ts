@@ -160,3 +160,71 @@ export function sameOriginPath(target: string): string | null {
   if (/[\u0000-\u001f]/.test(target)) return null;
   return target;
 }
+
+/**
+ * The `sandbox` tokens the HTML standard defines for an iframe (issue 14 item 5): a tool's registry
+ * entry may only use these.
+ */
+const SANDBOX_TOKENS = new Set([
+  "allow-downloads",
+  "allow-forms",
+  "allow-modals",
+  "allow-orientation-lock",
+  "allow-pointer-lock",
+  "allow-popups",
+  "allow-popups-to-escape-sandbox",
+  "allow-presentation",
+  "allow-same-origin",
+  "allow-scripts",
+  "allow-storage-access-by-user-activation",
+  "allow-top-navigation",
+  "allow-top-navigation-by-user-activation",
+  "allow-top-navigation-to-custom-protocols",
+]);
+
+/** A Permissions Policy directive of an iframe's `allow`: a feature name, then origins or keywords. */
+const ALLOW_DIRECTIVE = /^[a-z][a-z0-9-]*(\s+('self'|'src'|'none'|\*|https?:\/\/[^\s;'"]+))*$/;
+
+/** What is wrong with a tool's `sandbox` and `allow` values, one line each (none: they may be used). */
+export function framePolicyProblems(policy: { allow?: string; sandbox?: string }): string[] {
+  const out: string[] = [];
+  for (const token of (policy.sandbox ?? "").split(/\s+/).filter(Boolean))
+    if (!SANDBOX_TOKENS.has(token)) out.push(`sandbox: "${token}" is not an iframe sandbox token`);
+  for (const directive of (policy.allow ?? "")
+    .split(";")
+    .map((d) => d.trim())
+    .filter(Boolean))
+    if (!ALLOW_DIRECTIVE.test(directive)) out.push(`allow: "${directive}" is not a Permissions Policy directive`);
+  return out;
+}
+
+/** The frame of a tool without its own policy: full screen and the clipboard, no sandbox. */
+export const DEFAULT_FRAME_POLICY = { allow: "fullscreen; clipboard-write", sandbox: null } as const;
+
+/**
+ * The iframe attributes of a tool (issue 14 item 5): its registered `allow` and `sandbox`, or the
+ * defaults. A sandbox always keeps the scripts and forms an LTI launch needs (the launch is a form
+ * post into the frame, the tool a page of scripts).
+ */
+export function framePolicy(tool: { allow?: string; sandbox?: string } | null): {
+  allow: string;
+  sandbox: string | null;
+} {
+  if (!tool) return { ...DEFAULT_FRAME_POLICY };
+  const sandbox =
+    tool.sandbox === undefined
+      ? null
+      : [...new Set(["allow-scripts", "allow-forms", ...tool.sandbox.split(/\s+/).filter(Boolean)])].join(" ");
+  return { allow: tool.allow ?? DEFAULT_FRAME_POLICY.allow, sandbox };
+}
+
+/**
+ * Spec 3 EmbeddedCustom: the frame at the activity's preferred size, never wider than its column
+ * (then scaled down keeping the aspect). Null when the activity gives no size (the frame then grows
+ * with the tool's `lti.frameResize`, as EmbeddedAuto).
+ */
+export function customFrameSize(preferred: { width: number | null; height: number | null }) {
+  const ok = (n: number | null): n is number => n !== null && Number.isInteger(n) && n >= 100 && n <= 4000;
+  if (!ok(preferred.width) || !ok(preferred.height)) return null;
+  return { width: preferred.width, height: preferred.height };
+}

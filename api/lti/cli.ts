@@ -7,6 +7,7 @@
  *     --jwks-url https://lab.example/jwks --redirect-uri https://lab.example/launch
  *   npm run lti:tool -- add --key quiz --name "Quiz" --version 1.1 --launch-url https://quiz.example/lti \
  *     --consumer-key quiz --secret s3cret
+ *   (either version: --allow "camera; microphone" --sandbox "allow-popups" for the tool's frame)
  *   npm run lti:tool -- list
  *   npm run lti:tool -- remove lab
  */
@@ -57,6 +58,8 @@ if (command === "list") {
       domain: { type: "string", multiple: true },
       "consumer-key": { type: "string" },
       secret: { type: "string" },
+      allow: { type: "string" },
+      sandbox: { type: "string" },
     },
   });
   const parsed = ltiToolSchema.safeParse({
@@ -73,6 +76,8 @@ if (command === "list") {
     domains: values.domain ?? [],
     consumerKey: values["consumer-key"],
     secret: values.secret,
+    allow: values.allow,
+    sandbox: values.sandbox,
   });
   if (!parsed.success) fail(parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("\n"));
   const problems = toolProblems(parsed.data);

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { framePolicyProblems } from "../../domain/lti";
 
 const httpUrl = z.url({ protocol: /^https?$/ });
 
@@ -50,6 +51,7 @@ export function toolProblems(tool: LtiTool): string[] {
     if (!tool.jwksUrl && !tool.publicJwk) out.push("an LTI 1.3 tool needs --jwks-url or --public-key");
     if (tool.redirectUris.length === 0) out.push("an LTI 1.3 tool needs at least one --redirect-uri");
   } else if (!tool.consumerKey || !tool.secret) out.push("an LTI 1.1 tool needs --consumer-key and --secret");
+  out.push(...framePolicyProblems(tool));
   return out;
 }
 
@@ -85,7 +87,13 @@ function ltiRegistry(options: LtiRegistryOptions = {}) {
     const mtime = statSync(options.file).mtimeMs;
     if (!cached || cached.mtime !== mtime) {
       try {
-        cached = { mtime, tools: readToolsFile(options.file) };
+        // A hand-edited entry whose frame policy a browser would not take is left out, and said.
+        const tools = readToolsFile(options.file).filter((t) => {
+          const problems = framePolicyProblems(t);
+          if (problems.length) console.warn(`[lti] tool ${t.key} left out of the registry: ${problems.join("; ")}`);
+          return problems.length === 0;
+        });
+        cached = { mtime, tools };
       } catch (err) {
         console.warn(`[lti] ${options.file} is not a valid registry:`, (err as Error).message);
         cached = { mtime, tools: [] };

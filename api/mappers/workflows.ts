@@ -2,7 +2,9 @@
 // records and activity contents (spec 7.3, 7.4).
 import { previousAttemptScoresVisible } from "../../domain/lifecycle";
 import type { AttemptRecord } from "../../domain/contract/courses";
-import type { ObjectiveWorkflowState } from "../../domain/vocabulary";
+import { ActivityKind, type ObjectiveWorkflowState } from "../../domain/vocabulary";
+import { framePolicy } from "../../domain/lti";
+import type { LtiRegistry } from "../lti/registry";
 import type {
   activities,
   activityRecords,
@@ -67,7 +69,7 @@ export function toActivityRecord(rec: typeof activityRecords.$inferSelect, activ
 }
 
 /** The content of one activity, as the content viewer opens it. */
-export function toActivityContent(a: typeof activities.$inferSelect) {
+export function toActivityContent(a: typeof activities.$inferSelect, registry: LtiRegistry) {
   return {
     id: a.id,
     name: a.name,
@@ -76,7 +78,20 @@ export function toActivityContent(a: typeof activities.$inferSelect) {
     content: a.content,
     duration: a.duration,
     toolUrl: a.toolUrl,
+    preferredWidth: a.preferredWidth,
+    preferredHeight: a.preferredHeight,
+    frame: toolFrame(a, registry),
   };
+}
+
+/** Issue 14 item 5: an LTI activity's frame policy, from the tool it names in the registry. */
+export function toolFrame(
+  a: { kind: number; content: unknown },
+  registry: LtiRegistry,
+): { allow: string; sandbox: string | null } | null {
+  if (a.kind !== ActivityKind.lti) return null;
+  const key = (a.content as { tool?: unknown } | null)?.tool;
+  return framePolicy(typeof key === "string" ? registry.byKey(key) : null);
 }
 
 /** Spec 7.3 activity-workflow aggregate: the activity's latest workflow and record in one attempt. */

@@ -137,6 +137,8 @@ export async function loadActivityContents(db: Db, objectiveId: string, activity
       duration: activities.duration,
       toolUrl: activities.toolUrl,
       imageUrl: activities.imageUrl,
+      preferredWidth: activities.preferredWidth,
+      preferredHeight: activities.preferredHeight,
     })
     .from(activities)
     .innerJoin(activityParts, eq(activityParts.activityId, activities.id))

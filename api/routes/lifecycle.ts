@@ -26,6 +26,7 @@ import { stableUuid } from "../ids";
 import { toWorkflow } from "../mappers/courses";
 import {
   toActivityContent,
+  toolFrame,
   toActivityRecord,
   toActivityWorkflowAggregate,
   toAttemptRecords,
@@ -46,6 +47,7 @@ import {
 } from "../queries/workflows";
 import { jsonBody, params, idParams, isUuid } from "../validate";
 import { limitWrites } from "../write-limits";
+import { registryOf } from "../lti/registry";
 
 const contentParams = z.object({ id: z.uuid(), path: z.uuid().optional() });
 const activityParams = z.object({ id: z.uuid(), activityId: z.uuid() });
@@ -210,7 +212,7 @@ export function lifecycleRoutes() {
     if (refusal) throw refusal;
     const activity = await loadActivityForLearner(c.var.db, c.var.user.id, id);
     if (!activity) throw notFound("activity");
-    return c.json(toActivityContent(activity));
+    return c.json(toActivityContent(activity, registryOf(c.var.deps)));
   });
   // Spec 7.4: one subtree, and the children of the root or of one node.
   const subtree = (mode: "node" | "children") => async (c: Context<ApiEnv>) => {
@@ -297,7 +299,9 @@ export function lifecycleRoutes() {
     const access = await attemptAccess(db, wf, c.var.now);
     if (!access.reviewAllowed) throw lockedError({ key: "activityLock.reviewPolicyNotAllowed" });
     const open = access.nodes.filter((n) => !access.locks.get(n.activityPathId)).map((n) => n.childActivity.id);
-    return c.json({ data: await loadActivityContents(db, wf.objectiveId, open) });
+    const registry = registryOf(c.var.deps);
+    const contents = await loadActivityContents(db, wf.objectiveId, open);
+    return c.json({ data: contents.map((a) => ({ ...a, frame: toolFrame(a, registry) })) });
   });
   r.get("/users/me/objective-workflows/:id/activity-with-aggregates", tree);
   r.get("/users/me/objective-workflows/:id/activity", tree);

@@ -4,7 +4,8 @@ import type { ActivityBody } from "~/components/activity-view";
 import type { DateFormatter } from "./format.server";
 import { sanitizeCourseHtml } from "./html.server";
 import type { LmsClient } from "./lms.server";
-import { ActivityWorkflowState, ActivityKind, ActivityContentType, type DisplayMode } from "#domain/vocabulary";
+import { ActivityWorkflowState, ActivityKind, ActivityContentType, DisplayMode } from "#domain/vocabulary";
+import { customFrameSize, DEFAULT_FRAME_POLICY } from "#domain/lti";
 import { endpoints } from "#domain/contract/endpoints";
 
 const IMAGE = /\.(png|jpe?g|gif|svg|webp)$/i;
@@ -110,6 +111,12 @@ export async function activityBody(
               activityPathId: node.activityPathId,
               displayMode: ctx.launch.displayMode,
               version: content.contentType === ActivityContentType.Lti11 ? ("1.1" as const) : ("1.3" as const),
+              frame: content.frame ?? DEFAULT_FRAME_POLICY,
+              // Spec 3 EmbeddedCustom: the activity's preferred size (else it grows as EmbeddedAuto does).
+              size:
+                ctx.launch.displayMode === DisplayMode.EmbeddedCustom
+                  ? customFrameSize({ width: content.preferredWidth, height: content.preferredHeight })
+                  : null,
             }
           : null,
     };

@@ -71,6 +71,11 @@ export interface ActivityContent {
   duration: number | null;
   toolUrl: string | null;
   imageUrl: string | null;
+  /** Spec 3 preferredWidth/Height (EmbeddedCustom's frame), in CSS pixels. */
+  preferredWidth: number | null;
+  preferredHeight: number | null;
+  /** An LTI activity's frame: its registered tool's `allow` and `sandbox` (issue 14 item 5); null otherwise. */
+  frame: { allow: string; sandbox: string | null } | null;
 }
 
 /**

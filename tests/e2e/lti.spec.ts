@@ -21,6 +21,7 @@ test.use({
         selfEnrolled: true,
         attempts: [{ state: "inProgress", progress: 0, startedAgo: 1 }],
       },
+      { course: "physics-lab", selfEnrolled: true, attempts: [{ state: "inProgress", progress: 0, startedAgo: 1 }] },
     ],
   },
 });
@@ -29,7 +30,8 @@ const COURSE = "Git Workflows for Teams";
 const LAB = "Lab: resolve a merge conflict";
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 
-async function openLab(page: Page, course = COURSE, lab = LAB) {
+/** The course's content page, found through My courses; its id. */
+async function openContent(page: Page, course: string) {
   await page.goto(`/learn/courses?keyword=${encodeURIComponent(course.split(" ")[0]!.toLowerCase())}`);
   const card = page
     .locator(".card-grid > li.course-card")
@@ -38,13 +40,18 @@ async function openLab(page: Page, course = COURSE, lab = LAB) {
   const id = new RegExp(`/learn/courses/(${UUID})`).exec(href ?? "")?.[1];
   expect(id).toBeTruthy();
   await page.goto(`/learn/courses/${id}/view/content`);
+  return id!;
+}
+
+async function openLab(page: Page, course = COURSE, lab = LAB) {
+  const id = await openContent(page, course);
   const link = page
     .getByRole("navigation", { name: "Table of contents" })
     .getByRole("link", { name: new RegExp(lab) })
     .first();
   await page.goto((await link.getAttribute("href"))!);
   await expect(page.getByRole("heading", { level: 1, name: lab, exact: true })).toBeVisible();
-  return id!;
+  return id;
 }
 
 test("an LTI 1.3 activity launches into the demo tool, and the tool's score completes it", async ({
@@ -85,6 +92,41 @@ test("an LTI 1.3 activity launches into the demo tool, and the tool's score comp
     await page.reload();
   }
   await expect(page.locator(".activity-panel__meta").first()).toContainText("Completed");
+});
+
+test("the tool's frame takes the tool's registered sandbox and allow, and EmbeddedCustom the activity's size", async ({
+  page,
+  learner,
+  jsEnabled,
+}) => {
+  await login(page, learner);
+  if (!jsEnabled) {
+    // Without JavaScript no frame is made: the tool opens in a window of its own.
+    await openLab(page);
+    await expect(page.locator("iframe")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Open the tool", exact: true })).toBeVisible();
+    return;
+  }
+  // EmbeddedAuto (Git Workflows): the demo tool's registry entry gives the frame its sandbox.
+  await openLab(page);
+  const auto = page.locator(`iframe[title="External tool: ${LAB}"]`);
+  await expect(auto).toHaveAttribute("sandbox", "allow-scripts allow-forms allow-same-origin allow-popups");
+  await expect(auto).toHaveAttribute("allow", "fullscreen; clipboard-write");
+
+  // EmbeddedCustom (Physics Lab Simulations, 1200 × 800): at most the column's width, the aspect kept.
+  // The course is one activity: its content page is the tool.
+  await openContent(page, "Physics Lab Simulations");
+  const custom = page.locator('iframe[title="External tool: Physics Lab Simulations"]');
+  await expect(custom).toHaveAttribute("sandbox", "allow-scripts allow-forms allow-same-origin allow-popups");
+  const box = (await custom.boundingBox())!;
+  const column = (await page.locator(".activity").first().boundingBox())!;
+  expect(box.width).toBeLessThanOrEqual(Math.min(1200, column.width) + 1);
+  expect(box.height / box.width).toBeCloseTo(800 / 1200, 1);
+  await expect(
+    page
+      .frameLocator('iframe[title="External tool: Physics Lab Simulations"]')
+      .getByText("Launch verified with the platform's keys."),
+  ).toBeVisible({ timeout: 15_000 });
 });
 
 test("the bridge: do_navigation moves the page to a path of this site, never to another origin", async ({

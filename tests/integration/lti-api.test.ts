@@ -32,6 +32,7 @@ async function tool(key: string): Promise<LtiTool> {
     publicJwk: jwk,
     redirectUris: [`https://${key}.test/launch`],
     domains: [],
+    ...(key === "lab" ? { sandbox: "allow-same-origin allow-popups", allow: "camera 'self'" } : {}),
   };
 }
 
@@ -489,5 +490,38 @@ describe("LTI 1.1 launch and Basic Outcomes (issue 14 item 3)", () => {
       token: await t.token("ada"),
     });
     expect(garbled.status).toBe(400);
+  });
+});
+
+describe("the tool's frame (issue 14 item 5)", () => {
+  it("gives an LTI activity's content its tool's allow and sandbox and the activity's preferred size", async () => {
+    const c = await ltiCourse("lab");
+    const [part] = await t.database.db.select().from(s.activityParts).where(eq(s.activityParts.id, c.partId));
+    await t.database.db
+      .update(s.activities)
+      .set({ preferredWidth: 900, preferredHeight: 600 })
+      .where(eq(s.activities.id, part!.activityId));
+    const res = await t.request("GET", `/api/lms/v1/users/me/objective-workflows/${c.wfId}/activity-contents`, {
+      token: await t.token("ada"),
+    });
+    expect(res.status).toBe(200);
+    const { data } = (await res.json()) as { data: { content: { tool?: string }; frame: unknown }[] };
+    expect(data.find((a) => a.content.tool === "lab")).toMatchObject({
+      preferredWidth: 900,
+      preferredHeight: 600,
+      frame: { allow: "camera 'self'", sandbox: "allow-scripts allow-forms allow-same-origin allow-popups" },
+    });
+    // Activities that are not LTI have no frame.
+    expect(data.filter((a) => !a.content.tool).every((a) => a.frame === null)).toBe(true);
+    // A tool without its own policy: the defaults.
+    const other = await ltiCourse("other");
+    const plain = await t.request("GET", `/api/lms/v1/users/me/objective-workflows/${other.wfId}/activity-contents`, {
+      token: await t.token("ada"),
+    });
+    const plainData = (await plain.json()).data as { content: { tool?: string }; frame: unknown }[];
+    expect(plainData.find((a) => a.content.tool === "other")?.frame).toEqual({
+      allow: "fullscreen; clipboard-write",
+      sandbox: null,
+    });
   });
 });

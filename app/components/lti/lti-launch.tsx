@@ -11,6 +11,10 @@ export interface LtiLaunchProps {
   displayMode: DisplayMode;
   /** LTI 1.3 (OIDC launch) or 1.1 (OAuth 1.0a signed form). */
   version: "1.3" | "1.1";
+  /** The tool's frame policy from the registry (issue 14 item 5). */
+  frame: { allow: string; sandbox: string | null };
+  /** EmbeddedCustom: the activity's preferred size; null = grow with the tool's `lti.frameResize`. */
+  size: { width: number; height: number } | null;
 }
 
 const MIN_HEIGHT = 320;
@@ -41,6 +45,8 @@ export default function LtiLaunch({
   activityPathId,
   displayMode,
   version,
+  frame: policy,
+  size,
   title,
 }: LtiLaunchProps & { title: string }) {
   const { t } = useTranslation();
@@ -70,6 +76,8 @@ export default function LtiLaunch({
         path?: unknown;
       } | null;
       if (data?.subject === "lti.frameResize" && typeof data.height === "number" && Number.isFinite(data.height)) {
+        // EmbeddedCustom keeps the activity's own size.
+        if (size) return;
         setHeight(Math.min(Math.max(Math.round(data.height), MIN_HEIGHT), MAX_HEIGHT));
         return;
       }
@@ -85,7 +93,7 @@ export default function LtiLaunch({
     };
     window.addEventListener("message", onMessage);
     return () => window.removeEventListener("message", onMessage);
-  }, [embedded, navigate, revalidator]);
+  }, [embedded, navigate, revalidator, size]);
 
   return (
     <div className="lti-launch">
@@ -100,8 +108,18 @@ export default function LtiLaunch({
             name={name}
             title={t("lti.launch.frameTitle", { name: title })}
             className="lti-launch__frame"
-            style={{ blockSize: `${height}px` }}
-            allow="fullscreen; clipboard-write"
+            style={
+              size
+                ? // Spec 3 EmbeddedCustom: the preferred size, never wider than the column (then scaled, aspect kept).
+                  {
+                    inlineSize: `min(100%, ${size.width}px)`,
+                    aspectRatio: `${size.width} / ${size.height}`,
+                    minBlockSize: 0,
+                  }
+                : { blockSize: `${height}px` }
+            }
+            allow={policy.allow}
+            sandbox={policy.sandbox ?? undefined}
           />
         </>
       ) : null}
