@@ -47,6 +47,7 @@ import { operatorCommand, OperatorError, runOperatorCommand } from "./api/sessio
 import { loadSecrets, verifierFrom, type VerifierConfig } from "./api/runtime";
 import { isLoopback, testSupportEnabled, TEST_SUPPORT_PATH } from "./api/routes/test-support";
 import { demoTools, TOOLS_FILE } from "./api/lti/registry";
+import { createDemoProctoringService, DEMO_PROCTORING_PATH } from "./api/proctoring/demo-service";
 import { createDemoLti13Tool } from "./api/lti/demo-tool";
 import { createDemoLti11Tool } from "./api/lti/demo-tool-11";
 
@@ -233,6 +234,10 @@ const config = parseAppConfig(
     APP_URL: appUrl,
     SESSION_SECRET: sessionSecret,
     ...embeddedClient,
+    // Issue 14 item 8: with the demo, proctored activities open in its simulated proctoring service.
+    PROCTORING_URL:
+      process.env.PROCTORING_URL ||
+      (demoAllowed && !process.env.LMS_API_URL ? `${appUrl}${DEMO_PROCTORING_PATH}` : undefined),
   },
   { oidcEmbedded: embeddedClient !== null },
 );
@@ -389,6 +394,7 @@ if (demoAllowed && !process.env.LMS_API_URL) {
       base: `${appUrl}/demo-tools/lti13`,
     }),
   );
+  web.route(DEMO_PROCTORING_PATH, createDemoProctoringService({ platform: appUrl }));
   const demo11 = demoTools(appUrl).find((t) => t.key === "demo-lti11")!;
   web.route(
     "/demo-tools/lti11",

@@ -47,6 +47,10 @@ export default [
       route("courses/:id/workflow/:workflowId/view", "routes/learn.courses.$id.view.content.tsx", {
         id: "course-workflow-view",
       }),
+      route(
+        "courses/proctor/:objectiveId/:activityPathId",
+        "routes/learn.courses.proctor.$objectiveId.$activityPathId.tsx",
+      ),
       route("courses/:id/view/notifications", "routes/learn.courses.$id.view.notifications.tsx"),
       // Issue 16: the live chat of the Notifications layer (server-sent events).
       route("courses/:id/chat-events", "routes/learn.courses.$id.chat-events.ts"),

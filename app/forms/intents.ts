@@ -33,6 +33,8 @@ export const INTENT = {
   setTimezone: "setTimezone",
   /** The personal calendar feed: a new link (the old one stops working), or none. */
   createFeed: "createFeed",
+  /** Issue 14 item 8: start the proctored sitting of an activity. */
+  startSitting: "startSitting",
   deleteFeed: "deleteFeed",
 } as const;
 

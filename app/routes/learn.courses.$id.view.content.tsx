@@ -483,6 +483,15 @@ export default function CourseContent() {
                 </ul>
               ) : null}
               <ActivitySection d={d} item={selected} headingLevel={1} />
+              {selected.node.childActivity.proctored && !d.readOnly && !d.proctorLock ? (
+                <Link
+                  className="button"
+                  prefetch="intent"
+                  to={`/learn/courses/proctor/${d.course.id}/${selected.node.activityPathId}`}
+                >
+                  {t("proctor.open")}
+                </Link>
+              ) : null}
               <nav className="activity-nav" aria-label={t("content.pager")}>
                 {prev && !prev.locked ? (
                   <Link rel="prev" to={linkTo(prev)}>

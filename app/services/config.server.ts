@@ -19,6 +19,7 @@ const schema = z.object({
   PLATFORM_URL: z.string().default("/platform"),
   ADMIN_URL: z.string().default("/admin"),
   SIGN_UP_URL: z.string().optional(),
+  PROCTORING_URL: z.url({ protocol: /^https?$/ }).optional(),
   BENCH_BARE: z.string().optional(),
 });
 
@@ -33,6 +34,11 @@ export interface AppConfig {
   platformUrl: string;
   adminUrl: string;
   signUpUrl: string | null;
+  /**
+   * The proctoring service's page that frames the wrapper of a proctored activity (issue 14 item 8),
+   * or null: then the learner opens the wrapper directly.
+   */
+  proctoringUrl: string | null;
   /** `/learn/bench-bare` exists (the benchmark's baseline page). */
   benchBare: boolean;
   /** Cookies carry `Secure` (the app is served over https). */
@@ -71,6 +77,7 @@ export function parseAppConfig(
     platformUrl: e.PLATFORM_URL,
     adminUrl: e.ADMIN_URL,
     signUpUrl: e.SIGN_UP_URL ?? null,
+    proctoringUrl: e.PROCTORING_URL ?? null,
     benchBare: e.BENCH_BARE === "1",
     secureCookies: appUrl.startsWith("https:"),
     production: e.APP_ENV === "prod",

@@ -33,6 +33,7 @@ import type { AskTutor, KnowledgeModel, TutorConversation, TutorExchange } from 
 import type { MiniGroupMember, PublicSettings, Settings, Unit, User } from "./platform";
 import type { PublicCertificate } from "./certificates";
 import type { LtiAuthAnswer, LtiAuthRequest, LtiResourceForm, LtiResourceLink } from "./lti";
+import type { ProctoringSession, ProctoringStartToken } from "./proctoring";
 import type { ReinforcementAnswerBody, ReinforcementWorkflow } from "./reinforcement";
 import type { ScormCommit, ScormCommitResult, ScormRuntime } from "./scorm";
 
@@ -112,6 +113,20 @@ export const endpoints = {
   ltiResourceForm: (objectiveWorkflowId: string, activityWorkflowId: string) =>
     get<LtiResourceForm>(
       `${LMS}/objective-workflows/${seg(objectiveWorkflowId)}/resource-form/${seg(activityWorkflowId)}`,
+    ),
+  // 7.5 Proctoring (issue 14 item 8, decision 024): the sitting of one activity workflow.
+  lastProctoringSession: (objectiveWorkflowId: string, activityWorkflowId: string) =>
+    get<ProctoringSession>(
+      `${LMS}/users/me/objective-workflows/${seg(objectiveWorkflowId)}/activity-workflows/${seg(activityWorkflowId)}/last-proctoring-session`,
+    ),
+  proctoringStartToken: (objectiveWorkflowId: string, activityWorkflowId: string, activityPathId: string) =>
+    get<ProctoringStartToken>(
+      `${LMS}/users/me/objective-workflows/${seg(objectiveWorkflowId)}/activity-workflows/${seg(activityWorkflowId)}/start-token?activityPathId=${seg(activityPathId)}`,
+    ),
+  startProctoringSession: (objectiveWorkflowId: string, activityWorkflowId: string) =>
+    command<Record<string, never>, ProctoringSession>(
+      `${LMS}/users/me/objective-workflows/${seg(objectiveWorkflowId)}/activity-workflows/${seg(activityWorkflowId)}/proctoring-sessions`,
+      true,
     ),
   ltiAuthorization: command<LtiAuthRequest, LtiAuthAnswer>(`${LMS}/users/me/lti-authorizations`, true),
   /** The same without a session (a tool's frame on another site): the signed launch hint authenticates it. */

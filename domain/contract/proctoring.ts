@@ -17,3 +17,10 @@ export const attemptProctoringSessionSchema = z.object({
   activityWorkflowId: z.string(),
 });
 export type AttemptProctoringSession = z.infer<typeof attemptProctoringSessionSchema>;
+
+/** Spec 7.5 start-token: what an external proctoring service is handed (decision 024). */
+export interface ProctoringStartToken {
+  token: string;
+  expiresAt: string;
+  jwksUri: string;
+}
