@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import { createLocalJWKSet, decodeJwt, exportJWK, generateKeyPair, jwtVerify, SignJWT, type JWK } from "jose";
 import { createTestApi, type TestApi } from "../fixtures/api";
-import { createCourse, createTree, enrolUser } from "../fixtures/courses";
+import { createLtiCourse } from "../fixtures/lti";
 import * as s from "../../api/db/schema";
-import { ActivityContentType, ActivityKind, ActivityWorkflowState } from "../../domain/vocabulary";
+import { ActivityContentType, ActivityWorkflowState } from "../../domain/vocabulary";
 import { LTI_CLAIM, LTI_MEDIA_TYPE, LTI_SCOPE } from "../../domain/lti";
 import type { LtiTool } from "../../api/lti/registry";
 import { signatureValid } from "../../api/lti/lti11";
@@ -58,25 +58,8 @@ const post = async (path: string, body: unknown, user = "ada") =>
   t.request("POST", `/api/lms/v1/${path}`, { token: await t.token(user), body, headers: { Prefer: "respond-sync" } });
 
 /** A course with one LTI activity of `toolKey` (graded by the tool), ada's attempt in progress. */
-async function ltiCourse(toolKey = "lab", contentType: ActivityContentType = ActivityContentType.Lti13) {
-  const db = t.database.db;
-  const { objective, access } = await createCourse(db, tenantId, { activityKind: 3 });
-  const tree = await createTree(db, tenantId, objective.id, [{ kind: ActivityKind.lti, maxScore: 10 }]);
-  const [part] = await db.select().from(s.activityParts).where(eq(s.activityParts.id, tree.partIds[0]!));
-  await db
-    .update(s.activities)
-    .set({ contentType, content: { tool: toolKey }, supportLtiGrading: true })
-    .where(eq(s.activities.id, part!.activityId));
-  const { aggregate } = await enrolUser(db, {
-    tenantId,
-    userId: t.users.ada,
-    objectiveId: objective.id,
-    accessId: access.id,
-  });
-  const wfId = crypto.randomUUID();
-  await post("start-objective-workflows", { objectiveWorkflowAggregateId: aggregate.id, id: wfId });
-  return { objectiveId: objective.id, wfId, partId: tree.partIds[0]! };
-}
+const ltiCourse = (toolKey = "lab", contentType: ActivityContentType = ActivityContentType.Lti13) =>
+  createLtiCourse(t, tenantId, toolKey, contentType);
 
 /** The login initiation's parameters, then the authentication request a tool would send. */
 async function launch(c: Awaited<ReturnType<typeof ltiCourse>>, toolKey = "lab") {
