@@ -56,6 +56,9 @@ const port = Number(process.env.PORT ?? 3000);
 const appUrl = (process.env.APP_URL ?? `http://localhost:${port}`).replace(/\/$/, "");
 const dataDir = resolve(process.env.DATA_DIR ?? "./data");
 /** SCORM packages (issue 15): the most bytes and files a package may unpack to. */
+/** ANALYTICS_URL: the collector forwards the events it stores there too (decision 029). */
+const analyticsUrl = process.env.ANALYTICS_URL || undefined;
+if (analyticsUrl && !/^https?:\/\//.test(analyticsUrl)) throw new Error("ANALYTICS_URL must be an http(s) URL");
 const scormLimits = {
   maxBytes: Number(process.env.SCORM_MAX_BYTES ?? SCORM_LIMITS.maxBytes),
   maxEntries: Number(process.env.SCORM_MAX_ENTRIES ?? SCORM_LIMITS.maxEntries),
@@ -201,6 +204,7 @@ if (!process.env.LMS_API_URL) {
       calendarFeedKey,
       scormLimits,
       tutorModel,
+      analyticsUrl,
     });
     apiFetch = (request) => thread.fetch(request);
   } else {
@@ -217,6 +221,7 @@ if (!process.env.LMS_API_URL) {
       calendarFeedKey,
       scormLimits,
       tutorModel,
+      analyticsUrl,
     });
     apiFetch = (request) => api.fetch(request);
   }

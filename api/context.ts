@@ -39,6 +39,8 @@ export interface ApiDeps {
   writeLimits?: WriteLimitOptions;
   /** The most bytes and files a SCORM package may unpack to (SCORM_MAX_BYTES, SCORM_MAX_ENTRIES). */
   scormLimits?: { maxBytes: number; maxEntries: number };
+  /** ANALYTICS_URL: where the collector forwards the events it stores (decision 029). */
+  analyticsUrl?: string;
 }
 
 export interface Principal {

@@ -25,6 +25,7 @@ export interface ThreadApiOptions {
   calendarFeedKey?: string;
   tutorModel?: ApiDeps["tutorModel"];
   scormLimits?: ApiDeps["scormLimits"];
+  analyticsUrl?: string;
 }
 
 export function createThreadApi(client: unknown, options: ThreadApiOptions): (request: Request) => Promise<Response> {
@@ -54,6 +55,7 @@ export function createThreadApi(client: unknown, options: ThreadApiOptions): (re
     calendarFeedKey: options.calendarFeedKey,
     tutorModel: options.tutorModel,
     scormLimits: options.scormLimits,
+    analyticsUrl: options.analyticsUrl,
   });
   return async (request) => api.fetch(request);
 }

@@ -5,29 +5,48 @@
  * batches with `navigator.sendBeacon` to /learn/collect, and reports uncaught errors with their stack.
  * No third-party script.
  */
-import { ACTIVITY_THROTTLE_MS, sessionAt, type AnalyticsEventName } from "#domain/analytics";
+import {
+  ACTIVITY_THROTTLE_MS,
+  ANALYTICS_SESSION_SECONDS,
+  DATALAKE_SESSION_MINUTES,
+  sessionAt,
+  type AnalyticsEventName,
+} from "#domain/analytics";
 
-const KEY = "learn.analytics.session";
-type Event = { name: AnalyticsEventName; page: string; session: string; props: Record<string, unknown> };
+type Event = {
+  name: AnalyticsEventName;
+  page: string;
+  session: string;
+  datalakeSession: string;
+  props: Record<string, unknown>;
+};
 let queue: Event[] = [];
-let session: { id: string; lastActivity: number } | null = null;
 
-function currentSession(now = Date.now()): string {
-  if (!session) {
-    try {
-      session = JSON.parse(localStorage.getItem(KEY) ?? "null");
-    } catch {
-      session = null;
+/** A session kept in localStorage under `key`, renewed after `seconds` without activity. */
+function keptSession(key: string, seconds: () => number) {
+  let session: { id: string; lastActivity: number } | null = null;
+  return (now = Date.now()): string => {
+    if (!session) {
+      try {
+        session = JSON.parse(localStorage.getItem(key) ?? "null");
+      } catch {
+        session = null;
+      }
     }
-  }
-  session = sessionAt(session, now, () => crypto.randomUUID());
-  try {
-    localStorage.setItem(KEY, JSON.stringify(session));
-  } catch {
-    // storage full or denied: the session lives in memory
-  }
-  return session.id;
+    session = sessionAt(session, now, () => crypto.randomUUID(), seconds());
+    try {
+      localStorage.setItem(key, JSON.stringify(session));
+    } catch {
+      // storage full or denied: the session lives in memory
+    }
+    return session.id;
+  };
 }
+
+let datalakeSeconds = DATALAKE_SESSION_MINUTES * 60;
+const analyticsSession = keptSession("learn.analytics.session", () => ANALYTICS_SESSION_SECONDS);
+/** Spec 9: the data-lake session lasts `lms.datalake.sessionDuration` minutes (30 by default). */
+const datalakeSession = keptSession("learn.datalake.session", () => datalakeSeconds);
 
 function flush() {
   if (queue.length === 0) return;
@@ -38,17 +57,19 @@ function flush() {
 
 /** Queues an event of the current page (sent within 5 s, or when the page is hidden). */
 export function track(name: AnalyticsEventName, props: Record<string, unknown> = {}) {
-  queue.push({ name, page: location.pathname, session: currentSession(), props });
+  queue.push({ name, page: location.pathname, session: analyticsSession(), datalakeSession: datalakeSession(), props });
   if (queue.length >= 20) flush();
 }
 
-export function start() {
+export function start(datalakeMinutes: number = DATALAKE_SESSION_MINUTES) {
+  if (Number.isFinite(datalakeMinutes) && datalakeMinutes > 0) datalakeSeconds = datalakeMinutes * 60;
   let last = 0;
   const activity = () => {
     const now = Date.now();
     if (now - last < ACTIVITY_THROTTLE_MS) return;
     last = now;
-    currentSession(now);
+    analyticsSession(now);
+    datalakeSession(now);
   };
   for (const type of ["scroll", "keydown", "click"]) addEventListener(type, activity, { passive: true });
   addEventListener("error", (e) => track("error", { message: String(e.message), stack: String(e.error?.stack ?? "") }));

@@ -83,6 +83,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
       configUnavailable: publicSettings?.unavailable === true,
       browserAlert: showBrowserAlert(request),
       feedbackVisible: shell ? shell.settings["platform.ui.feedback"]["learner.visible"] : false,
+      // Spec 9: the data-lake session's length, for the analytics client.
+      datalakeMinutes: shell ? shell.settings["lms.datalake.sessionDuration"] : null,
       env: { APP_ENV: s.config.appEnv },
     },
     { headers: setCookie ? { "Set-Cookie": setCookie } : undefined },
@@ -137,7 +139,7 @@ export default function App() {
   return (
     <>
       <title>{pageTitle(names, root.portalName)}</title>
-      <Analytics appEnv={root.env.APP_ENV} />
+      <Analytics appEnv={root.env.APP_ENV} datalakeMinutes={root.datalakeMinutes} />
       {bare ? (
         <BarePage portalName={root.portalName}>
           <Outlet />

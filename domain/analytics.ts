@@ -16,7 +16,9 @@ export const ANALYTICS_EVENTS = [
 export type AnalyticsEventName = (typeof ANALYTICS_EVENTS)[number];
 
 /** Spec 9: a new analytics session after more than 7,200 s without activity. */
-const ANALYTICS_SESSION_SECONDS = 7200;
+export const ANALYTICS_SESSION_SECONDS = 7200;
+/** Spec 9 / setting `lms.datalake.sessionDuration`: the data-lake session, 30 minutes unless configured. */
+export const DATALAKE_SESSION_MINUTES = 30;
 /** Spec 9: activity (scroll, keydown, click) counted at most every 100 ms. */
 export const ACTIVITY_THROTTLE_MS = 100;
 
@@ -30,13 +32,16 @@ export function optedOut(dnt: string | null | undefined, gpc: string | null | un
   return dnt === "1" || gpc === "1";
 }
 
-/** The session an activity at `now` (ms) belongs to: the same one, or a new one after a long pause. */
+/**
+ * The session an activity at `now` (ms) belongs to: the same one, or a new one after a pause longer than
+ * `seconds` (the analytics session's 7,200 s by default; the data-lake session's own duration).
+ */
 export function sessionAt(
   current: { id: string; lastActivity: number } | null,
   now: number,
   newId: () => string,
+  seconds = ANALYTICS_SESSION_SECONDS,
 ): { id: string; lastActivity: number } {
-  if (current && now - current.lastActivity <= ANALYTICS_SESSION_SECONDS * 1000)
-    return { ...current, lastActivity: now };
+  if (current && now - current.lastActivity <= seconds * 1000) return { ...current, lastActivity: now };
   return { id: newId(), lastActivity: now };
 }

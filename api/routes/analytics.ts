@@ -5,6 +5,7 @@ import { requireUser } from "../auth";
 import { analyticsEvents } from "../db/schema";
 import { jsonBody } from "../validate";
 import { analyticsBatchSchema } from "../../domain/contract/analytics";
+import { forwarderOf } from "../analytics-forwarder";
 
 /** A signed-in user when a token is sent; visitors' events (page views of public pages) are anonymous. */
 const maybeUser = createMiddleware<ApiEnv>(async (c, next) => {
@@ -18,17 +19,22 @@ export function analyticsRoutes() {
   r.post("/events", maybeUser, async (c) => {
     const { events } = await jsonBody(c, analyticsBatchSchema);
     const user = c.var.user;
-    await c.var.db.insert(analyticsEvents).values(
-      events.map((e) => ({
-        tenantId: user?.tenantId ?? null,
-        userId: user?.id ?? null,
-        session: e.session ?? null,
-        name: e.name,
-        page: e.page ?? null,
-        props: e.props,
-        createdAt: c.var.now,
-      })),
-    );
+    const rows = await c.var.db
+      .insert(analyticsEvents)
+      .values(
+        events.map((e) => ({
+          tenantId: user?.tenantId ?? null,
+          userId: user?.id ?? null,
+          session: e.session ?? null,
+          datalakeSession: e.datalakeSession ?? null,
+          name: e.name,
+          page: e.page ?? null,
+          props: e.props,
+          createdAt: c.var.now,
+        })),
+      )
+      .returning();
+    forwarderOf(c.var.deps)?.enqueue(rows);
     return c.json({ accepted: events.length });
   });
   return r;

@@ -62,5 +62,22 @@ export function testSupportRoutes() {
     }
   });
 
+  /**
+   * GET /api/test-support/v1/analytics-events?userId= → { data: [{ name, page, props }] }: what the
+   * collector stored for one learner, oldest first (issue 16 item 8's server-side events).
+   */
+  r.get("/analytics-events", async (c) => {
+    const [{ analyticsEvents }, { asc, eq }] = await Promise.all([import("../db/schema"), import("drizzle-orm")]);
+    const userId = c.req.query("userId") ?? "";
+    if (!/^[0-9a-f-]{36}$/.test(userId)) throw new ApiError(400, { userId: [message("invalid", "a user id")] });
+    const rows = await c
+      .get("db")
+      .select({ name: analyticsEvents.name, page: analyticsEvents.page, props: analyticsEvents.props })
+      .from(analyticsEvents)
+      .where(eq(analyticsEvents.userId, userId))
+      .orderBy(asc(analyticsEvents.createdAt));
+    return c.json({ data: rows });
+  });
+
   return r;
 }

@@ -13,17 +13,17 @@ const optedOut = () =>
  * Issue 16 item 8: loads the analytics client after hydration (its own chunk, not first-load JavaScript)
  * where APP_ENV is test or prod; records client-side navigations (the server records documents).
  */
-export function Analytics({ appEnv }: { appEnv: string }) {
+export function Analytics({ appEnv, datalakeMinutes }: { appEnv: string; datalakeMinutes: number | null }) {
   const location = useLocation();
   const first = useRef(true);
   useEffect(() => {
     if (!analyticsEnabled(appEnv) || optedOut()) return;
-    client ??= import("~/analytics.client").then((m) => (m.start(), m));
+    client ??= import("~/analytics.client").then((m) => (m.start(datalakeMinutes ?? undefined), m));
     if (first.current) {
       first.current = false;
       return;
     }
     void client.then((m) => m.track("page_view"));
-  }, [appEnv, location.pathname]);
+  }, [appEnv, datalakeMinutes, location.pathname]);
   return null;
 }

@@ -4,6 +4,7 @@ import { listCrumb, type ListSlug } from "~/components/list-crumb";
 import { listCameFrom } from "~/services/breadcrumbs.server";
 import type { Route } from "./+types/learn.courses.$id";
 import { state } from "~/services/request.server";
+import { courseEvents } from "~/services/analytics.server";
 import { getLocale } from "~/services/i18n.server";
 import { dateFormatter } from "~/services/format.server";
 import { requireCourseId } from "~/services/catalog.server";
@@ -63,12 +64,19 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       if (submission.status !== "success") badRequest();
       const { workflowId, enrolId } = submission.value;
       const fmt = dateFormatter(getLocale(context), shell.user.timezone);
-      return startCourse(lms, s.config, id, workflowId, enrolId, fmt);
+      return startCourse(lms, s.config, id, workflowId, enrolId, fmt, courseEvents(request, context, id));
     }
     case INTENT.finish: {
       const submission = parseSubmission(form, finishSchema);
       if (submission.status !== "success") badRequest();
-      return finishAttempt(lms, s.config, id, submission.value.workflowId, submission.value.commandId);
+      return finishAttempt(
+        lms,
+        s.config,
+        id,
+        submission.value.workflowId,
+        submission.value.commandId,
+        courseEvents(request, context, id),
+      );
     }
     case INTENT.enrol: {
       const submission = parseSubmission(form, enrolSchema);

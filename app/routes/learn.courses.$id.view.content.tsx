@@ -12,6 +12,7 @@ import { endpoints } from "#domain/contract/endpoints";
 import { ActivityWorkflowState, ObjectiveState, ActivityKind } from "#domain/vocabulary";
 import { safeRedirectWithin } from "#domain/redirect";
 import { state } from "~/services/request.server";
+import { courseEvents } from "~/services/analytics.server";
 import { getLocale } from "~/services/i18n.server";
 import { requireCourseId } from "~/services/catalog.server";
 import { loadCourse, submitCourse } from "~/services/course.server";
@@ -145,7 +146,7 @@ export async function action({ params, request, url, context }: Route.ActionArgs
       const submission = parseSubmission(form, submitSchema);
       if (submission.status !== "success") badRequest();
       await ofThisCourse(submission.value.workflowId);
-      return submitCourse(lms, s.config, id, submission.value.workflowId);
+      return submitCourse(lms, s.config, id, submission.value.workflowId, courseEvents(request, context, id));
     }
     case INTENT.startActivity: {
       const submission = parseSubmission(form, startActivitySchema);

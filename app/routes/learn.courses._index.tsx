@@ -5,6 +5,7 @@ import { countActiveFilters } from "#domain/courses";
 import { PRIORITY_VALUES, PROGRESS_VALUES } from "#domain/vocabulary";
 import { workflowStateLabelKey } from "#domain/lifecycle";
 import { state } from "~/services/request.server";
+import { courseEvents, record } from "~/services/analytics.server";
 import { getLocale } from "~/services/i18n.server";
 import { dateFormatter } from "~/services/format.server";
 import {
@@ -87,7 +88,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     if (filters.occflow === "startTheCourse") {
       // Enrol when needed, start the workflow and land in the content (or the course's page for LTI).
       const fmt = dateFormatter(getLocale(context), shell.user.timezone);
-      throw done(await startCourse(lms, s.config, filters.objectiveId, crypto.randomUUID(), enrolId, fmt));
+      const track = courseEvents(request, context, filters.objectiveId);
+      throw done(await startCourse(lms, s.config, filters.objectiveId, crypto.randomUUID(), enrolId, fmt, track));
     }
     const result = await enrol(lms, filters.objectiveId, enrolId);
     if (result.ok) {
@@ -127,6 +129,19 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     readPersistedFilters(request, shell.user.id, s.config),
     rememberList(request, "courses-list", s.config),
   ]);
+  // Issue 16 item 8: a search, as its length and result count (the words only where configured).
+  if (filters.keyword && filters.page === 1)
+    void record(request, context, [
+      {
+        name: "my_courses_search",
+        page: url.pathname,
+        props: {
+          keywordLength: filters.keyword.length,
+          resultCount: list.totalCount ?? list.data.length,
+          ...(s.config.analyticsSearchText ? { keyword: filters.keyword } : {}),
+        },
+      },
+    ]);
   const fmt = dateFormatter(getLocale(context), shell.user.timezone);
   const headers = new Headers();
   if (saved !== canonical) headers.append("Set-Cookie", await persistFilters(shell.user.id, canonical, s.config));

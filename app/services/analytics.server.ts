@@ -31,3 +31,12 @@ export async function record(
     console.warn("[analytics] events not recorded:", (err as Error).message);
   }
 }
+
+/**
+ * Issue 16 item 8: course start, submit and finish, recorded by the server when the command succeeded —
+ * so they count without JavaScript too. Sent in the background: the learner's redirect does not wait.
+ */
+export function courseEvents(request: Request, context: Readonly<RouterContextProvider>, objectiveId: string) {
+  return (name: "course_start" | "course_submit" | "course_finish") =>
+    void record(request, context, [{ name, page: new URL(request.url).pathname, props: { objectiveId } }]);
+}

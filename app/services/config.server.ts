@@ -20,6 +20,7 @@ const schema = z.object({
   ADMIN_URL: z.string().default("/admin"),
   SIGN_UP_URL: z.string().optional(),
   PROCTORING_URL: z.url({ protocol: /^https?$/ }).optional(),
+  ANALYTICS_SEARCH_TEXT: z.enum(["0", "1"]).default("0"),
   BENCH_BARE: z.string().optional(),
 });
 
@@ -39,6 +40,8 @@ export interface AppConfig {
    * or null: then the learner opens the wrapper directly.
    */
   proctoringUrl: string | null;
+  /** ANALYTICS_SEARCH_TEXT=1: `my_courses_search` carries the words searched, not only their length. */
+  analyticsSearchText: boolean;
   /** `/learn/bench-bare` exists (the benchmark's baseline page). */
   benchBare: boolean;
   /** Cookies carry `Secure` (the app is served over https). */
@@ -78,6 +81,7 @@ export function parseAppConfig(
     adminUrl: e.ADMIN_URL,
     signUpUrl: e.SIGN_UP_URL ?? null,
     proctoringUrl: e.PROCTORING_URL ?? null,
+    analyticsSearchText: e.ANALYTICS_SEARCH_TEXT === "1",
     benchBare: e.BENCH_BARE === "1",
     secureCookies: appUrl.startsWith("https:"),
     production: e.APP_ENV === "prod",

@@ -268,6 +268,9 @@ function startErrorToast(err: unknown, objectiveId: string, config: AppConfig, f
   throw err;
 }
 
+/** Issue 16 item 8: told when a course is started, submitted or finished (analytics, from the server). */
+type CourseEventTracker = (name: "course_start" | "course_submit" | "course_finish") => void;
+
 /**
  * Spec 4.4 start flow (and 4.3 'Start with self-enrollment enrols then starts'): enrol when needed,
  * start the objective workflow (when allowed), start the activity workflow for non-composite courses,
@@ -280,6 +283,7 @@ export async function startCourse(
   workflowId: string,
   enrolCommandId: Parameters<typeof enrol>[2],
   fmt?: DateFormatter,
+  track?: CourseEventTracker,
 ): Promise<Response> {
   try {
     let { aggregate } = await loadCourse(lms, objectiveId);
@@ -315,6 +319,7 @@ export async function startCourse(
         objectiveWorkflowAggregateId: aggregate.id,
         id: workflowId,
       });
+      track?.("course_start");
     }
     if (!workflow)
       return redirectWithToast(
@@ -343,10 +348,12 @@ export async function submitCourse(
   config: AppConfig,
   objectiveId: string,
   workflowId: string,
+  track?: CourseEventTracker,
   sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
 ): Promise<Response> {
   try {
     await lms.command(endpoints.submitObjectiveWorkflows, { id: workflowId });
+    track?.("course_submit");
     const started = Date.now();
     for (;;) {
       const wf = await lms.get(endpoints.objectiveWorkflow(workflowId));
@@ -382,10 +389,12 @@ export async function finishAttempt(
   objectiveId: string,
   workflowId: string,
   commandId: string,
+  track?: CourseEventTracker,
 ): Promise<Response> {
   const back = `/learn/courses/${objectiveId}`;
   try {
     await lms.command(endpoints.finishObjectiveWorkflows, { id: commandId, objectiveWorkflowId: workflowId });
+    track?.("course_finish");
     return redirectWithToast(back, { type: "success", key: "finish.finished" }, config);
   } catch (err) {
     if (!(err instanceof LmsError)) throw err;

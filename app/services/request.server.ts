@@ -88,7 +88,7 @@ export class RequestState {
   }
 }
 
-const requestContext = createContext<RequestState>();
+export const requestContext = createContext<RequestState>();
 
 export const requestStateMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const s = new RequestState(request, context);

@@ -6,6 +6,8 @@ const analyticsEventSchema = z.object({
   name: z.enum(ANALYTICS_EVENTS),
   page: z.string().max(2000).nullish(),
   session: z.string().max(64).nullish(),
+  /** The data-lake session (spec 9, `lms.datalake.sessionDuration`), kept beside the analytics one. */
+  datalakeSession: z.string().max(64).nullish(),
   props: z
     .record(
       z.string().max(40),

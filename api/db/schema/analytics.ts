@@ -10,6 +10,7 @@ export const analyticsEvents = pgTable(
     /** Null for visitors. */
     userId: uuid("user_id").references(() => users.id, { onDelete: "set null" }),
     session: text("session"),
+    datalakeSession: text("datalake_session"),
     name: text("name").notNull(),
     page: text("page"),
     props: jsonb("props").notNull().default({}),
