@@ -80,6 +80,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
           }
         : null,
       menu: shell ? shell.menu : PUBLIC_MENU,
+      // Issue 16 item 2: the header's unread badge (null for visitors and when nothing is unread).
+      unread: shell && shell.unread.total > 0 && shell.unread.objectiveId ? shell.unread : null,
       configUnavailable: publicSettings?.unavailable === true,
       browserAlert: showBrowserAlert(request),
       feedbackVisible: shell ? shell.settings["platform.ui.feedback"]["learner.visible"] : false,

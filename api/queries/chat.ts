@@ -132,8 +132,9 @@ export async function readSeqOf(db: Db, channelId: string, userId: string): Prom
 /** Unread messages per channel of the given courses (one statement, whatever the number of channels). */
 export async function unreadCounts(db: Db, userId: string, objectiveIds: string[] | null) {
   const unread = sql<number>`count(${chatMessages.id})::int`;
+  const latest = sql<string>`max(${chatMessages.createdAt})`;
   const q = db
-    .select({ objectiveId: chatChannels.objectiveId, kind: chatChannels.kind, unread })
+    .select({ objectiveId: chatChannels.objectiveId, kind: chatChannels.kind, unread, latest })
     .from(chatChannels)
     .leftJoin(chatReadMarkers, and(eq(chatReadMarkers.channelId, chatChannels.id), eq(chatReadMarkers.userId, userId)))
     .innerJoin(

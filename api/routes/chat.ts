@@ -11,7 +11,7 @@ import { channelMessages, channelOf, hubMember, readSeqOf, unreadCounts } from "
 import { ApiError, message } from "../errors";
 import { jsonBody, params, query } from "../validate";
 import { limitWrites } from "../write-limits";
-import { CHAT_CHANNELS } from "../../domain/chat";
+import { CHAT_CHANNELS, type ChatChannelKind } from "../../domain/chat";
 import {
   chatMessagesQuerySchema,
   chatReadSchema,
@@ -44,7 +44,16 @@ export function chatRoutes() {
   // The unread total of the shell: every channel of the caller's courses, one statement.
   r.get("/users/me/chat/unread", async (c) => {
     const rows = await unreadCounts(c.var.db, c.var.user.id, null);
-    return c.json({ total: rows.reduce((n, row) => n + row.unread, 0) } satisfies ChatUnread);
+    // The course of the newest unread message: where the shell's badge leads.
+    const newest = rows.reduce<(typeof rows)[number] | null>(
+      (best, row) => (!best || Date.parse(row.latest) > Date.parse(best.latest) ? row : best),
+      null,
+    );
+    return c.json({
+      total: rows.reduce((n, row) => n + row.unread, 0),
+      objectiveId: newest?.objectiveId ?? null,
+      channel: (newest?.kind as ChatChannelKind | undefined) ?? null,
+    } satisfies ChatUnread);
   });
 
   // A course's channels with their unread counts (the Notifications layer's badge).

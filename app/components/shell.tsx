@@ -27,6 +27,8 @@ export interface ShellRoot {
   feedbackVisible?: boolean;
   /** Spec 2.11: this browser is not supported and the alert was not dismissed. */
   browserAlert?: boolean;
+  /** Issue 16 item 2: unread chat messages, and the course and channel of the newest. */
+  unread?: { total: number; objectiveId: string | null; channel: string | null } | null;
 }
 
 const LOGOUT_FLAG = "learn.logout";
@@ -187,6 +189,25 @@ function Breadcrumbs() {
   );
 }
 
+/** Issue 16 item 2: the unread total of the learner's course chats, a link to the newest unread channel. */
+function UnreadBadge({ unread }: { unread: NonNullable<ShellRoot["unread"]> }) {
+  const { t } = useTranslation();
+  const label = t("chat.unreadTotal", { count: unread.total });
+  return (
+    <Link
+      className="header-unread"
+      to={`/learn/courses/${unread.objectiveId}/view/notifications?channel=${unread.channel ?? "chat"}`}
+      aria-label={label}
+      title={label}
+    >
+      <span className="icon icon--chat" aria-hidden="true" />
+      <span className="header-unread__count" aria-hidden="true">
+        {unread.total > 99 ? "99+" : unread.total}
+      </span>
+    </Link>
+  );
+}
+
 /** Spec 1/2.2: header, hamburger menu, sidebar, user and language menus. Works without JavaScript. */
 export function Shell({ root, children }: { root: ShellRoot; children: React.ReactNode }) {
   const { t } = useTranslation();
@@ -231,6 +252,7 @@ export function Shell({ root, children }: { root: ShellRoot; children: React.Rea
           {root.portalName}
         </Link>
         <div className="header__actions">
+          {root.unread?.objectiveId ? <UnreadBadge unread={root.unread} /> : null}
           {root.user && root.feedbackVisible ? <FeedbackTrigger returnTo={root.returnTo} /> : null}
           <LanguageMenu root={root} />
           <UserMenu root={root} />

@@ -44,6 +44,8 @@ export async function loader({ params, context, url }: Route.LoaderArgs) {
   ]);
   const objective = aggregate?.objective ?? access!.objective;
   if (!objective.announcementChannelId || chat === null) throw new Response("Not found", { status: 404 });
+  // Reading the channel changes the shell's unread badge: the next page loads it anew.
+  if (chat !== "unavailable" && chat.markedRead) await s.forgetLearnerReads();
   return {
     id,
     name: objective.name,

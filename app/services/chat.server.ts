@@ -23,6 +23,8 @@ export interface ChatView {
   lastVersion: number;
   /** Fresh per render: the next message's id, which makes a double submit one message. */
   commandId: string;
+  /** This read moved the learner's read marker (the shell's unread badge changed). */
+  markedRead: boolean;
 }
 
 /** The channel named in the URL (`?channel=`), announcements by default (spec 2.5). */
@@ -60,8 +62,10 @@ export async function loadChat(
   }
   const last = page.data.at(-1);
   // Opening the channel reads it: the badge counts what came after the last message shown.
-  if (last && last.seq > page.readSeq) await lms.put(endpoints.chatRead(objectiveId, channel), { seq: last.seq });
+  const markedRead = Boolean(last && last.seq > page.readSeq);
+  if (last && markedRead) await lms.put(endpoints.chatRead(objectiveId, channel), { seq: last.seq });
   return {
+    markedRead,
     channel,
     channels: channels.data.map((c) => ({ kind: c.kind, unreadCount: c.kind === channel ? 0 : c.unreadCount })),
     mayPost: page.mayPost,

@@ -2,6 +2,7 @@ import { data, redirect, type RouterContextProvider } from "react-router";
 import { learnerAreaDecision, isLearnerOnly, type PermissionEntry } from "#domain/access";
 import { endpoints } from "#domain/contract/endpoints";
 import type { PublicSettings, Settings, User } from "#domain/contract/platform";
+import type { ChatUnread } from "#domain/contract/chat";
 import { learnerMenu, type MenuEntry } from "#domain/menu";
 import { appConfig, clientIp, lmsTransport, type AppConfig } from "./config.server";
 import { getLocale } from "./i18n.server";
@@ -17,6 +18,8 @@ export interface ShellData {
   menu: MenuEntry[];
   learnerOnly: boolean;
   impersonating: boolean;
+  /** Issue 16 item 2: unread chat messages over the learner's courses (the header's badge). */
+  unread: ChatUnread;
 }
 
 /** A client for the signed-in learner; a 401 from the API sends the browser to sign in again (spec 4.15). */
@@ -47,13 +50,15 @@ export function publicLms(context: Readonly<RouterContextProvider>): LmsClient {
   });
 }
 
-/** The four calls behind the shell, in parallel (no waterfall). */
+/** The five calls behind the shell, in parallel (no waterfall); remembered per session (decision 019). */
 export async function loadShell(lms: LmsClient, session: SessionData, config: AppConfig): Promise<ShellData> {
-  const [user, permissions, licences, settings] = await Promise.all([
+  const [user, permissions, licences, settings, unread] = await Promise.all([
     lms.get(endpoints.currentUser),
     lms.get(endpoints.permissions),
     lms.get(endpoints.licences),
     lms.get(endpoints.settings),
+    // A hub that cannot answer must not take the pages down: no badge then.
+    lms.get(endpoints.chatUnread).catch((): ChatUnread => ({ total: 0, objectiveId: null, channel: null })),
   ]);
   const licenceNames = licences.data.map((l) => l.product);
   return {
@@ -63,6 +68,7 @@ export async function loadShell(lms: LmsClient, session: SessionData, config: Ap
     settings,
     learnerOnly: isLearnerOnly(user.roles),
     impersonating: Boolean(session.impersonatedBy),
+    unread,
     menu: learnerMenu({
       features: settings.features,
       permissions: permissions.data,

@@ -71,4 +71,7 @@ export interface ChatMessagePage {
 
 export interface ChatUnread {
   total: number;
+  /** The course and channel of the newest unread message (null when none). */
+  objectiveId: string | null;
+  channel: ChatChannelKind | null;
 }

@@ -41,7 +41,7 @@ test("a learner reads the announcements and posts in the course chat; links are 
   await page.getByRole("link", { name: /Course chat/ }).click();
   await expect(page.getByRole("heading", { level: 2, name: "Course chat" })).toBeVisible();
   const text = `Hello <b>all</b> ${crypto.randomUUID()} see https://example.org/notes`;
-  await page.getByLabel("Message").fill(text);
+  await page.getByLabel("Message", { exact: true }).fill(text);
   await page.getByRole("button", { name: "Send" }).click();
   await expect(page.getByText("Message sent.")).toBeVisible();
   const mine = page.locator(".chat__message").filter({ hasText: text.slice(0, 40) });
@@ -52,7 +52,7 @@ test("a learner reads the announcements and posts in the course chat; links are 
   );
   await expect(mine.locator("b")).toHaveCount(0);
   // The form is empty again and the refresh link is there (the way to new messages without JavaScript).
-  await expect(page.getByLabel("Message")).toHaveValue("");
+  await expect(page.getByLabel("Message", { exact: true })).toHaveValue("");
   await expect(page.getByRole("link", { name: "Refresh" })).toBeVisible();
   await expectAccessible(page);
 });
@@ -69,7 +69,7 @@ test("another learner's message shows an unread badge, and is read once the chat
     await openHub(page, learner);
     const word = `ping-${crypto.randomUUID()}`;
     await other.page.getByRole("link", { name: /Course chat/ }).click();
-    await other.page.getByLabel("Message").fill(word);
+    await other.page.getByLabel("Message", { exact: true }).fill(word);
     await other.page.getByRole("button", { name: "Send" }).click();
     await expect(other.page.getByText("Message sent.")).toBeVisible();
 
@@ -80,6 +80,35 @@ test("another learner's message shows an unread badge, and is read once the chat
     await expect(page.getByText(word)).toBeVisible();
     await page.getByRole("link", { name: "Announcements" }).click();
     await expect(page.getByRole("link", { name: /Course chat/ }).locator(".unread-badge")).toHaveCount(0);
+  } finally {
+    await other.close();
+  }
+});
+
+test("the header counts unread chat messages over the learner's courses and leads to the newest", async ({
+  page,
+  learner,
+  browser,
+  newLearner,
+  jsEnabled,
+}) => {
+  const other = await otherLearner(browser, newLearner, jsEnabled);
+  try {
+    const word = `badge-${crypto.randomUUID()}`;
+    await other.page.getByRole("link", { name: /Course chat/ }).click();
+    await other.page.getByLabel("Message", { exact: true }).fill(word);
+    await other.page.getByRole("button", { name: "Send" }).click();
+    await expect(other.page.getByText("Message sent.")).toBeVisible();
+
+    // Signed in after the message: every page's header has the badge.
+    await login(page, learner, "/learn/courses");
+    const badge = page.getByRole("link", { name: /^Unread messages: \d+$/ });
+    await expect(badge).toBeVisible();
+    await expectAccessible(page);
+    await badge.click();
+    await expect(page).toHaveURL(/\/view\/notifications\?channel=chat$/);
+    await expect(page.getByRole("heading", { level: 2, name: "Course chat" })).toBeVisible();
+    await expect(page.getByText(word)).toBeVisible();
   } finally {
     await other.close();
   }
@@ -99,7 +128,7 @@ test("a message written while the chat is open arrives by itself with JavaScript
   try {
     const word = `live-${crypto.randomUUID()}`;
     await other.page.getByRole("link", { name: /Course chat/ }).click();
-    await other.page.getByLabel("Message").fill(word);
+    await other.page.getByLabel("Message", { exact: true }).fill(word);
     await other.page.getByRole("button", { name: "Send" }).click();
     await expect(other.page.getByText("Message sent.")).toBeVisible();
     if (!jsEnabled) await page.getByRole("link", { name: "Refresh" }).click();
@@ -148,10 +177,10 @@ test("the live stream resumes after Last-Event-ID: what came after it, nothing b
   await page.getByRole("link", { name: /Course chat/ }).click();
   const words = [`first-${crypto.randomUUID()}`, `second-${crypto.randomUUID()}`];
   for (const word of words) {
-    await page.getByLabel("Message").fill(word);
+    await page.getByLabel("Message", { exact: true }).fill(word);
     await page.getByRole("button", { name: "Send" }).click();
     await expect(page.locator(".chat__message").filter({ hasText: word })).toHaveCount(1);
-    await expect(page.getByLabel("Message")).toHaveValue("");
+    await expect(page.getByLabel("Message", { exact: true })).toHaveValue("");
     await expect(page.getByRole("button", { name: "Send" })).toBeEnabled();
   }
   const cookie = (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join("; ");

@@ -104,8 +104,11 @@ describe("messages", () => {
     await post("ada", "two");
     expect((await unread("grace")).chat).toBe(2);
     expect((await unread("ada")).chat).toBe(0);
+    const before = t.database.queryCount();
     const total = (await (await call("grace", "GET", "/users/me/chat/unread")).json()) as ChatUnread;
-    expect(total.total).toBe(2);
+    // The shell's badge: the total, and the course and channel of the newest unread message, in one statement.
+    expect(total).toEqual({ total: 2, objectiveId: course, channel: "chat" });
+    expect(t.database.queryCount() - before).toBeLessThanOrEqual(3);
     const page = await messages("grace");
     const one = page.data.find((m) => m.body === "one")!;
     await call("grace", "PUT", `/users/me/objectives/${course}/channels/chat/read`, { seq: one.seq });
