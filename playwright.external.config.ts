@@ -17,6 +17,9 @@ const otherUrl = `http://127.0.0.1:${otherPort}`;
 const providerOnlyUrl = `http://localhost:${port + 2}`;
 /** An app whose LMS API does not answer (a closed port): what a learner sees then. */
 const apiDownUrl = `http://localhost:${port + 3}`;
+/** An app (its own provider and API) whose tutor has a model: the fake OpenAI-compatible server below. */
+const tutorUrl = `http://localhost:${port + 5}`;
+const modelUrl = `http://127.0.0.1:${port + 6}`;
 const stamp = Date.now();
 const dataDir = process.env.E2E_DATA_DIR ?? "./data";
 /** The app's client at the other process's provider (both processes are told the same secret). */
@@ -26,6 +29,8 @@ const clientSecret = `external-mode-${stamp}`;
 process.env.E2E_API_URL = otherUrl;
 process.env.E2E_PROVIDER_ONLY_URL = providerOnlyUrl;
 process.env.E2E_API_DOWN_URL = apiDownUrl;
+process.env.E2E_TUTOR_URL = tutorUrl;
+process.env.E2E_MODEL_URL = modelUrl;
 
 /** One process of this server in production mode: `url` answers when it is ready. */
 function server(origin: string, readyPath: string, name: string, env: Record<string, string>) {
@@ -75,6 +80,19 @@ export default defineConfig({
       ...externalSignIn,
       // A port nothing listens on: every call is refused at once.
       LMS_API_URL: `http://127.0.0.1:${port + 4}`,
+    }),
+    {
+      command: "tsx tests/fixtures/fake-openai-server.ts",
+      url: `${modelUrl}/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { PORT: String(port + 6) },
+    },
+    server(tutorUrl, "/learn/open-catalog", "tutor", {
+      E2E_FIXTURES: "1",
+      TUTOR_BASE_URL: `${modelUrl}/v1`,
+      TUTOR_API_KEY: "e2e-key",
+      TUTOR_MODEL: "e2e-model",
     }),
   ],
 });

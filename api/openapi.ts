@@ -1,3 +1,4 @@
+import { askTutorSchema } from "../domain/contract/tutor";
 import { scormCommitSchema } from "../domain/contract/scorm";
 import { z } from "zod";
 import { apiErrorSchema, commandStatusSchema } from "../domain/contract/common";
@@ -477,6 +478,40 @@ addOperations({
         "A learner's calendar as iCalendar (RFC 5545, text/calendar), by the secret token of their link; no sign-in, no cookie. ETag and If-None-Match (304); 404 for an unknown or replaced link; 429 when asked too often",
       public: true,
       params: ["token"],
+      notShown: true,
+    },
+  },
+});
+
+addOperations({
+  "/api/lms-km/v1/users/me/objective-workflow-aggregates/{id}/knowledge-model": {
+    get: {
+      summary:
+        "Spec 7.3: the knowledge model of the learner's course (knowledgeModelId; the tenant's defaultKnowledgeModelId, else the course); 404 when the tenant's tutor is off",
+      params: ["id"],
+    },
+  },
+  "/api/lms-km/v1/users/me/objective-workflow-aggregates/{id}/tutor-questions": {
+    get: {
+      summary: "The learner's conversation with the course's tutor, oldest first",
+      params: ["id"],
+      notShown: true,
+    },
+    post: {
+      summary:
+        "Ask the tutor ({ id, question }): the answer grounded in the course passages the learner may open, with citations (extractive without a model; the model's, or extractive when it fails, with one)",
+      body: askTutorSchema,
+      params: ["id"],
+      command: true,
+      notShown: true,
+    },
+  },
+  "/api/lms-km/v1/users/me/objective-workflow-aggregates/{id}/tutor-questions/stream": {
+    post: {
+      summary:
+        "The same question with the answer streamed (text/event-stream): `delta` { text } while the model writes, `fallback` when it failed after all, then `done` with the stored exchange; an id already answered is sent back as `done` at once",
+      body: askTutorSchema,
+      params: ["id"],
       notShown: true,
     },
   },

@@ -41,7 +41,11 @@ export async function evenly<T>(lookup: () => Promise<T>): Promise<T> {
   try {
     return await lookup();
   } finally {
-    const rest = LOOKUP_FLOOR_MS - (performance.now() - started);
-    if (rest > 0) await new Promise((r) => setTimeout(r, rest));
+    // Timers count whole milliseconds from the loop's cached clock and may fire a little early: wait
+    // again until the floor has really passed.
+    for (let rest = LOOKUP_FLOOR_MS - (performance.now() - started); rest > 0;) {
+      await new Promise((r) => setTimeout(r, Math.ceil(rest)));
+      rest = LOOKUP_FLOOR_MS - (performance.now() - started);
+    }
   }
 }

@@ -39,9 +39,11 @@ export async function modelAnswer(
   question: string,
   passages: TutorPassage[],
   language: string,
+  live: { onDelta?: (text: string) => void; signal?: AbortSignal } = {},
 ): Promise<string | null> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), cfg.timeoutMs ?? 20_000);
+  live.signal?.addEventListener("abort", () => controller.abort(), { once: true });
   try {
     const stream = await clientFor(cfg).chat.completions.create(
       {
@@ -62,7 +64,12 @@ export async function modelAnswer(
       { signal: controller.signal },
     );
     let text = "";
-    for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? "";
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta?.content ?? "";
+      if (!delta) continue;
+      text += delta;
+      live.onDelta?.(delta);
+    }
     return text.trim() || null;
   } catch (err) {
     console.warn("[tutor] the model did not answer:", (err as Error).message);

@@ -55,6 +55,7 @@ export default [
       // Issue 16: the live chat of the Notifications layer (server-sent events).
       route("courses/:id/chat-events", "routes/learn.courses.$id.chat-events.ts"),
       route("courses/:id/tutor", "routes/learn.courses.$id.tutor.tsx"),
+      route("courses/:id/tutor/stream", "routes/learn.courses.$id.tutor.stream.ts"),
       route("courses/:id/view/*", "routes/learn.courses.$id.view.$.tsx"),
       route("courses/:id/certificate/:number", "routes/learn.courses.$id.certificate.$number.tsx"),
       route(

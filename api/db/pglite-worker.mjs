@@ -280,7 +280,7 @@ let api = null;
 /** Bodies being pulled by the main thread: id → reader. */
 const bodies = new Map();
 let nextBody = 1;
-const WHOLE_BODY = /json|^text\//i;
+const WHOLE_BODY = /json|^text\/(?!event-stream)/i;
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
 async function startApi(options) {

@@ -1,4 +1,6 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
+import { streamSSE } from "hono/streaming";
+import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { ApiEnv } from "../context";
 import { requireUser } from "../auth";
@@ -9,7 +11,13 @@ import { readSettings } from "../settings";
 import { conversation, openParts, retrieve, tutorCourse } from "../queries/tutor";
 import { jsonBody, params } from "../validate";
 import { limitWrites } from "../write-limits";
-import { askTutorSchema, type KnowledgeModel, type TutorConversation } from "../../domain/contract/tutor";
+import {
+  askTutorSchema,
+  type KnowledgeModel,
+  type TutorConversation,
+  type TutorExchange,
+  type TutorPassage,
+} from "../../domain/contract/tutor";
 import { searchConfigFor } from "../../domain/tutor";
 import { modelAnswer } from "../tutor-model";
 
@@ -24,6 +32,7 @@ export function tutorRoutes() {
   const r = new Hono<ApiEnv>();
   r.use("/users/me/*", requireUser);
   r.use("/users/me/objective-workflow-aggregates/:id/tutor-questions", limitWrites("tutor"));
+  r.use("/users/me/objective-workflow-aggregates/:id/tutor-questions/stream", limitWrites("tutor"));
 
   r.get("/users/me/objective-workflow-aggregates/:id/knowledge-model", async (c) => {
     const { id } = params(c, aggregateParams);
@@ -44,20 +53,40 @@ export function tutorRoutes() {
     } satisfies TutorConversation);
   });
 
+  /** The course, the passages the learner may see for the question, and the extractive answer. */
+  const ground = async (c: Context<ApiEnv>, aggregateId: string, question: string) => {
+    const db = c.var.db;
+    const course = await tutorCourse(db, c.var.user.id, aggregateId);
+    const parts = await openParts(db, course.workflow, c.var.now);
+    const locale = c.req.header("Accept-Language")?.split(",")[0]?.trim();
+    const passages = await retrieve(db, course.objectiveId, parts, question, searchConfigFor(locale));
+    const extractive = passages.map((p) => `${p.name}: “${p.text}”`).join("\n\n");
+    return { course, passages, extractive, locale: locale ?? "en-US" };
+  };
+  const exchangeOf = (
+    body: { id: string; question: string },
+    answer: string,
+    answeredBy: TutorExchange["answeredBy"],
+    passages: TutorPassage[],
+    now: Date,
+  ): TutorExchange => ({
+    id: body.id,
+    question: body.question,
+    answer,
+    answeredBy,
+    passages,
+    citations: passages.map(({ activityPathId, name }) => ({ activityPathId, name })),
+    createdAt: now.toISOString(),
+  });
+
   r.post("/users/me/objective-workflow-aggregates/:id/tutor-questions", async (c) => {
     const { id } = params(c, aggregateParams);
     const body = await jsonBody(c, askTutorSchema);
-    const db = c.var.db;
     const user = c.var.user;
-    const course = await tutorCourse(db, user.id, id);
-    const parts = await openParts(db, course.workflow, c.var.now);
-    const locale = c.req.header("Accept-Language")?.split(",")[0]?.trim();
-    const passages = await retrieve(db, course.objectiveId, parts, body.question, searchConfigFor(locale));
-    const extractive = passages.map((p) => `${p.name}: “${p.text}”`).join("\n\n");
+    const { course, passages, extractive, locale } = await ground(c, id, body.question);
     // With a model (decision 028): its answer grounded in the same passages; failing or slow: extractive.
     const model = c.var.deps.tutorModel;
-    const modelText =
-      model && passages.length > 0 ? await modelAnswer(model, body.question, passages, locale ?? "en-US") : null;
+    const modelText = model && passages.length > 0 ? await modelAnswer(model, body.question, passages, locale) : null;
     const answer = modelText ?? extractive;
     const answeredBy = modelText ? "model" : model && passages.length > 0 ? "fallback" : "extractive";
     return runCommand(c, { id: body.id, type: "ask-tutor", body: { aggregateId: id, ...body } }, async (tx) => {
@@ -76,15 +105,72 @@ export function tutorRoutes() {
         .onConflictDoNothing()
         .returning({ id: tutorExchanges.id });
       if (!row) throw new ApiError(409, { id: [message("commandIdReused", "This question id was already used.")] });
-      return {
-        id: body.id,
-        question: body.question,
-        answer,
-        answeredBy,
-        passages,
-        citations: passages.map(({ activityPathId, name }) => ({ activityPathId, name })),
-        createdAt: c.var.now.toISOString(),
-      };
+      return exchangeOf(body, answer, answeredBy, passages, c.var.now);
+    });
+  });
+
+  /**
+   * The same question with the answer streamed as it is written (issue 16 item 6, decision 028):
+   * server-sent events `delta` ({ text }) while the model writes, `fallback` when it failed after all
+   * (the text so far is dropped), then `done` with the stored exchange. A question id already answered
+   * is sent back as `done` at once (a double submit asks once); a learner who stops the stream stops the
+   * model, and nothing is stored.
+   */
+  r.post("/users/me/objective-workflow-aggregates/:id/tutor-questions/stream", async (c) => {
+    const { id } = params(c, aggregateParams);
+    const body = await jsonBody(c, askTutorSchema);
+    const user = c.var.user;
+    const db = c.var.db;
+    const [kept] = await db
+      .select()
+      .from(tutorExchanges)
+      .where(and(eq(tutorExchanges.id, body.id), eq(tutorExchanges.userId, user.id)));
+    if (kept && kept.question !== body.question)
+      throw new ApiError(409, { id: [message("commandIdReused", "This question id was already used.")] });
+    const grounded = kept ? null : await ground(c, id, body.question);
+    return streamSSE(c, async (stream) => {
+      const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
+      if (kept) {
+        const passages = kept.passages as TutorPassage[];
+        await send(
+          "done",
+          exchangeOf(kept, kept.answer, kept.answeredBy as TutorExchange["answeredBy"], passages, kept.createdAt),
+        );
+        return;
+      }
+      const { course, passages, extractive, locale } = grounded!;
+      const stopped = new AbortController();
+      stream.onAbort(() => stopped.abort());
+      const model = c.var.deps.tutorModel;
+      let wrote = false;
+      const modelText =
+        model && passages.length > 0
+          ? await modelAnswer(model, body.question, passages, locale, {
+              signal: stopped.signal,
+              onDelta: (text) => {
+                wrote = true;
+                void send("delta", { text });
+              },
+            })
+          : null;
+      if (stopped.signal.aborted) return;
+      if (!modelText && wrote) await send("fallback", {});
+      const answer = modelText ?? extractive;
+      const answeredBy = modelText ? "model" : model && passages.length > 0 ? "fallback" : "extractive";
+      await db
+        .insert(tutorExchanges)
+        .values({
+          id: body.id,
+          userId: user.id,
+          objectiveId: course.objectiveId,
+          question: body.question,
+          answer,
+          answeredBy,
+          passages,
+          createdAt: c.var.now,
+        })
+        .onConflictDoNothing();
+      await send("done", exchangeOf(body, answer, answeredBy, passages, c.var.now));
     });
   });
   return r;

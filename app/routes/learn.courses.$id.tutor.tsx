@@ -4,11 +4,9 @@ import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/learn.courses.$id.tutor";
 import { endpoints } from "#domain/contract/endpoints";
 import type { TutorExchange } from "#domain/contract/tutor";
-import { tutorAvailable } from "#domain/tutor";
 import { ActivityKind } from "#domain/vocabulary";
-import { state } from "~/services/request.server";
 import { requireCourseId } from "~/services/catalog.server";
-import { loadCourse } from "~/services/course.server";
+import { tutorCourse } from "~/services/tutor.server";
 import { LmsError } from "~/services/lms.server";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
 import { redirectWithToast } from "~/services/toast.server";
@@ -21,17 +19,6 @@ import { CourseLayers } from "~/components/course-parts";
 import { lazyWidget } from "~/components/lazy-widget";
 
 const Tutor = lazyWidget(() => import("~/components/tutor"));
-
-/** The learner's enrolment in a course whose tutor is on (tenant and course); 404 otherwise. */
-async function tutorCourse(context: Route.LoaderArgs["context"], id: string) {
-  const s = state(context);
-  const shell = await s.requireLearner();
-  const lms = await s.lms();
-  const { aggregate } = await loadCourse(lms, id, { config: s.config });
-  if (!aggregate || !tutorAvailable(shell.settings["learner.tutor"], aggregate.objective))
-    throw new Response("Not found", { status: 404 });
-  return { s, lms, aggregate };
-}
 
 /**
  * /learn/courses/{id}/tutor (issue 16 items 4–6): the AI tutor of a course, grounded in the course's own

@@ -139,6 +139,9 @@ export function createLmsClient(options: LmsClientOptions) {
     raw: (method: "GET" | "HEAD", endpoint: Endpoint<unknown>, extraHeaders: Record<string, string> = {}) =>
       send(method, endpoint.path, { extraHeaders }),
     put: async <T, B>(endpoint: Endpoint<T, B>, body: B) => json<T>(await send("PUT", endpoint.path, { body })),
+    /** A POST whose answer is read as it comes (a server-sent event stream): the response as it is. */
+    postStream: <B>(endpoint: Endpoint<unknown, B>, body: B) =>
+      send("POST", endpoint.path, { body, extraHeaders: { "Cache-Control": "no-cache" } }),
 
     /**
      * Spec 7.7: a command is sent with Prefer respond-async; a 202 carries a status location that is

@@ -252,6 +252,9 @@ export const endpoints = {
       `${KM}/users/me/objective-workflow-aggregates/${seg(aggregateId)}/tutor-questions`,
       true,
     ),
+  /** The same question, the answer streamed as server-sent events (`delta`, `fallback`, `done`). */
+  askTutorStream: (aggregateId: string) =>
+    command<AskTutor, never>(`${KM}/users/me/objective-workflow-aggregates/${seg(aggregateId)}/tutor-questions/stream`),
 
   // Analytics (spec 7.1: events go to an analytics service; the embedded collector; path not shown).
   analyticsEvents: command<AnalyticsBatch, { accepted: number }>(`/api/analytics/v1/events`, true),

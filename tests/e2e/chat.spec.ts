@@ -21,6 +21,14 @@ async function openHub(page: Page, who: Learner) {
   await expect(page.getByRole("heading", { level: 1, name: "Notifications" })).toBeVisible();
 }
 
+/** Posts `word` in the course chat from a page on the course's Notifications layer. */
+async function postInChat(page: Page, word: string) {
+  await page.getByRole("link", { name: /Course chat/ }).click();
+  await page.getByLabel("Message", { exact: true }).fill(word);
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(page.getByText("Message sent.")).toBeVisible();
+}
+
 async function otherLearner(browser: Browser, newLearner: (r: object) => Promise<Learner>, jsEnabled: boolean) {
   const other = await newLearner({ enrolments: [onboarding] });
   const ctx = await browser.newContext({ javaScriptEnabled: jsEnabled });
@@ -68,10 +76,7 @@ test("another learner's message shows an unread badge, and is read once the chat
   try {
     await openHub(page, learner);
     const word = `ping-${crypto.randomUUID()}`;
-    await other.page.getByRole("link", { name: /Course chat/ }).click();
-    await other.page.getByLabel("Message", { exact: true }).fill(word);
-    await other.page.getByRole("button", { name: "Send" }).click();
-    await expect(other.page.getByText("Message sent.")).toBeVisible();
+    await postInChat(other.page, word);
 
     await page.reload();
     const chatTab = page.getByRole("link", { name: /Course chat/ });
@@ -95,10 +100,7 @@ test("the header counts unread chat messages over the learner's courses and lead
   const other = await otherLearner(browser, newLearner, jsEnabled);
   try {
     const word = `badge-${crypto.randomUUID()}`;
-    await other.page.getByRole("link", { name: /Course chat/ }).click();
-    await other.page.getByLabel("Message", { exact: true }).fill(word);
-    await other.page.getByRole("button", { name: "Send" }).click();
-    await expect(other.page.getByText("Message sent.")).toBeVisible();
+    await postInChat(other.page, word);
 
     // Signed in after the message: every page's header has the badge.
     await login(page, learner, "/learn/courses");
@@ -127,10 +129,7 @@ test("a message written while the chat is open arrives by itself with JavaScript
   const other = await otherLearner(browser, newLearner, true);
   try {
     const word = `live-${crypto.randomUUID()}`;
-    await other.page.getByRole("link", { name: /Course chat/ }).click();
-    await other.page.getByLabel("Message", { exact: true }).fill(word);
-    await other.page.getByRole("button", { name: "Send" }).click();
-    await expect(other.page.getByText("Message sent.")).toBeVisible();
+    await postInChat(other.page, word);
     if (!jsEnabled) await page.getByRole("link", { name: "Refresh" }).click();
     await expect(page.locator(".chat__message").filter({ hasText: word })).toHaveCount(1);
   } finally {

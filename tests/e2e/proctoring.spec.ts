@@ -1,4 +1,5 @@
-import { test, expect, login, expectAccessible } from "./fixtures";
+import { test, expect, login, expectAccessible, type Learner } from "./fixtures";
+import type { Page } from "@playwright/test";
 
 /**
  * Issue 14 item 8 (spec 2.1, 4.8, 7.5; decision 024): a proctored activity's sitting. From the
@@ -20,10 +21,8 @@ test.use({
 
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 
-test("the sitting starts in the wrapper, the proctoring service verifies and ends it, and the lock holds", async ({
-  page,
-  learner,
-}) => {
+/** Signs in and opens SQL Fundamentals' content (its final quiz is proctored); the course id. */
+async function openSqlContent(page: Page, learner: Learner) {
   await login(page, learner);
   await page.goto(`/learn/courses?keyword=sql`);
   const card = page
@@ -33,6 +32,14 @@ test("the sitting starts in the wrapper, the proctoring service verifies and end
     (await card.getByRole("link").first().getAttribute("href")) ?? "",
   )?.[1];
   await page.goto(`/learn/courses/${id}/view/content`);
+  return id!;
+}
+
+test("the sitting starts in the wrapper, the proctoring service verifies and ends it, and the lock holds", async ({
+  page,
+  learner,
+}) => {
+  const id = await openSqlContent(page, learner);
   const quiz = page.getByRole("navigation", { name: "Table of contents" }).getByRole("link", { name: /Final quiz/ });
   await page.goto((await quiz.getAttribute("href"))!);
   await page.getByRole("link", { name: "Take this activity in a proctored sitting" }).click();
@@ -69,15 +76,7 @@ test("an activity that is not proctored opens in the content view; an unknown on
   page,
   learner,
 }) => {
-  await login(page, learner);
-  await page.goto(`/learn/courses?keyword=sql`);
-  const card = page
-    .locator(".card-grid > li.course-card")
-    .filter({ has: page.getByRole("heading", { name: "SQL Fundamentals", exact: true }) });
-  const id = new RegExp(`/learn/courses/(${UUID})`).exec(
-    (await card.getByRole("link").first().getAttribute("href")) ?? "",
-  )?.[1];
-  await page.goto(`/learn/courses/${id}/view/content`);
+  const id = await openSqlContent(page, learner);
   const practice = page
     .getByRole("navigation", { name: "Table of contents" })
     .getByRole("link", { name: /Practice: joins/ });

@@ -185,6 +185,56 @@ describe("with an OpenAI-compatible model (TUTOR_BASE_URL)", () => {
     model.setMode("ok");
   });
 
+  it("streams the answer as the model writes it, stores it once, and sends a repeated id back whole", async () => {
+    const id = crypto.randomUUID();
+    const token = await m.token("ada");
+    const streamed = async () => {
+      const res = await m.request("POST", `${KM}/${agg}/tutor-questions/stream`, {
+        token,
+        body: { id, question: "What does a list comprehension do?" },
+        headers: { "Accept-Language": "en-US" },
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      const events = (await res.text())
+        .split("\n\n")
+        .filter(Boolean)
+        .map((raw) => ({
+          event: /^event: (.+)$/m.exec(raw)?.[1],
+          data: JSON.parse(/^data: (.+)$/m.exec(raw)?.[1] ?? "null"),
+        }));
+      return events;
+    };
+    const first = await streamed();
+    const deltas = first.filter((e) => e.event === "delta").map((e) => e.data.text as string);
+    expect(deltas.length).toBeGreaterThan(3); // word by word, as the model sent them
+    expect(deltas.join("")).toBe(ANSWER);
+    const done = first.at(-1)!;
+    expect(done.event).toBe("done");
+    expect(done.data).toMatchObject({ id, answer: ANSWER, answeredBy: "model", citations: [{ name: "Lists" }] });
+    // The same id again (a double submit): the stored exchange at once, the model not asked again.
+    const asked = model.requests.length;
+    const again = await streamed();
+    expect(again.map((e) => e.event)).toEqual(["done"]);
+    expect(again[0]!.data).toMatchObject({ id, answer: ANSWER });
+    expect(model.requests.length).toBe(asked);
+    const stored = await m.database.db.select().from(s.tutorExchanges).where(eq(s.tutorExchanges.id, id));
+    expect(stored).toHaveLength(1);
+  });
+
+  it("a model failing in the middle of a stream: `fallback`, then the extractive answer", async () => {
+    model.setMode("fail");
+    const res = await m.request("POST", `${KM}/${agg}/tutor-questions/stream`, {
+      token: await m.token("ada"),
+      body: { id: crypto.randomUUID(), question: "list comprehension" },
+    });
+    const text = await res.text();
+    model.setMode("ok");
+    expect(text).toContain("event: done");
+    expect(text).toContain('"answeredBy":"fallback"');
+    expect(text).toContain("list comprehension builds a list");
+  });
+
   it("with nothing in the open course to ground it, the model is not asked", async () => {
     const before = model.requests.length;
     const answer = await askModel("Who won the football yesterday?");
