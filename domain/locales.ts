@@ -1,5 +1,3 @@
-import Negotiator from "negotiator";
-import { match } from "@formatjs/intl-localematcher";
 /**
  * Spec 9: supported locales, default en-US; right-to-left layouts. The spec's list names 35 of its
  * "about 36"; Hebrew completes it as a second right-to-left language (docs/decisions/005-locales.md).
@@ -104,44 +102,4 @@ export function parseSupportedLocales(value: string | null | undefined): Locale[
     .map((s) => s.trim())
     .filter(isSupportedLocale);
   return list.length ? list : [DEFAULT_LOCALE];
-}
-
-/**
- * Spec 9: the learner's language. An explicit choice (the `lng` cookie, OIDC `ui_locales`) wins when
- * it names a supported locale; then the tenant's default (`platform.common.locale`); then the
- * browser's Accept-Language, matched by the BCP 47 "best fit" algorithm (so `pt` finds pt-BR, `zh-HK`
- * finds zh-TW, `sr` finds sr-Latn); then en-US. Garbled values are ignored, never thrown.
- */
-export function negotiateLocale(input: {
-  chosen?: (string | null | undefined)[];
-  tenantDefault?: string | null;
-  acceptLanguage?: string | null;
-  supported?: readonly string[];
-}): Locale {
-  const supported = (input.supported?.length ? input.supported : SUPPORTED_LOCALES).filter(isSupportedLocale);
-  const allowed = (tag: string): tag is Locale => supported.includes(tag as Locale);
-  for (const value of input.chosen ?? []) {
-    for (const part of (value ?? "").split(/\s+/)) if (allowed(part)) return part;
-  }
-  if (input.tenantDefault && allowed(input.tenantDefault)) return input.tenantDefault;
-  const header = input.acceptLanguage ?? "";
-  if (header && header.length <= 500) {
-    const requested = new Negotiator({ headers: { "accept-language": header } })
-      .languages()
-      .filter((tag) => tag !== "*" && isWellFormedTag(tag));
-    if (requested.length) {
-      const fallback = supported.includes(DEFAULT_LOCALE) ? DEFAULT_LOCALE : supported[0];
-      const best = match(requested, supported, fallback, { algorithm: "best fit" });
-      if (allowed(best)) return best;
-    }
-  }
-  return supported.includes(DEFAULT_LOCALE) ? DEFAULT_LOCALE : (supported[0] ?? DEFAULT_LOCALE);
-}
-
-function isWellFormedTag(tag: string): boolean {
-  try {
-    return Intl.getCanonicalLocales(tag).length === 1;
-  } catch {
-    return false;
-  }
 }

@@ -8,7 +8,7 @@ import { verifyPassword } from "../db/password";
 import { impersonations, pendingRegistrations, users } from "../db/schema";
 import { drizzleAdapter } from "./adapter";
 import { idpTranslator, type IdpT } from "./i18n";
-import { negotiateLocale } from "../../domain/locales";
+import { negotiateLocale } from "../../domain/locale-negotiation";
 import { escapeHtml, loginPage, page, signUpPage, type SignUpValues } from "./pages";
 import { checkRegistration, registerLearner, type CheckResult } from "./register";
 import { signInLimits, signUpLimits } from "./rate-limit";

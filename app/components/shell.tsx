@@ -189,25 +189,6 @@ function Breadcrumbs() {
   );
 }
 
-/** Issue 16 item 2: the unread total of the learner's course chats, a link to the newest unread channel. */
-function UnreadBadge({ unread }: { unread: NonNullable<ShellRoot["unread"]> }) {
-  const { t } = useTranslation();
-  const label = t("chat.unreadTotal", { count: unread.total });
-  return (
-    <Link
-      className="header-unread"
-      to={`/learn/courses/${unread.objectiveId}/view/notifications?channel=${unread.channel ?? "chat"}`}
-      aria-label={label}
-      title={label}
-    >
-      <span className="icon icon--chat" aria-hidden="true" />
-      <span className="header-unread__count" aria-hidden="true">
-        {unread.total > 99 ? "99+" : unread.total}
-      </span>
-    </Link>
-  );
-}
-
 /** Spec 1/2.2: header, hamburger menu, sidebar, user and language menus. Works without JavaScript. */
 export function Shell({ root, children }: { root: ShellRoot; children: React.ReactNode }) {
   const { t } = useTranslation();
@@ -252,7 +233,16 @@ export function Shell({ root, children }: { root: ShellRoot; children: React.Rea
           {root.portalName}
         </Link>
         <div className="header__actions">
-          {root.unread?.objectiveId ? <UnreadBadge unread={root.unread} /> : null}
+          {root.unread ? (
+            // Issue 16 item 2: unread chat messages over the learner's courses; leads to the newest.
+            <a
+              className="header-unread"
+              href={`/learn/courses/${root.unread.objectiveId}/view/notifications?channel=${root.unread.channel}`}
+              aria-label={t("chat.unreadTotal", { count: root.unread.total })}
+            >
+              <span aria-hidden="true">{root.unread.total}</span>
+            </a>
+          ) : null}
           {root.user && root.feedbackVisible ? <FeedbackTrigger returnTo={root.returnTo} /> : null}
           <LanguageMenu root={root} />
           <UserMenu root={root} />

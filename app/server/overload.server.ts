@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { negotiateLocale } from "#domain/locales";
+import { negotiateLocale } from "#domain/locale-negotiation";
 
 export interface SheddingOptions {
   /** Requests in flight (admitted and not yet answered) beyond which new ones are refused; 0 = no limit. */

@@ -1,5 +1,6 @@
 import { createContext, createCookie, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import { DEFAULT_LOCALE, isSupportedLocale, negotiateLocale } from "#domain/locales";
+import { DEFAULT_LOCALE, isSupportedLocale } from "#domain/locales";
+import { negotiateLocale } from "#domain/locale-negotiation";
 import { tenantDefaultLocale } from "./tenant-locale.server";
 import { createLiteI18n, type LiteI18n } from "~/i18n/lite";
 
