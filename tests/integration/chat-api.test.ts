@@ -16,9 +16,19 @@ let t: TestApi;
 let course: string;
 let noHub: string;
 
+/**
+ * One token per user for the whole file: a token minted anew in another second is another cache key for
+ * the API's principal, which would add a statement to a count now and then.
+ */
+const tokens = new Map<Who, Promise<string>>();
+const tokenOf = (who: Who) => {
+  if (!tokens.has(who)) tokens.set(who, t.token(who));
+  return tokens.get(who)!;
+};
+
 async function call(who: Who, method: string, path: string, body?: unknown) {
   return t.request(method, `/api/lms/v1${path}`, {
-    token: await t.token(who),
+    token: await tokenOf(who),
     body,
     headers: method === "POST" ? { Prefer: "respond-sync" } : undefined,
   });
@@ -154,6 +164,7 @@ describe("messages", () => {
       await unread("grace");
       return t.database.queryCount() - start;
     };
+    await count(); // the principal is read once, then remembered
     const few = await count();
     for (let i = 0; i < 5; i++) await post("ada", `more ${i}`);
     expect(await count()).toBe(few);
