@@ -7,6 +7,7 @@ import { openApiDocument } from "./openapi";
 import { platformRoutes } from "./routes/platform";
 import { courseRoutes } from "./routes/courses";
 import { lifecycleRoutes } from "./routes/lifecycle";
+import { groupWorkRoutes } from "./routes/group-work";
 import { discussionRoutes } from "./routes/discussions";
 import { certificateRoutes } from "./routes/certificates";
 import { reinforcementRoutes } from "./routes/reinforcement";
@@ -55,6 +56,7 @@ export function createApi(deps: ApiDeps) {
   lms.get("/commands/:id", (c) => readCommandStatus(c, params(c, idParams).id));
   lms.route("/", courseRoutes());
   lms.route("/", lifecycleRoutes());
+  lms.route("/", groupWorkRoutes());
   lms.route("/", discussionRoutes());
   lms.route("/", certificateRoutes());
   lms.route("/", reinforcementRoutes());

@@ -73,6 +73,8 @@ function node(o: NodeOpts = {}): TreeNode {
       duration: null,
       maxScore: o.maxScore === undefined ? 10 : o.maxScore,
       supportReview: true,
+      supportCollaborativeMode: false,
+      supportPersonalMode: true,
       activityWorkflowAggregate: {
         lastActivityWorkflow:
           o.wf === undefined || o.wf === null
@@ -84,6 +86,7 @@ function node(o: NodeOpts = {}): TreeNode {
                 finished: o.wf === AW.finished ? PAST : null,
                 started: PAST,
                 resume: null,
+                groupActivityWorkflowId: null,
               },
         bestActivityRecord: o.record ?? null,
       },

@@ -285,6 +285,8 @@ function node(over: {
       duration: null,
       maxScore: 10,
       supportReview: true,
+      supportCollaborativeMode: false,
+      supportPersonalMode: true,
       activityWorkflowAggregate: {
         lastActivityWorkflow: over.aw
           ? {
@@ -294,6 +296,7 @@ function node(over: {
               finished: null,
               started: "2026-11-01T00:00:00Z",
               resume: null,
+              groupActivityWorkflowId: null,
             }
           : null,
         bestActivityRecord: null,

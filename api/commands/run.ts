@@ -100,6 +100,29 @@ async function findCommand(db: Db | Tx, userId: string, id: string) {
   return rows[0] ?? null;
 }
 
+/** PostgreSQL's deadlock and serialization failures: the transaction did nothing and may simply run again. */
+function isRetryable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (code === "40P01" || code === "40001") return true;
+  }
+  return false;
+}
+
+/**
+ * A command whose transaction PostgreSQL aborted to break a deadlock (e.g. two groups finishing at once
+ * with a member in both, decision 026) runs again, up to three times.
+ */
+async function retryOnDeadlock<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (attempt >= 3 || !isRetryable(err)) throw err;
+    }
+  }
+}
+
 async function executeOnce<T>(
   db: Db,
   userId: string,
@@ -108,23 +131,25 @@ async function executeOnce<T>(
 ): Promise<CommandStatus> {
   const row = { id: input.id, userId, type: input.type, fingerprint: input.fingerprint };
   try {
-    const done = await db.transaction(async (tx) => {
-      // Claim the id first: a concurrent duplicate blocks here on the primary key until we commit,
-      // then conflicts and reads our outcome.
-      const claimed = await tx
-        .insert(commands)
-        .values({ ...row, state: "pending" })
-        .onConflictDoNothing()
-        .returning({ id: commands.id });
-      if (claimed.length === 0) return null;
-      const data = await execute(tx);
-      const [completed] = await tx
-        .update(commands)
-        .set({ state: "completed", result: CommandResult.completed, data: (data ?? null) as object })
-        .where(and(eq(commands.userId, userId), eq(commands.id, input.id)))
-        .returning();
-      return completed;
-    });
+    const done = await retryOnDeadlock(() =>
+      db.transaction(async (tx) => {
+        // Claim the id first: a concurrent duplicate blocks here on the primary key until we commit,
+        // then conflicts and reads our outcome.
+        const claimed = await tx
+          .insert(commands)
+          .values({ ...row, state: "pending" })
+          .onConflictDoNothing()
+          .returning({ id: commands.id });
+        if (claimed.length === 0) return null;
+        const data = await execute(tx);
+        const [completed] = await tx
+          .update(commands)
+          .set({ state: "completed", result: CommandResult.completed, data: (data ?? null) as object })
+          .where(and(eq(commands.userId, userId), eq(commands.id, input.id)))
+          .returning();
+        return completed;
+      }),
+    );
     if (done) return toStatus(done);
   } catch (err) {
     if (!(err instanceof ApiError) || input.derived) throw err;

@@ -32,6 +32,8 @@ import { loadScales } from "../queries/grading-scales";
 import { lastProctoringSessionOf } from "../queries/proctoring";
 import { ownWorkflow } from "../queries/workflows";
 import { attemptAccess, refuseLocked } from "../queries/activity-access";
+import type { WorkMode } from "../../domain/groups";
+import { finishGroupWork, joinGroupWork, lockGroupWork, recordJoinedFinishedWork } from "./group-work";
 
 function conflict(code: string, text: string, params?: Record<string, string | number>) {
   return new ApiError(409, { "": [message(code, text, params)] });
@@ -129,14 +131,20 @@ export async function startActivityWorkflows(
   objectiveWorkflowId: string,
   parts: string[],
   now: Date,
+  mode?: WorkMode,
 ) {
   const wf = await ownWorkflow(tx, user.id, objectiveWorkflowId, true);
   if (wf.state !== ObjectiveWorkflowState.inProgress)
     throw conflict("workflowNotInProgress", "The course is not in progress.");
   await refuseWhenProctorLocked(tx, wf);
   const found = await tx
-    .select({ id: activityParts.id })
+    .select({
+      id: activityParts.id,
+      supportCollaborativeMode: activities.supportCollaborativeMode,
+      supportPersonalMode: activities.supportPersonalMode,
+    })
     .from(activityParts)
+    .innerJoin(activities, eq(activities.id, activityParts.activityId))
     .where(and(eq(activityParts.objectiveId, wf.objectiveId), inArray(activityParts.id, parts)));
   if (found.length !== parts.length)
     throw new ApiError(404, {
@@ -144,18 +152,31 @@ export async function startActivityWorkflows(
     });
   // Draft and archived activities are locked as "coming soon" (spec 4.2), like every other lock.
   refuseLocked(await attemptAccess(tx, wf, now), parts);
-  await tx
+  // Decision 026: a collaborative activity in group mode follows the group's one workflow of it.
+  const links = await joinGroupWork(tx, user.id, wf.objectiveId, found, mode, now);
+  const created = await tx
     .insert(activityWorkflows)
     .values(
-      parts.map((activityPartId) => ({
-        objectiveWorkflowId: wf.id,
-        activityPartId,
-        userId: user.id,
-        state: ActivityWorkflowState.inProgress,
-        started: now,
-      })),
+      parts.map((activityPartId) => {
+        const group = links.get(activityPartId);
+        return {
+          objectiveWorkflowId: wf.id,
+          activityPartId,
+          userId: user.id,
+          state: group?.state ?? ActivityWorkflowState.inProgress,
+          started: now,
+          finished: group?.finished ?? null,
+          groupActivityWorkflowId: group?.id ?? null,
+        };
+      }),
     )
-    .onConflictDoNothing();
+    .onConflictDoNothing()
+    .returning();
+  if (links.size > 0 && created.some((r) => r.state !== ActivityWorkflowState.inProgress)) {
+    await recordJoinedFinishedWork(tx, created, links, { userId: user.id, objectiveWorkflowId: wf.id });
+    const progress = progressOf(await leafProgress(tx, wf.objectiveId, wf.id));
+    await tx.update(objectiveWorkflows).set({ progress }).where(eq(objectiveWorkflows.id, wf.id));
+  }
   const rows = await tx
     .select({
       id: activityWorkflows.id,
@@ -180,6 +201,8 @@ export async function finishActivityWorkflows(
   ids: string[],
   now: Date,
 ) {
+  // Group work first (decision 026): members finishing at once queue on the group's workflow.
+  await lockGroupWork(tx, user.id, objectiveWorkflowId, ids);
   const wf = await ownWorkflow(tx, user.id, objectiveWorkflowId, true);
   if (wf.state !== ObjectiveWorkflowState.inProgress)
     throw conflict("workflowNotInProgress", "The course is not in progress.");
@@ -201,9 +224,13 @@ export async function finishActivityWorkflows(
       await attemptAccess(tx, wf, now),
       open.map(({ aw }) => aw.activityPartId),
     );
+    // Spec 1: one submission of a group's work counts for every member who has joined it.
+    for (const { aw, activity } of open)
+      if (aw.groupActivityWorkflowId) await finishGroupWork(tx, user.id, aw.groupActivityWorkflowId, activity, now);
+    const personal = open.filter(({ aw }) => !aw.groupActivityWorkflowId);
     const graded = (a: typeof activities.$inferSelect) => a.maxScore !== null || a.manualGrading;
-    const done = open.filter(({ activity }) => !graded(activity)).map(({ aw }) => aw.id);
-    const toGrade = open.filter(({ activity }) => graded(activity)).map(({ aw }) => aw.id);
+    const done = personal.filter(({ activity }) => !graded(activity)).map(({ aw }) => aw.id);
+    const toGrade = personal.filter(({ activity }) => graded(activity)).map(({ aw }) => aw.id);
     if (done.length > 0)
       await tx
         .update(activityWorkflows)
@@ -214,21 +241,22 @@ export async function finishActivityWorkflows(
         .update(activityWorkflows)
         .set({ state: ActivityWorkflowState.inGrading, finished: now })
         .where(inArray(activityWorkflows.id, toGrade));
-    await tx
-      .insert(activityRecords)
-      .values(
-        open.map(({ aw, activity }) => ({
-          activityWorkflowId: aw.id,
-          objectiveWorkflowId: wf.id,
-          activityPartId: aw.activityPartId,
-          userId: user.id,
-          score: null,
-          maxScore: activity.maxScore,
-          passed: null,
-          finished: now,
-        })),
-      )
-      .onConflictDoNothing();
+    if (personal.length > 0)
+      await tx
+        .insert(activityRecords)
+        .values(
+          personal.map(({ aw, activity }) => ({
+            activityWorkflowId: aw.id,
+            objectiveWorkflowId: wf.id,
+            activityPartId: aw.activityPartId,
+            userId: user.id,
+            score: null,
+            maxScore: activity.maxScore,
+            passed: null,
+            finished: now,
+          })),
+        )
+        .onConflictDoNothing();
   }
   const progress = progressOf(await leafProgress(tx, wf.objectiveId, wf.id));
   await tx.update(objectiveWorkflows).set({ progress }).where(eq(objectiveWorkflows.id, wf.id));

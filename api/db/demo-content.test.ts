@@ -20,6 +20,13 @@ describe("the demo content (api/db/demo/)", () => {
     expect(Object.keys(content.users)).toEqual(["ada", "grace", "admin", "rita", "katherine", "margaret"]);
     expect(content.tenant.groups).toEqual([
       expect.objectContaining({ kind: "miniGroup", members: ["ada", "grace", "katherine", "margaret"] }),
+      // Issue 15 item 7: a team for the team assignment of one of her courses (decision 026).
+      expect.objectContaining({
+        kind: "team",
+        members: ["ada", "grace", "katherine"],
+        course: "python-basics",
+        activity: "Team assignment: review a chart together",
+      }),
     ]);
     expect(content.learners.ada.reinforcement).toEqual([{ course: "python-basics", dueIn: -1 }]);
     expect(content.reinforcement["python-basics"].length).toBeGreaterThanOrEqual(3);
@@ -172,6 +179,15 @@ describe("a mistake in a data file fails loudly, naming the file and the field",
     expectError(
       edit("learners/grace.json", '"course": "leading-teams"', '"course": "leading-team"'),
       /learners\/grace\.json: enrolments\[1\]\.course: unknown course "leading-team"/,
+    );
+    // A group's course and a team's activity (decision 026).
+    expectError(
+      edit("tenant.json", '"course": "python-basics"', '"course": "python-basic"'),
+      /tenant\.json: groups\[1\]\.course: unknown course "python-basic"/,
+    );
+    expectError(
+      edit("tenant.json", '"activity": "Team assignment: review a chart together"', '"activity": "Team chart"'),
+      /tenant\.json: groups\[1\]\.activity: no activity "Team chart" in the course/,
     );
     dir = mkdtempSync(join(tmpdir(), "demo-content-"));
     cpSync(DEMO_DIR, dir, { recursive: true });

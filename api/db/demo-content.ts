@@ -116,7 +116,17 @@ const tenantSchema = z.strictObject({
   rolePermissions: z.partialRecord(z.enum(ROLES), z.array(nonEmpty)),
   /** Spec 3 Group: learners working together; `members` are user keys of users.json. */
   groups: z
-    .array(z.strictObject({ name: nonEmpty, kind: z.enum(["miniGroup", "team"]), members: z.array(nonEmpty).min(2) }))
+    .array(
+      z.strictObject({
+        name: nonEmpty,
+        kind: z.enum(["miniGroup", "team"]),
+        members: z.array(nonEmpty).min(2),
+        /** The course folder the group works in (decision 026); absent = a tenant-wide mini-group. */
+        course: nonEmpty.optional(),
+        /** A team's one activity of that course, by name; absent = every collaborative activity of it. */
+        activity: nonEmpty.optional(),
+      }),
+    )
     .optional(),
   /** Feature switches that differ from the defaults (domain/menu.ts DEFAULT_FEATURES). */
   features: z
@@ -275,6 +285,8 @@ const nodeFields = {
   duration: z.number().positive().optional(),
   proctored: z.boolean().optional(),
   supportReview: z.boolean().optional(),
+  /** Spec 3 (decision 026): taken alone ("personal", the default), by a group ("group") or either. */
+  modes: z.enum(["personal", "group", "either"]).optional(),
   preferredSize: z.tuple([z.number().int().positive(), z.number().int().positive()]).optional(),
   /** Demo progress: every learner with an attempt in progress has finished this activity. */
   done: z.boolean().optional(),
@@ -389,6 +401,7 @@ export interface ActivityDef {
   imageUrl?: string;
   proctored?: boolean;
   supportReview?: boolean;
+  modes?: "personal" | "group" | "either";
   preferredSize?: [number, number];
   done?: boolean;
   missed?: boolean;
@@ -566,6 +579,7 @@ function expandNode(
     imageUrl: node.imageUrl,
     proctored: node.proctored,
     supportReview: node.supportReview,
+    modes: node.modes,
     preferredSize: node.preferredSize,
     done: node.done,
     missed: node.missed,
@@ -693,11 +707,24 @@ export function loadDemoContent(dir: string = DEMO_DIR): DemoContent {
     return { ...c, slug, about, root };
   });
 
-  // Groups: members are demo users.
-  for (const [i, g] of (tenant.groups ?? []).entries())
+  // Groups: members are demo users; a team works in a course, on one of its activities if named.
+  const names = (n: ActivityDef): string[] => [n.name, ...(n.children ?? []).flatMap(names)];
+  for (const [i, g] of (tenant.groups ?? []).entries()) {
     for (const [j, m] of g.members.entries())
       if (!Object.hasOwn(users, m))
         throw new DemoContentError(path("tenant.json"), `groups[${i}].members[${j}]`, `unknown user "${m}"`);
+    const course = g.course === undefined ? undefined : courses.find((c) => c.slug === g.course);
+    if (g.course !== undefined && !course)
+      throw new DemoContentError(path("tenant.json"), `groups[${i}].course`, `unknown course "${g.course}"`);
+    if (g.kind === "team" && !course)
+      throw new DemoContentError(path("tenant.json"), `groups[${i}].course`, "a team works in a course");
+    if (g.activity !== undefined && !(course && names(course.root).includes(g.activity)))
+      throw new DemoContentError(
+        path("tenant.json"),
+        `groups[${i}].activity`,
+        `no activity "${g.activity}" in the course`,
+      );
+  }
 
   // Reinforcement questions: known courses and activities, a correct option that exists.
   const reinforcementFile = path("reinforcement.json");

@@ -26,6 +26,7 @@ import type {
   PresentationMode,
   ProctoringSessionState,
 } from "../../domain/vocabulary";
+import { groupActivityWorkflows } from "./schema/groups";
 
 export const tenants = pgTable("tenants", {
   id: uuid("id").primaryKey().defaultRandom(),
@@ -593,10 +594,16 @@ export const activityWorkflows = pgTable(
     }),
     /** Where the learner left off inside the activity (e.g. a PDF page). */
     resume: jsonb("resume"),
+    /** Group mode (decision 026): the group's shared workflow this member works in; null = personal mode. */
+    groupActivityWorkflowId: uuid("group_activity_workflow_id").references(
+      (): AnyPgColumn => groupActivityWorkflows.id,
+      { onDelete: "set null" },
+    ),
   },
   (t) => [
     uniqueIndex("activity_workflows_ow_part_idx").on(t.objectiveWorkflowId, t.activityPartId),
     index("activity_workflows_user_idx").on(t.userId),
+    index("activity_workflows_gaw_idx").on(t.groupActivityWorkflowId),
   ],
 );
 

@@ -606,6 +606,8 @@ export const learnerRequestSchema = z.strictObject({
    * a browser test can see what a tenant without a feature sees (spec 2.10's 501 page).
    */
   features: z.record(z.string().regex(/^[A-Za-z]{1,40}$/), z.boolean()).optional(),
+  /** Another test learner whose groups (team, mini-group) this one joins, instead of copies of `like`'s. */
+  joinGroupsOf: z.uuid().optional(),
 });
 export type LearnerRequest = z.output<typeof learnerRequestSchema>;
 
@@ -718,13 +720,19 @@ export async function createLearner(db: Db, request: LearnerRequest, now: Date =
     await applyLearnerRecipes(tx, { tenantId: tenant.id, now, learners: [{ userId, recipe }] });
     // The `like` user's groups, as groups of the new learner's own (the demo user's place taken by
     // the learner): every test learner like ada has a mini-group of four, and no group grows.
-    if (request.like) {
+    if (request.joinGroupsOf) {
+      // A teammate (decision 026): the new learner joins every group of that test learner instead.
+      const theirs = await tx
+        .select({ groupId: s.groupMembers.groupId })
+        .from(s.groupMembers)
+        .innerJoin(s.groups, eq(s.groups.id, s.groupMembers.groupId))
+        .where(and(eq(s.groupMembers.userId, request.joinGroupsOf), eq(s.groups.tenantId, tenant.id)));
+      if (theirs.length === 0) throw new DemoContentError("request", "joinGroupsOf", "that learner has no groups");
+      await tx.insert(s.groupMembers).values(theirs.map((g) => ({ groupId: g.groupId, userId })));
+    } else if (request.like) {
       const groups = (content.tenant.groups ?? []).filter((g) => g.members.includes(request.like!));
+      const { insertGroup } = await import("./seed-groups");
       for (const g of groups) {
-        const [row] = await tx
-          .insert(s.groups)
-          .values({ tenantId: tenant.id, name: g.name, kind: g.kind })
-          .returning({ id: s.groups.id });
         const others = g.members.filter((m) => m !== request.like).map((m) => content.users[m].email);
         const memberIds = others.length
           ? await tx
@@ -732,9 +740,7 @@ export async function createLearner(db: Db, request: LearnerRequest, now: Date =
               .from(s.users)
               .where(and(eq(s.users.tenantId, tenant.id), inArray(s.users.email, others)))
           : [];
-        await tx
-          .insert(s.groupMembers)
-          .values([{ groupId: row.id, userId }, ...memberIds.map((m) => ({ groupId: row.id, userId: m.id }))]);
+        await insertGroup(tx, tenant.id, content, g, [userId, ...memberIds.map((m) => m.id)]);
       }
     }
     return userId;

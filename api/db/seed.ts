@@ -69,18 +69,17 @@ export async function seedDemo(
     for (const [key, user] of options.accounts === false ? [] : Object.entries(content.users)) {
       userIds[key] = await insertUser(tx, { tenantId: tenant.id, user, passwordHash, unitIds });
     }
-    for (const group of content.tenant.groups ?? []) {
-      const [row] = await tx
-        .insert(s.groups)
-        .values({ tenantId: tenant.id, name: group.name, kind: group.kind })
-        .returning({ id: s.groups.id });
-      await tx.insert(s.groupMembers).values(group.members.map((m) => ({ groupId: row.id, userId: userIds[m] })));
-    }
     if (options.catalog !== false) {
       const { seedCatalog } = await import("./seed-catalog");
       await seedCatalog(tx, { tenantId: tenant.id, userIds, now: new Date() });
       const { seedScormPackages } = await import("./seed-scorm");
       await seedScormPackages(tx, tenant.id, options.storageRoot ?? storageDir(undefined));
+    }
+    // Groups after the courses: a team names its course and activity (decision 026).
+    const { insertGroup } = await import("./seed-groups");
+    for (const group of content.tenant.groups ?? []) {
+      if (group.course && options.catalog === false) continue;
+      await insertGroup(tx, tenant.id, content, group, group.members.map((m) => userIds[m]).filter(Boolean));
     }
     return { tenantId: tenant.id, userIds };
   });

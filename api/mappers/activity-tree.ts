@@ -69,6 +69,8 @@ export function toActivityTree(rows: TreeRow[], revealScores: boolean): Omit<Act
           duration: activity.duration,
           maxScore: activity.maxScore,
           supportReview: activity.supportReview,
+          supportCollaborativeMode: activity.supportCollaborativeMode,
+          supportPersonalMode: activity.supportPersonalMode,
           activityWorkflowAggregate: {
             lastActivityWorkflow: aw
               ? {
@@ -78,6 +80,7 @@ export function toActivityTree(rows: TreeRow[], revealScores: boolean): Omit<Act
                   finished: iso(aw.finished),
                   started: aw.started.toISOString(),
                   resume: (aw.resume as { page?: number; openedAt?: string } | null) ?? null,
+                  groupActivityWorkflowId: aw.groupActivityWorkflowId ?? null,
                 }
               : null,
             bestActivityRecord: rec

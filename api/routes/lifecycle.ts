@@ -113,12 +113,12 @@ export function lifecycleRoutes() {
     return runCommand(
       c,
       {
-        id: stableUuid(`start-aw:${body.objectiveWorkflowId}:${parts.join(",")}`),
+        id: stableUuid(`start-aw:${body.objectiveWorkflowId}:${parts.join(",")}${body.mode ? `:${body.mode}` : ""}`),
         type: "start-activity-workflows",
-        body: { objectiveWorkflowId: body.objectiveWorkflowId, activityPartIds: parts },
+        body: { objectiveWorkflowId: body.objectiveWorkflowId, activityPartIds: parts, mode: body.mode },
         derived: true,
       },
-      (tx) => startActivityWorkflows(tx, user, body.objectiveWorkflowId, parts, now),
+      (tx) => startActivityWorkflows(tx, user, body.objectiveWorkflowId, parts, now, body.mode),
     );
   });
 

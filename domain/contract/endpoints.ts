@@ -35,6 +35,8 @@ import type { PublicCertificate } from "./certificates";
 import type { LtiAuthAnswer, LtiAuthRequest, LtiResourceForm, LtiResourceLink } from "./lti";
 import type { ProctoringSession, ProctoringStartToken } from "./proctoring";
 import type { ReinforcementAnswerBody, ReinforcementWorkflow } from "./reinforcement";
+import type { WorkMode } from "../groups";
+import type { GroupActivityWorkflow, GroupWork, ParticipantsPage } from "./groups";
 import type { ScormCommit, ScormCommitResult, ScormRuntime } from "./scorm";
 
 type HttpMethod = "GET" | "HEAD" | "POST" | "PUT";
@@ -142,7 +144,7 @@ export const endpoints = {
     true,
   ),
   startActivityWorkflows: command<
-    { objectiveWorkflowId: string; activityPartIds: string[] },
+    { objectiveWorkflowId: string; activityPartIds: string[]; mode?: WorkMode },
     { objectiveWorkflowId: string; activityWorkflows: { id: string; activityPartId: string }[] }
   >(`${LMS}/start-activity-workflows`),
   finishActivityWorkflows: command<{ objectiveWorkflowId: string; activityWorkflowIds: string[] }>(
@@ -168,6 +170,21 @@ export const endpoints = {
   activityWorkflow: (workflowId: string, activityWorkflowId: string) =>
     put<{ resume?: { page?: number; position?: number }; scorm?: ScormCommit }, ScormCommitResult | unknown>(
       `${LMS}/users/me/objective-workflows/${seg(workflowId)}/activity-workflows/${seg(activityWorkflowId)}`,
+    ),
+
+  /** Spec 7.3: a group's one workflow of an activity (decision 026), and a member saving its shared answer. */
+  groupActivityWorkflow: (aggregateId: string, gawId: string) =>
+    get<GroupActivityWorkflow>(
+      `${LMS}/users/me/objective-workflow-aggregates/${seg(aggregateId)}/group-activity-workflows/${seg(gawId)}`,
+    ),
+  saveGroupWork: (aggregateId: string, gawId: string) =>
+    put<GroupWork, GroupActivityWorkflow>(
+      `${LMS}/users/me/objective-workflow-aggregates/${seg(aggregateId)}/group-activity-workflows/${seg(gawId)}`,
+    ),
+  /** Spec 7.3: the members of the learner's group for one activity, with their contributions (search, paging). */
+  participants: (workflowId: string, activityPathId: string) =>
+    get<ParticipantsPage>(
+      `${LMS}/users/me/objective-workflows/${seg(workflowId)}/activity-paths/${seg(activityPathId)}/participants/query`,
     ),
 
   /** Issue 15: a SCORM activity's package and what the learner left in each SCO (resume). */

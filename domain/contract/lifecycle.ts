@@ -13,6 +13,8 @@ export const finishObjectiveWorkflowSchema = z.object({ id: z.uuid(), objectiveW
 export const startActivityWorkflowsSchema = z.object({
   objectiveWorkflowId: z.uuid(),
   activityPartIds: z.array(z.uuid()).min(1).max(500),
+  /** Spec 3 / decision 026: personal or group mode for a collaborative activity (default: its only mode, else personal). */
+  mode: z.enum(["personal", "group"]).optional(),
 });
 export const finishActivityWorkflowsSchema = z.object({
   objectiveWorkflowId: z.uuid(),
@@ -42,6 +44,9 @@ export interface TreeNode {
     duration: number | null;
     maxScore: number | null;
     supportReview: boolean;
+    /** Spec 3: taken by a group (team or mini-group), by each learner alone, or either (decision 026). */
+    supportCollaborativeMode: boolean;
+    supportPersonalMode: boolean;
     activityWorkflowAggregate: {
       lastActivityWorkflow: {
         id: string;
@@ -50,6 +55,8 @@ export interface TreeNode {
         finished: string | null;
         started: string;
         resume: { page?: number; position?: number; openedAt?: string } | null;
+        /** Group mode: the group's workflow this one follows (decision 026); null in personal mode. */
+        groupActivityWorkflowId: string | null;
       } | null;
       bestActivityRecord: { score: number | null; maxScore: number | null; passed: boolean | null } | null;
     };
