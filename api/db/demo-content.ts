@@ -290,6 +290,8 @@ const nodeFields = {
   event: eventSchema.optional(),
   prompt: z.string().optional(),
   minReplies: z.number().int().positive().optional(),
+  /** Discussion: posts already in it (`by` a user key of users.json, written `daysAgo` days before seeding). */
+  posts: z.array(z.strictObject({ by: nonEmpty, daysAgo: z.number().nonnegative(), body: nonEmpty })).optional(),
 };
 interface RawNode extends z.output<z.ZodObject<typeof nodeFields>> {
   name?: string;
@@ -392,6 +394,7 @@ export interface ActivityDef {
   preferredSize?: [number, number];
   done?: boolean;
   missed?: boolean;
+  posts?: { by: DemoUser; daysAgo: number; body: string }[];
   children?: ActivityDef[];
 }
 
@@ -474,6 +477,7 @@ const KIND_FIELDS: Record<string, readonly string[]> = {
   event: ["event"],
   prompt: ["discussion"],
   minReplies: ["discussion"],
+  posts: ["discussion"],
   children: ["composite"],
 };
 
@@ -569,6 +573,7 @@ function expandNode(
     preferredSize: node.preferredSize,
     done: node.done,
     missed: node.missed,
+    posts: node.posts,
   };
   for (const [key, value] of Object.entries(optional))
     if (value !== undefined) (def as unknown as Record<string, unknown>)[key] = value;
@@ -698,6 +703,21 @@ export function loadDemoContent(dir: string = DEMO_DIR): DemoContent {
     for (const [j, m] of g.members.entries())
       if (!Object.hasOwn(users, m))
         throw new DemoContentError(path("tenant.json"), `groups[${i}].members[${j}]`, `unknown user "${m}"`);
+
+  // Discussion posts: written by demo users.
+  for (const c of courses) {
+    const walk = (a: ActivityDef) => {
+      for (const [i, post] of (a.posts ?? []).entries())
+        if (!Object.hasOwn(users, post.by))
+          throw new DemoContentError(
+            path("courses", c.slug, "content.json"),
+            `"${a.name}".posts[${i}].by`,
+            `unknown user "${post.by}"`,
+          );
+      a.children?.forEach(walk);
+    };
+    walk(c.root);
+  }
 
   // Reinforcement questions: known courses and activities, a correct option that exists.
   const reinforcementFile = path("reinforcement.json");
