@@ -15,7 +15,7 @@ import { publicFile, resolveInRoots } from "./files/roots";
 import { ActivityContentType } from "../domain/vocabulary";
 
 /** Pages read per document at most, and characters kept per page: a bound on one upload's work and rows. */
-export const CONTENT_PAGES_MAX = 2000;
+const CONTENT_PAGES_MAX = 2000;
 const PAGE_TEXT_MAX = 20_000;
 
 type Row = typeof contentPages.$inferInsert;
@@ -32,7 +32,7 @@ export interface StoredContent {
  * `file` where the server reads it (null when it is not here, e.g. a public file on another host: the
  * server fetches nothing). Null for anything that is not a PDF file.
  */
-export function pdfFileOf(activity: StoredContent, roots: string[]): { source: string; file: string | null } | null {
+function pdfFileOf(activity: StoredContent, roots: string[]): { source: string; file: string | null } | null {
   const c = (activity.content ?? {}) as { path?: unknown; url?: unknown; mimeType?: unknown; fileName?: unknown };
   const privateFile = activity.contentType === ActivityContentType.PrivateFile;
   if (!privateFile && activity.contentType !== ActivityContentType.PublicFile) return null;
@@ -44,7 +44,7 @@ export function pdfFileOf(activity: StoredContent, roots: string[]): { source: s
 }
 
 /** The text of each page of a PDF, in reading order, whitespace collapsed (at most CONTENT_PAGES_MAX pages). */
-export async function pdfPageTexts(bytes: Uint8Array): Promise<string[]> {
+async function pdfPageTexts(bytes: Uint8Array): Promise<string[]> {
   // Loaded on first use only: a server that indexes nothing never loads pdf.js.
   const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
   const doc = await getDocument({ data: bytes, isEvalSupported: false, disableFontFace: true, verbosity: 0 }).promise;
