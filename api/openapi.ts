@@ -499,7 +499,7 @@ addOperations({
     },
     post: {
       summary:
-        "Ask the tutor ({ id, question }): the answer grounded in the course passages the learner may open, with citations (extractive without a model; the model's, or extractive when it fails, with one)",
+        "Ask the tutor ({ id, question }): the answer grounded in the course passages the learner may open — text activities, PDF pages, discussion posts — with citations ({ activityPathId, name, page? }: `page` for a PDF's page) (extractive without a model; the model's, or extractive when it fails, with one)",
       body: askTutorSchema,
       params: ["id"],
       command: true,

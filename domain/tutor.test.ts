@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { searchConfigFor, tutorAvailable, tutorInitiallyExpanded } from "./tutor";
+import { citationHref, searchConfigFor, tutorAvailable, tutorInitiallyExpanded } from "./tutor";
 
 describe("spec 3 learner.tutor and enableAiTutor: where the tutor shows", () => {
   it.each([
@@ -26,5 +26,14 @@ describe("issue 16 item 5: per-locale search configurations", () => {
     [null, "simple"],
   ])("%s → %s", (locale, config) => {
     expect(searchConfigFor(locale)).toBe(config);
+  });
+});
+
+describe("issue 16 item 5: a citation opens the content viewer at the activity, a PDF's at the page", () => {
+  it.each([
+    [{ activityPathId: "p1" }, "/learn/courses/c1/view/content?activityPathId=p1"],
+    [{ activityPathId: "p2", page: 4 }, "/learn/courses/c1/view/content?activityPathId=p2&pdfPage=4"],
+  ])("%o → %s", (citation, href) => {
+    expect(citationHref("c1", citation)).toBe(href);
   });
 });

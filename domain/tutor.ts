@@ -42,3 +42,12 @@ export function searchConfigFor(locale: string | null | undefined): string {
   const language = (locale ?? "").toLowerCase().split("-")[0];
   return SEARCH_CONFIGS[language] ?? "simple";
 }
+
+/**
+ * Where a tutor citation opens (issue 16 item 5): the content viewer at the cited activity, and for a PDF's
+ * page at that page (`pdfPage`, which the viewer honours with and without JavaScript).
+ */
+export function citationHref(objectiveId: string, citation: { activityPathId: string; page?: number }): string {
+  const page = citation.page === undefined ? "" : `&pdfPage=${citation.page}`;
+  return `/learn/courses/${objectiveId}/view/content?activityPathId=${citation.activityPathId}${page}`;
+}

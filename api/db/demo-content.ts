@@ -302,6 +302,8 @@ const nodeFields = {
   event: eventSchema.optional(),
   prompt: z.string().optional(),
   minReplies: z.number().int().positive().optional(),
+  /** Discussion: posts already in it (`by` a user key of users.json, written `daysAgo` days before seeding). */
+  posts: z.array(z.strictObject({ by: nonEmpty, daysAgo: z.number().nonnegative(), body: nonEmpty })).optional(),
 };
 interface RawNode extends z.output<z.ZodObject<typeof nodeFields>> {
   name?: string;
@@ -405,6 +407,7 @@ export interface ActivityDef {
   preferredSize?: [number, number];
   done?: boolean;
   missed?: boolean;
+  posts?: { by: DemoUser; daysAgo: number; body: string }[];
   children?: ActivityDef[];
 }
 
@@ -487,6 +490,7 @@ const KIND_FIELDS: Record<string, readonly string[]> = {
   event: ["event"],
   prompt: ["discussion"],
   minReplies: ["discussion"],
+  posts: ["discussion"],
   children: ["composite"],
 };
 
@@ -583,6 +587,7 @@ function expandNode(
     preferredSize: node.preferredSize,
     done: node.done,
     missed: node.missed,
+    posts: node.posts,
   };
   for (const [key, value] of Object.entries(optional))
     if (value !== undefined) (def as unknown as Record<string, unknown>)[key] = value;
@@ -724,6 +729,21 @@ export function loadDemoContent(dir: string = DEMO_DIR): DemoContent {
         `groups[${i}].activity`,
         `no activity "${g.activity}" in the course`,
       );
+  }
+
+  // Discussion posts: written by demo users.
+  for (const c of courses) {
+    const walk = (a: ActivityDef) => {
+      for (const [i, post] of (a.posts ?? []).entries())
+        if (!Object.hasOwn(users, post.by))
+          throw new DemoContentError(
+            path("courses", c.slug, "content.json"),
+            `"${a.name}".posts[${i}].by`,
+            `unknown user "${post.by}"`,
+          );
+      a.children?.forEach(walk);
+    };
+    walk(c.root);
   }
 
   // Reinforcement questions: known courses and activities, a correct option that exists.

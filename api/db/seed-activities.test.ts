@@ -411,4 +411,43 @@ describe("seedActivities", () => {
     expect(refs.size).toBeGreaterThanOrEqual(5);
     for (const ref of refs) expect(existsSync(`${DEMO_DIR}${ref}`), ref).toBe(true);
   });
+
+  it("indexes the text of every demo PDF page by page, and seeds the tutor course's discussion posts (issue 16 item 5)", async () => {
+    const db = database.db;
+    const pdfs = [...activityById.values()].filter(
+      (a) => (a.content as { mimeType?: string }).mimeType === "application/pdf",
+    );
+    expect(pdfs.length).toBeGreaterThanOrEqual(3); // the handbook in two courses, the private board pack
+    const pages = await db
+      .select()
+      .from(s.contentPages)
+      .where(
+        inArray(
+          s.contentPages.activityId,
+          pdfs.map((a) => a.id),
+        ),
+      );
+    for (const pdf of pdfs) {
+      const own = pages.filter((p) => p.activityId === pdf.id).sort((a, b) => a.page - b.page);
+      expect(
+        own.map((p) => p.page),
+        pdf.name,
+      ).toEqual([1, 2, 3, 4, 5, 6]);
+      const c = pdf.content as { url?: string; path?: string };
+      expect(own[0].source).toBe(pdf.contentType === ActivityContentType.PrivateFile ? c.path : c.url);
+    }
+    const handbook = pdfs.find((a) => (a.content as { url?: string }).url === HANDBOOK_PDF.url)!;
+    const page4 = pages.find((p) => p.activityId === handbook.id && p.page === 4)!;
+    expect(page4.text).toContain("3. Dates and availability");
+    expect(page4.text).toContain("Grace period until: late work is accepted until then");
+
+    const python = objectiveIds[LOCK_SHOWCASE_SLUG];
+    const discussion = parts.find(
+      (p) => p.objectiveId === python && activityById.get(p.activityId)!.kind === ActivityKind.discussion,
+    )!;
+    const posts = await db.select().from(s.discussionPosts).where(eq(s.discussionPosts.activityPartId, discussion.id));
+    expect(posts.length).toBeGreaterThanOrEqual(2);
+    expect(posts.map((p) => p.userId)).toContain(userIds.grace);
+    expect(posts.every((p) => p.createdAt < now)).toBe(true);
+  });
 });

@@ -19,6 +19,8 @@ import type { Db } from "./client";
 import * as s from "./schema";
 import { demoContent, type ActivityDef, type ConstraintDef, type CourseDef } from "./demo-content";
 import { CONSTRAINT_DATE_FIELDS } from "../../domain/activity-access";
+import { contentPageRows, insertContentPages } from "../content-pages";
+import { storageRoots } from "../files/roots";
 import { ObjectiveState, ActivityKind, type ActivityContentType } from "../../domain/vocabulary";
 
 /** A drizzle transaction on the demo database. */
@@ -49,6 +51,7 @@ const HOUR_MS = 3_600_000;
 
 type ActivityRow = typeof s.activities.$inferInsert;
 type PartRow = typeof s.activityParts.$inferInsert;
+type PostRow = typeof s.discussionPosts.$inferInsert;
 
 /** One leaf of a course's tree with what the progress seeding needs to know. */
 export interface CourseLeaf {
@@ -179,10 +182,17 @@ function eventContent(def: ActivityDef, now: Date): Record<string, unknown> {
   };
 }
 
-/** Activities and parts of one course. */
-function buildCourse(course: CourseDef, objectiveId: string, tenantId: string, now: Date) {
+/** Activities and parts of one course, and the posts already in its discussions (by the users in `userIds`). */
+function buildCourse(
+  course: CourseDef,
+  objectiveId: string,
+  tenantId: string,
+  now: Date,
+  userIds: Partial<Record<string, string>>,
+) {
   const activities: ActivityRow[] = [];
   const parts: PartRow[] = [];
+  const posts: PostRow[] = [];
   const partIds = new Map<string, string>();
   for (const { def, axis, parentAxis, order } of walk(course, now)) {
     const activityId = crypto.randomUUID();
@@ -223,8 +233,19 @@ function buildCourse(course: CourseDef, objectiveId: string, tenantId: string, n
       axis,
       constraint: constraintOf(def.constraint, now),
     });
+    for (const post of def.posts ?? []) {
+      const userId = userIds[post.by];
+      if (userId)
+        posts.push({
+          id: crypto.randomUUID(),
+          activityPartId: partId,
+          userId,
+          body: post.body,
+          createdAt: new Date(now.getTime() - post.daysAgo * DAY_MS),
+        });
+    }
   }
-  return { activities, parts };
+  return { activities, parts, posts };
 }
 
 async function insertChunked<T>(rows: T[], size: number, insert: (chunk: T[]) => Promise<unknown>): Promise<void> {
@@ -235,11 +256,18 @@ async function insertChunked<T>(rows: T[], size: number, insert: (chunk: T[]) =>
  * Seeds the activity trees of the demo courses in `objectiveIds` (folder name → id, as seedCatalog
  * returns it). Idempotent: when any of these courses has a part it inserts nothing. Courses of the
  * tenant that are not in the map (such as seed-big's generated courses) are left without a tree.
+ * The PDF activities' text is indexed page by page for the tutor (content_pages); the discussions get
+ * their demo posts by the demo users in `userIds` (none without accounts).
  * Accepts the database or an open transaction (then it runs in a savepoint).
  */
 export async function seedActivities(
   db: Db | Tx,
-  input: { tenantId: string; objectiveIds: Partial<Record<string, string>>; now?: Date },
+  input: {
+    tenantId: string;
+    objectiveIds: Partial<Record<string, string>>;
+    now?: Date;
+    userIds?: Partial<Record<string, string>>;
+  },
 ): Promise<void> {
   const { tenantId } = input;
   const now = input.now ?? new Date();
@@ -255,12 +283,21 @@ export async function seedActivities(
     if (n > 0) return;
     const activityRows: ActivityRow[] = [];
     const partRows: PartRow[] = [];
+    const postRows: PostRow[] = [];
     for (const course of courses) {
-      const built = buildCourse(course, input.objectiveIds[course.slug]!, tenantId, now);
+      const built = buildCourse(course, input.objectiveIds[course.slug]!, tenantId, now, input.userIds ?? {});
       activityRows.push(...built.activities);
       partRows.push(...built.parts);
+      postRows.push(...built.posts);
     }
     await insertChunked(activityRows, 500, (chunk) => tx.insert(s.activities).values(chunk));
     await insertChunked(partRows, 1000, (chunk) => tx.insert(s.activityParts).values(chunk));
+    if (postRows.length) await tx.insert(s.discussionPosts).values(postRows);
+    // The demo's files are in the repository (public/, storage/): their pages, read once per file.
+    const pages = await contentPageRows(
+      activityRows.map((a) => ({ id: a.id!, contentType: a.contentType, content: a.content })),
+      storageRoots(),
+    );
+    await insertContentPages(tx, pages);
   });
 }

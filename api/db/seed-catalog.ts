@@ -220,7 +220,7 @@ export async function seedCatalog(
         })),
     );
 
-    await seedActivities(tx, { tenantId, objectiveIds, now });
+    await seedActivities(tx, { tenantId, objectiveIds, now, userIds });
     await seedReinforcementQuestions(tx, content, objectiveIds);
     await applyLearnerRecipes(tx, {
       tenantId,

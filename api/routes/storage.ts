@@ -1,6 +1,5 @@
 import { Hono } from "hono";
-import { extname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { extname } from "node:path";
 import { eq } from "drizzle-orm";
 import type { ApiEnv } from "../context";
 import { activities } from "../db/schema";
@@ -13,6 +12,7 @@ import type { Context } from "hono";
 import { normalizeCertificateNumber } from "../../domain/certificates";
 import { ensureCertificateFiles, storageDir } from "../files/certificate-files";
 import { fileIn, sendFile } from "../files/send-file";
+import { resolveInRoots } from "../files/roots";
 import { countLookup, evenly } from "../public-lookups";
 import { loadCertificateByNumber, loadOwnCertificate, type CertificateRow } from "../queries/certificates";
 
@@ -22,22 +22,6 @@ import { ObjectiveState } from "../../domain/vocabulary";
 import { isSafeEntryName } from "../../domain/scorm";
 import { scormDir } from "../scorm/import";
 import { contentType } from "mime-types";
-
-/** Where private files live: DATA_DIR/storage first, then the repository's demo storage. */
-export function storageRoots(dataDir?: string): string[] {
-  const roots = [fileURLToPath(new URL("../../storage", import.meta.url))];
-  if (dataDir) roots.unshift(resolve(dataDir, "storage"));
-  return roots;
-}
-
-/** The first root that holds the file (never outside a root: "../" in a stored path finds nothing). */
-function resolveInRoots(roots: string[], relative: string): string | null {
-  for (const root of roots) {
-    const full = fileIn(root, relative);
-    if (full) return full;
-  }
-  return null;
-}
 
 /**
  * Spec 7.5 files: private activity files, only to learners with a standing in a course that

@@ -13,6 +13,7 @@ import { jsonBody, params } from "../validate";
 import { limitWrites } from "../write-limits";
 import {
   askTutorSchema,
+  citationsOf,
   type KnowledgeModel,
   type TutorConversation,
   type TutorExchange,
@@ -23,9 +24,12 @@ import { modelAnswer } from "../tutor-model";
 
 const aggregateParams = z.object({ id: z.uuid() });
 
+/** A passage's place in the stored extractive answer: the activity, and the page of a PDF. */
+const sourceOf = (p: TutorPassage) => (p.page === undefined ? p.name : `${p.name}, p. ${p.page}`);
+
 /**
  * The knowledge model and the tutor (spec 7.3 `/api/lms-km/`; issue 16 items 4–6, decision 028): the
- * course's own text activities that the learner may open, searched with PostgreSQL full-text search;
+ * course's own content that the learner may open (texts, PDF pages, discussion posts), searched with PostgreSQL full-text search;
  * answers are the best passages with their activities cited (extractive: no model needed).
  */
 export function tutorRoutes() {
@@ -60,7 +64,7 @@ export function tutorRoutes() {
     const parts = await openParts(db, course.workflow, c.var.now);
     const locale = c.req.header("Accept-Language")?.split(",")[0]?.trim();
     const passages = await retrieve(db, course.objectiveId, parts, question, searchConfigFor(locale));
-    const extractive = passages.map((p) => `${p.name}: “${p.text}”`).join("\n\n");
+    const extractive = passages.map((p) => `${sourceOf(p)}: “${p.text}”`).join("\n\n");
     return { course, passages, extractive, locale: locale ?? "en-US" };
   };
   const exchangeOf = (
@@ -75,7 +79,7 @@ export function tutorRoutes() {
     answer,
     answeredBy,
     passages,
-    citations: passages.map(({ activityPathId, name }) => ({ activityPathId, name })),
+    citations: citationsOf(passages),
     createdAt: now.toISOString(),
   });
 

@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { and, eq, isNull } from "drizzle-orm";
 import yauzl from "yauzl";
 import { isSafeEntryName, launchFile, scormScos, type ScormManifest } from "../../domain/scorm";
+import { reindexContentPages } from "../content-pages";
 import { ActivityKind, ActivityType } from "../../domain/vocabulary";
 import type { Db } from "../db/client";
 import { activities, activityParts, objectives, scormPackages } from "../db/schema";
@@ -201,6 +202,8 @@ export async function importScormPackage(db: Queryable, options: ImportOptions):
             content: { scorm: { packageId: id, version: manifest.version } },
           })
           .where(eq(activities.id, activityId));
+        // The activity's content changed: the tutor's index of it follows (a PDF it held is gone).
+        await reindexContentPages(tx, [activityId], [options.storageRoot]);
       });
     } catch (e) {
       await rm(finalDir, { recursive: true, force: true });

@@ -3,7 +3,7 @@ import { Form, Link, useNavigation, useRevalidator } from "react-router";
 import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { useTranslation } from "~/i18n/lite";
 import type { TutorExchange } from "#domain/contract/tutor";
-import { TUTOR_QUESTION_MAX } from "#domain/tutor";
+import { citationHref, TUTOR_QUESTION_MAX } from "#domain/tutor";
 import { askTutorFormSchema } from "~/forms/tutor";
 import { INTENT } from "~/forms/intents";
 import { parseSubmission } from "~/forms/parse";
@@ -124,20 +124,17 @@ export default function Tutor({ objectiveId, exchanges, commandId, lastResult }:
                     <p>{t(e.answeredBy === "fallback" ? "tutor.modelFailed" : "tutor.fromCourse")}</p>
                   )}
                   {(e.answeredBy === "model" ? [] : e.passages).map((p, i) => (
-                    <blockquote
-                      key={i}
-                      cite={`/learn/courses/${objectiveId}/view/content?activityPathId=${p.activityPathId}`}
-                    >
+                    <blockquote key={i} cite={citationHref(objectiveId, p)}>
                       <p>{p.text}</p>
                     </blockquote>
                   ))}
                   <p>
                     {t("tutor.sources")}{" "}
                     {e.citations.map((c, i) => (
-                      <span key={c.activityPathId}>
+                      <span key={`${c.activityPathId}-${c.page ?? ""}`}>
                         {i > 0 ? ", " : null}
-                        <Link to={`/learn/courses/${objectiveId}/view/content?activityPathId=${c.activityPathId}`}>
-                          {c.name}
+                        <Link to={citationHref(objectiveId, c)}>
+                          {c.page === undefined ? c.name : t("tutor.citationPage", { name: c.name, page: c.page })}
                         </Link>
                       </span>
                     ))}

@@ -35,6 +35,12 @@ function statusKey(n: TreeNode): string {
   return "activity.completed";
 }
 
+/** The `pdfPage` query parameter: a page number from 1 (the viewer clamps it to the document), else ignored. */
+function pdfPageParam(raw: string | null): number | null {
+  if (raw === null || !/^[1-9]\d{0,5}$/.test(raw)) return null;
+  return Number(raw);
+}
+
 /** Resume: the in-progress activity the learner opened last. */
 function lastOpened(nodes: TreeNode[]): TreeNode | undefined {
   let best: TreeNode | undefined;
@@ -180,6 +186,10 @@ export async function loadContentView(input: ContentViewInput) {
     ).then((entries) => Object.fromEntries(entries) as Record<string, ActivityBody>),
     showDiscussion && selected ? loadDiscussion(lms, selected.activityPathId, url.searchParams.get("page"), fmt) : null,
   ]);
+  // `pdfPage=N` (a tutor citation of a PDF's page) opens the selected PDF at that page, over the resume page.
+  const pdfPage = pdfPageParam(url.searchParams.get("pdfPage"));
+  const selectedBody = selected ? bodies[selected.activityPathId] : undefined;
+  if (pdfPage !== null && selectedBody?.kind === "pdf") selectedBody.page = pdfPage;
   const openAw = selected?.childActivity.activityWorkflowAggregate.lastActivityWorkflow;
   const refresh = nextRefreshAt(nodes, now);
   return {

@@ -13,15 +13,28 @@ export const askTutorSchema = z.object({
 });
 export type AskTutor = z.infer<typeof askTutorSchema>;
 
-/** A place in the course the answer used: an activity the learner may open, as a link into the content viewer. */
-interface TutorCitation {
+/**
+ * A place in the course the answer used: an activity the learner may open, as a link into the content
+ * viewer — a text, a discussion (its posts), or a PDF at `page` (1-based; only for a PDF's page).
+ */
+export interface TutorCitation {
   activityPathId: string;
   name: string;
+  page?: number;
 }
 
-/** An extract of the course's own text, quoted with the activity it comes from. */
+/** An extract of the course's own content, quoted with the activity (and PDF page) it comes from. */
 export interface TutorPassage extends TutorCitation {
   text: string;
+}
+
+/** The citations of an answer: its passages' places, in the same order. */
+export function citationsOf(passages: readonly TutorPassage[]): TutorCitation[] {
+  return passages.map(({ activityPathId, name, page }) => ({
+    activityPathId,
+    name,
+    ...(page === undefined ? {} : { page }),
+  }));
 }
 
 export interface TutorExchange {

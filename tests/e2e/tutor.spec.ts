@@ -4,7 +4,8 @@ import type { Page } from "@playwright/test";
 /**
  * The AI tutor (issue 16 items 4–6): on a course with the tutor on, the learner asks; the answer quotes
  * the course's own open content and links to the activities it cites (extractive: no model configured).
- * Locked content (spec 4.12) is never quoted or cited. A form without JavaScript, the same with it.
+ * Locked content (spec 4.12) is never quoted or cited. A PDF's page is cited with its number and opens the
+ * content viewer at that page. A form without JavaScript, the same with it.
  * The learner is like ada: Python for Data Analysis in progress, its project brief not open yet.
  */
 test.use({ learnerRecipe: { like: "ada" } });
@@ -28,7 +29,11 @@ async function ask(page: Page, question: string) {
   return exchange;
 }
 
-test("the tutor answers from the course with citations, and never from locked content", async ({ page, learner }) => {
+test("the tutor answers from the course with citations, and never from locked content", async ({
+  page,
+  learner,
+  jsEnabled,
+}) => {
   await login(page, learner);
   await expect(page.locator("details.user-menu")).toBeVisible();
   const id = await pythonCourseId(page);
@@ -44,6 +49,27 @@ test("the tutor answers from the course with citations, and never from locked co
   await source.click();
   await expect(page).toHaveURL(/\/view\/content\?activityPathId=/);
   await expect(page.getByRole("heading", { name: "Variables, types and expressions" }).first()).toBeVisible();
+
+  // Issue 16 item 5: a PDF's page is cited with its number and opens the viewer at that page.
+  await page.goBack();
+  const fromPdf = await ask(page, "What happens to late work after the grace period?");
+  const pdfSource = fromPdf.getByRole("link", { name: "Course handbook (PDF), page 4" });
+  await expect(pdfSource).toHaveAttribute("href", /\/view\/content\?activityPathId=[0-9a-f-]+&pdfPage=4$/);
+  await expect(fromPdf.locator("blockquote").filter({ hasText: "late work is accepted" })).toHaveCount(1);
+  await expectAccessible(page);
+  await pdfSource.click();
+  await expect(page).toHaveURL(/pdfPage=4/);
+  const viewer = page.getByRole("region", { name: "Course handbook (PDF)" });
+  if (jsEnabled) {
+    await expect(viewer.getByRole("group", { name: "Page 4 of 6", exact: true })).toBeVisible();
+    await expect(viewer.getByLabel("Page", { exact: true })).toHaveValue("4");
+  } else {
+    // The browser's own viewer, at the page (PDF open parameters).
+    await expect(viewer.locator('object[type="application/pdf"]')).toHaveAttribute(
+      "data",
+      "/learn/demo/course-handbook.pdf#page=4",
+    );
+  }
 
   await page.goBack();
   const locked = await ask(page, "bike share docking stations project brief");

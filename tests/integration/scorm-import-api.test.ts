@@ -51,12 +51,19 @@ const fileOf = async (path: string, user = "ada", headers: Record<string, string
 
 describe("importing a SCORM package (issue 15 item 1)", () => {
   it("imports a 1.2 package into the course's activity and serves its files to the enrolled learner", async () => {
+    // What the tutor had indexed of the activity's earlier content (a PDF's page) goes with it (decision 028).
+    await t.database.db
+      .insert(s.contentPages)
+      .values({ activityId, page: 1, source: "private/old.pdf", text: "The old handout." });
     const res = await upload(zipFolder(demo("gifts-quiz-12")));
     expect(res.status).toBe(201);
     const imported = await res.json();
     expect(imported).toMatchObject({ activityId, version: "1.2", scoCount: 1 });
     const [activity] = await t.database.db.select().from(s.activities).where(eq(s.activities.id, activityId));
     expect(activity.content).toEqual({ scorm: { packageId: imported.id, version: "1.2" } });
+    expect(await t.database.db.select().from(s.contentPages).where(eq(s.contentPages.activityId, activityId))).toEqual(
+      [],
+    );
 
     const html = await fileOf("quiz.html");
     expect(html.status).toBe(200);

@@ -10,12 +10,28 @@ import { createCourse, createTree, enrolUser } from "../fixtures/courses";
 import * as s from "../../api/db/schema";
 import { startFakeOpenAi } from "../fixtures/fake-openai";
 import type { KnowledgeModel, TutorConversation, TutorExchange } from "../../domain/contract/tutor";
+import { reindexContentPages } from "../../api/content-pages";
+import { storageRoots } from "../../api/files/roots";
+import { ActivityContentType, ActivityKind } from "../../domain/vocabulary";
 
 const FUTURE = "2099-01-01T00:00:00.000Z";
 let t: TestApi;
 let aggregateId: string;
 let otherAggregate: string;
 let parts: string[];
+/** Part and activity ids of the PDFs and discussions, open and locked (issue 16 item 5). */
+let extra: Record<"handbook" | "lockedPdf" | "talk" | "lockedTalk", { part: string; activity: string }>;
+
+const HANDBOOK = {
+  url: "/learn/demo/course-handbook.pdf",
+  fileName: "course-handbook.pdf",
+  mimeType: "application/pdf",
+};
+const CERTIFICATE = {
+  url: "/learn/demo/certificate-sql-fundamentals.pdf",
+  fileName: "certificate-sql-fundamentals.pdf",
+  mimeType: "application/pdf",
+};
 
 const KM = "/api/lms-km/v1/users/me/objective-workflow-aggregates";
 const ask = async (question: string, who: "ada" | "grace" = "ada", agg = aggregateId) =>
@@ -52,6 +68,45 @@ beforeAll(async () => {
       .set({ content: { html: texts[i] } })
       .where(eq(s.activities.id, activityId));
   }
+  // Issue 16 item 5: PDFs (the demo handbook; the demo certificate behind a lock) and discussions with posts.
+  const more = await createTree(db, tenantId, objective.id, [
+    { name: "Course handbook" },
+    { name: "Certificate sample", constraint: { startFrom: FUTURE } },
+    { name: "Chart talk", kind: ActivityKind.discussion },
+    { name: "Exam talk", kind: ActivityKind.discussion, constraint: { startFrom: FUTURE } },
+  ]);
+  const moreRows = await db
+    .select({ id: s.activityParts.id, activityId: s.activityParts.activityId })
+    .from(s.activityParts)
+    .where(inArray(s.activityParts.id, more.partIds));
+  const [handbook, lockedPdf, talk, lockedTalk] = more.partIds.map((part) => ({
+    part,
+    activity: moreRows.find((r) => r.id === part)!.activityId,
+  }));
+  extra = { handbook, lockedPdf, talk, lockedTalk };
+  for (const [pdf, content] of [
+    [handbook, HANDBOOK],
+    [lockedPdf, CERTIFICATE],
+  ] as const)
+    await db
+      .update(s.activities)
+      .set({ contentType: ActivityContentType.PublicFile, content })
+      .where(eq(s.activities.id, pdf.activity));
+  await reindexContentPages(db, [handbook.activity, lockedPdf.activity], storageRoots());
+  await db.insert(s.discussionPosts).values([
+    {
+      id: crypto.randomUUID(),
+      activityPartId: talk.part,
+      userId: t.users.grace,
+      body: "Use a bar chart when the axis is a category such as the weekday.",
+    },
+    {
+      id: crypto.randomUUID(),
+      activityPartId: lockedTalk.part,
+      userId: t.users.grace,
+      body: "The hidden trick question of the exam is about violin plots.",
+    },
+  ]);
   const { aggregate } = await enrolUser(
     db,
     { tenantId, userId: t.users.ada, objectiveId: objective.id },
@@ -85,18 +140,34 @@ describe("answers grounded in the course", () => {
     expect(answer.passages[0].text).toContain("list comprehension builds a new list");
   });
 
-  it("never searches, cites or quotes locked content", async () => {
+  it("never searches, cites or quotes locked content: texts, PDF pages, discussion posts", async () => {
     const res = await ask("secret exam answer");
     const answer = ((await res.json()) as { data: TutorExchange }).data;
     expect(answer.citations.map((c) => c.activityPathId)).not.toContain(parts[2]);
     expect(answer.answer).not.toContain("secret");
     expect(JSON.stringify(answer)).not.toContain("Exam answers");
+    // The locked PDF's words (the certificate) and the locked discussion's post ask for them by name.
+    for (const question of ["certificate of achievement Ada Lovelace", "trick question exam violin plots"]) {
+      const locked = ((await (await ask(question)).json()) as { data: TutorExchange }).data;
+      const cited = locked.citations.map((c) => c.activityPathId);
+      expect(cited).not.toContain(extra.lockedPdf.part);
+      expect(cited).not.toContain(extra.lockedTalk.part);
+      const { answer: text, passages, citations } = locked;
+      expect(JSON.stringify({ text, passages, citations })).not.toMatch(
+        /achievement|violin|Certificate sample|Exam talk/i,
+      );
+    }
   });
 
   it("keeps the conversation per learner and course; other learners cannot ask in it", async () => {
     const res = await t.request("GET", `${KM}/${aggregateId}/tutor-questions`, { token: await t.token("ada") });
     const list = (await res.json()) as TutorConversation;
-    expect(list.data.map((e) => e.question)).toEqual(["How do list comprehensions work?", "secret exam answer"]);
+    expect(list.data.map((e) => e.question)).toEqual([
+      "How do list comprehensions work?",
+      "secret exam answer",
+      "certificate of achievement Ada Lovelace",
+      "trick question exam violin plots",
+    ]);
     expect((await ask("dictionary", "grace")).status).toBe(404);
   });
 
@@ -105,6 +176,70 @@ describe("answers grounded in the course", () => {
     const long = await ask("x".repeat(1001));
     expect(long.status).toBe(400);
     expect(JSON.stringify(await long.json())).toContain("maxLength");
+  });
+});
+
+describe("PDF pages and discussion posts (issue 16 item 5)", () => {
+  const answerTo = async (question: string) => ((await (await ask(question)).json()) as { data: TutorExchange }).data;
+
+  it("cites a PDF's page with its number, quoting that page", async () => {
+    const answer = await answerTo("What happens to late work after the grace period?");
+    const cited = answer.citations.find((c) => c.activityPathId === extra.handbook.part);
+    // Page 4 of the handbook, "Dates and availability": "Grace period until: late work is accepted until then…"
+    expect(cited).toEqual({ activityPathId: extra.handbook.part, name: "Course handbook", page: 4 });
+    const passage = answer.passages.find((p) => p.activityPathId === extra.handbook.part)!;
+    expect(passage.page).toBe(4);
+    expect(passage.text).toMatch(/late work is accepted/i);
+    expect(answer.answer).toContain("Course handbook, p. 4");
+  });
+
+  it("cites a discussion post as its discussion activity", async () => {
+    const answer = await answerTo("Which chart for a category like the weekday?");
+    expect(answer.citations).toContainEqual({ activityPathId: extra.talk.part, name: "Chart talk" });
+    expect(answer.passages.find((p) => p.activityPathId === extra.talk.part)!.text).toContain(
+      "category such as the weekday",
+    );
+  });
+
+  it("asks in one retrieval statement however many pages and posts the course has", async () => {
+    const count = async () => {
+      const start = t.database.queryCount();
+      await ask("bar chart for the weekday and the grace period");
+      return t.database.queryCount() - start;
+    };
+    await count(); // the principal is read once, then remembered
+    const few = await count();
+    await t.database.db.insert(s.discussionPosts).values(
+      Array.from({ length: 20 }, (_, i) => ({
+        id: crypto.randomUUID(),
+        activityPartId: extra.talk.part,
+        userId: t.users.grace,
+        body: `Another bar chart of the weekday, number ${i}.`,
+      })),
+    );
+    expect(await count()).toBe(few);
+  });
+
+  it("re-indexes a PDF when the activity's content changes; until then the old file's text is not searched", async () => {
+    const db = t.database.db;
+    await db.update(s.activities).set({ content: CERTIFICATE }).where(eq(s.activities.id, extra.handbook.activity));
+    // Not re-indexed yet: the stored pages came from a file the activity no longer names.
+    const stale = await answerTo("What happens to late work after the grace period?");
+    expect(stale.citations.map((c) => c.activityPathId)).not.toContain(extra.handbook.part);
+    await reindexContentPages(db, [extra.handbook.activity], storageRoots());
+    const pages = await db.select().from(s.contentPages).where(eq(s.contentPages.activityId, extra.handbook.activity));
+    expect(pages.map((p) => [p.page, p.source])).toEqual([[1, CERTIFICATE.url]]);
+    const fresh = await answerTo("certificate of achievement");
+    expect(fresh.citations).toContainEqual({ activityPathId: extra.handbook.part, name: "Course handbook", page: 1 });
+    // Content that is no longer a PDF: its pages go.
+    await db
+      .update(s.activities)
+      .set({ contentType: ActivityContentType.Text, content: { html: "<p>Now a text.</p>" } })
+      .where(eq(s.activities.id, extra.handbook.activity));
+    await reindexContentPages(db, [extra.handbook.activity], storageRoots());
+    expect(
+      await db.select().from(s.contentPages).where(eq(s.contentPages.activityId, extra.handbook.activity)),
+    ).toEqual([]);
   });
 });
 

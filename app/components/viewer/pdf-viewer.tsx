@@ -97,7 +97,13 @@ export function PdfViewer({
   }
 
   const object = (
-    <object className="pdf-viewer__object" data={safeUrl} type="application/pdf" title={title}>
+    // The browser's own viewer opens at a page given as the fragment `#page=N` (PDF open parameters).
+    <object
+      className="pdf-viewer__object"
+      data={initialPage && initialPage > 1 ? `${safeUrl}#page=${initialPage}` : safeUrl}
+      type="application/pdf"
+      title={title}
+    >
       <p className="pdf-viewer__message">
         {t("viewer.pdf.noInlineViewer")}{" "}
         <a href={safeUrl} download>

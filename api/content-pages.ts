@@ -1,0 +1,121 @@
+/**
+ * The text of PDF activities, page by page, for the tutor's retrieval (issue 16 item 5, decision 028).
+ *
+ * A PDF activity's text is extracted on the server with pdfjs-dist (its legacy build runs in Node) when
+ * the content is stored or changed — the demo seed, the SCORM import that replaces an activity's
+ * content, any other path that writes `activities.content` calls `reindexContentPages` — and kept in
+ * `content_pages`, one row per page. The tutor searches those rows at question time, only for the parts
+ * the learner may open (api/queries/tutor.ts `retrieve`).
+ */
+import { readFile } from "node:fs/promises";
+import { inArray } from "drizzle-orm";
+import type { Db, Tx } from "./db/client";
+import { activities, contentPages } from "./db/schema";
+import { publicFile, resolveInRoots } from "./files/roots";
+import { ActivityContentType } from "../domain/vocabulary";
+
+/** Pages read per document at most, and characters kept per page: a bound on one upload's work and rows. */
+const CONTENT_PAGES_MAX = 2000;
+const PAGE_TEXT_MAX = 20_000;
+
+type Row = typeof contentPages.$inferInsert;
+
+/** An activity as stored: what decides whether it is a PDF and where its bytes are. */
+export interface StoredContent {
+  id: string;
+  contentType: number;
+  content: unknown;
+}
+
+/**
+ * A PDF activity's file: `source` as the content names it (its private `path`, or its public `url`),
+ * `file` where the server reads it (null when it is not here, e.g. a public file on another host: the
+ * server fetches nothing). Null for anything that is not a PDF file.
+ */
+function pdfFileOf(activity: StoredContent, roots: string[]): { source: string; file: string | null } | null {
+  const c = (activity.content ?? {}) as { path?: unknown; url?: unknown; mimeType?: unknown; fileName?: unknown };
+  const privateFile = activity.contentType === ActivityContentType.PrivateFile;
+  if (!privateFile && activity.contentType !== ActivityContentType.PublicFile) return null;
+  const source = privateFile ? c.path : c.url;
+  if (typeof source !== "string" || !source) return null;
+  const named = [source, c.fileName].some((n) => typeof n === "string" && /\.pdf$/i.test(n.split(/[?#]/)[0]));
+  if (c.mimeType !== "application/pdf" && !named) return null;
+  return { source, file: privateFile ? resolveInRoots(roots, source) : publicFile(source) };
+}
+
+/** The text of each page of a PDF, in reading order, whitespace collapsed (at most CONTENT_PAGES_MAX pages). */
+async function pdfPageTexts(bytes: Uint8Array): Promise<string[]> {
+  // Loaded on first use only: a server that indexes nothing never loads pdf.js.
+  const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
+  const doc = await getDocument({ data: bytes, isEvalSupported: false, disableFontFace: true, verbosity: 0 }).promise;
+  try {
+    const pages: string[] = [];
+    for (let n = 1; n <= Math.min(doc.numPages, CONTENT_PAGES_MAX); n++) {
+      const page = await doc.getPage(n);
+      const { items } = await page.getTextContent();
+      const text = items
+        .map((item) => ("str" in item ? item.str + (item.hasEOL ? "\n" : " ") : ""))
+        .join("")
+        // PostgreSQL text holds no NUL; runs of spaces and line ends carry nothing for the search.
+        .replace(/\0/g, "")
+        .replace(/\s+/g, " ")
+        .trim();
+      pages.push(text.slice(0, PAGE_TEXT_MAX));
+      page.cleanup();
+    }
+    return pages;
+  } finally {
+    await doc.destroy();
+  }
+}
+
+/**
+ * The page rows of these activities from their content as stored. Each file is read once however many
+ * activities name it. A PDF that cannot be read or parsed gives no rows (the viewer still offers it);
+ * the failure is logged.
+ */
+export async function contentPageRows(items: StoredContent[], roots: string[]): Promise<Row[]> {
+  const texts = new Map<string, Promise<string[]>>();
+  const rows: Row[] = [];
+  for (const activity of items) {
+    const pdf = pdfFileOf(activity, roots);
+    if (!pdf?.file) continue;
+    const file = pdf.file;
+    if (!texts.has(file))
+      texts.set(
+        file,
+        readFile(file)
+          .then((buffer) => pdfPageTexts(new Uint8Array(buffer)))
+          .catch((err: unknown) => {
+            console.warn(`[content-pages] ${pdf.source}: no text extracted:`, (err as Error).message);
+            return [];
+          }),
+      );
+    const pages = await texts.get(file)!;
+    pages.forEach((text, i) => {
+      if (text) rows.push({ activityId: activity.id, page: i + 1, source: pdf.source, text });
+    });
+  }
+  return rows;
+}
+
+/** Writes page rows (in chunks: a long PDF is many rows). */
+export async function insertContentPages(db: Db | Tx, rows: Row[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 500) await db.insert(contentPages).values(rows.slice(i, i + 500));
+}
+
+/**
+ * Re-indexes activities from their stored content after it was written: their pages replaced by the
+ * pages of the PDF they now name, or removed when they no longer name one. Call it in the transaction
+ * that changed the content, so a search never sees one without the other.
+ */
+export async function reindexContentPages(db: Db | Tx, activityIds: string[], roots: string[]): Promise<void> {
+  if (activityIds.length === 0) return;
+  const stored = await db
+    .select({ id: activities.id, contentType: activities.contentType, content: activities.content })
+    .from(activities)
+    .where(inArray(activities.id, activityIds));
+  const rows = await contentPageRows(stored, roots);
+  await db.delete(contentPages).where(inArray(contentPages.activityId, activityIds));
+  await insertContentPages(db, rows);
+}
