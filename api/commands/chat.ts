@@ -60,7 +60,17 @@ export async function postChatMessage(
   if (files.length)
     await tx
       .insert(chatAttachments)
-      .values(files.map(({ id, name, size, kind, path }, position) => ({ id, messageId: input.id, position, name, size, kind, path })));
+      .values(
+        files.map(({ id, name, size, kind, path }, position) => ({
+          id,
+          messageId: input.id,
+          position,
+          name,
+          size,
+          kind,
+          path,
+        })),
+      );
   return toChatMessage({ ...created, ...(await authorName(tx, input.userId)), attachments: files }, input.userId);
 }
 
@@ -94,7 +104,12 @@ export async function editChatMessage(
     input.body === null
       ? []
       : await tx
-          .select({ id: chatAttachments.id, name: chatAttachments.name, size: chatAttachments.size, kind: chatAttachments.kind })
+          .select({
+            id: chatAttachments.id,
+            name: chatAttachments.name,
+            size: chatAttachments.size,
+            kind: chatAttachments.kind,
+          })
           .from(chatAttachments)
           .where(eq(chatAttachments.messageId, input.messageId))
           .orderBy(chatAttachments.position);

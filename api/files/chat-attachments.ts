@@ -83,7 +83,9 @@ export async function readChatUpload(
     const value = form.get(name);
     if (typeof value !== "string") continue;
     if (hasControlCharacters(value))
-      throw new ApiError(400, { "": [message("invalidCharacters", "The request holds control characters no text contains.")] });
+      throw new ApiError(400, {
+        "": [message("invalidCharacters", "The request holds control characters no text contains.")],
+      });
     text[name] = value;
   }
   const parsed = createChatMessageFieldsSchema.safeParse(text);

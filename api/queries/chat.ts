@@ -62,7 +62,9 @@ type AttachmentRow = { id: string; name: string; size: number; kind: string };
  * A message's files in the message's own row (a correlated subquery, in order): a page of messages
  * stays one statement however many files they carry.
  */
-const attachmentsOfMessage = sql<AttachmentRow[] | string>`coalesce((select json_agg(json_build_object('id', ${chatAttachments.id}, 'name', ${chatAttachments.name}, 'size', ${chatAttachments.size}, 'kind', ${chatAttachments.kind}) order by ${chatAttachments.position}) from ${chatAttachments} where ${chatAttachments.messageId} = ${chatMessages.id}), '[]'::json)`;
+const attachmentsOfMessage = sql<
+  AttachmentRow[] | string
+>`coalesce((select json_agg(json_build_object('id', ${chatAttachments.id}, 'name', ${chatAttachments.name}, 'size', ${chatAttachments.size}, 'kind', ${chatAttachments.kind}) order by ${chatAttachments.position}) from ${chatAttachments} where ${chatAttachments.messageId} = ${chatMessages.id}), '[]'::json)`;
 
 const messageColumns = {
   id: chatMessages.id,
@@ -94,7 +96,8 @@ type MessageRow = {
 
 export function toChatMessage(row: MessageRow, viewerId: string): ChatMessage {
   const deleted = row.deletedAt !== null;
-  const attachments = typeof row.attachments === "string" ? (JSON.parse(row.attachments) as AttachmentRow[]) : row.attachments;
+  const attachments =
+    typeof row.attachments === "string" ? (JSON.parse(row.attachments) as AttachmentRow[]) : row.attachments;
   return {
     id: row.id,
     seq: Number(row.seq),

@@ -9,7 +9,11 @@ describe("chat attachment configuration (issue 16 item 3)", () => {
 
   it("reads the environment", () => {
     expect(
-      chatAttachmentRules({ CHAT_ATTACHMENT_MAX_BYTES: "2048", CHAT_ATTACHMENT_MAX_COUNT: "1", CHAT_ATTACHMENT_TYPES: "pdf,jpg" }),
+      chatAttachmentRules({
+        CHAT_ATTACHMENT_MAX_BYTES: "2048",
+        CHAT_ATTACHMENT_MAX_COUNT: "1",
+        CHAT_ATTACHMENT_TYPES: "pdf,jpg",
+      }),
     ).toEqual({ maxBytes: 2048, maxCount: 1, kinds: ["pdf", "jpeg"] });
   });
 

@@ -10,7 +10,8 @@ export function chatAttachmentRules(env: Record<string, string | undefined>): At
     const raw = env[name];
     if (raw === undefined || raw.trim() === "") return fallback;
     const n = Number(raw);
-    if (!Number.isSafeInteger(n) || n < 1 || n > max) throw new Error(`${name} must be a whole number 1–${max}, got "${raw}"`);
+    if (!Number.isSafeInteger(n) || n < 1 || n > max)
+      throw new Error(`${name} must be a whole number 1–${max}, got "${raw}"`);
     return n;
   };
   let kinds;
@@ -27,7 +28,10 @@ export function chatAttachmentRules(env: Record<string, string | undefined>): At
   };
 }
 
-const CHAT_POST_PATHS = [/^\/learn\/courses\/[^/]+\/view\/notifications(\.data)?\/?$/, /^\/api\/lms\/v1\/create-chat-messages$/];
+const CHAT_POST_PATHS = [
+  /^\/learn\/courses\/[^/]+\/view\/notifications(\.data)?\/?$/,
+  /^\/api\/lms\/v1\/create-chat-messages$/,
+];
 
 /** The paths a chat message with its files is posted to: the Notifications layer's form, and the API's command. */
 export const isChatPostPath = (path: string) => CHAT_POST_PATHS.some((re) => re.test(path));
