@@ -13,18 +13,26 @@ const INLINE_TYPES =
   /^(application\/pdf|image\/(png|jpeg|gif|webp|avif)|video\/(mp4|webm|ogg)|audio\/(mpeg|ogg|wav|webm)|text\/plain)$/;
 
 /**
+ * A chat file's types (issue 16 item 3): checked by the API against its contents, so their own type
+ * and disposition (images inline, the rest downloads) pass; still never anything that runs.
+ */
+export const CHAT_FILE_TYPES =
+  /^(application\/(pdf|zip|vnd\.openxmlformats-officedocument\.(wordprocessingml\.document|spreadsheetml\.sheet|presentationml\.presentation))|image\/(png|jpeg|gif|webp)|text\/plain)$/;
+
+/**
  * The headers of a private file's answer (issue 17 item 13): the storage API's own, except that a
  * file's media type is set by an author. Only types a browser shows without running anything are
  * served inline; anything else (HTML, SVG, XML…) is a download that cannot run as this origin.
+ * `types`: the media types whose own headers pass (by default those shown inline).
  */
-export function fileHeaders(upstream: Headers): Headers {
+export function fileHeaders(upstream: Headers, types: RegExp = INLINE_TYPES): Headers {
   const headers = new Headers();
   for (const h of PASS_THROUGH) {
     const v = upstream.get(h);
     if (v) headers.set(h, v);
   }
   const type = (headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-  if (!INLINE_TYPES.test(type)) {
+  if (!types.test(type)) {
     headers.set("Content-Disposition", "attachment");
     headers.set("Content-Type", "application/octet-stream");
     // Even if a browser opened it anyway, it would run in an opaque origin with nothing allowed.
