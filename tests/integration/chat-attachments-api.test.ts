@@ -227,6 +227,12 @@ describe("spec 5: the two attachment messages, and nothing stored when refused",
     expect(res.status).toBe(400);
   });
 
+  it("a NUL in a multipart text field is a 400 invalidCharacters, as in a JSON body", async () => {
+    const res = await postWith("ada", [file(PDF, "a.pdf")], "a\u0000b");
+    expect(res.status).toBe(400);
+    expect((await errorsOf(res))[""][0]).toMatchObject({ code: "invalidCharacters" });
+  });
+
   it("a learner cannot post files in the announcements (403), and nothing is stored", async () => {
     const before = await rowCount();
     const f = form({ id: crypto.randomUUID(), objectiveId: course, channel: "announcements", body: "x" }, [
