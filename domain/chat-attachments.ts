@@ -89,7 +89,7 @@ const ascii = (s: string) => [...s].map((ch) => ch.charCodeAt(0));
  * The names of a zip archive's entries, from its central directory (found through the end record in
  * the last 64 KB); null when the bytes are not a readable zip. No entry is inflated.
  */
-export function zipEntryNames(bytes: Uint8Array): string[] | null {
+function zipEntryNames(bytes: Uint8Array): string[] | null {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let end = -1;
   for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 0xffff); i--) {
@@ -132,7 +132,6 @@ function isPlainText(bytes: Uint8Array): boolean {
   } catch {
     return false;
   }
-  // eslint-disable-next-line no-control-regex -- the point is to find control characters
   return !/[\u0000-\u0008\u000b\u000e-\u001f\u007f]/.test(text);
 }
 
@@ -162,7 +161,7 @@ export const tooLarge = (rules: AttachmentRules): AttachmentRefusal => ({
   code: "attachmentTooLarge",
   params: { size: formatFileSize(rules.maxBytes) },
 });
-export const wrongType = (rules: AttachmentRules): AttachmentRefusal => ({
+const wrongType = (rules: AttachmentRules): AttachmentRefusal => ({
   code: "attachmentType",
   params: { types: attachmentTypesText(rules.kinds) },
 });
@@ -195,7 +194,6 @@ export function checkAttachmentCount(count: number, rules: AttachmentRules): Att
  * without control characters, at most 200 characters (its extension kept).
  */
 export function attachmentDisplayName(name: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters never belong in a name
   const base = (name.split(/[\\/]/).pop() ?? "").replace(/[\u0000-\u001f\u007f]/g, "").trim();
   if (base.length <= 200) return base || "file";
   const dot = base.lastIndexOf(".");

@@ -58,19 +58,17 @@ export async function postChatMessage(
   if (!created) throw new ApiError(409, { id: [message("commandIdReused", "This message id was already used.")] });
   const files = input.attachments ?? [];
   if (files.length)
-    await tx
-      .insert(chatAttachments)
-      .values(
-        files.map(({ id, name, size, kind, path }, position) => ({
-          id,
-          messageId: input.id,
-          position,
-          name,
-          size,
-          kind,
-          path,
-        })),
-      );
+    await tx.insert(chatAttachments).values(
+      files.map(({ id, name, size, kind, path }, position) => ({
+        id,
+        messageId: input.id,
+        position,
+        name,
+        size,
+        kind,
+        path,
+      })),
+    );
   return toChatMessage({ ...created, ...(await authorName(tx, input.userId)), attachments: files }, input.userId);
 }
 

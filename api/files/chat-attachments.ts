@@ -33,7 +33,7 @@ import {
 import { hasControlCharacters } from "../../domain/text";
 import { storageDir } from "./certificate-files";
 
-export const CHAT_ATTACHMENT_PATH = "/api/lms-storage/v1/chat-attachments";
+const CHAT_ATTACHMENT_PATH = "/api/lms-storage/v1/chat-attachments";
 
 /** The rules of this API: its configuration's, else the defaults. */
 export const attachmentRulesOf = (c: Context<ApiEnv>): AttachmentRules =>

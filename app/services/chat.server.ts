@@ -45,7 +45,7 @@ export function chatChannelOf(url: URL): ChatChannelKind {
 }
 
 /** The app's URL of a chat file (`/learn/chat-files/{id}`): the page's session reads it, not a bearer token. */
-export const chatFileUrl = (attachmentId: string) => `/learn/chat-files/${encodeURIComponent(attachmentId)}`;
+const chatFileUrl = (attachmentId: string) => `/learn/chat-files/${encodeURIComponent(attachmentId)}`;
 
 export const chatMessageView = (m: ChatMessage, fmt: DateFormatter): ChatMessageView => ({
   ...m,
