@@ -1,11 +1,7 @@
 import type { Route } from "./+types/learn.chat-files.$attachmentId";
-import { createLmsClient } from "~/services/lms.server";
-import { getLocale } from "~/services/i18n.server";
-import { readSession } from "~/services/session.server";
-import { appConfig, lmsTransport, sessionStore } from "~/services/config.server";
 import { endpoints } from "#domain/contract/endpoints";
 import { isUuid } from "#domain/contract/common";
-import { CHAT_FILE_TYPES, fileHeaders } from "~/services/files.server";
+import { CHAT_FILE_TYPES, fileHeaders, readPrivateFile, signInFirst } from "~/services/files.server";
 
 /**
  * /learn/chat-files/{attachmentId}: a chat message's file (issue 16 item 3), same-origin, read with the
@@ -16,25 +12,12 @@ import { CHAT_FILE_TYPES, fileHeaders } from "~/services/files.server";
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const notFound = () => new Response("Not found", { status: 404, headers: { "Cache-Control": "no-store" } });
   if (!params.attachmentId || !isUuid(params.attachmentId)) return notFound();
-  const config = appConfig(context);
-  const session = await readSession(request, config, sessionStore(context));
-  if (!session) return new Response("Please sign in", { status: 401, headers: { "Cache-Control": "no-store" } });
-  const lms = createLmsClient({
-    accessToken: session.accessToken,
-    locale: getLocale(context),
-    transport: lmsTransport(context),
-    baseUrl: config.lmsApiUrl,
-  });
-  const range = request.headers.get("range");
-  const res = await lms.raw(
-    request.method === "HEAD" ? "HEAD" : "GET",
-    endpoints.chatAttachment(params.attachmentId),
-    range ? { Range: range } : {},
-  );
+  const res = await readPrivateFile(request, context, endpoints.chatAttachment(params.attachmentId));
+  if (!res) return signInFirst();
   if (!res.ok) {
     await res.body?.cancel();
     if (res.status === 416) return new Response(null, { status: 416, headers: fileHeaders(res.headers) });
-    return res.status === 401 ? new Response("Please sign in", { status: 401 }) : notFound();
+    return res.status === 401 ? signInFirst() : notFound();
   }
   const headers = fileHeaders(res.headers, CHAT_FILE_TYPES);
   // Whatever it is, it runs nothing as this origin, even opened on its own.

@@ -1,3 +1,10 @@
+import type { RouterContextProvider } from "react-router";
+import type { Endpoint } from "#domain/contract/endpoints";
+import { appConfig, lmsTransport, sessionStore } from "./config.server";
+import { getLocale } from "./i18n.server";
+import { createLmsClient } from "./lms.server";
+import { readSession } from "./session.server";
+
 const PASS_THROUGH = [
   "content-type",
   "content-length",
@@ -41,3 +48,30 @@ export function fileHeaders(upstream: Headers, types: RegExp = INLINE_TYPES): He
   headers.set("X-Content-Type-Options", "nosniff");
   return headers;
 }
+
+/**
+ * A private file read from the LMS storage API with the learner's session (not a redirect to sign-in:
+ * a viewer or a download must be told 401): GET or HEAD as the request asks, its Range passed on.
+ * The API's answer as it is, or null without a session.
+ */
+export async function readPrivateFile(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  endpoint: Endpoint<unknown>,
+): Promise<Response | null> {
+  const config = appConfig(context);
+  const session = await readSession(request, config, sessionStore(context));
+  if (!session) return null;
+  const lms = createLmsClient({
+    accessToken: session.accessToken,
+    locale: getLocale(context),
+    transport: lmsTransport(context),
+    baseUrl: config.lmsApiUrl,
+  });
+  const range = request.headers.get("range");
+  return lms.raw(request.method === "HEAD" ? "HEAD" : "GET", endpoint, range ? { Range: range } : {});
+}
+
+/** The answer to a file request without a session. */
+export const signInFirst = () =>
+  new Response("Please sign in", { status: 401, headers: { "Cache-Control": "no-store" } });
