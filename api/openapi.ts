@@ -1,5 +1,6 @@
 import { askTutorSchema } from "../domain/contract/tutor";
 import { scormCommitSchema } from "../domain/contract/scorm";
+import { groupWorkSchema } from "../domain/contract/groups";
 import { z } from "zod";
 import { apiErrorSchema, commandStatusSchema } from "../domain/contract/common";
 import {
@@ -306,7 +307,8 @@ addOperations({
   },
   "/api/lms/v1/start-activity-workflows": {
     post: {
-      summary: "Start activities of a workflow (idempotent per workflow and part)",
+      summary:
+        "Start activities of a workflow (idempotent per workflow and part); mode personal or group for a collaborative activity (decision 026)",
       body: startActivityWorkflowsSchema,
       command: true,
     },
@@ -316,6 +318,27 @@ addOperations({
       summary: "Finish activities; completion earns the activity's points unless graded by a person",
       body: finishActivityWorkflowsSchema,
       command: true,
+    },
+  },
+  "/api/lms/v1/users/me/objective-workflow-aggregates/{owaId}/group-activity-workflows/{gawId}": {
+    get: {
+      summary:
+        "A group's one workflow of an activity (decision 026): state, who submitted, the shared answer and its version; members only (404 otherwise)",
+      params: ["owaId", "gawId"],
+    },
+    put: {
+      summary:
+        "A member saves the group's shared answer, naming the version it was written from (409 groupWorkChanged when a teammate saved first, groupWorkSubmitted after the submission)",
+      params: ["owaId", "gawId"],
+      body: groupWorkSchema,
+      notShown: true,
+    },
+  },
+  "/api/lms/v1/users/me/objective-workflows/{id}/activity-paths/{activityPathId}/participants/query": {
+    get: {
+      summary:
+        "The members of the caller's team or mini-group for one activity, with their contributions (query: search, skip, take ≤ 100); 404 without a group",
+      params: ["id", "activityPathId"],
     },
   },
   "/api/lms/v1/objective-workflows/{id}": {
