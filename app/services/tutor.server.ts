@@ -35,7 +35,6 @@ export async function tutorChat(lms: LmsClient, aggregateId: string) {
   ]);
   return { available: model !== null, exchanges: conversation.data, commandId: crypto.randomUUID() };
 }
-export type TutorChat = Awaited<ReturnType<typeof tutorChat>>;
 
 const WIDGET_COOKIE = new RegExp(`(?:^|;\\s*)${TUTOR_WIDGET_COOKIE}=([^;]*)`);
 
@@ -77,4 +76,3 @@ export async function tutorWidget(context: Readonly<RouterContextProvider>, obje
     commandId: crypto.randomUUID(),
   };
 }
-export type TutorWidgetData = NonNullable<Awaited<ReturnType<typeof tutorWidget>>>;
