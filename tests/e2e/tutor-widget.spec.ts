@@ -1,4 +1,4 @@
-import { test, expect, login, expectAccessible, courseIdByName } from "./fixtures";
+import { test, expect, login, expectAccessible, courseIdByName, chooseLanguage, type Learner } from "./fixtures";
 import type { Page } from "@playwright/test";
 
 /**
@@ -16,13 +16,17 @@ const widget = (page: Page) => page.getByRole("region", { name: "AI tutor" });
 const toggle = (page: Page) => widget(page).locator("summary");
 const question = (page: Page) => widget(page).getByLabel("Your question");
 
+async function signIn(page: Page, learner: Learner) {
+  await login(page, learner);
+  await expect(page.locator("details.user-menu")).toBeVisible();
+}
+
 test("on the tutor course's pages the widget opens expanded; asked from it, the answer cites the course", async ({
   page,
   learner,
   jsEnabled,
 }) => {
-  await login(page, learner);
-  await expect(page.locator("details.user-menu")).toBeVisible();
+  await signIn(page, learner);
   const id = await courseIdByName(page, PYTHON);
 
   await page.goto(`/learn/courses/${id}`);
@@ -71,8 +75,7 @@ test("keyboard: focus moves into the widget when it opens, Escape closes it back
   jsEnabled,
 }) => {
   test.skip(!jsEnabled, "focus management and the remembered choice need JavaScript");
-  await login(page, learner);
-  await expect(page.locator("details.user-menu")).toBeVisible();
+  await signIn(page, learner);
   const id = await courseIdByName(page, PYTHON);
   await page.goto(`/learn/courses/${id}/view/content`);
   await expect(widget(page).locator("form[data-streaming]")).toHaveCount(1);
@@ -101,8 +104,7 @@ test("collapsed where widgetSettings say nothing; absent where the course has no
   learner,
   jsEnabled,
 }) => {
-  await login(page, learner);
-  await expect(page.locator("details.user-menu")).toBeVisible();
+  await signIn(page, learner);
 
   const ml = await courseIdByName(page, "Introduction to Machine Learning");
   await page.goto(`/learn/courses/${ml}`);
@@ -136,15 +138,9 @@ test("collapsed where widgetSettings say nothing; absent where the course has no
 });
 
 test("in Arabic the widget is docked at the inline end, the left", async ({ page, baseURL, learner }) => {
-  await login(page, learner);
-  await expect(page.locator("details.user-menu")).toBeVisible();
+  await signIn(page, learner);
   const id = await courseIdByName(page, PYTHON);
-  // The lng cookie as the app's language switch writes it (a React Router cookie: base64 JSON).
-  await page
-    .context()
-    .addCookies([
-      { name: "lng", value: encodeURIComponent(Buffer.from(JSON.stringify("ar")).toString("base64")), url: baseURL! },
-    ]);
+  await chooseLanguage(page, baseURL!, "ar");
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`/learn/courses/${id}/view/content`);
   await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
