@@ -50,6 +50,8 @@ import { demoTools, TOOLS_FILE } from "./api/lti/registry";
 import { createDemoProctoringService, DEMO_PROCTORING_PATH } from "./api/proctoring/demo-service";
 import { createDemoLti13Tool } from "./api/lti/demo-tool";
 import { createDemoLti11Tool } from "./api/lti/demo-tool-11";
+import { attachmentBodyLimit } from "./domain/chat-attachments";
+import { chatAttachmentRules, isChatPostPath } from "./app/server/chat-uploads.server";
 
 const isDev = process.env.NODE_ENV !== "production";
 const port = Number(process.env.PORT ?? 3000);
@@ -63,6 +65,8 @@ const scormLimits = {
   maxBytes: Number(process.env.SCORM_MAX_BYTES ?? SCORM_LIMITS.maxBytes),
   maxEntries: Number(process.env.SCORM_MAX_ENTRIES ?? SCORM_LIMITS.maxEntries),
 };
+/** Issue 16 item 3 (decision 027): what files a chat message may carry; a bad value stops the server. */
+const chatAttachments = chatAttachmentRules(process.env);
 const appEnv = process.env.APP_ENV ?? (isDev ? "dev" : "prod");
 // Issue 16 item 6 (decision 028): the tutor's OpenAI-compatible model; without it, extractive answers.
 const tutorModel =
@@ -205,6 +209,7 @@ if (!process.env.LMS_API_URL) {
       scormLimits,
       tutorModel,
       analyticsUrl,
+      chatAttachments,
     });
     apiFetch = (request) => thread.fetch(request);
   } else {
@@ -222,6 +227,7 @@ if (!process.env.LMS_API_URL) {
       scormLimits,
       tutorModel,
       analyticsUrl,
+      chatAttachments,
     });
     apiFetch = (request) => api.fetch(request);
   }
@@ -302,7 +308,10 @@ web.use("*", async (c, next) => {
 // Bodies are counted while they stream and refused past the limit (413) before any other work.
 // A SCORM package upload (issue 15) is streamed to disk by its handler, which counts it against its
 // own limit (SCORM_MAX_BYTES): it is never buffered here.
-const limitBodies = bodyLimit(() => bodyLimitBytes);
+// A chat post (the page's form and the API's command) may carry its files: every one at its largest
+// passes, so one too large gets the spec's message from the API, not this 413.
+const chatBodyLimitBytes = Math.max(bodyLimitBytes, attachmentBodyLimit(chatAttachments));
+const limitBodies = bodyLimit((path) => (isChatPostPath(path) ? chatBodyLimitBytes : bodyLimitBytes));
 const STREAMED_UPLOADS = new Set(["/api/scorm/v1/packages", "/operator/v1/scorm-packages"]);
 web.use("*", (c, next) => (STREAMED_UPLOADS.has(c.req.path) ? next() : limitBodies(c, next)));
 web.use("*", compressResponses());

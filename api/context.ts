@@ -3,6 +3,7 @@ import type { Database, Db } from "./db/client";
 import type { TutorModelConfig } from "./tutor-model";
 import type { WriteLimiters, WriteLimitOptions } from "./write-limits";
 import type { LtiRegistryOptions } from "./lti/registry";
+import type { AttachmentRules } from "../domain/chat-attachments";
 
 interface TokenClaims {
   sub: string;
@@ -41,6 +42,8 @@ export interface ApiDeps {
   scormLimits?: { maxBytes: number; maxEntries: number };
   /** ANALYTICS_URL: where the collector forwards the events it stores (decision 029). */
   analyticsUrl?: string;
+  /** What files a chat message may carry (CHAT_ATTACHMENT_*); none: the defaults (decision 027). */
+  chatAttachments?: AttachmentRules;
 }
 
 export interface Principal {

@@ -1,5 +1,6 @@
 import { askTutorSchema } from "../domain/contract/tutor";
 import { scormCommitSchema } from "../domain/contract/scorm";
+import { groupWorkSchema } from "../domain/contract/groups";
 import { z } from "zod";
 import { apiErrorSchema, commandStatusSchema } from "../domain/contract/common";
 import {
@@ -21,6 +22,10 @@ type Operation = {
   params?: string[];
   /** A licensed feature the call belongs to: 501 when the caller's tenant does not have it. */
   feature?: "catalog" | "calendar";
+  /** The body may also be `multipart/form-data`: these fields (JSON Schema), files as binary strings. */
+  multipart?: Record<string, unknown>;
+  /** The answer is a file (ranges: 206, 416); HEAD answers its size only. */
+  file?: boolean;
 };
 
 /**
@@ -94,7 +99,19 @@ export function openApiDocument() {
           content: { "application/json": { schema: schema(apiErrorSchema) } },
         };
       }
-      if (op.command) {
+      if (op.multipart)
+        responses["413"] = {
+          description: "The body is larger than the files it may carry (code in errors)",
+          content: { "application/json": { schema: schema(apiErrorSchema) } },
+        };
+      if (op.file) {
+        responses["200"] = {
+          description: "The file, with its checked Content-Type, Content-Length and Content-Disposition",
+          content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
+        };
+        responses["206"] = { description: "Range: bytes=a-b — that part of the file" };
+        responses["416"] = { description: "A range outside the file" };
+      } else if (op.command) {
         responses["200"] = {
           description: "Prefer: respond-sync — the finished command",
           content: { "application/json": { schema: schema(commandStatusSchema) } },
@@ -120,7 +137,15 @@ export function openApiDocument() {
             : []),
         ],
         ...(op.body
-          ? { requestBody: { required: true, content: { "application/json": { schema: schema(op.body) } } } }
+          ? {
+              requestBody: {
+                required: true,
+                content: {
+                  "application/json": { schema: schema(op.body) },
+                  ...(op.multipart ? { "multipart/form-data": { schema: op.multipart } } : {}),
+                },
+              },
+            }
           : {}),
         responses,
       };
@@ -282,7 +307,8 @@ addOperations({
   },
   "/api/lms/v1/start-activity-workflows": {
     post: {
-      summary: "Start activities of a workflow (idempotent per workflow and part)",
+      summary:
+        "Start activities of a workflow (idempotent per workflow and part); mode personal or group for a collaborative activity (decision 026)",
       body: startActivityWorkflowsSchema,
       command: true,
     },
@@ -292,6 +318,27 @@ addOperations({
       summary: "Finish activities; completion earns the activity's points unless graded by a person",
       body: finishActivityWorkflowsSchema,
       command: true,
+    },
+  },
+  "/api/lms/v1/users/me/objective-workflow-aggregates/{owaId}/group-activity-workflows/{gawId}": {
+    get: {
+      summary:
+        "A group's one workflow of an activity (decision 026): state, who submitted, the shared answer and its version; members only (404 otherwise)",
+      params: ["owaId", "gawId"],
+    },
+    put: {
+      summary:
+        "A member saves the group's shared answer, naming the version it was written from (409 groupWorkChanged when a teammate saved first, groupWorkSubmitted after the submission)",
+      params: ["owaId", "gawId"],
+      body: groupWorkSchema,
+      notShown: true,
+    },
+  },
+  "/api/lms/v1/users/me/objective-workflows/{id}/activity-paths/{activityPathId}/participants/query": {
+    get: {
+      summary:
+        "The members of the caller's team or mini-group for one activity, with their contributions (query: search, skip, take ≤ 100); 404 without a group",
+      params: ["id", "activityPathId"],
     },
   },
   "/api/lms/v1/objective-workflows/{id}": {
@@ -513,6 +560,86 @@ addOperations({
       body: askTutorSchema,
       params: ["id"],
       notShown: true,
+    },
+  },
+});
+
+import {
+  chatMessagesQuerySchema,
+  chatReadSchema,
+  CHAT_ATTACHMENTS_FIELD,
+  createChatMessageFieldsSchema,
+  createChatMessageSchema,
+  editChatMessageSchema,
+} from "../domain/contract/chat";
+const CHANNEL = "/api/lms/v1/users/me/objectives/{objectiveId}/channels";
+const chatUpload = schema(createChatMessageFieldsSchema) as { properties: Record<string, unknown> };
+addOperations({
+  "/api/lms/v1/users/me/chat/unread": {
+    get: {
+      summary:
+        "Unread chat messages over the learner's courses (the shell's badge), and the course and channel of the newest",
+      notShown: true,
+    },
+  },
+  [CHANNEL]: {
+    get: {
+      summary: "A course's channels (announcements, chat) with unread counts and whether the caller may post",
+      params: ["objectiveId"],
+      notShown: true,
+    },
+  },
+  [`${CHANNEL}/{kind}/messages`]: {
+    get: {
+      summary: `A channel's newest messages, or (after) every message changed after a change number, each with its attachments {id, name, size, type, url}; with the attachment rules (maxBytes, maxCount, types). Query: ${Object.keys(chatMessagesQuerySchema.shape).join(", ")}`,
+      params: ["objectiveId", "kind"],
+      notShown: true,
+    },
+  },
+  [`${CHANNEL}/{kind}/read`]: {
+    put: {
+      summary: "Read a channel up to a message (the marker only moves forward)",
+      params: ["objectiveId", "kind"],
+      body: chatReadSchema,
+      notShown: true,
+    },
+  },
+  "/api/lms/v1/create-chat-messages": {
+    post: {
+      summary:
+        "Post a message (idempotent by id). As multipart/form-data it carries files in the field `attachments` (by default at most 3, each at most 10 MB, of the types pdf, png, jpeg, gif, webp, txt, docx, xlsx, pptx, zip: CHAT_ATTACHMENT_*); each file's type is read from its name and confirmed by its contents. Refusals are 400 with errors.attachments: attachmentTooLarge ('We support attaching files not bigger than {size}'), attachmentType ('We support attaching only these types of files: {types}'), attachmentCount",
+      body: createChatMessageSchema,
+      multipart: {
+        ...chatUpload,
+        properties: {
+          ...chatUpload.properties,
+          [CHAT_ATTACHMENTS_FIELD]: { type: "array", items: { type: "string", format: "binary" } },
+        },
+      },
+      command: true,
+      notShown: true,
+    },
+  },
+  "/api/lms/v1/edit-chat-messages": {
+    post: {
+      summary: "Edit (body) or delete (body: null) one's own message; a deleted message's files are no longer served",
+      body: editChatMessageSchema,
+      command: true,
+      notShown: true,
+    },
+  },
+  "/api/lms-storage/v1/chat-attachments/{id}": {
+    get: {
+      summary:
+        "A chat message's file, to the members of the course's hub only (404 to anyone else and once the message is deleted); images inline, other files as attachment; X-Content-Type-Options: nosniff",
+      params: ["id"],
+      file: true,
+      notShown: true,
+    },
+    head: {
+      summary: "Spec 7.5: HEAD on an attachment URL reads its size (Content-Length)",
+      params: ["id"],
+      file: true,
     },
   },
 });

@@ -26,6 +26,7 @@ export interface ThreadApiOptions {
   tutorModel?: ApiDeps["tutorModel"];
   scormLimits?: ApiDeps["scormLimits"];
   analyticsUrl?: string;
+  chatAttachments?: ApiDeps["chatAttachments"];
 }
 
 export function createThreadApi(client: unknown, options: ThreadApiOptions): (request: Request) => Promise<Response> {
@@ -56,6 +57,7 @@ export function createThreadApi(client: unknown, options: ThreadApiOptions): (re
     tutorModel: options.tutorModel,
     scormLimits: options.scormLimits,
     analyticsUrl: options.analyticsUrl,
+    chatAttachments: options.chatAttachments,
   });
   return async (request) => api.fetch(request);
 }

@@ -17,6 +17,8 @@ export default [
     route("browser-alert", "routes/learn.browser-alert.ts"),
     route("collect", "routes/learn.collect.ts"),
     route("files/:activityId", "routes/learn.files.$activityId.ts"),
+    // Issue 16 item 3: a chat message's file, to the members of the course's hub.
+    route("chat-files/:attachmentId", "routes/learn.chat-files.$attachmentId.ts"),
     // Issue 15: a SCORM package's files (same-origin for its SCOs) and the player's commits.
     route("scorm/:activityId/*", "routes/learn.scorm.$activityId.$.ts"),
     route("scorm-runtime/:workflowId/:activityWorkflowId", "routes/learn.scorm-runtime.ts"),

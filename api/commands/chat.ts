@@ -2,7 +2,7 @@
 // number under the channel row's lock, so numbers commit in order (a resumed stream misses nothing).
 import { and, eq, sql } from "drizzle-orm";
 import type { Tx } from "../db/client";
-import { chatChannels, chatMessages, users } from "../db/schema";
+import { chatAttachments, chatChannels, chatMessages, users } from "../db/schema";
 import { ApiError, message, notFound } from "../errors";
 import type { ChatChannelKind } from "../../domain/chat";
 import type { ChatMessage } from "../../domain/contract/chat";
@@ -27,9 +27,26 @@ async function authorName(tx: Tx, userId: string) {
   return row;
 }
 
+/** A checked file to record with its message (its bytes are stored by the caller, in the same transaction). */
+interface AttachmentInput {
+  id: string;
+  name: string;
+  size: number;
+  kind: string;
+  path: string;
+}
+
 export async function postChatMessage(
   tx: Tx,
-  input: { id: string; tenantId: string; objectiveId: string; kind: ChatChannelKind; userId: string; body: string },
+  input: {
+    id: string;
+    tenantId: string;
+    objectiveId: string;
+    kind: ChatChannelKind;
+    userId: string;
+    body: string;
+    attachments?: AttachmentInput[];
+  },
   now: Date,
 ): Promise<ChatMessage> {
   const { channelId, n } = await nextNumber(tx, input.tenantId, input.objectiveId, input.kind);
@@ -39,7 +56,20 @@ export async function postChatMessage(
     .onConflictDoNothing()
     .returning();
   if (!created) throw new ApiError(409, { id: [message("commandIdReused", "This message id was already used.")] });
-  return toChatMessage({ ...created, ...(await authorName(tx, input.userId)) }, input.userId);
+  const files = input.attachments ?? [];
+  if (files.length)
+    await tx.insert(chatAttachments).values(
+      files.map(({ id, name, size, kind, path }, position) => ({
+        id,
+        messageId: input.id,
+        position,
+        name,
+        size,
+        kind,
+        path,
+      })),
+    );
+  return toChatMessage({ ...created, ...(await authorName(tx, input.userId)), attachments: files }, input.userId);
 }
 
 /** The author's own message, edited (`body`) or deleted (`null`); anyone else's: 404. */
@@ -68,5 +98,18 @@ export async function editChatMessage(
     .set(input.body === null ? { version: n, deletedAt: now } : { version: n, body: input.body, editedAt: now })
     .where(eq(chatMessages.id, input.messageId))
     .returning();
-  return toChatMessage({ ...row, ...(await authorName(tx, input.userId)) }, input.userId);
+  const files =
+    input.body === null
+      ? []
+      : await tx
+          .select({
+            id: chatAttachments.id,
+            name: chatAttachments.name,
+            size: chatAttachments.size,
+            kind: chatAttachments.kind,
+          })
+          .from(chatAttachments)
+          .where(eq(chatAttachments.messageId, input.messageId))
+          .orderBy(chatAttachments.position);
+  return toChatMessage({ ...row, ...(await authorName(tx, input.userId)), attachments: files }, input.userId);
 }

@@ -2,6 +2,7 @@
 import { and, asc, desc, eq, gt, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import {
+  chatAttachments,
   chatChannels,
   chatMessages,
   chatReadMarkers,
@@ -14,6 +15,7 @@ import { notFound } from "../errors";
 import type { Principal } from "../context";
 import { mayPostIn, type ChatChannelKind } from "../../domain/chat";
 import type { ChatMessage } from "../../domain/contract/chat";
+import { toChatAttachment } from "../files/chat-attachments";
 
 /**
  * The caller's standing in a course's hub: a course of their tenant with an announcement channel (the
@@ -54,6 +56,16 @@ export async function channelOf(db: Db | Tx, objectiveId: string, kind: ChatChan
   return row ?? null;
 }
 
+type AttachmentRow = { id: string; name: string; size: number; kind: string };
+
+/**
+ * A message's files in the message's own row (a correlated subquery, in order): a page of messages
+ * stays one statement however many files they carry.
+ */
+const attachmentsOfMessage = sql<
+  AttachmentRow[] | string
+>`coalesce((select json_agg(json_build_object('id', ${chatAttachments.id}, 'name', ${chatAttachments.name}, 'size', ${chatAttachments.size}, 'kind', ${chatAttachments.kind}) order by ${chatAttachments.position}) from ${chatAttachments} where ${chatAttachments.messageId} = ${chatMessages.id}), '[]'::json)`;
+
 const messageColumns = {
   id: chatMessages.id,
   seq: chatMessages.seq,
@@ -65,6 +77,7 @@ const messageColumns = {
   deletedAt: chatMessages.deletedAt,
   firstName: users.firstName,
   lastName: users.lastName,
+  attachments: attachmentsOfMessage,
 };
 type MessageRow = {
   id: string;
@@ -77,10 +90,14 @@ type MessageRow = {
   deletedAt: Date | null;
   firstName: string;
   lastName: string;
+  /** As PostgreSQL sent them (JSON text with some drivers). */
+  attachments: AttachmentRow[] | string;
 };
 
 export function toChatMessage(row: MessageRow, viewerId: string): ChatMessage {
   const deleted = row.deletedAt !== null;
+  const attachments =
+    typeof row.attachments === "string" ? (JSON.parse(row.attachments) as AttachmentRow[]) : row.attachments;
   return {
     id: row.id,
     seq: Number(row.seq),
@@ -91,6 +108,7 @@ export function toChatMessage(row: MessageRow, viewerId: string): ChatMessage {
     createdAt: row.createdAt.toISOString(),
     editedAt: row.editedAt?.toISOString() ?? null,
     deleted,
+    attachments: deleted ? [] : attachments.map(toChatAttachment),
   };
 }
 
@@ -151,4 +169,26 @@ export async function unreadCounts(db: Db, userId: string, objectiveIds: string[
     ? inArray(chatChannels.objectiveId, objectiveIds)
     : sql`${chatChannels.objectiveId} in (select ${owa.objectiveId} from ${owa} where ${owa.userId} = ${userId})`;
   return q.where(courses).groupBy(chatChannels.objectiveId, chatChannels.kind);
+}
+
+/**
+ * A stored attachment the caller may read: its message not deleted, its course of the caller's tenant;
+ * the caller's membership of the course is `hubMember`'s to decide. Null for anything else.
+ */
+export async function readableAttachment(db: Db, attachmentId: string, tenantId: string) {
+  const [row] = await db
+    .select({
+      name: chatAttachments.name,
+      kind: chatAttachments.kind,
+      path: chatAttachments.path,
+      objectiveId: chatChannels.objectiveId,
+    })
+    .from(chatAttachments)
+    .innerJoin(chatMessages, eq(chatMessages.id, chatAttachments.messageId))
+    .innerJoin(chatChannels, eq(chatChannels.id, chatMessages.channelId))
+    .where(
+      and(eq(chatAttachments.id, attachmentId), isNull(chatMessages.deletedAt), eq(chatChannels.tenantId, tenantId)),
+    )
+    .limit(1);
+  return row ?? null;
 }

@@ -11,12 +11,20 @@ import { channelMessages, channelOf, hubMember, readSeqOf, unreadCounts } from "
 import { ApiError, message } from "../errors";
 import { jsonBody, params, query } from "../validate";
 import { limitWrites } from "../write-limits";
+import {
+  attachmentRulesOf,
+  readChatUpload,
+  removeStored,
+  storeAttachments,
+  type IncomingAttachment,
+} from "../files/chat-attachments";
 import { CHAT_CHANNELS, type ChatChannelKind } from "../../domain/chat";
 import {
   chatMessagesQuerySchema,
   chatReadSchema,
   createChatMessageSchema,
   editChatMessageSchema,
+  type CreateChatMessage,
   type ChatChannels,
   type ChatMessagePage,
   type ChatUnread,
@@ -85,6 +93,9 @@ export function chatRoutes() {
       readSeq,
       lastVersion: Number(channel?.lastSeq ?? 0),
       data,
+      attachmentRules: (({ maxBytes, maxCount, kinds }) => ({ maxBytes, maxCount, types: kinds }))(
+        attachmentRulesOf(c),
+      ),
     } satisfies ChatMessagePage);
   });
 
@@ -106,19 +117,35 @@ export function chatRoutes() {
     return c.json({ seq: upTo });
   });
 
+  // JSON (text only), or multipart/form-data with files (issue 16 item 3): the files are checked before
+  // anything is written, and stored in the command's transaction after the message's rows.
   r.post("/create-chat-messages", async (c) => {
-    const body = await jsonBody(c, createChatMessageSchema);
+    const multipart = (c.req.header("content-type") ?? "").startsWith("multipart/form-data");
+    let body: CreateChatMessage;
+    let files: IncomingAttachment[] = [];
+    let fingerprint: unknown;
+    if (multipart) ({ fields: body, files, fingerprint } = await readChatUpload(c, attachmentRulesOf(c)));
+    else fingerprint = body = await jsonBody(c, createChatMessageSchema);
     const user = c.var.user;
     const member = await hubMember(c.var.db, user, body.objectiveId);
     if (!member.mayPost(body.channel))
       throw new ApiError(403, { "": [message("chatReadOnly", "Only instructors post announcements.")] });
-    return runCommand(c, { id: body.id, type: "create-chat-message", body }, (tx) =>
-      postChatMessage(
-        tx,
-        { ...body, kind: body.channel, tenantId: user.tenantId, userId: user.id, body: body.body },
-        c.var.now,
-      ),
-    );
+    const written: string[] = [];
+    try {
+      return await runCommand(c, { id: body.id, type: "create-chat-message", body: fingerprint }, async (tx) => {
+        const posted = await postChatMessage(
+          tx,
+          { ...body, kind: body.channel, tenantId: user.tenantId, userId: user.id, attachments: files },
+          c.var.now,
+        );
+        await storeAttachments(c.var.deps.dataDir, files, written);
+        return posted;
+      });
+    } catch (err) {
+      // The message did not commit: neither do its files.
+      await removeStored(written);
+      throw err;
+    }
   });
 
   r.post("/edit-chat-messages", async (c) => {

@@ -22,6 +22,8 @@ import { ObjectiveState } from "../../domain/vocabulary";
 import { isSafeEntryName } from "../../domain/scorm";
 import { scormDir } from "../scorm/import";
 import { contentType } from "mime-types";
+import { attachmentHeaders } from "../files/chat-attachments";
+import { hubMember, readableAttachment } from "../queries/chat";
 
 /**
  * Spec 7.5 files: private activity files, only to learners with a standing in a course that
@@ -89,6 +91,19 @@ export function storageRoutes(roots: string[]) {
       "Content-Type": contentType(extname(relative)) || "application/octet-stream",
       "Cache-Control": "private, max-age=300",
     });
+  });
+
+  // Issue 16 item 3: a chat message's file, to the members of its course's hub only (anyone else, and
+  // any file of a deleted message: 404); HEAD reads its size (spec 7.5), ranges resume downloads.
+  r.use("/chat-attachments/*", requireUser);
+  r.on(["GET", "HEAD"], "/chat-attachments/:id", async (c) => {
+    const { id } = params(c, idParams);
+    const row = await readableAttachment(c.var.db, id, c.var.user.tenantId);
+    if (!row) throw notFound("file");
+    await hubMember(c.var.db, c.var.user, row.objectiveId);
+    const file = fileIn(storageDir(c.var.deps.dataDir), row.path);
+    if (!file) throw notFound("file");
+    return sendFile(c, file, attachmentHeaders(row));
   });
 
   r.on(["GET", "HEAD"], "/activities/:id/file", async (c) => {

@@ -1,10 +1,10 @@
 import { useEffect, useMemo, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
-import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { useTranslation } from "~/i18n/lite";
 import { CHAT_BODY_MAX } from "#domain/limits";
 import { linkify } from "#domain/chat";
-import type { ChatMessageView, ChatView } from "~/services/chat.server";
+import type { ChatAttachmentView, ChatMessageView, ChatView } from "~/services/chat.server";
 import { chatPostSchema } from "~/forms/chat";
 import { INTENT } from "~/forms/intents";
 import { parseSubmission } from "~/forms/parse";
@@ -27,6 +27,26 @@ function MessageText({ body }: { body: string }) {
   );
 }
 
+/**
+ * A message's files: links with name and size (spec 5 sizes) through the app's origin; images with a
+ * small preview. The link's name is the file's; the preview is decoration (empty alt).
+ */
+function Attachments({ files }: { files: ChatAttachmentView[] }) {
+  const { t } = useTranslation();
+  return (
+    <ul className="chat__attachments" aria-label={t("chat.attachments")}>
+      {files.map((a) => (
+        <li key={a.id}>
+          <a href={a.url} type={a.type} download={a.image ? undefined : a.name}>
+            {a.image ? <img src={a.url} alt="" loading="lazy" decoding="async" /> : null}
+            <span className="chat__file-name">{a.name}</span> <span className="chat__file-size">({a.sizeText})</span>
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 function Message({ m }: { m: ChatMessageView }) {
   const { t } = useTranslation();
   return (
@@ -39,7 +59,8 @@ function Message({ m }: { m: ChatMessageView }) {
         <time dateTime={m.createdAt}>{m.time}</time>
         {m.editedAt && !m.deleted ? <span>{t("chat.edited")}</span> : null}
       </header>
-      {m.deleted ? <p className="chat__deleted">{t("chat.deleted")}</p> : <MessageText body={m.body} />}
+      {m.deleted ? <p className="chat__deleted">{t("chat.deleted")}</p> : m.body ? <MessageText body={m.body} /> : null}
+      {!m.deleted && m.attachments.length > 0 ? <Attachments files={m.attachments} /> : null}
     </article>
   );
 }
@@ -88,13 +109,16 @@ export default function Chat(props: ChatProps) {
   const navigation = useNavigation();
   const live = useLiveMessages(props.objectiveId, props.channel, props.lastVersion);
   const messages = useMemo(() => merge(props.messages, live), [props.messages, live]);
+  // The API's rules, checked before sending (size, extension, count); the contents only the API reads.
+  const schema = useMemo(() => chatPostSchema(props.files), [props.files]);
   const [form, fields] = useForm({
     id: `chat-${props.commandId}`,
     lastResult: props.lastResult,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseSubmission(formData, chatPostSchema),
+    onValidate: ({ formData }) => parseSubmission(formData, schema),
   });
+  const fileHint = `${fields.attachments.id}-hint`;
   // Until the page with the new command id has loaded: a second message sent sooner would reuse the id
   // and be taken for a repeat of the first.
   const sending = navigation.state !== "idle" && navigation.formData?.get("intent") === INTENT.chatPost;
@@ -137,7 +161,14 @@ export default function Chat(props: ChatProps) {
         </div>
       )}
       {props.mayPost ? (
-        <Form method="post" action={here} className="chat__form" preventScrollReset {...getFormProps(form)}>
+        <Form
+          method="post"
+          action={here}
+          encType="multipart/form-data"
+          className="chat__form"
+          preventScrollReset
+          {...getFormProps(form)}
+        >
           <input type="hidden" name="intent" value={INTENT.chatPost} />
           <input type="hidden" name="id" value={props.commandId} />
           <label htmlFor={fields.body.id}>{t("chat.messageLabel")}</label>
@@ -146,9 +177,24 @@ export default function Chat(props: ChatProps) {
             key={fields.body.key}
             rows={3}
             maxLength={CHAT_BODY_MAX}
-            required
           />
           <FieldErrors id={fields.body.errorId} errors={fields.body.errors} />
+          <label htmlFor={fields.attachments.id}>{t("chat.attach")}</label>
+          <input
+            {...getInputProps(fields.attachments, { type: "file", ariaAttributes: true })}
+            key={fields.attachments.key}
+            multiple={props.files.maxCount > 1}
+            accept={props.files.accept}
+            aria-describedby={fields.attachments.errors ? `${fileHint} ${fields.attachments.errorId}` : fileHint}
+          />
+          <p id={fileHint} className="chat__hint">
+            {t("chat.attachHint", {
+              max: props.files.maxCount,
+              size: props.files.sizeText,
+              types: props.files.typesText,
+            })}
+          </p>
+          <FieldErrors id={fields.attachments.errorId} errors={fields.attachments.errors} />
           <FieldErrors id={form.errorId} errors={form.errors} />
           <div className="chat__actions">
             <button type="submit" className="button button--primary" disabled={sending}>

@@ -259,19 +259,22 @@ export function Pagination({
   page,
   total,
   pageSize,
+  param = "page",
 }: {
   params: URLSearchParams;
   page: number;
   total: number;
   pageSize: number;
+  /** The query parameter that holds the page (a second list on a page has its own). */
+  param?: string;
 }) {
   const { t } = useTranslation();
   const pages = Math.max(1, Math.ceil(total / pageSize));
   if (pages <= 1) return null;
   const href = (p: number) => {
     const next = new URLSearchParams(params);
-    if (p > 1) next.set("page", String(p));
-    else next.delete("page");
+    if (p > 1) next.set(param, String(p));
+    else next.delete(param);
     const q = next.toString();
     return q ? `?${q}` : "?";
   };

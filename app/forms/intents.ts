@@ -36,6 +36,8 @@ export const INTENT = {
   /** Issue 14 item 8: start the proctored sitting of an activity. */
   startSitting: "startSitting",
   deleteFeed: "deleteFeed",
+  /** Issue 15 item 8: a member saves the group's shared answer (decision 026). */
+  teamSave: "teamSave",
 } as const;
 
 /** The name of the hidden field that carries the intent. */

@@ -20,6 +20,8 @@ import { loadContentView, recordLearnerIsHere, workflowOfCourse } from "~/servic
 import { commandErrorToast } from "~/services/command-errors.server";
 import { dateFormatter } from "~/services/format.server";
 import { discussionPage, postToDiscussion } from "~/services/discussion.server";
+import { saveTeamWork } from "~/services/group-work.server";
+import { GROUP_WORK_MAX } from "#domain/groups";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
 import { LmsError } from "~/services/lms.server";
 import { redirectWithToast } from "~/services/toast.server";
@@ -35,6 +37,8 @@ import { useHydrated } from "~/components/use-hydrated";
 
 /** Loaded with the discussion activity only (Conform, its schema): not in every course's first load. */
 const Discussion = lazyWidget(() => import("~/components/discussion"));
+/** Loaded with a team or mini-group activity only (decision 026). */
+const TeamPanel = lazyWidget(() => import("~/components/team-panel"));
 
 /** Submit the course (spec 4.5), after the confirmation (spec 2.6). */
 const submitSchema = z.object({ intent: z.literal(INTENT.submit), workflowId: z.uuid() });
@@ -44,6 +48,17 @@ const startActivitySchema = z.object({
   intent: z.literal(INTENT.startActivity),
   workflowId: z.uuid(),
   activityPathId: z.uuid(),
+  /** A collaborative activity: alone or with the group (decision 026). */
+  mode: z.enum(["personal", "group"]).optional(),
+  back,
+});
+/** A member saves the group's shared answer, naming the version it was written from (decision 026). */
+const teamSaveSchema = z.object({
+  intent: z.literal(INTENT.teamSave),
+  aggregateId: z.uuid(),
+  gawId: z.uuid(),
+  version: z.number().int().min(0),
+  text: z.string().max(GROUP_WORK_MAX).optional(),
   back,
 });
 const finishActivitySchema = z.object({
@@ -151,13 +166,14 @@ export async function action({ params, request, url, context }: Route.ActionArgs
     case INTENT.startActivity: {
       const submission = parseSubmission(form, startActivitySchema);
       if (submission.status !== "success") badRequest();
-      const { workflowId, activityPathId } = submission.value;
+      const { workflowId, activityPathId, mode } = submission.value;
       const here = backTo(submission.value.back);
       await ofThisCourse(workflowId);
       try {
         await lms.command(endpoints.startActivityWorkflows, {
           objectiveWorkflowId: workflowId,
           activityPartIds: [activityPathId],
+          ...(mode ? { mode } : {}),
         });
       } catch (err) {
         return commandFailed(err, here);
@@ -179,6 +195,21 @@ export async function action({ params, request, url, context }: Route.ActionArgs
         return commandFailed(err, here);
       }
       return redirect(here, 303);
+    }
+    case INTENT.teamSave: {
+      const submission = parseSubmission(form, teamSaveSchema);
+      if (submission.status !== "success") badRequest();
+      const { aggregateId, gawId, version, text = "" } = submission.value;
+      const here = backTo(submission.value.back);
+      try {
+        const saved = await saveTeamWork(lms, { aggregateId, gawId, version, text });
+        // A teammate saved first: the page again, with what this learner wrote and the group's text.
+        if (saved.kind === "conflict")
+          return data({ team: { conflict: { text, current: saved.current } } }, { status: 409 });
+      } catch (err) {
+        return commandFailed(err, here);
+      }
+      return redirectWithToast(here, { type: "success", key: "team.saved" }, s.config);
     }
     default:
       badRequest();
@@ -239,6 +270,8 @@ function ActivityActions({ d, item }: { d: Data; item: Item }) {
   const aw = a.activityWorkflowAggregate.lastActivityWorkflow;
   const back = `/learn/courses/${d.course.id}/view/content?activityPathId=${item.node.activityPathId}`;
   if (aw && aw.state !== ActivityWorkflowState.inProgress) return null;
+  // A collaborative activity is started (mode chosen) and submitted for the group in its team panel.
+  if (a.supportCollaborativeMode && (!aw || aw.groupActivityWorkflowId)) return null;
   // A SCORM package finishes itself (LMSFinish/Terminate with its result, issue 15).
   if (aw && d.bodies[item.node.activityPathId]?.kind === "scorm") return null;
   return (
@@ -299,6 +332,18 @@ function ActivitySection({
             {...d.discussion}
             formAction={`?activityPathId=${item.node.activityPathId}${d.discussion.page > 1 ? `&page=${d.discussion.page}` : ""}`}
             lastResult={actionData && "discussion" in actionData ? actionData.discussion : null}
+          />
+        </Suspense>
+      ) : null}
+      {d.team && item.node.activityPathId === d.team.activityPathId ? (
+        <Suspense fallback={<p className="notice">{t("app.loading")}</p>}>
+          <TeamPanel
+            team={d.team}
+            workflowId={d.workflow.id}
+            activityWorkflowId={a.activityWorkflowAggregate.lastActivityWorkflow?.id ?? null}
+            back={`/learn/courses/${d.course.id}/view/content?activityPathId=${item.node.activityPathId}`}
+            readOnly={d.readOnly || d.proctorLock}
+            conflict={actionData && "team" in actionData ? actionData.team.conflict : null}
           />
         </Suspense>
       ) : null}

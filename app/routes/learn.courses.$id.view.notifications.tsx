@@ -16,7 +16,7 @@ import { commandErrorToast } from "~/services/command-errors.server";
 import { formError } from "~/forms/errors";
 import { parseSubmission } from "~/forms/parse";
 import { INTENT } from "~/forms/intents";
-import { chatPostSchema } from "~/forms/chat";
+import { CHAT_FILES_FIELD, chatPostSchema, chosenFiles } from "~/forms/chat";
 import { CourseLayers } from "~/components/course-parts";
 import { lazyWidget } from "~/components/lazy-widget";
 import { ActivityKind } from "#domain/vocabulary";
@@ -63,22 +63,30 @@ export async function action({ params, request, context, url }: Route.ActionArgs
   const form = await readForm(request);
   switch (intentOf(form)) {
     case INTENT.chatPost: {
-      const submission = parseSubmission(form, chatPostSchema);
+      const submission = parseSubmission(form, chatPostSchema());
       if (submission.status !== "success") return data(submission.reply(), { status: 400 });
       const lms = await s.lms();
+      const fields = { id: submission.value.id, objectiveId: id, channel, body: submission.value.body ?? "" };
+      // With files, the command goes as multipart (the API checks each file's size and contents).
+      const files = chosenFiles(form.getAll(CHAT_FILES_FIELD));
+      let command: typeof fields | FormData = fields;
+      if (files.length > 0) {
+        const upload = new FormData();
+        for (const [k, v] of Object.entries(fields)) upload.set(k, v);
+        for (const f of files) upload.append(CHAT_FILES_FIELD, f, f.name);
+        command = upload;
+      }
       try {
-        await lms.command(endpoints.createChatMessages, {
-          id: submission.value.id,
-          objectiveId: id,
-          channel,
-          body: submission.value.body,
-        });
+        await lms.command(endpoints.createChatMessages, command);
       } catch (err) {
         if (!(err instanceof LmsError)) throw err;
-        if (err.status === 400) {
+        if (err.status === 400 || err.status === 413) {
           const fieldErrors: Record<string, string[]> = {};
-          for (const [field, list] of Object.entries(err.messages))
-            (fieldErrors[field === "body" ? "body" : ""] ??= []).push(...list.map((m) => formError(m.code, m.params)));
+          for (const [field, list] of Object.entries(err.messages)) {
+            const into = field === "body" || field === CHAT_FILES_FIELD ? field : "";
+            (fieldErrors[into] ??= []).push(...list.map((m) => formError(m.code, m.params)));
+          }
+          // The files are not sent back: the learner chooses them again (a file input cannot be filled).
           return data(submission.reply({ fieldErrors }), { status: 400 });
         }
         if (err.status === 404) throw new Response("Not found", { status: 404 });

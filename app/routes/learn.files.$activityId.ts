@@ -1,11 +1,7 @@
 import type { Route } from "./+types/learn.files.$activityId";
-import { createLmsClient } from "~/services/lms.server";
-import { getLocale } from "~/services/i18n.server";
-import { readSession } from "~/services/session.server";
-import { appConfig, lmsTransport, sessionStore } from "~/services/config.server";
 import { endpoints } from "#domain/contract/endpoints";
 import { isUuid } from "#domain/contract/common";
-import { fileHeaders } from "~/services/files.server";
+import { fileHeaders, readPrivateFile, signInFirst } from "~/services/files.server";
 
 /**
  * /learn/files/{activityId}: private activity files for the signed-in learner (spec 7.5), streamed
@@ -14,21 +10,8 @@ import { fileHeaders } from "~/services/files.server";
  */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (!params.activityId || !isUuid(params.activityId)) return new Response("Not found", { status: 404 });
-  const config = appConfig(context);
-  const session = await readSession(request, config, sessionStore(context));
-  if (!session) return new Response("Please sign in", { status: 401, headers: { "Cache-Control": "no-store" } });
-  const lms = createLmsClient({
-    accessToken: session.accessToken,
-    locale: getLocale(context),
-    transport: lmsTransport(context),
-    baseUrl: config.lmsApiUrl,
-  });
-  const range = request.headers.get("range");
-  const res = await lms.raw(
-    request.method === "HEAD" ? "HEAD" : "GET",
-    endpoints.activityFile(params.activityId),
-    range ? { Range: range } : {},
-  );
+  const res = await readPrivateFile(request, context, endpoints.activityFile(params.activityId));
+  if (!res) return signInFirst();
   const headers = fileHeaders(res.headers);
   if (!res.ok && res.status !== 206)
     return new Response(res.status === 403 ? "Forbidden" : res.status === 401 ? "Please sign in" : "Not found", {

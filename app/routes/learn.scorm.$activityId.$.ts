@@ -1,8 +1,5 @@
 import type { Route } from "./+types/learn.scorm.$activityId.$";
-import { createLmsClient } from "~/services/lms.server";
-import { getLocale } from "~/services/i18n.server";
-import { readSession } from "~/services/session.server";
-import { appConfig, lmsTransport, sessionStore } from "~/services/config.server";
+import { readPrivateFile, signInFirst } from "~/services/files.server";
 import { endpoints } from "#domain/contract/endpoints";
 import { isUuid } from "#domain/contract/common";
 import { isSafeEntryName } from "#domain/scorm";
@@ -16,21 +13,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const path = params["*"] ?? "";
   if (!params.activityId || !isUuid(params.activityId) || !isSafeEntryName(path))
     return new Response("Not found", { status: 404 });
-  const config = appConfig(context);
-  const session = await readSession(request, config, sessionStore(context));
-  if (!session) return new Response("Please sign in", { status: 401, headers: { "Cache-Control": "no-store" } });
-  const lms = createLmsClient({
-    accessToken: session.accessToken,
-    locale: getLocale(context),
-    transport: lmsTransport(context),
-    baseUrl: config.lmsApiUrl,
-  });
-  const range = request.headers.get("range");
-  const res = await lms.raw(
-    request.method === "HEAD" ? "HEAD" : "GET",
-    endpoints.scormFile(params.activityId, path),
-    range ? { Range: range } : {},
-  );
+  const res = await readPrivateFile(request, context, endpoints.scormFile(params.activityId, path));
+  if (!res) return signInFirst();
   if (!res.ok && res.status !== 206)
     return new Response(res.status === 403 ? "Forbidden" : "Not found", {
       status: res.status === 416 ? 416 : res.status === 403 ? 403 : 404,

@@ -1,12 +1,22 @@
 import { isChatChannel, type ChatChannelKind } from "#domain/chat";
-import type { ChatMessage, ChatMessagePage } from "#domain/contract/chat";
+import { attachmentAccept, attachmentTypesText } from "#domain/chat-attachments";
+import { formatFileSize } from "#domain/courses";
+import type { ChatAttachment, ChatAttachmentRules, ChatMessage, ChatMessagePage } from "#domain/contract/chat";
+import type { ChatFileRules } from "~/forms/chat";
 import { endpoints } from "#domain/contract/endpoints";
 import type { DateFormatter } from "./format.server";
 import { LmsError, type LmsClient } from "./lms.server";
 
+/** A file as the page links it: through the app's own origin and session, its size as spec 5 writes it. */
+export interface ChatAttachmentView extends ChatAttachment {
+  sizeText: string;
+  image: boolean;
+}
+
 /** A message as the page shows it: the API's, with its time already formatted for the learner. */
-export interface ChatMessageView extends ChatMessage {
+export interface ChatMessageView extends Omit<ChatMessage, "attachments"> {
   time: string;
+  attachments: ChatAttachmentView[];
 }
 
 interface ChatChannelView {
@@ -25,6 +35,7 @@ export interface ChatView {
   commandId: string;
   /** This read moved the learner's read marker (the shell's unread badge changed). */
   markedRead: boolean;
+  files: ChatFileRules;
 }
 
 /** The channel named in the URL (`?channel=`), announcements by default (spec 2.5). */
@@ -33,9 +44,27 @@ export function chatChannelOf(url: URL): ChatChannelKind {
   return isChatChannel(raw) ? raw : "announcements";
 }
 
+/** The app's URL of a chat file (`/learn/chat-files/{id}`): the page's session reads it, not a bearer token. */
+const chatFileUrl = (attachmentId: string) => `/learn/chat-files/${encodeURIComponent(attachmentId)}`;
+
 export const chatMessageView = (m: ChatMessage, fmt: DateFormatter): ChatMessageView => ({
   ...m,
   time: fmt.dateTime(m.createdAt) ?? "",
+  attachments: (m.attachments ?? []).map((a) => ({
+    ...a,
+    url: chatFileUrl(a.id),
+    sizeText: formatFileSize(a.size),
+    image: a.type.startsWith("image/"),
+  })),
+});
+
+/** The API's rules as the form states and checks them (spec 5's {size} and {types}). */
+const fileRules = (rules: ChatAttachmentRules): ChatFileRules => ({
+  maxBytes: rules.maxBytes,
+  maxCount: rules.maxCount,
+  accept: attachmentAccept(rules.types),
+  sizeText: formatFileSize(rules.maxBytes),
+  typesText: attachmentTypesText(rules.types),
 });
 
 /**
@@ -72,5 +101,6 @@ export async function loadChat(
     messages: page.data.map((m) => chatMessageView(m, fmt)),
     lastVersion: page.lastVersion,
     commandId: crypto.randomUUID(),
+    files: fileRules(page.attachmentRules),
   };
 }

@@ -18,6 +18,7 @@ import { ACTIVITY_NOT_FOUND } from "~/components/error-page";
 import { activityBody } from "./content.server";
 import { loadCourse } from "./course.server";
 import { loadDiscussion } from "./discussion.server";
+import { loadTeam } from "./group-work.server";
 import { dateFormatter } from "./format.server";
 import { LmsError, type LmsClient } from "./lms.server";
 import { redirectWithToast } from "./toast.server";
@@ -168,7 +169,10 @@ export async function loadContentView(input: ContentViewInput) {
   const selectedItem = items.find((i) => i.node === selected);
   const showDiscussion =
     !longRead && selected?.childActivity.kind === ActivityKind.discussion && selectedItem && !selectedItem.locked;
-  const [bodies, discussion] = await Promise.all([
+  // Decision 026: a collaborative activity shows the learner's group, its shared answer and members.
+  const showTeam =
+    !longRead && selected?.childActivity.supportCollaborativeMode && selectedItem && !selectedItem.locked;
+  const [bodies, discussion, team] = await Promise.all([
     Promise.all(
       shown.map(
         async (i) =>
@@ -185,6 +189,9 @@ export async function loadContentView(input: ContentViewInput) {
       ),
     ).then((entries) => Object.fromEntries(entries) as Record<string, ActivityBody>),
     showDiscussion && selected ? loadDiscussion(lms, selected.activityPathId, url.searchParams.get("page"), fmt) : null,
+    showTeam && selected
+      ? loadTeam(lms, { node: selected, workflowId: workflow.id, aggregateId: agg.id, url, fmt })
+      : null,
   ]);
   // `pdfPage=N` (a tutor citation of a PDF's page) opens the selected PDF at that page, over the resume page.
   const pdfPage = pdfPageParam(url.searchParams.get("pdfPage"));
@@ -214,6 +221,7 @@ export async function loadContentView(input: ContentViewInput) {
       selectedPath: selected?.activityPathId ?? null,
       bodies,
       discussion,
+      team,
       readOnly,
       review,
       proctorLock,

@@ -1,3 +1,10 @@
+import type { RouterContextProvider } from "react-router";
+import type { Endpoint } from "#domain/contract/endpoints";
+import { appConfig, lmsTransport, sessionStore } from "./config.server";
+import { getLocale } from "./i18n.server";
+import { createLmsClient } from "./lms.server";
+import { readSession } from "./session.server";
+
 const PASS_THROUGH = [
   "content-type",
   "content-length",
@@ -13,18 +20,26 @@ const INLINE_TYPES =
   /^(application\/pdf|image\/(png|jpeg|gif|webp|avif)|video\/(mp4|webm|ogg)|audio\/(mpeg|ogg|wav|webm)|text\/plain)$/;
 
 /**
+ * A chat file's types (issue 16 item 3): checked by the API against its contents, so their own type
+ * and disposition (images inline, the rest downloads) pass; still never anything that runs.
+ */
+export const CHAT_FILE_TYPES =
+  /^(application\/(pdf|zip|vnd\.openxmlformats-officedocument\.(wordprocessingml\.document|spreadsheetml\.sheet|presentationml\.presentation))|image\/(png|jpeg|gif|webp)|text\/plain)$/;
+
+/**
  * The headers of a private file's answer (issue 17 item 13): the storage API's own, except that a
  * file's media type is set by an author. Only types a browser shows without running anything are
  * served inline; anything else (HTML, SVG, XML…) is a download that cannot run as this origin.
+ * `types`: the media types whose own headers pass (by default those shown inline).
  */
-export function fileHeaders(upstream: Headers): Headers {
+export function fileHeaders(upstream: Headers, types: RegExp = INLINE_TYPES): Headers {
   const headers = new Headers();
   for (const h of PASS_THROUGH) {
     const v = upstream.get(h);
     if (v) headers.set(h, v);
   }
   const type = (headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
-  if (!INLINE_TYPES.test(type)) {
+  if (!types.test(type)) {
     headers.set("Content-Disposition", "attachment");
     headers.set("Content-Type", "application/octet-stream");
     // Even if a browser opened it anyway, it would run in an opaque origin with nothing allowed.
@@ -33,3 +48,30 @@ export function fileHeaders(upstream: Headers): Headers {
   headers.set("X-Content-Type-Options", "nosniff");
   return headers;
 }
+
+/**
+ * A private file read from the LMS storage API with the learner's session (not a redirect to sign-in:
+ * a viewer or a download must be told 401): GET or HEAD as the request asks, its Range passed on.
+ * The API's answer as it is, or null without a session.
+ */
+export async function readPrivateFile(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  endpoint: Endpoint<unknown>,
+): Promise<Response | null> {
+  const config = appConfig(context);
+  const session = await readSession(request, config, sessionStore(context));
+  if (!session) return null;
+  const lms = createLmsClient({
+    accessToken: session.accessToken,
+    locale: getLocale(context),
+    transport: lmsTransport(context),
+    baseUrl: config.lmsApiUrl,
+  });
+  const range = request.headers.get("range");
+  return lms.raw(request.method === "HEAD" ? "HEAD" : "GET", endpoint, range ? { Range: range } : {});
+}
+
+/** The answer to a file request without a session. */
+export const signInFirst = () =>
+  new Response("Please sign in", { status: 401, headers: { "Cache-Control": "no-store" } });

@@ -33,6 +33,26 @@ describe("spec 7: the shared client's headers", () => {
     expect(req.headers.get("authorization")).toBe("Bearer tok");
     expect(await req.json()).toEqual({ a: 1 });
   });
+
+  it("sends a form with files as multipart/form-data (chat attachments), the files intact", async () => {
+    const seen: Request[] = [];
+    const client = createLmsClient({
+      accessToken: "tok",
+      locale: "en-US",
+      transport: (req) => {
+        seen.push(req);
+        return jsonResponse({ id: "c1", type: "t", state: "completed", result: 1, data: {}, errors: {} });
+      },
+    });
+    const form = new FormData();
+    form.set("body", "hi");
+    form.append("attachments", new File(["%PDF-1.4"], "a.pdf"));
+    await client.command(syncCommand as Endpoint<unknown, FormData>, form);
+    expect(seen[0].headers.get("content-type")).toMatch(/^multipart\/form-data; boundary=/);
+    const sent = await seen[0].formData();
+    expect(sent.get("body")).toBe("hi");
+    expect(await (sent.get("attachments") as File).text()).toBe("%PDF-1.4");
+  });
 });
 
 describe("spec 7.7: asynchronous commands", () => {

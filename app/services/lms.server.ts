@@ -108,7 +108,9 @@ export function createLmsClient(options: LmsClientOptions) {
       "X-Requested-With": "XMLHttpRequest",
       "Accept-Language": options.locale,
     });
-    if (init.body !== undefined) headers.set("Content-Type", "application/json");
+    // A form with files goes as multipart (the Request sets the boundary); anything else as JSON.
+    const form = init.body instanceof FormData ? init.body : null;
+    if (init.body !== undefined && !form) headers.set("Content-Type", "application/json");
     if (init.prefer) headers.set("Prefer", init.prefer);
     if (options.accessToken) headers.set("Authorization", `Bearer ${options.accessToken}`);
     if (options.clientIp) headers.set("X-Client-IP", options.clientIp);
@@ -117,7 +119,11 @@ export function createLmsClient(options: LmsClientOptions) {
     let res: Response;
     try {
       res = await transport(
-        new Request(url, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) }),
+        new Request(url, {
+          method,
+          headers,
+          body: form ?? (init.body === undefined ? undefined : JSON.stringify(init.body)),
+        }),
       );
     } catch (err) {
       console.error("[lms] request failed", method, path, err);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CHAT_BODY_MAX } from "../limits";
 import { CHAT_CHANNELS, type ChatChannelKind } from "../chat";
+import type { AttachmentKind } from "../chat-attachments";
 
 /** Newest messages a page shows when it opens a channel; the live stream adds the rest. */
 const CHAT_PAGE_SIZE = 50;
@@ -13,6 +14,16 @@ export const createChatMessageSchema = z.object({
   body: z.string().trim().min(1).max(CHAT_BODY_MAX),
 });
 export type CreateChatMessage = z.infer<typeof createChatMessageSchema>;
+
+/**
+ * The same command as `multipart/form-data` with files (issue 16 item 3): these text fields, and up to
+ * the channel's `maxCount` files in fields named `attachments`. The text may then be empty.
+ */
+export const createChatMessageFieldsSchema = createChatMessageSchema.extend({
+  body: z.string().trim().max(CHAT_BODY_MAX).default(""),
+});
+/** The multipart field that carries the files. */
+export const CHAT_ATTACHMENTS_FIELD = "attachments";
 
 /** POST /edit-chat-messages: the author changes (`body`) or deletes (`body: null`) a message of theirs. */
 export const editChatMessageSchema = z.object({
@@ -31,6 +42,25 @@ export const chatMessagesQuerySchema = z.object({
 export const chatReadSchema = z.object({ seq: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
 export type ChatRead = z.infer<typeof chatReadSchema>;
 
+/** A file a message carries; `url` reads it (GET, HEAD for its size, ranges) — members of the channel only. */
+export interface ChatAttachment {
+  id: string;
+  /** The file's name as sent (its last path segment, spec-safe characters). */
+  name: string;
+  /** Bytes. */
+  size: number;
+  /** The checked media type ("image/png", "application/pdf"…), not the one the browser declared. */
+  type: string;
+  url: string;
+}
+
+/** What files a message may carry (the API's rules, shown by the page before sending). */
+export interface ChatAttachmentRules {
+  maxBytes: number;
+  maxCount: number;
+  types: AttachmentKind[];
+}
+
 export interface ChatMessage {
   id: string;
   /** Place in the channel (posting order). */
@@ -44,6 +74,8 @@ export interface ChatMessage {
   createdAt: string;
   editedAt: string | null;
   deleted: boolean;
+  /** In the order sent; none once deleted. */
+  attachments: ChatAttachment[];
 }
 
 interface ChatChannelSummary {
@@ -67,6 +99,7 @@ export interface ChatMessagePage {
   lastVersion: number;
   /** Oldest first. */
   data: ChatMessage[];
+  attachmentRules: ChatAttachmentRules;
 }
 
 export interface ChatUnread {

@@ -204,6 +204,8 @@ export const endpoints = {
 
   // 7.5 Files.
   activityFile: (activityId: string) => get<never>(`${STORAGE}/activities/${seg(activityId)}/file`),
+  /** A chat message's file (issue 16 item 3): GET, and HEAD to read its size (spec 7.5). */
+  chatAttachment: (attachmentId: string) => get<never>(`${STORAGE}/chat-attachments/${seg(attachmentId)}`),
 
   // 7.6 Certificates, reinforcement, profile.
   certificateRecords: get<List<CertificateRecord>>(`${LMS}/certificate-records/query`),
@@ -257,7 +259,8 @@ export const endpoints = {
     get<ChatMessagePage>(`${LMS}/users/me/objectives/${seg(objectiveId)}/channels/${kind}/messages`),
   chatRead: (objectiveId: string, kind: ChatChannelKind) =>
     put<ChatRead, { seq: number }>(`${LMS}/users/me/objectives/${seg(objectiveId)}/channels/${kind}/read`),
-  createChatMessages: command<CreateChatMessage, ChatMessage>(`${LMS}/create-chat-messages`, true),
+  /** JSON, or `multipart/form-data` with files (`createChatMessageFieldsSchema`, issue 16 item 3). */
+  createChatMessages: command<CreateChatMessage | FormData, ChatMessage>(`${LMS}/create-chat-messages`, true),
 
   // 7.3 The knowledge model and the tutor (issue 16; the tutor's paths are not shown).
   knowledgeModel: (aggregateId: string) =>

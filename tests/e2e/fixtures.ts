@@ -36,6 +36,8 @@ export interface LearnerRecipe {
   timezone?: string | null;
   /** Licensed features other than the demo tenant's: a tenant of its own, without courses. */
   features?: Record<string, boolean>;
+  /** Another test learner whose team and mini-group this one joins (decision 026). */
+  joinGroupsOf?: string;
 }
 
 /** Makes a learner through the server's test-support endpoint (only on the tests' server, from this machine). */

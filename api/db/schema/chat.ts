@@ -1,4 +1,15 @@
-import { bigint, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { objectives, tenants, users } from "../schema";
 
 /**
@@ -46,6 +57,27 @@ export const chatMessages = pgTable(
     uniqueIndex("chat_messages_channel_seq_idx").on(t.channelId, t.seq),
     index("chat_messages_channel_version_idx").on(t.channelId, t.version),
   ],
+);
+
+/**
+ * A file a message carries (issue 16 item 3): stored under DATA_DIR/storage at `path`, written in the
+ * transaction that adds the message. `kind` is the checked type (domain/chat-attachments.ts), never the
+ * browser's declared one. A deleted message's files are no longer served.
+ */
+export const chatAttachments = pgTable(
+  "chat_attachments",
+  {
+    id: uuid("id").primaryKey(),
+    messageId: uuid("message_id")
+      .notNull()
+      .references(() => chatMessages.id, { onDelete: "cascade" }),
+    position: smallint("position").notNull(),
+    name: text("name").notNull(),
+    size: integer("size").notNull(),
+    kind: text("kind").notNull(),
+    path: text("path").notNull(),
+  },
+  (t) => [uniqueIndex("chat_attachments_message_position_idx").on(t.messageId, t.position)],
 );
 
 /** How far a user has read a channel (the `seq` of the last message seen). */

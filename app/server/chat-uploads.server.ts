@@ -1,0 +1,37 @@
+import { DEFAULT_ATTACHMENT_RULES, parseAttachmentKinds, type AttachmentRules } from "../../domain/chat-attachments";
+
+/**
+ * What files a chat message may carry (issue 16 item 3, decision 027), from the environment:
+ * CHAT_ATTACHMENT_MAX_BYTES (10 MB), CHAT_ATTACHMENT_MAX_COUNT (3), CHAT_ATTACHMENT_TYPES (a comma list
+ * of kinds or extensions: pdf,png,jpeg,gif,webp,txt,docx,xlsx,pptx,zip). A bad value throws at start.
+ */
+export function chatAttachmentRules(env: Record<string, string | undefined>): AttachmentRules {
+  const whole = (name: string, fallback: number, max: number) => {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === "") return fallback;
+    const n = Number(raw);
+    if (!Number.isSafeInteger(n) || n < 1 || n > max)
+      throw new Error(`${name} must be a whole number 1–${max}, got "${raw}"`);
+    return n;
+  };
+  let kinds;
+  try {
+    kinds = parseAttachmentKinds(env.CHAT_ATTACHMENT_TYPES) ?? DEFAULT_ATTACHMENT_RULES.kinds;
+  } catch (err) {
+    throw new Error(`CHAT_ATTACHMENT_TYPES: ${(err as Error).message}`);
+  }
+  return {
+    // The size column is an integer (2 GiB): far beyond what a chat should take.
+    maxBytes: whole("CHAT_ATTACHMENT_MAX_BYTES", DEFAULT_ATTACHMENT_RULES.maxBytes, 1024 * 1024 * 1024),
+    maxCount: whole("CHAT_ATTACHMENT_MAX_COUNT", DEFAULT_ATTACHMENT_RULES.maxCount, 10),
+    kinds,
+  };
+}
+
+const CHAT_POST_PATHS = [
+  /^\/learn\/courses\/[^/]+\/view\/notifications(\.data)?\/?$/,
+  /^\/api\/lms\/v1\/create-chat-messages$/,
+];
+
+/** The paths a chat message with its files is posted to: the Notifications layer's form, and the API's command. */
+export const isChatPostPath = (path: string) => CHAT_POST_PATHS.some((re) => re.test(path));
