@@ -42,13 +42,18 @@ export default [
       route("bench-bare", "routes/learn.bench-bare.tsx"),
       route("courses", "routes/learn.courses._index.tsx"),
       route("courses/redirect/:id", "routes/learn.courses.redirect.$id.tsx"),
-      route("courses/:id", "routes/learn.courses.$id.tsx", { id: "course-details" }),
-      route("courses/:id/view/details", "routes/learn.courses.$id.tsx", { id: "course-details-view" }),
-      route("courses/:id/:accessId", "routes/learn.courses.$id.tsx", { id: "course-details-access" }),
-      route("courses/:id/view/content/:axis?", "routes/learn.courses.$id.view.content.tsx", { id: "course-content" }),
-      route("courses/:id/workflow/:workflowId/view", "routes/learn.courses.$id.view.content.tsx", {
-        id: "course-workflow-view",
-      }),
+      // Issue 16 item 4: a course's details and content pages, with the AI tutor widget (decision 028).
+      layout("routes/learn.course-pages.tsx", [
+        route("courses/:id", "routes/learn.courses.$id.tsx", { id: "course-details" }),
+        route("courses/:id/view/details", "routes/learn.courses.$id.tsx", { id: "course-details-view" }),
+        route("courses/:id/:accessId", "routes/learn.courses.$id.tsx", { id: "course-details-access" }),
+        route("courses/:id/view/content/:axis?", "routes/learn.courses.$id.view.content.tsx", {
+          id: "course-content",
+        }),
+        route("courses/:id/workflow/:workflowId/view", "routes/learn.courses.$id.view.content.tsx", {
+          id: "course-workflow-view",
+        }),
+      ]),
       route(
         "courses/proctor/:objectiveId/:activityPathId",
         "routes/learn.courses.proctor.$objectiveId.$activityPathId.tsx",

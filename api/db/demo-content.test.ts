@@ -185,6 +185,19 @@ describe("a mistake in a data file fails loudly, naming the file and the field",
       edit("tenant.json", '"course": "python-basics"', '"course": "python-basic"'),
       /tenant\.json: groups\[1\]\.course: unknown course "python-basic"/,
     );
+    // Spec 3 widgetSettings of the demo (decision 028): a course of the catalog, with its tutor on.
+    expectError(
+      edit("tenant.json", '{ "course": "python-basics", "initialExpanded"', '{ "course": "python", "initialExpanded"'),
+      /tenant\.json: tutorWidget\[0\]\.course: unknown course "python"/,
+    );
+    expectError(
+      edit(
+        "tenant.json",
+        '{ "course": "python-basics", "initialExpanded"',
+        '{ "course": "git-workflows", "initialExpanded"',
+      ),
+      /tenant\.json: tutorWidget\[0\]\.course: the course's tutor is off/,
+    );
     expectError(
       edit("tenant.json", '"activity": "Team assignment: review a chart together"', '"activity": "Team chart"'),
       /tenant\.json: groups\[1\]\.activity: no activity "Team chart" in the course/,

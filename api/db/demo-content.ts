@@ -128,6 +128,11 @@ const tenantSchema = z.strictObject({
       }),
     )
     .optional(),
+  /**
+   * Spec 3 learner.tutor widgetSettings (decision 028): the tutor widget of these course folders opens
+   * expanded (`initialExpanded`) or collapsed; the others' collapsed.
+   */
+  tutorWidget: z.array(z.strictObject({ course: nonEmpty, initialExpanded: z.boolean() })).optional(),
   /** Feature switches that differ from the defaults (domain/menu.ts DEFAULT_FEATURES). */
   features: z
     .partialRecord(z.enum(Object.keys(DEFAULT_FEATURES) as [keyof typeof DEFAULT_FEATURES]), z.boolean())
@@ -729,6 +734,14 @@ export function loadDemoContent(dir: string = DEMO_DIR): DemoContent {
         `groups[${i}].activity`,
         `no activity "${g.activity}" in the course`,
       );
+  }
+
+  for (const [i, w] of (tenant.tutorWidget ?? []).entries()) {
+    const course = courses.find((c) => c.slug === w.course);
+    if (!course)
+      throw new DemoContentError(path("tenant.json"), `tutorWidget[${i}].course`, `unknown course "${w.course}"`);
+    if (!course.enableAiTutor)
+      throw new DemoContentError(path("tenant.json"), `tutorWidget[${i}].course`, "the course's tutor is off");
   }
 
   // Discussion posts: written by demo users.

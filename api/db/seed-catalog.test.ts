@@ -4,6 +4,7 @@ import type { Database } from "./client";
 import { openTestDatabase } from "../../tests/fixtures/database";
 import * as s from "./schema";
 import { seedDemo } from "./seed";
+import { readSettings } from "../settings";
 import { BIG_CODE_PATTERN, seedBig } from "./seed-big";
 import {
   CATALOG_SLUGS,
@@ -287,6 +288,12 @@ describe("seedCatalog", () => {
     expect(workshop?.expirationDate).toBeNull();
     // Failed attempts earn nothing (ada's two Machine Learning attempts).
     expect(certs.some((c) => c.objectiveId === objectiveIds["ml-intro"] && c.userId === userIds.ada)).toBe(false);
+  });
+
+  it("opens the demo tutor course's widget expanded (spec 3 widgetSettings, tenant.json tutorWidget)", async () => {
+    const tutor = (await readSettings(db(), tenantId))["learner.tutor"];
+    expect(tutor.enabled).toBe(true);
+    expect(tutor.widgetSettings).toEqual([{ objectiveId: objectiveIds["python-basics"], initialExpanded: true }]);
   });
 
   it("reads back the time the catalog was seeded with", () => {

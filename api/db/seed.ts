@@ -3,7 +3,7 @@
  * users.json), then the demo catalog with the demo users' enrolments (seed-catalog.ts). The data
  * files are read only when seeding, so a server on a seeded database never loads them.
  */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "./client";
 import { demoContent, type DemoUser } from "./demo-content";
 import { hashPassword } from "./password";
@@ -71,7 +71,17 @@ export async function seedDemo(
     }
     if (options.catalog !== false) {
       const { seedCatalog } = await import("./seed-catalog");
-      await seedCatalog(tx, { tenantId: tenant.id, userIds, now: new Date() });
+      const { objectiveIds } = await seedCatalog(tx, { tenantId: tenant.id, userIds, now: new Date() });
+      // Spec 3 widgetSettings name courses by id: known once the catalog is in.
+      const widgetSettings = (content.tenant.tutorWidget ?? []).map((w) => ({
+        objectiveId: objectiveIds[w.course],
+        initialExpanded: w.initialExpanded,
+      }));
+      if (widgetSettings.length > 0)
+        await tx
+          .update(s.settings)
+          .set({ value: { ...(DEFAULT_SETTINGS["learner.tutor"] as object), widgetSettings } })
+          .where(and(eq(s.settings.tenantId, tenant.id), eq(s.settings.key, "learner.tutor")));
       const { seedScormPackages } = await import("./seed-scorm");
       await seedScormPackages(tx, tenant.id, options.storageRoot ?? storageDir(undefined));
     }

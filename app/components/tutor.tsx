@@ -15,6 +15,10 @@ export interface TutorProps {
   exchanges: TutorExchange[];
   commandId: string;
   lastResult?: SubmissionResult<string[]> | null;
+  /** Where the form posts without JavaScript (the tutor page's action; default: the page it is on). */
+  action?: string;
+  /** Reloads the conversation once an answer is stored (default: the page's loaders). */
+  reload?: () => Promise<void>;
 }
 
 /**
@@ -39,7 +43,7 @@ type Live = { id: string; question: string; text: string; state: "streaming" | "
  * writes it; when it ends the page reloads the conversation (the stored answer, with its citations).
  * Stop cancels the request, and with it the model. Without JavaScript (or streams) the form posts.
  */
-function useStreamedAnswer(objectiveId: string, exchanges: TutorExchange[]) {
+function useStreamedAnswer(objectiveId: string, exchanges: TutorExchange[], reload?: () => Promise<void>) {
   const revalidator = useRevalidator();
   const [live, setLive] = useState<Live | null>(null);
   const controller = useRef<AbortController | null>(null);
@@ -73,7 +77,7 @@ function useStreamedAnswer(objectiveId: string, exchanges: TutorExchange[]) {
           else if (event === "done") setLive((l) => (l ? { ...l, state: "done" } : l));
         }
       }
-      await revalidator.revalidate();
+      await (reload ? reload() : revalidator.revalidate());
     } catch {
       setLive((l) => (ac.signal.aborted ? null : l ? { ...l, state: "failed" } : l));
     }
@@ -83,10 +87,10 @@ function useStreamedAnswer(objectiveId: string, exchanges: TutorExchange[]) {
   return { live: stored ? null : live, ask, stop: () => controller.current?.abort() };
 }
 
-export default function Tutor({ objectiveId, exchanges, commandId, lastResult }: TutorProps) {
+export default function Tutor({ objectiveId, exchanges, commandId, lastResult, action, reload }: TutorProps) {
   const { t } = useTranslation();
   const navigation = useNavigation();
-  const { live, ask, stop } = useStreamedAnswer(objectiveId, exchanges);
+  const { live, ask, stop } = useStreamedAnswer(objectiveId, exchanges, reload);
   const hydrated = useHydrated();
   const [form, fields] = useForm({
     id: `tutor-${commandId}`,
@@ -173,6 +177,7 @@ export default function Tutor({ objectiveId, exchanges, commandId, lastResult }:
       </p>
       <Form
         method="post"
+        action={action}
         className="tutor__form"
         preventScrollReset
         {...getFormProps(form)}

@@ -3,10 +3,9 @@ import { data, redirect, useActionData, useLoaderData } from "react-router";
 import { useTranslation } from "~/i18n/lite";
 import type { Route } from "./+types/learn.courses.$id.tutor";
 import { endpoints } from "#domain/contract/endpoints";
-import type { TutorExchange } from "#domain/contract/tutor";
 import { ActivityKind } from "#domain/vocabulary";
 import { requireCourseId } from "~/services/catalog.server";
-import { tutorCourse } from "~/services/tutor.server";
+import { tutorChat, tutorCourse } from "~/services/tutor.server";
 import { LmsError } from "~/services/lms.server";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
 import { redirectWithToast } from "~/services/toast.server";
@@ -28,25 +27,14 @@ const Tutor = lazyWidget(() => import("~/components/tutor"));
 export async function loader({ params, context }: Route.LoaderArgs) {
   const id = requireCourseId(params.id);
   const { lms, aggregate } = await tutorCourse(context, id);
-  const [model, conversation] = await Promise.all([
-    lms.get(endpoints.knowledgeModel(aggregate.id)).catch((err: unknown) => {
-      if (err instanceof LmsError) return null;
-      throw err;
-    }),
-    lms.get(endpoints.tutorConversation(aggregate.id)).catch((err: unknown) => {
-      if (err instanceof LmsError) return { data: [] as TutorExchange[] };
-      throw err;
-    }),
-  ]);
+  const chat = await tutorChat(lms, aggregate.id);
   const objective = aggregate.objective;
   return {
     id,
     name: objective.name,
     showContent: Boolean(aggregate.lastObjectiveWorkflow) && objective.activity.kind !== ActivityKind.lti,
     hasAnnouncements: Boolean(objective.announcementChannelId),
-    available: model !== null,
-    exchanges: conversation.data,
-    commandId: crypto.randomUUID(),
+    ...chat,
   };
 }
 

@@ -106,6 +106,12 @@ export async function login(page: Page, who: Learner | DemoUser, goto = "/learn"
   await page.getByRole("button", { name: /sign in/i }).click();
 }
 
+/** Chooses the app's language as its language switch does: the `lng` cookie (a React Router cookie, base64 JSON). */
+export async function chooseLanguage(page: Page, baseURL: string, lng: string) {
+  const value = encodeURIComponent(Buffer.from(JSON.stringify(lng)).toString("base64"));
+  await page.context().addCookies([{ name: "lng", value, url: baseURL }]);
+}
+
 /** Proves a page runs without JavaScript: React Router's globals are absent. */
 export async function expectNoReact(page: Page) {
   const hydrated = await page.evaluate(() => "__reactRouterRouteModules" in window);

@@ -22,6 +22,8 @@ async function pythonCourseId(page: Page): Promise<string> {
 }
 
 async function ask(page: Page, question: string) {
+  // The tutor page itself (the content viewer's tutor widget has the same form).
+  await expect(page.getByRole("heading", { level: 1, name: "AI tutor" })).toBeVisible();
   await page.getByLabel("Your question").fill(question);
   await page.getByRole("button", { name: "Ask" }).click();
   const exchange = page.locator(".tutor__exchange").filter({ hasText: question });
