@@ -34,11 +34,6 @@ export async function candidateGroups(db: Db | Tx, userId: string, objectiveId: 
     .where(and(eq(groupMembers.userId, userId), or(isNull(groups.objectiveId), eq(groups.objectiveId, objectiveId))));
 }
 
-/** The group a user works with on one activity of a course (domain rule `groupForActivity`), or null. */
-export async function groupOf(db: Db | Tx, userId: string, objectiveId: string, activityPartId: string) {
-  return groupForActivity(await candidateGroups(db, userId, objectiveId), { objectiveId, activityPartId });
-}
-
 /**
  * The group's workflow of a part, made by the first member who starts it (any member's start finds the
  * same row: the unique index on group and part decides, under concurrency too).
@@ -133,7 +128,12 @@ export function toGroupActivityWorkflow(row: GroupWorkflowRow, reveal: boolean):
       updatedAt: iso(g.updatedAt),
       updatedBy: g.updatedBy ? { id: g.updatedBy, name: row.updatedByName ?? "" } : null,
     },
-    result: g.state === ActivityWorkflowState.inProgress ? null : reveal ? { score: g.score, maxScore: g.maxScore, passed: g.passed } : null,
+    result:
+      g.state === ActivityWorkflowState.inProgress
+        ? null
+        : reveal
+          ? { score: g.score, maxScore: g.maxScore, passed: g.passed }
+          : null,
   };
 }
 

@@ -8,7 +8,7 @@ import { ActivityWorkflowState } from "#domain/vocabulary";
 import type { DateFormatter } from "./format.server";
 import { LmsError, type LmsClient } from "./lms.server";
 
-export const PARTICIPANTS_PAGE_SIZE = 10;
+const PARTICIPANTS_PAGE_SIZE = 10;
 
 export interface TeamView {
   activityPathId: string;

@@ -34,7 +34,7 @@ export const participantsQuerySchema = z.object({
   take: z.coerce.number().int().min(1).max(100).default(20),
 });
 
-export interface Participant {
+interface Participant {
   id: string;
   firstName: string;
   lastName: string;

@@ -249,7 +249,11 @@ describe("group activity workflows (spec 1, 3, 7.3)", () => {
       .from(s.activityWorkflows)
       .where(eq(s.activityWorkflows.groupActivityWorkflowId, gawId));
     expect(aws).toHaveLength(4);
-    expect(aws.every((aw) => aw.state === ActivityWorkflowState.inGrading && aw.finished?.getTime() === gaw.finished?.getTime())).toBe(true);
+    expect(
+      aws.every(
+        (aw) => aw.state === ActivityWorkflowState.inGrading && aw.finished?.getTime() === gaw.finished?.getTime(),
+      ),
+    ).toBe(true);
     const records = await db
       .select()
       .from(s.activityRecords)
