@@ -65,7 +65,9 @@ export default function ScormPlayer({ body }: { body: ScormBody }) {
   const [completedHere, setCompletedHere] = useState<string[]>([]);
   const saved = useRef<Record<string, Record<string, string>>>({});
   const queue = useRef<CommitQueue | null>(null);
-  const running = hydrated && runtime !== null && body.inProgress && body.workflowId !== null;
+  // A package finished on this page stays on screen (its own last page shows the learner's result);
+  // only its navigation goes, since nothing more can be saved.
+  const running = hydrated && runtime !== null && (body.inProgress || done) && body.workflowId !== null;
   const sco = scos[current];
 
   // One queue for the activity's lifetime on the page.
@@ -149,15 +151,16 @@ export default function ScormPlayer({ body }: { body: ScormBody }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [running, runtime?.activityWorkflowId, sco?.id, current]);
 
-  const choice = runtime?.controlMode.choice !== false;
-  const flow = runtime?.controlMode.flow !== false;
+  const choice = runtime?.controlMode.choice !== false && !done;
+  const flow = runtime?.controlMode.flow !== false && !done;
   return (
     <div className="scorm">
-      {!hydrated ? (
+      {/* Only a browser without scripting shows it: with JavaScript it never flashes before the player runs. */}
+      <noscript>
         <p className="notice" data-testid="scorm-no-js">
           {t("scorm.noJs")}
         </p>
-      ) : null}
+      </noscript>
       {!runtime ? <p className="activity-panel__meta">{t("scorm.start")}</p> : null}
       {runtime && scos.length > 1 ? (
         <nav aria-label={t("scorm.contents")} className="scorm__toc">
