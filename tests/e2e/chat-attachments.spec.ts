@@ -1,6 +1,7 @@
 import { test, expect, login, expectAccessible, expectNoReact, type Learner } from "./fixtures";
 import type { Page } from "@playwright/test";
 import { request as httpRequest } from "node:http";
+import { openHub } from "./hub";
 
 /**
  * Chat attachments (issue 16 item 3, spec 5, spec 7.5): a learner posts files with a message in the
@@ -20,14 +21,7 @@ const PNG = Buffer.from(
 const TYPES = "pdf, png, jpeg, gif, webp, txt, docx, xlsx, pptx, zip";
 
 async function openChat(page: Page, who: Learner) {
-  await login(page, who, "/learn/courses");
-  await page
-    .locator(".card-grid > li.course-card")
-    .filter({ has: page.getByRole("heading", { name: "Welcome to Northwind", exact: true }) })
-    .getByRole("link")
-    .first()
-    .click();
-  await page.getByRole("link", { name: "Notifications" }).click();
+  await openHub(page, who);
   await page.getByRole("link", { name: /Course chat/ }).click();
   await expect(page.getByRole("heading", { level: 2, name: "Course chat" })).toBeVisible();
 }

@@ -1,5 +1,6 @@
 import { test, expect, login, expectAccessible, type Learner } from "./fixtures";
 import type { Browser, Page } from "@playwright/test";
+import { openHub } from "./hub";
 
 /**
  * The communications hub (spec 2.5, issue 16 items 1–3): the Notifications layer of a course opens its
@@ -8,18 +9,6 @@ import type { Browser, Page } from "@playwright/test";
  */
 const onboarding = { course: "onboarding", selfEnrolled: true };
 test.use({ learnerRecipe: { enrolments: [onboarding] } });
-
-async function openHub(page: Page, who: Learner) {
-  await login(page, who, "/learn/courses");
-  await page
-    .locator(".card-grid > li.course-card")
-    .filter({ has: page.getByRole("heading", { name: "Welcome to Northwind", exact: true }) })
-    .getByRole("link")
-    .first()
-    .click();
-  await page.getByRole("link", { name: "Notifications" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Notifications" })).toBeVisible();
-}
 
 /** Posts `word` in the course chat from a page on the course's Notifications layer. */
 async function postInChat(page: Page, word: string) {
