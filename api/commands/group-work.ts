@@ -14,6 +14,7 @@ import {
 import { ApiError, message } from "../errors";
 import { leafProgress, progressOf } from "../queries/activity-tree";
 import { candidateGroups, ensureGroupWorkflow, recordContribution } from "../queries/group-work";
+import { scheduleReinforcement } from "./reinforcement";
 
 type GroupWorkflow = typeof gaw.$inferSelect;
 
@@ -112,7 +113,7 @@ export async function finishGroupWork(
   tx: Tx,
   userId: string,
   gawId: string,
-  activity: Pick<typeof activities.$inferSelect, "maxScore" | "manualGrading">,
+  activity: Pick<typeof activities.$inferSelect, "id" | "maxScore" | "manualGrading">,
   now: Date,
 ): Promise<boolean> {
   const graded = activity.maxScore !== null || activity.manualGrading;
@@ -155,16 +156,26 @@ export async function finishGroupWork(
       })),
     )
     .onConflictDoNothing();
-  // The other members' attempts move on too (the caller's own is updated by its command), in id order.
-  const others = [...new Set(members.filter((m) => m.userId !== userId).map((m) => m.objectiveWorkflowId))].sort();
-  for (const owId of others) {
+  // The other members' attempts move on too (the caller's own is updated by its command), in id order,
+  // and their reinforcement questions of the activity are scheduled as the caller's are (spec 2.8).
+  const others = members
+    .filter((m) => m.userId !== userId)
+    .sort((a, b) => (a.objectiveWorkflowId < b.objectiveWorkflowId ? -1 : 1));
+  for (const m of others) {
     const [wf] = await tx
       .select({ objectiveId: objectiveWorkflows.objectiveId })
       .from(objectiveWorkflows)
-      .where(eq(objectiveWorkflows.id, owId));
+      .where(eq(objectiveWorkflows.id, m.objectiveWorkflowId));
     if (!wf) continue;
-    const progress = progressOf(await leafProgress(tx, wf.objectiveId, owId));
-    await tx.update(objectiveWorkflows).set({ progress }).where(eq(objectiveWorkflows.id, owId));
+    const progress = progressOf(await leafProgress(tx, wf.objectiveId, m.objectiveWorkflowId));
+    await tx.update(objectiveWorkflows).set({ progress }).where(eq(objectiveWorkflows.id, m.objectiveWorkflowId));
+    await scheduleReinforcement(tx, {
+      userId: m.userId,
+      objectiveId: wf.objectiveId,
+      objectiveWorkflowId: m.objectiveWorkflowId,
+      activityIds: [activity.id],
+      now,
+    });
   }
   return true;
 }

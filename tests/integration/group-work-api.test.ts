@@ -233,6 +233,19 @@ describe("group activity workflows (spec 1, 3, 7.3)", () => {
 
   it("20 finishes at once from the 4 members make one submission and one result for all", async () => {
     const c = await setup({ maxScore: 10, manualGrading: true });
+    // A reinforcement question about the activity (spec 2.8): every member is asked it, once.
+    const [part] = await t.database.db.select().from(s.activityParts).where(eq(s.activityParts.id, c.parts.group));
+    await t.database.db.insert(s.reinforcementQuestions).values({
+      activityId: part.activityId,
+      position: 1,
+      question: "Which chart compares categories best?",
+      options: [
+        { id: "a", text: "A bar chart" },
+        { id: "b", text: "A pie chart" },
+      ],
+      correctAnswer: "a",
+      feedback: "Bars compare lengths.",
+    });
     for (const who of MEMBERS) expect((await start(c, who, c.parts.group)).status).toBe(200);
     const gawId = (await ownAw(c, "ada", c.parts.group)).groupActivityWorkflowId!;
     const responses = await Promise.all(
@@ -277,6 +290,16 @@ describe("group activity workflows (spec 1, 3, 7.3)", () => {
     const late = await call("ada", "PUT", gawPath(c, "ada", gawId), { text: "too late", version: 0 });
     expect(late.status).toBe(409);
     expect(JSON.stringify(await late.json())).toContain("groupWorkSubmitted");
+    const asked = await db
+      .select({ userId: s.reinforcementWorkflows.userId })
+      .from(s.reinforcementWorkflows)
+      .where(
+        inArray(
+          s.reinforcementWorkflows.userId,
+          MEMBERS.map((w) => t.users[w]),
+        ),
+      );
+    expect(asked.map((a) => a.userId).sort()).toEqual(MEMBERS.map((w) => t.users[w]).sort());
     // The other members' attempts moved on with it.
     const progress = await db
       .select({ progress: s.objectiveWorkflows.progress })
