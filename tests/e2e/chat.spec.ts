@@ -73,7 +73,13 @@ test("another learner's message shows an unread badge, and is read once the chat
     await chatTab.click();
     await expect(page.getByText(word)).toBeVisible();
     await page.getByRole("link", { name: "Announcements" }).click();
-    await expect(page.getByRole("link", { name: /Course chat/ }).locator(".unread-badge")).toHaveCount(0);
+    await expect(page.getByRole("heading", { level: 2, name: "Announcements" })).toBeVisible();
+    // The chat is the demo course's, shared with the tests running beside this one: a badge now may
+    // only count messages written after the one read (then the word is no longer the newest).
+    if ((await chatTab.locator(".unread-badge").count()) > 0) {
+      await chatTab.click();
+      await expect(page.locator(".chat__log .chat__message").last()).not.toContainText(word);
+    }
   } finally {
     await other.close();
   }
