@@ -1,0 +1,98 @@
+/**
+ * The floors of the house (docs/architecture.md), checked by `npm run layers` inside `npm run validate`.
+ * `npm run layers:graph` draws docs/layers.mmd from the same folders.
+ *
+ *   app:  routes (+ root, entries) → components → common → domain
+ *         routes → services (*.server.ts, app/server) → common → domain
+ *   api:  app.ts, thread host → routes → commands, queries, mappers, … → db → domain
+ *   demo: api/demo (seeders, demo content) → api (what it imports) → db → domain
+ *   domain imports nothing of the project.
+ * Type-only imports count: a circle of types is still a circle a reader has to hold.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "No circles of imports, type-only ones included.",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "domain-is-pure",
+      severity: "error",
+      comment: "domain/ holds the spec's rules as pure code: it imports nothing of app/ or api/.",
+      from: { path: "^domain/" },
+      to: { path: "^(app|api|server\\.ts)" },
+    },
+    {
+      name: "app-reaches-api-over-http",
+      severity: "error",
+      comment: "app/ reaches the LMS API only through its typed HTTP client (app/services/lms.server.ts).",
+      from: { path: "^app/" },
+      to: { path: "^api/" },
+    },
+    {
+      name: "api-knows-no-app",
+      severity: "error",
+      comment: "The embedded LMS API could be any LMS: it imports nothing of the web app.",
+      from: { path: "^api/" },
+      to: { path: "^(app/|server\\.ts)" },
+    },
+    {
+      name: "db-is-ground",
+      severity: "error",
+      comment: "api/db/ talks to the database only: it imports nothing of api/ above it.",
+      from: { path: "^api/db/" },
+      to: { path: "^api/", pathNot: "^api/db/" },
+    },
+    {
+      name: "api-knows-no-demo",
+      severity: "error",
+      comment: "The demo data and its seeders sit above the API; the API never imports them.",
+      from: { path: "^api/", pathNot: "^api/demo/|\\.test\\.ts$" },
+      to: { path: "^api/demo/" },
+    },
+    {
+      name: "components-below-routes",
+      severity: "error",
+      comment: "Components render what routes hand them: no route modules, no server code.",
+      from: { path: "^app/components/" },
+      to: { path: "^app/(routes/|services/|server/|root\\.tsx|entry\\.)|\\.server\\.tsx?$" },
+    },
+    {
+      name: "services-below-components",
+      severity: "error",
+      comment: "Services (server-only) know no component and no route: what both need lives in app/common or domain.",
+      from: { path: "^app/(services|server)/" },
+      to: { path: "^app/(routes/|components/|root\\.tsx|entry\\.)" },
+    },
+    {
+      name: "common-is-low",
+      severity: "error",
+      comment: "app/common is shared by components and services: it imports only itself and domain/.",
+      from: { path: "^app/common/" },
+      to: { path: "^app/", pathNot: "^app/common/" },
+    },
+    {
+      name: "no-unresolvable",
+      severity: "error",
+      comment: "An import that resolves to nothing.",
+      from: {},
+      // React Router's generated route types (./+types/…) live in .react-router/ until typegen runs.
+      to: { couldNotResolve: true, pathNot: "/\\+types/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^(node_modules|build|data|\\.react-router|test-results|playwright-report)/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".tsx", ".mjs", ".js", ".d.ts", ".json"],
+    },
+  },
+};
