@@ -9,9 +9,25 @@
  *   domain imports nothing of the project.
  * Type-only imports count: a circle of types is still a circle a reader has to hold.
  */
+const { rooms } = require("./scripts/layers.cjs");
+
+/** One rule per room of scripts/layers.cjs: nothing in it imports a room on a higher floor. */
+const floors = rooms
+  .map((room, i) => ({ room, before: rooms.slice(0, i), above: rooms.filter((r) => r.floor > room.floor) }))
+  .filter(({ above }) => above.length > 0)
+  .map(({ room, before, above }) => ({
+    name: `floor-${room.floor}-${room.name.replace(/[^a-z0-9]+/gi, "-").toLowerCase()}`.replace(/-+$/, ""),
+    severity: "error",
+    comment: `${room.name} (floor ${room.floor}) imports nothing on a higher floor (scripts/layers.cjs).`,
+    // A module belongs to the first room that matches it: the rooms listed earlier are not this one.
+    from: { path: room.path, pathNot: ["\\.(test|spec)\\.tsx?$", ...before.map((r) => r.path)] },
+    to: { path: above.map((r) => `(${r.path})`).join("|") },
+  }));
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    ...floors,
     {
       name: "no-circular",
       severity: "error",
@@ -51,7 +67,7 @@ module.exports = {
       name: "api-knows-no-demo",
       severity: "error",
       comment: "The demo data and its seeders sit above the API; the API never imports them.",
-      from: { path: "^api/", pathNot: "^api/demo/|\\.test\\.ts$" },
+      from: { path: "^api/", pathNot: "^api/(demo/|app-thread\\.ts$)|\\.test\\.ts$" },
       to: { path: "^api/demo/" },
     },
     {

@@ -38,18 +38,20 @@ import { createApi } from "./api/app";
 import { openDatabase } from "./api/db/client";
 import { importScormPackage, saveUpload, SCORM_LIMITS } from "./api/scorm/import";
 import { ScormPackageError } from "./api/scorm/manifest";
-import { seedIfEmpty } from "./api/db/seed";
-import { demoAccountsAllowed, demoPassword, disableDemoPasswordAccounts } from "./api/db/demo-accounts";
+import { seedIfEmpty } from "./api/demo/seed";
+import { demoAccountsAllowed, demoPassword, disableDemoPasswordAccounts } from "./api/demo/demo-accounts";
 import { createIdentityProvider, IDP_MOUNT } from "./api/idp/provider";
 import { deleteExpiredModels } from "./api/idp/adapter";
 import { createSessionStore, deleteEndedSessions } from "./api/sessions/store";
 import { operatorCommand, OperatorError, runOperatorCommand } from "./api/sessions/operator";
 import { loadSecrets, verifierFrom, type VerifierConfig } from "./api/runtime";
-import { isLoopback, testSupportEnabled, TEST_SUPPORT_PATH } from "./api/routes/test-support";
-import { demoTools, TOOLS_FILE } from "./api/lti/registry";
-import { createDemoProctoringService, DEMO_PROCTORING_PATH } from "./api/proctoring/demo-service";
-import { createDemoLti13Tool } from "./api/lti/demo-tool";
-import { createDemoLti11Tool } from "./api/lti/demo-tool-11";
+import { isLoopback, testSupportEnabled, testSupportMount, TEST_SUPPORT_PATH } from "./api/demo/test-support";
+import { startApiInThread } from "./api/app-thread";
+import { TOOLS_FILE } from "./api/lti/registry";
+import { demoTools } from "./api/demo/tools/registry";
+import { createDemoProctoringService, DEMO_PROCTORING_PATH } from "./api/demo/tools/proctoring";
+import { createDemoLti13Tool } from "./api/demo/tools/lti13";
+import { createDemoLti11Tool } from "./api/demo/tools/lti11";
 import { attachmentBodyLimit } from "./domain/chat-attachments";
 import { chatAttachmentRules, isChatPostPath } from "./app/server/chat-uploads.server";
 
@@ -196,7 +198,7 @@ if (!process.env.LMS_API_URL) {
   if (database.thread) {
     // Decision 012: the API runs in the database thread, beside PGlite, off the rendering thread.
     const thread = database.thread;
-    await thread.startApi({
+    await startApiInThread(thread, {
       verifier,
       dataDir,
       testSupport,
@@ -217,7 +219,7 @@ if (!process.env.LMS_API_URL) {
       database,
       verifyToken: verifierFrom(verifier),
       dataDir,
-      testSupport,
+      internalRoutes: testSupportMount(testSupport),
       appUrl,
       signingKey: secrets.signingKey,
       previousSigningKeys: secrets.previousSigningKeys,

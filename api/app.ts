@@ -21,7 +21,6 @@ import { analyticsRoutes } from "./routes/analytics";
 import { ltiLaunchRoutes, ltiPlatformRoutes } from "./routes/lti";
 import { storageRoutes } from "./routes/storage";
 import { storageRoots } from "./files/roots";
-import { testSupportRoutes } from "./routes/test-support";
 import { scormRoutes } from "./routes/scorm";
 import { params, idParams } from "./validate";
 import { createWriteLimiters } from "./write-limits";
@@ -71,8 +70,8 @@ export function createApi(deps: ApiDeps) {
   app.route("/analytics/v1", analyticsRoutes());
   app.route("/lms-storage/v1", storageRoutes(storageRoots(deps.dataDir)));
   app.route("/scorm/v1", scormRoutes());
-  // Decision 014: only for the browser tests' server (server.ts decides and keeps it to loopback).
-  if (deps.testSupport) app.route("/test-support/v1", testSupportRoutes());
+  // Decision 014: test support, only for the browser tests' server (server.ts decides and keeps it to loopback).
+  for (const [path, routes] of Object.entries(deps.internalRoutes ?? {})) app.route(path, routes);
   if (deps.jobs) startJobs(deps);
 
   return app;

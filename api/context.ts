@@ -1,3 +1,4 @@
+import type { Hono } from "hono";
 import type { JWK } from "jose";
 import type { Database, Db } from "./db/client";
 import type { TutorModelConfig } from "./tutor-model";
@@ -20,8 +21,11 @@ export interface ApiDeps {
   now?: () => Date;
   /** DATA_DIR, for private file storage ($DATA_DIR/storage). */
   dataDir?: string;
-  /** Mounts /api/test-support (decision 014): the browser tests' server only. */
-  testSupport?: boolean;
+  /**
+   * Routes that are not part of the LMS API, mounted under /api by their path (test support, decision
+   * 014: the browser tests' server only). The composition roots (server.ts, app-thread.ts) decide.
+   */
+  internalRoutes?: Record<string, Hono<ApiEnv>>;
   /** Public origin of the app (APP_URL): links in e-mails, certificate QR codes, credential ids. */
   appUrl?: string;
   /** The platform's signing key (credentials, decision 020); none → a key of the process's own. */

@@ -1,7 +1,5 @@
-import { createMiddleware } from "hono/factory";
-import type { ApiEnv } from "./context";
 import type { Database } from "./db/client";
-import { createLimiter, tooManyRequests, type Limiter } from "./rate-limit";
+import { createLimiter, type Limiter } from "./rate-limit";
 
 /**
  * Per-user limits on the API's writes (issue 17 item 11, decision 018): numbers a learner never meets —
@@ -48,13 +46,3 @@ export function createWriteLimiters(database: Pick<Database, "db">, options: Wri
   }
   return { consume: (kind, userId) => limiters.get(kind)!.consume(userId) };
 }
-
-/** Counts a write of `kind` for the signed-in user (after `requireUser`); over the limit: 429. */
-export const limitWrites = (kind: WriteKind) =>
-  createMiddleware<ApiEnv>(async (c, next) => {
-    if (c.req.method !== "GET" && c.req.method !== "HEAD") {
-      const result = await c.var.writeLimits.consume(kind, c.var.user.id);
-      if (!result.ok) tooManyRequests(c, result.retryAfterSeconds);
-    }
-    await next();
-  });

@@ -1,7 +1,7 @@
 import { startTransition, StrictMode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { HydratedRouter } from "react-router/dom";
-import { createLiteI18n, I18nProvider } from "./i18n/lite";
+import { createLiteI18n, I18nProvider } from "./common/i18n";
 
 /** Translations for the page's language arrive from a cached resource route before hydration. */
 async function hydrate() {

@@ -4,7 +4,7 @@ import type { EntryContext, RouterContextProvider } from "react-router";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
-import { I18nProvider } from "~/i18n/lite";
+import { I18nProvider } from "~/common/i18n";
 import { getInstance } from "./services/i18n.server";
 import { NonceProvider } from "./components/nonce";
 import { appConfig, type AppConfig } from "./services/config.server";

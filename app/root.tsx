@@ -11,7 +11,7 @@ import {
   useRouteLoaderData,
   type ShouldRevalidateFunction,
 } from "react-router";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/root";
 import { localeDirection, parseSupportedLocales, LOCALE_NAMES } from "#domain/locales";
 import { PUBLIC_MENU, pageTitle } from "#domain/menu";

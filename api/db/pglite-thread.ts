@@ -5,7 +5,6 @@
  */
 import { Worker } from "node:worker_threads";
 import type { PGlite, QueryOptions, Results, Transaction } from "@electric-sql/pglite";
-import type { ThreadApiOptions } from "../thread-api";
 
 type FetchReply = { status: number; headers: [string, string][]; body?: ArrayBuffer | null; stream?: number };
 
@@ -106,9 +105,13 @@ export class PGliteThread implements Queryable {
     });
   }
 
-  /** Starts the embedded LMS API in the database thread (decision 012); then `fetch` reaches it. */
-  startApi(options: ThreadApiOptions): Promise<void> {
-    return this.#send({ op: "startApi", options });
+  /**
+   * Starts a request handler in the database thread (decision 012; the LMS API, `api/app-thread.ts`):
+   * the thread imports `module` and calls its `createThreadHandler(client, options)` with a PGlite-shaped
+   * client of its own; then `fetch` reaches the handler. `options` must survive a structured clone.
+   */
+  host(module: URL, options: unknown): Promise<void> {
+    return this.#send({ op: "host", module: module.href, options });
   }
 
   /**

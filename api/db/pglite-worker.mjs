@@ -9,13 +9,15 @@
  *
  * Messages in:  { id, op: "query", sql, params, rowMode, tx? } | { id, op: "exec", sql, tx? }
  *               { id, op: "begin" } | { id, op: "end", tx, commit } | { id, op: "close" }
- *               { id, op: "startApi", options } | { id, op: "fetch", method, url, headers, body }
+ *               { id, op: "host", module, options } | { id, op: "fetch", method, url, headers, body }
  *               { id, op: "pull", stream } | { id, op: "cancel", stream } | { id, op: "listen", channel }
  * Messages out: { id, ok: true, result } | { id, ok: false, error }
  *               { notification: { channel, payload } } (after "listen": PGlite's NOTIFYs, decision 019)
  *
  * Plain JavaScript so that it loads in any Node process (tsx, vitest, plain node) without a loader;
- * `startApi` (decision 012) imports the TypeScript API and registers tsx in this thread if needed.
+ * `host` (decision 012) imports the module it names (the LMS API's `api/app-thread.ts`), registering
+ * tsx in this thread if the module is TypeScript and no loader runs here. This room imports nothing
+ * of the API: what it hosts comes in the message.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, types, parse as pgParse, protocol } from "@electric-sql/pglite";
@@ -236,7 +238,7 @@ async function query(message) {
 // ---------------------------------------------------------------------------------------------
 // The embedded LMS API in this thread (decision 012)
 //
-// With `startApi`, the API's Hono app runs here, beside the database it reads: routing, token
+// With `host`, the API's Hono app runs here, beside the database it reads: routing, token
 // checks, validation, SQL building, row mapping and JSON all leave the rendering thread, and rows
 // no longer cross threads (one JSON body does). The main thread sends `fetch` with the request's
 // method, URL, headers and body; JSON and text answers come back whole, other bodies (files) in
@@ -275,7 +277,7 @@ function localClient() {
 /** Channels whose notices go to the main thread. */
 const forwarded = new Set();
 
-/** (request: Request) => Promise<Response>, once startApi has run. */
+/** (request: Request) => Promise<Response>, once `host` has run. */
 let api = null;
 /** Bodies being pulled by the main thread: id → reader. */
 const bodies = new Map();
@@ -283,10 +285,10 @@ let nextBody = 1;
 const WHOLE_BODY = /json|^text\/(?!event-stream)/i;
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
-async function startApi(options) {
+async function host(message) {
   let module;
   try {
-    module = await import("../thread-api.ts");
+    module = await import(message.module);
   } catch (error) {
     // Started without a TypeScript loader (vitest, plain node): register tsx for this thread. Node
     // 24 strips types by itself but does not resolve extensionless imports (ERR_MODULE_NOT_FOUND).
@@ -294,13 +296,13 @@ async function startApi(options) {
     // (A failed import stays cached under its URL, hence the query string.)
     const { register } = await import("tsx/esm/api");
     register();
-    module = await import("../thread-api.ts?tsx");
+    module = await import(`${message.module}?tsx`);
   }
-  api = module.createThreadApi(localClient(), options);
+  api = await module.createThreadHandler(localClient(), message.options);
 }
 
 async function fetchApi(message) {
-  if (!api) throw new Error("the API is not started in the database thread");
+  if (!api) throw new Error("nothing is hosted in the database thread");
   const response = await api(
     new Request(message.url, { method: message.method, headers: message.headers, body: message.body ?? undefined }),
   );
@@ -381,8 +383,8 @@ async function handle(message) {
         );
       }
       return null;
-    case "startApi":
-      return startApi(message.options);
+    case "host":
+      return host(message);
     case "fetch":
       return fetchApi(message);
     case "pull":

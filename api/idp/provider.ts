@@ -4,7 +4,7 @@ import Provider, { type Configuration, type KoaContextWithOIDC } from "oidc-prov
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { JWK } from "jose";
 import type { Db } from "../db/client";
-import { verifyPassword } from "../db/password";
+import { verifyPassword } from "./password";
 import { impersonations, pendingRegistrations, users } from "../db/schema";
 import { drizzleAdapter } from "./adapter";
 import { idpTranslator, type IdpT } from "./i18n";

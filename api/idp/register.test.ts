@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { openTestDatabase } from "../../tests/fixtures/database";
-import { seedDemo } from "../db/seed";
+import { seedDemo } from "../demo/seed";
 import { licences, pendingRegistrations, userRoles, users } from "../db/schema";
-import { verifyPassword } from "../db/password";
+import { verifyPassword } from "./password";
 import { registerLearner } from "./register";
 
 let database: Database;

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { hashPassword } from "../db/password";
+import { hashPassword } from "./password";
 import { licences, pendingRegistrations, userRoles, users } from "../db/schema";
 import { defaultTenantId } from "../settings";
 

@@ -1,11 +1,10 @@
 /**
  * The LTI tool registry (issue 14 item 1, decision 023): what the operator registered with
- * `npm run lti:tool`, kept in `DATA_DIR/lti-tools.json` beside the platform's keys, plus the demo
- * tools of `api/db/demo/lti-tools.json` when the demo runs. Read again when the file changes, so a
+ * `npm run lti:tool`, kept in `DATA_DIR/lti-tools.json` beside the platform's keys, plus the tools
+ * the server gives directly (the demo's, `api/demo/tools/registry.ts`). Read again when the file changes, so a
  * tool added while the server runs is launched at once.
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { z } from "zod";
 import { framePolicyProblems } from "../../domain/lti";
 
@@ -59,17 +58,16 @@ export const TOOLS_FILE = "lti-tools.json";
 
 export function readToolsFile(file: string): LtiTool[] {
   if (!existsSync(file)) return [];
-  return fileSchema.parse(JSON.parse(readFileSync(file, "utf8"))).tools;
+  return parseToolsFile(readFileSync(file, "utf8"));
 }
 
 export function writeToolsFile(file: string, tools: LtiTool[]) {
   writeFileSync(file, `${JSON.stringify({ tools }, null, 2)}\n`, { mode: 0o600 });
 }
 
-/** The demo tools (`api/db/demo/lti-tools.json`), their `{appUrl}` replaced by this server's origin. */
-export function demoTools(appUrl: string): LtiTool[] {
-  const text = readFileSync(join(import.meta.dirname, "../db/demo/lti-tools.json"), "utf8");
-  return fileSchema.parse(JSON.parse(text.replaceAll("{appUrl}", appUrl))).tools;
+/** A registry file's text (`{ tools: [...] }`) as tools. */
+export function parseToolsFile(text: string): LtiTool[] {
+  return fileSchema.parse(JSON.parse(text)).tools;
 }
 
 export interface LtiRegistryOptions {

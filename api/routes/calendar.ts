@@ -20,7 +20,7 @@ import { DEFAULT_LOCALE, isSupportedLocale } from "../../domain/locales";
 import { ActivityWorkflowState } from "../../domain/vocabulary";
 import type { ApiEnv } from "../context";
 import { requireFeature, requireUser } from "../auth";
-import { limitWrites } from "../write-limits";
+import { limitWrites } from "../limit-writes";
 import { runCommand } from "../commands/run";
 import {
   createCalendarFeed,

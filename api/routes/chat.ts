@@ -10,7 +10,7 @@ import { chatReadMarkers } from "../db/schema";
 import { channelMessages, channelOf, hubMember, readSeqOf, unreadCounts } from "../queries/chat";
 import { ApiError, message } from "../errors";
 import { jsonBody, params, query } from "../validate";
-import { limitWrites } from "../write-limits";
+import { limitWrites } from "../limit-writes";
 import {
   attachmentRulesOf,
   readChatUpload,

@@ -30,7 +30,7 @@ import { catalogScope, enrolledScope, publicScope, type CourseListOptions } from
 import { loadScales } from "../queries/grading-scales";
 import { lastProctoringSessionOf } from "../queries/proctoring";
 import { jsonBody, params, query, idParams, isUuid } from "../validate";
-import { limitWrites } from "../write-limits";
+import { limitWrites } from "../limit-writes";
 
 const listParamsSchema = listQuerySchema.extend({
   filter: z.string().optional(),

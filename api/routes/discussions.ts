@@ -24,7 +24,7 @@ import { runCommand } from "../commands/run";
 import { attemptRefusal } from "../queries/activity-access";
 import { ApiError, message, notFound } from "../errors";
 import { jsonBody, params, query } from "../validate";
-import { limitWrites } from "../write-limits";
+import { limitWrites } from "../limit-writes";
 import { ActivityKind } from "../../domain/vocabulary";
 
 const activityPathParams = z.object({ activityPathId: z.uuid() });

@@ -5,7 +5,7 @@ import { runCommand } from "../commands/run";
 import { productFeedback } from "../db/schema";
 import { ApiError, message } from "../errors";
 import { jsonBody } from "../validate";
-import { limitWrites } from "../write-limits";
+import { limitWrites } from "../limit-writes";
 import { createFeedbackSchema } from "../../domain/contract/feedback";
 
 /** Product feedback (spec 2.11, 7.1; issue 16 item 7): stored once per id. */

@@ -10,7 +10,7 @@ import { activityScoresRevealed, ownWorkflow } from "../queries/workflows";
 import { objectiveWorkflows } from "../db/schema";
 import { ApiError, message, notFound } from "../errors";
 import { jsonBody, params, query } from "../validate";
-import { limitWrites } from "../write-limits";
+import { limitWrites } from "../limit-writes";
 import { eq } from "drizzle-orm";
 import { ObjectiveWorkflowState } from "../../domain/vocabulary";
 

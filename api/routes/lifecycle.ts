@@ -46,7 +46,7 @@ import {
   saveResume,
 } from "../queries/workflows";
 import { jsonBody, params, idParams, isUuid } from "../validate";
-import { limitWrites } from "../write-limits";
+import { limitWrites } from "../limit-writes";
 import { registryOf } from "../lti/registry";
 
 const contentParams = z.object({ id: z.uuid(), path: z.uuid().optional() });

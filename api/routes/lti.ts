@@ -21,7 +21,7 @@ import { registryOf } from "../lti/registry";
 import { handleOutcome, resourceForm } from "../lti/lti11";
 import { courseMembers, toolLinks } from "../queries/lti";
 import { isUuid, jsonBody, params } from "../validate";
-import { limitWrites } from "../write-limits";
+import { limitWrites } from "../limit-writes";
 
 const resourceLinkBody = z.object({ activityPathId: z.uuid() });
 const contextParams = z.object({ contextId: z.uuid() });

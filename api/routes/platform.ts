@@ -11,7 +11,7 @@ import { ApiError, message, notFound } from "../errors";
 import { requireUser } from "../auth";
 import { defaultTenantId, readSettings, toPublicSettings } from "../settings";
 import { jsonBody, params } from "../validate";
-import { limitWrites } from "../write-limits";
+import { limitWrites } from "../limit-writes";
 
 const userParams = z.object({ id: z.union([z.literal("me"), z.uuid()]) });
 const timezoneCommandBody = timezoneBodySchema.extend({ commandId: z.uuid().optional() });

@@ -17,7 +17,7 @@ import {
 } from "../queries/proctoring";
 import { activityWorkflowPart, ownWorkflow } from "../queries/workflows";
 import { params, query } from "../validate";
-import { limitWrites } from "../write-limits";
+import { limitWrites } from "../limit-writes";
 
 const activityWorkflowParams = z.object({ id: z.uuid(), awId: z.uuid() });
 const startTokenQuery = z.object({ activityPathId: z.uuid().optional() });

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { reinforcementAnswerBodySchema } from "../../domain/contract/reinforcement";
 import type { ApiEnv } from "../context";
 import { requireUser } from "../auth";
-import { limitWrites } from "../write-limits";
+import { limitWrites } from "../limit-writes";
 import { notFound } from "../errors";
 import { answerReinforcement } from "../commands/reinforcement";
 import { runCommand } from "../commands/run";

@@ -4,7 +4,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import { z } from "zod";
 import type { ApiEnv } from "../context";
 import { requireUser } from "../auth";
-import { limitWrites } from "../write-limits";
+import { limitWrites } from "../limit-writes";
 import { ApiError, message } from "../errors";
 import { userRoles } from "../db/schema";
 import { storageDir } from "../files/certificate-files";

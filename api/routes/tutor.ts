@@ -10,7 +10,7 @@ import { ApiError, message, notFound } from "../errors";
 import { readSettings } from "../settings";
 import { conversation, openParts, retrieve, tutorCourse } from "../queries/tutor";
 import { jsonBody, params } from "../validate";
-import { limitWrites } from "../write-limits";
+import { limitWrites } from "../limit-writes";
 import {
   askTutorSchema,
   citationsOf,

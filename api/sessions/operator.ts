@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db/client";
-import { hashPassword } from "../db/password";
+import { hashPassword } from "../idp/password";
 import { impersonations, userRoles, users } from "../db/schema";
 import { revokeAccountModels, revokeAllModels } from "../idp/adapter";
 import { PASSWORD_MIN } from "../idp/register";

@@ -1,47 +1,17 @@
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import { useFetcher } from "react-router";
 import { Suspense } from "react";
 import { PdfViewer } from "./viewer/pdf-viewer";
 import { Gallery, GalleryFromHtml } from "./viewer/gallery";
 import { LazyIframe } from "./viewer/lazy-iframe";
 import { lazyWidget } from "./lazy-widget";
-import type { ScormBody } from "./scorm/scorm-body";
+import type { ActivityBody } from "~/common/views/activity";
 
 /** The SCORM player and its runtime load with a SCORM activity only (issue 15: never in other activities' first load). */
 const ScormPlayer = lazyWidget(() => import("./scorm/scorm-player"));
-import type { LtiLaunchProps } from "./lti/lti-launch";
 
 /** Issue 14: the LTI launch (frame, forms) loads lazily; without JavaScript it is rendered whole on the server. */
 const LtiLaunch = lazyWidget(() => import("./lti/lti-launch"));
-
-/** What the loader prepares for one activity (already sanitised, dates already formatted). */
-export type ActivityBody =
-  | { kind: "text"; html: string }
-  | {
-      kind: "pdf";
-      url: string;
-      fileName: string;
-      size: string | null;
-      page: number | null;
-      resumeTarget: string | null;
-    }
-  | { kind: "images"; images: { src: string; alt: string }[] }
-  | { kind: "file"; url: string; fileName: string; size: string | null }
-  | { kind: "video"; src: string; title: string; duration: number | null }
-  | {
-      kind: "event";
-      when: string;
-      until: string | null;
-      timezone: string;
-      location: string | null;
-      url: string | null;
-      status: "upcoming" | "ongoing" | "past";
-      description: string | null;
-    }
-  | { kind: "lti"; toolUrl: string | null; launch: LtiLaunchProps | null }
-  | ScormBody
-  | { kind: "module"; count: number }
-  | { kind: "none" };
 
 /** Saves the PDF page for resume (a fetcher; without JavaScript the page is simply not remembered). */
 function PdfWithResume({ body, title }: { body: Extract<ActivityBody, { kind: "pdf" }>; title: string }) {

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { useNavigation } from "react-router";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 
 /** Spec 9: the blocking loader appears only when a command waits longer than this. */
 const BLOCKING_LOADER_DEBOUNCE_MS = 300;

@@ -1,4 +1,4 @@
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import type { CertificateStatus } from "#domain/certificates";
 
 /** Issue 12: whether a certificate is valid, expired or revoked — in words, not colour alone. */

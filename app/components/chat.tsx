@@ -1,14 +1,14 @@
 import { useEffect, useMemo, useState } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import { CHAT_BODY_MAX } from "#domain/limits";
 import { linkify } from "#domain/chat";
-import type { ChatAttachmentView, ChatMessageView, ChatView } from "~/services/chat.server";
-import { chatPostSchema } from "~/forms/chat";
-import { INTENT } from "~/forms/intents";
-import { parseSubmission } from "~/forms/parse";
+import { chatPostSchema } from "~/common/forms/chat";
+import { INTENT } from "~/common/forms/intents";
+import { parseSubmission } from "~/common/forms/parse";
 import { FieldErrors } from "./field-errors";
+import { type ChatAttachmentView, type ChatMessageView, type ChatView } from "~/common/views/chat";
 
 /** Plain text with its links made clickable; React escapes the rest, so HTML shows as typed. */
 function MessageText({ body }: { body: string }) {

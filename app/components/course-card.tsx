@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import { coverFallbackColor, progressPercent } from "#domain/courses";
 
 export interface CardProps {

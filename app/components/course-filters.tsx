@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation, useSubmit } from "react-router";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 
 export interface FilterSection {
   /** Query parameter name, e.g. "collection" or "category[<id>]". */

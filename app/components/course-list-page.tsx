@@ -1,6 +1,6 @@
 import { useLocation } from "react-router";
-import { useTranslation } from "~/i18n/lite";
-import { PAGE_SIZE } from "~/constants";
+import { useTranslation } from "~/common/i18n";
+import { PAGE_SIZE } from "~/common/constants";
 import { CourseCard } from "./course-card";
 import { CollectionChips, FilterDrawer, Pagination, SearchBox, type FilterSection } from "./course-filters";
 

@@ -1,5 +1,5 @@
 import { NavLink } from "react-router";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import type { FormattedScore } from "#domain/courses";
 
 export interface ScoreViewData {

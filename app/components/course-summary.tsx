@@ -1,4 +1,4 @@
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import { coverFallbackColor } from "#domain/courses";
 
 const DESCRIPTION_COLLAPSE_AT = 70;

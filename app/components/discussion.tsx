@@ -1,13 +1,13 @@
 import { Form, useNavigation, useSearchParams } from "react-router";
 import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import { DISCUSSION_BODY_MAX } from "#domain/limits";
-import type { DiscussionData, DiscussionPostView } from "~/services/discussion.server";
-import { discussionPostSchema } from "~/forms/discussion";
-import { INTENT } from "~/forms/intents";
-import { parseSubmission } from "~/forms/parse";
+import { discussionPostSchema } from "~/common/forms/discussion";
+import { INTENT } from "~/common/forms/intents";
+import { parseSubmission } from "~/common/forms/parse";
 import { FieldErrors } from "./field-errors";
 import { Pagination } from "./course-filters";
+import { type DiscussionData, type DiscussionPostView } from "~/common/views/discussion";
 
 export interface DiscussionProps extends DiscussionData {
   /** The action's answer to the last refused post, and which form sent it (null: a new post). */

@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, Link } from "react-router";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
+import { ACTIVITY_NOT_FOUND } from "~/common/errors";
 
 export function errorStatus(error: unknown): number {
   if (isRouteErrorResponse(error)) return error.status;
@@ -8,8 +9,6 @@ export function errorStatus(error: unknown): number {
 
 const KNOWN = new Set([401, 403, 404, 500, 501]);
 
-/** Marks a 404 as the activity variant of spec 2.10 ('Activity not found'). */
-export const ACTIVITY_NOT_FOUND = "activity-not-found";
 /** Marks a 404 as spec 2.5's 'Course is not available' (missing access rights). */
 const COURSE_UNAVAILABLE = "course-unavailable";
 

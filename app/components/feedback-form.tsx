@@ -1,11 +1,11 @@
 import { Form, useFetcher, useNavigation } from "react-router";
 import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import { FEEDBACK_DETAILS, FEEDBACK_GRADES } from "#domain/feedback";
 import { FEEDBACK_COMMENT_MAX } from "#domain/limits";
-import { feedbackSchema } from "~/forms/feedback";
-import { INTENT } from "~/forms/intents";
-import { parseSubmission } from "~/forms/parse";
+import { feedbackSchema } from "~/common/forms/feedback";
+import { INTENT } from "~/common/forms/intents";
+import { parseSubmission } from "~/common/forms/parse";
 import { FieldErrors } from "./field-errors";
 
 export interface FeedbackFormProps {

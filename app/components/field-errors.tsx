@@ -1,9 +1,9 @@
-import { useTranslation } from "~/i18n/lite";
-import { parseFormError } from "~/forms/errors";
+import { useTranslation } from "~/common/i18n";
+import { parseFormError } from "~/common/forms/errors";
 
 /**
  * A field's (or a form's) error messages, from Conform: checked in the browser, re-rendered by the
- * action without JavaScript, or returned by the API — the same codes either way (`~/forms/errors`).
+ * action without JavaScript, or returned by the API — the same codes either way (`~/common/forms/errors`).
  */
 export function FieldErrors({ id, errors, className }: { id?: string; errors?: string[]; className?: string }) {
   const { t } = useTranslation();

@@ -1,5 +1,5 @@
 import { lazy, type ComponentType } from "react";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 
 /** Spec 8 'Module not found': what a widget whose code could not be loaded shows in its place. */
 function ModuleNotFound() {

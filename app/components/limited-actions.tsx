@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 
 /** Spec 9: "Header actions limit default 2" — more actions than this go into a "More actions" menu. */
 const HEADER_ACTIONS_LIMIT = 2;

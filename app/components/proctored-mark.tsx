@@ -1,4 +1,4 @@
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 
 /** Issue 14 item 8: the table of contents marks a proctored activity (an eye), with its meaning as tooltip and text. */
 export function ProctoredMark() {

@@ -1,3 +1,5 @@
+import { useEffect, useEffectEvent } from "react";
+import { useRevalidator } from "react-router";
 /** Spec 9: a failed full-tree reload is tried again after 30 s. */
 export const TREE_RETRY_MS = 30_000;
 
@@ -35,7 +37,22 @@ export function dataUrl(location: { pathname: string; search: string }): string 
 }
 
 /** Whether the server answers the page's data now (a network failure or an error status is no). */
-export async function pageDataAnswers(location: { pathname: string; search: string }): Promise<boolean> {
+async function pageDataAnswers(location: { pathname: string; search: string }): Promise<boolean> {
   const response = await fetch(dataUrl(location), { credentials: "same-origin", cache: "no-store" });
   return response.ok;
+}
+
+/**
+ * Spec 4.13 / 9: refresh at the nearest future constraint time; a failed reload retries after 30 s
+ * (the server is asked first: React Router would render a failed revalidation's error instead).
+ */
+export function useScheduledRefresh(refreshAt: string | null) {
+  const revalidator = useRevalidator();
+  const revalidate = useEffectEvent(() => void revalidator.revalidate());
+  const check = useEffectEvent(() => pageDataAnswers(window.location));
+  useEffect(() => {
+    if (!refreshAt) return;
+    const delay = Math.min(Math.max(Date.parse(refreshAt) - Date.now(), 0) + 500, 24 * 3600_000);
+    return scheduleRefresh({ delay, check: () => check(), reload: () => revalidate(), retryMs: TREE_RETRY_MS });
+  }, [refreshAt]);
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import { useHydrated } from "./use-hydrated";
 import { showToast } from "./toasts";
 

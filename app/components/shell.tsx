@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useRef, useState } from "react";
 import { Form, Link, NavLink, useLocation, useMatches } from "react-router";
-import { INTENT } from "~/forms/intents";
-import { useTranslation } from "~/i18n/lite";
+import { INTENT } from "~/common/forms/intents";
+import { useTranslation } from "~/common/i18n";
 import type { MenuEntry } from "#domain/menu";
 import { Toasts } from "./toasts";
 import { lazyWidget } from "./lazy-widget";

@@ -1,10 +1,10 @@
 import { Form, useNavigation, useSearchParams } from "react-router";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import { GROUP_WORK_MAX } from "#domain/groups";
 import { ActivityWorkflowState } from "#domain/vocabulary";
-import type { TeamView } from "~/services/group-work.server";
-import { INTENT } from "~/forms/intents";
+import { INTENT } from "~/common/forms/intents";
 import { Pagination } from "./course-filters";
+import type { TeamView } from "~/common/views/team";
 
 export interface TeamPanelProps {
   team: TeamView;

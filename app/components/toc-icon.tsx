@@ -1,4 +1,4 @@
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import type { TocIconName } from "#domain/activity-access";
 
 const PATHS: Record<TocIconName, React.ReactNode> = {

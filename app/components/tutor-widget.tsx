@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { Link, useFetcher } from "react-router";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import type { TutorExchange } from "#domain/contract/tutor";
 import { rememberTutorWidget, TUTOR_WIDGET_COOKIE } from "#domain/tutor";
 import Tutor from "./tutor";

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigation, useRevalidator } from "react-router";
 import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import type { TutorExchange } from "#domain/contract/tutor";
 import { citationHref, TUTOR_QUESTION_MAX } from "#domain/tutor";
-import { askTutorFormSchema } from "~/forms/tutor";
-import { INTENT } from "~/forms/intents";
-import { parseSubmission } from "~/forms/parse";
+import { askTutorFormSchema } from "~/common/forms/tutor";
+import { INTENT } from "~/common/forms/intents";
+import { parseSubmission } from "~/common/forms/parse";
 import { FieldErrors } from "./field-errors";
 import { useHydrated } from "./use-hydrated";
 

@@ -1,5 +1,5 @@
 import { Link, redirect, useLoaderData } from "react-router";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn._index";
 import { zoneOrUtc } from "#domain/calendar";
 import { progressPercent } from "#domain/courses";
@@ -8,8 +8,9 @@ import { endpoints } from "#domain/contract/endpoints";
 import type { DashboardCourse } from "#domain/contract/calendar";
 import { state } from "~/services/request.server";
 import { getLocale } from "~/services/i18n.server";
-import { formats, itemView, zoneLabel, type ItemView } from "~/services/calendar.server";
+import { formats, itemView, zoneLabel } from "~/services/calendar.server";
 import { CalendarItemEntry } from "~/components/calendar/item";
+import type { ItemView } from "~/common/views/calendar";
 
 export const handle = {
   title: (_: unknown, t: (k: string) => string) => t("dashboard.title"),

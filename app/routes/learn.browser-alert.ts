@@ -2,7 +2,7 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/learn.browser-alert";
 import { BROWSER_ALERT_COOKIE } from "~/services/browser-support.server";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
-import { INTENT } from "~/forms/intents";
+import { INTENT } from "~/common/forms/intents";
 
 /** Only a path of this site (never `//host` or a URL): where the learner was. */
 const backTo = (raw: FormDataEntryValue | null) =>

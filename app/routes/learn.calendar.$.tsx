@@ -1,6 +1,6 @@
 import { data, Link, redirect, useLoaderData } from "react-router";
 import { z } from "zod";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.calendar.$";
 import {
   dateIn,
@@ -36,8 +36,8 @@ import {
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
 import { LmsError } from "~/services/lms.server";
 import { redirectWithToast } from "~/services/toast.server";
-import { parseSubmission } from "~/forms/parse";
-import { INTENT } from "~/forms/intents";
+import { parseSubmission } from "~/common/forms/parse";
+import { INTENT } from "~/common/forms/intents";
 import { DayList, type NowInfo } from "~/components/calendar/day-list";
 import { MonthGrid, type MonthGridData } from "~/components/calendar/month-grid";
 import { FeedLink } from "~/components/calendar/feed-link";

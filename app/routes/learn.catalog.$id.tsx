@@ -1,5 +1,5 @@
 import { Form, redirect, useLoaderData, useNavigation } from "react-router";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import { listCrumb } from "~/components/list-crumb";
 import type { Route } from "./+types/learn.catalog.$id";
 import { state } from "~/services/request.server";
@@ -8,8 +8,8 @@ import { catalogCourse, requireCourseId } from "~/services/catalog.server";
 import { enrol } from "~/services/courses.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
-import { parseSubmission } from "~/forms/parse";
-import { INTENT } from "~/forms/intents";
+import { parseSubmission } from "~/common/forms/parse";
+import { INTENT } from "~/common/forms/intents";
 import { z } from "zod";
 import { AboutHtml, CollapsibleDescription, CourseCover, CourseHeader } from "~/components/course-summary";
 

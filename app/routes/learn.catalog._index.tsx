@@ -1,6 +1,6 @@
 import { data, redirect, useLoaderData } from "react-router";
 import { rememberList } from "~/services/breadcrumbs.server";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.catalog._index";
 
 import { state } from "~/services/request.server";

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { data, useLoaderData } from "react-router";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.certificate.$number";
 import { getLocale } from "~/services/i18n.server";
 import { dateFormatter } from "~/services/format.server";

@@ -1,5 +1,5 @@
 import { Link, useLoaderData } from "react-router";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.courses.$id.certificate.$number";
 import { endpoints } from "#domain/contract/endpoints";
 import { state } from "~/services/request.server";

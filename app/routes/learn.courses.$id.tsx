@@ -1,6 +1,6 @@
 import { Form, Link, useLoaderData, useNavigation } from "react-router";
-import { useTranslation } from "~/i18n/lite";
-import { listCrumb, type ListSlug } from "~/components/list-crumb";
+import { useTranslation } from "~/common/i18n";
+import { listCrumb } from "~/components/list-crumb";
 import { listCameFrom } from "~/services/breadcrumbs.server";
 import type { Route } from "./+types/learn.courses.$id";
 import { state } from "~/services/request.server";
@@ -12,13 +12,14 @@ import { courseView, finishAttempt, loadCourse, startCourse, type CourseView } f
 import { enrol } from "~/services/courses.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
-import { parseSubmission } from "~/forms/parse";
-import { INTENT } from "~/forms/intents";
+import { parseSubmission } from "~/common/forms/parse";
+import { INTENT } from "~/common/forms/intents";
 import { z } from "zod";
 import { AboutHtml, CollapsibleDescription, CourseCover, CourseHeader } from "~/components/course-summary";
 import { LimitedActions, type Action } from "~/components/limited-actions";
 import { ShareLink } from "~/components/share-link";
 import { ScoreBadge, CourseLayers } from "~/components/course-parts";
+import type { ListSlug } from "~/common/lists";
 
 export const handle = {
   title: (d: { view?: CourseView } | undefined) => d?.view?.objective.name ?? null,

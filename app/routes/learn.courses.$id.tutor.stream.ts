@@ -3,8 +3,8 @@ import { endpoints } from "#domain/contract/endpoints";
 import { requireCourseId } from "~/services/catalog.server";
 import { readForm } from "~/services/forms.server";
 import { tutorCourse } from "~/services/tutor.server";
-import { parseSubmission } from "~/forms/parse";
-import { askTutorFormSchema } from "~/forms/tutor";
+import { parseSubmission } from "~/common/forms/parse";
+import { askTutorFormSchema } from "~/common/forms/tutor";
 
 /**
  * POST /learn/courses/{id}/tutor/stream (issue 16 item 6, decision 028): the tutor's answer streamed to

@@ -1,6 +1,6 @@
 import { Suspense } from "react";
 import { data, redirect, useActionData, useLoaderData } from "react-router";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.courses.$id.tutor";
 import { endpoints } from "#domain/contract/endpoints";
 import { ActivityKind } from "#domain/vocabulary";
@@ -10,10 +10,10 @@ import { LmsError } from "~/services/lms.server";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { commandErrorToast } from "~/services/command-errors.server";
-import { formError } from "~/forms/errors";
-import { parseSubmission } from "~/forms/parse";
-import { INTENT } from "~/forms/intents";
-import { askTutorFormSchema } from "~/forms/tutor";
+import { formError } from "~/common/forms/errors";
+import { parseSubmission } from "~/common/forms/parse";
+import { INTENT } from "~/common/forms/intents";
+import { askTutorFormSchema } from "~/common/forms/tutor";
 import { CourseLayers } from "~/components/course-parts";
 import { lazyWidget } from "~/components/lazy-widget";
 

@@ -1,25 +1,26 @@
 import { Suspense } from "react";
 import { data, useActionData, useLoaderData } from "react-router";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.courses.$id.view.notifications";
 import { endpoints } from "#domain/contract/endpoints";
 import { state } from "~/services/request.server";
 import { requireCourseId } from "~/services/catalog.server";
 import { loadCourse } from "~/services/course.server";
-import { chatChannelOf, loadChat, type ChatView } from "~/services/chat.server";
+import { chatChannelOf, loadChat } from "~/services/chat.server";
 import { dateFormatter } from "~/services/format.server";
 import { getLocale } from "~/services/i18n.server";
 import { LmsError } from "~/services/lms.server";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { commandErrorToast } from "~/services/command-errors.server";
-import { formError } from "~/forms/errors";
-import { parseSubmission } from "~/forms/parse";
-import { INTENT } from "~/forms/intents";
-import { CHAT_FILES_FIELD, chatPostSchema, chosenFiles } from "~/forms/chat";
+import { formError } from "~/common/forms/errors";
+import { parseSubmission } from "~/common/forms/parse";
+import { INTENT } from "~/common/forms/intents";
+import { CHAT_FILES_FIELD, chatPostSchema, chosenFiles } from "~/common/forms/chat";
 import { CourseLayers } from "~/components/course-parts";
 import { lazyWidget } from "~/components/lazy-widget";
 import { ActivityKind } from "#domain/vocabulary";
+import type { ChatView } from "~/common/views/chat";
 
 const Chat = lazyWidget(() => import("~/components/chat"));
 

@@ -1,5 +1,5 @@
 import { data, redirect, useLoaderData, useLocation } from "react-router";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.courses._index";
 import { countActiveFilters } from "#domain/courses";
 import { PRIORITY_VALUES, PROGRESS_VALUES } from "#domain/vocabulary";
@@ -18,7 +18,7 @@ import {
   toCourseCard,
   type CourseCardData,
 } from "~/services/courses.server";
-import { PAGE_SIZE } from "~/constants";
+import { PAGE_SIZE } from "~/common/constants";
 import { CARD_SELECT } from "#domain/contract/courses";
 import { clearPersistedFilters, persistFilters, readPersistedFilters } from "~/services/preferences.server";
 import { redirectWithToast } from "~/services/toast.server";

@@ -1,5 +1,5 @@
 import { data, Form, Link, redirect, redirectDocument, useLoaderData } from "react-router";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.courses.proctor.$objectiveId.$activityPathId";
 import { endpoints } from "#domain/contract/endpoints";
 import { isUuid } from "#domain/contract/common";
@@ -14,9 +14,9 @@ import { commandErrorToast } from "~/services/command-errors.server";
 import { intentOf, readForm, badRequest } from "~/services/forms.server";
 import { LmsError, type LmsClient } from "~/services/lms.server";
 import { redirectWithToast } from "~/services/toast.server";
-import { INTENT } from "~/forms/intents";
-import { ACTIVITY_NOT_FOUND } from "~/components/error-page";
+import { INTENT } from "~/common/forms/intents";
 import type { AppConfig } from "~/services/config.server";
+import { ACTIVITY_NOT_FOUND } from "~/common/errors";
 
 export const handle = {
   title: (d: { activity?: { name: string } } | undefined, t: (k: string) => string) =>

@@ -1,6 +1,6 @@
 import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation } from "react-router";
 import { z } from "zod";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.email-response-callback";
 import { endpoints } from "#domain/contract/endpoints";
 import { isAnswerCorrect, isAnswered, readReinforcementLink } from "#domain/reinforcement";
@@ -8,9 +8,9 @@ import type { ReinforcementWorkflow } from "#domain/contract/reinforcement";
 import { state } from "~/services/request.server";
 import { LmsError, type LmsClient } from "~/services/lms.server";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
-import { parseSubmission } from "~/forms/parse";
-import { formError } from "~/forms/errors";
-import { INTENT } from "~/forms/intents";
+import { parseSubmission } from "~/common/forms/parse";
+import { formError } from "~/common/forms/errors";
+import { INTENT } from "~/common/forms/intents";
 import { FieldErrors } from "~/components/field-errors";
 
 export const handle = {

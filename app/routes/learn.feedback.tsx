@@ -1,6 +1,6 @@
 import { Suspense } from "react";
 import { data, useActionData, useLoaderData } from "react-router";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.feedback";
 import { endpoints } from "#domain/contract/endpoints";
 import { state } from "~/services/request.server";
@@ -8,10 +8,10 @@ import { LmsError } from "~/services/lms.server";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { commandErrorToast } from "~/services/command-errors.server";
-import { formError } from "~/forms/errors";
-import { parseSubmission } from "~/forms/parse";
-import { INTENT } from "~/forms/intents";
-import { feedbackSchema } from "~/forms/feedback";
+import { formError } from "~/common/forms/errors";
+import { parseSubmission } from "~/common/forms/parse";
+import { INTENT } from "~/common/forms/intents";
+import { feedbackSchema } from "~/common/forms/feedback";
 import { lazyWidget } from "~/components/lazy-widget";
 import { record } from "~/services/analytics.server";
 

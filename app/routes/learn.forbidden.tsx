@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.forbidden";
 
 export const handle = { title: (_: unknown, t: (k: string) => string) => t("forbidden.title") };

@@ -6,7 +6,7 @@ import { localeCookie } from "~/services/i18n.server";
 import { safeTarget } from "~/services/auth.server";
 import { appConfig } from "~/services/config.server";
 import { readForm } from "~/services/forms.server";
-import { parseSubmission } from "~/forms/parse";
+import { parseSubmission } from "~/common/forms/parse";
 
 /** The language menu's choice (spec 9) and the page to return to. */
 const languageSchema = z.object({ lng: z.enum(SUPPORTED_LOCALES), returnTo: z.string().max(2048).optional() });

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.login-callback";
 import { finishLogin } from "~/services/auth.server";
 import { appConfig, sessionStore } from "~/services/config.server";

@@ -1,5 +1,5 @@
 import { redirect, useLoaderData } from "react-router";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.open-catalog.$id.view.details";
 import { state } from "~/services/request.server";
 import { publicCourse, requireCourseId } from "~/services/catalog.server";

@@ -1,7 +1,7 @@
 import { useMemo, useState } from "react";
 import { data, Form, NavLink, useActionData, useLoaderData, useNavigation } from "react-router";
 import { z } from "zod";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.profile";
 import { endpoints } from "#domain/contract/endpoints";
 import { isTimeZone, zoneOptions } from "#domain/time-zones";
@@ -9,9 +9,9 @@ import { state } from "~/services/request.server";
 import { LmsError } from "~/services/lms.server";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
 import { redirectWithToast } from "~/services/toast.server";
-import { parseSubmission } from "~/forms/parse";
-import { formError } from "~/forms/errors";
-import { INTENT } from "~/forms/intents";
+import { parseSubmission } from "~/common/forms/parse";
+import { formError } from "~/common/forms/errors";
+import { INTENT } from "~/common/forms/intents";
 import { FieldErrors } from "~/components/field-errors";
 import { useHydrated } from "~/components/use-hydrated";
 

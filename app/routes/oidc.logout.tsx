@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/oidc.logout";
 import { logout } from "~/services/auth.server";
 import { appConfig, sessionStore } from "~/services/config.server";

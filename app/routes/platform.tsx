@@ -1,4 +1,4 @@
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/platform";
 
 export const handle = { title: (_: unknown, t: (k: string) => string) => t("platform.title") };

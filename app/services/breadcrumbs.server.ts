@@ -1,8 +1,7 @@
 import { createCookie } from "react-router";
 import type { AppConfig } from "./config.server";
 import { memoByConfig } from "./memo.server";
-
-import { LISTS, type ListSlug } from "~/components/list-crumb";
+import { LISTS, type ListSlug } from "~/common/lists";
 
 /** Remembered in a cookie when a list is shown, so the course pages know it without JavaScript. */
 const cookie = memoByConfig((config) =>

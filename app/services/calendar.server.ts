@@ -17,6 +17,7 @@ import {
 } from "#domain/calendar";
 import type { CalendarItem } from "#domain/contract/calendar";
 import { reinforcementAnswerPath } from "#domain/reinforcement";
+import { type DayView, type ItemView } from "~/common/views/calendar";
 
 /**
  * What the calendar and the dashboard render of items, in the learner's locale and time zone
@@ -67,33 +68,6 @@ const utcDate = (d: CalendarDate) => new Date(Date.UTC(d.year, d.month - 1, d.da
 export function zoneLabel(f: Formats, timeZone: string, now: Date): string {
   const offset = f.zone.formatToParts(now).find((p) => p.type === "timeZoneName")?.value ?? "";
   return offset && offset !== timeZone ? `${timeZone} (${offset})` : timeZone;
-}
-
-export interface ItemView {
-  id: string;
-  kind: CalendarItem["kind"];
-  href: string;
-  /** The activity's name, or the course's for the course's own dates. */
-  title: string;
-  course: string;
-  mandatory: boolean;
-  /** Start time on its day (null for all-day items). */
-  time: string | null;
-  /** The full date (and time, and end) for lists and the dashboard. */
-  when: string;
-  allDay: boolean;
-  /** The instant it starts (the "now" marker orders by it in the browser). */
-  start: string;
-  overdue: boolean;
-  done: boolean;
-  lock: { key: string; date: string | null } | null;
-  location: string | null;
-  url: string | null;
-  /** A reinforcement question: its text and, until it is answered, the answer page's link per option. */
-  question: { text: string; options: { text: string; href: string }[] } | null;
-  /** On a day of a multi-day item: it began earlier / goes on later. */
-  continuesBefore: boolean;
-  continuesAfter: boolean;
 }
 
 export function itemView(i: CalendarItem, ctx: { f: Formats; timeZone: string; now: Date; day?: string }): ItemView {
@@ -156,17 +130,6 @@ export type CalendarView =
   | { kind: "month"; year: number; month: number }
   | { kind: "week"; year: number; week: number }
   | { kind: "agenda"; from: CalendarDate };
-
-export interface DayView {
-  date: string;
-  /** "Monday, 23 November" */
-  title: string;
-  dayNumber: string;
-  weekdayShort: string;
-  inMonth: boolean;
-  today: boolean;
-  items: ItemView[];
-}
 
 /** The first and last day a view shows. */
 export function viewDays(view: CalendarView, rule: WeekRule): { first: CalendarDate; last: CalendarDate } {

@@ -1,42 +1,12 @@
 import { isChatChannel, type ChatChannelKind } from "#domain/chat";
 import { attachmentAccept, attachmentTypesText } from "#domain/chat-attachments";
 import { formatFileSize } from "#domain/courses";
-import type { ChatAttachment, ChatAttachmentRules, ChatMessage, ChatMessagePage } from "#domain/contract/chat";
-import type { ChatFileRules } from "~/forms/chat";
+import type { ChatAttachmentRules, ChatMessage, ChatMessagePage } from "#domain/contract/chat";
+import type { ChatFileRules } from "~/common/forms/chat";
 import { endpoints } from "#domain/contract/endpoints";
 import type { DateFormatter } from "./format.server";
 import { LmsError, type LmsClient } from "./lms.server";
-
-/** A file as the page links it: through the app's own origin and session, its size as spec 5 writes it. */
-export interface ChatAttachmentView extends ChatAttachment {
-  sizeText: string;
-  image: boolean;
-}
-
-/** A message as the page shows it: the API's, with its time already formatted for the learner. */
-export interface ChatMessageView extends Omit<ChatMessage, "attachments"> {
-  time: string;
-  attachments: ChatAttachmentView[];
-}
-
-interface ChatChannelView {
-  kind: ChatChannelKind;
-  unreadCount: number;
-}
-
-export interface ChatView {
-  channel: ChatChannelKind;
-  channels: ChatChannelView[];
-  mayPost: boolean;
-  messages: ChatMessageView[];
-  /** Where the live stream resumes (the channel's last change number when the page was read). */
-  lastVersion: number;
-  /** Fresh per render: the next message's id, which makes a double submit one message. */
-  commandId: string;
-  /** This read moved the learner's read marker (the shell's unread badge changed). */
-  markedRead: boolean;
-  files: ChatFileRules;
-}
+import { type ChatMessageView, type ChatView } from "~/common/views/chat";
 
 /** The channel named in the URL (`?channel=`), announcements by default (spec 2.5). */
 export function chatChannelOf(url: URL): ChatChannelKind {

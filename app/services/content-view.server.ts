@@ -13,8 +13,6 @@ import {
 } from "#domain/activity-access";
 import { ActivityKind, ActivityWorkflowState, ObjectiveState, ObjectiveWorkflowState } from "#domain/vocabulary";
 import { isUuid } from "#domain/contract/common";
-import type { ActivityBody } from "~/components/activity-view";
-import { ACTIVITY_NOT_FOUND } from "~/components/error-page";
 import { activityBody } from "./content.server";
 import { loadCourse } from "./course.server";
 import { loadDiscussion } from "./discussion.server";
@@ -23,8 +21,9 @@ import { dateFormatter } from "./format.server";
 import { LmsError, type LmsClient } from "./lms.server";
 import { redirectWithToast } from "./toast.server";
 import type { AppConfig } from "./config.server";
-
-const MODES = ["tree", "tiles", "longRead", "longReadWithoutNames"] as const;
+import { ACTIVITY_NOT_FOUND } from "~/common/errors";
+import type { ActivityBody } from "~/common/views/activity";
+import { PRESENTATION_MODES, type ContentItem, type ContentView } from "~/common/views/content";
 
 function statusKey(n: TreeNode): string {
   const a = n.childActivity;
@@ -92,7 +91,10 @@ export interface ContentViewInput {
  * its discussion. Reads only. `openedActivity` names the in-progress activity the learner asked for,
  * so the route can remember it (`recordLearnerIsHere`).
  */
-export async function loadContentView(input: ContentViewInput) {
+export async function loadContentView(input: ContentViewInput): Promise<{
+  openedActivity: { workflowId: string; activityWorkflowId: string } | null;
+  view: ContentView;
+}> {
   const { lms, courseId: id, url } = input;
   const review = url.searchParams.get("viewType") === "REVIEW";
   const course = await loadCourse(lms, id, { config: input.config });
@@ -145,10 +147,10 @@ export async function loadContentView(input: ContentViewInput) {
   }
   selected ??= (!readOnly ? lastOpened(nodes) : undefined) ?? initialSelection(nodes) ?? nodes[0];
 
-  const mode = MODES[agg.objective.presentationMode] ?? "tree";
+  const mode = PRESENTATION_MODES[agg.objective.presentationMode] ?? "tree";
   const longRead = (mode === "longRead" || mode === "longReadWithoutNames") && !wanted;
   const rootId = tree.rootPathId;
-  const items = nodes.map((n) => {
+  const items = nodes.map((n): ContentItem => {
     const locked = isActivityLocked(n, lockCtx);
     const reason = activityDisableReason(n, { now, reviewing: readOnly });
     return {

@@ -1,12 +1,12 @@
 import type { ActivityContent, TreeNode } from "#domain/contract/lifecycle";
 import { formatFileSize, durationMinutes } from "#domain/courses";
-import type { ActivityBody } from "~/components/activity-view";
 import type { DateFormatter } from "./format.server";
 import { sanitizeCourseHtml } from "./html.server";
 import type { LmsClient } from "./lms.server";
 import { ActivityWorkflowState, ActivityKind, ActivityContentType, DisplayMode } from "#domain/vocabulary";
 import { customFrameSize, DEFAULT_FRAME_POLICY } from "#domain/lti";
 import { endpoints } from "#domain/contract/endpoints";
+import type { ActivityBody } from "~/common/views/activity";
 
 const IMAGE = /\.(png|jpe?g|gif|svg|webp)$/i;
 

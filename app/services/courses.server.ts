@@ -18,7 +18,7 @@ import type { AppConfig } from "./config.server";
 import type { CardAggregate, Category, Named } from "#domain/contract/courses";
 import { redirectWithToast, type Toast } from "./toast.server";
 
-import { PAGE_SIZE } from "~/constants";
+import { PAGE_SIZE } from "~/common/constants";
 import { endpoints } from "#domain/contract/endpoints";
 
 /** Spec 2.4/5: unknown filter values are dropped with a toast and the URL rewritten (a redirect). */

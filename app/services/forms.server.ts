@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { INTENT_FIELD } from "~/forms/intents";
+import { INTENT_FIELD } from "~/common/forms/intents";
 
 /**
  * The body of a form post, or a 400 page: a malformed multipart or urlencoded body is bad input,

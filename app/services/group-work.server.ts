@@ -3,46 +3,12 @@
 import { endpoints } from "#domain/contract/endpoints";
 import type { GroupActivityWorkflow, ParticipantsPage } from "#domain/contract/groups";
 import type { TreeNode } from "#domain/contract/lifecycle";
-import { workModes, type WorkMode } from "#domain/groups";
-import { ActivityWorkflowState } from "#domain/vocabulary";
+import { workModes } from "#domain/groups";
 import type { DateFormatter } from "./format.server";
 import { LmsError, type LmsClient } from "./lms.server";
+import type { TeamView } from "~/common/views/team";
 
 const PARTICIPANTS_PAGE_SIZE = 10;
-
-export interface TeamView {
-  activityPathId: string;
-  aggregateId: string;
-  /** The modes the activity offers; a choice is shown when there are two. */
-  modes: WorkMode[];
-  /** How the learner works on it: not started (null), alone, or in the group's workflow. */
-  mode: WorkMode | null;
-  group: { name: string; kind: string } | null;
-  work: {
-    id: string;
-    state: ActivityWorkflowState;
-    text: string;
-    version: number;
-    updated: { by: string; time: string } | null;
-    submitted: { by: string; time: string } | null;
-    result: { score: number | null; maxScore: number | null } | null;
-  } | null;
-  participants: {
-    rows: {
-      id: string;
-      name: string;
-      me: boolean;
-      contributions: number;
-      last: string | null;
-      lastAt: string | null;
-      kind: string | null;
-    }[];
-    totalCount: number;
-    page: number;
-    pageSize: number;
-    search: string;
-  } | null;
-}
 
 /** A page number from the URL: a positive integer, else 1. */
 function pageOf(raw: string | null): number {

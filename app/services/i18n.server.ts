@@ -2,7 +2,7 @@ import { createContext, createCookie, type MiddlewareFunction, type RouterContex
 import { DEFAULT_LOCALE, isSupportedLocale } from "#domain/locales";
 import { negotiateLocale } from "#domain/locale-negotiation";
 import { tenantDefaultLocale } from "./tenant-locale.server";
-import { createLiteI18n, type LiteI18n } from "~/i18n/lite";
+import { createLiteI18n, type LiteI18n } from "~/common/i18n";
 
 /** The learner's language choice (spec 9: cookie first, then Accept-Language). Also read by /idp. */
 export const localeCookie = createCookie("lng", {

@@ -45,7 +45,7 @@ export async function ensureBigData(options: {
   say(`seeding ${options.courses} courses and ${options.aggregates} enrolments into ${relative(root, dataDir)}…`);
   mkdirSync(dataDir, { recursive: true });
   const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
-  // = npx tsx api/db/seed-big.ts --data-dir DIR (with the counts spelled out), without npx.
+  // = npx tsx api/demo/seed-big.ts --data-dir DIR (with the counts spelled out), without npx.
   const counts = ["--courses", String(options.courses), "--aggregates", String(options.aggregates)];
   await run(process.execPath, [tsxCli, script, "--data-dir", dataDir, ...counts], root);
   const seeded = { courses: options.courses, aggregates: options.aggregates, seededAt: new Date().toISOString() };

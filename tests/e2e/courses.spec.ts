@@ -4,7 +4,7 @@ import type { Locator, Page } from "@playwright/test";
 
 /**
  * My courses (spec 2.3, 2.4, 4.11, 5) as ada sees them: each test signs in as a learner of its own
- * like ada (decision 014), with her enrolments from api/db/demo/learners/ada.json, so no other test
+ * like ada (decision 014), with her enrolments from api/demo/data/learners/ada.json, so no other test
  * changes what a test sees.
  */
 test.use({ learnerRecipe: { like: "ada" } });
@@ -584,7 +584,7 @@ test.describe("My courses", () => {
   test("with fewer courses than fit on a page there is no pagination", async ({ page, jsEnabled, learner }) => {
     await openMyCourses(page, learner, jsEnabled);
     await expect(titles(page)).toContainText(ADA_COURSES);
-    // A page holds 24 cards (app/constants.ts); the catalog tests cover the page links.
+    // A page holds 24 cards (app/common/constants.ts); the catalog tests cover the page links.
     expect(await cards(page).count()).toBeLessThanOrEqual(24);
     await expect(page.getByRole("navigation", { name: "Pages" })).toHaveCount(0);
   });

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { openDatabase, type Database } from "../../api/db/client";
-import { seedDemo } from "../../api/db/seed";
+import { seedDemo } from "../../api/demo/seed";
 import { appSessions, oidcModels, users } from "../../api/db/schema";
 import { createSessionStore } from "../../api/sessions/store";
 import { runOperatorCommand } from "../../api/sessions/operator";
-import { demoAccountsAllowed, disableDemoPasswordAccounts } from "../../api/db/demo-accounts";
-import { verifyPassword } from "../../api/db/password";
+import { demoAccountsAllowed, disableDemoPasswordAccounts } from "../../api/demo/demo-accounts";
+import { verifyPassword } from "../../api/idp/password";
 import { registerLearner } from "../../api/idp/register";
 import { parseAppConfig } from "../../app/services/config.server";
 import { createSession, endSession, readSession } from "../../app/services/session.server";

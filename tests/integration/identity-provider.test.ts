@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeJwt, exportJWK, generateKeyPair, type JWK } from "jose";
 import { eq } from "drizzle-orm";
 import { openDatabase, type Database } from "../../api/db/client";
-import { seedDemo } from "../../api/db/seed";
+import { seedDemo } from "../../api/demo/seed";
 import { oidcModels, pendingRegistrations, users } from "../../api/db/schema";
 import { createIdentityProvider, IDP_MOUNT } from "../../api/idp/provider";
 import { deleteExpiredModels } from "../../api/idp/adapter";

@@ -10,7 +10,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lockDataDir, openDatabase } from "../../api/db/client";
 import { PGliteThread } from "../../api/db/pglite-thread";
-import { seedDemo } from "../../api/db/seed";
+import { seedDemo } from "../../api/demo/seed";
 import { users } from "../../api/db/schema";
 
 describe("PGlite in a worker thread", () => {

@@ -21,7 +21,7 @@ async function scormCourse(folder: string, maxScore: number | null) {
     .insert(s.activityParts)
     .values({ objectiveId: objective.id, activityId: a.id, axis: "0" })
     .returning();
-  const zip = zipFolder(`api/db/demo/scorm/${folder}`);
+  const zip = zipFolder(`api/demo/data/scorm/${folder}`);
   const body = readFileSync(zip);
   rmSync(zip);
   const res = await t.api.fetch(

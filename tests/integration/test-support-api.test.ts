@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, inArray } from "drizzle-orm";
-import { demoContent } from "../../api/db/demo-content";
+import { demoContent } from "../../api/demo/demo-content";
 import { createTestApi, type TestApi } from "../fixtures/api";
 import * as s from "../../api/db/schema";
-import { verifyPassword } from "../../api/db/password";
-import { isLoopback, testSupportEnabled } from "../../api/routes/test-support";
+import { verifyPassword } from "../../api/idp/password";
+import { isLoopback, testSupportEnabled } from "../../api/demo/test-support";
 import { ObjectiveWorkflowState } from "../../domain/vocabulary";
 
 /**

@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, count, eq, sql } from "drizzle-orm";
 import { openDatabase, type Database } from "../../api/db/client";
-import { seedIfEmpty } from "../../api/db/seed";
+import { seedIfEmpty } from "../../api/demo/seed";
 import * as s from "../../api/db/schema";
 import { ReadCache } from "../../app/services/read-cache.server";
 import type { DataChange } from "../../domain/contract/changes";

@@ -1,5 +1,5 @@
 import { index, jsonb, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { tenants, users } from "../schema";
+import { tenants, users } from "./platform";
 
 /** The embedded analytics collector's events (issue 16 item 8, decision 029). */
 export const analyticsEvents = pgTable(

@@ -1,5 +1,5 @@
 import { integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
-import { users } from "../schema";
+import { users } from "./platform";
 
 /**
  * A learner's personal calendar feed (issue 13, decision 022). The secret of the link is never stored:

@@ -10,7 +10,8 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { objectives, tenants, users } from "../schema";
+import { objectives } from "./courses";
+import { tenants, users } from "./platform";
 
 /**
  * The communications hub (issue 16, decision 027): a course's channels, made when first used. `kind` is

@@ -1,5 +1,5 @@
 import { index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { tenants, users } from "../schema";
+import { tenants, users } from "./platform";
 
 /** Product feedback (spec 2.11, 3 Feedback; issue 16 item 7): a grade, the areas it is about, a comment. */
 export const productFeedback = pgTable(

@@ -12,7 +12,8 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { activityParts, objectives, tenants, users } from "../schema";
+import { activityParts, objectives } from "./courses";
+import { tenants, users } from "./platform";
 import type { ActivityWorkflowState } from "../../../domain/vocabulary";
 
 /**

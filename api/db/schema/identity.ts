@@ -1,5 +1,5 @@
 import { index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { users } from "../schema";
+import { users } from "./platform";
 
 /**
  * Sign-in sessions of the web app (decision 017): the cookie carries only a random id; the row is

@@ -10,7 +10,9 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { activities, objectives, objectiveWorkflows, users } from "../schema";
+import { activities, objectives } from "./courses";
+import { objectiveWorkflows } from "./enrolment";
+import { users } from "./platform";
 
 /** One option of a reinforcement question: its id is what the e-mail link carries as `answer`. */
 export interface ReinforcementOption {

@@ -1,6 +1,8 @@
 import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import type { ScormManifest, ScormVersion } from "../../../domain/scorm";
-import { activities, activityWorkflows, tenants } from "../schema";
+import { activities } from "./courses";
+import { tenants } from "./platform";
+import { activityWorkflows } from "./workflows";
 
 /**
  * An imported SCORM package (issue 15, decision 025): its files are under storage/scorm/<id>/, its

@@ -1,5 +1,6 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { activities, objectives, users } from "../schema";
+import { activities, objectives } from "./courses";
+import { users } from "./platform";
 
 /** The tutor's conversation, kept per learner and course (issue 16 item 6, decision 028). */
 export const tutorExchanges = pgTable(

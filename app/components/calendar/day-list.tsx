@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import { CLOCK_REFRESH_MS } from "#domain/clock";
-import type { DayView } from "~/services/calendar.server";
 import { CalendarItemEntry } from "./item";
+import type { DayView } from "~/common/views/calendar";
 
 export interface NowInfo {
   /** The instant the server rendered the page. */

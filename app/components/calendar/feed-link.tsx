@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { Form } from "react-router";
-import { useTranslation } from "~/i18n/lite";
-import { INTENT, INTENT_FIELD } from "~/forms/intents";
+import { useTranslation } from "~/common/i18n";
+import { INTENT, INTENT_FIELD } from "~/common/forms/intents";
 import { COPIED_RESET_MS } from "../share-link";
 import { useHydrated } from "../use-hydrated";
 

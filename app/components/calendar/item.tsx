@@ -1,6 +1,6 @@
 import { Link } from "react-router";
-import { useTranslation } from "~/i18n/lite";
-import type { ItemView } from "~/services/calendar.server";
+import { useTranslation } from "~/common/i18n";
+import type { ItemView } from "~/common/views/calendar";
 
 /**
  * One calendar item: a link to its activity or course that says what it is and when, then what the

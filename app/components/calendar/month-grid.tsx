@@ -1,9 +1,9 @@
 import { useRef, useState, type KeyboardEvent } from "react";
 import { Link, useNavigate } from "react-router";
-import { useTranslation } from "~/i18n/lite";
-import type { DayView } from "~/services/calendar.server";
+import { useTranslation } from "~/common/i18n";
 import { useHydrated } from "../use-hydrated";
 import { CalendarItemEntry } from "./item";
+import type { DayView } from "~/common/views/calendar";
 
 /** How many items a day cell lists before "N more". */
 const CELL_ITEMS = 3;

@@ -1,21 +1,10 @@
 import { useEffect, useRef, useState } from "react";
 import { useNavigate, useRevalidator } from "react-router";
 import { sameOriginPath } from "#domain/lti";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import { DisplayMode } from "#domain/vocabulary";
 import { useHydrated } from "../use-hydrated";
-
-export interface LtiLaunchProps {
-  workflowId: string;
-  activityPathId: string;
-  displayMode: DisplayMode;
-  /** LTI 1.3 (OIDC launch) or 1.1 (OAuth 1.0a signed form). */
-  version: "1.3" | "1.1";
-  /** The tool's frame policy from the registry (issue 14 item 5). */
-  frame: { allow: string; sandbox: string | null };
-  /** EmbeddedCustom: the activity's preferred size; null = grow with the tool's `lti.frameResize`. */
-  size: { width: number; height: number } | null;
-}
+import type { LtiLaunchProps } from "~/common/views/lti";
 
 const MIN_HEIGHT = 320;
 const MAX_HEIGHT = 4000;

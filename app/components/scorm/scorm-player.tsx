@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import { useRevalidator } from "react-router";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import { useHydrated } from "~/components/use-hydrated";
 import { isKeptCmiElement, type ScormVersion } from "#domain/scorm";
-import type { ScormBody } from "./scorm-body";
+import type { ScormBody } from "~/common/views/scorm";
 import { CommitQueue, type SaveStatus } from "./commit-queue";
 
 type RuntimeApi = {

@@ -8,7 +8,7 @@ import {
   type MouseEvent,
   type ReactNode,
 } from "react";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import { ViewerIcon } from "./icons";
 import { stepForArrow, wrapIndex } from "./keys";
 

@@ -4,7 +4,7 @@
  * modern build calls `Map.prototype.getOrInsertComputed` and other 2025+ built-ins unpolyfilled.
  */
 import { useCallback, useEffect, useEffectEvent, useId, useRef, useState, type KeyboardEvent } from "react";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import {
   GlobalWorkerOptions,
   RenderingCancelledException,

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ComponentType } from "react";
-import { useTranslation } from "~/i18n/lite";
+import { useTranslation } from "~/common/i18n";
 import { NEUTRAL_ORIGIN, safePdfUrl } from "./pdf-url";
 import type { PdfViewerClientProps } from "./pdf-viewer.client";
 

@@ -1,0 +1,77 @@
+/**
+ * The embedded LMS API as the database thread hosts it (`db/pglite-worker.mjs`, decision 012): the
+ * same Hono app as in process, on a drizzle instance over that thread's own PGlite client. The main
+ * thread calls `startApiInThread`; the database thread imports this module and calls
+ * `createThreadHandler`. Like `server.ts`, this is where the API is put together (test support
+ * comes from the demo room above the API).
+ */
+import type { PGlite } from "@electric-sql/pglite";
+import { drizzle } from "drizzle-orm/pglite";
+import { createApi } from "./app";
+import type { ApiDeps } from "./context";
+import { pgliteChanges, type Database } from "./db/client";
+import type { PGliteThread } from "./db/pglite-thread";
+import { testSupportMount } from "./demo/test-support";
+import * as schema from "./db/schema";
+import { verifierFrom, type VerifierConfig } from "./runtime";
+
+export interface ThreadApiOptions {
+  verifier: VerifierConfig;
+  /** DATA_DIR, for private file storage. */
+  dataDir?: string;
+  /** Mounts /api/test-support (decision 014). */
+  testSupport?: boolean;
+  appUrl?: string;
+  signingKey?: ApiDeps["signingKey"];
+  previousSigningKeys?: ApiDeps["previousSigningKeys"];
+  lti?: ApiDeps["lti"];
+  jobs?: ApiDeps["jobs"];
+  /** Key of the personal calendar feed links (decision 022). */
+  calendarFeedKey?: string;
+  tutorModel?: ApiDeps["tutorModel"];
+  scormLimits?: ApiDeps["scormLimits"];
+  analyticsUrl?: string;
+  chatAttachments?: ApiDeps["chatAttachments"];
+}
+
+/** Starts the API in the database thread: afterwards `thread.fetch` reaches it. */
+export function startApiInThread(thread: PGliteThread, options: ThreadApiOptions): Promise<void> {
+  return thread.host(new URL(import.meta.url), options);
+}
+
+/** @public The database thread calls it by name (`host` in db/pglite-worker.mjs). */
+export function createThreadHandler(
+  client: unknown,
+  options: ThreadApiOptions,
+): (request: Request) => Promise<Response> {
+  let count = 0;
+  const db = drizzle(client as PGlite, { schema, logger: { logQuery: () => void count++ } });
+  const database: Database = {
+    db,
+    kind: "pglite",
+    // The main thread owns the schema and the data directory: it migrates and closes.
+    migrate: () => Promise.reject(new Error("migrations run from the main thread")),
+    exclusive: (_name, work) => work(),
+    // The worker's client LISTENs on this thread's PGlite (decision 019).
+    changes: pgliteChanges(client as Parameters<typeof pgliteChanges>[0]),
+    close: async () => {},
+    queryCount: () => count,
+  };
+  const api = createApi({
+    database,
+    verifyToken: verifierFrom(options.verifier),
+    dataDir: options.dataDir,
+    internalRoutes: testSupportMount(options.testSupport),
+    appUrl: options.appUrl,
+    signingKey: options.signingKey,
+    previousSigningKeys: options.previousSigningKeys,
+    lti: options.lti,
+    jobs: options.jobs,
+    calendarFeedKey: options.calendarFeedKey,
+    tutorModel: options.tutorModel,
+    scormLimits: options.scormLimits,
+    analyticsUrl: options.analyticsUrl,
+    chatAttachments: options.chatAttachments,
+  });
+  return async (request) => api.fetch(request);
+}

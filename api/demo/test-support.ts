@@ -1,0 +1,88 @@
+/**
+ * Test support (decision 014): creates a learner for one browser test. Mounted only when the server
+ * runs the browser tests (APP_ENV=test and E2E_FIXTURES=1, set by playwright.config.ts); server.ts
+ * also refuses every request to it that does not come from the loopback interface. Elsewhere the
+ * path does not exist (404), and no API instance loads the seed modules it uses.
+ */
+import { Hono } from "hono";
+import type { ApiEnv } from "../context";
+import { ApiError, message } from "../errors";
+import { jsonBody } from "../validate";
+
+export const TEST_SUPPORT_PATH = "/api/test-support/";
+
+/** Test support is on only for the browser tests' server: APP_ENV=test and E2E_FIXTURES=1 (never `npm start`). */
+export function testSupportEnabled(env: Record<string, string | undefined>): boolean {
+  return env.APP_ENV === "test" && env.E2E_FIXTURES === "1";
+}
+
+/** A remote address on this machine's loopback interface (127.0.0.0/8 or ::1, IPv4-mapped or not). */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith("::ffff:") ? address.slice("::ffff:".length) : address;
+  return address === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
+/** What the API mounts when test support is on (`deps.internalRoutes`). */
+export function testSupportMount(on: boolean | undefined): Record<string, Hono<ApiEnv>> | undefined {
+  return on ? { "/test-support/v1": testSupportRoutes() } : undefined;
+}
+
+function testSupportRoutes() {
+  const r = new Hono<ApiEnv>();
+
+  /**
+   * POST /api/test-support/v1/learners { like?: "ada", enrolments?: [...], firstName?, lastName?, timezone? }
+   * → 201 { id, email, password, name }: a learner in the demo tenant, its enrolments made from
+   * the same recipes as the demo users' (api/demo/data/learners/).
+   */
+  r.post("/learners", async (c) => {
+    const [{ createLearner, learnerRequestSchema }, { DemoContentError }] = await Promise.all([
+      import("./seed-learners"),
+      import("./demo-content"),
+    ]);
+    const request = await jsonBody(c, learnerRequestSchema);
+    try {
+      return c.json(await createLearner(c.get("db"), request, c.get("now")), 201);
+    } catch (error) {
+      if (error instanceof DemoContentError)
+        throw new ApiError(400, { [error.field]: [message("invalid", error.message)] });
+      throw error;
+    }
+  });
+
+  /**
+   * POST /api/test-support/v1/impersonations { admin, as } → 201 { id, url }: what the operator's
+   * `npm run sessions -- impersonate` makes (decision 017), with a relative link.
+   */
+  r.post("/impersonations", async (c) => {
+    const { operatorCommand, OperatorError, runOperatorCommand } = await import("../sessions/operator");
+    const body = await jsonBody(c, operatorCommand);
+    if (body.command !== "impersonate") throw new ApiError(400, { command: [message("invalid", "impersonate only")] });
+    try {
+      return c.json(await runOperatorCommand(c.get("db"), body, ""), 201);
+    } catch (error) {
+      if (error instanceof OperatorError) throw new ApiError(400, { "": [message("invalid", error.message)] });
+      throw error;
+    }
+  });
+
+  /**
+   * GET /api/test-support/v1/analytics-events?userId= → { data: [{ name, page, props }] }: what the
+   * collector stored for one learner, oldest first (issue 16 item 8's server-side events).
+   */
+  r.get("/analytics-events", async (c) => {
+    const [{ analyticsEvents }, { asc, eq }] = await Promise.all([import("../db/schema"), import("drizzle-orm")]);
+    const userId = c.req.query("userId") ?? "";
+    if (!/^[0-9a-f-]{36}$/.test(userId)) throw new ApiError(400, { userId: [message("invalid", "a user id")] });
+    const rows = await c
+      .get("db")
+      .select({ name: analyticsEvents.name, page: analyticsEvents.page, props: analyticsEvents.props })
+      .from(analyticsEvents)
+      .where(eq(analyticsEvents.userId, userId))
+      .orderBy(asc(analyticsEvents.createdAt));
+    return c.json({ data: rows });
+  });
+
+  return r;
+}

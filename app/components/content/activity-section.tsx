@@ -1,0 +1,119 @@
+/** One activity on the content page: its name, state, lock reason, body, discussion or team panel, and its start/finish control. */
+import { Suspense } from "react";
+import { Form } from "react-router";
+import type { SubmissionResult } from "@conform-to/react";
+import { ActivityKind, ActivityWorkflowState, ObjectiveState } from "#domain/vocabulary";
+import { INTENT } from "~/common/forms/intents";
+import { useTranslation } from "~/common/i18n";
+import type { ContentItem, ContentView } from "~/common/views/content";
+import { ActivityView } from "../activity-view";
+import { lazyWidget } from "../lazy-widget";
+
+/** Loaded with the discussion activity only (Conform, its schema): not in every course's first load. */
+const Discussion = lazyWidget(() => import("../discussion"));
+/** Loaded with a team or mini-group activity only (decision 026). */
+const TeamPanel = lazyWidget(() => import("../team-panel"));
+
+/** What the last post of the page's action answered (a refused discussion post, a team save that lost a race). */
+export interface ContentActionResult {
+  discussion?: { submission: SubmissionResult<string[]>; parentPostId: string | null } | null;
+  team?: { conflict: { text: string; current: { text: string; version: number } } } | null;
+}
+
+/** Start / finish controls of one activity (hidden while read-only, locked, draft or a module). */
+function ActivityActions({ d, item }: { d: ContentView; item: ContentItem }) {
+  const { t } = useTranslation();
+  const a = item.node.childActivity;
+  if (
+    d.readOnly ||
+    d.proctorLock ||
+    item.locked ||
+    a.kind === ActivityKind.composite ||
+    a.state !== ObjectiveState.ready
+  )
+    return null;
+  const aw = a.activityWorkflowAggregate.lastActivityWorkflow;
+  const back = `/learn/courses/${d.course.id}/view/content?activityPathId=${item.node.activityPathId}`;
+  if (aw && aw.state !== ActivityWorkflowState.inProgress) return null;
+  // A collaborative activity is started (mode chosen) and submitted for the group in its team panel.
+  if (a.supportCollaborativeMode && (!aw || aw.groupActivityWorkflowId)) return null;
+  // A SCORM package finishes itself (LMSFinish/Terminate with its result, issue 15).
+  if (aw && d.bodies[item.node.activityPathId]?.kind === "scorm") return null;
+  return (
+    <div className="activity-panel__actions">
+      <Form method="post">
+        <input type="hidden" name="intent" value={aw ? INTENT.finishActivity : INTENT.startActivity} />
+        <input type="hidden" name="workflowId" value={d.workflow.id} />
+        {aw ? (
+          <input type="hidden" name="activityWorkflowId" value={aw.id} />
+        ) : (
+          <input type="hidden" name="activityPathId" value={item.node.activityPathId} />
+        )}
+        <input type="hidden" name="back" value={back} />
+        <button type="submit" className="button button--primary">
+          {aw ? t("activity.finish") : t("activity.start")}
+        </button>
+      </Form>
+    </div>
+  );
+}
+
+export function ActivitySection({
+  d,
+  item,
+  headingLevel,
+  hideName,
+  actionData,
+}: {
+  d: ContentView;
+  item: ContentItem;
+  headingLevel: 1 | 2;
+  hideName?: boolean;
+  actionData?: ContentActionResult | null;
+}) {
+  const { t } = useTranslation();
+  const a = item.node.childActivity;
+  const H = headingLevel === 1 ? "h1" : "h2";
+  const body = d.bodies[item.node.activityPathId];
+  return (
+    <section className="activity" aria-labelledby={`activity-${item.node.activityPathId}`}>
+      <H id={`activity-${item.node.activityPathId}`} className={hideName ? "visually-hidden" : undefined}>
+        {a.name}
+      </H>
+      {!hideName ? (
+        <p className="activity-panel__meta">
+          {t(`activityKind.${a.kind}`)} · {t(item.statusKey)}
+          {item.due ? ` · ${t("content.due", { date: item.due })}` : ""}
+        </p>
+      ) : null}
+      {item.reason ? (
+        <p className="notice" role="note">
+          {t(item.reason.key, { date: item.reason.date ?? "" })}
+        </p>
+      ) : null}
+      {body && !(item.locked && item.reason) ? <ActivityView body={body} title={a.name} /> : null}
+      {d.discussion && item.node.activityPathId === d.selectedPath ? (
+        <Suspense fallback={<p className="notice">{t("app.loading")}</p>}>
+          <Discussion
+            {...d.discussion}
+            formAction={`?activityPathId=${item.node.activityPathId}${d.discussion.page > 1 ? `&page=${d.discussion.page}` : ""}`}
+            lastResult={actionData?.discussion ?? null}
+          />
+        </Suspense>
+      ) : null}
+      {d.team && item.node.activityPathId === d.team.activityPathId ? (
+        <Suspense fallback={<p className="notice">{t("app.loading")}</p>}>
+          <TeamPanel
+            team={d.team}
+            workflowId={d.workflow.id}
+            activityWorkflowId={a.activityWorkflowAggregate.lastActivityWorkflow?.id ?? null}
+            back={`/learn/courses/${d.course.id}/view/content?activityPathId=${item.node.activityPathId}`}
+            readOnly={d.readOnly || d.proctorLock}
+            conflict={actionData?.team?.conflict ?? null}
+          />
+        </Suspense>
+      ) : null}
+      <ActivityActions d={d} item={item} />
+    </section>
+  );
+}

@@ -1,0 +1,43 @@
+/**
+ * The floors of the house and the rooms on them: one table, read by the import rules
+ * (`.dependency-cruiser.cjs`, `npm run layers`) and by the picture (`npm run layers:graph` →
+ * docs/layers.md). A module belongs to the first room whose pattern matches its path.
+ * Floors are numbered from the ground: an import may point down or sideways within its own
+ * side (web app, LMS API), never up; the rules say which sideways arrows are allowed.
+ */
+const rooms = [
+  // The launcher: puts the web app and the embedded API together.
+  { name: "server.ts", side: "launcher", floor: 9, path: "^server\\.ts$" },
+  // The web app (React Router).
+  { name: "routes", side: "app", floor: 8, path: "^app/(routes/|routes\\.ts$|root\\.tsx$|entry\\.)" },
+  { name: "components", side: "app", floor: 7, path: "^app/(components/|analytics\\.client\\.ts$)" },
+  { name: "services (*.server)", side: "app", floor: 7, path: "^app/(services|server)/" },
+  { name: "common (forms, views, i18n)", side: "app", floor: 6, path: "^app/common/" },
+  // The embedded LMS API (Hono).
+  { name: "API thread host", side: "api", floor: 9, path: "^api/app-thread\\.ts$" },
+  { name: "demo (data, seeders, demo tools, test support)", side: "api", floor: 8, path: "^api/demo/" },
+  { name: "API app", side: "api", floor: 7, path: "^api/app\\.ts$" },
+  { name: "API routes", side: "api", floor: 6, path: "^api/routes/" },
+  { name: "OpenAPI document", side: "api", floor: 6, path: "^api/openapi\\.ts$" },
+  { name: "commands", side: "api", floor: 5, path: "^api/commands/" },
+  { name: "identity provider", side: "api", floor: 5, path: "^api/idp/" },
+  {
+    name: "SCORM, LTI, proctoring, jobs, sessions",
+    side: "api",
+    floor: 5,
+    path: "^api/(scorm|lti/(?!registry\\.ts$)|proctoring|jobs|sessions)/?",
+  },
+  { name: "LTI tool registry", side: "api", floor: 4, path: "^api/lti/registry\\.ts$" },
+  { name: "files (storage, certificate files)", side: "api", floor: 4, path: "^api/files/" },
+  { name: "queries and mappers", side: "api", floor: 4, path: "^api/(queries|mappers)/" },
+  { name: "API services (auth, validation, limits, settings…)", side: "api", floor: 4, path: "^api/[^/]+\\.ts$" },
+  { name: "db (schema, client, migrations)", side: "api", floor: 3, path: "^api/db/" },
+  // The spec's rules, pure; shared by both sides.
+  { name: "domain (the spec's rules, vocabulary, the API's contract)", side: "domain", floor: 1, path: "^domain/" },
+];
+
+function roomOf(path) {
+  return rooms.find((r) => new RegExp(r.path).test(path)) ?? null;
+}
+
+module.exports = { rooms, roomOf };
