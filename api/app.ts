@@ -25,6 +25,7 @@ import { scormRoutes } from "./routes/scorm";
 import { params, idParams } from "./validate";
 import { createWriteLimiters } from "./write-limits";
 import { refuseControlCharacters } from "./validate";
+import { withRequestId } from "./db/log";
 
 /** The embedded LMS API, mounted at /api. Reached in-process by the app or over HTTP by anyone. */
 export function createApi(deps: ApiDeps) {
@@ -32,6 +33,8 @@ export function createApi(deps: ApiDeps) {
   // What this node remembers of users is forgotten when any node changes them (decision 019).
   deps.database.changes.subscribe(forgetPrincipalsAfter);
   const writeLimits = createWriteLimiters(deps.database, deps.writeLimits);
+  // The front's request id (X-Request-Id) on every log line this request writes (decision 037).
+  app.use("*", (c, next) => withRequestId(c.req.header("x-request-id")?.slice(0, 128), next));
   app.use("*", async (c, next) => {
     c.set("deps", deps);
     c.set("writeLimits", writeLimits);

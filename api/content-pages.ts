@@ -8,6 +8,7 @@
  * the learner may open (api/queries/tutor.ts `retrieve`).
  */
 import { readFile } from "node:fs/promises";
+import { log } from "./db/log";
 import { inArray } from "drizzle-orm";
 import type { Db, Tx } from "./db/client";
 import { activities, contentPages } from "./db/schema";
@@ -87,7 +88,7 @@ export async function contentPageRows(items: StoredContent[], roots: string[]): 
         readFile(file)
           .then((buffer) => pdfPageTexts(new Uint8Array(buffer)))
           .catch((err: unknown) => {
-            console.warn(`[content-pages] ${pdf.source}: no text extracted:`, (err as Error).message);
+            log().warn({ err, source: pdf.source }, "content-pages: no text extracted");
             return [];
           }),
       );

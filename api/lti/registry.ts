@@ -5,6 +5,7 @@
  * tool added while the server runs is launched at once.
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { log } from "../db/log";
 import { z } from "zod";
 import { framePolicyProblems } from "../../domain/lti";
 
@@ -88,12 +89,12 @@ function ltiRegistry(options: LtiRegistryOptions = {}) {
         // A hand-edited entry whose frame policy a browser would not take is left out, and said.
         const tools = readToolsFile(options.file).filter((t) => {
           const problems = framePolicyProblems(t);
-          if (problems.length) console.warn(`[lti] tool ${t.key} left out of the registry: ${problems.join("; ")}`);
+          if (problems.length) log().warn({ tool: t.key, problems }, "lti: tool left out of the registry");
           return problems.length === 0;
         });
         cached = { mtime, tools };
       } catch (err) {
-        console.warn(`[lti] ${options.file} is not a valid registry:`, (err as Error).message);
+        log().warn({ err, file: options.file }, "lti: the file is not a valid registry");
         cached = { mtime, tools: [] };
       }
     }
