@@ -59,6 +59,7 @@ import { log, rootLog } from "./app/server/logger.server";
 import { createOperations } from "./app/server/operations.server";
 import { databaseNotReady } from "./api/db/health";
 import { pendingJobs } from "./api/jobs/run";
+import { openFileStore, storageConfigFrom } from "./api/files/object-store";
 
 const isDev = process.env.NODE_ENV !== "production";
 const port = Number(process.env.PORT ?? 3000);
@@ -74,6 +75,9 @@ const scormLimits = {
 };
 /** Issue 16 item 3 (decision 027): what files a chat message may carry; a bad value stops the server. */
 const chatAttachments = chatAttachmentRules(process.env);
+/** Where stored files live (decision 037): DATA_DIR/storage, or a bucket with STORAGE_BACKEND=s3. */
+const storage = storageConfigFrom(process.env, resolve(dataDir, "storage"));
+const files = openFileStore(storage);
 const appEnv = process.env.APP_ENV ?? (isDev ? "dev" : "prod");
 // Issue 16 item 6 (decision 028): the tutor's OpenAI-compatible model; without it, extractive answers.
 const tutorModel =
@@ -153,11 +157,7 @@ if (!process.env.LMS_API_URL) {
   changes = database.changes;
   // Several nodes may start together on one PostgreSQL database: the migrations (above) and the demo
   // seed run on one of them under advisory locks; the others wait, then find nothing left to do (decision 019).
-  if (
-    await database.exclusive("seed", () =>
-      seedIfEmpty(database.db, { accounts: demoAllowed, storageRoot: resolve(dataDir, "storage") }),
-    )
-  )
+  if (await database.exclusive("seed", () => seedIfEmpty(database.db, { accounts: demoAllowed, store: files })))
     rootLog.info(
       demoAllowed
         ? "seed: demo data created (accounts: see README, password 'demo')"
@@ -216,6 +216,7 @@ if (!process.env.LMS_API_URL) {
     await startApiInThread(thread, {
       verifier,
       dataDir,
+      storage,
       testSupport,
       appUrl,
       signingKey: secrets.signingKey,
@@ -235,6 +236,7 @@ if (!process.env.LMS_API_URL) {
       database,
       verifyToken: (token: string) => verify(token),
       dataDir,
+      files,
       internalRoutes: testSupportMount(testSupport),
       appUrl,
       signingKey: secrets.signingKey,
@@ -402,7 +404,7 @@ web.post("/operator/v1/scorm-packages", async (c) => {
     zipPath = await saveUpload(c.req.raw.body, scormLimits.maxBytes);
     const result = await importScormPackage(database.db, {
       zipPath,
-      storageRoot: resolve(dataDir, "storage"),
+      store: files,
       courseCode: course,
       activityId: c.req.query("activity"),
       title: c.req.query("title"),

@@ -20,7 +20,6 @@ import { tutorRoutes } from "./routes/tutor";
 import { analyticsRoutes } from "./routes/analytics";
 import { ltiLaunchRoutes, ltiPlatformRoutes } from "./routes/lti";
 import { storageRoutes } from "./routes/storage";
-import { storageRoots } from "./files/roots";
 import { scormRoutes } from "./routes/scorm";
 import { params, idParams } from "./validate";
 import { createWriteLimiters } from "./write-limits";
@@ -71,7 +70,7 @@ export function createApi(deps: ApiDeps) {
   app.route("/lms/v1", lms);
   app.route("/lms-km/v1", tutorRoutes());
   app.route("/analytics/v1", analyticsRoutes());
-  app.route("/lms-storage/v1", storageRoutes(storageRoots(deps.dataDir)));
+  app.route("/lms-storage/v1", storageRoutes());
   app.route("/scorm/v1", scormRoutes());
   // Decision 014: test support, only for the browser tests' server (server.ts decides and keeps it to loopback).
   for (const [path, routes] of Object.entries(deps.internalRoutes ?? {})) app.route(path, routes);

@@ -8,6 +8,7 @@ import type { ApiDeps } from "../context";
 import type { Db } from "../db/client";
 import { certificateRecords, reinforcementWorkflows } from "../db/schema";
 import { ensureCertificateFiles } from "../files/certificate-files";
+import { fileStore } from "../files/roots";
 import { loadCertificate } from "../queries/certificates";
 import { sendDueReinforcements } from "./reinforcement-mail";
 
@@ -27,7 +28,7 @@ async function makePendingCertificateFiles(deps: ApiDeps, now = new Date(), limi
     const row = await loadCertificate(db, id, now);
     // A certificate whose result is still hidden gets its files when it is first shown.
     if (!row) continue;
-    await ensureCertificateFiles(db, { dataDir: deps.dataDir, appUrl: deps.appUrl ?? "http://localhost:3000" }, row);
+    await ensureCertificateFiles(db, { store: fileStore(deps), appUrl: deps.appUrl ?? "http://localhost:3000" }, row);
     made++;
   }
   return made;
