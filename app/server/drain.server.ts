@@ -22,6 +22,7 @@ export class Drain {
   private readonly controller = new AbortController();
   private started = false;
   private idle: (() => void) | null = null;
+  private server: Server | null = null;
 
   constructor(private readonly options: { delayMs: number; timeoutMs: number }) {}
 
@@ -45,6 +46,8 @@ export class Drain {
     this.open.add(res);
     const done = () => {
       this.open.delete(res);
+      // A keep-alive connection that just went idle is closed at once, not at its timeout.
+      if (this.started) setImmediate(() => this.server?.closeIdleConnections());
       if (this.open.size === 0) this.idle?.();
     };
     res.once("finish", done);
@@ -55,6 +58,7 @@ export class Drain {
   async run(server: Server, cleanup: () => Promise<void>): Promise<void> {
     if (this.started) return;
     this.started = true;
+    this.server = server;
     const started = Date.now();
     rootLog.info({ inFlight: this.open.size, ...this.options }, "drain: started, readiness says not ready");
     for (const res of this.open) if (!res.headersSent) res.setHeader("Connection", "close");
