@@ -21,16 +21,19 @@ import { rootLog } from "./logger.server";
 export const DEFAULT_METRICS_PORT = 9464;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Anything that looks like an id or a value rather than a name: numbers, long tokens, e-mail addresses. */
-const VALUE = /^(\d+|[\w-]{24,}|[^/]*@[^/]*|[0-9a-f]{16,})$/i;
+/**
+ * Anything that looks like an id or a value rather than a route's name (those are short, lowercase, and
+ * have no digits but a version's): numbers, long tokens, e-mail addresses, tokens with digits or capitals.
+ */
+const VALUE = /^(\d+|[\w-]{24,}|[^/]*@[^/]*|[0-9a-f]{16,}|(?=.*\d)[\w.:-]{5,}|(?=.*[A-Z])[\w.:-]{8,})$/;
 
 /**
  * The route label of a path: ids folded to `:id`, files under a package or the build's assets folded
- * to `*`, at most 6 segments — a bounded set of labels whatever the requests.
+ * to `*`, at most 10 segments — a bounded set of labels whatever the requests.
  */
 export function routeLabel(path: string, status: number): string {
   if (status === 404) return "(not found)";
-  const segments = path.split("?")[0]!.split("/").filter(Boolean).slice(0, 8);
+  const segments = path.split("?")[0]!.split("/").filter(Boolean).slice(0, 10);
   const out: string[] = [];
   for (const [i, segment] of segments.entries()) {
     let s: string;
@@ -46,7 +49,7 @@ export function routeLabel(path: string, status: number): string {
       out.push("*");
       break;
     }
-    if (out.length >= 6) break;
+    if (out.length >= 10) break;
   }
   return `/${out.join("/")}`;
 }
@@ -147,8 +150,8 @@ export function createMetrics(sources: MetricsSources) {
         const method = req.method ?? "GET";
         requests.inc({ method, route, status: String(status) });
         duration.observe({ method, route }, Number(process.hrtime.bigint() - start) / 1e9);
-        if (status === 503 && res.hasHeader("retry-after") && !HEALTH_PATHS.has(path.split("?")[0]!))
-          refused.inc({ reason: "overload" });
+        // A 503 of the front is the overload control's (the API and the app answer none of their own).
+        if (status === 503 && !HEALTH_PATHS.has(path.split("?")[0]!)) refused.inc({ reason: "overload" });
         else if (REFUSALS[status]) refused.inc({ reason: REFUSALS[status] });
       });
     },
