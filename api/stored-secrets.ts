@@ -84,7 +84,7 @@ export async function loadStoredSecrets(database: Database, takeOver?: Secrets |
 }
 
 /** The signing keys as stored now (a node compares them with its own to follow a rotation). */
-export async function storedSigningKeys(db: Db): Promise<{ signingKey: JWK; previousSigningKeys: JWK[] } | null> {
+async function storedSigningKeys(db: Db): Promise<{ signingKey: JWK; previousSigningKeys: JWK[] } | null> {
   const { "signing-keys": keys } = await readValues(db);
   return keys ? { signingKey: keys.current, previousSigningKeys: keys.previous } : null;
 }

@@ -14,7 +14,7 @@ import pino, { type Logger } from "pino";
 const level = process.env.LOG_LEVEL || "info";
 
 /** The process's root logger; the database thread's names itself. */
-export const rootLog: Logger = pino(
+const rootLog: Logger = pino(
   {
     level,
     base: { pid: process.pid, ...(isMainThread ? {} : { thread: "database" }) },

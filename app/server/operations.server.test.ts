@@ -3,13 +3,12 @@
  * each on a real HTTP server on a free loopback port.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createServer, request, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Drain } from "./drain.server";
 import { healthEndpoints } from "./health.server";
 import { createMetrics, routeLabel } from "./metrics.server";
 import { currentRequestId, inRequest, log, requestIdFrom, withRequestIdHeader } from "./logger.server";
-import { log as apiLog, withRequestId } from "../../api/db/log";
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -25,7 +24,7 @@ function listen(server: Server): Promise<string> {
 
 describe("health endpoints", () => {
   it("liveness always; readiness by the database and the drain; HEAD; nothing else on those paths", async () => {
-    let reason: string | null = null;
+    const reason: string | null = null;
     let draining = false;
     let checks = 0;
     const health = healthEndpoints({
@@ -190,13 +189,5 @@ describe("request ids", () => {
     expect(seen).toEqual(["req-42", "given"]);
     expect(currentRequestId()).toBeUndefined();
     expect(log().bindings().reqId).toBeUndefined();
-  });
-
-  it("the API binds the id it is given for everything the request runs", async () => {
-    await withRequestId("api-7", async () => {
-      await Promise.resolve();
-      expect(apiLog().bindings()).toMatchObject({ reqId: "api-7" });
-    });
-    expect(apiLog().bindings().reqId).toBeUndefined();
   });
 });
