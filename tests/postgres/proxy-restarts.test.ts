@@ -232,6 +232,8 @@ describe.skipIf(!server)("two nodes behind nginx", () => {
       expect(metrics.status).toBe(200);
       expect(metrics.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
       const text = await metrics.text();
+      const rss = Number(/^process_resident_memory_bytes (\S+)$/m.exec(text)?.[1]);
+      console.log(`[nodes] node ${node.name}: resident memory ${Math.round(rss / 2 ** 20)} MiB after start-up`);
       for (const name of [
         "http_requests_total",
         "http_request_duration_seconds_bucket",
