@@ -17,6 +17,15 @@ const shared = globalThis as { [key: symbol]: unknown };
 const ROOT = Symbol.for("learner-app.log.root");
 const SCOPE = Symbol.for("learner-app.log.scope");
 
+const DESTINATION = Symbol.for("learner-app.log.destination");
+/**
+ * Written asynchronously (a line per request must never block the event loop on a slow pipe); lines
+ * that are still buffered are written out before the process exits (`flushLogs`).
+ */
+const destination = (shared[DESTINATION] ??= pino.destination({ fd: 1, sync: false })) as ReturnType<
+  typeof pino.destination
+>;
+
 /** LOG_LEVEL: fatal, error, warn, info (default), debug, trace or silent. */
 export const rootLog: Logger = (shared[ROOT] ??= pino(
   {
@@ -25,9 +34,18 @@ export const rootLog: Logger = (shared[ROOT] ??= pino(
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
   },
-  // Synchronous: the last lines before an exit (SIGTERM's drain, a crash) are never lost.
-  pino.destination({ fd: 1, sync: true }),
+  destination,
 )) as Logger;
+
+/** Writes out what is buffered, now: before `process.exit`. */
+export function flushLogs(): void {
+  try {
+    destination.flushSync();
+  } catch {
+    // not ready yet (nothing written) or already closed
+  }
+}
+process.once("exit", flushLogs);
 
 interface RequestScope {
   id: string;

@@ -164,6 +164,8 @@ export async function startCluster(options: {
         DATA_DIR: dataDir,
         DATABASE_URL: database.url,
         METRICS_PORT: String(metricsPort),
+        // As in playwright.config.ts: on a shared machine the event-loop delay passes 1 s without load.
+        OVERLOAD_MAX_DELAY_MS: "0",
         ...s3.env,
         ...options.env,
       },

@@ -125,6 +125,58 @@ async function newLearner(n: number): Promise<Learner> {
   };
 }
 
+/**
+ * Signs in over plain HTTP as a browser without JavaScript would: the app's sign-in start, the
+ * provider's form, the callback — every step round-robin through nginx. Returns the cookies.
+ */
+async function signInOverHttp(email: string, password: string): Promise<string> {
+  const jar = new Map<string, string>();
+  const cookies = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  let url = `${cluster.appUrl}/oidc/login?redirectUrl=%2Flearn%2Fcourses`;
+  let body: string | undefined;
+  for (let step = 0; step < 25; step++) {
+    const res = await fetch(url, {
+      method: body ? "POST" : "GET",
+      body,
+      redirect: "manual",
+      headers: {
+        cookie: cookies(),
+        ...(body ? { "content-type": "application/x-www-form-urlencoded", origin: cluster.appUrl } : {}),
+      },
+    });
+    for (const c of res.headers.getSetCookie()) {
+      const pair = c.split(";")[0]!;
+      const name = pair.slice(0, pair.indexOf("="));
+      if (/max-age=0|expires=thu, 01 jan 1970/i.test(c)) jar.delete(name);
+      else jar.set(name, pair.slice(pair.indexOf("=") + 1));
+    }
+    body = undefined;
+    if (res.status >= 300 && res.status < 400) {
+      await res.arrayBuffer();
+      url = new URL(res.headers.get("location")!, url).href;
+      continue;
+    }
+    const html = await res.text();
+    if (new URL(url).pathname === "/learn/courses" && res.status === 200) return cookies();
+    const form = /<form[^>]*method="post"[^>]*>[\s\S]*?<\/form>/i.exec(html)?.[0];
+    if (!form) throw new Error(`no form at ${url} (${res.status})`);
+    const action = /action="([^"]*)"/.exec(form)?.[1] ?? url;
+    const fields = new URLSearchParams();
+    for (const input of form.match(/<input[^>]*>/g) ?? []) {
+      const name = /name="([^"]*)"/.exec(input)?.[1];
+      if (!name) continue;
+      const value = /value="([^"]*)"/.exec(input)?.[1] ?? "";
+      fields.set(
+        name,
+        /mail|login/i.test(name) ? email : /password/i.test(name) ? password : value.replace(/&amp;/g, "&"),
+      );
+    }
+    url = new URL(action.replace(/&amp;/g, "&"), url).href;
+    body = fields.toString();
+  }
+  throw new Error("sign-in did not end on My courses");
+}
+
 type Kind = "enrolment" | "chat" | "scorm";
 interface Write {
   kind: Kind;
@@ -377,6 +429,49 @@ describe.skipIf(!server)("two nodes behind nginx", () => {
 
     const { startupMs } = await cluster.start("A");
     console.log(`[nodes] node A ready again ${startupMs} ms after its restart`);
+  }, 300_000);
+
+  it("SIGTERM ends an open event stream with a retry hint; the reconnect is served by the other node", async () => {
+    const res = await setupFetch(`${cluster.appUrl}/api/test-support/v1/learners`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ enrolments: [{ course: "onboarding", selfEnrolled: true }] }),
+    });
+    const learner = (await res.json()) as { email: string; password: string };
+    const cookie = await signInOverHttp(learner.email, learner.password);
+    const [course] = await sql<{ id: string }>("select id from objectives where code = 'ON-100'");
+    const path = `/learn/courses/${course.id}/chat-events?channel=chat`;
+    const stream = await fetch(`${cluster.appUrl}${path}`, { headers: { cookie, "x-node": "A" } });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(stream.headers.get("x-served-by")).toBe("A");
+    const reader = stream.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    while (!text.includes("retry: 3000")) text += decoder.decode((await reader.read()).value);
+    const exited = cluster.signal("A", "SIGTERM");
+    // The stream ends (it does not hang until the drain's timeout), its last words a retry hint.
+    const started = Date.now();
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value);
+    }
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const hint = /retry: (\d+)\n\n$/.exec(text);
+    expect(hint, text).not.toBeNull();
+    expect(Number(hint![1])).toBeGreaterThanOrEqual(500);
+    expect(Number(hint![1])).toBeLessThanOrEqual(2500);
+    expect(await exited).toBe(0);
+    // The browser's reconnect (no node chosen) reaches B, which serves the same session.
+    const again = await fetch(`${cluster.appUrl}${path}`, { headers: { cookie, "Last-Event-ID": "0" } });
+    expect(again.status).toBe(200);
+    expect(again.headers.get("x-served-by")).toBe("B");
+    await again.body!.cancel();
+    const log = readFileSync(cluster.nodes.A.log, "utf8");
+    expect(log).toMatch(/"msg":"drain: started, readiness says not ready"/);
+    expect(log).toMatch(/"msg":"drain: done"/);
+    await cluster.start("A");
   }, 300_000);
 
   it("a rolling restart (SIGTERM A, start A, SIGTERM B, start B) under load loses no request", async () => {
