@@ -98,6 +98,7 @@ type SigningKeys = Pick<Secrets, "signingKey" | "previousSigningKeys">;
 /** What follows a signing-key rotation made on the database (decision 037), checked this often. */
 const onRotation: ((keys: SigningKeys) => void)[] = [];
 const SECRETS_REFRESH_MS = Number(process.env.SECRETS_REFRESH_MS ?? 30_000);
+let follower: ReturnType<typeof followSigningKeys> | null = null;
 
 /** IDP_EXTRA_APP_URLS: comma-separated origins of other app processes; a value that is no http(s) origin stops the server. */
 function otherAppUrls(value: string | undefined): string[] {
@@ -234,7 +235,14 @@ if (!process.env.LMS_API_URL) {
     let verify = verifierFrom(verifier);
     const deps = {
       database,
-      verifyToken: (token: string) => verify(token),
+      // A token signed by a key another node rotated in a moment ago: look at the database once, then
+      // verify again (decision 037).
+      verifyToken: (token: string) =>
+        verify(token).catch(async (error: unknown) => {
+          if ((error as { code?: string }).code !== "ERR_JWKS_NO_MATCHING_KEY" || !follower) throw error;
+          await follower.check();
+          return verify(token);
+        }),
       dataDir,
       files,
       internalRoutes: testSupportMount(testSupport),
@@ -261,7 +269,7 @@ if (!process.env.LMS_API_URL) {
   // Nothing is remembered before this node hears the other nodes' writes (decision 019).
   await database.changes.listening();
   if (database.kind === "postgres")
-    followSigningKeys(
+    follower = followSigningKeys(
       database.db,
       secrets.signingKey,
       (keys) => onRotation.forEach((f) => f(keys)),

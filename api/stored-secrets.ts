@@ -113,27 +113,31 @@ export async function rotateStoredSigningKey(db: Db): Promise<{ kid: string; kep
 /**
  * Follows a rotation made on the database by another process: every `everyMs` the stored keys are read
  * (one primary-key read), and `onChange` gets them when the current key is another than this node's.
+ * `check()` reads them at once (a token signed by a key this node does not know yet).
  */
 export function followSigningKeys(
   db: Db,
   current: JWK,
   onChange: (keys: { signingKey: JWK; previousSigningKeys: JWK[] }) => void,
   everyMs: number,
-): () => void {
+): { check(): Promise<void>; stop(): void } {
   let kid = current.kid;
-  const timer = setInterval(() => {
-    storedSigningKeys(db).then(
-      (keys) => {
-        if (!keys || keys.signingKey.kid === kid) return;
-        kid = keys.signingKey.kid;
-        log().info({ kid }, "secrets: the signing key was rotated; this node follows");
-        onChange(keys);
-      },
-      (err: unknown) => log().warn({ err }, "secrets: the signing keys could not be read"),
-    );
-  }, everyMs);
+  let reading: Promise<void> | null = null;
+  const check = () =>
+    (reading ??= storedSigningKeys(db)
+      .then(
+        (keys) => {
+          if (!keys || keys.signingKey.kid === kid) return;
+          kid = keys.signingKey.kid;
+          log().info({ kid }, "secrets: the signing key was rotated; this node follows");
+          onChange(keys);
+        },
+        (err: unknown) => log().warn({ err }, "secrets: the signing keys could not be read"),
+      )
+      .finally(() => (reading = null)));
+  const timer = setInterval(() => void check(), everyMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return { check, stop: () => clearInterval(timer) };
 }
 
 /** The secrets of this node: the database's on PostgreSQL (taking over a secrets.json found there), else the file's. */

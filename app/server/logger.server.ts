@@ -37,8 +37,8 @@ export const rootLog: Logger = (shared[ROOT] ??= pino(
   destination,
 )) as Logger;
 
-/** Writes out what is buffered, now: before `process.exit`. */
-export function flushLogs(): void {
+/** Writes out what is buffered, now: when the process exits (the drain, a crash). */
+function flushLogs(): void {
   try {
     destination.flushSync();
   } catch {

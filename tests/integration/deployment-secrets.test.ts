@@ -76,7 +76,7 @@ describe("on PostgreSQL", () => {
       await database.db.delete(deploymentSecrets);
       const first = await loadStoredSecrets(database);
       const heard: string[] = [];
-      const stop = followSigningKeys(
+      const follower = followSigningKeys(
         database.db,
         first.signingKey,
         (keys) => heard.push(String(keys.signingKey.kid)),
@@ -89,7 +89,9 @@ describe("on PostgreSQL", () => {
         expect(after.signingKey.kid).toBe(kid);
         expect(after.previousSigningKeys?.map((k) => k.kid)).toEqual([first.signingKey.kid]);
         expect(after.sessionSecret).toBe(first.sessionSecret);
-        await expect.poll(() => heard, { timeout: 5_000 }).toEqual([kid]);
+        // At once when asked (a token signed by a key the node does not know yet), else on the timer.
+        await follower.check();
+        expect(heard).toEqual([kid]);
 
         // The operator's command against DATABASE_URL.
         const { stdout } = await promisify(execFile)(
@@ -103,7 +105,7 @@ describe("on PostgreSQL", () => {
         expect(rotated.previousSigningKeys?.map((k) => k.kid)).toEqual([kid]);
         await expect.poll(() => heard.length, { timeout: 5_000 }).toBe(2);
       } finally {
-        stop();
+        follower.stop();
       }
     },
     60_000,
