@@ -14,12 +14,13 @@
  * Every count is printed (the note of issue 28 quotes them).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import pg from "pg";
 import { importJWK, SignJWT, type JWK } from "jose";
 import { startCluster, PORTS, type Cluster } from "../nodes/cluster";
 import { ObjectiveState } from "../../domain/vocabulary";
 import { LMS_API_RESOURCE } from "../../api/runtime";
+import { zipFolder } from "../../api/scorm/zip-folder";
 
 const server = process.env.TEST_DATABASE_URL;
 /** Ports of their own, beside the browser tests' cluster: 3530–3535. */
@@ -473,6 +474,49 @@ describe.skipIf(!server)("two nodes behind nginx", () => {
     expect(log).toMatch(/"msg":"drain: done"/);
     await cluster.start("A");
   }, 300_000);
+
+  it("a SCORM package uploaded through nginx to node A is served by node B from the bucket", async () => {
+    const [admin] = await sql<{ id: string; email: string }>(
+      "select id, email from users where email = 'admin@example.com'",
+    );
+    const token = await tokenFor(admin);
+    const zip = zipFolder("api/demo/data/scorm/gifts-quiz-12");
+    const body = readFileSync(zip);
+    rmSync(zip, { force: true });
+    const upload = await setupFetch(`${cluster.appUrl}/api/scorm/v1/packages?course=IS-026`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/zip", "x-node": "A" },
+      body,
+    });
+    expect(upload.headers.get("x-served-by")).toBe("A");
+    expect(upload.status, await upload.clone().text()).toBe(201);
+    const imported = (await upload.json()) as { id: string; activityId: string };
+    expect(await cluster.s3.keys(`scorm/${imported.id}/`)).toContain(`scorm/${imported.id}/imsmanifest.xml`);
+    // A learner whose attempt has the activity open reads it through B: whole, by range, HEAD.
+    const made = await setupFetch(`${cluster.appUrl}/api/test-support/v1/learners`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        enrolments: [
+          {
+            course: "info-security",
+            assigned: { mandatory: true },
+            attempts: [{ state: "inProgress", progress: 0, startedAgo: 0 }],
+          },
+        ],
+      }),
+    });
+    const learner = (await made.json()) as { id: string; email: string };
+    const path = `${cluster.appUrl}/api/lms-storage/v1/scorm/${imported.activityId}/imsmanifest.xml`;
+    const headers = { Authorization: `Bearer ${await tokenFor(learner)}`, "x-node": "B" };
+    const whole = await fetch(path, { headers });
+    const text = await whole.text();
+    expect([whole.status, whole.headers.get("x-served-by")]).toEqual([200, "B"]);
+    const part = await fetch(path, { headers: { ...headers, Range: "bytes=0-4" } });
+    expect([part.status, await part.text()]).toEqual([206, text.slice(0, 5)]);
+    const head = await fetch(path, { headers, method: "HEAD" });
+    expect(head.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
+  }, 120_000);
 
   it("a rolling restart (SIGTERM A, start A, SIGTERM B, start B) under load loses no request", async () => {
     const learners = await Promise.all([11, 12, 13, 14, 15, 16].map((n) => newLearner(n)));
