@@ -129,7 +129,13 @@ export async function startCluster(options: {
   env?: Record<string, string>;
 }): Promise<Cluster> {
   const { ports } = options;
-  spawnSync(process.execPath, ["scripts/ensure-build.mjs"], { cwd: root, stdio: "inherit" });
+  // A production build, whoever runs this: vitest sets NODE_ENV=test, which would build React's
+  // development bundles (and the browser tests that run after it would use them).
+  spawnSync(process.execPath, ["scripts/ensure-build.mjs"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
   const database = await createPostgresDatabase(options.databaseServer, { empty: true });
   const dataDir = mkdtempSync(join(tmpdir(), "learner-nodes-"));
   const s3 = await startTestS3({ port: ports.s3 });
