@@ -228,3 +228,50 @@ export function customFrameSize(preferred: { width: number | null; height: numbe
   if (!ok(preferred.width) || !ok(preferred.height)) return null;
   return { width: preferred.width, height: preferred.height };
 }
+
+/**
+ * The CSP `form-action` of a page between the learner and a tool (issue 32 item 1): each URL as a
+ * source expression — scheme, host, port and path, never the query — so the page's form goes to
+ * exactly that address. A browser checks `form-action` on every redirect after a form submission too;
+ * there the path is not compared (CSP 3 §6.7.2.10), so a redirect stays within the listed origins.
+ * Anything that is not an http(s) URL is left out; with nothing left the answer is `'none'`.
+ */
+export function formActionSources(urls: readonly string[]): string {
+  const sources = new Set<string>();
+  for (const raw of urls) {
+    const url = URL.parse(raw);
+    if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password) continue;
+    // `;` and `,` end a directive or a policy: kept percent-encoded in the path.
+    sources.add(`${url.origin}${url.pathname.replace(/;/g, "%3B").replace(/,/g, "%2C")}`);
+  }
+  return sources.size > 0 ? [...sources].join(" ") : "'none'";
+}
+
+/**
+ * An activity's custom parameters (`npm run lti:tool -- attach … --custom k=v`, LTI Core §5.4.5) with
+ * the substitution variables of LTI Core Appendix C this platform knows replaced; any other value —
+ * an unknown `$…` variable included — is sent as written, as the appendix asks.
+ */
+export function customParameters(
+  custom: unknown,
+  facts: {
+    userId: string;
+    context: { id: string; title: string; label: string };
+    resourceLink: { id: string; title: string };
+  },
+): Record<string, string> {
+  if (!custom || typeof custom !== "object") return {};
+  const known: Record<string, string> = {
+    "$User.id": facts.userId,
+    "$Context.id": facts.context.id,
+    "$Context.title": facts.context.title,
+    "$Context.label": facts.context.label,
+    "$CourseSection.sourcedId": facts.context.id,
+    "$ResourceLink.id": facts.resourceLink.id,
+    "$ResourceLink.title": facts.resourceLink.title,
+  };
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(custom as Record<string, unknown>))
+    if (typeof value === "string") out[name] = Object.hasOwn(known, value) ? known[value]! : value;
+  return out;
+}

@@ -7,7 +7,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { XMLParser } from "fast-xml-parser";
 import { jwtVerify, SignJWT } from "jose";
 import { hmacsign } from "oauth-sign";
-import { documentTarget } from "../../domain/lti";
+import { customParameters, documentTarget } from "../../domain/lti";
 import { ActivityKind } from "../../domain/vocabulary";
 import type { ApiDeps, Principal } from "../context";
 import type { Db } from "../db/client";
@@ -112,6 +112,14 @@ export async function resourceForm(
     tool_consumer_info_product_family_code: "learner-app",
     tool_consumer_instance_guid: new URL(appUrl).host,
   };
+  // LTI 1.1 §4.4: custom parameters as custom_<name>, the name lower-cased, other characters as "_".
+  const custom = customParameters((link.activity.content as { custom?: unknown }).custom, {
+    userId: user.id,
+    context: { id: link.objective.id, title: link.objective.name, label: link.objective.code },
+    resourceLink: { id: link.part.id, title: link.activity.name },
+  });
+  for (const [name, value] of Object.entries(custom))
+    params[`custom_${name.toLowerCase().replace(/[^a-z0-9]/g, "_")}`] = value;
   if (link.activity.supportLtiGrading) {
     params.lis_outcome_service_url = outcomesUrl(appUrl);
     params.lis_result_sourcedid = await new SignJWT({ part: link.part.id, ctx: link.objective.id, tool: tool.key })
@@ -123,6 +131,7 @@ export async function resourceForm(
   return {
     action: tool.launchUrl,
     fields: signOAuth(tool.launchUrl, params, { consumerKey: tool.consumerKey, secret: tool.secret }, now),
+    formAction: [tool.launchUrl],
   };
 }
 

@@ -50,8 +50,29 @@ export function toolProblems(tool: LtiTool): string[] {
     if (!tool.jwksUrl && !tool.publicJwk) out.push("an LTI 1.3 tool needs --jwks-url or --public-key");
     if (tool.redirectUris.length === 0) out.push("an LTI 1.3 tool needs at least one --redirect-uri");
   } else if (!tool.consumerKey || !tool.secret) out.push("an LTI 1.1 tool needs --consumer-key and --secret");
+  if (tool.key.startsWith(DEMO_KEY_PREFIX))
+    out.push(`--key: keys beginning with "${DEMO_KEY_PREFIX}" belong to the demo's tools; choose another key`);
   out.push(...framePolicyProblems(tool));
   return out;
+}
+
+/** Keys that begin so belong to the demo's tools (api/demo/data/lti-tools.json): the operator's may not. */
+export const DEMO_KEY_PREFIX = "demo-";
+
+/**
+ * Why `tool` cannot stand beside `others` (null: it can): the same key, LTI 1.3 client id or LTI 1.1
+ * consumer key as one of them — the platform finds tools by these.
+ */
+export function clashWith(tool: LtiTool, others: readonly LtiTool[]): string | null {
+  for (const o of others) {
+    if (o === tool) continue;
+    if (o.key === tool.key) return `the key "${tool.key}" is ${o.key.startsWith(DEMO_KEY_PREFIX) ? "a demo tool's" : "taken"}`;
+    if (tool.version === "1.3" && o.version === "1.3" && tool.clientId && o.clientId === tool.clientId)
+      return `the client id "${tool.clientId}" is the tool ${o.key}'s`;
+    if (tool.version === "1.1" && o.version === "1.1" && tool.consumerKey && o.consumerKey === tool.consumerKey)
+      return `the consumer key "${tool.consumerKey}" is the tool ${o.key}'s`;
+  }
+  return null;
 }
 
 export const TOOLS_FILE = "lti-tools.json";
@@ -99,7 +120,23 @@ function ltiRegistry(options: LtiRegistryOptions = {}) {
     }
     return cached.tools;
   };
-  const all = () => [...(options.tools ?? []), ...fromFile()];
+  // A registered tool that takes the key, client id or consumer key of a tool the server gives (the
+  // demo's) would be shadowed without a word: it is left out, and said, each time the file is read.
+  let checked: LtiTool[] | null = null;
+  let kept: LtiTool[] = [];
+  const registered = () => {
+    const tools = fromFile();
+    if (tools !== checked) {
+      checked = tools;
+      kept = tools.filter((t) => {
+        const clash = clashWith(t, options.tools ?? []);
+        if (clash) console.error(`[lti] tool ${t.key} in ${options.file} left out of the registry: ${clash}`);
+        return !clash;
+      });
+    }
+    return kept;
+  };
+  const all = () => [...(options.tools ?? []), ...registered()];
   return {
     all,
     byKey: (key: string) => all().find((t) => t.key === key) ?? null,
