@@ -54,8 +54,22 @@ describe("LTI 1.3 launch claims (LTI Core 1.3 §5.3–5.4; spec 3 display modes)
     });
   });
 
-  it("leaves out the AGS claim when the tool does not grade the activity (supportLtiGrading off)", () => {
-    expect(launchClaims({ ...facts, lineItems: null })[LTI_CLAIM.ags]).toBeUndefined();
+  it("grants every AGS scope it serves; a link the tool does not grade has the container but no line item", () => {
+    expect(launchClaims(facts)[LTI_CLAIM.ags]).toEqual({
+      scope: [
+        "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem",
+        "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem.readonly",
+        "https://purl.imsglobal.org/spec/lti-ags/scope/result.readonly",
+        "https://purl.imsglobal.org/spec/lti-ags/scope/score",
+      ],
+      lineitems: "https://lms.example/li",
+      lineitem: "https://lms.example/li/p1",
+    });
+    const ungraded = launchClaims({ ...facts, lineItems: { lineItems: "https://lms.example/li", lineItem: null } });
+    expect(ungraded[LTI_CLAIM.ags]).toEqual({
+      scope: expect.any(Array),
+      lineitems: "https://lms.example/li",
+    });
   });
 
   it.each([

@@ -44,6 +44,23 @@ export const LTI_MEDIA_TYPE = {
 } as const;
 
 const ROLE_LEARNER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner";
+const ROLE_INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor";
+
+/** NRPS 2.0 §2.2: a member's context roles — Learner when enrolled, Instructor when an instructor. */
+export function membershipRoles(m: { learner: boolean; instructor: boolean }): string[] {
+  return [...(m.instructor ? [ROLE_INSTRUCTOR] : []), ...(m.learner ? [ROLE_LEARNER] : [])];
+}
+
+/**
+ * NRPS 2.0 §2.3.1 `role` filter: a context role by its full URI or its short name (LTI Core §A.2.2).
+ * Only Learner and Instructor are held here; any other role is null (no member has it).
+ */
+export function nrpsRoleFilter(role: string): "Learner" | "Instructor" | null {
+  const name = role.startsWith("http://purl.imsglobal.org/vocab/lis/v2/membership#")
+    ? role.slice(role.indexOf("#") + 1)
+    : role;
+  return name === "Learner" || name === "Instructor" ? name : null;
+}
 const CONTEXT_COURSE = "http://purl.imsglobal.org/vocab/lis/v2/course#CourseOffering";
 
 /**
@@ -69,8 +86,8 @@ export interface LaunchFacts {
   returnUrl: string;
   locale: string;
   custom: Record<string, string>;
-  /** AGS endpoints when the activity is graded by the tool (supportLtiGrading). */
-  lineItems: { lineItems: string; lineItem: string } | null;
+  /** AGS endpoints: the course's line items, and the link's own when the tool grades it (supportLtiGrading). */
+  lineItems: { lineItems: string; lineItem: string | null };
   membershipsUrl: string;
   platform: { guid: string; name: string };
 }
@@ -103,15 +120,13 @@ export function launchClaims(f: LaunchFacts): Record<string, unknown> {
     [LTI_CLAIM.launchPresentation]: presentation,
     [LTI_CLAIM.custom]: f.custom,
     [LTI_CLAIM.toolPlatform]: { guid: f.platform.guid, name: f.platform.name, product_family_code: "learner-app" },
-    ...(f.lineItems
-      ? {
-          [LTI_CLAIM.ags]: {
-            scope: [LTI_SCOPE.lineItemReadOnly, LTI_SCOPE.resultReadOnly, LTI_SCOPE.score],
-            lineitems: f.lineItems.lineItems,
-            lineitem: f.lineItems.lineItem,
-          },
-        }
-      : {}),
+    // AGS §3.1: every scope the platform serves (line items read and written, results, scores); the
+    // resource link's own line item when the activity is graded by the tool.
+    [LTI_CLAIM.ags]: {
+      scope: [LTI_SCOPE.lineItem, LTI_SCOPE.lineItemReadOnly, LTI_SCOPE.resultReadOnly, LTI_SCOPE.score],
+      lineitems: f.lineItems.lineItems,
+      ...(f.lineItems.lineItem ? { lineitem: f.lineItems.lineItem } : {}),
+    },
     [LTI_CLAIM.nrps]: { context_memberships_url: f.membershipsUrl, service_versions: ["2.0"] },
   };
 }

@@ -23,7 +23,10 @@ export class AttachError extends Error {
 
 /** LTI custom parameters (LTI Core §5.4.5): names and values the operator gives with `--custom k=v`. */
 export const customParamsSchema = z
-  .record(z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, "a custom parameter's name is letters, digits, _ . -"), z.string().max(1000))
+  .record(
+    z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, "a custom parameter's name is letters, digits, _ . -"),
+    z.string().max(1000),
+  )
   .refine((r) => Object.keys(r).length <= 50, "at most 50 custom parameters");
 
 export const attachmentCommand = z.discriminatedUnion("command", [
@@ -84,7 +87,10 @@ async function targetActivity(db: Db, courseCode: string, activity: string | und
         : `The course "${courseCode}" has no activities.`,
     );
   if (rows.length > 1)
-    throw new AttachError("ambiguousActivity", `Two activities of "${courseCode}" have the code "${activity}": give the id.`);
+    throw new AttachError(
+      "ambiguousActivity",
+      `Two activities of "${courseCode}" have the code "${activity}": give the id.`,
+    );
   const a = rows[0]!.activity;
   if (a.kind === ActivityKind.composite)
     throw new AttachError(

@@ -24,7 +24,15 @@ import { parseArgs } from "node:util";
 import { openDatabase } from "../db/client";
 import { loadSecrets } from "../runtime";
 import { AttachError, attachmentCommand, runAttachmentCommand, type AttachmentCommand } from "./attach";
-import { clashWith, ltiToolSchema, readToolsFile, toolProblems, TOOLS_FILE, writeToolsFile, type LtiTool } from "./registry";
+import {
+  clashWith,
+  ltiToolSchema,
+  readToolsFile,
+  toolProblems,
+  TOOLS_FILE,
+  writeToolsFile,
+  type LtiTool,
+} from "./registry";
 
 const dataDir = resolve(process.env.DATA_DIR ?? "./data");
 const file = resolve(dataDir, TOOLS_FILE);
@@ -201,4 +209,7 @@ if (command === "list") list();
 else if (command === "remove") remove();
 else if (command === "add") add();
 else if (command === "attach" || command === "detach") await attachOrDetach(command);
-else fail("Usage: npm run lti:tool -- add --key … | list | remove <key> | attach <key> --course CODE … | detach <key> --course CODE …");
+else
+  fail(
+    "Usage: npm run lti:tool -- add --key … | list | remove <key> | attach <key> --course CODE … | detach <key> --course CODE …",
+  );

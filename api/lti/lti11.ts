@@ -12,10 +12,10 @@ import { ActivityKind } from "../../domain/vocabulary";
 import type { ApiDeps, Principal } from "../context";
 import type { Db } from "../db/client";
 import { ApiError, message, notFound } from "../errors";
-import { activityRecords } from "../db/schema";
+import { activityRecords, ltiResults } from "../db/schema";
 import { activityWorkflowPart, ownWorkflow } from "../queries/workflows";
 import { learnerStanding, resourceLink, useOnce } from "../queries/lti";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { applyScore } from "./grades";
 import { appUrlOf, platformKeys } from "./platform";
 import type { LtiRegistry, LtiTool } from "./registry";
@@ -184,9 +184,9 @@ export async function handleOutcome(
   authorization: string | undefined,
   body: string,
   now: Date,
-): Promise<{ status: 200 | 400 | 401 | 404; xml: string }> {
+): Promise<{ status: 200 | 400 | 401 | 404 | 409; xml: string }> {
   const oauth = authorizationParams(authorization);
-  const fail = (status: 400 | 401 | 404, text: string, id = "", op = "") => ({
+  const fail = (status: 400 | 401 | 404 | 409, text: string, id = "", op = "") => ({
     status,
     xml: poxResponse(id, op, "failure", text),
   });
@@ -236,6 +236,7 @@ export async function handleOutcome(
     try {
       await applyScore(
         db,
+        tool,
         link,
         {
           userId,
@@ -248,7 +249,14 @@ export async function handleOutcome(
         now,
       );
     } catch (err) {
-      if (err instanceof ApiError) return fail(404, "The learner has no attempt in progress.", messageId, operation);
+      // The reason in the POX answer (no attempt; an attempt already submitted; the activity never opened).
+      if (err instanceof ApiError)
+        return fail(
+          err.status === 409 ? 409 : 404,
+          Object.values(err.errors)[0]?.[0]?.message ?? "The learner has no attempt in progress.",
+          messageId,
+          operation,
+        );
       throw err;
     }
     return {
@@ -260,6 +268,8 @@ export async function handleOutcome(
   if (operation === "deleteResultRequest") {
     if (standing?.rec)
       await db.update(activityRecords).set({ score: null }).where(eq(activityRecords.id, standing.rec.id));
+    // The result kept for AGS readers goes too (decision 041).
+    await db.delete(ltiResults).where(and(eq(ltiResults.lineItemId, link.part.id), eq(ltiResults.userId, userId)));
     return {
       status: 200,
       xml: poxResponse(messageId, operation, "success", "Score deleted.", "<deleteResultResponse/>"),

@@ -217,9 +217,10 @@ export async function authorize(
       context: { id: link.objective.id, title: link.objective.name, label: link.objective.code },
       resourceLink: { id: link.part.id, title: link.activity.name },
     }),
-    lineItems: graded
-      ? { lineItems: `${contextUrl}/line-items`, lineItem: `${contextUrl}/line-items/${link.part.id}` }
-      : null,
+    lineItems: {
+      lineItems: `${contextUrl}/line-items`,
+      lineItem: graded ? `${contextUrl}/line-items/${link.part.id}` : null,
+    },
     membershipsUrl: `${contextUrl}/memberships`,
     platform: { guid: new URL(urls.issuer).host, name: "Learner app" },
   });

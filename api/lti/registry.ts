@@ -66,7 +66,8 @@ export const DEMO_KEY_PREFIX = "demo-";
 export function clashWith(tool: LtiTool, others: readonly LtiTool[]): string | null {
   for (const o of others) {
     if (o === tool) continue;
-    if (o.key === tool.key) return `the key "${tool.key}" is ${o.key.startsWith(DEMO_KEY_PREFIX) ? "a demo tool's" : "taken"}`;
+    if (o.key === tool.key)
+      return `the key "${tool.key}" is ${o.key.startsWith(DEMO_KEY_PREFIX) ? "a demo tool's" : "taken"}`;
     if (tool.version === "1.3" && o.version === "1.3" && tool.clientId && o.clientId === tool.clientId)
       return `the client id "${tool.clientId}" is the tool ${o.key}'s`;
     if (tool.version === "1.1" && o.version === "1.1" && tool.consumerKey && o.consumerKey === tool.consumerKey)
