@@ -49,6 +49,7 @@ import { isLoopback, testSupportEnabled, testSupportMount, TEST_SUPPORT_PATH } f
 import { startApiInThread } from "./api/app-thread";
 import { registryOf, TOOLS_FILE } from "./api/lti/registry";
 import { AttachError, attachmentCommand, runAttachmentCommand } from "./api/lti/attach";
+import { certificateCommand, CertificateCommandError, runCertificateCommand } from "./api/certificate-revocation";
 import { demoTools } from "./api/demo/tools/registry";
 import { createDemoProctoringService, DEMO_PROCTORING_PATH } from "./api/demo/tools/proctoring";
 import { createDemoLti13Tool } from "./api/demo/tools/lti13";
@@ -364,6 +365,19 @@ web.post("/operator/v1/lti-attachments", async (c) => {
     return c.json({ result: await runAttachmentCommand(database.db, registryOf({ lti }), command.data) });
   } catch (err) {
     if (err instanceof AttachError) return c.json({ error: err.message, code: err.code }, 400);
+    throw err;
+  }
+});
+
+// `npm run certificates` on this machine, while this server holds the embedded database (issue 32 item 4).
+web.post("/operator/v1/certificates", async (c) => {
+  if (!operatorAllowed(c)) return c.json({ error: "Forbidden" }, 403);
+  const command = certificateCommand.safeParse(await c.req.json().catch(() => null));
+  if (!command.success) return c.json({ error: command.error.issues.map((i) => i.message).join("; ") }, 400);
+  try {
+    return c.json({ result: await runCertificateCommand(database.db, command.data, new Date()) });
+  } catch (err) {
+    if (err instanceof CertificateCommandError) return c.json({ error: err.message }, 400);
     throw err;
   }
 });

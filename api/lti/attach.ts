@@ -4,6 +4,7 @@
  * (`/operator/v1/lti-attachments`). Every refusal says why and changes nothing; attaching what is
  * attached already changes nothing either.
  */
+import { isDeepStrictEqual } from "node:util";
 import { and, eq, isNull, or, type SQL } from "drizzle-orm";
 import { z } from "zod";
 import { ActivityContentType, ActivityKind } from "../../domain/vocabulary";
@@ -119,7 +120,8 @@ export async function attachTool(
   const contentType = tool.version === "1.1" ? ActivityContentType.Lti11 : ActivityContentType.Lti13;
   const { custom: _previous, ...rest } = content;
   const next = { ...rest, tool: tool.key, ...(Object.keys(command.custom).length ? { custom: command.custom } : {}) };
-  const changed = JSON.stringify(next) !== JSON.stringify(content) || a.contentType !== contentType;
+  // (jsonb keeps keys in an order of its own: compared as values, not as text.)
+  const changed = !isDeepStrictEqual(next, content) || a.contentType !== contentType;
   if (changed) await db.update(activities).set({ content: next, contentType }).where(eq(activities.id, a.id));
   return {
     course: command.course,
