@@ -40,8 +40,16 @@ const columns = {
   reason: certificateRecords.revocationReason,
 };
 
-export async function runCertificateCommand(db: Db, command: CertificateCommand, now: Date) {
-  if (command.command === "list") {
+type ListCommand = Extract<CertificateCommand, { command: "list" }>;
+type RevokeCommand = Extract<CertificateCommand, { command: "revoke" }>;
+
+export function runCertificateCommand(db: Db, command: CertificateCommand, now: Date) {
+  return command.command === "list" ? listCertificates(db, command) : revokeCertificate(db, command, now);
+}
+
+/** Newest first, by holder, only the revoked ones. */
+export async function listCertificates(db: Db, command: Omit<ListCommand, "command">) {
+  {
     const filters: (SQL | undefined)[] = [
       command.user ? sql`lower(${users.email}) = ${command.user.toLowerCase()}` : undefined,
       command.revoked ? isNotNull(certificateRecords.revokedAt) : undefined,
@@ -55,6 +63,14 @@ export async function runCertificateCommand(db: Db, command: CertificateCommand,
       .orderBy(desc(certificateRecords.created))
       .limit(command.limit);
   }
+}
+
+/** Revokes a certificate by its number (typed as people type them); a revoked one is left as it is. */
+export async function revokeCertificate(
+  db: Db,
+  command: Omit<RevokeCommand, "command">,
+  now: Date,
+): Promise<Awaited<ReturnType<typeof listCertificates>>[number] & { changed: boolean }> {
   const number = normalizeCertificateNumber(command.number);
   if (!number || !CERTIFICATE_NUMBER_PATTERN.test(number))
     throw new CertificateCommandError(`"${command.number}" is not a certificate number (like LA-7K3Q-9XWM-4TZR-1B8D).`);
@@ -75,6 +91,6 @@ export async function runCertificateCommand(db: Db, command: CertificateCommand,
     .set({ revokedAt: now, revocationReason: command.reason })
     .where(and(eq(certificateRecords.id, id), isNull(certificateRecords.revokedAt)))
     .returning({ revokedAt: certificateRecords.revokedAt, reason: certificateRecords.revocationReason });
-  if (!revoked) return runCertificateCommand(db, command, now);
+  if (!revoked) return revokeCertificate(db, command, now);
   return { ...shown, ...revoked, changed: true };
 }

@@ -101,7 +101,7 @@ export function issuerProfile(appUrl: string, name: string) {
  * A date as a VC `validFrom`/`validUntil` in whole seconds (`2026-11-23T10:15:00Z`): the JWT's `nbf`
  * and `exp` are whole seconds, and OB 3.0 §8.2.4 wants the two to say the same instant.
  */
-export function vcDate(d: Date): string {
+function vcDate(d: Date): string {
   return new Date(Math.floor(d.getTime() / 1000) * 1000).toISOString().replace(/\.000Z$/, "Z");
 }
 

@@ -23,7 +23,7 @@ export class AttachError extends Error {
 }
 
 /** LTI custom parameters (LTI Core §5.4.5): names and values the operator gives with `--custom k=v`. */
-export const customParamsSchema = z
+const customParamsSchema = z
   .record(
     z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, "a custom parameter's name is letters, digits, _ . -"),
     z.string().max(1000),
@@ -110,7 +110,7 @@ async function targetActivity(db: Db, courseCode: string, activity: string | und
  * parameters, the content type of the tool's LTI version. What the activity held besides stays. (An
  * LTI activity has no pages for the tutor's index, so nothing is re-indexed.)
  */
-export async function attachTool(
+async function attachTool(
   db: Db,
   tool: Pick<LtiTool, "key" | "version">,
   command: { course: string; activity?: string; custom: Record<string, string> },
@@ -135,7 +135,7 @@ export async function attachTool(
 }
 
 /** Detaches the tool `key` from the activity; an activity that points at another tool is refused. */
-export async function detachTool(
+async function detachTool(
   db: Db,
   command: { key: string; course: string; activity?: string },
 ): Promise<AttachmentResult> {

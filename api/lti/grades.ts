@@ -32,7 +32,7 @@ const refuse = (status: number, field: string, code: string, text: string) =>
   new ApiError(status, { [field]: [message(code, text)] });
 
 /** AGS §3.2 line item of a resource link (the platform's own). */
-export function lineItem(link: Pick<Link, "part" | "activity">, contextUrl: string) {
+function lineItem(link: Pick<Link, "part" | "activity">, contextUrl: string) {
   return {
     id: `${contextUrl}/line-items/${link.part.id}`,
     label: link.activity.name,

@@ -57,7 +57,7 @@ export function toolProblems(tool: LtiTool): string[] {
 }
 
 /** Keys that begin so belong to the demo's tools (api/demo/data/lti-tools.json): the operator's may not. */
-export const DEMO_KEY_PREFIX = "demo-";
+const DEMO_KEY_PREFIX = "demo-";
 
 /**
  * Why `tool` cannot stand beside `others` (null: it can): the same key, LTI 1.3 client id or LTI 1.1
