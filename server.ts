@@ -140,6 +140,8 @@ if (!demoAllowed) {
 const sessions = createSessionStore(database.db);
 // Decision 023: the LTI tools the operator registered (npm run lti:tool) and, with the demo, its tools.
 const lti = { file: resolve(dataDir, TOOLS_FILE), tools: demoAllowed ? demoTools(appUrl) : [] };
+/** The registry as `npm run lti:tool -- attach` sees it through this server (the API's own is in its thread). */
+const operatorRegistry = registryOf({ lti });
 
 if (!process.env.LMS_API_URL) {
   changes = database.changes;
@@ -362,7 +364,7 @@ web.post("/operator/v1/lti-attachments", async (c) => {
   const command = attachmentCommand.safeParse(await c.req.json().catch(() => null));
   if (!command.success) return c.json({ error: command.error.issues.map((i) => i.message).join("; ") }, 400);
   try {
-    return c.json({ result: await runAttachmentCommand(database.db, registryOf({ lti }), command.data) });
+    return c.json({ result: await runAttachmentCommand(database.db, operatorRegistry, command.data) });
   } catch (err) {
     if (err instanceof AttachError) return c.json({ error: err.message, code: err.code }, 400);
     throw err;
