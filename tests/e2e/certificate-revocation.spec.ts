@@ -51,12 +51,20 @@ test("a certificate the operator revokes shows as revoked on its public page wit
 
   const revoked = JSON.parse(certificates(["revoke", number!, "--reason", "Issued in error (browser test)"]));
   expect(revoked).toMatchObject({ number, reason: "Issued in error (browser test)", changed: true });
+  // Server caches (decision 020): the lookup is remembered 20 s and the rendered page 10 s, so a visit
+  // that starts 30 s after the revocation sees it; visits follow each other, each at most `slowest` + 2 s
+  // after the one before, so the first one that sees it starts by 30 s + slowest + 2 s.
   const at = Date.now();
   let seen = "";
-  while (Date.now() - at < 45_000) {
+  let seenAt = 0;
+  let slowest = 0;
+  while (Date.now() - at < 60_000) {
+    const started = Date.now();
     const v = await visit();
+    slowest = Math.max(slowest, Date.now() - started);
     seen = v.status ?? "";
     if (seen === "Revoked certificate") {
+      seenAt = started - at;
       await expectAccessible(v.visitor);
       await v.ctx.close();
       break;
@@ -65,9 +73,8 @@ test("a certificate the operator revokes shows as revoked on its public page wit
     await new Promise((r) => setTimeout(r, 2_000));
   }
   expect(seen).toBe("Revoked certificate");
-  console.log(`revocation seen on the public page after ${Date.now() - at} ms`);
-  // Within the server's cache time: the remembered lookup (20 s) and the kept page (10 s).
-  expect(Date.now() - at).toBeLessThanOrEqual(32_000);
+  console.log(`revocation seen by a visit that started ${seenAt} ms after it (slowest visit ${slowest} ms)`);
+  expect(seenAt).toBeLessThanOrEqual(30_000 + slowest + 2_000);
   // The operator's list shows it, with its reason.
   const listed = JSON.parse(certificates(["list", "--revoked", "--user", learner.email]));
   expect(listed).toEqual([expect.objectContaining({ number, reason: "Issued in error (browser test)" })]);
