@@ -30,7 +30,7 @@ import {
   readToolsFile,
   toolProblems,
   TOOLS_FILE,
-  writeToolsFile,
+  updateToolsFile,
   type LtiTool,
 } from "./registry";
 
@@ -68,12 +68,11 @@ function list() {
 
 function remove() {
   const key = rest[0] ?? fail("Usage: npm run lti:tool -- remove <key>");
-  const tools = readToolsFile(file);
-  if (!tools.some((t) => t.key === key)) fail(`No tool "${key}" in ${file}.`);
-  writeToolsFile(
-    file,
-    tools.filter((t) => t.key !== key),
-  );
+  const found = updateToolsFile(file, (tools) => ({
+    tools: tools.filter((t) => t.key !== key),
+    result: tools.some((t) => t.key === key),
+  }));
+  if (!found) fail(`No tool "${key}" in ${file}.`);
   console.log(`Removed ${key}. Activities that launch it say the tool is not registered until it is added again.`);
 }
 
@@ -117,13 +116,16 @@ function add() {
   });
   if (!parsed.success) fail(parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("\n"));
   const problems = toolProblems(parsed.data);
-  // Another registered tool with the same client id or consumer key (the key itself is replaced).
-  const others = readToolsFile(file).filter((t) => t.key !== parsed.data.key);
-  const clash = clashWith(parsed.data, others);
-  if (clash) problems.push(clash);
   if (problems.length) fail(problems.join("\n"));
   mkdirSync(dataDir, { recursive: true });
-  writeToolsFile(file, [...others, parsed.data]);
+  const tool = parsed.data;
+  // Another registered tool with the same client id or consumer key is refused (the key itself is replaced).
+  const clash = updateToolsFile(file, (tools) => {
+    const others = tools.filter((t) => t.key !== tool.key);
+    const found = clashWith(tool, others);
+    return { tools: found ? tools : [...others, tool], result: found };
+  });
+  if (clash) fail(clash);
   console.log(`Registered ${parsed.data.key} (LTI ${parsed.data.version}) in ${file}.`);
   const warning = httpWarning(parsed.data);
   if (warning) console.warn(warning);

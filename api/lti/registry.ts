@@ -4,7 +4,7 @@
  * the server gives directly (the demo's, `api/demo/tools/registry.ts`). Read again when the file changes, so a
  * tool added while the server runs is launched at once.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { z } from "zod";
 import { framePolicyProblems } from "../../domain/lti";
 
@@ -83,8 +83,38 @@ export function readToolsFile(file: string): LtiTool[] {
   return parseToolsFile(readFileSync(file, "utf8"));
 }
 
+/** Writes the file whole: a temporary file renamed over it, so a reader never sees half of one. */
 export function writeToolsFile(file: string, tools: LtiTool[]) {
-  writeFileSync(file, `${JSON.stringify({ tools }, null, 2)}\n`, { mode: 0o600 });
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify({ tools }, null, 2)}\n`, { mode: 0o600 });
+  renameSync(temporary, file);
+}
+
+/**
+ * Reads, changes and writes the file under a lock (`<file>.lock`, made exclusively), so two commands at
+ * once do not lose each other's change. A lock older than 30 s is a crashed command's and is taken over.
+ */
+export function updateToolsFile<T>(file: string, change: (tools: LtiTool[]) => { tools: LtiTool[]; result: T }): T {
+  const lock = `${file}.lock`;
+  const until = Date.now() + 10_000;
+  for (;;) {
+    try {
+      closeSync(openSync(lock, "wx"));
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 30_000) rmSync(lock, { force: true });
+      else if (Date.now() > until) throw new Error(`${lock} is held by another command; try again.`);
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+    }
+  }
+  try {
+    const { tools, result } = change(readToolsFile(file));
+    writeToolsFile(file, tools);
+    return result;
+  } finally {
+    rmSync(lock, { force: true });
+  }
 }
 
 /** A registry file's text (`{ tools: [...] }`) as tools. */

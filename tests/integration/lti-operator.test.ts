@@ -237,6 +237,17 @@ describe("npm run lti:tool (the operator's command)", () => {
       expect(onHttps.code).toBe(0);
       expect(onHttps.stderr).toContain("Warning: lab3 is served over http:");
       expect(JSON.parse(readFileSync(file, "utf8")).tools.map((x: LtiTool) => x.key)).toEqual(["lab", "lab3"]);
+      // Two commands at once (the browser tests' two projects do this): neither loses the other's tool.
+      const both = await Promise.all([
+        cli(add("lab4", "https://lab4.test"), local),
+        cli(add("lab5", "https://lab5.test"), local),
+      ]);
+      expect(both.map((r) => r.code)).toEqual([0, 0]);
+      expect(
+        JSON.parse(readFileSync(file, "utf8"))
+          .tools.map((x: LtiTool) => x.key)
+          .sort(),
+      ).toEqual(["lab", "lab3", "lab4", "lab5"]);
     },
   );
 
