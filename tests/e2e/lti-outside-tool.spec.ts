@@ -128,7 +128,8 @@ const test = base.extend<{ project: (typeof PROJECT)[keyof typeof PROJECT] }, { 
       await lti.close({ silent: true }).catch(() => {});
       await new Promise((resolve) => server.close(resolve));
     },
-    { scope: "worker" },
+    // Starting the tool and two operator's commands (tsx each): more than a test's 30 s on a loaded machine.
+    { scope: "worker", timeout: 120_000 },
   ],
 });
 
@@ -172,6 +173,8 @@ test("a tool built with ltijs on another site launches with every hop allowed, a
   outsideTool,
   project,
 }) => {
+  // The whole journey through a server of its own: sign-in, launch, score, submit, course page.
+  test.setTimeout(90_000);
   outsideTool.launches.length = 0;
   await login(page, learner);
   const id = await courseId(page, project.name);
