@@ -59,7 +59,7 @@ describe("health endpoints", () => {
     const health = healthEndpoints({
       database: async () => {
         if (fail === "throw") throw new Error("connection refused");
-        return "migrations: 0023_deployment_secrets is not applied";
+        return "migrations: 0024_deployment_secrets is not applied";
       },
       draining: () => false,
     });
