@@ -65,6 +65,10 @@ export default defineConfig({
       // Load shedding by event-loop delay (decision 031) off: on a shared machine the tests' own
       // server can pass 1 s of delay without being overloaded by them; the in-flight limit stays.
       OVERLOAD_MAX_DELAY_MS: "0",
+      // No metrics port (decision 037): several test servers run on one machine; warnings and errors
+      // only in the test output (no line per request).
+      METRICS_PORT: "0",
+      LOG_LEVEL: "warn",
       DATA_DIR: dataDir,
     },
   },

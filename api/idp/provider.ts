@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { log } from "../db/log";
 import { createHash, randomBytes } from "node:crypto";
 import Provider, { type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
@@ -382,7 +383,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
   };
 
   const provider = new Provider(options.issuer, configuration);
-  provider.on("server_error", (_ctx, err) => console.error("[idp] server error", err));
+  provider.on("server_error", (_ctx, err) => log().error({ err }, "idp: server error"));
   const callback = provider.callback();
 
   async function renderLogin(
@@ -519,8 +520,9 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
           nonce,
         );
       }
-      console.log(
-        `[idp] impersonation ${taken.id}: administrator ${taken.adminUserId} acts as ${taken.targetUserId} (ticket used)`,
+      log().info(
+        { impersonation: taken.id, admin: taken.adminUserId, target: taken.targetUserId },
+        "idp: impersonation ticket used: the administrator acts as the target",
       );
       return void (await provider.interactionFinished(
         req,
@@ -597,7 +599,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
       if (path.startsWith("/interaction/")) return await interaction(req, res, path.split("?")[0]);
       callback(req, res);
     } catch (err) {
-      console.error("[idp] interaction failed", err);
+      log().error({ err }, "idp: interaction failed");
       if (!res.headersSent) {
         res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
         res.end("Sign-in failed. Please try again.");

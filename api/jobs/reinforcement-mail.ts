@@ -6,6 +6,7 @@
  * DATA_DIR/outbox, where the demo's links can be opened. A failed send gives the row back.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
+import { log } from "../db/log";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { eq, inArray, sql } from "drizzle-orm";
@@ -120,7 +121,7 @@ export async function sendDueReinforcements(db: Db, options: MailOptions, now = 
       }
       sent++;
     } catch (error) {
-      console.error("[reinforcement] sending failed; will retry", q.id, error);
+      log().error({ err: error, reinforcement: q.id }, "reinforcement: sending failed; will retry");
       await db.update(reinforcementWorkflows).set({ sentAt: null }).where(eq(reinforcementWorkflows.id, q.id));
     }
   }

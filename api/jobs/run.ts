@@ -2,10 +2,13 @@
  * Background jobs of the embedded API (decision 021): an in-process timer, on every node. Each run
  * claims its rows with SKIP LOCKED, so nodes sharing a PostgreSQL split the work and never repeat it.
  */
-import { and, asc, isNull } from "drizzle-orm";
+import { and, asc, count, isNull, lte } from "drizzle-orm";
+import { log } from "../db/log";
 import type { ApiDeps } from "../context";
-import { certificateRecords } from "../db/schema";
+import type { Db } from "../db/client";
+import { certificateRecords, reinforcementWorkflows } from "../db/schema";
 import { ensureCertificateFiles } from "../files/certificate-files";
+import { fileStore } from "../files/roots";
 import { loadCertificate } from "../queries/certificates";
 import { sendDueReinforcements } from "./reinforcement-mail";
 
@@ -25,7 +28,7 @@ async function makePendingCertificateFiles(deps: ApiDeps, now = new Date(), limi
     const row = await loadCertificate(db, id, now);
     // A certificate whose result is still hidden gets its files when it is first shown.
     if (!row) continue;
-    await ensureCertificateFiles(db, { dataDir: deps.dataDir, appUrl: deps.appUrl ?? "http://localhost:3000" }, row);
+    await ensureCertificateFiles(db, { store: fileStore(deps), appUrl: deps.appUrl ?? "http://localhost:3000" }, row);
     made++;
   }
   return made;
@@ -46,7 +49,7 @@ export function startJobs(deps: ApiDeps): () => void {
       });
       await makePendingCertificateFiles(deps);
     } catch (error) {
-      console.error("[jobs] run failed", error);
+      log().error({ err: error }, "jobs: run failed");
     } finally {
       running = false;
     }
@@ -59,4 +62,25 @@ export function startJobs(deps: ApiDeps): () => void {
     clearTimeout(first);
     clearInterval(timer);
   };
+}
+
+/** What the jobs have still to do (the metrics' `jobs_pending`): due questions not sent, certificates without files. */
+export async function pendingJobs(db: Db, now = new Date()): Promise<Record<string, number>> {
+  const [[mail], [files]] = await Promise.all([
+    db
+      .select({ n: count() })
+      .from(reinforcementWorkflows)
+      .where(
+        and(
+          isNull(reinforcementWorkflows.sentAt),
+          isNull(reinforcementWorkflows.answer),
+          lte(reinforcementWorkflows.dueAt, now),
+        ),
+      ),
+    db
+      .select({ n: count() })
+      .from(certificateRecords)
+      .where(and(isNull(certificateRecords.pdfPath), isNull(certificateRecords.revokedAt))),
+  ]);
+  return { reinforcement_mail: Number(mail?.n ?? 0), certificate_files: Number(files?.n ?? 0) };
 }

@@ -1,4 +1,5 @@
 import { redirect } from "react-router";
+import { log } from "~/server/logger.server";
 import * as oidc from "openid-client";
 import { decodeJwt } from "jose";
 import { safeRedirect } from "#domain/redirect";
@@ -209,7 +210,7 @@ export async function finishLogin(
   if (url.searchParams.has("error"))
     return fail(url.searchParams.get("error") === "access_denied" ? "cancelled" : "failed");
   if (!entry) {
-    console.warn("[auth] sign-in callback refused: no sign-in under way for this state");
+    log().warn("auth: sign-in callback refused: no sign-in under way for this state");
     return fail("failed");
   }
   let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
@@ -223,7 +224,7 @@ export async function finishLogin(
       idTokenExpected: true,
     });
   } catch (err) {
-    console.warn("[auth] sign-in callback refused:", (err as Error).message);
+    log().warn({ err }, "auth: sign-in callback refused");
     return fail("failed");
   }
   const claims: Record<string, unknown> = tokens.claims() ?? { sub: "" };
@@ -291,7 +292,7 @@ export async function logout(request: Request, config: AppConfig, store: Session
         location = oidc.buildEndSessionUrl(client, params).href;
       }
     } catch (err) {
-      console.warn("[auth] provider logout endpoint unavailable:", (err as Error).message);
+      log().warn({ err }, "auth: provider logout endpoint unavailable");
     }
   }
   headers.set("Location", location);

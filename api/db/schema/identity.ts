@@ -93,3 +93,17 @@ export const impersonations = pgTable(
   },
   (t) => [index("impersonations_grant_idx").on(t.grantId), index("impersonations_admin_idx").on(t.adminUserId)],
 );
+
+/**
+ * The generated secrets of a deployment on PostgreSQL (decision 037): the provider's signing keys
+ * (current and kept after a rotation), its cookie key, the session secret, the operator token — one
+ * row per name, the value as JSON. Created once, by whichever node takes the advisory lock first, so
+ * every node started on the database uses the same ones; rotated here by `npm run sessions --
+ * rotate-signing-key`. The embedded PGlite keeps them in `DATA_DIR/secrets.json` instead.
+ */
+export const deploymentSecrets = pgTable("deployment_secrets", {
+  name: text("name").primaryKey(),
+  value: jsonb("value").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
