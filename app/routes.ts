@@ -61,6 +61,8 @@ export default [
       route("courses/:id/view/notifications", "routes/learn.courses.$id.view.notifications.tsx"),
       // Issue 16: the live chat of the Notifications layer (server-sent events).
       route("courses/:id/chat-events", "routes/learn.courses.$id.chat-events.ts"),
+      // Issue 26: the course pages of an LTI course learn of the tool's score (server-sent events).
+      route("courses/:id/progress-events", "routes/learn.courses.$id.progress-events.ts"),
       route("courses/:id/tutor", "routes/learn.courses.$id.tutor.tsx"),
       route("courses/:id/tutor/stream", "routes/learn.courses.$id.tutor.stream.ts"),
       route("courses/:id/view/*", "routes/learn.courses.$id.view.$.tsx"),

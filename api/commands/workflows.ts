@@ -34,6 +34,7 @@ import { ownWorkflow } from "../queries/workflows";
 import { attemptAccess, refuseLocked } from "../queries/activity-access";
 import type { WorkMode } from "../../domain/groups";
 import { finishGroupWork, joinGroupWork, lockGroupWork, recordJoinedFinishedWork } from "./group-work";
+import { gradedByTool } from "../../domain/tool-grading";
 
 function conflict(code: string, text: string, params?: Record<string, string | number>) {
   return new ApiError(409, { "": [message(code, text, params)] });
@@ -218,6 +219,9 @@ export async function finishActivityWorkflows(
       activityWorkflowIds: [message("notFound", "An activity workflow was not found.")],
     });
   const open = rows.filter(({ aw }) => aw.state === ActivityWorkflowState.inProgress);
+  // Issue 26: the tool that grades an activity finishes it with its score; the learner cannot.
+  if (open.some(({ activity }) => gradedByTool(activity)))
+    throw conflict("gradedByTool", "This activity is done when its tool sends the result.");
   const finishedActivityIds = open.map(({ activity }) => activity.id);
   if (open.length > 0) {
     refuseLocked(

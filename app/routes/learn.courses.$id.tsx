@@ -15,9 +15,11 @@ import { badRequest, intentOf, readForm } from "~/services/forms.server";
 import { parseSubmission } from "~/common/forms/parse";
 import { INTENT } from "~/common/forms/intents";
 import { z } from "zod";
+import { ObjectiveWorkflowState } from "#domain/vocabulary";
 import { AboutHtml, CollapsibleDescription, CourseCover, CourseHeader } from "~/components/course-summary";
 import { LimitedActions, type Action } from "~/components/limited-actions";
 import { ShareLink } from "~/components/share-link";
+import { useLiveProgress } from "~/components/live-progress";
 import { ScoreBadge, CourseLayers } from "~/components/course-parts";
 import type { ListSlug } from "~/common/lists";
 
@@ -221,6 +223,8 @@ export default function CourseDetails() {
   const { t } = useTranslation();
   const b = view.buttons;
   const o = view.objective;
+  // Issue 26: an LTI course in progress learns of its tool's score without a reload.
+  useLiveProgress(o.id, view.isLti && view.workflow?.state === ObjectiveWorkflowState.inProgress);
   // Most important first: past the limit (spec 9) they go into "More actions".
   const actions: Action[] = [];
   if (b.start.visible)

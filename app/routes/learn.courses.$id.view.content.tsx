@@ -5,6 +5,7 @@ import { useTranslation } from "~/common/i18n";
 import { listCrumb } from "~/components/list-crumb";
 import { listCameFrom } from "~/services/breadcrumbs.server";
 import { useScheduledRefresh } from "~/components/scheduled-refresh";
+import { useLiveProgress } from "~/components/live-progress";
 import type { Route } from "./+types/learn.courses.$id.view.content";
 import { endpoints } from "#domain/contract/endpoints";
 import { safeRedirectWithin } from "#domain/redirect";
@@ -189,6 +190,8 @@ export default function CourseContent() {
   const panel = useRef<HTMLDivElement>(null);
   const hydrated = useHydrated();
   useScheduledRefresh(d.refreshAt);
+  // Issue 26: a tool launched from this page (in its frame or a window) sends its score: the page shows it.
+  useLiveProgress(d.course.id, !d.readOnly && Object.values(d.bodies).some((b) => b.kind === "lti" && b.launch));
   const listed = d.items.filter((i) => i.node.activityPathId !== d.rootId);
   const selected = d.items.find((i) => i.node.activityPathId === d.selectedPath);
   const index = listed.findIndex((i) => i.node.activityPathId === d.selectedPath);

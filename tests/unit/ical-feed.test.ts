@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import ICAL from "ical.js";
-import nodeIcal from "node-ical";
+import nodeIcal, { type VEvent } from "node-ical";
 import { rfc5545Problems } from "../fixtures/rfc5545";
 import { publishedHash, toICalendar, type FeedItem } from "../../api/mappers/ical";
 import type { CalendarItem } from "../../domain/contract/calendar";
@@ -136,14 +136,14 @@ describe("the personal calendar feed (RFC 5545)", () => {
   });
 
   it("reads the same in a second, independent parser (node-ical)", () => {
-    const parsed = Object.values(nodeIcal.sync.parseICS(doc.body)).filter((c) => c.type === "VEVENT");
+    const parsed = Object.values(nodeIcal.sync.parseICS(doc.body)).filter((c): c is VEvent => c?.type === "VEVENT");
     expect(parsed.map((e) => e.uid)).toEqual([
       "activityDue:p1:due@learn.example",
       "courseDue:a1@learn.example",
       "event:p2@learn.example",
       "activityDue:p3:due@learn.example",
     ]);
-    const [quiz, due, live] = parsed;
+    const [quiz, due, live] = parsed as [VEvent, VEvent, VEvent];
     expect(quiz.start.toISOString()).toBe("2026-11-28T17:00:00.000Z");
     // node-ical gives an event without DTEND its start as end (RFC 5545 3.6.1: it takes no time).
     expect(quiz.end?.getTime()).toBe(quiz.start.getTime());

@@ -39,6 +39,8 @@ function ActivityActions({ d, item }: { d: ContentView; item: ContentItem }) {
   if (a.supportCollaborativeMode && (!aw || aw.groupActivityWorkflowId)) return null;
   // A SCORM package finishes itself (LMSFinish/Terminate with its result, issue 15).
   if (aw && d.bodies[item.node.activityPathId]?.kind === "scorm") return null;
+  // Issue 26: the tool that grades the activity finishes it (its launch starts it): nothing to press here.
+  if (a.gradedByTool) return null;
   return (
     <div className="activity-panel__actions">
       <Form method="post">
@@ -92,6 +94,16 @@ export function ActivitySection({
         </p>
       ) : null}
       {body && !(item.locked && item.reason) ? <ActivityView body={body} title={a.name} /> : null}
+      {a.gradedByTool && body?.kind === "lti" && body.launch && !item.locked ? (
+        <p className="activity-panel__meta">
+          {t(
+            a.activityWorkflowAggregate.lastActivityWorkflow?.state === ActivityWorkflowState.inProgress ||
+              !a.activityWorkflowAggregate.lastActivityWorkflow
+              ? "content.gradedByTool"
+              : "content.gradedByToolDone",
+          )}
+        </p>
+      ) : null}
       {d.discussion && item.node.activityPathId === d.selectedPath ? (
         <Suspense fallback={<p className="notice">{t("app.loading")}</p>}>
           <Discussion
