@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "react";
+import { useEffect, useEffectEvent } from "react";
 import { useRevalidator } from "react-router";
 
 /**
@@ -9,15 +9,14 @@ import { useRevalidator } from "react-router";
  */
 export function useLiveProgress(courseId: string, enabled: boolean) {
   const revalidator = useRevalidator();
-  const revalidate = useRef(revalidator.revalidate);
-  revalidate.current = revalidator.revalidate;
+  const revalidate = useEffectEvent(() => void revalidator.revalidate());
   useEffect(() => {
     if (!enabled || typeof EventSource === "undefined") return;
     let source: EventSource | null = null;
     const open = () => {
       if (source) return;
       source = new EventSource(`/learn/courses/${courseId}/progress-events`);
-      source.addEventListener("changed", () => void revalidate.current());
+      source.addEventListener("changed", () => revalidate());
     };
     const close = () => {
       source?.close();
@@ -25,7 +24,7 @@ export function useLiveProgress(courseId: string, enabled: boolean) {
     };
     const onVisibility = () => {
       if (document.visibilityState === "visible") {
-        void revalidate.current();
+        revalidate();
         open();
       } else close();
     };
