@@ -221,7 +221,9 @@ export default function CourseContent() {
               {t("proctoring.locked")}
             </p>
           ) : null}
-          {d.confirmSubmit ? <SubmitDialog workflowId={d.workflow.id} titleId="confirm-page-title" /> : null}
+          {d.confirmSubmit ? (
+            <SubmitDialog workflowId={d.workflow.id} unfinished={d.unfinished} titleId="confirm-page-title" />
+          ) : null}
           {d.longRead ? (
             <>
               <h1>{d.course.name}</h1>
@@ -292,7 +294,7 @@ export default function CourseContent() {
           ) : (
             <p>{t("activity.empty")}</p>
           )}
-          {!d.readOnly ? <SubmitCourse workflowId={d.workflow.id} /> : null}
+          {!d.readOnly ? <SubmitCourse workflowId={d.workflow.id} unfinished={d.unfinished} /> : null}
         </div>
       </div>
     </div>

@@ -13,6 +13,7 @@ import {
 } from "#domain/activity-access";
 import { ActivityKind, ActivityWorkflowState, ObjectiveState, ObjectiveWorkflowState } from "#domain/vocabulary";
 import { isUuid } from "#domain/contract/common";
+import { unfinishedActivities } from "#domain/submit-readiness";
 import { activityBody } from "./content.server";
 import { loadCourse } from "./course.server";
 import { loadDiscussion } from "./discussion.server";
@@ -228,6 +229,7 @@ export async function loadContentView(input: ContentViewInput): Promise<{
       review,
       proctorLock,
       confirmSubmit: url.searchParams.get("confirm") === "submit" && !readOnly,
+      unfinished: unfinishedActivities(nodes),
       refreshAt: refresh ? refresh.toISOString() : null,
       reviewQuery: review ? "&viewType=REVIEW" : "",
     },
