@@ -280,6 +280,9 @@ export async function submitObjectiveWorkflow(tx: Tx, user: Principal, objective
   const wf = await ownWorkflow(tx, user.id, objectiveWorkflowId, true);
   if (wf.state !== ObjectiveWorkflowState.inProgress)
     throw conflict("workflowNotInProgress", "The course is not in progress.");
+  // Issue 26: a sitting that is over locks the whole attempt — handing it in too — until the proctor or an
+  // administrator unlocks it (decisions 010 and 024 let the learner submit; the page now offers nothing).
+  await refuseWhenProctorLocked(tx, wf);
   const [agg] = await tx.select().from(owa).where(eq(owa.id, wf.aggregateId));
   const [objective] = await tx.select().from(objectives).where(eq(objectives.id, wf.objectiveId));
   const leaves = await leafProgress(tx, wf.objectiveId, wf.id);

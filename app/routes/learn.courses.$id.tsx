@@ -317,6 +317,8 @@ export default function CourseDetails() {
             {view.message ? (
               <p className="notice" id="course-message" role="note">
                 {t(view.message.key, { date: view.message.date })}
+                {/* Issue 26: a lock says who can lift it. */}
+                {view.message.key === "proctoring.locked" ? ` ${t("proctoring.whoUnlocks")}` : null}
               </p>
             ) : null}
             <section className="results" aria-labelledby="results-title">

@@ -217,11 +217,11 @@ export default function CourseContent() {
           {d.course.supportFullscreenView && hydrated ? <FullscreenToggle target={panel} /> : null}
           {d.review ? <p className="notice">{t("course.reviewMode")}</p> : null}
           {d.proctorLock ? (
-            <p className="notice" role="note">
-              {t("proctoring.locked")}
+            <p className="notice" role="note" id="proctor-lock">
+              {t("proctoring.locked")} {t("proctoring.whoUnlocks")}
             </p>
           ) : null}
-          {d.confirmSubmit ? (
+          {d.confirmSubmit && !d.proctorLock ? (
             <SubmitDialog workflowId={d.workflow.id} unfinished={d.unfinished} titleId="confirm-page-title" />
           ) : null}
           {d.longRead ? (
@@ -294,7 +294,13 @@ export default function CourseContent() {
           ) : (
             <p>{t("activity.empty")}</p>
           )}
-          {!d.readOnly ? <SubmitCourse workflowId={d.workflow.id} unfinished={d.unfinished} /> : null}
+          {!d.readOnly ? (
+            <SubmitCourse
+              workflowId={d.workflow.id}
+              unfinished={d.unfinished}
+              lockedBy={d.proctorLock ? "proctor-lock" : null}
+            />
+          ) : null}
         </div>
       </div>
     </div>

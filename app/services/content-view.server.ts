@@ -186,7 +186,9 @@ export async function loadContentView(input: ContentViewInput): Promise<{
               now,
               childCount: childCount(i.node),
               workflowId: workflow.id,
-              launch: readOnly ? null : { workflowId: workflow.id, displayMode: agg.objective.displayMode },
+              // Issue 26: a locked attempt launches no tool (the API would refuse the launch too).
+              launch:
+                readOnly || proctorLock ? null : { workflowId: workflow.id, displayMode: agg.objective.displayMode },
             }),
           ] as const,
       ),

@@ -73,10 +73,27 @@ export function SubmitDialog({
 }
 
 /** The button at the end of the activity panel; without JavaScript it links to the confirmation state of the page. */
-export function SubmitCourse({ workflowId, unfinished }: { workflowId: string; unfinished: Unfinished }) {
+export function SubmitCourse({
+  workflowId,
+  unfinished,
+  lockedBy,
+}: {
+  workflowId: string;
+  unfinished: Unfinished;
+  /** Issue 26: the id of the notice that says why the attempt is locked (a proctored sitting that is over). */
+  lockedBy?: string | null;
+}) {
   const { t } = useTranslation();
   const dialog = useRef<HTMLDialogElement>(null);
   const hydrated = useHydrated();
+  if (lockedBy)
+    return (
+      <div className="submit-course">
+        <button type="button" className="button" disabled aria-describedby={lockedBy}>
+          {t("course.submit")}
+        </button>
+      </div>
+    );
   return (
     <div className="submit-course">
       <Link
