@@ -179,7 +179,11 @@ if (!process.env.LMS_API_URL) {
         clientId,
         clientSecret,
         redirectUris: appUrls.map((u) => `${u}/learn/login-callback`),
-        postLogoutRedirectUris: appUrls.flatMap((u) => [`${u}/learn`, `${u}/learn/open-catalog`]),
+        postLogoutRedirectUris: appUrls.flatMap((u) => [
+          `${u}/learn`,
+          `${u}/learn/open-catalog`,
+          `${u}/learn/signed-out`,
+        ]),
       },
       signingKey: secrets.signingKey,
       previousSigningKeys: secrets.previousSigningKeys,
@@ -187,6 +191,8 @@ if (!process.env.LMS_API_URL) {
       showDemoHint: appEnv !== "prod" && demoAllowed,
       secureCookies: appUrl.startsWith("https:"),
       refusedPassword: demoAllowed ? null : demoPassword(),
+      // Issue 26: sign-up links and password resets, through the outbox (SMTP_URL, else DATA_DIR/outbox).
+      mail: { appUrl, dataDir, smtpUrl: process.env.SMTP_URL },
     });
     idpHandler = idp.handle;
     // The app discovers this provider like any other (openid-client + OIDC discovery).

@@ -27,6 +27,8 @@ export default [
     route("lti/authorize", "routes/learn.lti.authorize.ts"),
     route("lti-tool-callback", "routes/learn.lti-tool-callback.ts"),
     route("forbidden", "routes/learn.forbidden.tsx"),
+    // Issue 26: where signing out ends.
+    route("signed-out", "routes/learn.signed-out.tsx"),
     route("catalog", "routes/learn.catalog._index.tsx"),
     route("catalog/:id/*?", "routes/learn.catalog.$id.tsx"),
     route("open-catalog", "routes/learn.open-catalog._index.tsx"),

@@ -192,11 +192,14 @@ function StartForm({
   ids,
   disabled,
   reason,
+  primary = true,
 }: {
   label: string;
   ids: { workflow: string; enrol: string };
   disabled: boolean;
   reason?: string;
+  /** Issue 26: after a pass, "Start again" steps back for the certificate. */
+  primary?: boolean;
 }) {
   const { t } = useTranslation();
   const navigation = useNavigation();
@@ -208,7 +211,7 @@ function StartForm({
       <input type="hidden" name="enrolId" value={ids.enrol} />
       <button
         type="submit"
-        className="button button--primary"
+        className={primary ? "button button--primary" : "button"}
         disabled={disabled || busy}
         aria-describedby={reason ? "course-message" : undefined}
       >
@@ -223,6 +226,11 @@ export default function CourseDetails() {
   const { t } = useTranslation();
   const b = view.buttons;
   const o = view.objective;
+  // Issue 26: after a pass, the certificate it earned (valid) is the next step, above everything else.
+  const earned =
+    view.workflow?.state === ObjectiveWorkflowState.finished && view.result?.passed
+      ? view.certificates.find((c) => !c.expired && !c.revoked)
+      : undefined;
   // Issue 26: an LTI course in progress learns of its tool's score without a reload.
   useLiveProgress(o.id, view.isLti && view.workflow?.state === ObjectiveWorkflowState.inProgress);
   // Most important first: past the limit (spec 9) they go into "More actions".
@@ -264,6 +272,7 @@ export default function CourseDetails() {
           ids={ids}
           disabled={!b.startAgain.enabled}
           reason={b.startAgain.reason}
+          primary={!earned}
         />
       ),
     });
@@ -314,6 +323,15 @@ export default function CourseDetails() {
         <div className="course-details__grid">
           <div>
             <CollapsibleDescription text={o.description} />
+            {earned ? (
+              <section className="next-step" aria-labelledby="next-step-title">
+                <h2 id="next-step-title">{t("course.certificateReady")}</h2>
+                <p>{t("course.certificateReadyText")}</p>
+                <Link className="button button--primary" to={earned.previewUrl}>
+                  {t("course.viewYourCertificate")}
+                </Link>
+              </section>
+            ) : null}
             {view.message ? (
               <p className="notice" id="course-message" role="note">
                 {t(view.message.key, { date: view.message.date })}
