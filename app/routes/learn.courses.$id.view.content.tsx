@@ -44,6 +44,8 @@ import { TableOfContents } from "~/components/content/table-of-contents";
 
 export const handle = {
   title: (d: { course?: { name: string } } | undefined) => d?.course?.name ?? null,
+  // Spec 2.1 (issue 26): in the proctored sitting's frame the activity is the whole page.
+  bare: (d: { framed?: boolean } | undefined) => (d?.framed ? ("framed" as const) : false),
   breadcrumb: (d: { course?: { id: string; name: string }; list?: ListSlug } | undefined, t: (k: string) => string) =>
     d?.course
       ? [listCrumb(d.list ?? "courses-list", t), { label: d.course.name, href: `/learn/courses/${d.course.id}` }]
@@ -198,6 +200,23 @@ export default function CourseContent() {
   const prev = index > 0 ? listed[index - 1] : null;
   const next = index >= 0 && index < listed.length - 1 ? listed[index + 1] : null;
   const linkTo = (i: ContentItem) => `?activityPathId=${i.node.activityPathId}${d.reviewQuery}`;
+  if (d.framed)
+    return (
+      <div className="content-view content-view--framed">
+        <div className="activity-panel" ref={panel}>
+          {d.proctorLock ? (
+            <p className="notice" role="note">
+              {t("proctoring.locked")} {t("proctoring.whoUnlocks")}
+            </p>
+          ) : null}
+          {selected ? (
+            <ActivitySection d={d} item={selected} headingLevel={1} actionData={actionData} />
+          ) : (
+            <p>{t("activity.empty")}</p>
+          )}
+        </div>
+      </div>
+    );
   return (
     <div className="course-page">
       <CourseLayers

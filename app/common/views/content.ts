@@ -49,6 +49,8 @@ export interface ContentView {
   review: boolean;
   proctorLock: boolean;
   confirmSubmit: boolean;
+  /** Spec 2.1 `inProctoringIframe` (issue 26): shown in the proctored sitting's frame, the activity alone. */
+  framed: boolean;
   /** Issue 26: what the submit confirmation names — the activities not handed in yet, of how many. */
   unfinished: Unfinished;
   refreshAt: string | null;

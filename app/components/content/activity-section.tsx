@@ -33,7 +33,8 @@ function ActivityActions({ d, item }: { d: ContentView; item: ContentItem }) {
   )
     return null;
   const aw = a.activityWorkflowAggregate.lastActivityWorkflow;
-  const back = `/learn/courses/${d.course.id}/view/content?activityPathId=${item.node.activityPathId}`;
+  // Inside the proctored sitting's frame the answer comes back to the frame's own page (issue 26).
+  const back = `/learn/courses/${d.course.id}/view/content?activityPathId=${item.node.activityPathId}${d.framed ? "&inProctoringIframe" : ""}`;
   if (aw && aw.state !== ActivityWorkflowState.inProgress) return null;
   // A collaborative activity is started (mode chosen) and submitted for the group in its team panel.
   if (a.supportCollaborativeMode && (!aw || aw.groupActivityWorkflowId)) return null;
