@@ -5,6 +5,7 @@ import { useTranslation } from "~/common/i18n";
 import { INTENT, INTENT_FIELD } from "~/common/forms/intents";
 import { COPIED_RESET_MS } from "../share-link";
 import { useHydrated } from "../use-hydrated";
+import { reportProblem } from "../analytics";
 
 /**
  * The personal calendar feed (issue 13): a private link to subscribe to in a calendar program, with
@@ -54,8 +55,9 @@ export function FeedLink({
                   try {
                     await navigator.clipboard.writeText(feed.url);
                     setCopy("copied");
-                  } catch {
+                  } catch (err) {
                     setCopy("failed");
+                    reportProblem("The link could not be copied", err);
                   }
                 }}
               >
