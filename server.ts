@@ -530,6 +530,11 @@ server.listen(port, () => {
   console.log(
     `Learner app on ${appUrl}/learn (APP_ENV=${appEnv}${process.env.LMS_API_URL ? `, LMS API ${process.env.LMS_API_URL}` : ", embedded LMS API"})`,
   );
+  // Issue 26: the demo's way in, on the last lines `npm start` prints (only where demo accounts are allowed).
+  if (demoAllowed && !process.env.LMS_API_URL && !process.env.OIDC_ISSUER)
+    console.log(
+      `Demo sign-in: open ${appUrl}/learn and sign in as ada@example.com with the password "${demoPassword()}" (also grace@, admin@ and rita@example.com)`,
+    );
 });
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
