@@ -4,7 +4,7 @@
  * Outlook's pages that add a calendar from the web. Pure; the feed's own URL stays the one to copy.
  */
 
-export interface SubscribeLinks {
+interface SubscribeLinks {
   /** The feed's address with the `webcal` scheme: the operating system hands it to its calendar app. */
   webcal: string;
   /** Google Calendar's "add by URL", with the feed filled in (it fetches the feed over https). */

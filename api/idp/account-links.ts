@@ -26,7 +26,7 @@ export const RESET_LINK_MINUTES = 30;
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 /** A token as it appears in a link: 43 base64url characters. */
-export const LINK_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const LINK_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 function newToken() {
   const token = randomBytes(32).toString("base64url");
@@ -138,7 +138,7 @@ async function takeToken(db: Pick<Db, "update">, purpose: "signup" | "reset", to
   return rows[0] ?? null;
 }
 
-export type ConfirmResult = { ok: true; userId: string } | { ok: false; reason: "invalid" | "taken" };
+type ConfirmResult = { ok: true; userId: string } | { ok: false; reason: "invalid" | "taken" };
 
 /**
  * The sign-up link used: the learner's account in the default tenant (Learner role, LMS licence), greeted
@@ -198,7 +198,7 @@ export async function requestPasswordReset(
   });
 }
 
-export type ResetResult =
+type ResetResult =
   | { ok: true; userId: string }
   | { ok: false; reason: "invalid" }
   | { ok: false; reason: "password"; code: "fieldRequired" | "passwordTooShort" | "tooLong" };

@@ -16,7 +16,7 @@ export const SIGN_UP_LIMITS = { perEmail: 3, perAddress: 10, windowSeconds: 60 *
  * Issue 26: "Forgot password?" — every request counts, known address or not (so the limit tells nothing):
  * 3 an hour per e-mail (no mailbox is flooded), 50 per client address (an office behind one address).
  */
-export const RESET_LIMITS = { perEmail: 3, perAddress: 50, windowSeconds: 60 * 60 };
+const RESET_LIMITS = { perEmail: 3, perAddress: 50, windowSeconds: 60 * 60 };
 
 const emailKey = (ip: string, email: string) => `${ip}|${email.trim().toLowerCase()}`;
 

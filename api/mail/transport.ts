@@ -27,7 +27,7 @@ export interface MailMessage {
 const DEFAULT_FROM = "Learner app <no-reply@learner-app.local>";
 
 /** Where .eml files go without SMTP: DATA_DIR/outbox (a temporary folder without DATA_DIR). */
-export function outboxDir(dataDir: string | undefined): string {
+function outboxDir(dataDir: string | undefined): string {
   return dataDir ? resolve(dataDir, "outbox") : join(tmpdir(), `learner-app-outbox-${process.pid}`);
 }
 
