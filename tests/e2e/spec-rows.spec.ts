@@ -43,9 +43,7 @@ test("a share link that cannot be copied is shown as an error and reported", asy
     // Without JavaScript there is nothing to fail: the link is shown to copy by hand.
     await page.goto(`/learn/courses/${id}`);
     await page.getByText("Share").click();
-    await expect(page.getByLabel("Link to this course")).toHaveValue(
-      /\/learn\/open-catalog\/.+\/view\/details$/,
-    );
+    await expect(page.getByLabel("Link to this course")).toHaveValue(/\/learn\/open-catalog\/.+\/view\/details$/);
     return;
   }
   await page.addInitScript(() => {
