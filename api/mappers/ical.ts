@@ -99,7 +99,7 @@ function eventEnd(item: CalendarItem): Date | null {
  * ical-generator writes URL and LAST-MODIFIED after them, which Outlook and strict parsers refuse.
  * Moves each VEVENT's VALARM blocks to just before its END (whole content lines, folding intact).
  */
-export function alarmsLast(body: string): string {
+function alarmsLast(body: string): string {
   const out: string[] = [];
   let alarms: string[] = [];
   let inAlarm = false;
