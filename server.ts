@@ -199,7 +199,11 @@ if (!process.env.LMS_API_URL) {
           clientId,
           clientSecret,
           redirectUris: appUrls.map((u) => `${u}/learn/login-callback`),
-          postLogoutRedirectUris: appUrls.flatMap((u) => [`${u}/learn`, `${u}/learn/open-catalog`]),
+          postLogoutRedirectUris: appUrls.flatMap((u) => [
+            `${u}/learn`,
+            `${u}/learn/open-catalog`,
+            `${u}/learn/signed-out`,
+          ]),
         },
         signingKey: keys.signingKey,
         previousSigningKeys: keys.previousSigningKeys,
@@ -207,6 +211,8 @@ if (!process.env.LMS_API_URL) {
         showDemoHint: appEnv !== "prod" && demoAllowed,
         secureCookies: appUrl.startsWith("https:"),
         refusedPassword: demoAllowed ? null : demoPassword(),
+        // Issue 26: sign-up links and password resets, through the outbox (SMTP_URL, else DATA_DIR/outbox).
+        mail: { appUrl, dataDir, smtpUrl: process.env.SMTP_URL },
       });
     idpHandler = provider(secrets).handle;
     // A rotation on the database (decision 037): the provider signs with the new key from now on.
@@ -609,5 +615,10 @@ server.listen(port, () => {
     { url: `${appUrl}/learn`, appEnv, lmsApi: process.env.LMS_API_URL ?? "embedded", database: database.kind },
     "learner app listening",
   );
+  // Issue 26: the demo's way in, on the last lines `npm start` prints (only where demo accounts are allowed).
+  if (demoAllowed && !process.env.LMS_API_URL && !process.env.OIDC_ISSUER)
+    console.log(
+      `Demo sign-in: open ${appUrl}/learn and sign in as ada@example.com with the password "${demoPassword()}" (also grace@, admin@ and rita@example.com)`,
+    );
 });
 operations.start(server);

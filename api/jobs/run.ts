@@ -11,6 +11,7 @@ import { ensureCertificateFiles } from "../files/certificate-files";
 import { fileStore } from "../files/roots";
 import { loadCertificate } from "../queries/certificates";
 import { sendDueReinforcements } from "./reinforcement-mail";
+import { deleteOldMail, sendPendingMail } from "../mail/outbox";
 
 const JOB_INTERVAL_MS = 60_000;
 
@@ -42,11 +43,11 @@ export function startJobs(deps: ApiDeps): () => void {
     if (running) return;
     running = true;
     try {
-      await sendDueReinforcements(deps.database.db, {
-        appUrl: deps.appUrl ?? "http://localhost:3000",
-        dataDir: deps.dataDir,
-        smtpUrl: options.smtpUrl,
-      });
+      const mail = { appUrl: deps.appUrl ?? "http://localhost:3000", dataDir: deps.dataDir, smtpUrl: options.smtpUrl };
+      await sendDueReinforcements(deps.database.db, mail);
+      // Issue 26: what the outbox holds that was not sent at once (a failed send, a node that stopped).
+      await sendPendingMail(deps.database.db, mail);
+      await deleteOldMail(deps.database.db);
       await makePendingCertificateFiles(deps);
     } catch (error) {
       log().error({ err: error }, "jobs: run failed");

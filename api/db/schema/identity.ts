@@ -107,3 +107,24 @@ export const deploymentSecrets = pgTable("deployment_secrets", {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Issue 26: one-time links sent by e-mail (decision 036) — `signup` finishes a registration (the
+ * account is made when the link is used, from `payload`: names and the password's scrypt hash), `reset`
+ * sets a new password for `userId`. Only the token's SHA-256 is kept; `usedAt` makes it one-time.
+ */
+export const emailTokens = pgTable(
+  "email_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    purpose: text("purpose").$type<"signup" | "reset">().notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    email: text("email").notNull(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    payload: jsonb("payload").$type<{ firstName: string; lastName: string; passwordHash: string } | null>(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [index("email_tokens_user_idx").on(t.userId), index("email_tokens_expires_idx").on(t.expiresAt)],
+);
