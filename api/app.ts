@@ -23,6 +23,7 @@ import { ltiAgsRoutes } from "./routes/lti-ags";
 import { ltiNrpsRoutes } from "./routes/lti-nrps";
 import { storageRoutes } from "./routes/storage";
 import { scormRoutes } from "./routes/scorm";
+import { gradeRoutes } from "./routes/grades";
 import { params, idParams } from "./validate";
 import { createWriteLimiters } from "./write-limits";
 import { refuseControlCharacters } from "./validate";
@@ -71,6 +72,7 @@ export function createApi(deps: ApiDeps) {
   lms.route("/", chatRoutes());
   lms.route("/", feedbackRoutes());
   lms.route("/", ltiLaunchRoutes());
+  lms.route("/", gradeRoutes());
   app.route("/lms/v1", lms);
   app.route("/lms-km/v1", tutorRoutes());
   app.route("/analytics/v1", analyticsRoutes());

@@ -643,3 +643,22 @@ addOperations({
     },
   },
 });
+
+import { gradeCourseSchema, gradesQuerySchema } from "../domain/contract/grades";
+addOperations({
+  "/api/lms/v1/users/me/grades/query": {
+    get: {
+      summary: `Issue 31: a page of the learner's courses with the last attempt, its record and grade, and the course's graded activities with the attempt's records — every score through spec 4.7's reveal rules. Query: ${Object.keys(gradesQuerySchema.shape).join(", ")}, showcase, filterAttribute (as the aggregates query)`,
+      response: z.object({ data: z.array(gradeCourseSchema), totalCount: z.number().int().optional() }),
+      notShown: true,
+    },
+  },
+  "/api/lms/v1/users/me/grades/{id}": {
+    get: {
+      summary: "Issue 31: one of the learner's courses as the grades query lists it (404 when not theirs)",
+      params: ["id"],
+      response: gradeCourseSchema,
+      notShown: true,
+    },
+  },
+});

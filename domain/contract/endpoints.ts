@@ -38,6 +38,7 @@ import type { ReinforcementAnswerBody, ReinforcementWorkflow } from "./reinforce
 import type { WorkMode } from "../groups";
 import type { GroupActivityWorkflow, GroupWork, ParticipantsPage } from "./groups";
 import type { ScormCommit, ScormCommitResult, ScormRuntime } from "./scorm";
+import type { GradeCourse } from "./grades";
 
 type HttpMethod = "GET" | "HEAD" | "POST" | "PUT";
 
@@ -235,6 +236,10 @@ export const endpoints = {
       `${PLATFORM}/users/${seg(userId)}/timezone`,
       true,
     ),
+
+  // The learner's grades (issue 31 item 1; paths not shown): a page of courses with their graded activities.
+  grades: get<Counted<GradeCourse>>(`${LMS}/users/me/grades/query`),
+  gradeCourse: (objectiveId: string) => get<GradeCourse>(`${LMS}/users/me/grades/${seg(objectiveId)}`),
 
   // The learner dashboard and calendar (spec 1, 2.1 `/` and `/calendar/*`; paths not shown: decision 022).
   dashboard: get<Dashboard>(`${LMS}/users/me/dashboard`),
