@@ -43,6 +43,10 @@ export default [
       // Benchmark baseline (bench/run.ts); 404 unless BENCH_BARE=1.
       route("bench-bare", "routes/learn.bench-bare.tsx"),
       route("courses", "routes/learn.courses._index.tsx"),
+      // Issue 31: the learner's grades, one course's part, and the CSV export.
+      route("grades", "routes/learn.grades._index.tsx"),
+      route("grades/export", "routes/learn.grades.export.ts"),
+      route("grades/:id", "routes/learn.grades.$id.tsx"),
       route("courses/redirect/:id", "routes/learn.courses.redirect.$id.tsx"),
       // Issue 16 item 4: a course's details and content pages, with the AI tutor widget (decision 028).
       layout("routes/learn.course-pages.tsx", [

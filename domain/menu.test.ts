@@ -17,17 +17,24 @@ const research = {
 
 describe("spec 2.2: menu entries, each shown conditionally", () => {
   it("defaults: catalog on; rooms, research projects and knowledge models off", () => {
-    expect(keys({})).toEqual(["courses", "catalog"]);
+    expect(keys({})).toEqual(["courses", "grades", "catalog"]);
   });
   it("catalog off hides it", () =>
-    expect(keys({ features: { ...DEFAULT_FEATURES, catalog: false } })).toEqual(["courses"]));
+    expect(keys({ features: { ...DEFAULT_FEATURES, catalog: false } })).toEqual(["courses", "grades"]));
   it("dashboard, rooms, calendar and portal when on", () => {
     expect(
       keys({
         features: { ...DEFAULT_FEATURES, dashboard: true, rooms: true, calendar: true },
         portalUrl: "https://portal",
       }),
-    ).toEqual(["dashboard", "courses", "catalog", "rooms", "calendar", "portal"]);
+    ).toEqual(["dashboard", "courses", "grades", "catalog", "rooms", "calendar", "portal"]);
+  });
+  it("issue 31: Grades, always, after the courses", () => {
+    expect(learnerMenu(base).find((e) => e.key === "grades")).toEqual({
+      key: "grades",
+      href: "/learn/grades",
+      external: false,
+    });
   });
   it("spec 2.1 `/`: the dashboard is available only with the tenant's dashboard feature", () => {
     expect(dashboardAvailable(DEFAULT_FEATURES)).toBe(false);

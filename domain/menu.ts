@@ -32,7 +32,7 @@ export interface MenuContext {
 }
 
 type MenuKey =
-  "dashboard" | "courses" | "catalog" | "researchProjects" | "knowledgeModels" | "rooms" | "calendar" | "portal";
+  "dashboard" | "courses" | "grades" | "catalog" | "researchProjects" | "knowledgeModels" | "rooms" | "calendar" | "portal";
 
 export interface MenuEntry {
   key: MenuKey;
@@ -51,6 +51,8 @@ export function learnerMenu(ctx: MenuContext): MenuEntry[] {
   const entries: MenuEntry[] = [];
   if (dashboardAvailable(ctx.features)) entries.push({ key: "dashboard", href: "/learn", external: false });
   entries.push({ key: "courses", href: "/learn/courses", external: false });
+  // Issue 31 (beyond spec 2.2): one place for the learner's grades, after the courses they belong to.
+  entries.push({ key: "grades", href: "/learn/grades", external: false });
   if (ctx.features.catalog) entries.push({ key: "catalog", href: "/learn/catalog", external: false });
   const research =
     hasPlatformLicence(ctx.licences) && hasPermissions(ctx.permissions, [{ permission: PERMISSIONS.researchAccess }]);

@@ -413,6 +413,12 @@ export default function CourseDetails() {
                   </div>
                 ) : null}
               </dl>
+              {view.enrolled ? (
+                // Issue 31: this course's part of the grades page (its graded activities).
+                <p className="results__more">
+                  <Link to={`/learn/grades/${o.id}`}>{t("grades.courseLink")}</Link>
+                </p>
+              ) : null}
             </section>
             {view.previousAttempts.length > 0 ? (
               <details className="attempts">

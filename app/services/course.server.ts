@@ -104,7 +104,8 @@ function certificateRows(certificates: CertificateRecord[], now: Date, fmt: Date
     }));
 }
 
-function scoreView(r: { score: number | null; maxScore: number | null; normalizedScore: number | null } | null) {
+/** Spec 5: a score as the pages show it — colour, whole percent, and points where they are shown. */
+export function scoreView(r: { score: number | null; maxScore: number | null; normalizedScore: number | null } | null) {
   if (!r || r.normalizedScore === null) return null;
   const s = { score: r.score, maxScore: r.maxScore, normalizedScore: r.normalizedScore };
   return { color: scoreColor(s), percent: formatScore(s, "percent"), points: formatScore(s, "points") };

@@ -7,6 +7,8 @@ import * as s from "../../api/db/schema";
 import { gradeVisibility } from "../../domain/lifecycle";
 import type { GradeCourse } from "../../domain/contract/grades";
 import {
+  ActivityContentType,
+  ActivityKind,
   ActivityWorkflowState,
   GRADE_REVEAL_POLICIES,
   ObjectiveWorkflowState,
@@ -305,8 +307,14 @@ describe("statements per page (issue 31: constant in the number of courses)", ()
       .insert(s.activities)
       .values(
         courses.flatMap(() => [
-          { tenantId, name: "Root", kind: 3, contentType: 6 },
-          { tenantId, name: "Test", kind: 1, contentType: 5, maxScore: 20 },
+          { tenantId, name: "Root", kind: ActivityKind.composite, contentType: ActivityContentType.Composite },
+          {
+            tenantId,
+            name: "Test",
+            kind: ActivityKind.text,
+            contentType: ActivityContentType.Text,
+            maxScore: 20,
+          },
         ]),
       )
       .returning({ id: s.activities.id });
