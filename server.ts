@@ -146,6 +146,10 @@ const sessionSecret = process.env.SESSION_SECRET ?? secrets.sessionSecret;
 const calendarFeedKey = Buffer.from(hkdfSync("sha256", sessionSecret, "", "learner-app calendar feed", 32)).toString(
   "base64url",
 );
+/** The key of the e-mails' unsubscribe links (issue 31, decision 042): derived the same way, shared by every node. */
+const mailLinkKey = Buffer.from(hkdfSync("sha256", sessionSecret, "", "learner-app mail links", 32)).toString(
+  "base64url",
+);
 if (!demoAllowed) {
   const disabled = await disableDemoPasswordAccounts(database.db);
   if (disabled.length > 0)
@@ -235,6 +239,7 @@ if (!process.env.LMS_API_URL) {
       lti,
       jobs,
       calendarFeedKey,
+      mailLinkKey,
       scormLimits,
       tutorModel,
       analyticsUrl,
@@ -262,6 +267,7 @@ if (!process.env.LMS_API_URL) {
       lti,
       jobs,
       calendarFeedKey,
+      mailLinkKey,
       scormLimits,
       tutorModel,
       analyticsUrl,

@@ -31,6 +31,8 @@ export interface ThreadApiOptions {
   jobs?: ApiDeps["jobs"];
   /** Key of the personal calendar feed links (decision 022). */
   calendarFeedKey?: string;
+  /** Key of the e-mails' unsubscribe links (decision 042). */
+  mailLinkKey?: string;
   tutorModel?: ApiDeps["tutorModel"];
   scormLimits?: ApiDeps["scormLimits"];
   analyticsUrl?: string;
@@ -72,6 +74,7 @@ export function createThreadHandler(
     lti: options.lti,
     jobs: options.jobs,
     calendarFeedKey: options.calendarFeedKey,
+    mailLinkKey: options.mailLinkKey,
     tutorModel: options.tutorModel,
     scormLimits: options.scormLimits,
     analyticsUrl: options.analyticsUrl,

@@ -24,6 +24,7 @@ import { ltiNrpsRoutes } from "./routes/lti-nrps";
 import { storageRoutes } from "./routes/storage";
 import { scormRoutes } from "./routes/scorm";
 import { gradeRoutes } from "./routes/grades";
+import { mailPreferenceRoutes } from "./routes/mail-preferences";
 import { params, idParams } from "./validate";
 import { createWriteLimiters } from "./write-limits";
 import { refuseControlCharacters } from "./validate";
@@ -53,6 +54,7 @@ export function createApi(deps: ApiDeps) {
 
   app.get("/openapi.json", (c) => c.json(openApiDocument()));
   app.route("/platform/v1", platformRoutes());
+  app.route("/platform/v1", mailPreferenceRoutes());
   app.route("/lti/v1", ltiPlatformRoutes());
   app.route("/lti/v1", ltiAgsRoutes());
   app.route("/lti/v1", ltiNrpsRoutes());

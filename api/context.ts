@@ -41,6 +41,8 @@ export interface ApiDeps {
   jobs?: { smtpUrl?: string; intervalMs?: number };
   /** Key of the personal calendar feed links (decision 022); without it, one per process. */
   calendarFeedKey?: string;
+  /** Key of the e-mails' unsubscribe links (issue 31, decision 042); without it, one per process. */
+  mailLinkKey?: string;
   /** The tutor's OpenAI-compatible model (TUTOR_BASE_URL…); none: extractive answers (decision 028). */
   tutorModel?: TutorModelConfig;
   /** Other numbers for the per-user write limits (`api/write-limits.ts`); tests only. */

@@ -2,15 +2,16 @@
  * Background jobs of the embedded API (decision 021): an in-process timer, on every node. Each run
  * claims its rows with SKIP LOCKED, so nodes sharing a PostgreSQL split the work and never repeat it.
  */
-import { and, asc, count, isNull, lte } from "drizzle-orm";
+import { and, asc, count, isNull, lte, sql } from "drizzle-orm";
 import { log } from "../db/log";
 import type { ApiDeps } from "../context";
 import type { Db } from "../db/client";
-import { certificateRecords, reinforcementWorkflows } from "../db/schema";
+import { certificateRecords, mailPreferences, reinforcementWorkflows } from "../db/schema";
 import { ensureCertificateFiles } from "../files/certificate-files";
 import { fileStore } from "../files/roots";
 import { loadCertificate } from "../queries/certificates";
-import { sendDueReinforcements } from "./reinforcement-mail";
+import { runLearnerMail } from "./learner-mail";
+import { mailKey } from "../mail/preferences";
 import { deleteOldMail, sendPendingMail } from "../mail/outbox";
 
 const JOB_INTERVAL_MS = 60_000;
@@ -44,7 +45,8 @@ export function startJobs(deps: ApiDeps): () => void {
     running = true;
     try {
       const mail = { appUrl: deps.appUrl ?? "http://localhost:3000", dataDir: deps.dataDir, smtpUrl: options.smtpUrl };
-      await sendDueReinforcements(deps.database.db, mail);
+      // Issue 31: questions, due-date reminders, announcements and daily digests, queued in the outbox.
+      await runLearnerMail(deps.database.db, { appUrl: mail.appUrl, key: mailKey(deps.mailLinkKey) });
       // Issue 26: what the outbox holds that was not sent at once (a failed send, a node that stopped).
       await sendPendingMail(deps.database.db, mail);
       await deleteOldMail(deps.database.db);
@@ -76,6 +78,8 @@ export async function pendingJobs(db: Db, now = new Date()): Promise<Record<stri
           isNull(reinforcementWorkflows.sentAt),
           isNull(reinforcementWorkflows.answer),
           lte(reinforcementWorkflows.dueAt, now),
+          // Questions of a learner who turned them off, or gets them in a digest, are not waiting for a run.
+          sql`not exists (select 1 from ${mailPreferences} mp where mp.user_id = ${reinforcementWorkflows.userId} and (not mp.reinforcement or mp.daily_digest))`,
         ),
       ),
     db

@@ -6,7 +6,8 @@ import { and, eq } from "drizzle-orm";
 import { createTestApi, type TestApi } from "../fixtures/api";
 import { createCourse, createTree, enrolUser } from "../fixtures/courses";
 import * as s from "../../api/db/schema";
-import { sendDueReinforcements } from "../../api/jobs/reinforcement-mail";
+import { runLearnerMail } from "../../api/jobs/learner-mail";
+import { sendPendingMail } from "../../api/mail/outbox";
 import { dueReinforcementQuestions } from "../../api/queries/reinforcement";
 import { REINFORCEMENT_LADDER_DAYS } from "../../domain/reinforcement";
 
@@ -196,19 +197,18 @@ describe("scheduling (decision 021: finishing a module asks its questions at 1, 
   });
 });
 
-describe("the mail job (decision 021)", () => {
+describe("the mail job (decision 021; through the outbox since issue 31)", () => {
   it("writes each due question as an .eml with one link per option, once; a second run sends nothing", async () => {
     const db = t.database.db;
     const unsentBefore = (await adasDue()).filter((r) => r.sentAt === null && r.answer === null).length;
     expect(unsentBefore).toBeGreaterThan(0);
+    const options = { appUrl: "https://learn.example", key: "test-key" };
     // Two runs at once (as two nodes would): each question is claimed by one of them.
-    const [a, b] = await Promise.all([
-      sendDueReinforcements(db, { appUrl: "https://learn.example", dataDir: outbox }),
-      sendDueReinforcements(db, { appUrl: "https://learn.example", dataDir: outbox }),
-    ]);
-    expect(a + b).toBe(unsentBefore);
-    expect(await sendDueReinforcements(db, { appUrl: "https://learn.example", dataDir: outbox })).toBe(0);
-    const files = readdirSync(join(outbox, "outbox"));
+    const [a, b] = await Promise.all([runLearnerMail(db, options), runLearnerMail(db, options)]);
+    expect(a.reinforcement + b.reinforcement).toBe(unsentBefore);
+    expect((await runLearnerMail(db, options)).reinforcement).toBe(0);
+    expect(await sendPendingMail(db, { appUrl: options.appUrl, dataDir: outbox })).toBeGreaterThanOrEqual(unsentBefore);
+    const files = readdirSync(join(outbox, "outbox")).filter((f) => f.includes("-reinforcement-"));
     expect(files).toHaveLength(unsentBefore);
     // Quoted-printable, as mail is sent: soft line breaks and =XX escapes undone.
     const eml = readFileSync(join(outbox, "outbox", files[0]), "utf8")

@@ -1,4 +1,5 @@
-import { index, integer, pgTable, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { users } from "./platform";
 
 /**
  * Issue 26: e-mail waiting to go out (decision 036). Whoever writes a message commits a row; the
@@ -22,6 +23,45 @@ export const mailOutbox = pgTable(
     sentAt: timestamp("sent_at", { withTimezone: true }),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
+    /** Headers of the message besides the usual ones (issue 31: List-Unsubscribe, List-Unsubscribe-Post). */
+    headers: jsonb("headers").$type<Record<string, string>>(),
   },
   (t) => [index("mail_outbox_pending_idx").on(t.sentAt, t.createdAt), index("mail_outbox_to_idx").on(t.to)],
+);
+
+/**
+ * Issue 31: what e-mail a learner wants (decision 042). No row: everything on, sent as it comes, in
+ * English. `dailyDigest` gathers the kinds that are on into one message a day (08:00 in the learner's
+ * time zone). `locale` is the learner's language, noted when they sign in, choose a language or save
+ * these preferences: every e-mail is written in it.
+ */
+export const mailPreferences = pgTable("mail_preferences", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  reinforcement: boolean("reinforcement").notNull().default(true),
+  dueReminders: boolean("due_reminders").notNull().default(true),
+  announcements: boolean("announcements").notNull().default(true),
+  dailyDigest: boolean("daily_digest").notNull().default(false),
+  locale: text("locale"),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Issue 31: what was mailed to whom — one row per learner, kind and item (a due date, an announcement,
+ * a day's digest). The jobs claim an item by inserting its row (ON CONFLICT DO NOTHING) in the
+ * transaction that queues the message, so however many nodes run the job, a learner hears of an item
+ * once. Rows older than the items they stand for are deleted after 60 days.
+ */
+export const mailDeliveries = pgTable(
+  "mail_deliveries",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    itemKey: text("item_key").notNull(),
+    sentAt: timestamp("sent_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.kind, t.itemKey] }), index("mail_deliveries_sent_idx").on(t.sentAt)],
 );
