@@ -662,3 +662,40 @@ addOperations({
     },
   },
 });
+
+import {
+  emailPreferencesSchema,
+  saveEmailPreferencesSchema,
+  unsubscribeAnswerSchema,
+  unsubscribeSchema,
+} from "../domain/contract/mail";
+addOperations({
+  "/api/platform/v1/users/me/email-preferences": {
+    get: {
+      summary: "Issue 31: the learner's e-mail preferences (no choice yet: every kind on, no digest)",
+      response: emailPreferencesSchema,
+      notShown: true,
+    },
+    put: {
+      summary: "Issue 31: change some e-mail preferences and/or the language e-mails are written in",
+      body: saveEmailPreferencesSchema,
+      response: emailPreferencesSchema,
+      notShown: true,
+    },
+  },
+  "/api/platform/v1/public/email-unsubscribe": {
+    get: {
+      summary: `Issue 31: what a signed unsubscribe link names (404 for a wrong or foreign link; limited per address). Query: ${Object.keys(unsubscribeSchema.shape).join(", ")}`,
+      public: true,
+      response: unsubscribeAnswerSchema,
+      notShown: true,
+    },
+    post: {
+      summary: "Issue 31 (RFC 8058): turn off the kind of e-mail a signed link names; again answers the same",
+      public: true,
+      body: unsubscribeSchema,
+      response: unsubscribeAnswerSchema,
+      notShown: true,
+    },
+  },
+});

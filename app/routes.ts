@@ -29,6 +29,8 @@ export default [
     route("forbidden", "routes/learn.forbidden.tsx"),
     // Issue 26: where signing out ends.
     route("signed-out", "routes/learn.signed-out.tsx"),
+    // Issue 31: an e-mail's unsubscribe link (signed; no sign-in; RFC 8058 one-click POST).
+    route("unsubscribe", "routes/learn.unsubscribe.tsx"),
     route("catalog", "routes/learn.catalog._index.tsx"),
     route("catalog/:id/*?", "routes/learn.catalog.$id.tsx"),
     route("open-catalog", "routes/learn.open-catalog._index.tsx"),
@@ -81,6 +83,8 @@ export default [
       route("profile", "routes/learn.profile.tsx", { id: "profile-personal" }),
       route("feedback", "routes/learn.feedback.tsx"),
       route("profile/time-zone", "routes/learn.profile.tsx", { id: "profile-time-zone" }),
+      // Issue 31: the e-mail the learner gets.
+      route("profile/email", "routes/learn.profile.email.tsx"),
       route("calendar/*", "routes/learn.calendar.$.tsx"),
     ]),
     route("*", "routes/learn.$.tsx", { id: "learn-not-found" }),

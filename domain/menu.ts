@@ -32,7 +32,15 @@ export interface MenuContext {
 }
 
 type MenuKey =
-  "dashboard" | "courses" | "grades" | "catalog" | "researchProjects" | "knowledgeModels" | "rooms" | "calendar" | "portal";
+  | "dashboard"
+  | "courses"
+  | "grades"
+  | "catalog"
+  | "researchProjects"
+  | "knowledgeModels"
+  | "rooms"
+  | "calendar"
+  | "portal";
 
 export interface MenuEntry {
   key: MenuKey;

@@ -101,5 +101,22 @@ function testSupportRoutes() {
     return c.json({ data: rows });
   });
 
+  /**
+   * POST /api/test-support/v1/learner-mail → { queued, sent }: one run of the learner mail jobs and the
+   * outbox now (issue 31), instead of waiting for the next minute's run.
+   */
+  r.post("/learner-mail", async (c) => {
+    const [{ runLearnerMail }, { sendPendingMail }, { mailKey }] = await Promise.all([
+      import("../jobs/learner-mail"),
+      import("../mail/outbox"),
+      import("../mail/preferences"),
+    ]);
+    const deps = c.get("deps");
+    const appUrl = deps.appUrl ?? "http://localhost:3000";
+    const queued = await runLearnerMail(c.get("db"), { appUrl, key: mailKey(deps.mailLinkKey) }, c.get("now"));
+    const sent = await sendPendingMail(c.get("db"), { appUrl, dataDir: deps.dataDir, smtpUrl: deps.jobs?.smtpUrl });
+    return c.json({ queued, sent });
+  });
+
   return r;
 }

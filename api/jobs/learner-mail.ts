@@ -513,7 +513,11 @@ async function sendDigests(db: Db, now: Date, options: LearnerMailOptions): Prom
       const r = people.get(userId);
       // Nothing today: no message (the day is still done).
       if (!r || content.questions.length + content.due.length + content.announcements.length === 0) continue;
-      await enqueueMail(tx, "digest", message(r, "digest", (t) => t("digest.subject"), content, options));
+      await enqueueMail(
+        tx,
+        "digest",
+        message(r, "digest", (t) => t("digest.subject"), content, options),
+      );
       queued++;
     }
     return queued;

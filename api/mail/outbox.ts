@@ -18,16 +18,14 @@ const KEEP_SENT_MS = 7 * 24 * 3600_000;
 
 /** Queues a message (in the caller's transaction when it passes one). */
 export async function enqueueMail(db: Pick<Db, "insert">, kind: string, message: MailMessage): Promise<void> {
-  await db
-    .insert(mailOutbox)
-    .values({
-      kind,
-      to: message.to,
-      subject: message.subject,
-      text: message.text,
-      html: message.html,
-      headers: message.headers ?? null,
-    });
+  await db.insert(mailOutbox).values({
+    kind,
+    to: message.to,
+    subject: message.subject,
+    text: message.text,
+    html: message.html,
+    headers: message.headers ?? null,
+  });
 }
 
 /** Claims up to `limit` pending rows (marks them claimed, counts the attempt) and returns them. */
@@ -66,7 +64,13 @@ export async function sendPendingMail(db: Db, options: MailOptions, now = new Da
     for (const row of rows) {
       try {
         const file = await mailer.send(
-          { to: row.to, subject: row.subject, text: row.text, html: row.html, ...(row.headers ? { headers: row.headers } : {}) },
+          {
+            to: row.to,
+            subject: row.subject,
+            text: row.text,
+            html: row.html,
+            ...(row.headers ? { headers: row.headers } : {}),
+          },
           `${row.kind}-${row.id}`,
         );
         await db.update(mailOutbox).set({ sentAt: new Date(), lastError: null }).where(eq(mailOutbox.id, row.id));

@@ -8,11 +8,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { eq } from "drizzle-orm";
-import {
-  DEFAULT_MAIL_PREFERENCES,
-  type MailPreferences,
-  type UnsubscribeKind,
-} from "../../domain/mail-preferences";
+import { DEFAULT_MAIL_PREFERENCES, type MailPreferences, type UnsubscribeKind } from "../../domain/mail-preferences";
 import type { SaveEmailPreferences } from "../../domain/contract/mail";
 import type { Db, Tx } from "../db/client";
 import { mailPreferences } from "../db/schema";

@@ -59,7 +59,12 @@ function ActivityTable({ row }: { row: GradeRow }) {
   if (row.activities.length === 0) return <p className="grade-course__none">{t("grades.noActivities")}</p>;
   return (
     // Scrolls inside its own box on a narrow phone: focusable and named, so a keyboard can scroll it.
-    <div className="table-scroll" tabIndex={0} role="region" aria-label={t("grades.activitiesCaption", { course: row.name })}>
+    <div
+      className="table-scroll"
+      tabIndex={0}
+      role="region"
+      aria-label={t("grades.activitiesCaption", { course: row.name })}
+    >
       <table className="grade-activities">
         <caption className="visually-hidden">{t("grades.activitiesCaption", { course: row.name })}</caption>
         <thead>
@@ -78,7 +83,13 @@ function ActivityTable({ row }: { row: GradeRow }) {
                 {a.status === "scored" && a.score ? (
                   <ScoreBadge score={a.score} />
                 ) : (
-                  t(a.status === "notDone" ? "grades.notDone" : a.status === "hidden" ? "grades.hidden" : "grades.awaitingGrading")
+                  t(
+                    a.status === "notDone"
+                      ? "grades.notDone"
+                      : a.status === "hidden"
+                        ? "grades.hidden"
+                        : "grades.awaitingGrading",
+                  )
                 )}
               </td>
               <td>{a.passed === true ? t("grades.passed") : a.passed === false ? t("grades.failed") : "—"}</td>
@@ -95,16 +106,22 @@ function ActivityTable({ row }: { row: GradeRow }) {
  * One course on the grades page: its attempt's state, progress, grade and score, and its graded
  * activities — folded away on the list (a `<details>`, no JavaScript needed), open on the course's part.
  */
-export function GradeCourse({ row, open = false, headingLevel = 2 }: { row: GradeRow; open?: boolean; headingLevel?: 2 | 3 }) {
+export function GradeCourse({
+  row,
+  open = false,
+  headingLevel = 2,
+}: {
+  row: GradeRow;
+  open?: boolean;
+  headingLevel?: 2 | 3;
+}) {
   const { t } = useTranslation();
   const H = headingLevel === 2 ? "h2" : "h3";
   const titleId = `grade-${row.id}`;
   return (
     <section className="grade-course" aria-labelledby={titleId}>
       <div className="grade-course__head">
-        <H id={titleId}>
-          {open ? row.name : <Link to={`/learn/grades/${row.id}`}>{row.name}</Link>}
-        </H>
+        <H id={titleId}>{open ? row.name : <Link to={`/learn/grades/${row.id}`}>{row.name}</Link>}</H>
         <span className="grade-course__code">{row.code}</span>
         {row.mandatory ? <span className="tag">{t("courses.mandatory")}</span> : null}
       </div>

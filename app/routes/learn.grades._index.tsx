@@ -62,10 +62,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const { filters, sort } = checked;
   const canonical = url.searchParams.toString();
   const [list, saved] = await Promise.all([
-    lms.get(
-      endpoints.grades,
-      listQuery(filters, { filter: aggregatesFilter(filters), sort: gradeApiSort(sort) }),
-    ),
+    lms.get(endpoints.grades, listQuery(filters, { filter: aggregatesFilter(filters), sort: gradeApiSort(sort) })),
     readPersistedFilters(request, shell.user.id, s.config, "grades"),
   ]);
   const fmt = dateFormatter(getLocale(context), shell.user.timezone);

@@ -18,7 +18,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const s = state(context);
   const shell = await s.requireLearner();
   const lms = await s.lms();
-  const get = <T,>(endpoint: Endpoint<T>) => s.cachedGet(lms, endpoint);
+  const get = <T>(endpoint: Endpoint<T>) => s.cachedGet(lms, endpoint);
   const [collections, terms, termIds, categories] = await Promise.all([
     get(endpoints.enrolledShowcases),
     get(endpoints.terms),

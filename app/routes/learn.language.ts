@@ -7,6 +7,8 @@ import { safeTarget } from "~/services/auth.server";
 import { appConfig } from "~/services/config.server";
 import { readForm } from "~/services/forms.server";
 import { parseSubmission } from "~/common/forms/parse";
+import { state } from "~/services/request.server";
+import { noteMailLanguage } from "~/services/user.server";
 
 /** The language menu's choice (spec 9) and the page to return to. */
 const languageSchema = z.object({ lng: z.enum(SUPPORTED_LOCALES), returnTo: z.string().max(2048).optional() });
@@ -19,6 +21,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseSubmission(form, languageSchema);
   // An unknown language (a stale or tampered menu) changes nothing: back to the page.
   if (submission.status !== "success") return redirect(back, 303);
+  // Issue 31: a signed-in learner's e-mails follow the language they choose.
+  const s = state(context);
+  if (await s.session()) noteMailLanguage(await s.lms(), submission.value.lng);
   return redirect(back, { status: 303, headers: { "Set-Cookie": await localeCookie.serialize(submission.value.lng) } });
 }
 

@@ -1,5 +1,5 @@
 import { useMemo, useState } from "react";
-import { data, Form, NavLink, useActionData, useLoaderData, useNavigation } from "react-router";
+import { data, Form, useActionData, useLoaderData, useNavigation } from "react-router";
 import { z } from "zod";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.profile";
@@ -14,6 +14,7 @@ import { formError } from "~/common/forms/errors";
 import { INTENT } from "~/common/forms/intents";
 import { FieldErrors } from "~/components/field-errors";
 import { useHydrated } from "~/components/use-hydrated";
+import { ProfileTabs } from "~/components/profile-tabs";
 
 export const handle = {
   title: (_d: unknown, t: (k: string) => string) => t("profile.title"),
@@ -112,20 +113,7 @@ export default function Profile() {
   return (
     <section className="profile" aria-labelledby="profile-title">
       <h1 id="profile-title">{t("profile.title")}</h1>
-      <nav aria-label={t("profile.tabs")} className="tabs">
-        <ul>
-          <li>
-            <NavLink to="/learn/profile" end className="tabs__tab">
-              {t("profile.personal.tab")}
-            </NavLink>
-          </li>
-          <li>
-            <NavLink to="/learn/profile/time-zone" className="tabs__tab">
-              {t("profile.timeZone.tab")}
-            </NavLink>
-          </li>
-        </ul>
-      </nav>
+      <ProfileTabs />
       {page.tab === "personal" ? (
         <PersonalInfo page={page} />
       ) : (

@@ -202,6 +202,8 @@ export async function finishLogin(
   request: Request,
   config: AppConfig,
   store: SessionStore,
+  /** Called once the session exists, with its access token (issue 31: the learner's language is noted). */
+  onSignedIn?: (accessToken: string) => void,
 ): Promise<Response | SignInFailure> {
   const url = new URL(request.url);
   if (!url.searchParams.has("code") && !url.searchParams.has("error") && !url.searchParams.has("state")) {
@@ -259,6 +261,7 @@ export async function finishLogin(
     config,
     store,
   );
+  onSignedIn?.(tokens.access_token);
   let target = entry.target;
   if (claims.registered === true) {
     // Spec 2.4: after registration My courses shows 'accountCreated' (and drops the parameter);

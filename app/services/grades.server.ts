@@ -28,7 +28,8 @@ export function toGradeRow(c: GradeCourse, fmt: DateFormatter): GradeRow {
             score: scoreView(r),
             grade: r.grade ? { name: r.grade.name, color: r.grade.color } : null,
             outcome:
-              r.passed === null || isUnresolved(wf ? { state: wf.state } : { state: ObjectiveWorkflowState.finished }, r)
+              r.passed === null ||
+              isUnresolved(wf ? { state: wf.state } : { state: ObjectiveWorkflowState.finished }, r)
                 ? "pending"
                 : r.passed
                   ? "passed"
@@ -48,13 +49,7 @@ function toGradeActivityRow(a: GradeActivity, fmt: DateFormatter): GradeActivity
   return {
     id: a.activityPathId,
     name: a.name,
-    status: a.resultsHidden
-      ? "hidden"
-      : scored
-        ? "scored"
-        : a.finished
-          ? "awaitingGrading"
-          : "notDone",
+    status: a.resultsHidden ? "hidden" : scored ? "scored" : a.finished ? "awaitingGrading" : "notDone",
     score: scored
       ? scoreView({
           score: a.score,

@@ -5,6 +5,7 @@ import { endpoints } from "#domain/contract/endpoints";
 import type { PublicSettings, Settings, User } from "#domain/contract/platform";
 import type { ChatUnread } from "#domain/contract/chat";
 import { learnerMenu, type MenuEntry } from "#domain/menu";
+import { isSupportedLocale } from "#domain/locales";
 import { appConfig, clientIp, lmsTransport, type AppConfig } from "./config.server";
 import { getLocale } from "./i18n.server";
 import { createLmsClient, LmsError, type LmsClient } from "./lms.server";
@@ -37,6 +38,28 @@ export function lmsFor(
     onUnauthorized: () => {
       throw redirect(loginUrl(request));
     },
+  });
+}
+
+/** A client for a session that is being made (the sign-in callback): no 401 redirect. */
+export function lmsWithToken(context: Readonly<RouterContextProvider>, accessToken: string): LmsClient {
+  return createLmsClient({
+    accessToken,
+    locale: getLocale(context),
+    transport: lmsTransport(context),
+    baseUrl: appConfig(context).lmsApiUrl,
+  });
+}
+
+/**
+ * Issue 31: the language the learner's e-mails are written in, noted when they sign in or choose a
+ * language. In the background, never in the page's way: an API without e-mail preferences (an
+ * external LMS) or a failure changes nothing but the e-mails' language.
+ */
+export function noteMailLanguage(lms: LmsClient, locale: string): void {
+  if (!isSupportedLocale(locale)) return;
+  void lms.put(endpoints.saveEmailPreferences, { locale }).catch((err: unknown) => {
+    log().debug({ err }, "mail: the learner's language was not noted");
   });
 }
 

@@ -39,6 +39,7 @@ import type { WorkMode } from "../groups";
 import type { GroupActivityWorkflow, GroupWork, ParticipantsPage } from "./groups";
 import type { ScormCommit, ScormCommitResult, ScormRuntime } from "./scorm";
 import type { GradeCourse } from "./grades";
+import type { EmailPreferences, SaveEmailPreferences, UnsubscribeAnswer, UnsubscribeRequest } from "./mail";
 
 type HttpMethod = "GET" | "HEAD" | "POST" | "PUT";
 
@@ -236,6 +237,13 @@ export const endpoints = {
       `${PLATFORM}/users/${seg(userId)}/timezone`,
       true,
     ),
+
+  // E-mail the learner controls (issue 31 item 2; paths not shown): preferences, and the signed
+  // unsubscribe link of an e-mail (public: no sign-in; RFC 8058's one-click POST goes through the app).
+  emailPreferences: get<EmailPreferences>(`${PLATFORM}/users/me/email-preferences`),
+  saveEmailPreferences: put<SaveEmailPreferences, EmailPreferences>(`${PLATFORM}/users/me/email-preferences`),
+  unsubscribeLink: get<UnsubscribeAnswer>(`${PLATFORM}/public/email-unsubscribe`),
+  unsubscribe: command<UnsubscribeRequest, UnsubscribeAnswer>(`${PLATFORM}/public/email-unsubscribe`, true),
 
   // The learner's grades (issue 31 item 1; paths not shown): a page of courses with their graded activities.
   grades: get<Counted<GradeCourse>>(`${LMS}/users/me/grades/query`),

@@ -38,6 +38,10 @@ export const INTENT = {
   deleteFeed: "deleteFeed",
   /** Issue 15 item 8: a member saves the group's shared answer (decision 026). */
   teamSave: "teamSave",
+  /** Issue 31 item 2: the learner's e-mail preferences. */
+  setEmailPreferences: "setEmailPreferences",
+  /** Issue 31 item 2: the button of an e-mail's unsubscribe page (no sign-in). */
+  unsubscribe: "unsubscribe",
 } as const;
 
 /** The name of the hidden field that carries the intent. */
