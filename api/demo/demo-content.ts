@@ -12,7 +12,11 @@ import { isAbsolute, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { CONSTRAINT_DATE_FIELDS } from "../../domain/activity-access";
+import { mayPostIn } from "../../domain/chat";
+import { CHAT_BODY_MAX } from "../../domain/limits";
 import { DEFAULT_FEATURES } from "../../domain/menu";
+import { cmiValueError, scormScos, type ScormManifest } from "../../domain/scorm";
+import { parseManifest } from "../scorm/manifest";
 import {
   ActivityContentType,
   ActivityKind,
@@ -217,6 +221,12 @@ const accessSettingsSchema = z.strictObject({
 });
 export type AccessSettings = z.output<typeof accessSettingsSchema>;
 
+const messageSchema = z.strictObject({
+  by: nonEmpty,
+  daysAgo: z.number().nonnegative(),
+  body: z.string().trim().min(1).max(CHAT_BODY_MAX),
+});
+
 const courseSchema = z.strictObject({
   name: nonEmpty,
   code: z.string().regex(/^[A-Z0-9]{2}-[A-Z0-9]{3}$/, "a course code is like PY-101"),
@@ -244,6 +254,17 @@ const courseSchema = z.strictObject({
   supportFullscreenView: z.boolean().optional(),
   accessNewContentAfterCompletion: z.boolean().optional(),
   announcements: z.boolean().optional(),
+  /**
+   * Messages already in the course's communications hub (decision 027; the course needs
+   * `announcements`): each channel's messages by a user key of users.json, written `daysAgo` days before
+   * seeding. Announcements are written by instructors, as the API requires.
+   */
+  messages: z
+    .strictObject({
+      announcements: z.array(messageSchema).optional(),
+      chat: z.array(messageSchema).optional(),
+    })
+    .optional(),
   /** Passing the course issues this certificate (validity in days; null = never expires). */
   certificate: z.strictObject({ name: nonEmpty, validityDays: z.number().int().positive().nullable() }).optional(),
   /** Settings of the tenant-wide (catalog) access. */
@@ -335,6 +356,13 @@ const attemptSchema = z.strictObject({
   finishedAgo: days.optional(),
   /** Raw score on the course's grading scale; absent or null = not scored yet. */
   score: z.number().min(0).nullable().optional(),
+  /**
+   * A SCORM course (scorm/packages.json) started in this attempt: what the learner left in each SCO, by
+   * its identifier in the manifest — CMI elements and values as a commit would send them (e.g. the
+   * bookmark `cmi.core.lesson_location` and `cmi.suspend_data`, with `cmi.core.exit` "suspend"), so
+   * the package resumes there. Checked against the package's version like a commit.
+   */
+  scorm: z.record(nonEmpty, z.record(z.string().regex(/^cmi\./, "a CMI element starts with cmi."), z.string())).optional(),
 });
 
 /** One enrolment of a learner recipe (learners/<user>.json, and the test-support endpoint's body). */
@@ -443,6 +471,16 @@ export interface DemoContent {
   learners: Record<string, LearnerRecipe>;
   /** Reinforcement questions by course folder (reinforcement.json). */
   reinforcement: Record<string, ReinforcementQuestionDef[]>;
+  /** The demo's SCORM packages (scorm/packages.json): a package folder for a course folder, with its manifest. */
+  scormPackages: DemoScormPackage[];
+}
+
+export interface DemoScormPackage {
+  /** The course folder whose root activity receives the package. */
+  course: string;
+  /** The package's folder under scorm/ (zipped by the seed). */
+  folder: string;
+  manifest: ScormManifest;
 }
 
 const DEFAULT_CONTENT_TYPE: Record<ActivityKind, ActivityContentType> = {
@@ -759,6 +797,39 @@ export function loadDemoContent(dir: string = DEMO_DIR): DemoContent {
     walk(c.root);
   }
 
+  // Hub messages: a course with a hub, demo users as authors, instructors for announcements.
+  for (const c of courses) {
+    const file = path("courses", c.slug, "course.json");
+    if (c.messages && !c.announcements)
+      throw new DemoContentError(file, "messages", "the course has no communications hub: set announcements");
+    for (const channel of ["announcements", "chat"] as const) {
+      for (const [i, m] of (c.messages?.[channel] ?? []).entries()) {
+        const author = Object.hasOwn(users, m.by) ? users[m.by] : null;
+        if (!author) throw new DemoContentError(file, `messages.${channel}[${i}].by`, `unknown user "${m.by}"`);
+        if (!mayPostIn(channel, author.roles))
+          throw new DemoContentError(file, `messages.${channel}[${i}].by`, `${m.by} is no instructor`);
+      }
+    }
+  }
+
+  // SCORM packages: a course folder each, and a manifest the import takes.
+  const scormDir = path("scorm");
+  const packagesFile = join(scormDir, "packages.json");
+  const scormPackages: DemoScormPackage[] = existsSync(packagesFile)
+    ? readJson(packagesFile, z.array(z.strictObject({ course: nonEmpty, package: nonEmpty }))).map((p, i) => {
+        if (!courses.some((c) => c.slug === p.course))
+          throw new DemoContentError(packagesFile, `[${i}].course`, `unknown course folder "${p.course}"`);
+        const manifestFile = join(scormDir, p.package, "imsmanifest.xml");
+        if (!existsSync(manifestFile))
+          throw new DemoContentError(packagesFile, `[${i}].package`, `${shortPath(manifestFile)} not found`);
+        try {
+          return { course: p.course, folder: p.package, manifest: parseManifest(readFileSync(manifestFile, "utf8")) };
+        } catch (error) {
+          throw new DemoContentError(manifestFile, "", (error as Error).message);
+        }
+      })
+    : [];
+
   // Reinforcement questions: known courses and activities, a correct option that exists.
   const reinforcementFile = path("reinforcement.json");
   const reinforcement = existsSync(reinforcementFile) ? readJson(reinforcementFile, reinforcementFileSchema) : {};
@@ -796,6 +867,7 @@ export function loadDemoContent(dir: string = DEMO_DIR): DemoContent {
     media,
     learners: {},
     reinforcement,
+    scormPackages,
   };
   for (const name of listDir(path("learners"))) {
     const file = path("learners", name);
@@ -837,6 +909,7 @@ export function checkRecipe(content: DemoContent, recipe: LearnerRecipe, file: s
     for (const [j, a] of (e.attempts ?? []).entries()) {
       if (scale && a.score !== undefined && a.score !== null && a.score > scale.maxScore)
         fail(`attempts[${j}].score`, `above the maximum ${scale.maxScore} of the course's scale`);
+      if (a.scorm) checkScormData(content, course, a, (field, message) => fail(`attempts[${j}].scorm${field}`, message));
     }
     if (e.certificatePdf && !existsSync(publicPath(e.certificatePdf)))
       fail("certificatePdf", `${e.certificatePdf} is not in public/`);
@@ -851,6 +924,29 @@ export function checkRecipe(content: DemoContent, recipe: LearnerRecipe, file: s
     return { ...r, course: course.slug };
   });
   return recipe.reinforcement ? { enrolments, reinforcement } : { enrolments };
+}
+
+/**
+ * An attempt's SCORM data: the course holds a package, the attempt is in progress (a finished package
+ * has nothing to resume), each SCO is one of the manifest's and each value one a commit could set.
+ */
+function checkScormData(
+  content: DemoContent,
+  course: CourseDef,
+  attempt: z.output<typeof attemptSchema>,
+  fail: (field: string, message: string) => never,
+) {
+  const pkg = content.scormPackages.find((p) => p.course === course.slug);
+  if (!pkg) return fail("", `${course.slug} holds no SCORM package (scorm/packages.json)`);
+  if (attempt.state !== ObjectiveWorkflowState.inProgress) fail("", "only an attempt in progress has SCORM data to resume");
+  const scos = scormScos(pkg.manifest.items).map((item) => item.identifier);
+  for (const [sco, cmi] of Object.entries(attempt.scorm ?? {})) {
+    if (!scos.includes(sco)) fail(`.${sco}`, `no SCO "${sco}" in the package (its SCOs: ${scos.join(", ")})`);
+    for (const [element, value] of Object.entries(cmi)) {
+      const code = cmiValueError(pkg.manifest.version, element, value);
+      if (code) fail(`.${sco}.${element}`, `SCORM ${pkg.manifest.version} refuses "${value}" (error ${code})`);
+    }
+  }
 }
 
 /** A course by its folder name or its code. */

@@ -14,6 +14,7 @@ import * as s from "../db/schema";
 import { demoContent, type CourseDef, type DemoUser, type GradingScaleDef } from "./demo-content";
 import { rootChildrenCount, seedActivities, type Tx } from "./seed-activities";
 import { accessColumns, applyLearnerRecipes } from "./seed-learners";
+import { seedHubMessages } from "./seed-hub";
 
 export type { Tx };
 export { daysFrom, gradeScore, type ScaleForGrading } from "./seed-learners";
@@ -222,6 +223,7 @@ export async function seedCatalog(
 
     await seedActivities(tx, { tenantId, objectiveIds, now, userIds });
     await seedReinforcementQuestions(tx, content, objectiveIds);
+    await seedHubMessages(tx, { tenantId, courses, objectiveIds, userIds, now });
     await applyLearnerRecipes(tx, {
       tenantId,
       now,

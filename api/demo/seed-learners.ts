@@ -331,6 +331,36 @@ function progressRows(
   return { aws, records, sessions };
 }
 
+/**
+ * What the learner left in the SCOs of a SCORM course (the recipe's `scorm`, checked by demo-content.ts):
+ * run-time rows of the activity workflow of the course's root activity, which holds the package. The
+ * attempt must have that activity in progress (a commit to a finished one is refused too).
+ */
+function scormRowsOf(
+  slug: string,
+  course: SeededCourse,
+  aws: AwRow[],
+  scorm: Record<string, Record<string, string>>,
+): (typeof s.scormAttempts.$inferInsert)[] {
+  const root = course.leaves.find((l) => l.axis === "0");
+  const aw = root && aws.find((w) => w.activityPartId === root.partId);
+  if (!aw || aw.state !== ActivityWorkflowState.inProgress)
+    throw new DemoContentError(
+      slug,
+      "attempts.scorm",
+      "the package's activity is not in progress in this attempt (give the attempt a progress below 0.5)",
+    );
+  const at = new Date((aw.started as Date).getTime() + 10 * MINUTE_MS);
+  return Object.entries(scorm).map(([scoId, cmi]) => ({
+    activityWorkflowId: aw.id!,
+    scoId,
+    cmi,
+    // The commits it took to leave this; the player's next one follows it.
+    sequence: Object.keys(cmi).length,
+    updatedAt: at,
+  }));
+}
+
 async function insertChunked<T>(rows: T[], size: number, insert: (chunk: T[]) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
 }
@@ -363,6 +393,7 @@ export async function applyLearnerRecipes(
     const awRows: AwRow[] = [];
     const arRows: RecRow[] = [];
     const sessionRows: SessionRow[] = [];
+    const scormRows: (typeof s.scormAttempts.$inferInsert)[] = [];
     /** Finished, passed records of courses with a template: each has its certificate. */
     const certified: {
       recordId: string;
@@ -434,6 +465,7 @@ export async function applyLearnerRecipes(
             }
           }
           const progress = progressRows(workflow, course.leaves, graded, now);
+          if (a.scorm) scormRows.push(...scormRowsOf(e.course, course, progress.aws, a.scorm));
           awRows.push(...progress.aws);
           arRows.push(...progress.records);
           sessionRows.push(...progress.sessions);
@@ -507,6 +539,7 @@ export async function applyLearnerRecipes(
 
     await insertChunked(awRows, 1000, (chunk) => tx.insert(s.activityWorkflows).values(chunk));
     await insertChunked(arRows, 1000, (chunk) => tx.insert(s.activityRecords).values(chunk));
+    if (scormRows.length) await tx.insert(s.scormAttempts).values(scormRows);
     // Sessions point at their activity workflow and back (last_proctoring_session_id): insert, then link.
     await insertChunked(sessionRows, 1000, (chunk) => tx.insert(s.proctoringSessions).values(chunk));
     if (sessionRows.length) {

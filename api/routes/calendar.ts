@@ -55,7 +55,7 @@ import {
   recentResults,
   waitingForResults,
 } from "../queries/dashboard";
-import { reinforcementDatesOf } from "../queries/reinforcement";
+import { questionsToAnswer, reinforcementDatesOf } from "../queries/reinforcement";
 import { createLimiter, tooManyRequests } from "../rate-limit";
 import { jsonBody, query } from "../validate";
 
@@ -129,12 +129,13 @@ export function calendarRoutes() {
     } satisfies CalendarItemList);
   });
 
-  // Issue 13: every section of the dashboard in seven statements, whatever the number of enrolments.
+  // Issue 13: every section of the dashboard in eight statements, whatever the number of enrolments
+  // (the eighth, issue 26: the reinforcement questions waiting for an answer).
   r.get("/users/me/dashboard", async (c) => {
     const db = c.var.db;
     const userId = c.var.user.id;
     const now = c.var.now;
-    const [summary, cont, mandatory, waiting, results, dueCourses, trees] = await Promise.all([
+    const [summary, cont, mandatory, waiting, results, dueCourses, trees, questions] = await Promise.all([
       dashboardSummary(db, userId),
       continueLearning(db, userId, SECTION_SIZE),
       mandatoryNotStarted(db, userId, SECTION_SIZE),
@@ -142,6 +143,7 @@ export function calendarRoutes() {
       recentResults(db, userId, new Date(now.getTime() - RECENT_RESULT_DAYS * DAY_MS), SECTION_SIZE),
       courseDatesOf(db, userId, { dueBefore: new Date(now.getTime() + 14 * DAY_MS) }),
       datedTreesOf(db, userId),
+      questionsToAnswer(db, userId, now, SECTION_SIZE),
     ]);
     const activityItems = activityItemsOf(trees, now);
     const due = dueSoonAndOverdue(
@@ -188,6 +190,7 @@ export function calendarRoutes() {
         }),
       },
       upcomingEvents: { total: events.length, data: events.slice(0, SECTION_SIZE) },
+      questionsToAnswer: { total: questions[0]?.total ?? 0, data: reinforcementItemsOf(questions) },
     };
     return c.json(body);
   });
