@@ -57,7 +57,7 @@ import { createDemoLti13Tool } from "./api/demo/tools/lti13";
 import { createDemoLti11Tool } from "./api/demo/tools/lti11";
 import { attachmentBodyLimit } from "./domain/chat-attachments";
 import { chatAttachmentRules, isChatPostPath } from "./app/server/chat-uploads.server";
-import { log, rootLog } from "./app/server/logger.server";
+import { flushLogs, log, rootLog } from "./app/server/logger.server";
 import { createOperations } from "./app/server/operations.server";
 import { databaseNotReady } from "./api/db/health";
 import { pendingJobs } from "./api/jobs/run";
@@ -615,10 +615,13 @@ server.listen(port, () => {
     { url: `${appUrl}/learn`, appEnv, lmsApi: process.env.LMS_API_URL ?? "embedded", database: database.kind },
     "learner app listening",
   );
-  // Issue 26: the demo's way in, on the last lines `npm start` prints (only where demo accounts are allowed).
-  if (demoAllowed && !process.env.LMS_API_URL && !process.env.OIDC_ISSUER)
+  // Issue 26: the demo's way in, on the last line `npm start` prints (only where demo accounts are
+  // allowed) — after the log's buffered lines, which are written asynchronously.
+  if (demoAllowed && !process.env.LMS_API_URL && !process.env.OIDC_ISSUER) {
+    flushLogs();
     console.log(
       `Demo sign-in: open ${appUrl}/learn and sign in as ada@example.com with the password "${demoPassword()}" (also grace@, admin@ and rita@example.com)`,
     );
+  }
 });
 operations.start(server);
