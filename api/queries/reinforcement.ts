@@ -1,6 +1,7 @@
 // Reinforcement workflows as the learner reads them (spec 3, 7.6), and the questions due — for the
 // answer page, the mail job and the dashboard (issue 13).
 import { and, asc, eq, gte, isNull, lt, lte, sql } from "drizzle-orm";
+import type { SelectedFields } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "../db/client";
 import {
   activities,
@@ -69,7 +70,7 @@ const dateColumns = {
 };
 
 /** The learner's questions with their course and module, as the calendar's items need them. */
-function questionsWithDates<T extends Record<string, unknown>>(db: Db, extra: T) {
+function questionsWithDates<T extends SelectedFields>(db: Db, extra: T) {
   return db
     .select({ ...dateColumns, ...extra })
     .from(reinforcementWorkflows)

@@ -33,7 +33,7 @@ export function ltiLaunchRoutes() {
     const { id } = params(c, z.object({ id: z.uuid() }));
     const body = await jsonBody(c, resourceLinkBody);
     const d = c.var.deps;
-    return c.json(await createResourceLink(c.var.db, d, registryOf(d), c.var.user, id, body.activityPathId, c.var.now));
+    return c.json(await createResourceLink(c.var.db, d, await registryOf(d), c.var.user, id, body.activityPathId, c.var.now));
   });
 
   // Spec 7.5: the signed LTI 1.1 launch form of a started activity (issue 14 item 3).
@@ -41,14 +41,14 @@ export function ltiLaunchRoutes() {
     const { id, awIds } = params(c, z.object({ id: z.uuid(), awIds: z.string().max(400) }));
     const d = c.var.deps;
     const locale = (c.req.header("accept-language") ?? "en-US").split(",")[0]!.trim().slice(0, 35);
-    return c.json(await resourceForm(c.var.db, d, registryOf(d), c.var.user, id, awIds, locale, c.var.now));
+    return c.json(await resourceForm(c.var.db, d, await registryOf(d), c.var.user, id, awIds, locale, c.var.now));
   });
 
   r.post("/users/me/lti-authorizations", async (c) => {
     const body = await jsonBody(c, authRequestSchema);
     const d = c.var.deps;
     const locale = (c.req.header("accept-language") ?? "en-US").split(",")[0]!.trim().slice(0, 35);
-    return c.json(await authorize(c.var.db, d, registryOf(d), c.var.user, body, locale, c.var.now));
+    return c.json(await authorize(c.var.db, d, await registryOf(d), c.var.user, body, locale, c.var.now));
   });
   return r;
 }
@@ -74,7 +74,7 @@ export function ltiPlatformRoutes() {
     const body = await jsonBody(c, authRequestSchema);
     const d = c.var.deps;
     const locale = (c.req.header("accept-language") ?? "en-US").split(",")[0]!.trim().slice(0, 35);
-    return c.json(await authorize(c.var.db, d, registryOf(d), null, body, locale, c.var.now));
+    return c.json(await authorize(c.var.db, d, await registryOf(d), null, body, locale, c.var.now));
   });
 
   // OAuth 2 client credentials with a JWT assertion (Security Framework §4.1).
@@ -94,7 +94,7 @@ export function ltiPlatformRoutes() {
         "A client_credentials request with a JWT client assertion and a scope is required.",
       );
     const d = c.var.deps;
-    return c.json(await issueServiceToken(c.var.db, d, registryOf(d), parsed.data, c.var.now));
+    return c.json(await issueServiceToken(c.var.db, d, await registryOf(d), parsed.data, c.var.now));
   });
 
   // LTI 1.1 Basic Outcomes: a signed POX request from a 1.1 tool.
@@ -103,7 +103,7 @@ export function ltiPlatformRoutes() {
     if (text.length > MAX_SERVICE_BODY)
       throw new ApiError(413, { "": [message("tooLarge", "The request body is too large.")] });
     const d = c.var.deps;
-    const out = await handleOutcome(c.var.db, d, registryOf(d), c.req.header("authorization"), text, c.var.now);
+    const out = await handleOutcome(c.var.db, d, await registryOf(d), c.req.header("authorization"), text, c.var.now);
     return c.body(out.xml, out.status, { "Content-Type": "application/xml; charset=utf-8" });
   });
 
