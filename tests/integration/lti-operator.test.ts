@@ -240,12 +240,13 @@ describe("npm run lti:tool (the operator's command)", () => {
     async () => {
       const dir = mkdtempSync(join(tmpdir(), "lti-cli-old-"));
       dirs.push(dir);
-      writeFileSync(join(dir, "lti-tools.json"), JSON.stringify({ tools: [lab, quiz] }));
+      const secret = "quiz-shared-secret";
+      writeFileSync(join(dir, "lti-tools.json"), JSON.stringify({ tools: [lab, { ...quiz, secret }] }));
       const listed = await cli(["list"], { DATA_DIR: dir });
       expect(listed.code).toBe(0);
       expect(keys(listed.stdout)).toEqual(["lab", "quiz"]);
       expect(listed.stdout).toContain(`Took over 2 tools from ${join(dir, "lti-tools.json")}`);
-      expect(listed.stdout).not.toContain(quiz.secret);
+      expect(listed.stdout).not.toContain(secret);
       expect(existsSync(join(dir, "lti-tools.json"))).toBe(false);
       expect(existsSync(join(dir, "lti-tools.json.moved-to-database"))).toBe(true);
     },
