@@ -103,3 +103,16 @@ export function parseSupportedLocales(value: string | null | undefined): Locale[
     .filter(isSupportedLocale);
   return list.length ? list : [DEFAULT_LOCALE];
 }
+
+/** The portal's name when the tenant has not named it (api/settings-defaults.ts). */
+export const DEFAULT_PORTAL_NAME = "Learning Portal";
+
+/**
+ * The portal's name on a page (issue 25 item 3): the tenant's own name as it wrote it, or — when the
+ * tenant kept the built-in default — that default in the page's language (`translated`), on the sign-in
+ * page and in the app alike.
+ */
+export function portalDisplayName(configured: string | null | undefined, translated: string): string {
+  const name = configured?.trim();
+  return name && name !== DEFAULT_PORTAL_NAME ? name : translated || DEFAULT_PORTAL_NAME;
+}

@@ -9,6 +9,8 @@ import { impersonations, pendingRegistrations, users } from "../db/schema";
 import { drizzleAdapter } from "./adapter";
 import { idpTranslator, type IdpT } from "./i18n";
 import { negotiateLocale } from "../../domain/locale-negotiation";
+import { isSupportedLocale, parseSupportedLocales, SUPPORTED_LOCALES, type Locale } from "../../domain/locales";
+import { defaultTenantId, readSettings } from "../settings";
 import { escapeHtml, loginPage, page, signUpPage, type SignUpValues } from "./pages";
 import { checkRegistration, registerLearner, type CheckResult } from "./register";
 import { signInLimits, signUpLimits } from "./rate-limit";
@@ -34,6 +36,18 @@ export interface IdentityProviderOptions {
    * and no DEMO_ACCOUNTS=1): a sign-in with it is refused like a wrong password (decision 017).
    */
   refusedPassword?: string | null;
+}
+
+interface TenantPage {
+  defaultLocale: string | null;
+  languages: Locale[];
+  portalName: string | null;
+}
+
+/** The app's `lng` cookie as the app writes it (React Router's format: base64 of a JSON string; i18n.server.ts). */
+function localeCookieHeader(locale: string, secure: boolean): string {
+  const value = encodeURIComponent(Buffer.from(JSON.stringify(locale)).toString("base64"));
+  return `lng=${value}; Max-Age=${365 * 24 * 3600}; Path=/; SameSite=Lax${secure ? "; Secure" : ""}`;
 }
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
@@ -114,13 +128,46 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
   const { db } = options;
   const signIn = signInLimits({ db });
   const signUpLimit = signUpLimits({ db });
-  const localeOf = (ctxOrReq: { headers: IncomingMessage["headers"] }, uiLocales?: string | null) =>
-    idpTranslator(
+  /**
+   * The tenant's languages and portal name, read from its settings at most every 30 s (the pages are
+   * rendered before anyone is signed in: the first tenant is the visitors' one, as for public settings).
+   */
+  let tenantCache: { expires: number; value: Promise<TenantPage> } | null = null;
+  const tenantPage = (): Promise<TenantPage> => {
+    if (tenantCache && tenantCache.expires > Date.now()) return tenantCache.value;
+    const value = (async (): Promise<TenantPage> => {
+      const tenantId = await defaultTenantId(db);
+      if (!tenantId) return { defaultLocale: null, languages: [...SUPPORTED_LOCALES], portalName: null };
+      const s = await readSettings(db, tenantId);
+      return {
+        defaultLocale: s["platform.common.locale"] || null,
+        languages: parseSupportedLocales(s["platform.common.supported_locales"]),
+        portalName: s["platform.common.portal_name"],
+      };
+    })().catch((err: unknown) => {
+      console.warn("[idp] tenant settings unavailable:", (err as Error).message);
+      return { defaultLocale: null, languages: [...SUPPORTED_LOCALES], portalName: null };
+    });
+    tenantCache = { expires: Date.now() + 30_000, value };
+    return value;
+  };
+  /**
+   * Issue 25 item 3: the pages' language by the app's rule (domain/locale-negotiation.ts) — the `lng`
+   * cookie (chosen in the app or on these pages), the client's `ui_locales`, then the browser's
+   * Accept-Language among the tenant's languages, the tenant's default, en-US.
+   */
+  const localeOf = async (ctxOrReq: { headers: IncomingMessage["headers"] }, uiLocales?: string | null) => {
+    const tenant = await tenantPage();
+    return idpTranslator(
       negotiateLocale({
-        chosen: [uiLocales, chosenLocale(ctxOrReq as IncomingMessage)],
+        chosen: [chosenLocale(ctxOrReq as IncomingMessage), uiLocales],
         acceptLanguage: ctxOrReq.headers["accept-language"] as string | undefined,
+        tenantDefault: tenant.defaultLocale,
+        supported: tenant.languages,
       }),
+      { portalName: tenant.portalName, languages: tenant.languages },
     );
+  };
 
   /** Consumes the account's "registered, not greeted yet" row; true once after a sign-up. */
   async function consumeRegistration(userId: string): Promise<boolean> {
@@ -259,7 +306,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
           // The app's own sign-out, with an ID token of this very session as hint: the learner
           // already chose to sign out, so the provider's session ends without asking again.
           if (ownLogout(ctx)) return endProviderSession(ctx);
-          const t = localeOf(ctx.req);
+          const t = await localeOf(ctx.req);
           const nonce = randomBytes(16).toString("base64");
           // With JavaScript the confirmation submits itself; without it the learner presses the button.
           const body = `<div class="card"><h1>${escapeHtml(t.t("signingOut"))}</h1>${form.replace("<form", `<form aria-label="${escapeHtml(t.t("signOut"))}"`)}
@@ -273,7 +320,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
           ctx.body = page(t, nonce, t.t("signOut"), body, script);
         },
         async postLogoutSuccessSource(ctx: KoaContextWithOIDC) {
-          const t = localeOf(ctx.req);
+          const t = await localeOf(ctx.req);
           const nonce = randomBytes(16).toString("base64");
           ctx.set("Content-Security-Policy", `default-src 'none'; style-src 'nonce-${nonce}'; frame-ancestors 'none'`);
           ctx.type = "html";
@@ -368,7 +415,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
       };
     },
     async renderError(ctx, out) {
-      const t = localeOf(ctx.req);
+      const t = await localeOf(ctx.req);
       const nonce = randomBytes(16).toString("base64");
       ctx.set("Content-Security-Policy", `default-src 'none'; style-src 'nonce-${nonce}'; frame-ancestors 'none'`);
       ctx.type = "html";
@@ -404,6 +451,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
         error,
         showDemoHint: options.showDemoHint,
         signUpHref: `${IDP_MOUNT}/interaction/${uid}/signup`,
+        languageAction: `${IDP_MOUNT}/interaction/${uid}`,
       }),
       nonce,
     );
@@ -426,6 +474,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
         loginHref: `${IDP_MOUNT}/interaction/${uid}?login=1`,
         values,
         errors,
+        languageAction: `${IDP_MOUNT}/interaction/${uid}/signup`,
       }),
       nonce,
     );
@@ -496,7 +545,20 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
       res.writeHead(303, { Location: "/oidc/login" });
       return void res.end();
     }
-    const t = localeOf(req, details.params.ui_locales as string | undefined);
+    // Issue 25 item 3: the page's language menu (GET ?lng=…): kept in the app's cookie, then the page again.
+    const query = new URLSearchParams((req.url ?? "").split("?")[1] ?? "");
+    const lng = query.get("lng");
+    if (lng !== null && (req.method === "GET" || req.method === "HEAD") && sub !== "/login") {
+      const tenant = await tenantPage();
+      query.delete("lng");
+      const rest = query.toString();
+      const headers: Record<string, string> = { Location: `${IDP_MOUNT}${path}${rest ? `?${rest}` : ""}` };
+      if (isSupportedLocale(lng) && tenant.languages.includes(lng))
+        headers["Set-Cookie"] = localeCookieHeader(lng, options.secureCookies);
+      res.writeHead(303, headers);
+      return void res.end();
+    }
+    const t = await localeOf(req, details.params.ui_locales as string | undefined);
     const prompt = details.prompt.name;
     if (prompt === "consent") {
       const result = { consent: {} };
