@@ -44,7 +44,8 @@ export const SUPPORTED_LOCALES = [
 export type Locale = (typeof SUPPORTED_LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = "en-US";
 
-const RTL = new Set<string>(["ar", "he"]);
+/** Right-to-left languages: the two of the app's locales, and others a course may be written in. */
+const RTL = new Set<string>(["ar", "he", "fa", "ur", "ps", "yi", "dv", "ckb", "sd", "ug", "syr"]);
 
 export function isSupportedLocale(value: unknown): value is Locale {
   return typeof value === "string" && (SUPPORTED_LOCALES as readonly string[]).includes(value);
@@ -115,4 +116,26 @@ export const DEFAULT_PORTAL_NAME = "Learning Portal";
 export function portalDisplayName(configured: string | null | undefined, translated: string): string {
   const name = configured?.trim();
   return name && name !== DEFAULT_PORTAL_NAME ? name : translated || DEFAULT_PORTAL_NAME;
+}
+
+/** The `lang` and `dir` attributes of a text from data (issue 25 item 2). */
+export interface TextLanguage {
+  lang?: string;
+  dir: "ltr" | "rtl" | "auto";
+}
+
+/**
+ * Issue 25 item 2: a course's texts (names, descriptions, lessons, quotations) keep their own language
+ * and direction whatever the page's: `lang` and `dir` from the course's language when it is known, else
+ * `dir="auto"` (the browser takes the direction from the text's first strong character). Code inside is
+ * always left to right (app.scss).
+ */
+export function textLanguage(language: string | null | undefined): TextLanguage {
+  if (!language) return { dir: "auto" };
+  try {
+    const [tag] = Intl.getCanonicalLocales(language);
+    return tag ? { lang: tag, dir: localeDirection(tag) } : { dir: "auto" };
+  } catch {
+    return { dir: "auto" };
+  }
 }

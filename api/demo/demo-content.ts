@@ -221,6 +221,11 @@ const courseSchema = z.strictObject({
   name: nonEmpty,
   code: z.string().regex(/^[A-Z0-9]{2}-[A-Z0-9]{3}$/, "a course code is like PY-101"),
   description: z.string(),
+  /** The language of the course's texts (BCP 47, e.g. "ar"); absent = unknown (shown in its own direction). */
+  language: z
+    .string()
+    .regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, "a language tag like en or ar")
+    .optional(),
   /** The cover is public/covers/<folder>.svg. */
   cover: z.boolean().optional(),
   state: byName(ObjectiveState, "state"),

@@ -166,6 +166,7 @@ export async function seedCatalog(
         name: c.name,
         code: c.code,
         description: c.description,
+        language: c.language ?? null,
         about: c.about,
         imageUrl: c.cover ? coverUrl(c.slug) : null,
         state: c.state,

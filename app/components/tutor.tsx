@@ -7,11 +7,14 @@ import { citationHref, TUTOR_QUESTION_MAX } from "#domain/tutor";
 import { askTutorFormSchema } from "~/common/forms/tutor";
 import { INTENT } from "~/common/forms/intents";
 import { parseSubmission } from "~/common/forms/parse";
+import { textLanguage } from "#domain/locales";
 import { FieldErrors } from "./field-errors";
 import { useHydrated } from "./use-hydrated";
 
 export interface TutorProps {
   objectiveId: string;
+  /** The course's language: quotations and citations keep its direction (issue 25 item 2). */
+  language?: string | null;
   exchanges: TutorExchange[];
   commandId: string;
   lastResult?: SubmissionResult<string[]> | null;
@@ -87,7 +90,16 @@ function useStreamedAnswer(objectiveId: string, exchanges: TutorExchange[], relo
   return { live: stored ? null : live, ask, stop: () => controller.current?.abort() };
 }
 
-export default function Tutor({ objectiveId, exchanges, commandId, lastResult, action, reload }: TutorProps) {
+export default function Tutor({
+  objectiveId,
+  language = null,
+  exchanges,
+  commandId,
+  lastResult,
+  action,
+  reload,
+}: TutorProps) {
+  const own = textLanguage(language);
   const { t } = useTranslation();
   const navigation = useNavigation();
   const { live, ask, stop } = useStreamedAnswer(objectiveId, exchanges, reload);
@@ -114,7 +126,7 @@ export default function Tutor({ objectiveId, exchanges, commandId, lastResult, a
         {exchanges.map((e) => (
           <li key={e.id} id={`exchange-${e.id}`} className="tutor__exchange">
             <p className="tutor__question">
-              <strong>{t("tutor.you")}</strong> {e.question}
+              <strong>{t("tutor.you")}</strong> <bdi>{e.question}</bdi>
             </p>
             <div className="tutor__answer">
               <strong>{t("tutor.tutor")}</strong>
@@ -123,12 +135,14 @@ export default function Tutor({ objectiveId, exchanges, commandId, lastResult, a
               ) : (
                 <>
                   {e.answeredBy === "model" ? (
-                    <p style={{ whiteSpace: "pre-wrap" }}>{e.answer}</p>
+                    <p style={{ whiteSpace: "pre-wrap" }} dir="auto">
+                      {e.answer}
+                    </p>
                   ) : (
                     <p>{t(e.answeredBy === "fallback" ? "tutor.modelFailed" : "tutor.fromCourse")}</p>
                   )}
                   {(e.answeredBy === "model" ? [] : e.passages).map((p, i) => (
-                    <blockquote key={i} cite={citationHref(objectiveId, p)}>
+                    <blockquote key={i} cite={citationHref(objectiveId, p)} {...own}>
                       <p>{p.text}</p>
                     </blockquote>
                   ))}
@@ -138,7 +152,11 @@ export default function Tutor({ objectiveId, exchanges, commandId, lastResult, a
                       <span key={`${c.activityPathId}-${c.page ?? ""}`}>
                         {i > 0 ? ", " : null}
                         <Link to={citationHref(objectiveId, c)}>
-                          {c.page === undefined ? c.name : t("tutor.citationPage", { name: c.name, page: c.page })}
+                          {c.page === undefined ? (
+                            <bdi {...own}>{c.name}</bdi>
+                          ) : (
+                            t("tutor.citationPage", { name: c.name, page: c.page })
+                          )}
                         </Link>
                       </span>
                     ))}
@@ -151,7 +169,7 @@ export default function Tutor({ objectiveId, exchanges, commandId, lastResult, a
         {live ? (
           <li className="tutor__exchange" aria-busy={live.state === "streaming"}>
             <p className="tutor__question">
-              <strong>{t("tutor.you")}</strong> {live.question}
+              <strong>{t("tutor.you")}</strong> <bdi>{live.question}</bdi>
             </p>
             <div className="tutor__answer">
               <strong>{t("tutor.tutor")}</strong>

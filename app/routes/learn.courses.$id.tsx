@@ -306,10 +306,10 @@ export default function CourseDetails() {
         hasTutor={view.hasTutor}
       />
       <article className="course-details">
-        <CourseHeader name={o.name} code={o.code} collections={o.showcases} />
+        <CourseHeader name={o.name} code={o.code} collections={o.showcases} language={o.language} />
         <div className="course-details__grid">
           <div>
-            <CollapsibleDescription text={o.description} />
+            <CollapsibleDescription text={o.description} language={o.language} />
             {view.message ? (
               <p className="notice" id="course-message" role="note">
                 {t(view.message.key, { date: view.message.date })}
@@ -423,7 +423,7 @@ export default function CourseDetails() {
               </details>
             ) : null}
             <Certificates certificates={view.certificates} />
-            <AboutHtml html={o.about} />
+            <AboutHtml html={o.about} language={o.language} />
           </div>
           <aside className="course-details__side" aria-label={t("course.actions")}>
             <CourseCover imageUrl={o.imageUrl} name={o.name}>

@@ -40,6 +40,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     list.data.map((o) => ({
       id: o.id,
       name: o.name,
+      language: o.language ?? null,
       code: o.code,
       imageUrl: o.imageUrl,
       href: `/learn/open-catalog/${o.id}/view/details`,

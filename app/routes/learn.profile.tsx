@@ -189,7 +189,8 @@ function PersonalInfo({ page }: { page: PersonalPage }) {
         {page.members.length === 0 ? (
           <p>{t("profile.personal.noMiniGroup")}</p>
         ) : (
-          <div className="table-scroll">
+          // Scrolls inside itself on a phone: reachable by keyboard (issue 25 items 1 and 7).
+          <div className="table-scroll" tabIndex={0} role="group" aria-labelledby="profile-group">
             <table className="profile__members">
               <caption className="visually-hidden">{t("profile.personal.miniGroupCaption")}</caption>
               <thead>

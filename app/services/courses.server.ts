@@ -113,6 +113,7 @@ export function toCourseCard(a: CardAggregate, fmt: DateFormatter) {
   return {
     id: a.objective.id,
     name: a.objective.name,
+    language: a.objective.language ?? null,
     code: a.objective.code,
     imageUrl: a.objective.imageUrl,
     href: courseCardLink(summary),
@@ -129,6 +130,7 @@ export function toCatalogCard(a: ObjectiveAccess) {
   return {
     id: a.objective.id,
     name: a.objective.name,
+    language: a.objective.language ?? null,
     code: a.objective.code,
     imageUrl: a.objective.imageUrl,
     href: `/learn/catalog/${a.objective.id}`,

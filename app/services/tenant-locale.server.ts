@@ -44,7 +44,10 @@ export function tenantLocales(context: Readonly<RouterContextProvider>): Promise
     baseUrl: config.lmsApiUrl,
   });
   const value = lms.get(endpoints.publicSettings).then(
-    (s): TenantLocales => ({ defaultLocale: s.defaultLocale || null, supported: parseSupportedLocales(s.supportedLocales) }),
+    (s): TenantLocales => ({
+      defaultLocale: s.defaultLocale || null,
+      supported: parseSupportedLocales(s.supportedLocales),
+    }),
     (): TenantLocales => ({ defaultLocale: null, supported: [...SUPPORTED_LOCALES] }),
   );
   cache.set(config, { expires: Date.now() + TENANT_LOCALE_TTL_MS, value });

@@ -40,6 +40,11 @@ const objectiveSchema = z.object({
   name: z.string(),
   code: z.string(),
   description: z.string(),
+  /**
+   * The language of the course's own texts (BCP 47; a field of this API, not shown by the spec): the app
+   * lays them out in their own direction (issue 25 item 2). Null or absent: unknown (`dir="auto"`).
+   */
+  language: z.string().nullable().optional(),
   imageUrl: z.string().nullable(),
   state: z.literal(enumValues(ObjectiveState)),
   type: z.literal(enumValues(ActivityType)),
@@ -287,6 +292,7 @@ export const CARD_SELECT = [
   "objective.code",
   "objective.imageUrl",
   "objective.showcases",
+  "objective.language",
 ].join(",");
 export type CardAggregate = Pick<
   Aggregate,
@@ -299,5 +305,5 @@ export type CardAggregate = Pick<
   | "lastObjectiveWorkflow"
   | "lastObjectiveRecord"
 > & {
-  objective: Pick<Aggregate["objective"], "id" | "name" | "code" | "imageUrl" | "showcases">;
+  objective: Pick<Aggregate["objective"], "id" | "name" | "code" | "imageUrl" | "showcases" | "language">;
 };

@@ -1,6 +1,6 @@
 import { appendFileSync } from "node:fs";
 import { test, expect, chooseLanguage } from "./fixtures";
-import { discoverWalk, measureOverflow, NOT_PAGES, ROUTE_IDS, settled, STOPS, type WalkIds } from "./walk";
+import { cachedWalk, measureOverflow, NOT_PAGES, ROUTE_IDS, settled, STOPS, type WalkIds } from "./walk";
 import type { BrowserContext } from "@playwright/test";
 
 /**
@@ -14,9 +14,9 @@ const LANGUAGES = ["en-US", "ar"] as const;
 
 let walk: { ids: WalkIds; cookies: Awaited<ReturnType<BrowserContext["cookies"]>> } | null = null;
 
-test.beforeAll(async ({ browser }, info) => {
+test.beforeAll(async ({ browser, playwright }, info) => {
   test.setTimeout(180_000);
-  walk = await discoverWalk(browser, String(info.project.use.baseURL));
+  walk = await cachedWalk(browser, playwright.request, String(info.project.use.baseURL));
 });
 
 test("the walk covers every route of app/routes.ts", () => {

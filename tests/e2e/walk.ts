@@ -3,7 +3,10 @@
  * test (overflow.spec.ts, `npm run overflow`) and of the phone-width axe runs. A route added to
  * app/routes.ts without a stop or a reason here fails `walkCoversEveryRoute`.
  */
-import type { Browser, BrowserContext, Page } from "@playwright/test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { APIRequest, Browser, BrowserContext, Page } from "@playwright/test";
 import routes from "../../app/routes";
 import { createLearner, expect, login, type Learner } from "./fixtures";
 
@@ -180,9 +183,34 @@ export async function discoverWalk(
   }
 }
 
+type Walk = Awaited<ReturnType<typeof discoverWalk>>;
+
+/**
+ * The walk's learner and ids, found once per test run: a worker that starts again after a failed test
+ * reuses them while the server still accepts the session (a new server, a new database: found again).
+ */
+export async function cachedWalk(browser: Browser, request: APIRequest, baseURL: string): Promise<Walk> {
+  const file = join(tmpdir(), `learner-walk-${new URL(baseURL).port}.json`);
+  if (existsSync(file)) {
+    const walk = JSON.parse(readFileSync(file, "utf8")) as Walk;
+    const api = await request.newContext({ baseURL, storageState: { cookies: walk.cookies, origins: [] } });
+    const res = await api.get(`/learn/courses/${walk.ids.python}`, { maxRedirects: 0 });
+    await api.dispose();
+    if (res.status() === 200) return walk;
+  }
+  const walk = await discoverWalk(browser, baseURL);
+  writeFileSync(file, JSON.stringify(walk));
+  return walk;
+}
+
 /** The walk: one stop (or more) per page route, with the demo data that reaches it. */
 export const STOPS: (Omit<Stop, "url"> & { url: (ids: WalkIds) => string })[] = [
-  { route: "routes/oidc.login", label: "sign-in (provider)", url: () => "/oidc/login?redirectUrl=%2Flearn", visitor: true },
+  {
+    route: "routes/oidc.login",
+    label: "sign-in (provider)",
+    url: () => "/oidc/login?redirectUrl=%2Flearn",
+    visitor: true,
+  },
   {
     route: "routes/oidc.login",
     label: "sign-up (provider)",
@@ -225,7 +253,11 @@ export const STOPS: (Omit<Stop, "url"> & { url: (ids: WalkIds) => string })[] = 
   { route: "routes/learn.simulate-error", label: "error page (500)", url: () => "/learn/simulate-error" },
   { route: "routes/learn.bench-bare", label: "bench page (404 here)", url: () => "/learn/bench-bare" },
   { route: "routes/learn.courses._index", label: "my courses", url: () => "/learn/courses" },
-  { route: "routes/learn.courses.redirect.$id", label: "course redirect", url: (i) => `/learn/courses/redirect/${i.python}` },
+  {
+    route: "routes/learn.courses.redirect.$id",
+    label: "course redirect",
+    url: (i) => `/learn/courses/redirect/${i.python}`,
+  },
   { route: "course-details", label: "course, finished (certificates)", url: (i) => `/learn/courses/${i.sql}` },
   { route: "course-details", label: "course, in progress", url: (i) => `/learn/courses/${i.python}` },
   { route: "course-details", label: "course in Arabic", url: (i) => `/learn/courses/${i.arabic}` },
@@ -251,8 +283,16 @@ export const STOPS: (Omit<Stop, "url"> & { url: (ids: WalkIds) => string })[] = 
     url: (i) => `/learn/courses/${i.onboarding}/view/notifications`,
   },
   { route: "routes/learn.courses.$id.tutor", label: "AI tutor", url: (i) => `/learn/courses/${i.python}/tutor` },
-  { route: "routes/learn.courses.$id.view.$", label: "other view path", url: (i) => `/learn/courses/${i.python}/view/x` },
-  { route: "routes/learn.courses.$id.certificate.$number", label: "certificate preview", url: (i) => i.certificatePreview },
+  {
+    route: "routes/learn.courses.$id.view.$",
+    label: "other view path",
+    url: (i) => `/learn/courses/${i.python}/view/x`,
+  },
+  {
+    route: "routes/learn.courses.$id.certificate.$number",
+    label: "certificate preview",
+    url: (i) => i.certificatePreview,
+  },
   {
     route: "routes/learn.email-response-callback",
     label: "e-mail answer",
@@ -292,7 +332,10 @@ export async function measureOverflow(page: Page): Promise<{ overflow: number; c
         const style = getComputedStyle(el);
         if (style.position === "fixed" || style.visibility === "hidden") continue;
         const r = el.getBoundingClientRect();
-        const path = [el.parentElement, el].filter((x): x is Element => !!x).map(name).join(" > ");
+        const path = [el.parentElement, el]
+          .filter((x): x is Element => !!x)
+          .map(name)
+          .join(" > ");
         culprits.push(`${path} [${Math.round(r.left)}…${Math.round(r.right)}]`);
         if (culprits.length >= 4) break;
       }
