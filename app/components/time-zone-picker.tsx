@@ -1,8 +1,12 @@
-import { useEffect, useMemo, useState } from "react";
+import { useMemo, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "~/common/i18n";
 import type { ZoneGroup, ZonePicker } from "~/common/views/time-zones";
 import { zoneMatches } from "~/common/time-zone-search";
 import { useHydrated } from "./use-hydrated";
+
+const noSubscription = () => () => {};
+const deviceZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone ?? null;
+const noZone = () => null;
 
 const isolate = (text: string) => `\u2066${text}\u2069`;
 
@@ -17,10 +21,8 @@ export function TimeZonePicker({ picker, describedBy }: { picker: ZonePicker; de
   const hydrated = useHydrated();
   const [query, setQuery] = useState("");
   const [chosen, setChosen] = useState(picker.groups[0]?.zones[0]?.value ?? picker.current);
-  const [browserZone, setBrowserZone] = useState<string | null>(null);
-  useEffect(() => {
-    setBrowserZone(Intl.DateTimeFormat().resolvedOptions().timeZone ?? null);
-  }, []);
+  // The browser's own zone: none on the server and while hydrating, so both render the same list.
+  const browserZone = useSyncExternalStore(noSubscription, deviceZone, noZone);
 
   const groups = useMemo((): ZoneGroup[] => {
     const [suggested, ...regions] = picker.groups;
