@@ -382,6 +382,8 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
             given_name: u.firstName,
             family_name: u.lastName,
             zoneinfo: u.timezone ?? undefined,
+            // Issue 25 item 3: the language the learner chose last; the app uses it where they chose none.
+            locale: u.locale ?? undefined,
             // Spec 2.4 'selfRegistered': the first ID token after a sign-up says so, once (the
             // registration row is consumed here, so the app's callback sees it exactly once).
             ...(use === "id_token" && (await consumeRegistration(u.id)) ? { registered: true } : {}),
@@ -641,6 +643,11 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
       return renderLogin(req, res, uid, t, email, t.t("invalidCredentials"), 401);
     }
     await signIn.succeed(ip, email);
+    // Issue 25 item 3: a language chosen (in the app or on this page, or asked by the client) is saved to
+    // the learner's profile, so it follows them to another browser.
+    const chosen = [chosenLocale(req), ...String(details.params.ui_locales ?? "").split(" ")].find(isSupportedLocale);
+    if (chosen && chosen !== rows[0].locale)
+      await db.update(users).set({ locale: chosen }).where(eq(users.id, rows[0].id));
     await provider.interactionFinished(
       req,
       res,

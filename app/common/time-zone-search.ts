@@ -20,5 +20,7 @@ export function zoneMatches(zone: ZoneChoice, query: string): boolean {
   const offset = offsetQuery(q.replace(/\s+/g, ""));
   if (offset)
     return offset.signed ? zone.offsetMinutes === offset.minutes : Math.abs(zone.offsetMinutes) === offset.minutes;
-  return q.split(/\s+/).every((word) => zone.search.includes(word));
+  // Every word typed begins a word of the zone's ("pago pago" is not Galápagos).
+  const words = zone.search.split(/[\s,()]+/);
+  return q.split(/\s+/).every((typed) => words.some((word) => word.startsWith(typed)));
 }

@@ -5,7 +5,7 @@ import { safeRedirect } from "#domain/redirect";
 import { isSupportedLocale } from "#domain/locales";
 import type { AppConfig, SessionStore } from "./config.server";
 import { memoByConfig } from "./memo.server";
-import { chosenLocale } from "./i18n.server";
+import { chosenLocale, localeCookie } from "./i18n.server";
 import { pageUrl } from "./url.server";
 import { createSession, endSession, readSession, seal, unseal } from "./session.server";
 import { setToast } from "./toast.server";
@@ -248,6 +248,11 @@ export async function finishLogin(
     config,
     store,
   );
+  // Issue 25 item 3: the language saved in the learner's profile (the ID token's `locale` claim, sent by
+  // the embedded provider as by Keycloak) is their choice on a browser that has made none.
+  const saved = typeof claims.locale === "string" ? claims.locale : null;
+  if (isSupportedLocale(saved) && !isSupportedLocale(await chosenLocale(request)))
+    headers.append("Set-Cookie", await localeCookie.serialize(saved));
   let target = entry.target;
   if (claims.registered === true) {
     // Spec 2.4: after registration My courses shows 'accountCreated' (and drops the parameter);
