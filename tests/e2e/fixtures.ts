@@ -161,6 +161,8 @@ export async function expectAccessible(page: Page, options: { variants?: boolean
   if (jsOff) await check(null, null);
   else findings.push(...(await seriousFindings(page)));
   if (options.variants !== false) {
+    // Three more pages to open and check: time of their own, so a test near its limit is not cut short.
+    base.info().setTimeout(base.info().timeout + 45_000);
     const current = (await page.locator("html").getAttribute("lang")) ?? "en-US";
     const other = current === "ar" ? "en-US" : "ar";
     const phone = { width: 390, height: 844 };
