@@ -106,7 +106,7 @@ export function parseSupportedLocales(value: string | null | undefined): Locale[
 }
 
 /** The portal's name when the tenant has not named it (api/settings-defaults.ts). */
-export const DEFAULT_PORTAL_NAME = "Learning Portal";
+const DEFAULT_PORTAL_NAME = "Learning Portal";
 
 /**
  * The portal's name on a page (issue 25 item 3): the tenant's own name as it wrote it, or — when the
