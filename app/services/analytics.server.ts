@@ -1,4 +1,5 @@
 import type { RouterContextProvider } from "react-router";
+import { log } from "~/server/logger.server";
 import { analyticsEnabled, optedOut } from "#domain/analytics";
 import type { AnalyticsBatch } from "#domain/contract/analytics";
 import { endpoints } from "#domain/contract/endpoints";
@@ -28,7 +29,7 @@ export async function record(
     const lms = (await s.session()) ? await s.lms() : publicLms(context);
     await lms.command(endpoints.analyticsEvents, { events });
   } catch (err) {
-    console.warn("[analytics] events not recorded:", (err as Error).message);
+    log().warn({ err }, "analytics: events not recorded");
   }
 }
 

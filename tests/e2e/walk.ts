@@ -37,6 +37,7 @@ export const NOT_PAGES: Record<string, string> = {
   "routes/learn.courses.$id.certificate.$number.download.$kind": "the certificate's PDF or image",
   "routes/learn.courses.$id.chat-events": "server-sent events",
   "routes/learn.courses.$id.tutor.stream": "server-sent events",
+  "routes/learn.courses.$id.progress-events": "server-sent events (the course tab's live progress)",
 };
 
 interface RouteEntry {
@@ -228,6 +229,7 @@ export const STOPS: (Omit<Stop, "url"> & { url: (ids: WalkIds) => string })[] = 
   { route: "routes/learn.login-callback", label: "sign-in failed", url: () => "/learn/login-callback", visitor: true },
   { route: "routes/learn.language", label: "language (GET)", url: () => "/learn/language" },
   { route: "routes/learn.forbidden", label: "forbidden", url: () => "/learn/forbidden" },
+  { route: "routes/learn.signed-out", label: "signed out", url: () => "/learn/signed-out", visitor: true },
   { route: "routes/learn.catalog._index", label: "catalog", url: () => "/learn/catalog" },
   { route: "routes/learn.catalog.$id", label: "catalog course", url: (i) => `/learn/catalog/${i.sql}` },
   { route: "routes/learn.open-catalog._index", label: "open catalog", url: () => "/learn/open-catalog", visitor: true },
