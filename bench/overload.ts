@@ -172,7 +172,7 @@ async function main(): Promise<number> {
     env: { NODE_ENV: "production", APP_ENV: "test", DATA_DIR, ...(proxied ? { APP_URL: proxied } : {}) },
     readyOrigin: proxied ?? undefined,
     logFile,
-    entry: args.cluster ? "bench/cluster-primary.ts" : "server.ts",
+    entry: args.cluster ? "bench/cluster-primary.ts" : undefined,
     readyPath: "/config-ui/config.json",
     readyTimeoutMs: 120_000,
   });

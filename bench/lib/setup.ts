@@ -40,7 +40,7 @@ export async function ensureBigData(options: {
     say(`big data already in ${relative(root, dataDir)} (--fresh to seed again)`);
     return;
   }
-  const script = join(root, "api", "db", "seed-big.ts");
+  const script = join(root, "api", "demo", "seed-big.ts");
   if (!existsSync(script)) throw new Error(`${relative(root, script)} is missing: it seeds the big data set`);
   say(`seeding ${options.courses} courses and ${options.aggregates} enrolments into ${relative(root, dataDir)}…`);
   mkdirSync(dataDir, { recursive: true });
