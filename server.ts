@@ -26,12 +26,11 @@ import {
   sendResponse,
 } from "./app/server/http.server";
 import {
+  AdmissionControl,
+  admissionGate,
+  admissionOptionsFrom,
   createOverloadResponder,
-  DEFAULT_SHEDDING,
-  eventLoopDelaySource,
-  LoadShedder,
   loadOverloadTexts,
-  shedRequests,
 } from "./app/server/overload.server";
 import { PUBLIC_PAGE_TTL_MS, publicPageCache } from "./app/server/public-page-cache.server";
 import { createApi } from "./api/app";
@@ -458,27 +457,15 @@ function otherHostRedirect(req: IncomingMessage, url: string): string | null {
 
 const listener = getRequestListener(web.fetch);
 
-// Load shedding (decision 031): past OVERLOAD_MAX_IN_FLIGHT requests in flight, or an event-loop
-// delay over OVERLOAD_MAX_DELAY_MS, new requests get 503 + Retry-After at once (0 turns a limit off).
-const envNumber = (name: string, fallback: number) => {
-  const value = process.env[name];
-  if (value === undefined || value === "") return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number ≥ 0, got "${value}"`);
-  return n;
-};
-const shedding = {
-  maxInFlight: envNumber("OVERLOAD_MAX_IN_FLIGHT", DEFAULT_SHEDDING.maxInFlight),
-  maxEventLoopDelayMs: envNumber("OVERLOAD_MAX_DELAY_MS", DEFAULT_SHEDDING.maxEventLoopDelayMs),
-  retryAfterSeconds: Math.max(1, Math.round(envNumber("OVERLOAD_RETRY_AFTER", DEFAULT_SHEDDING.retryAfterSeconds))),
-};
-const shedder = new LoadShedder(shedding, eventLoopDelaySource());
-const shed = shedRequests(
-  shedder,
-  createOverloadResponder(loadOverloadTexts(resolve("locales")), shedding.retryAfterSeconds),
+// Overload control (decision 038): a request waits at most OVERLOAD_MAX_WAIT_MS for a place among
+// those being served (an adaptive number), then gets 503 + Retry-After in the learner's language.
+const admission = admissionOptionsFrom(process.env);
+const shed = admissionGate(
+  new AdmissionControl(admission),
+  createOverloadResponder(loadOverloadTexts(resolve("locales")), admission.retryAfterSeconds),
 );
 
-const server = createServer((req, res) => {
+const handle = (req: IncomingMessage, res: ServerResponse) => {
   const url = req.url ?? "/";
   const refusal = checkRequestTarget(url);
   if (refusal) {
@@ -502,7 +489,7 @@ const server = createServer((req, res) => {
     res.end();
     return;
   }
-  if (shed(req, res)) return;
+  if (shed(req, res, handle)) return;
   if (idpHandler && (url === IDP_MOUNT || url.startsWith(`${IDP_MOUNT}/`) || url.startsWith(`${IDP_MOUNT}?`))) {
     // The provider writes its own answers; the same security headers go out with them.
     withSecurityHeaders(url, { has: (n) => res.hasHeader(n), set: (n, v) => void res.setHeader(n, v) });
@@ -518,7 +505,8 @@ const server = createServer((req, res) => {
     return;
   }
   void listener(req, res);
-});
+};
+const server = createServer(handle);
 
 server.listen(port, () => {
   console.log(
