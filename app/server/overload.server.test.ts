@@ -4,7 +4,7 @@ import {
   admissionOptionsFrom,
   createOverloadResponder,
   DEFAULT_ADMISSION,
-  Gradient2Limit,
+  VegasLimit,
   isCheapRequest,
   loadOverloadTexts,
   type AdmissionOptions,
@@ -130,35 +130,54 @@ describe("admission by waiting time (issue 27 item 1)", () => {
   });
 });
 
-describe("the adaptive concurrency limit (Gradient2)", () => {
-  it("grows while the time per request holds and everything is in use", () => {
-    const limit = new Gradient2Limit({ initial: 10, min: 4, max: 64 });
-    for (let i = 0; i < 50; i++) limit.update(50, limit.limit);
-    expect(limit.limit).toBeGreaterThan(20);
-    expect(limit.limit).toBeLessThanOrEqual(64);
+describe("the adaptive concurrency limit (Vegas)", () => {
+  const noProbe = { probeMultiplier: 1e9, random: () => 1 };
+
+  it("grows while the time per request stays at its no-load time and the limit is in use", () => {
+    const limit = new VegasLimit({ initial: 4, min: 4, max: 64, ...noProbe });
+    for (let i = 0; i < 50; i++) limit.update(20, limit.limit);
+    expect(limit.limit).toBe(64);
   });
 
   it("does not grow while less than half of it is in use", () => {
-    const limit = new Gradient2Limit({ initial: 20, min: 4, max: 64 });
-    for (let i = 0; i < 50; i++) limit.update(50, 5);
-    expect(limit.limit).toBe(20);
+    const limit = new VegasLimit({ initial: 10, min: 4, max: 64, ...noProbe });
+    for (let i = 0; i < 50; i++) limit.update(20, 4);
+    expect(limit.limit).toBe(10);
   });
 
-  it("shrinks when the time per request rises well above its long-run average, never under min", () => {
-    const limit = new Gradient2Limit({ initial: 40, min: 12, max: 64 });
-    for (let i = 0; i < 20; i++) limit.update(50, 40);
-    const before = limit.limit;
-    for (let i = 0; i < 10; i++) limit.update(400, limit.limit);
-    expect(limit.limit).toBeLessThan(before);
-    for (let i = 0; i < 40; i++) limit.update(5_000, limit.limit);
-    expect(limit.limit).toBe(12);
+  it("shrinks when requests wait for the CPU (two threads: time = limit ÷ 2 × the no-load time), never under min", () => {
+    const shared = (min: number) => {
+      const limit = new VegasLimit({ initial: 40, min, max: 64, ...noProbe });
+      limit.update(20, 40);
+      for (let i = 0; i < 200; i++) limit.update(20 * (limit.limit / 2), limit.limit);
+      return limit.limit;
+    };
+    // Down to about 2 running and 6 waiting for the CPU (Vegas keeps 3–6 units queued)…
+    expect(shared(1)).toBeGreaterThanOrEqual(6);
+    expect(shared(1)).toBeLessThanOrEqual(9);
+    // …never under the minimum.
+    expect(shared(12)).toBe(12);
+  });
+
+  it("holds a limit where the requests overlap (two threads: time rises only past two at once)", () => {
+    const limit = new VegasLimit({ initial: 4, min: 1, max: 64, ...noProbe });
+    limit.update(20, 1);
+    for (let i = 0; i < 300; i++) limit.update(20 * Math.max(1, limit.limit / 2), limit.limit);
+    expect(limit.limit).toBeGreaterThanOrEqual(2);
+    expect(limit.limit).toBeLessThanOrEqual(16);
   });
 });
 
 describe("settings from the environment", () => {
   it("reads the defaults, numbers, and refuses what is not a number ≥ 0", () => {
     expect(admissionOptionsFrom({})).toEqual(DEFAULT_ADMISSION);
-    expect(admissionOptionsFrom({ OVERLOAD_MAX_WAIT_MS: "250", OVERLOAD_MAX_CONCURRENCY: "4" })).toMatchObject({
+    expect(
+      admissionOptionsFrom({
+        OVERLOAD_MAX_WAIT_MS: "250",
+        OVERLOAD_MIN_CONCURRENCY: "8",
+        OVERLOAD_MAX_CONCURRENCY: "4",
+      }),
+    ).toMatchObject({
       maxWaitMs: 250,
       maxConcurrency: 8, // never under the minimum
     });

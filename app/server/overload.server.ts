@@ -11,9 +11,11 @@
  * microseconds each, and holding them that long (not answering at once) keeps clients that ignore
  * `Retry-After` from spending the CPU on being refused again and again.
  *
- * The concurrency limit adapts (a Gradient2 limit, as in Netflix's concurrency-limits): it grows while
- * the time a request takes once started stays near its long-run average, and shrinks when it rises
- * above 1.5 × that — more requests at once than the two threads can overlap only make each one slower.
+ * The concurrency limit adapts (a Vegas limit, as in Netflix's concurrency-limits): it grows while the
+ * time a request takes once started stays near the time it takes without load, and shrinks when that
+ * time shows requests waiting for the CPU — more requests at once than the two threads can overlap
+ * only make each one slower. Requests that wait on something else (a model, a slow client) do not
+ * slow the others, so for them the limit grows.
  *
  * Cheap requests (build assets, static files, the configuration and the health checks) and event
  * streams' long life are not weighed. Server-only; `server.ts` wires it in before the app, the API
@@ -38,12 +40,13 @@ export interface AdmissionOptions {
 
 /**
  * Defaults (decision 038): a request waits at most 1 s, so an answer comes within about 1 s plus
- * its own time, refusals included; 8–64 at once (two threads overlap few requests; the queue holds the rest).
+ * its own time, refusals included; 4–64 at once (two threads overlap a few CPU-bound requests; the
+ * queue holds the rest, and requests waiting on I/O let the limit grow).
  */
 export const DEFAULT_ADMISSION: AdmissionOptions = {
   maxWaitMs: 1_000,
   maxQueue: 4_096,
-  minConcurrency: 8,
+  minConcurrency: 4,
   maxConcurrency: 64,
   retryAfterSeconds: 2,
 };
@@ -78,55 +81,70 @@ export function admissionOptionsFrom(env: Record<string, string | undefined>): A
 // The adaptive concurrency limit
 // ---------------------------------------------------------------------------------------------
 
-export interface Gradient2Options {
+export interface VegasOptions {
   initial: number;
   min: number;
   max: number;
-  /** How far the short-run time may rise above the long-run one before the limit shrinks. */
-  tolerance?: number;
-  /** Share of each new estimate taken (the rest is the old limit). */
-  smoothing?: number;
-  /** Windows the long-run average spans. */
-  longWindows?: number;
-  /** Headroom added per window while the time holds. */
-  queueSize?: number;
+  /** Windows between two resets of the no-load time, per unit of limit (Netflix's probe multiplier). */
+  probeMultiplier?: number;
+  /** Random source for the probe's jitter (tests). */
+  random?: () => number;
 }
 
 /**
- * Netflix's Gradient2 limit (concurrency-limits `Gradient2Limit`, Apache-2.0; re-written here from its
- * published description): per window of samples, `gradient = clamp(tolerance × longRtt ÷ shortRtt, 0.5, 1)`,
- * `new = limit × gradient + queueSize`, smoothed, within [min, max]. The long-run time is an
- * exponential average over `longWindows` windows (a plain average for the first ten); when it is more
- * than twice the short-run one (load gone after a long overload) it is pulled down 5 % per window. The
- * limit does not grow while fewer than half of it are in use.
+ * Netflix's Vegas limit (concurrency-limits `VegasLimit`, after TCP Vegas; written here from its
+ * published description, defaults as there). Per window of samples: the shortest average time seen
+ * is the no-load time; `queue = limit × (1 − noLoad ÷ time)` estimates how many of the requests in
+ * progress are only waiting for the CPU. With log10(limit) as the unit: a queue under 1 unit grows the
+ * limit by 6 units, under 3 by 1, over 6 shrinks it by 1; else it holds. It does not grow while
+ * fewer than half of it are in use (the demand, not the server, is the limit then), and the no-load
+ * time is measured again now and then (every `probeMultiplier × limit` windows, jittered) so it
+ * follows a change in what requests cost.
  */
-export class Gradient2Limit {
+export class VegasLimit {
   private estimated: number;
-  private longRtt = 0;
-  private longCount = 0;
-  readonly options: Required<Gradient2Options>;
+  private noLoad = 0;
+  private probeCount = 0;
+  private probeJitter: number;
+  readonly options: Required<VegasOptions>;
 
-  constructor(options: Gradient2Options) {
-    this.options = { tolerance: 1.5, smoothing: 0.2, longWindows: 600, queueSize: 4, ...options };
+  constructor(options: VegasOptions) {
+    this.options = { probeMultiplier: 30, random: Math.random, ...options };
     this.estimated = options.initial;
+    this.probeJitter = this.jitter();
   }
 
   get limit(): number {
-    return Math.floor(this.estimated);
+    return Math.max(1, Math.floor(this.estimated));
   }
 
-  /** One window: its average time of a started request (ms) and the most in use during it. */
-  update(shortRtt: number, inUse: number): number {
-    const { tolerance, smoothing, longWindows, queueSize, min, max } = this.options;
-    if (!(shortRtt > 0)) return this.limit;
-    this.longCount++;
-    if (this.longCount <= 10) this.longRtt += (shortRtt - this.longRtt) / this.longCount;
-    else this.longRtt += (shortRtt - this.longRtt) * (2 / (longWindows + 1));
-    if (this.longRtt / shortRtt > 2) this.longRtt *= 0.95;
-    if (inUse < this.estimated / 2) return this.limit;
-    const gradient = Math.max(0.5, Math.min(1, (tolerance * this.longRtt) / shortRtt));
-    const next = this.estimated * gradient + queueSize;
-    this.estimated = Math.max(min, Math.min(max, this.estimated * (1 - smoothing) + next * smoothing));
+  private jitter(): number {
+    return 0.5 + this.options.random() * 0.5;
+  }
+
+  /** One window: the average time of the requests that finished in it (ms) and the most in progress during it. */
+  update(rtt: number, inUse: number): number {
+    if (!(rtt > 0)) return this.limit;
+    this.probeCount++;
+    if (this.probeCount >= this.probeJitter * this.options.probeMultiplier * this.estimated) {
+      this.probeJitter = this.jitter();
+      this.probeCount = 0;
+      this.noLoad = rtt;
+      return this.limit;
+    }
+    if (this.noLoad === 0 || rtt < this.noLoad) {
+      this.noLoad = rtt;
+      return this.limit;
+    }
+    const limit = this.estimated;
+    if (inUse * 2 < limit) return this.limit;
+    const queue = Math.ceil(limit * (1 - this.noLoad / rtt));
+    const unit = Math.max(1, Math.log10(limit));
+    let next = limit;
+    if (queue <= unit) next = limit + 6 * unit;
+    else if (queue < 3 * unit) next = limit + unit;
+    else if (queue > 6 * unit) next = limit - unit;
+    this.estimated = Math.max(this.options.min, Math.min(this.options.max, next));
     return this.limit;
   }
 }
@@ -166,7 +184,7 @@ export interface AdmissionStats {
 const WINDOW = { minSamples: 10, minMs: 250, maxMs: 1_000 };
 
 export class AdmissionControl {
-  readonly limiter: Gradient2Limit;
+  readonly limiter: VegasLimit;
   private inProgress = 0;
   private queue: Waiting[] = [];
   private head = 0;
@@ -179,8 +197,8 @@ export class AdmissionControl {
     readonly options: AdmissionOptions,
     private readonly now: () => number = () => performance.now(),
   ) {
-    const initial = Math.min(options.maxConcurrency, Math.max(options.minConcurrency, 20));
-    this.limiter = new Gradient2Limit({ initial, min: options.minConcurrency, max: options.maxConcurrency });
+    const initial = options.minConcurrency;
+    this.limiter = new VegasLimit({ initial, min: options.minConcurrency, max: options.maxConcurrency });
     this.window.started = now();
   }
 
