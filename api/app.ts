@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { readCommandStatus } from "./commands/run";
 import type { ApiDeps, ApiEnv } from "./context";
 import { forgetPrincipalsAfter, requireUser } from "./auth";
+import { CountCache } from "./queries/count-cache";
 import { ApiError, message, renderError } from "./errors";
 import { openApiDocument } from "./openapi";
 import { platformRoutes } from "./routes/platform";
@@ -31,13 +32,23 @@ export function createApi(deps: ApiDeps) {
   const app = new Hono<ApiEnv>().basePath("/api");
   // What this node remembers of users is forgotten when any node changes them (decision 019).
   deps.database.changes.subscribe(forgetPrincipalsAfter);
+  const counts = new CountCache();
+  deps.database.changes.subscribe((change) => counts.forgetAfter(change));
   const writeLimits = createWriteLimiters(deps.database, deps.writeLimits);
   app.use("*", async (c, next) => {
     c.set("deps", deps);
     c.set("writeLimits", writeLimits);
+    c.set("counts", counts);
     c.set("db", deps.database.db);
     c.set("now", deps.now ? deps.now() : new Date());
     await next();
+    // A user's own write forgets their list totals at once, before the database's notice comes back
+    // (which on PostgreSQL arrives on another connection, possibly after the next page's read).
+    const method = c.req.method;
+    if (method !== "GET" && method !== "HEAD") {
+      const user: { id: string } | undefined = c.get("user");
+      if (user) counts.forgetUser(user.id);
+    }
     // Answers are personal and fresh unless a handler says otherwise (public certificate documents, the
     // calendar feed).
     if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");

@@ -334,6 +334,30 @@ describe("create-self-enrollments (spec 7.3)", () => {
     expect(agg.objective.name).toBe("Rust in depth");
   });
 
+  it("remembers My courses' total between pages and follows the learner's enrolment at once (decision 038)", async () => {
+    const token = await t.token("ada");
+    const list = async () => {
+      const before = t.database.queryCount();
+      const res = await t.request(
+        "GET",
+        "/api/lms/v1/objective-workflow-aggregates/query?requireTotalCount=true&take=1",
+        { token },
+      );
+      return { total: (await res.json()).totalCount as number, statements: t.database.queryCount() - before };
+    };
+    const first = await list();
+    const second = await list();
+    expect(second.total).toBe(first.total);
+    expect(second.statements).toBe(first.statements - 1);
+    const { access } = await createCourse(t.database.db, tenantId, { name: "Counted course" });
+    expect((await enrol({ id: crypto.randomUUID(), objectiveAccessId: access.id })).status).toBe(200);
+    expect((await list()).total).toBe(first.total + 1);
+    // A change made outside this API (another node, an operator's SQL) arrives as the database's notice.
+    const { objective } = await createCourse(t.database.db, tenantId, { name: "Assigned elsewhere" });
+    await enrolUser(t.database.db, { tenantId, userId: ada, objectiveId: objective.id }, { workflowState: 1 });
+    await expect.poll(async () => (await list()).total).toBe(first.total + 2);
+  });
+
   it("refuses courses that do not allow self-enrolment (422) and unknown or unlisted ones (404)", async () => {
     const closed = await enrol({ id: crypto.randomUUID(), objectiveAccessId: accessIds.closed });
     expect(closed.status).toBe(422);
