@@ -3,13 +3,14 @@ import { CountCache } from "./count-cache";
 
 /** A count statement as drizzle builds it: its SQL, and the rows it reads when awaited (counted). */
 function statement(sql: string, params: unknown[], n: () => number) {
+  type Then = PromiseLike<{ n: number }[]>["then"];
   const q = {
     reads: 0,
     toSQL: () => ({ sql, params }),
-    then<A, B>(ok?: ((rows: { n: number }[]) => A | PromiseLike<A>) | null, ko?: ((e: unknown) => B) | null) {
+    then: ((ok, ko) => {
       q.reads++;
       return Promise.resolve([{ n: n() }]).then(ok, ko);
-    },
+    }) as Then,
   };
   return q;
 }
