@@ -55,6 +55,8 @@ import { attachmentBodyLimit } from "./domain/chat-attachments";
 import { chatAttachmentRules, isChatPostPath } from "./app/server/chat-uploads.server";
 
 const isDev = process.env.NODE_ENV !== "production";
+// The pages' build loads while the database and the API start (decision 038: start to first answer).
+const productionBuild = isDev ? null : import(resolve("build/server/index.js"));
 const port = Number(process.env.PORT ?? 3000);
 const appUrl = (process.env.APP_URL ?? `http://localhost:${port}`).replace(/\/$/, "");
 const dataDir = resolve(process.env.DATA_DIR ?? "./data");
@@ -153,7 +155,11 @@ if (!process.env.LMS_API_URL) {
   // PGlite runs no autovacuum: fresh planner statistics (without them joins are planned blind) and
   // a fresh visibility map (index-only scans, e.g. the catalog's total, skip the table). 0.6 s on
   // the 10,000-course data. A PostgreSQL server vacuums by itself; statistics are refreshed as before.
-  await database.db.execute(database.kind === "pglite" ? sql`vacuum analyze` : sql`analyze`);
+  // Beside the first requests, not before them (decision 038: start to first answer ≤ 3 s); an existing
+  // database still has its last statistics meanwhile.
+  void database.db
+    .execute(database.kind === "pglite" ? sql`vacuum analyze` : sql`analyze`)
+    .catch((err: unknown) => console.warn("[db] statistics not refreshed:", (err as Error).message));
   // Background jobs (decision 021): reinforcement e-mails (SMTP_URL, else .eml files in
   // DATA_DIR/outbox) and certificate files. Every node may run them: rows are claimed with SKIP LOCKED.
   const jobs = { smtpUrl: process.env.SMTP_URL };
@@ -260,7 +266,7 @@ const vite = isDev
   : null;
 const build = vite
   ? () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
-  : ((await import(resolve("build/server/index.js"))) as ServerBuild);
+  : ((await productionBuild) as ServerBuild);
 const handleDocument = createRequestHandler(build as ServerBuild, isDev ? "development" : "production");
 
 /** The key of the load context comes from the build's own entry module, so both sides share it. */

@@ -49,10 +49,10 @@ export function logTail(logFile: string, lines = 30): string {
  * Spawns the server and returns at once, so the caller can stop it even while it starts (Ctrl-C);
  * await `ready` before using it.
  */
-/** The Node flags `npm start` gives the server (its V8 heap cap), so the benches measure what operators run. */
+/** The Node flags `npm start` gives the server (its V8 heap caps), so the benches measure what operators run. */
 function startFlags(cwd: string): string[] {
   const start: string = JSON.parse(readFileSync(join(cwd, "package.json"), "utf8")).scripts.start;
-  return start.match(/--max-old-space-size=\d+/g) ?? [];
+  return start.match(/--max-(?:old|semi)-space-size=\d+/g) ?? [];
 }
 
 export function startServer(options: {
