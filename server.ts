@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { resolve } from "node:path";
 import { rm } from "node:fs/promises";
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { sql } from "drizzle-orm";
 import { getRequestListener } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
@@ -46,7 +46,9 @@ import { operatorCommand, OperatorError, runOperatorCommand } from "./api/sessio
 import { loadSecrets, verifierFrom, type VerifierConfig } from "./api/runtime";
 import { isLoopback, testSupportEnabled, testSupportMount, TEST_SUPPORT_PATH } from "./api/demo/test-support";
 import { startApiInThread } from "./api/app-thread";
-import { TOOLS_FILE } from "./api/lti/registry";
+import { registryOf, TOOLS_FILE } from "./api/lti/registry";
+import { AttachError, attachmentCommand, runAttachmentCommand } from "./api/lti/attach";
+import { certificateCommand, CertificateCommandError, runCertificateCommand } from "./api/certificate-revocation";
 import { demoTools } from "./api/demo/tools/registry";
 import { createDemoProctoringService, DEMO_PROCTORING_PATH } from "./api/demo/tools/proctoring";
 import { createDemoLti13Tool } from "./api/demo/tools/lti13";
@@ -137,6 +139,10 @@ if (!demoAllowed) {
     );
 }
 const sessions = createSessionStore(database.db);
+// Decision 023: the LTI tools the operator registered (npm run lti:tool) and, with the demo, its tools.
+const lti = { file: resolve(dataDir, TOOLS_FILE), tools: demoAllowed ? demoTools(appUrl) : [] };
+/** The registry as `npm run lti:tool -- attach` sees it through this server (the API's own is in its thread). */
+const operatorRegistry = registryOf({ lti });
 
 if (!process.env.LMS_API_URL) {
   changes = database.changes;
@@ -198,8 +204,6 @@ if (!process.env.LMS_API_URL) {
     embeddedClient = { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret };
     verifier = { kind: "local", issuer, key: secrets.signingKey, previousKeys: secrets.previousSigningKeys };
   }
-  // Decision 023: the LTI tools the operator registered (npm run lti:tool) and, with the demo, its tools.
-  const lti = { file: resolve(dataDir, TOOLS_FILE), tools: demoAllowed ? demoTools(appUrl) : [] };
   if (database.thread) {
     // Decision 012: the API runs in the database thread, beside PGlite, off the rendering thread.
     const thread = database.thread;
@@ -336,13 +340,18 @@ if (apiFetch) {
   });
 }
 
-// `npm run sessions` on this machine, while this server holds the embedded database (decision 017).
-web.post("/operator/v1/sessions", async (c) => {
+/** An operator's command comes from this machine with the operator token of DATA_DIR/secrets.json. */
+function operatorAllowed(c: Context): boolean {
   const token = Buffer.from(c.req.header("authorization")?.replace(/^Bearer /, "") ?? "");
   const expected = Buffer.from(secrets.operatorToken);
-  const allowed =
-    isLoopback(getConnInfo(c).remote.address) && token.length === expected.length && timingSafeEqual(token, expected);
-  if (!allowed) return c.json({ error: "Forbidden" }, 403);
+  return (
+    isLoopback(getConnInfo(c).remote.address) && token.length === expected.length && timingSafeEqual(token, expected)
+  );
+}
+
+// `npm run sessions` on this machine, while this server holds the embedded database (decision 017).
+web.post("/operator/v1/sessions", async (c) => {
+  if (!operatorAllowed(c)) return c.json({ error: "Forbidden" }, 403);
   const command = operatorCommand.safeParse(await c.req.json().catch(() => null));
   if (!command.success) return c.json({ error: command.error.issues.map((i) => i.message).join("; ") }, 400);
   try {
@@ -353,13 +362,36 @@ web.post("/operator/v1/sessions", async (c) => {
   }
 });
 
+// `npm run lti:tool -- attach|detach` on this machine, while this server holds the embedded database
+// (issue 32 item 2): the tool must be in this server's registry (the operator's file, the demo's tools).
+web.post("/operator/v1/lti-attachments", async (c) => {
+  if (!operatorAllowed(c)) return c.json({ error: "Forbidden" }, 403);
+  const command = attachmentCommand.safeParse(await c.req.json().catch(() => null));
+  if (!command.success) return c.json({ error: command.error.issues.map((i) => i.message).join("; ") }, 400);
+  try {
+    return c.json({ result: await runAttachmentCommand(database.db, operatorRegistry, command.data) });
+  } catch (err) {
+    if (err instanceof AttachError) return c.json({ error: err.message, code: err.code }, 400);
+    throw err;
+  }
+});
+
+// `npm run certificates` on this machine, while this server holds the embedded database (issue 32 item 4).
+web.post("/operator/v1/certificates", async (c) => {
+  if (!operatorAllowed(c)) return c.json({ error: "Forbidden" }, 403);
+  const command = certificateCommand.safeParse(await c.req.json().catch(() => null));
+  if (!command.success) return c.json({ error: command.error.issues.map((i) => i.message).join("; ") }, 400);
+  try {
+    return c.json({ result: await runCertificateCommand(database.db, command.data, new Date()) });
+  } catch (err) {
+    if (err instanceof CertificateCommandError) return c.json({ error: err.message }, 400);
+    throw err;
+  }
+});
+
 // `npm run content:import-scorm` on this machine, while this server holds the embedded database.
 web.post("/operator/v1/scorm-packages", async (c) => {
-  const token = Buffer.from(c.req.header("authorization")?.replace(/^Bearer /, "") ?? "");
-  const expected = Buffer.from(secrets.operatorToken);
-  const allowed =
-    isLoopback(getConnInfo(c).remote.address) && token.length === expected.length && timingSafeEqual(token, expected);
-  if (!allowed) return c.json({ error: "Forbidden" }, 403);
+  if (!operatorAllowed(c)) return c.json({ error: "Forbidden" }, 403);
   const course = c.req.query("course");
   if (!course) return c.json({ error: "Name the course: ?course=CODE" }, 400);
   let zipPath: string | null = null;

@@ -20,6 +20,8 @@ import { feedbackRoutes } from "./routes/feedback";
 import { tutorRoutes } from "./routes/tutor";
 import { analyticsRoutes } from "./routes/analytics";
 import { ltiLaunchRoutes, ltiPlatformRoutes } from "./routes/lti";
+import { ltiAgsRoutes } from "./routes/lti-ags";
+import { ltiNrpsRoutes } from "./routes/lti-nrps";
 import { storageRoutes } from "./routes/storage";
 import { storageRoots } from "./files/roots";
 import { scormRoutes } from "./routes/scorm";
@@ -60,6 +62,8 @@ export function createApi(deps: ApiDeps) {
   app.get("/openapi.json", (c) => c.json(openApiDocument()));
   app.route("/platform/v1", platformRoutes());
   app.route("/lti/v1", ltiPlatformRoutes());
+  app.route("/lti/v1", ltiAgsRoutes());
+  app.route("/lti/v1", ltiNrpsRoutes());
   app.route("/proctoring/v1", proctoringServiceRoutes());
 
   const lms = new Hono<ApiEnv>();

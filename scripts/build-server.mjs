@@ -25,8 +25,9 @@ export const SERVER_ENTRIES = {
   "app-thread": "api/app-thread.ts",
   // Loaded by the certificate renderer's thread (api/files/render-worker.mjs, decision 020).
   "certificate-render": "api/files/certificate-render.ts",
-  // The operators' commands (npm run sessions | lti:tool | content:import-scorm).
+  // The operators' commands (npm run sessions | lti:tool | content:import-scorm | certificates).
   "sessions-cli": "api/sessions/cli.ts",
+  "certificates-cli": "api/certificates-cli.ts",
   "lti-cli": "api/lti/cli.ts",
   "scorm-cli": "api/scorm/cli.ts",
 };
