@@ -161,7 +161,8 @@ export interface Candidate {
 
 /** The request's part after admission: `done` once its answer is finished (or the client left). */
 export interface Ticket {
-  done(): void;
+  /** `timed: false` for what is no measure of the server's work (an event stream let go once started). */
+  done(timed?: boolean): void;
 }
 
 interface Waiting {
@@ -255,11 +256,11 @@ export class AdmissionControl {
     const started = this.now();
     let finished = false;
     candidate.start({
-      done: () => {
+      done: (timed = true) => {
         if (finished) return;
         finished = true;
         this.inProgress--;
-        this.sample(this.now() - started);
+        if (timed) this.sample(this.now() - started);
         this.pump();
       },
     });
@@ -450,10 +451,10 @@ export function admissionGate(control: AdmissionControl, respond: ReturnType<typ
     const leave = control.admit({
       start: (ticket) => {
         admitted.add(req);
-        if (stream) ticket.done();
-        else res.once("close", ticket.done);
+        if (stream) ticket.done(false);
+        else res.once("close", () => ticket.done());
         if (deciding) return; // started at once: the caller serves it
-        if (res.destroyed) ticket.done();
+        if (res.destroyed) ticket.done(false);
         else handler(req, res);
       },
       refuse: () => refuse(req, res),
