@@ -65,6 +65,10 @@ export default defineConfig({
       // Overload control (decision 038) on, with a longer wait: on a shared machine the tests' own
       // requests can wait over the default 1 s for a place without the server being overloaded by them.
       OVERLOAD_MAX_WAIT_MS: "10000",
+      // No metrics port (decision 037): several test servers run on one machine; warnings and errors
+      // only in the test output (no line per request).
+      METRICS_PORT: "0",
+      LOG_LEVEL: "warn",
       DATA_DIR: dataDir,
     },
   },

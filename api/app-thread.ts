@@ -16,11 +16,14 @@ import type { PGliteThread } from "./db/pglite-thread";
 import { testSupportMount } from "./demo/test-support";
 import * as schema from "./db/schema";
 import { verifierFrom, type VerifierConfig } from "./runtime";
+import { openFileStore, type StorageConfig } from "./files/object-store";
 
 export interface ThreadApiOptions {
   verifier: VerifierConfig;
   /** DATA_DIR, for private file storage. */
   dataDir?: string;
+  /** Where stored files live (decision 037); none → DATA_DIR/storage. Built again in the thread. */
+  storage?: StorageConfig;
   /** Mounts /api/test-support (decision 014). */
   testSupport?: boolean;
   appUrl?: string;
@@ -77,6 +80,7 @@ export function createThreadHandler(
     database,
     verifyToken: verifierFrom(options.verifier),
     dataDir: options.dataDir,
+    files: options.storage ? openFileStore(options.storage) : undefined,
     internalRoutes: testSupportMount(options.testSupport),
     appUrl: options.appUrl,
     signingKey: options.signingKey,

@@ -23,11 +23,11 @@ import { ltiLaunchRoutes, ltiPlatformRoutes } from "./routes/lti";
 import { ltiAgsRoutes } from "./routes/lti-ags";
 import { ltiNrpsRoutes } from "./routes/lti-nrps";
 import { storageRoutes } from "./routes/storage";
-import { storageRoots } from "./files/roots";
 import { scormRoutes } from "./routes/scorm";
 import { params, idParams } from "./validate";
 import { createWriteLimiters } from "./write-limits";
 import { refuseControlCharacters } from "./validate";
+import { withRequestId } from "./db/log";
 
 /** The embedded LMS API, mounted at /api. Reached in-process by the app or over HTTP by anyone. */
 export function createApi(deps: ApiDeps) {
@@ -37,6 +37,8 @@ export function createApi(deps: ApiDeps) {
   const counts = new CountCache();
   deps.database.changes.subscribe((change) => counts.forgetAfter(change));
   const writeLimits = createWriteLimiters(deps.database, deps.writeLimits);
+  // The front's request id (X-Request-Id) on every log line this request writes (decision 037).
+  app.use("*", (c, next) => withRequestId(c.req.header("x-request-id")?.slice(0, 128), next));
   app.use("*", async (c, next) => {
     c.set("deps", deps);
     c.set("writeLimits", writeLimits);
@@ -83,7 +85,7 @@ export function createApi(deps: ApiDeps) {
   app.route("/lms/v1", lms);
   app.route("/lms-km/v1", tutorRoutes());
   app.route("/analytics/v1", analyticsRoutes());
-  app.route("/lms-storage/v1", storageRoutes(storageRoots(deps.dataDir)));
+  app.route("/lms-storage/v1", storageRoutes());
   app.route("/scorm/v1", scormRoutes());
   // Decision 014: test support, only for the browser tests' server (server.ts decides and keeps it to loopback).
   for (const [path, routes] of Object.entries(deps.internalRoutes ?? {})) app.route(path, routes);

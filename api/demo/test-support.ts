@@ -84,5 +84,22 @@ function testSupportRoutes() {
     return c.json({ data: rows });
   });
 
+  /**
+   * GET /api/test-support/v1/mail?to=<address> → { data: [{ kind, subject, text, sentAt }] }: the
+   * e-mails to one address, newest first (issue 26: the sign-up and password-reset links the tests open).
+   */
+  r.get("/mail", async (c) => {
+    const [{ mailOutbox }, { desc, sql }] = await Promise.all([import("../db/schema"), import("drizzle-orm")]);
+    const to = (c.req.query("to") ?? "").trim().toLowerCase();
+    if (!to || to.length > 254) throw new ApiError(400, { to: [message("invalid", "an e-mail address")] });
+    const rows = await c
+      .get("db")
+      .select({ kind: mailOutbox.kind, subject: mailOutbox.subject, text: mailOutbox.text, sentAt: mailOutbox.sentAt })
+      .from(mailOutbox)
+      .where(sql`lower(${mailOutbox.to}) = ${to}`)
+      .orderBy(desc(mailOutbox.createdAt));
+    return c.json({ data: rows });
+  });
+
   return r;
 }

@@ -5,6 +5,7 @@
  * tool added while the server runs is launched at once.
  */
 import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { log } from "../db/log";
 import { z } from "zod";
 import { framePolicyProblems } from "../../domain/lti";
 
@@ -140,12 +141,12 @@ function ltiRegistry(options: LtiRegistryOptions = {}) {
         // A hand-edited entry whose frame policy a browser would not take is left out, and said.
         const tools = readToolsFile(options.file).filter((t) => {
           const problems = framePolicyProblems(t);
-          if (problems.length) console.warn(`[lti] tool ${t.key} left out of the registry: ${problems.join("; ")}`);
+          if (problems.length) log().warn({ tool: t.key, problems }, "lti: tool left out of the registry");
           return problems.length === 0;
         });
         cached = { mtime, tools };
       } catch (err) {
-        console.warn(`[lti] ${options.file} is not a valid registry:`, (err as Error).message);
+        log().warn({ err, file: options.file }, "lti: the file is not a valid registry");
         cached = { mtime, tools: [] };
       }
     }
@@ -161,7 +162,7 @@ function ltiRegistry(options: LtiRegistryOptions = {}) {
       checked = tools;
       kept = tools.filter((t) => {
         const clash = clashWith(t, options.tools ?? []);
-        if (clash) console.error(`[lti] tool ${t.key} in ${options.file} left out of the registry: ${clash}`);
+        if (clash) log().error({ tool: t.key, file: options.file, clash }, "lti: tool left out of the registry");
         return !clash;
       });
     }

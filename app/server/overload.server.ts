@@ -21,6 +21,7 @@
  * streams' long life are not weighed. Server-only; `server.ts` wires it in before the app, the API
  * and the provider.
  */
+import { AsyncResource } from "node:async_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -447,6 +448,9 @@ export function admissionGate(control: AdmissionControl, respond: ReturnType<typ
   ): boolean => {
     if (admitted.has(req) || isCheapRequest(req.method, req.url ?? "/")) return false;
     const stream = /text\/event-stream/i.test(req.headers.accept ?? "");
+    // A queued request starts later, from another request's end or the queue's timer: in its own
+    // asynchronous context (its request id for the logs, decision 037), not theirs.
+    const resume = AsyncResource.bind(() => handler(req, res));
     let deciding = true;
     const leave = control.admit({
       start: (ticket) => {
@@ -455,7 +459,7 @@ export function admissionGate(control: AdmissionControl, respond: ReturnType<typ
         else res.once("close", () => ticket.done());
         if (deciding) return; // started at once: the caller serves it
         if (res.destroyed) ticket.done(false);
-        else handler(req, res);
+        else resume();
       },
       refuse: () => refuse(req, res),
     });

@@ -1,4 +1,5 @@
 import type { RouterContextProvider } from "react-router";
+import { log } from "~/server/logger.server";
 import { analyticsEnabled, optedOut } from "#domain/analytics";
 import type { AnalyticsBatch } from "#domain/contract/analytics";
 import { endpoints } from "#domain/contract/endpoints";
@@ -37,7 +38,7 @@ function send(key: string): void {
       for (let i = 0; i < batch.events.length; i += BATCH_EVENTS)
         await batch.lms.command(endpoints.analyticsEvents, { events: batch.events.slice(i, i + BATCH_EVENTS) });
     } catch (err) {
-      console.warn("[analytics] events not recorded:", (err as Error).message);
+      log().warn({ err }, "analytics: events not recorded");
     } finally {
       for (const done of batch.sent) done();
     }
@@ -63,7 +64,7 @@ export async function record(
     lms = session ? await s.lms() : publicLms(context);
     key = session ? `session:${session.accessToken}` : `visitor:${clientIp(context) ?? ""}`;
   } catch (err) {
-    console.warn("[analytics] events not recorded:", (err as Error).message);
+    log().warn({ err }, "analytics: events not recorded");
     return;
   }
   let batch = waiting.get(key);

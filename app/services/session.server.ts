@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { log } from "~/server/logger.server";
 import { createCookie } from "react-router";
 import type { AppConfig, SessionStore } from "./config.server";
 import { memoByConfig } from "./memo.server";
@@ -102,7 +103,7 @@ export async function readSession(
   const sealed = unseal<Sealed>(row.tokens, config);
   if (!sealed || sealed.expiresAt <= Date.now()) return null;
   if (Date.now() - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
-    store.touch(idHash).catch((err: unknown) => console.warn("[session] last-seen not written:", err));
+    store.touch(idHash).catch((err: unknown) => log().warn({ err }, "session: last-seen not written"));
   }
   return { sub: row.subject, ...sealed };
 }
