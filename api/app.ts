@@ -48,8 +48,9 @@ export function createApi(deps: ApiDeps) {
     await next();
     // A user's own write forgets their list totals at once, before the database's notice comes back
     // (which on PostgreSQL arrives on another connection, possibly after the next page's read).
+    // (The analytics collector writes only its own events: it changes no count.)
     const method = c.req.method;
-    if (method !== "GET" && method !== "HEAD") {
+    if (method !== "GET" && method !== "HEAD" && !c.req.path.startsWith("/api/analytics/")) {
       const user: { id: string } | undefined = c.get("user");
       if (user) counts.forgetUser(user.id);
     }
