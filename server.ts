@@ -26,12 +26,11 @@ import {
   sendResponse,
 } from "./app/server/http.server";
 import {
+  AdmissionControl,
+  admissionGate,
+  admissionOptionsFrom,
   createOverloadResponder,
-  DEFAULT_SHEDDING,
-  eventLoopDelaySource,
-  LoadShedder,
   loadOverloadTexts,
-  shedRequests,
 } from "./app/server/overload.server";
 import { PUBLIC_PAGE_TTL_MS, publicPageCache } from "./app/server/public-page-cache.server";
 import { createApi } from "./api/app";
@@ -64,6 +63,8 @@ import { pendingJobs } from "./api/jobs/run";
 import { openFileStore, storageConfigFrom } from "./api/files/object-store";
 
 const isDev = process.env.NODE_ENV !== "production";
+// The pages' build loads while the database and the API start (decision 038: start to first answer).
+const productionBuild = isDev ? null : import(resolve("build/server/index.js"));
 const port = Number(process.env.PORT ?? 3000);
 const appUrl = (process.env.APP_URL ?? `http://localhost:${port}`).replace(/\/$/, "");
 const dataDir = resolve(process.env.DATA_DIR ?? "./data");
@@ -173,7 +174,11 @@ if (!process.env.LMS_API_URL) {
   // PGlite runs no autovacuum: fresh planner statistics (without them joins are planned blind) and
   // a fresh visibility map (index-only scans, e.g. the catalog's total, skip the table). 0.6 s on
   // the 10,000-course data. A PostgreSQL server vacuums by itself; statistics are refreshed as before.
-  await database.db.execute(database.kind === "pglite" ? sql`vacuum analyze` : sql`analyze`);
+  // Beside the first requests, not before them (decision 038: start to first answer ≤ 3 s); an existing
+  // database still has its last statistics meanwhile.
+  void database.db
+    .execute(database.kind === "pglite" ? sql`vacuum analyze` : sql`analyze`)
+    .catch((err: unknown) => console.warn("[db] statistics not refreshed:", (err as Error).message));
   // Background jobs (decision 021): reinforcement e-mails (SMTP_URL, else .eml files in
   // DATA_DIR/outbox) and certificate files. Every node may run them: rows are claimed with SKIP LOCKED.
   const jobs = { smtpUrl: process.env.SMTP_URL };
@@ -319,7 +324,7 @@ const vite = isDev
   : null;
 const build = vite
   ? () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
-  : ((await import(resolve("build/server/index.js"))) as ServerBuild);
+  : ((await productionBuild) as ServerBuild);
 const handleDocument = createRequestHandler(build as ServerBuild, isDev ? "development" : "production");
 
 /** The key of the load context comes from the build's own entry module, so both sides share it. */
@@ -547,24 +552,12 @@ function otherHostRedirect(req: IncomingMessage, url: string): string | null {
 
 const listener = getRequestListener(web.fetch);
 
-// Load shedding (decision 031): past OVERLOAD_MAX_IN_FLIGHT requests in flight, or an event-loop
-// delay over OVERLOAD_MAX_DELAY_MS, new requests get 503 + Retry-After at once (0 turns a limit off).
-const envNumber = (name: string, fallback: number) => {
-  const value = process.env[name];
-  if (value === undefined || value === "") return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number ≥ 0, got "${value}"`);
-  return n;
-};
-const shedding = {
-  maxInFlight: envNumber("OVERLOAD_MAX_IN_FLIGHT", DEFAULT_SHEDDING.maxInFlight),
-  maxEventLoopDelayMs: envNumber("OVERLOAD_MAX_DELAY_MS", DEFAULT_SHEDDING.maxEventLoopDelayMs),
-  retryAfterSeconds: Math.max(1, Math.round(envNumber("OVERLOAD_RETRY_AFTER", DEFAULT_SHEDDING.retryAfterSeconds))),
-};
-const shedder = new LoadShedder(shedding, eventLoopDelaySource());
-const shed = shedRequests(
-  shedder,
-  createOverloadResponder(loadOverloadTexts(resolve("locales")), shedding.retryAfterSeconds),
+// Overload control (decision 038): a request waits at most OVERLOAD_MAX_WAIT_MS for a place among
+// those being served (an adaptive number), then gets 503 + Retry-After in the learner's language.
+const admission = admissionOptionsFrom(process.env);
+const shed = admissionGate(
+  new AdmissionControl(admission),
+  createOverloadResponder(loadOverloadTexts(resolve("locales")), admission.retryAfterSeconds),
 );
 
 const handle = (req: IncomingMessage, res: ServerResponse) => {
@@ -591,7 +584,7 @@ const handle = (req: IncomingMessage, res: ServerResponse) => {
     res.end();
     return;
   }
-  if (shed(req, res)) return;
+  if (shed(req, res, handle)) return;
   if (idpHandler && (url === IDP_MOUNT || url.startsWith(`${IDP_MOUNT}/`) || url.startsWith(`${IDP_MOUNT}?`))) {
     // The provider writes its own answers; the same security headers go out with them.
     withSecurityHeaders(url, { has: (n) => res.hasHeader(n), set: (n, v) => void res.setHeader(n, v) });

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { readCommandStatus } from "./commands/run";
 import type { ApiDeps, ApiEnv } from "./context";
 import { forgetPrincipalsAfter, requireUser } from "./auth";
+import { CountCache } from "./queries/count-cache";
 import { ApiError, message, renderError } from "./errors";
 import { openApiDocument } from "./openapi";
 import { platformRoutes } from "./routes/platform";
@@ -33,15 +34,26 @@ export function createApi(deps: ApiDeps) {
   const app = new Hono<ApiEnv>().basePath("/api");
   // What this node remembers of users is forgotten when any node changes them (decision 019).
   deps.database.changes.subscribe(forgetPrincipalsAfter);
+  const counts = new CountCache();
+  deps.database.changes.subscribe((change) => counts.forgetAfter(change));
   const writeLimits = createWriteLimiters(deps.database, deps.writeLimits);
   // The front's request id (X-Request-Id) on every log line this request writes (decision 037).
   app.use("*", (c, next) => withRequestId(c.req.header("x-request-id")?.slice(0, 128), next));
   app.use("*", async (c, next) => {
     c.set("deps", deps);
     c.set("writeLimits", writeLimits);
+    c.set("counts", counts);
     c.set("db", deps.database.db);
     c.set("now", deps.now ? deps.now() : new Date());
     await next();
+    // A user's own write forgets their list totals at once, before the database's notice comes back
+    // (which on PostgreSQL arrives on another connection, possibly after the next page's read).
+    // (The analytics collector writes only its own events: it changes no count.)
+    const method = c.req.method;
+    if (method !== "GET" && method !== "HEAD" && !c.req.path.startsWith("/api/analytics/")) {
+      const user: { id: string } | undefined = c.get("user");
+      if (user) counts.forgetUser(user.id);
+    }
     // Answers are personal and fresh unless a handler says otherwise (public certificate documents, the
     // calendar feed).
     if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");

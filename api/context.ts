@@ -3,6 +3,7 @@ import type { JWK } from "jose";
 import type { Database, Db } from "./db/client";
 import type { TutorModelConfig } from "./tutor-model";
 import type { WriteLimiters, WriteLimitOptions } from "./write-limits";
+import type { CountCache } from "./queries/count-cache";
 import type { LtiRegistryOptions } from "./lti/registry";
 import type { AttachmentRules } from "../domain/chat-attachments";
 import type { FileStore } from "./files/object-store";
@@ -68,5 +69,7 @@ export type ApiEnv = {
     user: Principal;
     now: Date;
     writeLimits: WriteLimiters;
+    /** List totals remembered until their data changes (decision 038). */
+    counts: CountCache;
   };
 };
