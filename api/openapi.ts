@@ -105,10 +105,12 @@ function spec(tags: string[], op: Operation) {
     responses["200"] = { description: "Prefer: respond-sync — the finished command", content: status };
     responses["202"] = { description: "Prefer: respond-async — accepted; poll the Location header", content: status };
   } else if (op.answer) {
-    const { status = 200, type = "application/json", description, schema } = op.answer;
+    const { status = 200, type, description, schema } = op.answer;
     responses[String(status)] = {
       description,
-      content: { [type]: { schema: schema ? output(schema) : { type: "string" } } },
+      ...(type || schema
+        ? { content: { [type ?? "application/json"]: { schema: schema ? output(schema) : { type: "string" } } } }
+        : {}),
     };
   } else {
     responses["200"] = {

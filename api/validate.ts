@@ -68,13 +68,13 @@ function holdsControlCharacters(root: unknown): boolean {
   return false;
 }
 
-export function params<T extends z.ZodTypeAny>(c: Context, schema: T): z.infer<T> {
+function params<T extends z.ZodTypeAny>(c: Context, schema: T): z.infer<T> {
   const parsed = schema.safeParse(c.req.param());
   if (!parsed.success) throw new ApiError(404, zodErrors(parsed.error), "Not found");
   return parsed.data;
 }
 
-export function query<T extends z.ZodTypeAny>(c: Context, schema: T): z.infer<T> {
+function query<T extends z.ZodTypeAny>(c: Context, schema: T): z.infer<T> {
   const parsed = schema.safeParse(c.req.query());
   if (!parsed.success) throw new ApiError(400, zodErrors(parsed.error));
   return parsed.data;
@@ -97,9 +97,16 @@ function documented<T extends "param" | "query" | "json", S extends z.ZodType>(
   target: T,
   schema: S,
   read: (c: Context<ApiEnv>) => Promise<z.output<S>> | z.output<S>,
+  refusal?: () => ApiError,
 ): Validated<T, S> {
   const middleware: Validated<T, S> = async (c, next) => {
-    c.req.addValidatedData(target, (await read(c)) as object);
+    let data: z.output<S>;
+    try {
+      data = await read(c);
+    } catch (error) {
+      throw refusal && error instanceof ApiError && error.status === 400 ? refusal() : error;
+    }
+    c.req.addValidatedData(target, data as object);
     await next();
   };
   // hono-openapi reads a middleware's description from this symbol (its documented way for custom validators).
@@ -108,8 +115,12 @@ function documented<T extends "param" | "query" | "json", S extends z.ZodType>(
 
 /** Path parameters: anything that does not parse is "not found" (404), as `params` answers. */
 export const validParams = <S extends z.ZodType>(schema: S) => documented("param", schema, (c) => params(c, schema));
-/** The query (one value per name, as `c.req.query()` reads it): 400 with field messages. */
-export const validQuery = <S extends z.ZodType>(schema: S) => documented("query", schema, (c) => query(c, schema));
+/**
+ * The query (one value per name, as `c.req.query()` reads it): 400 with field messages, or the route's
+ * own refusal when it has one (`refusal`).
+ */
+export const validQuery = <S extends z.ZodType>(schema: S, refusal?: () => ApiError) =>
+  documented("query", schema, (c) => query(c, schema), refusal);
 /** A JSON body (`jsonBody`: 415, 413, 400 invalidJson / invalidCharacters / field messages). */
 export const validJson = <S extends z.ZodType>(schema: S) => documented("json", schema, (c) => jsonBody(c, schema));
 

@@ -201,7 +201,7 @@ export type PublicObjectiveDetail = z.infer<typeof publicObjectiveDetailSchema>;
 const PAGE_SIZE_MAX = 100;
 
 /** Common list query: sort, paging, showcase (collections) and filterAttribute (categoryId:attr1,attr2). */
-export const listQuerySchema = z.object({
+const listQuerySchema = z.object({
   sort: z
     .enum(["objective.name", "-objective.name", "dueDate", "-dueDate", "created", "-created"])
     .default("objective.name"),

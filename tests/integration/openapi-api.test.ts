@@ -39,6 +39,9 @@ function registered(): Map<string, string> {
   return out;
 }
 
+/** How the route is registered in the style of api/routes/*.ts. */
+const registration = (method: string) => (method === "HEAD" ? 'r.on(["GET", "HEAD"], ' : `r.${method.toLowerCase()}(`);
+
 function documented(): Set<string> {
   return new Set(
     Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)),
@@ -54,7 +57,7 @@ describe("the OpenAPI document lists every route, and only routes (decision 034)
       .map(
         ([key, path]) =>
           `${key} (registered as "${path}") is not in /api/openapi.json. Describe it where it is registered: ` +
-          `r.${key.split(" ")[0].toLowerCase()}("…", op({ summary: "…", response: …Schema }), validParams(…)/validQuery(…)/validJson(…), handler) ` +
+          `${registration(key.split(" ")[0])}"…", op({ summary: "…", response: …Schema }), validParams(…), validQuery(…), validJson(…), handler) ` +
           `with const op = operations("<resource>") from api/openapi.ts (docs/README.md, "Walkthrough: add an API call", step 3).`,
       )
       .join("\n");
