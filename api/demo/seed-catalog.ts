@@ -11,7 +11,8 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
 import * as s from "../db/schema";
-import { demoContent, type CourseDef, type DemoUser, type GradingScaleDef } from "./demo-content";
+import { demoContent, type CourseDef } from "./demo-content";
+import type { DemoUser, GradingScaleDef } from "./content/schemas";
 import { rootChildrenCount, seedActivities, type Tx } from "./seed-activities";
 import { accessColumns, applyLearnerRecipes } from "./seed-learners";
 

@@ -30,15 +30,9 @@ import {
 } from "../../domain/vocabulary";
 import type { Db } from "../db/client";
 import * as s from "../db/schema";
-import {
-  checkRecipe,
-  demoContent,
-  DemoContentError,
-  enrolmentSchema,
-  type AccessSettings,
-  type DemoUserDef,
-  type LearnerRecipe,
-} from "./demo-content";
+import { checkRecipe, demoContent } from "./demo-content";
+import { DemoContentError } from "./content/files";
+import { enrolmentSchema, type AccessSettings, type DemoUserDef, type LearnerRecipe } from "./content/schemas";
 import { hashPassword } from "../idp/password";
 import { courseLeaves, type CourseLeaf, type Tx } from "./seed-activities";
 

@@ -58,7 +58,7 @@ function testSupportRoutes() {
     async (c) => {
       const [{ createLearner, learnerRequestSchema }, { DemoContentError }] = await Promise.all([
         import("./seed-learners"),
-        import("./demo-content"),
+        import("./content/files"),
       ]);
       const request = await jsonBody(c, learnerRequestSchema);
       try {
