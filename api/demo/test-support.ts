@@ -53,11 +53,11 @@ function testSupportRoutes() {
     "/learners",
     op(
       "A learner of its own for one browser test, with enrolments from the demo's recipes (201)",
-      "{ like?, enrolments?, firstName?, lastName?, timezone? } (learnerRequestSchema in api/demo/seed-learners.ts)",
+      "{ like?, enrolments?, firstName?, lastName?, timezone? } (learnerRequestSchema in api/demo/test-learners.ts)",
     ),
     async (c) => {
       const [{ createLearner, learnerRequestSchema }, { DemoContentError }] = await Promise.all([
-        import("./seed-learners"),
+        import("./test-learners"),
         import("./content/files"),
       ]);
       const request = await jsonBody(c, learnerRequestSchema);

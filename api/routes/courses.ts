@@ -1,6 +1,7 @@
 import { Hono, type Context } from "hono";
 import type { z } from "zod";
-import { parseFilter, type FilterNode } from "../../domain/filter-expression";
+import { parseFilter } from "../../domain/filter-expression";
+import type { FilterNode } from "../../domain/filter-expression/fields";
 import {
   aggregateSchema,
   catalogDomainQuerySchema,
