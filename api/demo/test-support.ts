@@ -116,5 +116,22 @@ function testSupportRoutes() {
     },
   );
 
+  /**
+   * GET /api/test-support/v1/mail?to=<address> → { data: [{ kind, subject, text, sentAt }] }: the
+   * e-mails to one address, newest first (issue 26: the sign-up and password-reset links the tests open).
+   */
+  r.get("/mail", op("The e-mails the outbox holds for one address (?to=), newest first"), async (c) => {
+    const [{ mailOutbox }, { desc, sql }] = await Promise.all([import("../db/schema"), import("drizzle-orm")]);
+    const to = (c.req.query("to") ?? "").trim().toLowerCase();
+    if (!to || to.length > 254) throw new ApiError(400, { to: [message("invalid", "an e-mail address")] });
+    const rows = await c
+      .get("db")
+      .select({ kind: mailOutbox.kind, subject: mailOutbox.subject, text: mailOutbox.text, sentAt: mailOutbox.sentAt })
+      .from(mailOutbox)
+      .where(sql`lower(${mailOutbox.to}) = ${to}`)
+      .orderBy(desc(mailOutbox.createdAt));
+    return c.json({ data: rows });
+  });
+
   return r;
 }

@@ -7,7 +7,7 @@ import { createLocalJWKSet, createRemoteJWKSet, importJWK, jwtVerify, SignJWT, t
 import type { LtiAuthAnswer, LtiAuthRequest } from "../../domain/contract/lti";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { launchClaims, LTI_SCOPE } from "../../domain/lti";
+import { customParameters, launchClaims, LTI_SCOPE } from "../../domain/lti";
 import { ActivityKind, type DisplayMode } from "../../domain/vocabulary";
 import type { ApiDeps, Principal } from "../context";
 import { credentialKey } from "../credentials";
@@ -68,6 +68,8 @@ export interface ResourceLinkAnswer {
   activityWorkflowId: string;
   toolOrigin: string;
   displayMode: DisplayMode;
+  /** The page's CSP form-action: the tool's login, then the platform's authorize endpoint it redirects to. */
+  formAction: string[];
 }
 
 /**
@@ -114,13 +116,14 @@ export async function createResourceLink(
     activityWorkflowId: aw.id,
     toolOrigin: new URL(tool.launchUrl).origin,
     displayMode: link.objective.displayMode,
+    formAction: [tool.loginUrl, urls.authorize],
   };
 }
 
 export const appUrlOf = (deps: ApiDeps) => deps.appUrl ?? "http://localhost:3000";
 
 /** LTI Core §4.1.1 / OIDC: the authentication request the tool redirects the learner's browser with. */
-type AuthRequest = LtiAuthRequest;
+export type AuthRequest = LtiAuthRequest;
 
 /**
  * The authentication response (LTI Core §5.1.1, Security Framework §5.1.1.3): every field of the
@@ -190,10 +193,15 @@ export async function authorize(
     size: { width: link.activity.preferredWidth, height: link.activity.preferredHeight },
     returnUrl: `${appUrlOf(deps)}/learn/courses/${link.objective.id}/workflow/${wf.id}/view`,
     locale,
-    custom: {},
-    lineItems: graded
-      ? { lineItems: `${contextUrl}/line-items`, lineItem: `${contextUrl}/line-items/${link.part.id}` }
-      : null,
+    custom: customParameters((link.activity.content as { custom?: unknown }).custom, {
+      userId: user.id,
+      context: { id: link.objective.id, title: link.objective.name, label: link.objective.code },
+      resourceLink: { id: link.part.id, title: link.activity.name },
+    }),
+    lineItems: {
+      lineItems: `${contextUrl}/line-items`,
+      lineItem: graded ? `${contextUrl}/line-items/${link.part.id}` : null,
+    },
     membershipsUrl: `${contextUrl}/memberships`,
     platform: { guid: new URL(urls.issuer).host, name: "Learner app" },
   });
@@ -203,7 +211,11 @@ export async function authorize(
     .setIssuedAt(nowSeconds)
     .setExpirationTime(nowSeconds + ID_TOKEN_SECONDS)
     .sign(key.current.privateKey);
-  return { action: req.redirect_uri, fields: { id_token: idToken, ...(req.state ? { state: req.state } : {}) } };
+  return {
+    action: req.redirect_uri,
+    fields: { id_token: idToken, ...(req.state ? { state: req.state } : {}) },
+    formAction: [...new Set([req.redirect_uri, ...tool.redirectUris])],
+  };
 }
 
 export const tokenRequestSchema = z.object({

@@ -2,6 +2,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { normalizeCertificateNumber } from "../../domain/certificates";
 import {
   certificateNumberPathSchema,
+  credentialKeyPathSchema,
   certificateQuerySchema,
   certificateRecordSchema,
   credentialFormatQuerySchema,
@@ -20,7 +21,7 @@ import {
   revokedStatusIndexes,
 } from "../queries/certificates";
 import { countLookup, evenly } from "../public-lookups";
-import { credentialKey, credentialUrls, envelope, issuerProfile, signCredential } from "../credentials";
+import { credentialJwks, credentialKey, credentialUrls, envelope, issuerProfile, signCredential } from "../credentials";
 import { idParams, validParams, validQuery } from "../validate";
 import { operations } from "../openapi";
 
@@ -113,13 +114,31 @@ export function certificateRoutes() {
       return c.json(issuerProfile(appUrl(c), await issuerName(c.var.db)));
     },
   );
+  // The key set at a stable URL, and each key at the URI a credential's `kid` names (OB 3.0 §8.2.3).
+  const keySet = async (c: { var: ApiEnv["Variables"] }) =>
+    credentialJwks(appUrl(c), await credentialKey(c.var.deps.signingKey), c.var.deps.previousSigningKeys);
   r.get(
     "/public/credentials/jwks.json",
-    op({ summary: "The issuer's public keys (JWKS) that sign the credentials", auth: "none" }),
+    op({ summary: "The issuer's public keys (JWKS) that sign the credentials, previous keys included", auth: "none" }),
     async (c) => {
-      const key = await credentialKey(c.var.deps.signingKey);
       c.header("Cache-Control", "public, max-age=3600");
-      return c.json({ keys: [key.publicJwk] });
+      return c.json(await keySet(c));
+    },
+  );
+  r.get(
+    "/public/credentials/keys/:id",
+    op({
+      summary: "One of the issuer's keys at the URI a credential's kid names (OB 3.0 §8.2.3)",
+      auth: "none",
+      answer: { type: "application/jwk+json", description: "The public key" },
+    }),
+    validParams(credentialKeyPathSchema),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const key = (await keySet(c)).keys.find((k) => k.kid === credentialUrls(appUrl(c)).key(id));
+      if (!key) throw notFound("key");
+      c.header("Cache-Control", "public, max-age=3600");
+      return c.body(JSON.stringify(key), 200, { "Content-Type": "application/jwk+json" });
     },
   );
 
@@ -139,7 +158,11 @@ export function certificateRoutes() {
         issuerName(c.var.db),
         credentialKey(c.var.deps.signingKey),
       ]);
-      const jwt = await signCredential(statusList(appUrl(c), name, revoked, c.var.now), key);
+      const jwt = await signCredential(
+        statusList(appUrl(c), name, revoked, c.var.now),
+        key,
+        credentialUrls(appUrl(c)).key(key.kid),
+      );
       c.header("Cache-Control", PUBLIC_CACHE);
       if (c.req.valid("query").format === "json") return c.json(envelope(jwt));
       return c.body(jwt, 200, { "Content-Type": "application/vc+jwt" });

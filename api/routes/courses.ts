@@ -161,6 +161,7 @@ export function courseRoutes() {
         c.var.user.id,
         { ...p, filter, selection },
         c.var.now,
+        c.var.counts,
       );
       return c.json(toList(data, totalCount));
     },
@@ -261,7 +262,7 @@ export function courseRoutes() {
     validQuery(courseListQuerySchema),
     async (c) => {
       const p = listParams(c, c.req.valid("query"));
-      const { rows, totalCount } = await queryCatalogAccesses(c.var.db, c.var.user, p);
+      const { rows, totalCount } = await queryCatalogAccesses(c.var.db, c.var.user, p, c.var.counts);
       const gradeMap = gradeMapOf(rows.map((row) => row.g));
       const data = rows.map(({ access, o, aggId, r }) =>
         toObjectiveAccess(access, toObjective(o), aggId, toRecord(r, access, null, gradeMap, c.var.now)),

@@ -80,6 +80,8 @@ export const certificateQuerySchema = z.object({
 
 /** A certificate number in a path: anything that does not normalise is simply not found (after the same wait). */
 export const certificateNumberPathSchema = z.object({ number: z.string().max(60) });
+/** `public/credentials/keys/{id}`: a key of the issuer, by the id in a credential's `kid`. */
+export const credentialKeyPathSchema = z.object({ id: z.string().max(200) });
 /** `?format=json`: the credential in a VC 2.0 envelope instead of the compact JWS. */
 export const credentialFormatQuerySchema = z.object({ format: z.string().optional() });
 const CERTIFICATE_FILE_KINDS = ["pdf", "png"] as const;

@@ -11,6 +11,12 @@ export const ltiResourceLinkSchema = z.object({
   activityWorkflowId: z.string(),
   toolOrigin: z.string(),
   displayMode: z.literal(enumValues(DisplayMode)),
+  /**
+   * Where the browser may be sent from the page that opens the tool (its CSP `form-action`): the
+   * tool's login initiation URL and the platform's own authorization endpoint, to which the tool's
+   * login redirects (a browser checks `form-action` on every redirect after a form submission).
+   */
+  formAction: z.array(z.string()),
 });
 export type LtiResourceLink = z.infer<typeof ltiResourceLinkSchema>;
 
@@ -34,6 +40,8 @@ export const ltiAuthAnswerSchema = z.object({
   /** Where the form posts (the registered redirect URI). */
   action: z.string(),
   fields: z.object({ id_token: z.string(), state: z.string().optional() }),
+  /** The tool's registered redirect URIs: where the id_token's form and the tool's redirects after it may go. */
+  formAction: z.array(z.string()),
 });
 export type LtiAuthAnswer = z.infer<typeof ltiAuthAnswerSchema>;
 
@@ -45,12 +53,31 @@ export const ltiResourceFormSchema = z.object({
   action: z.string(),
   /** The launch parameters with their OAuth 1.0a HMAC-SHA1 signature. */
   fields: z.record(z.string(), z.string()),
+  /** The tool's launch URL (its CSP `form-action`; a redirect after it stays on the tool's origin). */
+  formAction: z.array(z.string()),
 });
 export type LtiResourceForm = z.infer<typeof ltiResourceFormSchema>;
 
 /** `grading/contexts/{contextId}/…` of the LTI services (AGS, NRPS): a course. */
 export const ltiContextPathSchema = z.object({ contextId: z.uuid() });
-/** `…/line-items/{partId}`: one line item (an activity of the course). */
-export const ltiLineItemPathSchema = ltiContextPathSchema.extend({ partId: z.uuid() });
-/** `line-items?resource_link_id=`: the line items of one resource link. */
-export const ltiLineItemsQuerySchema = z.object({ resource_link_id: z.string().optional() });
+/** `…/line-items/{lineItemId}`: one line item (a resource link's, or one the tool made). */
+export const ltiLineItemPathSchema = ltiContextPathSchema.extend({ lineItemId: z.uuid() });
+/** AGS paging (`limit`, `page`), read by the service with a `Link` header for the next page. */
+const ltiPageQuery = { limit: z.string().optional(), page: z.string().optional() };
+/** AGS §3.2.4: the line items, filtered by resource link, resource and tag (each at most 500 characters). */
+export const ltiLineItemsQuerySchema = z.object({
+  resource_link_id: z.string().optional(),
+  resource_id: z.string().optional(),
+  tag: z.string().optional(),
+  ...ltiPageQuery,
+});
+/** AGS §3.3: the results of a line item, of one user or all. */
+export const ltiResultsQuerySchema = z.object({ user_id: z.string().optional(), ...ltiPageQuery });
+/** NRPS 2.0: the membership by role, paged (`limit`, `after`), its differences (`since`), of a resource link (`rlid`). */
+export const ltiMembershipQuerySchema = z.object({
+  role: z.string().max(300).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  after: z.uuid().optional(),
+  since: z.iso.datetime({ offset: true }).optional(),
+  rlid: z.string().max(200).optional(),
+});
