@@ -20,10 +20,13 @@ import {
   bodyLimit,
   checkRequestTarget,
   compressResponses,
+  continueIfAwaited,
   DEFAULT_BODY_LIMIT_BYTES,
+  markAwaitingContinue,
   refusalResponse,
   securityHeaders,
   sendResponse,
+  streamedBody,
 } from "./app/server/http.server";
 import {
   createOverloadResponder,
@@ -308,14 +311,17 @@ web.use("*", async (c, next) => {
   withSecurityHeaders(c.req.path, c.res.headers);
 });
 // Bodies are counted while they stream and refused past the limit (413) before any other work.
-// A SCORM package upload (issue 15) is streamed to disk by its handler, which counts it against its
-// own limit (SCORM_MAX_BYTES): it is never buffered here.
-// A chat post (the page's form and the API's command) may carry its files: every one at its largest
-// passes, so one too large gets the spec's message from the API, not this 413.
+// Larger bodies go to their handlers as they arrive, counted against their own limits, and are read
+// only after the handler has checked who sends them and whether they may (issue 29 item 2): a SCORM
+// package (issue 15; SCORM_MAX_BYTES) and a chat post with its files (the page's form and the API's
+// command; every file at its largest passes, so one too large gets the spec's message from the API).
 const chatBodyLimitBytes = Math.max(bodyLimitBytes, attachmentBodyLimit(chatAttachments));
-const limitBodies = bodyLimit((path) => (isChatPostPath(path) ? chatBodyLimitBytes : bodyLimitBytes));
 const STREAMED_UPLOADS = new Set(["/api/scorm/v1/packages", "/operator/v1/scorm-packages"]);
-web.use("*", (c, next) => (STREAMED_UPLOADS.has(c.req.path) ? next() : limitBodies(c, next)));
+const streamedLimit = (path: string) =>
+  STREAMED_UPLOADS.has(path) ? scormLimits.maxBytes : isChatPostPath(path) ? chatBodyLimitBytes : null;
+const limitBodies = bodyLimit(() => bodyLimitBytes);
+const streamBodies = streamedBody((path) => streamedLimit(path) ?? bodyLimitBytes);
+web.use("*", (c, next) => (streamedLimit(c.req.path) === null ? limitBodies(c, next) : streamBodies(c, next)));
 web.use("*", compressResponses());
 
 if (apiFetch) {
@@ -478,8 +484,11 @@ const shed = shedRequests(
   createOverloadResponder(loadOverloadTexts(resolve("locales")), shedding.retryAfterSeconds),
 );
 
-const server = createServer((req, res) => {
+function handle(req: IncomingMessage, res: ServerResponse) {
   const url = req.url ?? "/";
+  // Every answer carries the security headers, the front's own early ones (414, 403, 413, 503, the
+  // host redirect) and the provider's included; an answer's own value of one of them wins (issue 29).
+  withSecurityHeaders(url.split("?")[0]!, { has: (n) => res.hasHeader(n), set: (n, v) => void res.setHeader(n, v) });
   const refusal = checkRequestTarget(url);
   if (refusal) {
     void sendResponse(
@@ -504,8 +513,8 @@ const server = createServer((req, res) => {
   }
   if (shed(req, res)) return;
   if (idpHandler && (url === IDP_MOUNT || url.startsWith(`${IDP_MOUNT}/`) || url.startsWith(`${IDP_MOUNT}?`))) {
-    // The provider writes its own answers; the same security headers go out with them.
-    withSecurityHeaders(url, { has: (n) => res.hasHeader(n), set: (n, v) => void res.setHeader(n, v) });
+    // The provider writes its own answers (the security headers are set above).
+    continueIfAwaited(req, res);
     void idpHandler(req, res);
     return;
   }
@@ -518,6 +527,17 @@ const server = createServer((req, res) => {
     return;
   }
   void listener(req, res);
+}
+
+/**
+ * A client that sends `Expect: 100-continue` waits for the 100 before its body: the provider's
+ * requests get it at once, anything else when its handler first reads the body (`markAwaitingContinue`),
+ * so a body refused before it is read (401, 403, 413, 429) is never sent at all (issue 29 item 2).
+ */
+const server = createServer(handle);
+server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
+  markAwaitingContinue(req);
+  handle(req, res);
 });
 
 server.listen(port, () => {
