@@ -504,6 +504,7 @@ function handle(req: IncomingMessage, res: ServerResponse) {
   const elsewhere = otherHostRedirect(req, url);
   if (elsewhere) {
     res.writeHead(307, {
+      // eslint-disable-next-line local/redirect-targets -- APP_URL's origin followed by this request's own path
       Location: elsewhere,
       "Cache-Control": "no-store",
       "Set-Cookie": `${HOST_MARK}=1; Path=/; Max-Age=30; HttpOnly; SameSite=Lax`,

@@ -166,6 +166,7 @@ export async function startLogin(request: Request, config: AppConfig): Promise<R
     params.prompt = "login";
   }
   const headers = new Headers({
+    // eslint-disable-next-line local/redirect-targets -- the provider's authorization endpoint (OIDC discovery of the configured issuer)
     Location: oidc.buildAuthorizationUrl(client, params).href,
     "Cache-Control": "no-store",
   });
@@ -264,7 +265,7 @@ export async function finishLogin(
   headers.append("Set-Cookie", cookie);
   if (entry.own)
     headers.append("Set-Cookie", await continueCookie(config).serialize(seal({ target, at: Date.now() }, config)));
-  return redirect(target, { headers });
+  return redirect(safeTarget(target, config), { headers });
 }
 
 /**
@@ -294,6 +295,7 @@ export async function logout(request: Request, config: AppConfig, store: Session
       console.warn("[auth] provider logout endpoint unavailable:", (err as Error).message);
     }
   }
+  // eslint-disable-next-line local/redirect-targets -- "/learn" or the provider's end-session endpoint (OIDC discovery)
   headers.set("Location", location);
   return new Response(null, { status: 303, headers });
 }

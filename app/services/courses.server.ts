@@ -1,4 +1,5 @@
 import { redirect } from "react-router";
+import { safeTarget } from "./auth.server";
 import type { Aggregate, ObjectiveAccess, ObjectiveAccessDetail } from "#domain/contract/courses";
 import {
   countActiveFilters,
@@ -35,7 +36,7 @@ export async function canonicalOrRedirect(
     );
     if (extraToast) toasts.push(extraToast);
     const q = result.canonical.toString();
-    const target = `${url.pathname}${q ? `?${q}` : ""}`;
+    const target = safeTarget(`${url.pathname}${q ? `?${q}` : ""}`, config);
     throw toasts.length ? await redirectWithToast(target, toasts, config, { status: 302 }) : redirect(target);
   }
   return { filters: result.filters };

@@ -112,8 +112,10 @@ export function enforceLearnerArea(shell: ShellData, config: AppConfig): void {
     licences: shell.licences,
     firstMenuNodeUrl: shell.learnerOnly ? null : config.adminUrl || null,
   });
+  // eslint-disable-next-line local/redirect-targets -- the platform app of the operator's configuration (PLATFORM_URL)
   if (decision.kind === "platform") throw redirect(config.platformUrl);
   if (decision.kind === "forbidden") throw redirect("/learn/forbidden");
+  // eslint-disable-next-line local/redirect-targets -- the admin panel of the operator's configuration (ADMIN_URL)
   if (decision.kind === "firstMenuNode") throw redirect(decision.url);
 }
 
