@@ -1,4 +1,5 @@
 import { data, Link, redirect, useLoaderData } from "react-router";
+import { isTooManyRequests, tooManyRequestsToast } from "~/services/command-errors.server";
 import { safeTarget } from "~/services/auth.server";
 import { z } from "zod";
 import { useTranslation } from "~/common/i18n";
@@ -177,6 +178,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     }
   } catch (err) {
     if (!(err instanceof LmsError)) throw err;
+    if (isTooManyRequests(err)) return redirectWithToast(back, tooManyRequestsToast(err), s.config);
     const m = err.firstMessage();
     return redirectWithToast(
       back,

@@ -1,4 +1,5 @@
 import { data, redirect, type RouterContextProvider } from "react-router";
+import { tooManyRequestsPage } from "./command-errors.server";
 import { learnerAreaDecision, isLearnerOnly, type PermissionEntry } from "#domain/access";
 import { endpoints } from "#domain/contract/endpoints";
 import type { PublicSettings, Settings, User } from "#domain/contract/platform";
@@ -36,6 +37,7 @@ export function lmsFor(
     onUnauthorized: () => {
       throw redirect(loginUrl(request));
     },
+    onTooManyRequests: tooManyRequestsPage,
   });
 }
 
@@ -47,6 +49,7 @@ export function publicLms(context: Readonly<RouterContextProvider>): LmsClient {
     transport: lmsTransport(context),
     baseUrl: appConfig(context).lmsApiUrl,
     clientIp: clientIp(context),
+    onTooManyRequests: tooManyRequestsPage,
   });
 }
 
