@@ -24,6 +24,7 @@ export function tooManyRequestsPage(retryAfterSeconds: number | null): never {
   const seconds = retryAfterSeconds ?? DEFAULT_RETRY_SECONDS;
   throw data({ tooManyRequests: true, retryAfterSeconds: seconds } satisfies TooManyRequestsData, {
     status: 429,
+    statusText: "Too Many Requests",
     headers: { "Retry-After": String(seconds), "Cache-Control": "no-store" },
   });
 }

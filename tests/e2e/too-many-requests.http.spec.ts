@@ -21,7 +21,8 @@ function get(base: URL, path: string, headers: Record<string, string> = {}) {
           port: base.port,
           path,
           localAddress: ADDRESS,
-          headers: { Host: base.host, "Accept-Language": "de-DE,de;q=0.9", ...headers },
+          // German, chosen with the language cookie (its value is React Router's: base64 of a JSON string).
+          headers: { Host: base.host, Cookie: `lng=${encodeURIComponent(btoa(JSON.stringify("de")))}`, ...headers },
           agent: false,
         },
         (res) => {
