@@ -56,6 +56,8 @@ import { createDemoProctoringService, DEMO_PROCTORING_PATH } from "./api/demo/to
 import { createDemoLti13Tool } from "./api/demo/tools/lti13";
 import { createDemoLti11Tool } from "./api/demo/tools/lti11";
 import { attachmentBodyLimit } from "./domain/chat-attachments";
+import { analyticsConfigFrom } from "./api/analytics-limits";
+import { ANALYTICS_BATCH_MAX_BYTES } from "./domain/analytics";
 import { chatAttachmentRules, isChatPostPath } from "./app/server/chat-uploads.server";
 
 const isDev = process.env.NODE_ENV !== "production";
@@ -66,6 +68,8 @@ const dataDir = resolve(process.env.DATA_DIR ?? "./data");
 /** ANALYTICS_URL: the collector forwards the events it stores there too (decision 029). */
 const analyticsUrl = process.env.ANALYTICS_URL || undefined;
 if (analyticsUrl && !/^https?:\/\//.test(analyticsUrl)) throw new Error("ANALYTICS_URL must be an http(s) URL");
+/** What the collector keeps and for how long (issue 29 item 3): ANALYTICS_RETENTION_DAYS, ANALYTICS_ANONYMOUS_PER_HOUR. */
+const analytics = analyticsConfigFrom(process.env);
 const scormLimits = {
   maxBytes: Number(process.env.SCORM_MAX_BYTES ?? SCORM_LIMITS.maxBytes),
   maxEntries: Number(process.env.SCORM_MAX_ENTRIES ?? SCORM_LIMITS.maxEntries),
@@ -215,6 +219,8 @@ if (!process.env.LMS_API_URL) {
       tutorModel,
       analyticsUrl,
       chatAttachments,
+      analyticsRetentionDays: analytics.retentionDays,
+      analyticsAnonymousPerHour: analytics.anonymousPerHour,
     });
     apiFetch = (request) => thread.fetch(request);
   } else {
@@ -233,6 +239,8 @@ if (!process.env.LMS_API_URL) {
       tutorModel,
       analyticsUrl,
       chatAttachments,
+      analyticsRetentionDays: analytics.retentionDays,
+      analyticsAnonymousPerHour: analytics.anonymousPerHour,
     });
     apiFetch = (request) => api.fetch(request);
   }
@@ -319,7 +327,11 @@ const chatBodyLimitBytes = Math.max(bodyLimitBytes, attachmentBodyLimit(chatAtta
 const STREAMED_UPLOADS = new Set(["/api/scorm/v1/packages", "/operator/v1/scorm-packages"]);
 const streamedLimit = (path: string) =>
   STREAMED_UPLOADS.has(path) ? scormLimits.maxBytes : isChatPostPath(path) ? chatBodyLimitBytes : null;
-const limitBodies = bodyLimit(() => bodyLimitBytes);
+// Analytics batches (the beacon, the collector) are small: a flood of 1 MB bodies is refused at 64 KB.
+const ANALYTICS_PATHS = new Set(["/learn/collect", "/api/analytics/v1/events"]);
+const limitBodies = bodyLimit((path) =>
+  ANALYTICS_PATHS.has(path) ? Math.min(ANALYTICS_BATCH_MAX_BYTES, bodyLimitBytes) : bodyLimitBytes,
+);
 const streamBodies = streamedBody((path) => streamedLimit(path) ?? bodyLimitBytes);
 web.use("*", (c, next) => (streamedLimit(c.req.path) === null ? limitBodies(c, next) : streamBodies(c, next)));
 web.use("*", compressResponses());

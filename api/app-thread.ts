@@ -32,6 +32,8 @@ export interface ThreadApiOptions {
   scormLimits?: ApiDeps["scormLimits"];
   analyticsUrl?: string;
   chatAttachments?: ApiDeps["chatAttachments"];
+  analyticsRetentionDays?: number;
+  analyticsAnonymousPerHour?: number;
 }
 
 /** Starts the API in the database thread: afterwards `thread.fetch` reaches it. */
@@ -72,6 +74,8 @@ export function createThreadHandler(
     scormLimits: options.scormLimits,
     analyticsUrl: options.analyticsUrl,
     chatAttachments: options.chatAttachments,
+    analyticsRetentionDays: options.analyticsRetentionDays,
+    analyticsAnonymousPerHour: options.analyticsAnonymousPerHour,
   });
   return async (request) => api.fetch(request);
 }

@@ -8,6 +8,7 @@ import { certificateRecords } from "../db/schema";
 import { ensureCertificateFiles } from "../files/certificate-files";
 import { loadCertificate } from "../queries/certificates";
 import { sendDueReinforcements } from "./reinforcement-mail";
+import { DEFAULT_ANALYTICS_RETENTION_DAYS, deleteOldAnalyticsEvents } from "./analytics-retention";
 
 const JOB_INTERVAL_MS = 60_000;
 
@@ -45,6 +46,12 @@ export function startJobs(deps: ApiDeps): () => void {
         smtpUrl: options.smtpUrl,
       });
       await makePendingCertificateFiles(deps);
+      // Issue 29 item 3: analytics events past their retention.
+      const gone = await deleteOldAnalyticsEvents(
+        deps.database.db,
+        deps.analyticsRetentionDays ?? DEFAULT_ANALYTICS_RETENTION_DAYS,
+      );
+      if (gone > 0) console.log(`[jobs] deleted ${gone} analytics events past their retention`);
     } catch (error) {
       console.error("[jobs] run failed", error);
     } finally {
