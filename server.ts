@@ -57,6 +57,7 @@ import { createDemoLti13Tool } from "./api/demo/tools/lti13";
 import { createDemoLti11Tool } from "./api/demo/tools/lti11";
 import { attachmentBodyLimit } from "./domain/chat-attachments";
 import { analyticsConfigFrom } from "./api/analytics-limits";
+import { sweepTemporaryFiles } from "./api/files/temporary";
 import { ANALYTICS_BATCH_MAX_BYTES } from "./domain/analytics";
 import { chatAttachmentRules, isChatPostPath } from "./app/server/chat-uploads.server";
 
@@ -283,16 +284,28 @@ async function loadContext(clientIp: string | undefined): Promise<RouterContextP
 }
 
 // Expired provider records and sessions that ended a day ago are deleted now and then (decision 017).
+// Temporary files of writers that were killed halfway (issue 29 item 4) go too: at start every one when
+// this process alone holds the embedded database (nobody else writes into DATA_DIR), else, and later,
+// those untouched for an hour (another node may be writing into a shared folder).
+const TEMPORARY_FILES_AGE_MS = 60 * 60_000;
+let firstCleanUp = true;
 const cleanUp = async () => {
   try {
-    const [models, ended] = await Promise.all([deleteExpiredModels(database.db), deleteEndedSessions(database.db)]);
+    const olderThanMs = firstCleanUp && database.kind === "pglite" ? 0 : TEMPORARY_FILES_AGE_MS;
+    firstCleanUp = false;
+    const [models, ended, files] = await Promise.all([
+      deleteExpiredModels(database.db),
+      deleteEndedSessions(database.db),
+      sweepTemporaryFiles(dataDir, { olderThanMs }),
+    ]);
     if (models + ended > 0)
       console.log(`[sessions] cleaned up ${models} expired provider records, ${ended} ended sessions`);
+    if (files > 0) console.log(`[files] removed ${files} temporary files left by interrupted writes`);
   } catch (err) {
     console.warn("[sessions] clean-up failed:", (err as Error).message);
   }
 };
-void cleanUp();
+await cleanUp();
 setInterval(() => void cleanUp(), 10 * 60_000).unref();
 
 const web = new Hono();

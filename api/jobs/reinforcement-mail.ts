@@ -5,7 +5,8 @@
  * SMTP_URL is set (nodemailer); otherwise each message is written as an .eml file to
  * DATA_DIR/outbox, where the demo's links can be opened. A failed send gives the row back.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
+import { writeFileAtomicSync } from "../files/temporary";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { eq, inArray, sql } from "drizzle-orm";
@@ -116,7 +117,8 @@ export async function sendDueReinforcements(db: Db, options: MailOptions, now = 
       const info = await transport.sendMail(reinforcementMessage(options.appUrl, q, from));
       if (!options.smtpUrl) {
         const message = (info as unknown as { message: Buffer }).message;
-        writeFileSync(join(outbox, `${now.toISOString().replace(/[:.]/g, "-")}-${q.id}.eml`), message);
+        // Whole or not at all: a mail reader never picks up half a message (issue 29).
+        writeFileAtomicSync(join(outbox, `${now.toISOString().replace(/[:.]/g, "-")}-${q.id}.eml`), message);
       }
       sent++;
     } catch (error) {

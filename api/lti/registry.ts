@@ -4,7 +4,8 @@
  * the server gives directly (the demo's, `api/demo/tools/registry.ts`). Read again when the file changes, so a
  * tool added while the server runs is launched at once.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { writeFileAtomicSync } from "../files/temporary";
 import { z } from "zod";
 import { framePolicyProblems } from "../../domain/lti";
 
@@ -62,7 +63,8 @@ export function readToolsFile(file: string): LtiTool[] {
 }
 
 export function writeToolsFile(file: string, tools: LtiTool[]) {
-  writeFileSync(file, `${JSON.stringify({ tools }, null, 2)}\n`, { mode: 0o600 });
+  // Whole or not at all: a crash halfway must not leave a registry that cannot be read (issue 29).
+  writeFileAtomicSync(file, `${JSON.stringify({ tools }, null, 2)}\n`, { mode: 0o600 });
 }
 
 /** A registry file's text (`{ tools: [...] }`) as tools. */
