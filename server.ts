@@ -99,6 +99,8 @@ const calendarFeedKey = Buffer.from(hkdfSync("sha256", sessionSecret, "", "learn
 let embeddedClient: { OIDC_ISSUER: string; OIDC_CLIENT_ID: string; OIDC_CLIENT_SECRET: string } | null = null;
 
 let idpHandler: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | null = null;
+/** The embedded provider's sign-out on the server (issue 29 item 4), for the app's /oidc/logout. */
+let providerSignOut: ((idToken: string) => Promise<number>) | undefined;
 /** The database's change notices, which the app's caches follow (decision 019). */
 let changes: ChangeFeed | undefined;
 let apiFetch: ((request: Request) => Response | Promise<Response>) | null = null;
@@ -197,6 +199,7 @@ if (!process.env.LMS_API_URL) {
       refusedPassword: demoAllowed ? null : demoPassword(),
     });
     idpHandler = idp.handle;
+    providerSignOut = idp.endSessionFor;
     // The app discovers this provider like any other (openid-client + OIDC discovery).
     embeddedClient = { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret };
     verifier = { kind: "local", issuer, key: secrets.signingKey, previousKeys: secrets.previousSigningKeys };
@@ -280,7 +283,9 @@ const handleDocument = createRequestHandler(build as ServerBuild, isDev ? "devel
 async function loadContext(clientIp: string | undefined): Promise<RouterContextProvider> {
   const current = typeof build === "function" ? await build() : build;
   const { appLoadContext } = current.entry.module as unknown as { appLoadContext: RouterContext<AppLoadContext> };
-  return new RouterContextProvider(new Map([[appLoadContext, { config, lmsTransport, sessions, changes, clientIp }]]));
+  return new RouterContextProvider(
+    new Map([[appLoadContext, { config, lmsTransport, sessions, changes, clientIp, providerSignOut }]]),
+  );
 }
 
 // Expired provider records and sessions that ended a day ago are deleted now and then (decision 017).

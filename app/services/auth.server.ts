@@ -269,16 +269,27 @@ export async function finishLogin(
 }
 
 /**
- * POST /oidc/logout: revokes the app's session row, then ends the provider's session through its
- * end-session endpoint with the ID token as hint (the embedded provider ends it without asking
- * again: decision 017). Without a session it just clears the cookie and goes to the app root.
+ * POST /oidc/logout: revokes the app's session row. With the embedded provider its session ends too, on
+ * the server and in this same request (issue 29 item 4: a learner whose browser never followed the
+ * redirect to the provider — a closed tab, a flaky network — stayed signed in there for 14 days), and
+ * the browser goes to the app root. With an external provider the browser goes through its end-session
+ * endpoint with the ID token as hint. Without a session it just clears the cookie and goes to the app root.
  */
-export async function logout(request: Request, config: AppConfig, store: SessionStore): Promise<Response> {
+export async function logout(
+  request: Request,
+  config: AppConfig,
+  store: SessionStore,
+  providerSignOut?: (idToken: string) => Promise<number>,
+): Promise<Response> {
   const session = await readSession(request, config, store);
   const headers = new Headers({ "Cache-Control": "no-store" });
   headers.append("Set-Cookie", await endSession(request, config, store));
   let location = "/learn";
-  if (session?.idToken) {
+  if (session?.idToken && providerSignOut) {
+    await providerSignOut(session.idToken).catch((err: unknown) =>
+      console.warn("[auth] the provider's session was not ended:", (err as Error).message),
+    );
+  } else if (session?.idToken) {
     try {
       const client = await clientConfig(config);
       if (client.serverMetadata().end_session_endpoint) {
