@@ -47,6 +47,10 @@ function server(origin: string, readyPath: string, name: string, env: Record<str
       PORT: new URL(origin).port,
       APP_URL: origin,
       DATA_DIR: `${dataDir}/external-${name}-${stamp}`,
+      // No metrics port (decision 037): several test servers run on one machine; warnings and errors
+      // only in the test output (no line per request).
+      METRICS_PORT: "0",
+      LOG_LEVEL: "warn",
       ...env,
     },
   };

@@ -4,9 +4,10 @@
  * id_token, and the OAuth 2 client-credentials tokens of the services.
  */
 import { createLocalJWKSet, createRemoteJWKSet, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from "jose";
+import type { LtiAuthAnswer, LtiAuthRequest } from "../../domain/contract/lti";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { launchClaims, LTI_SCOPE } from "../../domain/lti";
+import { customParameters, launchClaims, LTI_SCOPE } from "../../domain/lti";
 import { ActivityKind, type DisplayMode } from "../../domain/vocabulary";
 import type { ApiDeps, Principal } from "../context";
 import { credentialKey } from "../credentials";
@@ -67,6 +68,8 @@ export interface ResourceLinkAnswer {
   activityWorkflowId: string;
   toolOrigin: string;
   displayMode: DisplayMode;
+  /** The page's CSP form-action: the tool's login, then the platform's authorize endpoint it redirects to. */
+  formAction: string[];
 }
 
 /**
@@ -113,31 +116,14 @@ export async function createResourceLink(
     activityWorkflowId: aw.id,
     toolOrigin: new URL(tool.launchUrl).origin,
     displayMode: link.objective.displayMode,
+    formAction: [tool.loginUrl, urls.authorize],
   };
 }
 
 export const appUrlOf = (deps: ApiDeps) => deps.appUrl ?? "http://localhost:3000";
 
 /** LTI Core §4.1.1 / OIDC: the authentication request the tool redirects the learner's browser with. */
-export const authRequestSchema = z.object({
-  scope: z.string().max(200),
-  response_type: z.string().max(50),
-  response_mode: z.string().max(50),
-  prompt: z.string().max(50),
-  client_id: z.string().min(1).max(200),
-  redirect_uri: z.string().min(1).max(2000),
-  login_hint: z.string().min(1).max(200),
-  lti_message_hint: z.string().min(1).max(4000),
-  nonce: z.string().min(1).max(500),
-  state: z.string().max(2000).optional(),
-});
-export type AuthRequest = z.infer<typeof authRequestSchema>;
-
-export interface AuthAnswer {
-  /** Where the form posts (the registered redirect URI). */
-  action: string;
-  fields: { id_token: string; state?: string };
-}
+export type AuthRequest = LtiAuthRequest;
 
 /**
  * The authentication response (LTI Core §5.1.1, Security Framework §5.1.1.3): every field of the
@@ -153,7 +139,7 @@ export async function authorize(
   req: AuthRequest,
   locale: string,
   now: Date,
-): Promise<AuthAnswer> {
+): Promise<LtiAuthAnswer> {
   if (req.scope.split(" ").indexOf("openid") < 0)
     throw refuse(400, "scope", "ltiInvalidRequest", "scope must include openid.");
   if (req.response_type !== "id_token")
@@ -207,10 +193,15 @@ export async function authorize(
     size: { width: link.activity.preferredWidth, height: link.activity.preferredHeight },
     returnUrl: `${appUrlOf(deps)}/learn/courses/${link.objective.id}/workflow/${wf.id}/view`,
     locale,
-    custom: {},
-    lineItems: graded
-      ? { lineItems: `${contextUrl}/line-items`, lineItem: `${contextUrl}/line-items/${link.part.id}` }
-      : null,
+    custom: customParameters((link.activity.content as { custom?: unknown }).custom, {
+      userId: user.id,
+      context: { id: link.objective.id, title: link.objective.name, label: link.objective.code },
+      resourceLink: { id: link.part.id, title: link.activity.name },
+    }),
+    lineItems: {
+      lineItems: `${contextUrl}/line-items`,
+      lineItem: graded ? `${contextUrl}/line-items/${link.part.id}` : null,
+    },
     membershipsUrl: `${contextUrl}/memberships`,
     platform: { guid: new URL(urls.issuer).host, name: "Learner app" },
   });
@@ -220,7 +211,11 @@ export async function authorize(
     .setIssuedAt(nowSeconds)
     .setExpirationTime(nowSeconds + ID_TOKEN_SECONDS)
     .sign(key.current.privateKey);
-  return { action: req.redirect_uri, fields: { id_token: idToken, ...(req.state ? { state: req.state } : {}) } };
+  return {
+    action: req.redirect_uri,
+    fields: { id_token: idToken, ...(req.state ? { state: req.state } : {}) },
+    formAction: [...new Set([req.redirect_uri, ...tool.redirectUris])],
+  };
 }
 
 export const tokenRequestSchema = z.object({

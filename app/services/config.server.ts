@@ -122,6 +122,8 @@ export interface AppLoadContext {
    * issued this ID token, in the sign-out's own request. Absent with an external provider.
    */
   providerSignOut?: (idToken: string) => Promise<number>;
+  /** Aborted when the server starts to drain (SIGTERM, decision 037): event streams end with a retry hint. */
+  shutdown?: AbortSignal;
 }
 
 /** The key of the load context; `server.ts` reads it from the server build's entry module. */

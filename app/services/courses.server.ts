@@ -11,7 +11,8 @@ import {
   type CourseFilters,
   type KnownFilterValues,
 } from "#domain/courses";
-import { formatFilter, type FilterNode } from "#domain/filter-expression";
+import type { FilterNode } from "#domain/filter-expression/fields";
+import { formatFilter } from "#domain/filter-expression/format";
 import { clampProgress } from "#domain/courses";
 import type { LmsClient } from "./lms.server";
 import { LmsError } from "./lms.server";

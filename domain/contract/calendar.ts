@@ -102,6 +102,8 @@ const dashboardCourseSchema = z.object({
   /** Continue learning: when the learner last worked in it, and the activity they were in. */
   lastUsed: z.string().nullable(),
   resumePathId: z.string().nullable(),
+  /** Issue 26: locked by a proctored sitting that is over (spec 4.8); absent from an API that does not say. */
+  locked: z.boolean().optional(),
 });
 export type DashboardCourse = z.infer<typeof dashboardCourseSchema>;
 
@@ -156,3 +158,6 @@ export type CalendarFeed = z.infer<typeof calendarFeedSchema>;
 
 /** `POST create-calendar-feeds` (a new link; the old one stops working) and `delete-calendar-feeds`. */
 export const calendarFeedCommandSchema = z.object({ id: z.uuid() });
+
+/** The personal calendar feed's file: `<token>.ics` (the secret token of the learner's link). */
+export const calendarFeedFilePathSchema = z.object({ file: z.string() });
