@@ -37,6 +37,8 @@ export interface ThreadApiOptions {
   scormLimits?: ApiDeps["scormLimits"];
   analyticsUrl?: string;
   chatAttachments?: ApiDeps["chatAttachments"];
+  analyticsRetentionDays?: number;
+  analyticsAnonymousPerHour?: number;
 }
 
 /** Set by the server build (scripts/build-server.mjs): this code runs bundled, compiled modules lie beside it. */
@@ -92,6 +94,8 @@ export function createThreadHandler(
     scormLimits: options.scormLimits,
     analyticsUrl: options.analyticsUrl,
     chatAttachments: options.chatAttachments,
+    analyticsRetentionDays: options.analyticsRetentionDays,
+    analyticsAnonymousPerHour: options.analyticsAnonymousPerHour,
   });
   return async (request) => api.fetch(request);
 }

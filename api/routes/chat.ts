@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { sql } from "drizzle-orm";
 import type { ApiEnv } from "../context";
@@ -42,6 +42,13 @@ const signedIn = createMiddleware<ApiEnv>(async (c, next) => {
   if (c.get("user")) return next();
   return requireUser(c, next);
 });
+
+/** Refuses (404 not a member, 403 a read-only channel) a caller who may not post to the message's channel. */
+const mayPost = (c: Context<ApiEnv>) => async (fields: CreateChatMessage) => {
+  const member = await hubMember(c.var.db, c.var.user, fields.objectiveId);
+  if (!member.mayPost(fields.channel))
+    throw new ApiError(403, { "": [message("chatReadOnly", "Only instructors post announcements.")] });
+};
 
 /** The communications hub (spec 2.5, issue 16 items 1–3, decision 027). Thin handlers. */
 export function chatRoutes() {
@@ -180,12 +187,11 @@ export function chatRoutes() {
       let body: CreateChatMessage;
       let files: IncomingAttachment[] = [];
       let fingerprint: unknown;
-      if (multipart) ({ fields: body, files, fingerprint } = await readChatUpload(c, attachmentRulesOf(c)));
-      else fingerprint = body = await jsonBody(c, createChatMessageSchema);
+      // Issue 29 item 2: with files, who may post where is checked on the text fields, before the files are read.
+      if (multipart)
+        ({ fields: body, files, fingerprint } = await readChatUpload(c, attachmentRulesOf(c), mayPost(c)));
+      else await mayPost(c)((fingerprint = body = await jsonBody(c, createChatMessageSchema)));
       const user = c.var.user;
-      const member = await hubMember(c.var.db, user, body.objectiveId);
-      if (!member.mayPost(body.channel))
-        throw new ApiError(403, { "": [message("chatReadOnly", "Only instructors post announcements.")] });
       const written: string[] = [];
       try {
         return await runCommand(c, { id: body.id, type: "create-chat-message", body: fingerprint }, async (tx) => {

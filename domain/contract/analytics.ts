@@ -21,4 +21,8 @@ export const analyticsBatchSchema = z.object({ events: z.array(analyticsEventSch
 export type AnalyticsBatch = z.input<typeof analyticsBatchSchema>;
 
 /** The collector's answer: how many events it stored. */
-export const analyticsAcceptedSchema = z.object({ accepted: z.number().int() });
+export const analyticsAcceptedSchema = z.object({
+  accepted: z.number().int(),
+  /** A visitor's events that are not page views, or past their bounds, are dropped (issue 29 item 3). */
+  dropped: z.number().int(),
+});
