@@ -30,6 +30,19 @@ import stylesHref from "./styles/app.scss?url";
 
 export const middleware: Route.MiddlewareFunction[] = [requestStateMiddleware, localeMiddleware];
 
+/**
+ * An error page keeps what its error said of caching and of when to come back (the 429 page's
+ * Retry-After, issue 29); pages below the root set their own headers.
+ */
+export function headers({ errorHeaders }: Route.HeadersArgs) {
+  const out = new Headers();
+  for (const name of ["Retry-After", "Cache-Control"]) {
+    const value = errorHeaders?.get(name);
+    if (value) out.set(name, value);
+  }
+  return out;
+}
+
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesHref },
   { rel: "icon", href: "/learn/favicon.svg", type: "image/svg+xml" },

@@ -3,10 +3,10 @@ import { log } from "../db/log";
 import { createHash, randomBytes } from "node:crypto";
 import Provider, { type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import type { JWK } from "jose";
+import { compactVerify, importJWK, type JWK } from "jose";
 import type { Db } from "../db/client";
 import { verifyPassword } from "./password";
-import { impersonations, pendingRegistrations, users } from "../db/schema";
+import { impersonations, oidcModels, pendingRegistrations, users } from "../db/schema";
 import { drizzleAdapter } from "./adapter";
 import { idpTranslator, type IdpT } from "./i18n";
 import { negotiateLocale } from "../../domain/locale-negotiation";
@@ -142,6 +142,25 @@ function sendPage(
   res.end(html);
 }
 
+/** A browser's request whose initiator is another origin (Sec-Fetch-Site, else Origin). */
+function crossOriginBrowserPost(req: IncomingMessage, issuer: string): boolean {
+  const site = req.headers["sec-fetch-site"];
+  if (site !== undefined && site !== "same-origin" && site !== "none") return true;
+  const origin = req.headers.origin;
+  return origin !== undefined && (origin === "null" || origin !== new URL(issuer).origin);
+}
+
+/**
+ * A navigation the browser says came from this origin (Sec-Fetch-Site: same-origin; without it, a
+ * Referer of this origin): the app's own sign-out redirect, never another site's link.
+ */
+function sameOriginNavigation(req: IncomingMessage, issuer: string): boolean {
+  const site = req.headers["sec-fetch-site"];
+  if (site !== undefined) return site === "same-origin";
+  const referer = URL.parse(String(req.headers.referer ?? ""));
+  return referer !== null && referer.origin === new URL(issuer).origin;
+}
+
 /**
  * The embedded OpenID provider (oidc-provider) for local accounts: authorization code + PKCE,
  * JWT access tokens for the LMS API resource, a translated sign-in page with a failure rate limit,
@@ -251,6 +270,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
       target.searchParams.set("state", params.state);
     provider.emit("end_session.success", ctx);
     ctx.status = 303;
+    // eslint-disable-next-line local/redirect-targets -- a post-logout URI the provider checked against the client's registered ones
     ctx.redirect(target.href);
   }
 
@@ -303,6 +323,8 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
         grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
         token_endpoint_auth_method: "client_secret_basic",
+        // The ID token names when its session signed in (auth_time): the app's sign-out ends that session.
+        require_auth_time: true,
       },
     ],
     // The first key signs; the others are only published (signing-key rotation, README).
@@ -343,7 +365,10 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
           if (ownLogout(ctx)) return endProviderSession(ctx);
           const t = await localeOf(ctx.req);
           const nonce = randomBytes(16).toString("base64");
-          // With JavaScript the confirmation submits itself; without it the learner presses the button.
+          // With JavaScript the confirmation submits itself — only when the learner came from this
+          // origin (the app's own sign-out). A navigation from another site (a link, a redirect) shows
+          // the question and waits for the learner's press (issue 29 item 4: it signed them out unasked).
+          const ownOrigin = sameOriginNavigation(ctx.req, options.issuer);
           const body = `<div class="card"><h1>${escapeHtml(t.t("signingOut"))}</h1>${form.replace("<form", `<form aria-label="${escapeHtml(t.t("signOut"))}"`)}
 <button type="submit" form="op.logoutForm" value="yes" name="logout" autofocus>${escapeHtml(t.t("signOut"))}</button></div>`;
           const script = `document.getElementById("op.logoutForm").insertAdjacentHTML("beforeend",'<input type="hidden" name="logout" value="yes">');document.getElementById("op.logoutForm").submit();`;
@@ -352,7 +377,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
             `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action ${formAction}; frame-ancestors 'none'`,
           );
           ctx.type = "html";
-          ctx.body = page(t, nonce, t.t("signOut"), body, script);
+          ctx.body = ownOrigin ? page(t, nonce, t.t("signOut"), body, script) : page(t, nonce, t.t("signOut"), body);
         },
         async postLogoutSuccessSource(ctx: KoaContextWithOIDC) {
           const t = await localeOf(ctx.req);
@@ -848,9 +873,77 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     );
   }
 
+  /**
+   * The app's sign-out, on the server and in the same request (issue 29 item 4): the provider session
+   * that issued `idToken` — the account's sessions for the app's client that signed in at its
+   * `auth_time`, all of them when it names none — ends with its grants and their tokens, as the
+   * provider's own "Yes, sign me out" would; the browser need not follow any redirect for it. The
+   * token is the app's own (from its session row); its signature is checked, its expiry is not (a
+   * sign-out after the ID token's hour still ends the session). Returns how many sessions ended.
+   */
+  async function endSessionFor(idToken: string): Promise<number> {
+    let claims: { sub?: string; auth_time?: number; iss?: string; aud?: string | string[] };
+    try {
+      // The public halves of the keys this provider signs with (and signed with before a rotation).
+      const publicOf = ({ d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub }: JWK) => pub;
+      const keys = await Promise.all(
+        [options.signingKey, ...(options.previousSigningKeys ?? [])].map((k) => importJWK(publicOf(k), "RS256")),
+      );
+      const verified = await Promise.any(keys.map((k) => compactVerify(idToken, k)));
+      claims = JSON.parse(new TextDecoder().decode(verified.payload)) as typeof claims;
+    } catch {
+      return 0;
+    }
+    const audience = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+    if (claims.iss !== options.issuer || !audience.includes(options.client.clientId) || !claims.sub) return 0;
+    const rows = await db
+      .select({ id: oidcModels.id, payload: oidcModels.payload })
+      .from(oidcModels)
+      .where(and(eq(oidcModels.model, "Session"), eq(oidcModels.accountId, claims.sub)));
+    let ended = 0;
+    for (const row of rows) {
+      const session = row.payload as { loginTs?: number; authorizations?: Record<string, { grantId?: string }> };
+      const authorization = session.authorizations?.[options.client.clientId];
+      if (!authorization) continue;
+      if (typeof claims.auth_time === "number" && session.loginTs !== claims.auth_time) continue;
+      await Promise.all(
+        Object.values(session.authorizations ?? {}).map(async ({ grantId }) => {
+          if (!grantId) return;
+          await Promise.all([
+            provider.AccessToken.revokeByGrantId(grantId),
+            provider.RefreshToken.revokeByGrantId(grantId),
+            provider.AuthorizationCode.revokeByGrantId(grantId),
+            provider.Grant.adapter.destroy(grantId),
+          ]);
+        }),
+      );
+      await db.delete(oidcModels).where(and(eq(oidcModels.model, "Session"), eq(oidcModels.id, row.id)));
+      ended++;
+    }
+    return ended;
+  }
+
   /** Node handler for everything under /idp. */
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const original = req.url ?? "/";
+    // A browser's POST from another origin (a sign-in form, the sign-out confirmation) is refused
+    // before anything runs (issue 29 item 4, the security baseline); the app's server-to-server calls
+    // (the token endpoint) carry neither Origin nor Sec-Fetch-Site.
+    if (req.method === "POST" && crossOriginBrowserPost(req, options.issuer)) {
+      const t = await localeOf(req);
+      const nonce = randomBytes(16).toString("base64");
+      return send(
+        res,
+        403,
+        page(
+          t,
+          nonce,
+          t.t("errorTitle"),
+          `<div class="card"><h1>${escapeHtml(t.t("errorTitle"))}</h1><p>${escapeHtml(t.t("errorText"))}</p><p><a href="/learn">${escapeHtml(t.t("backToApp"))}</a></p></div>`,
+        ),
+        nonce,
+      );
+    }
     const path = original.slice(IDP_MOUNT.length) || "/";
     (req as IncomingMessage & { originalUrl?: string }).originalUrl = original;
     req.url = path;
@@ -866,5 +959,5 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     }
   }
 
-  return { provider, handle };
+  return { provider, handle, endSessionFor };
 }

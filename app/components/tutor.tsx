@@ -39,7 +39,14 @@ function parseEvent(raw: string): { event: string; data: string } {
   return { event, data: data.join("\n") };
 }
 
-type Live = { id: string; question: string; text: string; state: "streaming" | "done" | "failed" };
+type Live = {
+  id: string;
+  question: string;
+  text: string;
+  state: "streaming" | "done" | "failed" | "limited";
+  /** Too many questions (429): when to ask again. */
+  retryAfterSeconds?: number;
+};
 
 /**
  * Issue 16 item 6: with JavaScript the question goes to /tutor/stream and the answer shows as the model
@@ -63,6 +70,12 @@ function useStreamedAnswer(objectiveId: string, exchanges: TutorExchange[], relo
         body: formData,
         signal: ac.signal,
       });
+      if (res.status === 429) {
+        // Issue 29: the API's 429 in the learner's words, with when to ask again.
+        const seconds = Number(res.headers.get("Retry-After")) || 60;
+        setLive((l) => (l ? { ...l, state: "limited", retryAfterSeconds: seconds } : l));
+        return;
+      }
       if (!res.ok || !res.body) throw new Error(String(res.status));
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = "";
@@ -175,6 +188,10 @@ export default function Tutor({
               <strong>{t("tutor.tutor")}</strong>
               {live.state === "failed" ? (
                 <p className="notice">{t("tutor.streamFailed")}</p>
+              ) : live.state === "limited" ? (
+                <p className="notice" role="alert">
+                  {t("apiErrors.tooManyRequestsIn", { seconds: live.retryAfterSeconds })}
+                </p>
               ) : (
                 <p style={{ whiteSpace: "pre-wrap" }} data-testid="tutor-live">
                   {live.text || t("tutor.asking")}

@@ -1,4 +1,6 @@
 import { data, Link, redirect, useLoaderData } from "react-router";
+import { isTooManyRequests, tooManyRequestsToast } from "~/services/command-errors.server";
+import { safeTarget } from "~/services/auth.server";
 import { z } from "zod";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.calendar.$";
@@ -156,7 +158,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   requireFeature(shell, "calendar");
   const lms = await s.lms();
   const form = await readForm(request);
-  const back = `${url.pathname}${url.search}#calendar-feed`;
+  const back = safeTarget(`${url.pathname}${url.search}#calendar-feed`, s.config);
   try {
     switch (intentOf(form)) {
       case INTENT.createFeed: {
@@ -176,6 +178,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     }
   } catch (err) {
     if (!(err instanceof LmsError)) throw err;
+    if (isTooManyRequests(err)) return redirectWithToast(back, tooManyRequestsToast(err), s.config);
     const m = err.firstMessage();
     return redirectWithToast(
       back,

@@ -90,7 +90,11 @@ export async function action({ params, request, context }: Route.ActionArgs) {
         return redirectWithToast(`/learn/courses/${id}`, toast, s.config);
       }
       if (result.reason === "refused" && result.message) {
-        const toast = { type: "critical", key: `apiErrors.${result.message.code}` } as const;
+        const toast = {
+          type: "critical",
+          key: `apiErrors.${result.message.code}`,
+          values: result.message.params,
+        } as const;
         return redirectWithToast(`/learn/courses/${id}`, toast, s.config);
       }
       return redirectWithToast("/learn/courses", { type: "critical", key: "messages.unknownError" }, s.config);

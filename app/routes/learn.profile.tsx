@@ -1,3 +1,4 @@
+import { commandErrorToast } from "~/services/command-errors.server";
 import { data, Form, NavLink, useActionData, useLoaderData, useNavigation } from "react-router";
 import { z } from "zod";
 import { useTranslation } from "~/common/i18n";
@@ -95,6 +96,9 @@ export async function action({ request, context }: Route.ActionArgs) {
           return data(submission.reply({ fieldErrors: { timezone: [formError("invalidTimezone")] } }), {
             status: 400,
           });
+        // Too many requests and any other refusal: the toast (spec 8), never a 500 (issue 29).
+        if (err instanceof LmsError)
+          return redirectWithToast("/learn/profile/time-zone", commandErrorToast(err), s.config);
         throw err;
       }
       return redirectWithToast(

@@ -206,7 +206,7 @@ export type PublicObjectiveDetail = z.infer<typeof publicObjectiveDetailSchema>;
 const PAGE_SIZE_MAX = 100;
 
 /** Common list query: sort, paging, showcase (collections) and filterAttribute (categoryId:attr1,attr2). */
-export const listQuerySchema = z.object({
+const listQuerySchema = z.object({
   sort: z
     .enum(["objective.name", "-objective.name", "dueDate", "-dueDate", "created", "-created"])
     .default("objective.name"),
@@ -218,6 +218,20 @@ export const listQuerySchema = z.object({
     .transform((v) => v === "true"),
   search: z.string().max(200).optional(),
 });
+
+/** The course lists' query (spec 7.2): the common one, the text filter, `select`, and the open catalog's domain. */
+export const courseListQuerySchema = listQuerySchema.extend({
+  filter: z.string().optional(),
+  select: z.string().optional(),
+  domain: z.string().max(253).optional(),
+});
+/** The open catalog's tenant, by the domain it is served on. */
+export const catalogDomainQuerySchema = z.object({ domain: z.string().optional() });
+/** Repeatable parameters of the course lists, read one by one (`showcase`, `filterAttribute`). */
+export const COURSE_LIST_REPEATED = {
+  showcase: "A collection id (uuid); repeatable, at most 50",
+  filterAttribute: "categoryId:attributeId[,attributeId…]; repeatable (OR within a category, AND across), at most 20",
+};
 
 export const createSelfEnrollmentSchema = z.object({ id: z.uuid(), objectiveAccessId: z.uuid() });
 

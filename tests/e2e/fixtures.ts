@@ -1,6 +1,6 @@
 import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
-import type { EnrolmentInput } from "../../api/demo/demo-content";
+import type { EnrolmentInput } from "../../api/demo/content/schemas";
 
 /** The demo accounts (README): for the few tests about the demo itself. Nothing may change their data. */
 export const DEMO = {
