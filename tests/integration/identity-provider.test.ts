@@ -243,7 +243,10 @@ describe("the embedded provider's state lives in the database", () => {
     const ownPage = await own.text();
     expect(ownPage).toContain(".submit()");
     const xsrf = /name="xsrf" value="([^"]+)"/.exec(ownPage)![1]!;
-    for (const headers of [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }]) {
+    for (const headers of [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }] as Record<
+      string,
+      string
+    >[]) {
       const res = await browser.get(`${IDP_MOUNT}/session/end/confirm`, {
         method: "POST",
         body: new URLSearchParams({ xsrf, logout: "yes" }),
