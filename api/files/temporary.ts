@@ -21,7 +21,7 @@ const TEMPORARY = [/\.\d+(\.[\w-]+)?\.tmp$/, /^[0-9a-f]{8}-[0-9a-f-]{27}(\.[0-9a
 export const isTemporaryName = (name: string) => TEMPORARY.some((re) => re.test(name));
 
 /** A temporary name beside `path`, of this process. */
-export const temporaryPath = (path: string) => `${path}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
+const temporaryPath = (path: string) => `${path}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
 
 /** Writes a file whole or not at all: a temporary file, then a rename (a reader never sees half of it). */
 export function writeFileAtomicSync(path: string, data: string | Uint8Array, options?: WriteFileOptions): void {

@@ -188,8 +188,7 @@ export function chatRoutes() {
       let files: IncomingAttachment[] = [];
       let fingerprint: unknown;
       // Issue 29 item 2: with files, who may post where is checked on the text fields, before the files are read.
-      if (multipart)
-        ({ fields: body, files, fingerprint } = await readChatUpload(c, attachmentRulesOf(c), mayPost(c)));
+      if (multipart) ({ fields: body, files, fingerprint } = await readChatUpload(c, attachmentRulesOf(c), mayPost(c)));
       else await mayPost(c)((fingerprint = body = await jsonBody(c, createChatMessageSchema)));
       const user = c.var.user;
       const written: string[] = [];

@@ -87,6 +87,7 @@ export function ltiAgsRoutes() {
       const body = await serviceBody(c, LTI_MEDIA_TYPE.lineItem, lineItemSchema);
       const item = await createLineItem(c.var.db, tool, contextId, body);
       const json = lineItemJson({ kind: "tool", item }, contextUrl(c, contextId));
+      // eslint-disable-next-line local/redirect-targets -- a 201's Location: the new line item's own URL on this API, not a redirect
       c.header("Location", json.id);
       c.header("Content-Type", LTI_MEDIA_TYPE.lineItem);
       return c.body(JSON.stringify(json), 201);

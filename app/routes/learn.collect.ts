@@ -4,7 +4,6 @@ import { ANALYTICS_BATCH_MAX_BYTES, analyticsEnabled } from "#domain/analytics";
 import { record } from "~/services/analytics.server";
 import { appConfig } from "~/services/config.server";
 
-
 /**
  * The browser's analytics beacon (issue 16 item 8, decision 029): `navigator.sendBeacon` posts a batch
  * here (text/plain JSON); it goes on to the collector. Off in development (404) and for learners who

@@ -10,7 +10,7 @@ import type { Toast } from "./toast.server";
 const DEFAULT_RETRY_SECONDS = 60;
 
 /** The error a page throws for the API's 429 (issue 29): the root's error page reads it. */
-export interface TooManyRequestsData {
+interface TooManyRequestsData {
   tooManyRequests: true;
   retryAfterSeconds: number;
 }
