@@ -212,6 +212,8 @@ describe("the embedded provider's state lives in the database", () => {
   });
 
   it("issue 29: the app's sign-out ends the provider session on the server — that session only — with no redirect followed", async () => {
+    // Sessions are told apart by their sign-in second (auth_time): a second after the other tests' own.
+    await new Promise((r) => setTimeout(r, 1100));
     const laptop = new Browser();
     const first = await signIn(laptop, "grace@example.com", "demo");
     const { id_token } = await exchange(first.callback.searchParams.get("code")!, first.verifier);
