@@ -3,9 +3,10 @@
  * each channel's row with its last change number, and its messages numbered oldest first, as the
  * chat commands would have numbered them. Written by the demo accounts, so none without them.
  */
-import type { CourseDef, DemoUser } from "./demo-content";
+import type { CourseDef } from "./demo-content";
+import type { DemoUser } from "./content/schemas";
 import * as s from "../db/schema";
-import { daysFrom } from "./seed-learners";
+import { daysFrom } from "./recipe-values";
 import type { Tx } from "./seed-activities";
 
 export async function seedHubMessages(
