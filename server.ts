@@ -20,18 +20,20 @@ import {
   bodyLimit,
   checkRequestTarget,
   compressResponses,
+  continueIfAwaited,
   DEFAULT_BODY_LIMIT_BYTES,
+  markAwaitingContinue,
   refusalResponse,
   securityHeaders,
   sendResponse,
+  streamedBody,
 } from "./app/server/http.server";
 import {
+  AdmissionControl,
+  admissionGate,
+  admissionOptionsFrom,
   createOverloadResponder,
-  DEFAULT_SHEDDING,
-  eventLoopDelaySource,
-  LoadShedder,
   loadOverloadTexts,
-  shedRequests,
 } from "./app/server/overload.server";
 import { PUBLIC_PAGE_TTL_MS, publicPageCache } from "./app/server/public-page-cache.server";
 import { createApi } from "./api/app";
@@ -48,7 +50,8 @@ import { verifierFrom, type Secrets, type VerifierConfig } from "./api/runtime";
 import { followSigningKeys, loadDeploymentSecrets } from "./api/stored-secrets";
 import { isLoopback, testSupportEnabled, testSupportMount, TEST_SUPPORT_PATH } from "./api/demo/test-support";
 import { startApiInThread } from "./api/app-thread";
-import { registryOf, TOOLS_FILE } from "./api/lti/registry";
+import { registryOf } from "./api/lti/registry";
+import { runToolCommand, takeOverToolsFile, toolCommand, ToolStoreError, TOOLS_FILE } from "./api/lti/tool-store";
 import { AttachError, attachmentCommand, runAttachmentCommand } from "./api/lti/attach";
 import { certificateCommand, CertificateCommandError, runCertificateCommand } from "./api/certificate-revocation";
 import { demoTools } from "./api/demo/tools/registry";
@@ -56,14 +59,19 @@ import { createDemoProctoringService, DEMO_PROCTORING_PATH } from "./api/demo/to
 import { createDemoLti13Tool } from "./api/demo/tools/lti13";
 import { createDemoLti11Tool } from "./api/demo/tools/lti11";
 import { attachmentBodyLimit } from "./domain/chat-attachments";
+import { analyticsConfigFrom } from "./api/analytics-limits";
+import { sweepTemporaryFiles } from "./api/files/temporary";
+import { ANALYTICS_BATCH_MAX_BYTES } from "./domain/analytics";
 import { chatAttachmentRules, isChatPostPath } from "./app/server/chat-uploads.server";
-import { log, rootLog } from "./app/server/logger.server";
+import { flushLogs, log, rootLog } from "./app/server/logger.server";
 import { createOperations } from "./app/server/operations.server";
 import { databaseNotReady } from "./api/db/health";
 import { pendingJobs } from "./api/jobs/run";
 import { openFileStore, storageConfigFrom } from "./api/files/object-store";
 
 const isDev = process.env.NODE_ENV !== "production";
+// The pages' build loads while the database and the API start (decision 038: start to first answer).
+const productionBuild = isDev ? null : import(resolve("build/server/index.js"));
 const port = Number(process.env.PORT ?? 3000);
 const appUrl = (process.env.APP_URL ?? `http://localhost:${port}`).replace(/\/$/, "");
 const dataDir = resolve(process.env.DATA_DIR ?? "./data");
@@ -71,6 +79,8 @@ const dataDir = resolve(process.env.DATA_DIR ?? "./data");
 /** ANALYTICS_URL: the collector forwards the events it stores there too (decision 029). */
 const analyticsUrl = process.env.ANALYTICS_URL || undefined;
 if (analyticsUrl && !/^https?:\/\//.test(analyticsUrl)) throw new Error("ANALYTICS_URL must be an http(s) URL");
+/** What the collector keeps and for how long (issue 29 item 3): ANALYTICS_RETENTION_DAYS, ANALYTICS_ANONYMOUS_PER_HOUR. */
+const analytics = analyticsConfigFrom(process.env);
 const scormLimits = {
   maxBytes: Number(process.env.SCORM_MAX_BYTES ?? SCORM_LIMITS.maxBytes),
   maxEntries: Number(process.env.SCORM_MAX_ENTRIES ?? SCORM_LIMITS.maxEntries),
@@ -93,6 +103,8 @@ const testSupport = testSupportEnabled({ ...process.env, APP_ENV: appEnv });
 let embeddedClient: { OIDC_ISSUER: string; OIDC_CLIENT_ID: string; OIDC_CLIENT_SECRET: string } | null = null;
 
 let idpHandler: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | null = null;
+/** The embedded provider's sign-out on the server (issue 29 item 4), for the app's /oidc/logout. */
+let providerSignOut: ((idToken: string) => Promise<number>) | undefined;
 /** The database's change notices, which the app's caches follow (decision 019). */
 let changes: ChangeFeed | undefined;
 let apiFetch: ((request: Request) => Response | Promise<Response>) | null = null;
@@ -159,15 +171,18 @@ if (!demoAllowed) {
     );
 }
 const sessions = createSessionStore(database.db);
-// Decision 023: the LTI tools the operator registered (npm run lti:tool) and, with the demo, its tools.
-const lti = { file: resolve(dataDir, TOOLS_FILE), tools: demoAllowed ? demoTools(appUrl) : [] };
+// Decisions 023 and 043: the LTI tools the server gives itself (the demo's); the operator's
+// (npm run lti:tool) are in the database, where every node reads them.
+const lti = { tools: demoAllowed ? demoTools(appUrl) : [] };
 /** The registry as `npm run lti:tool -- attach` sees it through this server (the API's own is in its thread). */
-const operatorRegistry = registryOf({ lti });
+const operatorRegistry = { lti, database };
 
 if (!process.env.LMS_API_URL) {
   changes = database.changes;
   // Several nodes may start together on one PostgreSQL database: the migrations (above) and the demo
   // seed run on one of them under advisory locks; the others wait, then find nothing left to do (decision 019).
+  // Decision 043: a registry file this node kept before the tools moved to the database is taken over once.
+  await takeOverToolsFile(database, resolve(dataDir, TOOLS_FILE));
   if (await database.exclusive("seed", () => seedIfEmpty(database.db, { accounts: demoAllowed, store: files })))
     rootLog.info(
       demoAllowed
@@ -177,7 +192,11 @@ if (!process.env.LMS_API_URL) {
   // PGlite runs no autovacuum: fresh planner statistics (without them joins are planned blind) and
   // a fresh visibility map (index-only scans, e.g. the catalog's total, skip the table). 0.6 s on
   // the 10,000-course data. A PostgreSQL server vacuums by itself; statistics are refreshed as before.
-  await database.db.execute(database.kind === "pglite" ? sql`vacuum analyze` : sql`analyze`);
+  // Beside the first requests, not before them (decision 038: start to first answer ≤ 3 s); an existing
+  // database still has its last statistics meanwhile.
+  void database.db
+    .execute(database.kind === "pglite" ? sql`vacuum analyze` : sql`analyze`)
+    .catch((err: unknown) => console.warn("[db] statistics not refreshed:", (err as Error).message));
   // Background jobs (decision 021): reinforcement e-mails (SMTP_URL, else .eml files in
   // DATA_DIR/outbox) and certificate files. Every node may run them: rows are claimed with SKIP LOCKED.
   const jobs = { smtpUrl: process.env.SMTP_URL };
@@ -218,9 +237,15 @@ if (!process.env.LMS_API_URL) {
         // Issue 26: sign-up links and password resets, through the outbox (SMTP_URL, else DATA_DIR/outbox).
         mail: { appUrl, dataDir, smtpUrl: process.env.SMTP_URL },
       });
-    idpHandler = provider(secrets).handle;
+    const idp = provider(secrets);
+    idpHandler = idp.handle;
+    providerSignOut = idp.endSessionFor;
     // A rotation on the database (decision 037): the provider signs with the new key from now on.
-    onRotation.push((keys) => void (idpHandler = provider(keys).handle));
+    onRotation.push((keys) => {
+      const next = provider(keys);
+      idpHandler = next.handle;
+      providerSignOut = next.endSessionFor;
+    });
     // The app discovers this provider like any other (openid-client + OIDC discovery).
     embeddedClient = { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret };
     verifier = { kind: "local", issuer, key: secrets.signingKey, previousKeys: secrets.previousSigningKeys };
@@ -244,6 +269,8 @@ if (!process.env.LMS_API_URL) {
       tutorModel,
       analyticsUrl,
       chatAttachments,
+      analyticsRetentionDays: analytics.retentionDays,
+      analyticsAnonymousPerHour: analytics.anonymousPerHour,
     });
     apiFetch = (request) => thread.fetch(request);
   } else {
@@ -272,6 +299,8 @@ if (!process.env.LMS_API_URL) {
       tutorModel,
       analyticsUrl,
       chatAttachments,
+      analyticsRetentionDays: analytics.retentionDays,
+      analyticsAnonymousPerHour: analytics.anonymousPerHour,
     };
     const api = createApi(deps);
     apiFetch = (request) => api.fetch(request);
@@ -325,7 +354,7 @@ const vite = isDev
   : null;
 const build = vite
   ? () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
-  : ((await import(resolve("build/server/index.js"))) as ServerBuild);
+  : ((await productionBuild) as ServerBuild);
 const handleDocument = createRequestHandler(build as ServerBuild, isDev ? "development" : "production");
 
 /** The key of the load context comes from the build's own entry module, so both sides share it. */
@@ -333,21 +362,38 @@ async function loadContext(clientIp: string | undefined): Promise<RouterContextP
   const current = typeof build === "function" ? await build() : build;
   const { appLoadContext } = current.entry.module as unknown as { appLoadContext: RouterContext<AppLoadContext> };
   return new RouterContextProvider(
-    new Map([[appLoadContext, { config, lmsTransport, sessions, changes, clientIp, shutdown: operations.shutdown }]]),
+    new Map([
+      [
+        appLoadContext,
+        { config, lmsTransport, sessions, changes, clientIp, providerSignOut, shutdown: operations.shutdown },
+      ],
+    ]),
   );
 }
 
 // Expired provider records and sessions that ended a day ago are deleted now and then (decision 017).
+// Temporary files of writers that were killed halfway (issue 29 item 4) go too: at start every one when
+// this process alone holds the embedded database (nobody else writes into DATA_DIR), else, and later,
+// those untouched for an hour (another node may be writing into a shared folder).
+const TEMPORARY_FILES_AGE_MS = 60 * 60_000;
+let firstCleanUp = true;
 const cleanUp = async () => {
   try {
-    const [models, ended] = await Promise.all([deleteExpiredModels(database.db), deleteEndedSessions(database.db)]);
+    const olderThanMs = firstCleanUp && database.kind === "pglite" ? 0 : TEMPORARY_FILES_AGE_MS;
+    firstCleanUp = false;
+    const [models, ended, files] = await Promise.all([
+      deleteExpiredModels(database.db),
+      deleteEndedSessions(database.db),
+      sweepTemporaryFiles(dataDir, { olderThanMs }),
+    ]);
     if (models + ended > 0)
       rootLog.info({ models, ended }, "sessions: cleaned up expired provider records and ended sessions");
+    if (files > 0) rootLog.info({ files }, "files: removed temporary files left by interrupted writes");
   } catch (err) {
     rootLog.warn({ err }, "sessions: clean-up failed");
   }
 };
-void cleanUp();
+await cleanUp();
 setInterval(() => void cleanUp(), 10 * 60_000).unref();
 
 const web = new Hono();
@@ -374,14 +420,21 @@ web.use("*", async (c, next) => {
   withSecurityHeaders(c.req.path, c.res.headers);
 });
 // Bodies are counted while they stream and refused past the limit (413) before any other work.
-// A SCORM package upload (issue 15) is streamed to disk by its handler, which counts it against its
-// own limit (SCORM_MAX_BYTES): it is never buffered here.
-// A chat post (the page's form and the API's command) may carry its files: every one at its largest
-// passes, so one too large gets the spec's message from the API, not this 413.
+// Larger bodies go to their handlers as they arrive, counted against their own limits, and are read
+// only after the handler has checked who sends them and whether they may (issue 29 item 2): a SCORM
+// package (issue 15; SCORM_MAX_BYTES) and a chat post with its files (the page's form and the API's
+// command; every file at its largest passes, so one too large gets the spec's message from the API).
 const chatBodyLimitBytes = Math.max(bodyLimitBytes, attachmentBodyLimit(chatAttachments));
-const limitBodies = bodyLimit((path) => (isChatPostPath(path) ? chatBodyLimitBytes : bodyLimitBytes));
 const STREAMED_UPLOADS = new Set(["/api/scorm/v1/packages", "/operator/v1/scorm-packages"]);
-web.use("*", (c, next) => (STREAMED_UPLOADS.has(c.req.path) ? next() : limitBodies(c, next)));
+const streamedLimit = (path: string) =>
+  STREAMED_UPLOADS.has(path) ? scormLimits.maxBytes : isChatPostPath(path) ? chatBodyLimitBytes : null;
+// Analytics batches (the beacon, the collector) are small: a flood of 1 MB bodies is refused at 64 KB.
+const ANALYTICS_PATHS = new Set(["/learn/collect", "/api/analytics/v1/events"]);
+const limitBodies = bodyLimit((path) =>
+  ANALYTICS_PATHS.has(path) ? Math.min(ANALYTICS_BATCH_MAX_BYTES, bodyLimitBytes) : bodyLimitBytes,
+);
+const streamBodies = streamedBody((path) => streamedLimit(path) ?? bodyLimitBytes);
+web.use("*", (c, next) => (streamedLimit(c.req.path) === null ? limitBodies(c, next) : streamBodies(c, next)));
 web.use("*", compressResponses());
 
 if (apiFetch) {
@@ -419,14 +472,30 @@ web.post("/operator/v1/sessions", async (c) => {
   }
 });
 
+// `npm run lti:tool -- add|list|remove` on this machine, while this server holds the embedded database
+// (decision 043): the registry is in the database; a tool may not take a key or id of the demo's tools.
+web.post("/operator/v1/lti-tools", async (c) => {
+  if (!operatorAllowed(c)) return c.json({ error: "Forbidden" }, 403);
+  const command = toolCommand.safeParse(await c.req.json().catch(() => null));
+  if (!command.success) return c.json({ error: command.error.issues.map((i) => i.message).join("; ") }, 400);
+  try {
+    return c.json({ result: await runToolCommand(database.db, command.data, lti.tools) });
+  } catch (err) {
+    if (err instanceof ToolStoreError) return c.json({ error: err.message, code: err.code }, 400);
+    throw err;
+  }
+});
+
 // `npm run lti:tool -- attach|detach` on this machine, while this server holds the embedded database
-// (issue 32 item 2): the tool must be in this server's registry (the operator's file, the demo's tools).
+// (issue 32 item 2): the tool must be in this server's registry (the database's tools, the demo's).
 web.post("/operator/v1/lti-attachments", async (c) => {
   if (!operatorAllowed(c)) return c.json({ error: "Forbidden" }, 403);
   const command = attachmentCommand.safeParse(await c.req.json().catch(() => null));
   if (!command.success) return c.json({ error: command.error.issues.map((i) => i.message).join("; ") }, 400);
   try {
-    return c.json({ result: await runAttachmentCommand(database.db, operatorRegistry, command.data) });
+    return c.json({
+      result: await runAttachmentCommand(database.db, await registryOf(operatorRegistry), command.data),
+    });
   } catch (err) {
     if (err instanceof AttachError) return c.json({ error: err.message, code: err.code }, 400);
     throw err;
@@ -553,28 +622,19 @@ function otherHostRedirect(req: IncomingMessage, url: string): string | null {
 
 const listener = getRequestListener(web.fetch);
 
-// Load shedding (decision 031): past OVERLOAD_MAX_IN_FLIGHT requests in flight, or an event-loop
-// delay over OVERLOAD_MAX_DELAY_MS, new requests get 503 + Retry-After at once (0 turns a limit off).
-const envNumber = (name: string, fallback: number) => {
-  const value = process.env[name];
-  if (value === undefined || value === "") return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number ≥ 0, got "${value}"`);
-  return n;
-};
-const shedding = {
-  maxInFlight: envNumber("OVERLOAD_MAX_IN_FLIGHT", DEFAULT_SHEDDING.maxInFlight),
-  maxEventLoopDelayMs: envNumber("OVERLOAD_MAX_DELAY_MS", DEFAULT_SHEDDING.maxEventLoopDelayMs),
-  retryAfterSeconds: Math.max(1, Math.round(envNumber("OVERLOAD_RETRY_AFTER", DEFAULT_SHEDDING.retryAfterSeconds))),
-};
-const shedder = new LoadShedder(shedding, eventLoopDelaySource());
-const shed = shedRequests(
-  shedder,
-  createOverloadResponder(loadOverloadTexts(resolve("locales")), shedding.retryAfterSeconds),
+// Overload control (decision 038): a request waits at most OVERLOAD_MAX_WAIT_MS for a place among
+// those being served (an adaptive number), then gets 503 + Retry-After in the learner's language.
+const admission = admissionOptionsFrom(process.env);
+const shed = admissionGate(
+  new AdmissionControl(admission),
+  createOverloadResponder(loadOverloadTexts(resolve("locales")), admission.retryAfterSeconds),
 );
 
 const handle = (req: IncomingMessage, res: ServerResponse) => {
   const url = req.url ?? "/";
+  // Every answer carries the security headers, the front's own early ones (414, 403, 413, 503, the
+  // host redirect) and the provider's included; an answer's own value of one of them wins (issue 29).
+  withSecurityHeaders(url.split("?")[0]!, { has: (n) => res.hasHeader(n), set: (n, v) => void res.setHeader(n, v) });
   const refusal = checkRequestTarget(url);
   if (refusal) {
     void sendResponse(
@@ -590,6 +650,7 @@ const handle = (req: IncomingMessage, res: ServerResponse) => {
   const elsewhere = otherHostRedirect(req, url);
   if (elsewhere) {
     res.writeHead(307, {
+      // eslint-disable-next-line local/redirect-targets -- APP_URL's origin followed by this request's own path
       Location: elsewhere,
       "Cache-Control": "no-store",
       "Set-Cookie": `${HOST_MARK}=1; Path=/; Max-Age=30; HttpOnly; SameSite=Lax`,
@@ -597,10 +658,10 @@ const handle = (req: IncomingMessage, res: ServerResponse) => {
     res.end();
     return;
   }
-  if (shed(req, res)) return;
+  if (shed(req, res, handle)) return;
   if (idpHandler && (url === IDP_MOUNT || url.startsWith(`${IDP_MOUNT}/`) || url.startsWith(`${IDP_MOUNT}?`))) {
-    // The provider writes its own answers; the same security headers go out with them.
-    withSecurityHeaders(url, { has: (n) => res.hasHeader(n), set: (n, v) => void res.setHeader(n, v) });
+    // The provider writes its own answers (the security headers are set above).
+    continueIfAwaited(req, res);
     void idpHandler(req, res);
     return;
   }
@@ -615,16 +676,29 @@ const handle = (req: IncomingMessage, res: ServerResponse) => {
   void listener(req, res);
 };
 // Health checks first, a request id, metrics and a log line for each request; drained on SIGTERM (decision 037).
-const server = createServer(operations.serve(handle));
+const serve = operations.serve(handle);
+/**
+ * A client that sends `Expect: 100-continue` waits for the 100 before its body: the provider's
+ * requests get it at once, anything else when its handler first reads the body (`markAwaitingContinue`),
+ * so a body refused before it is read (401, 403, 413, 429) is never sent at all (issue 29 item 2).
+ */
+const server = createServer(serve);
+server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
+  markAwaitingContinue(req);
+  serve(req, res);
+});
 server.listen(port, () => {
   rootLog.info(
     { url: `${appUrl}/learn`, appEnv, lmsApi: process.env.LMS_API_URL ?? "embedded", database: database.kind },
     "learner app listening",
   );
-  // Issue 26: the demo's way in, on the last lines `npm start` prints (only where demo accounts are allowed).
-  if (demoAllowed && !process.env.LMS_API_URL && !process.env.OIDC_ISSUER)
+  // Issue 26: the demo's way in, on the last line `npm start` prints (only where demo accounts are
+  // allowed) — after the log's buffered lines, which are written asynchronously.
+  if (demoAllowed && !process.env.LMS_API_URL && !process.env.OIDC_ISSUER) {
+    flushLogs();
     console.log(
       `Demo sign-in: open ${appUrl}/learn and sign in as ada@example.com with the password "${demoPassword()}" (also grace@, admin@ and rita@example.com)`,
     );
+  }
 });
 operations.start(server);

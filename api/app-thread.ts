@@ -5,6 +5,8 @@
  * `createThreadHandler`. Like `server.ts`, this is where the API is put together (test support
  * comes from the demo room above the API).
  */
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { createApi } from "./app";
@@ -37,11 +39,27 @@ export interface ThreadApiOptions {
   scormLimits?: ApiDeps["scormLimits"];
   analyticsUrl?: string;
   chatAttachments?: ApiDeps["chatAttachments"];
+  analyticsRetentionDays?: number;
+  analyticsAnonymousPerHour?: number;
+}
+
+/** Set by the server build (scripts/build-server.mjs): this code runs bundled, compiled modules lie beside it. */
+declare const SERVER_BUILD: boolean | undefined;
+
+/**
+ * The module the database thread imports: this one. Run as TypeScript (tsx, vitest) that is this
+ * file; in the server build this code is bundled into build/node/server.js, and the thread hosts
+ * `app-thread.js`, this module compiled beside the bundle, so no transpiler runs in production.
+ */
+function hostedModule(): URL {
+  if (typeof SERVER_BUILD !== "undefined" && SERVER_BUILD)
+    return pathToFileURL(join(import.meta.dirname, "app-thread.js"));
+  return new URL(import.meta.url);
 }
 
 /** Starts the API in the database thread: afterwards `thread.fetch` reaches it. */
 export function startApiInThread(thread: PGliteThread, options: ThreadApiOptions): Promise<void> {
-  return thread.host(new URL(import.meta.url), options);
+  return thread.host(hostedModule(), options);
 }
 
 /** @public The database thread calls it by name (`host` in db/pglite-worker.mjs). */
@@ -79,6 +97,8 @@ export function createThreadHandler(
     scormLimits: options.scormLimits,
     analyticsUrl: options.analyticsUrl,
     chatAttachments: options.chatAttachments,
+    analyticsRetentionDays: options.analyticsRetentionDays,
+    analyticsAnonymousPerHour: options.analyticsAnonymousPerHour,
   });
   return async (request) => api.fetch(request);
 }

@@ -1,9 +1,11 @@
 import { Hono } from "hono";
+import { describeRoute } from "hono-openapi";
 import { readCommandStatus } from "./commands/run";
 import type { ApiDeps, ApiEnv } from "./context";
 import { forgetPrincipalsAfter, requireUser } from "./auth";
+import { CountCache } from "./queries/count-cache";
 import { ApiError, message, renderError } from "./errors";
-import { openApiDocument } from "./openapi";
+import { openApiDocument, operations } from "./openapi";
 import { platformRoutes } from "./routes/platform";
 import { courseRoutes } from "./routes/courses";
 import { lifecycleRoutes } from "./routes/lifecycle";
@@ -25,25 +27,40 @@ import { storageRoutes } from "./routes/storage";
 import { scormRoutes } from "./routes/scorm";
 import { gradeRoutes } from "./routes/grades";
 import { mailPreferenceRoutes } from "./routes/mail-preferences";
-import { params, idParams } from "./validate";
+import { idParams, refuseControlCharacters, validParams } from "./validate";
 import { createWriteLimiters } from "./write-limits";
-import { refuseControlCharacters } from "./validate";
+import { commandStatusSchema } from "../domain/contract/common";
 import { withRequestId } from "./db/log";
+
+const internalOperations = describeRoute({ tags: ["internal"], "x-internal": true } as Parameters<
+  typeof describeRoute
+>[0]);
 
 /** The embedded LMS API, mounted at /api. Reached in-process by the app or over HTTP by anyone. */
 export function createApi(deps: ApiDeps) {
   const app = new Hono<ApiEnv>().basePath("/api");
   // What this node remembers of users is forgotten when any node changes them (decision 019).
   deps.database.changes.subscribe(forgetPrincipalsAfter);
+  const counts = new CountCache();
+  deps.database.changes.subscribe((change) => counts.forgetAfter(change));
   const writeLimits = createWriteLimiters(deps.database, deps.writeLimits);
   // The front's request id (X-Request-Id) on every log line this request writes (decision 037).
   app.use("*", (c, next) => withRequestId(c.req.header("x-request-id")?.slice(0, 128), next));
   app.use("*", async (c, next) => {
     c.set("deps", deps);
     c.set("writeLimits", writeLimits);
+    c.set("counts", counts);
     c.set("db", deps.database.db);
     c.set("now", deps.now ? deps.now() : new Date());
     await next();
+    // A user's own write forgets their list totals at once, before the database's notice comes back
+    // (which on PostgreSQL arrives on another connection, possibly after the next page's read).
+    // (The analytics collector writes only its own events: it changes no count.)
+    const method = c.req.method;
+    if (method !== "GET" && method !== "HEAD" && !c.req.path.startsWith("/api/analytics/")) {
+      const user: { id: string } | undefined = c.get("user");
+      if (user) counts.forgetUser(user.id);
+    }
     // Answers are personal and fresh unless a handler says otherwise (public certificate documents, the
     // calendar feed).
     if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
@@ -52,7 +69,11 @@ export function createApi(deps: ApiDeps) {
   app.onError((err, c) => renderError(c, err));
   app.notFound((c) => renderError(c, new ApiError(404, { "": [message("notFound", "No such endpoint.")] })));
 
-  app.get("/openapi.json", (c) => c.json(openApiDocument()));
+  app.get(
+    "/openapi.json",
+    operations("meta")({ summary: "This document: every operation of the API (decision 034)", auth: "none" }),
+    openApiDocument(app),
+  );
   app.route("/platform/v1", platformRoutes());
   app.route("/platform/v1", mailPreferenceRoutes());
   app.route("/lti/v1", ltiPlatformRoutes());
@@ -62,7 +83,16 @@ export function createApi(deps: ApiDeps) {
 
   const lms = new Hono<ApiEnv>();
   lms.use("/commands/*", requireUser);
-  lms.get("/commands/:id", (c) => readCommandStatus(c, params(c, idParams).id));
+  lms.get(
+    "/commands/:id",
+    operations("commands")({
+      summary: "Status of an asynchronous command (spec 7.7)",
+      response: commandStatusSchema,
+      notShown: true,
+    }),
+    validParams(idParams),
+    (c) => readCommandStatus(c, c.req.valid("param").id),
+  );
   lms.route("/", courseRoutes());
   lms.route("/", lifecycleRoutes());
   lms.route("/", groupWorkRoutes());
@@ -81,7 +111,11 @@ export function createApi(deps: ApiDeps) {
   app.route("/lms-storage/v1", storageRoutes());
   app.route("/scorm/v1", scormRoutes());
   // Decision 014: test support, only for the browser tests' server (server.ts decides and keeps it to loopback).
-  for (const [path, routes] of Object.entries(deps.internalRoutes ?? {})) app.route(path, routes);
+  // Whatever is mounted here is documented as internal (tag "internal", x-internal: true; decision 034).
+  for (const [path, routes] of Object.entries(deps.internalRoutes ?? {})) {
+    app.use(`${path}/*`, internalOperations);
+    app.route(path, routes);
+  }
   if (deps.jobs) startJobs(deps);
 
   return app;

@@ -3,6 +3,7 @@ import type { JWK } from "jose";
 import type { Database, Db } from "./db/client";
 import type { TutorModelConfig } from "./tutor-model";
 import type { WriteLimiters, WriteLimitOptions } from "./write-limits";
+import type { CountCache } from "./queries/count-cache";
 import type { LtiRegistryOptions } from "./lti/registry";
 import type { AttachmentRules } from "../domain/chat-attachments";
 import type { FileStore } from "./files/object-store";
@@ -51,6 +52,10 @@ export interface ApiDeps {
   scormLimits?: { maxBytes: number; maxEntries: number };
   /** ANALYTICS_URL: where the collector forwards the events it stores (decision 029). */
   analyticsUrl?: string;
+  /** ANALYTICS_RETENTION_DAYS: events older than this are deleted by the jobs (0 keeps them; decision 039). */
+  analyticsRetentionDays?: number;
+  /** ANALYTICS_ANONYMOUS_PER_HOUR: page views visitors of one address store in an hour (decision 039). */
+  analyticsAnonymousPerHour?: number;
   /** What files a chat message may carry (CHAT_ATTACHMENT_*); none: the defaults (decision 027). */
   chatAttachments?: AttachmentRules;
 }
@@ -70,5 +75,7 @@ export type ApiEnv = {
     user: Principal;
     now: Date;
     writeLimits: WriteLimiters;
+    /** List totals remembered until their data changes (decision 038). */
+    counts: CountCache;
   };
 };

@@ -29,7 +29,7 @@ export const GRADE_SORTS = [
   "progress",
 ] as const;
 export type GradeSort = (typeof GRADE_SORTS)[number];
-export const DEFAULT_GRADE_SORT: GradeSort = "name";
+const DEFAULT_GRADE_SORT: GradeSort = "name";
 
 /** What the API's grades query sorts by for each URL value (`-` first: descending). */
 const API_SORT: Record<GradeSort, string> = {

@@ -55,7 +55,7 @@ export function dueSoon(due: Date | string | null | undefined, now: Date): boole
 }
 
 /** The daily digest goes out at this hour of the learner's day (or at the first run after it). */
-export const DIGEST_HOUR = 8;
+const DIGEST_HOUR = 8;
 
 /**
  * The learner's calendar day and hour now, in their time zone (UTC for none or an unknown zone):

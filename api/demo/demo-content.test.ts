@@ -2,7 +2,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEMO_DIR, DemoContentError, loadDemoContent, readHtml } from "./demo-content";
+import { loadDemoContent } from "./demo-content";
+import { DEMO_DIR, DemoContentError, readHtml } from "./content/files";
 import {
   ActivityContentType,
   ActivityKind,
@@ -119,7 +120,7 @@ describe("a mistake in a data file fails loudly, naming the file and the field",
     );
     expectError(
       edit("learners/ada.json", '"state": "inProgress"', '"state": 1'),
-      /learners\/ada\.json: enrolments\[5\]\.attempts\[0\]\.state: state must be one of inProgress, /,
+      /learners\/ada\.json: enrolments\[2\]\.attempts\[0\]\.state: state must be one of inProgress, /,
     );
   });
 

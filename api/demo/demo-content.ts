@@ -7,414 +7,45 @@
  *
  * Read once per process (`demoContent()`); nothing here writes to a database — the seed modules do.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { isAbsolute, join, relative } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { z } from "zod";
-import { CONSTRAINT_DATE_FIELDS } from "../../domain/activity-access";
-import { DEFAULT_FEATURES } from "../../domain/menu";
+import type { z } from "zod";
+import { mayPostIn } from "../../domain/chat";
+import { cmiValueError, scormScos, type ScormManifest } from "../../domain/scorm";
+import { ActivityKind, ObjectiveWorkflowState } from "../../domain/vocabulary";
+import { parseManifest } from "../scorm/manifest";
+import { expandNode, type ActivityDef } from "./content/activities";
 import {
-  ActivityContentType,
-  ActivityKind,
-  ActivityType,
-  DisplayMode,
-  GRADE_REVEAL_POLICIES,
-  ObjectiveState,
-  ObjectiveWorkflowState,
-  PresentationMode,
-  RESULTS_DISCLOSURE_POLICIES,
-  REVIEW_POLICIES,
-  ROLES,
-} from "../../domain/vocabulary";
-
-/** Where the data files live. */
-export const DEMO_DIR = fileURLToPath(new URL("./data/", import.meta.url));
-const REPO = fileURLToPath(new URL("../../", import.meta.url));
-const PUBLIC_DIR = join(REPO, "public");
-const STORAGE_DIR = join(REPO, "storage");
-
-// ---------------------------------------------------------------------------------------------
-// Errors
-// ---------------------------------------------------------------------------------------------
-
-/**
- * A data file (or request) that cannot be used: the message names the file (relative to the
- * repository; other labels, such as "request body", as they are) and the field.
- */
-export class DemoContentError extends Error {
-  readonly field: string;
-  constructor(file: string, field: string, message: string) {
-    super(`${shortPath(file)}: ${field ? `${field}: ` : ""}${message}`);
-    this.name = "DemoContentError";
-    this.field = field;
-  }
-}
-
-/** A path inside the repository relative to it (api/demo/data/…); others (a copy elsewhere, a label) as they are. */
-function shortPath(file: string): string {
-  if (!isAbsolute(file)) return file;
-  const inRepo = relative(REPO, file);
-  return inRepo.startsWith("..") ? file : inRepo;
-}
-
-const fieldOf = (path: readonly PropertyKey[]) =>
-  path.map((p, i) => (typeof p === "number" ? `[${p}]` : `${i ? "." : ""}${String(p)}`)).join("");
-
-/** Parses `value` with `schema`; the first problem becomes a DemoContentError naming `file` and the field. */
-function parseWith<S extends z.ZodType>(schema: S, value: unknown, file: string): z.output<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const issues = result.error.issues.map((i) => `${fieldOf(i.path) || "(top level)"}: ${i.message}`);
-  throw new DemoContentError(file, "", issues.join("; "));
-}
-
-function readJson<S extends z.ZodType>(file: string, schema: S): z.output<S> {
-  if (!existsSync(file)) throw new DemoContentError(file, "", "file not found");
-  let value: unknown;
-  try {
-    value = JSON.parse(readFileSync(file, "utf8"));
-  } catch (error) {
-    throw new DemoContentError(file, "", `not valid JSON (${(error as Error).message})`);
-  }
-  return parseWith(schema, value, file);
-}
-
-/**
- * An HTML file of the demo content. Line breaks between two tags (with the indentation around them)
- * are dropped, so each block can sit on its own line in the file; text, and code in <pre>, is kept.
- */
-export function readHtml(file: string, referencedFrom: string, field: string): string {
-  if (!existsSync(file)) throw new DemoContentError(referencedFrom, field, `${shortPath(file)} not found`);
-  return readFileSync(file, "utf8")
-    .replace(/>\s*\n\s*</g, "><")
-    .trim();
-}
-
-// ---------------------------------------------------------------------------------------------
-// Vocabulary in data files: names, mapped to the numbers of domain/vocabulary.ts
-// ---------------------------------------------------------------------------------------------
-
-/** A zod schema for one enumeration of the vocabulary, written by name ("lti") and read as its number (2). */
-function byName<E extends Record<string, number>>(enumeration: E, what: string) {
-  const names = Object.keys(enumeration) as [keyof E & string, ...(keyof E & string)[]];
-  return z
-    .enum(names, { error: () => `${what} must be one of ${names.join(", ")}` })
-    .transform((name) => enumeration[name] as E[keyof E]);
-}
-
-const days = z.number().finite();
-const nonEmpty = z.string().trim().min(1);
-
-// ---------------------------------------------------------------------------------------------
-// Schemas of the files
-// ---------------------------------------------------------------------------------------------
-
-const tenantSchema = z.strictObject({
-  name: nonEmpty,
-  domain: nonEmpty,
-  units: z.array(nonEmpty).min(1),
-  rolePermissions: z.partialRecord(z.enum(ROLES), z.array(nonEmpty)),
-  /** Spec 3 Group: learners working together; `members` are user keys of users.json. */
-  groups: z
-    .array(
-      z.strictObject({
-        name: nonEmpty,
-        kind: z.enum(["miniGroup", "team"]),
-        members: z.array(nonEmpty).min(2),
-        /** The course folder the group works in (decision 026); absent = a tenant-wide mini-group. */
-        course: nonEmpty.optional(),
-        /** A team's one activity of that course, by name; absent = every collaborative activity of it. */
-        activity: nonEmpty.optional(),
-      }),
-    )
-    .optional(),
-  /**
-   * Spec 3 learner.tutor widgetSettings (decision 028): the tutor widget of these course folders opens
-   * expanded (`initialExpanded`) or collapsed; the others' collapsed.
-   */
-  tutorWidget: z.array(z.strictObject({ course: nonEmpty, initialExpanded: z.boolean() })).optional(),
-  /** Feature switches that differ from the defaults (domain/menu.ts DEFAULT_FEATURES). */
-  features: z
-    .partialRecord(z.enum(Object.keys(DEFAULT_FEATURES) as [keyof typeof DEFAULT_FEATURES]), z.boolean())
-    .optional(),
-});
-
-const userSchema = z.strictObject({
-  email: z.email().transform((e) => e.toLowerCase()),
-  firstName: nonEmpty,
-  middleName: nonEmpty.optional(),
-  lastName: nonEmpty,
-  roles: z.array(z.enum(ROLES)).min(1),
-  licences: z.array(nonEmpty).min(1),
-  department: nonEmpty.optional(),
-  /** Unit names of tenant.json; the first is the primary unit. */
-  units: z.array(nonEmpty).min(1),
-  timezone: nonEmpty.optional(),
-});
-
-const usersSchema = z.strictObject({
-  password: nonEmpty,
-  users: z.record(z.string().regex(/^[a-z][a-z0-9-]*$/, "user keys are lower-case words"), userSchema),
-});
-
-const gradeSchema = z.strictObject({
-  name: nonEmpty,
-  color: z.string().regex(/^#[0-9A-Fa-f]{6}$/, "a colour is #RRGGBB"),
-  normalizedMinScore: z.number().min(0).max(1),
-});
-
-const scaleSchema = z.strictObject({
-  name: nonEmpty,
-  description: z.string(),
-  maxScore: z.number().positive(),
-  normalizedPassingScore: z.number().min(0).max(1),
-  passingGrade: nonEmpty,
-  grades: z.array(gradeSchema).min(1),
-});
-
-const catalogSchema = z.strictObject({
-  gradingScales: z.record(z.string(), scaleSchema),
-  collections: z.record(z.string(), nonEmpty),
-  terms: z.record(z.string(), nonEmpty),
-  filterCategories: z.record(z.string(), z.array(nonEmpty).min(1)),
-  /** Course folders in creation order (the oldest first). */
-  courses: z.array(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "a course folder name is lower-case words and dashes")),
-});
-
-const publicFileSchema = z.strictObject({
-  url: z.string().startsWith("/learn/"),
-  fileName: nonEmpty,
-  mimeType: nonEmpty,
-  size: z.number().int().positive(),
-  pages: z.number().int().positive().optional(),
-});
-const privateFileSchema = z.strictObject({
-  path: nonEmpty,
-  fileName: nonEmpty,
-  mimeType: nonEmpty,
-  size: z.number().int().positive(),
-});
-const mediaSchema = z.strictObject({
-  /** The key of the registered tool (lti-tools.json) every LTI activity launches. */
-  ltiTool: z.string().regex(/^[a-z0-9-]+$/),
-  /** …and the LTI 1.1 tool of activities with `"contentType": "Lti11"`. */
-  ltiTool11: z.string().regex(/^[a-z0-9-]+$/),
-  files: z.record(z.string(), z.union([publicFileSchema, privateFileSchema])),
-});
-
-/** Enrolment settings of an access; day counts are relative to the day of seeding (negative = past). */
-const accessSettingsSchema = z.strictObject({
-  term: z.string().optional(),
-  mandatory: z.boolean().optional(),
-  retake: z.boolean().optional(),
-  dueIn: days.optional(),
-  /** The due date is a day without a time (UTC midnight of the day `dueIn` falls on): shown all day. */
-  dueOnDay: z.boolean().optional(),
-  availableIn: days.optional(),
-  availableUntil: days.optional(),
-  gradeReveal: z.enum(GRADE_REVEAL_POLICIES).optional(),
-  gradeRevealIn: days.optional(),
-});
-export type AccessSettings = z.output<typeof accessSettingsSchema>;
-
-const courseSchema = z.strictObject({
-  name: nonEmpty,
-  code: z.string().regex(/^[A-Z0-9]{2}-[A-Z0-9]{3}$/, "a course code is like PY-101"),
-  description: z.string(),
-  /** The cover is public/covers/<folder>.svg. */
-  cover: z.boolean().optional(),
-  state: byName(ObjectiveState, "state"),
-  /** The root activity's state; the course's state when absent. */
-  activityState: byName(ObjectiveState, "activityState").optional(),
-  kind: byName(ActivityKind, "kind"),
-  type: byName(ActivityType, "type"),
-  presentationMode: byName(PresentationMode, "presentationMode"),
-  displayMode: byName(DisplayMode, "displayMode").optional(),
-  collections: z.array(z.string()),
-  attributes: z.array(z.string()),
-  gradingScale: z.string().nullable(),
-  inCatalog: z.boolean().optional(),
-  isPublic: z.boolean().optional(),
-  allowSelfEnrollment: z.boolean().optional(),
-  proctored: z.boolean().optional(),
-  supportReview: z.boolean().optional(),
-  enableAiTutor: z.boolean().optional(),
-  supportLtiAuthoring: z.boolean().optional(),
-  supportMobileView: z.boolean().optional(),
-  supportFullscreenView: z.boolean().optional(),
-  accessNewContentAfterCompletion: z.boolean().optional(),
-  announcements: z.boolean().optional(),
-  /** Passing the course issues this certificate (validity in days; null = never expires). */
-  certificate: z.strictObject({ name: nonEmpty, validityDays: z.number().int().positive().nullable() }).optional(),
-  /** Settings of the tenant-wide (catalog) access. */
-  access: accessSettingsSchema.optional(),
-});
-
-const constraintSchema = z.strictObject({
-  ...(Object.fromEntries(CONSTRAINT_DATE_FIELDS.map((f) => [f, days.optional()])) as Record<
-    (typeof CONSTRAINT_DATE_FIELDS)[number],
-    z.ZodOptional<typeof days>
-  >),
-  reviewPolicy: z.enum(REVIEW_POLICIES).optional(),
-  resultsDisclosurePolicy: z.enum(RESULTS_DISCLOSURE_POLICIES).optional(),
-  /** Normalised score (0..1) above which results are disclosed (afterScore). */
-  resultsDisclosureAbove: z.number().min(0).max(1).optional(),
-});
-export type ConstraintDef = z.output<typeof constraintSchema>;
-
-const eventSchema = z.strictObject({
-  inDays: days,
-  /** UTC hour the event starts. */
-  hour: z.number().int().min(0).max(23),
-  hours: z.number().positive(),
-  timezone: nonEmpty,
-  location: nonEmpty.optional(),
-  url: z.url().optional(),
-});
-type EventDef = z.output<typeof eventSchema>;
-
-/** One activity of a course's tree as written in content.json (the root has no name of its own). */
-const nodeFields = {
-  kind: byName(ActivityKind, "kind"),
-  contentType: byName(ActivityContentType, "contentType").optional(),
-  type: byName(ActivityType, "type").optional(),
-  state: byName(ObjectiveState, "state").optional(),
-  optional: z.boolean().optional(),
-  weight: z.number().int().positive().optional(),
-  /** Points; absent = not graded. */
-  maxScore: z.number().positive().optional(),
-  manualGrading: z.boolean().optional(),
-  constraint: constraintSchema.optional(),
-  imageUrl: z.string().startsWith("/learn/").optional(),
-  /** Seconds; texts default to their reading time, events to their length. */
-  duration: z.number().positive().optional(),
-  proctored: z.boolean().optional(),
-  supportReview: z.boolean().optional(),
-  /** Spec 3 (decision 026): taken alone ("personal", the default), by a group ("group") or either. */
-  modes: z.enum(["personal", "group", "either"]).optional(),
-  preferredSize: z.tuple([z.number().int().positive(), z.number().int().positive()]).optional(),
-  /** Demo progress: every learner with an attempt in progress has finished this activity. */
-  done: z.boolean().optional(),
-  /** Demo progress: no learner with an attempt in progress finished it (e.g. missed its deadline). */
-  missed: z.boolean().optional(),
-  // Content, by kind and content type.
-  /** Text: its HTML file, relative to the course folder. */
-  html: z.string().endsWith(".html").optional(),
-  /** Public or private file: a key of media.json's files. */
-  file: z.string().optional(),
-  vimeoId: z.string().regex(/^\d+$/, "a Vimeo id is digits").optional(),
-  description: z.string().optional(),
-  event: eventSchema.optional(),
-  prompt: z.string().optional(),
-  minReplies: z.number().int().positive().optional(),
-  /** Discussion: posts already in it (`by` a user key of users.json, written `daysAgo` days before seeding). */
-  posts: z.array(z.strictObject({ by: nonEmpty, daysAgo: z.number().nonnegative(), body: nonEmpty })).optional(),
-};
-interface RawNode extends z.output<z.ZodObject<typeof nodeFields>> {
-  name?: string;
-  children?: RawNode[];
-}
-const childSchema: z.ZodType<RawNode> = z.lazy(() =>
-  z.strictObject({ name: nonEmpty, ...nodeFields, children: z.array(childSchema).optional() }),
-);
-/** The root is the course itself: its name, type, state, proctoring and review come from course.json. */
-const rootSchema = z.strictObject({
-  ...nodeFields,
-  type: z.undefined({ error: "the root's type is the course's type (course.json)" }).optional(),
-  state: z.undefined({ error: "the root's state is the course's activityState (course.json)" }).optional(),
-  proctored: z.undefined({ error: "set proctored in course.json" }).optional(),
-  supportReview: z.undefined({ error: "set supportReview in course.json" }).optional(),
-  children: z.array(childSchema).optional(),
-});
-
-const attemptSchema = z.strictObject({
-  state: byName(ObjectiveWorkflowState, "state"),
-  progress: z.number().min(0).max(1),
-  startedAgo: days,
-  submittedAgo: days.optional(),
-  finishedAgo: days.optional(),
-  /** Raw score on the course's grading scale; absent or null = not scored yet. */
-  score: z.number().min(0).nullable().optional(),
-});
-
-/** One enrolment of a learner recipe (learners/<user>.json, and the test-support endpoint's body). */
-export const enrolmentSchema = z.strictObject({
-  /** The course: its folder name (python-basics) or its code (PY-101). */
-  course: nonEmpty,
-  /** Free text for editors; ignored. */
-  note: z.string().optional(),
-  /** A per-user access (an assignment) with these settings instead of the catalog access. */
-  assigned: accessSettingsSchema.optional(),
-  selfEnrolled: z.boolean().optional(),
-  /** Oldest first; the last one is the current attempt. */
-  attempts: z.array(attemptSchema).optional(),
-  /** A record without a workflow (results imported from another system). */
-  imported: z.strictObject({ score: z.number().min(0), finishedAgo: days }).optional(),
-  /** The PDF of this learner's certificates for the course (a file under public/). */
-  certificatePdf: z.string().startsWith("/learn/").optional(),
-});
-export type EnrolmentInput = z.input<typeof enrolmentSchema>;
-
-/**
- * Reinforcement questions already scheduled for the learner (spec 2.8): every question of the
- * course (reinforcement.json), due `dueIn` days from now (negative: already due).
- */
-const reinforcementRecipeSchema = z.strictObject({ course: nonEmpty, dueIn: days });
-
-const learnerRecipeSchema = z.strictObject({
-  enrolments: z.array(enrolmentSchema),
-  reinforcement: z.array(reinforcementRecipeSchema).optional(),
-});
-
-/** reinforcement.json: questions per course folder, each about one activity (a module) of it. */
-const reinforcementQuestionSchema = z.strictObject({
-  activity: nonEmpty,
-  question: nonEmpty,
-  options: z.array(nonEmpty).min(2).max(6),
-  /** Index of the correct option. */
-  correct: z.number().int().min(0),
-  feedback: nonEmpty,
-});
-type ReinforcementQuestionDef = z.output<typeof reinforcementQuestionSchema>;
-const reinforcementFileSchema = z.record(z.string(), z.array(reinforcementQuestionSchema));
-/** What a learner has: enrolments with their attempts, records and certificates, applied to a user. */
-export type LearnerRecipe = z.output<typeof learnerRecipeSchema>;
-
-// ---------------------------------------------------------------------------------------------
-// The loaded content
-// ---------------------------------------------------------------------------------------------
-
-export type DemoUserDef = z.output<typeof userSchema>;
-/** A demo user's key in users.json ("ada"). */
-export type DemoUser = string;
-export type GradingScaleDef = z.output<typeof scaleSchema>;
-
-/** An activity as the seed inserts it: vocabulary numbers, content object, defaults applied. */
-export interface ActivityDef {
-  name: string;
-  kind: ActivityKind;
-  contentType: ActivityContentType;
-  type: ActivityType;
-  state?: ObjectiveState;
-  content: Record<string, unknown>;
-  event?: EventDef;
-  toolUrl?: string;
-  duration?: number;
-  optional?: boolean;
-  weight?: number;
-  maxScore?: number;
-  manualGrading?: boolean;
-  constraint?: ConstraintDef;
-  imageUrl?: string;
-  proctored?: boolean;
-  supportReview?: boolean;
-  modes?: "personal" | "group" | "either";
-  preferredSize?: [number, number];
-  done?: boolean;
-  missed?: boolean;
-  posts?: { by: DemoUser; daysAgo: number; body: string }[];
-  children?: ActivityDef[];
-}
+  DEMO_DIR,
+  DemoContentError,
+  listDir,
+  publicPath,
+  PUBLIC_DIR,
+  readHtml,
+  readJson,
+  shortPath,
+  STORAGE_DIR,
+} from "./content/files";
+import {
+  catalogSchema,
+  courseSchema,
+  learnerRecipeSchema,
+  mediaSchema,
+  reinforcementFileSchema,
+  rootSchema,
+  scormPackagesSchema,
+  tenantSchema,
+  usersSchema,
+  type AccessSettings,
+  type AttemptDef,
+  type DemoUserDef,
+  type GradingScaleDef,
+  type LearnerRecipe,
+  type Media,
+  type RawNode,
+  type ReinforcementQuestionDef,
+} from "./content/schemas";
 
 export type CourseDef = Omit<z.output<typeof courseSchema>, "access"> & {
   /** The folder name under courses/: the course's key in the data files. */
@@ -438,174 +69,21 @@ export interface DemoContent {
   filterCategories: Record<string, string[]>;
   /** In catalog order (creation order, oldest first). */
   courses: CourseDef[];
-  media: z.output<typeof mediaSchema>;
+  media: Media;
   /** The demo users' recipes by user key (users without a learners/ file have none). */
   learners: Record<string, LearnerRecipe>;
   /** Reinforcement questions by course folder (reinforcement.json). */
   reinforcement: Record<string, ReinforcementQuestionDef[]>;
+  /** The demo's SCORM packages (scorm/packages.json): a package folder for a course folder, with its manifest. */
+  scormPackages: DemoScormPackage[];
 }
 
-const DEFAULT_CONTENT_TYPE: Record<ActivityKind, ActivityContentType> = {
-  [ActivityKind.text]: ActivityContentType.Text,
-  [ActivityKind.lti]: ActivityContentType.Lti13,
-  [ActivityKind.composite]: ActivityContentType.Composite,
-  [ActivityKind.event]: ActivityContentType.Text,
-  [ActivityKind.video]: ActivityContentType.Vimeo,
-  [ActivityKind.discussion]: ActivityContentType.Text,
-};
-
-/** The activity type when content.json gives none (an LTI activity must give one). */
-function defaultType(node: RawNode, contentType: ActivityContentType): ActivityType | null {
-  switch (node.kind) {
-    case ActivityKind.composite:
-      return ActivityType.Composite;
-    case ActivityKind.text:
-      if (contentType === ActivityContentType.PublicFile) return ActivityType.PublicFiles;
-      if (contentType === ActivityContentType.PrivateFile) return ActivityType.PrivateFiles;
-      return node.manualGrading ? ActivityType.Assignment : ActivityType.RichText;
-    case ActivityKind.video:
-      return ActivityType.PublicFiles;
-    case ActivityKind.event:
-      return ActivityType.Classroom;
-    case ActivityKind.discussion:
-      return ActivityType.ClassDiscussion;
-    default:
-      return null;
-  }
-}
-
-function words(html: string): number {
-  const plain = html.replace(/<[^>]+>/g, " ");
-  const spaced = plain.split(/\s+/).filter(Boolean).length;
-  const cjk = (plain.match(/[\u3040-\u30ff\u4e00-\u9fff]/g) ?? []).length;
-  return spaced + Math.round(cjk / 2);
-}
-
-/** Reading time of a text in seconds: 180 words a minute, at least two minutes. */
-const readingTime = (html: string): number => Math.max(2, Math.round(words(html) / 180)) * 60;
-
-/** A URL under /learn/ of a file in public/ (the app serves public/ under /learn/). */
-const publicPath = (url: string) => join(PUBLIC_DIR, url.replace(/^\/learn\//, ""));
-
-const KIND_FIELDS: Record<string, readonly string[]> = {
-  html: ["text"],
-  file: ["text"],
-  vimeoId: ["video"],
-  description: ["event"],
-  event: ["event"],
-  prompt: ["discussion"],
-  minReplies: ["discussion"],
-  posts: ["discussion"],
-  children: ["composite"],
-};
-
-function expandNode(
-  node: RawNode,
-  at: { file: string; field: string; courseDir: string; media: DemoContent["media"] },
-): ActivityDef {
-  const { file, field } = at;
-  /** The field `key` of this activity, e.g. children[0].children[2].html. */
-  const fieldAt = (key: string) => (field ? `${field}.${key}` : key);
-  const fail = (key: string, message: string): never => {
-    throw new DemoContentError(file, fieldAt(key), message);
-  };
-  const kindName = Object.keys(ActivityKind).find((k) => ActivityKind[k as keyof typeof ActivityKind] === node.kind)!;
-  for (const [key, kinds] of Object.entries(KIND_FIELDS)) {
-    if ((node as unknown as Record<string, unknown>)[key] !== undefined && !kinds.includes(kindName))
-      fail(key, `not used by an activity of kind ${kindName}`);
-  }
-  const contentType = node.contentType ?? DEFAULT_CONTENT_TYPE[node.kind];
-  const type = node.type ?? defaultType(node, contentType);
-  if (type === null)
-    fail("type", `an activity of kind ${kindName} needs a type (one of ${Object.keys(ActivityType).join(", ")})`);
-
-  let content: Record<string, unknown> = {};
-  let duration: number | undefined;
-  switch (node.kind) {
-    case ActivityKind.composite:
-      if (!node.children?.length) fail("children", "a module needs at least one activity");
-      break;
-    case ActivityKind.text:
-      if (contentType === ActivityContentType.Text) {
-        if (!node.html) fail("html", "a text needs its HTML file (html)");
-        const html = readHtml(join(at.courseDir, node.html!), file, fieldAt("html"));
-        content = { html };
-        duration = readingTime(html);
-      } else if (contentType === ActivityContentType.PublicFile || contentType === ActivityContentType.PrivateFile) {
-        const media =
-          node.file !== undefined && Object.hasOwn(at.media.files, node.file) ? at.media.files[node.file] : undefined;
-        if (!media)
-          fail(
-            "file",
-            `unknown file ${JSON.stringify(node.file)} (files of media.json: ${Object.keys(at.media.files).join(", ")})`,
-          );
-        if ((contentType === ActivityContentType.PublicFile) !== "url" in media!)
-          fail(
-            "file",
-            `${node.file} is not a ${contentType === ActivityContentType.PublicFile ? "public" : "private"} file`,
-          );
-        content = { ...media };
-      } else {
-        fail("contentType", "a text is Text, PublicFile or PrivateFile");
-      }
-      break;
-    case ActivityKind.video:
-      if (!node.vimeoId) fail("vimeoId", "a video needs its Vimeo id");
-      if (!node.duration) fail("duration", "a video needs its length in seconds (duration)");
-      content = { vimeoId: node.vimeoId };
-      break;
-    case ActivityKind.event:
-      if (!node.event) fail("event", "an event needs its date, time and place (event)");
-      content = { description: node.description ?? "" };
-      duration = node.event!.hours * 3600;
-      break;
-    case ActivityKind.discussion:
-      if (!node.prompt) fail("prompt", "a discussion needs a prompt");
-      content = { prompt: node.prompt, ...(node.minReplies ? { minReplies: node.minReplies } : {}) };
-      break;
-    case ActivityKind.lti:
-      content = { tool: contentType === ActivityContentType.Lti11 ? at.media.ltiTool11 : at.media.ltiTool };
-      break;
-  }
-  if (node.imageUrl && !existsSync(publicPath(node.imageUrl))) fail("imageUrl", `${node.imageUrl} is not in public/`);
-
-  const def: ActivityDef = {
-    name: node.name ?? "",
-    kind: node.kind,
-    contentType,
-    type: type!,
-    content,
-    ...(node.event ? { event: node.event } : {}),
-  };
-  const optional = {
-    state: node.state,
-    duration: node.duration ?? duration,
-    optional: node.optional,
-    weight: node.weight,
-    maxScore: node.maxScore,
-    manualGrading: node.manualGrading,
-    constraint: node.constraint,
-    imageUrl: node.imageUrl,
-    proctored: node.proctored,
-    supportReview: node.supportReview,
-    modes: node.modes,
-    preferredSize: node.preferredSize,
-    done: node.done,
-    missed: node.missed,
-    posts: node.posts,
-  };
-  for (const [key, value] of Object.entries(optional))
-    if (value !== undefined) (def as unknown as Record<string, unknown>)[key] = value;
-  if (node.kind === ActivityKind.composite) {
-    def.children = node.children!.map((child, i) =>
-      expandNode(child, { ...at, field: `${field ? `${field}.` : ""}children[${i}]` }),
-    );
-  }
-  return def;
-}
-
-function listDir(dir: string): string[] {
-  return existsSync(dir) ? readdirSync(dir).filter((name) => !name.startsWith(".")) : [];
+interface DemoScormPackage {
+  /** The course folder whose root activity receives the package. */
+  course: string;
+  /** The package's folder under scorm/ (zipped by the seed). */
+  folder: string;
+  manifest: ScormManifest;
 }
 
 /** Loads, validates and cross-checks every data file under `dir`. */
@@ -759,6 +237,39 @@ export function loadDemoContent(dir: string = DEMO_DIR): DemoContent {
     walk(c.root);
   }
 
+  // Hub messages: a course with a hub, demo users as authors, instructors for announcements.
+  for (const c of courses) {
+    const file = path("courses", c.slug, "course.json");
+    if (c.messages && !c.announcements)
+      throw new DemoContentError(file, "messages", "the course has no communications hub: set announcements");
+    for (const channel of ["announcements", "chat"] as const) {
+      for (const [i, m] of (c.messages?.[channel] ?? []).entries()) {
+        const author = Object.hasOwn(users, m.by) ? users[m.by] : null;
+        if (!author) throw new DemoContentError(file, `messages.${channel}[${i}].by`, `unknown user "${m.by}"`);
+        if (!mayPostIn(channel, author.roles))
+          throw new DemoContentError(file, `messages.${channel}[${i}].by`, `${m.by} is no instructor`);
+      }
+    }
+  }
+
+  // SCORM packages: a course folder each, and a manifest the import takes.
+  const scormDir = path("scorm");
+  const packagesFile = join(scormDir, "packages.json");
+  const scormPackages: DemoScormPackage[] = existsSync(packagesFile)
+    ? readJson(packagesFile, scormPackagesSchema).map((p, i) => {
+        if (!courses.some((c) => c.slug === p.course))
+          throw new DemoContentError(packagesFile, `[${i}].course`, `unknown course folder "${p.course}"`);
+        const manifestFile = join(scormDir, p.package, "imsmanifest.xml");
+        if (!existsSync(manifestFile))
+          throw new DemoContentError(packagesFile, `[${i}].package`, `${shortPath(manifestFile)} not found`);
+        try {
+          return { course: p.course, folder: p.package, manifest: parseManifest(readFileSync(manifestFile, "utf8")) };
+        } catch (error) {
+          throw new DemoContentError(manifestFile, "", (error as Error).message);
+        }
+      })
+    : [];
+
   // Reinforcement questions: known courses and activities, a correct option that exists.
   const reinforcementFile = path("reinforcement.json");
   const reinforcement = existsSync(reinforcementFile) ? readJson(reinforcementFile, reinforcementFileSchema) : {};
@@ -796,6 +307,7 @@ export function loadDemoContent(dir: string = DEMO_DIR): DemoContent {
     media,
     learners: {},
     reinforcement,
+    scormPackages,
   };
   for (const name of listDir(path("learners"))) {
     const file = path("learners", name);
@@ -837,6 +349,8 @@ export function checkRecipe(content: DemoContent, recipe: LearnerRecipe, file: s
     for (const [j, a] of (e.attempts ?? []).entries()) {
       if (scale && a.score !== undefined && a.score !== null && a.score > scale.maxScore)
         fail(`attempts[${j}].score`, `above the maximum ${scale.maxScore} of the course's scale`);
+      if (a.scorm)
+        checkScormData(content, course, a, (field, message) => fail(`attempts[${j}].scorm${field}`, message));
     }
     if (e.certificatePdf && !existsSync(publicPath(e.certificatePdf)))
       fail("certificatePdf", `${e.certificatePdf} is not in public/`);
@@ -851,6 +365,30 @@ export function checkRecipe(content: DemoContent, recipe: LearnerRecipe, file: s
     return { ...r, course: course.slug };
   });
   return recipe.reinforcement ? { enrolments, reinforcement } : { enrolments };
+}
+
+/**
+ * An attempt's SCORM data: the course holds a package, the attempt is in progress (a finished package
+ * has nothing to resume), each SCO is one of the manifest's and each value one a commit could set.
+ */
+function checkScormData(
+  content: DemoContent,
+  course: CourseDef,
+  attempt: AttemptDef,
+  fail: (field: string, message: string) => never,
+) {
+  const pkg = content.scormPackages.find((p) => p.course === course.slug);
+  if (!pkg) return fail("", `${course.slug} holds no SCORM package (scorm/packages.json)`);
+  if (attempt.state !== ObjectiveWorkflowState.inProgress)
+    fail("", "only an attempt in progress has SCORM data to resume");
+  const scos = scormScos(pkg.manifest.items).map((item) => item.identifier);
+  for (const [sco, cmi] of Object.entries(attempt.scorm ?? {})) {
+    if (!scos.includes(sco)) fail(`.${sco}`, `no SCO "${sco}" in the package (its SCOs: ${scos.join(", ")})`);
+    for (const [element, value] of Object.entries(cmi)) {
+      const code = cmiValueError(pkg.manifest.version, element, value);
+      if (code) fail(`.${sco}.${element}`, `SCORM ${pkg.manifest.version} refuses "${value}" (error ${code})`);
+    }
+  }
 }
 
 /** A course by its folder name or its code. */

@@ -4,8 +4,9 @@
  * each course's activities with its proctoring sessions.
  *
  * The demo users get theirs when the catalog is seeded; the browser tests' fixture creates a fresh
- * learner with the same function (`createLearner`, decision 014), so the demo and the tests cannot
- * drift apart. Everything is read back from the database by the data files' natural keys (course
+ * learner whose recipe goes through the same function (`createLearner` in test-learners.ts, decision
+ * 014), so the demo and the tests cannot drift apart. The rows of a learner's progress through the
+ * activities are made in seed-progress.ts; days, enrolment columns and scores in recipe-values.ts. Everything is read back from the database by the data files' natural keys (course
  * code, term name, part axis), so a recipe can be applied long after the catalog was seeded.
  *
  * Invariants kept by construction (and checked by seed-catalog.test.ts):
@@ -19,94 +20,23 @@
  */
 import { randomBytes } from "node:crypto";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { z } from "zod";
 import { CERTIFICATE_NUMBER_BYTES, certificateExpiration, formatCertificateNumber } from "../../domain/certificates";
-import {
-  ActivityContentType,
-  ActivityWorkflowState,
-  ObjectiveState,
-  ObjectiveWorkflowState,
-  ProctoringSessionState,
-} from "../../domain/vocabulary";
+import { ObjectiveWorkflowState } from "../../domain/vocabulary";
 import type { Db } from "../db/client";
 import * as s from "../db/schema";
-import {
-  checkRecipe,
-  demoContent,
-  DemoContentError,
-  enrolmentSchema,
-  type AccessSettings,
-  type DemoUserDef,
-  type LearnerRecipe,
-} from "./demo-content";
-import { hashPassword } from "../idp/password";
+import { demoContent } from "./demo-content";
+import type { DemoUserDef, LearnerRecipe } from "./content/schemas";
 import { courseLeaves, type CourseLeaf, type Tx } from "./seed-activities";
-
-const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
-const MINUTE_MS = 60_000;
-
-/** `now` shifted by a number of days (negative = past); null for undefined. */
-export function daysFrom(now: Date, days: number | undefined): Date | null {
-  return days === undefined ? null : new Date(now.getTime() + days * DAY_MS);
-}
-
-/** The UTC midnight that starts the day of `at`: a date without a time (decision 022). */
-function utcDay(at: Date | null): Date | null {
-  return at ? new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate())) : null;
-}
-
-/** The enrolment columns shared by accesses and aggregates. */
-export function accessColumns(settings: AccessSettings | undefined, now: Date, termIds: Record<string, string>) {
-  const a = settings ?? {};
-  return {
-    termId: a.term ? termIds[a.term] : null,
-    isMandatory: a.mandatory ?? false,
-    retake: a.retake ?? false,
-    dueDate: a.dueOnDay ? utcDay(daysFrom(now, a.dueIn)) : daysFrom(now, a.dueIn),
-    availabilityDate: daysFrom(now, a.availableIn),
-    availabilityEndDate: daysFrom(now, a.availableUntil),
-    gradeRevealPolicy: a.gradeReveal ?? "none",
-    gradeRevealDate: daysFrom(now, a.gradeRevealIn),
-  };
-}
-
-export interface ScaleForGrading {
-  maxScore: number;
-  normalizedPassingScore: number;
-  grades: { id: string; normalizedMinScore: number }[];
-}
-
-/**
- * The record fields for a raw score on a scale: normalizedScore = score / maxScore, the grade with the
- * highest normalizedMinScore ≤ normalizedScore, passed = normalizedScore ≥ normalizedPassingScore.
- * A null score (or no scale) gives an unresolved record (passed null).
- */
-export function gradeScore(
-  scale: ScaleForGrading | null,
-  score: number | null,
-): {
-  score: number | null;
-  maxScore: number | null;
-  normalizedScore: number | null;
-  gradeId: string | null;
-  passed: boolean | null;
-} {
-  if (!scale) return { score: null, maxScore: null, normalizedScore: null, gradeId: null, passed: null };
-  if (score === null)
-    return { score: null, maxScore: scale.maxScore, normalizedScore: null, gradeId: null, passed: null };
-  const normalizedScore = score / scale.maxScore;
-  let best: { id: string; normalizedMinScore: number } | null = null;
-  for (const g of scale.grades)
-    if (g.normalizedMinScore <= normalizedScore && (!best || g.normalizedMinScore > best.normalizedMinScore)) best = g;
-  return {
-    score,
-    maxScore: scale.maxScore,
-    normalizedScore,
-    gradeId: best?.id ?? null,
-    passed: normalizedScore >= scale.normalizedPassingScore,
-  };
-}
+import { accessColumns, daysFrom, gradeScore, type ScaleForGrading } from "./recipe-values";
+import {
+  insertChunked,
+  progressRows,
+  scormRowsOf,
+  type AwRow,
+  type RecRow,
+  type ScormRow,
+  type SessionRow,
+} from "./seed-progress";
 
 // ---------------------------------------------------------------------------------------------
 // The catalog as seeded, read back by natural keys
@@ -204,138 +134,6 @@ async function seededCatalog(tx: Tx, tenantId: string, slugs: string[], now: Dat
 }
 
 // ---------------------------------------------------------------------------------------------
-// Progress through the activities
-// ---------------------------------------------------------------------------------------------
-
-type WorkflowRow = typeof s.objectiveWorkflows.$inferInsert;
-type AwRow = typeof s.activityWorkflows.$inferInsert;
-type RecRow = typeof s.activityRecords.$inferInsert;
-type SessionRow = typeof s.proctoringSessions.$inferInsert;
-type Leaf = CourseLeaf & { partId: string };
-
-/** Score variation between activities of one attempt, so not every activity has the same ratio. */
-const JITTER = [0, 0.1, -0.1, 0.05, -0.05, 0.15, -0.15];
-const clamp01 = (x: number) => Math.min(1, Math.max(0, x));
-
-/**
- * Activity workflows and records for one objective workflow. In progress: the leaves marked `done`
- * plus the next required startable leaves in tree order, until finished / required ≈ progress, and
- * one more leaf in progress. Submitted and later: every startable leaf finished; manually graded
- * leaves wait in grading (no score) until the course is graded (state 4 on).
- */
-function progressRows(
-  wf: WorkflowRow & { id: string; userId: string; state: ObjectiveWorkflowState; progress: number },
-  leaves: Leaf[],
-  record: { score: number | null; maxScore: number | null } | null,
-  now: Date,
-) {
-  const aws: AwRow[] = [];
-  const records: RecRow[] = [];
-  const required = leaves.filter((l) => !l.optional && l.state !== ObjectiveState.archived);
-  let finished: Leaf[];
-  let inProgress: Leaf | null = null;
-  if (wf.state === ObjectiveWorkflowState.inProgress) {
-    const target = Math.round(wf.progress * required.length);
-    const chosen = new Set(leaves.filter((l) => l.done && l.startable));
-    let count = required.filter((l) => chosen.has(l)).length;
-    for (const l of required) {
-      if (count >= target) break;
-      if (!l.startable || l.missed || chosen.has(l)) continue;
-      chosen.add(l);
-      count++;
-    }
-    finished = leaves.filter((l) => chosen.has(l));
-    inProgress = required.find((l) => l.startable && !l.missed && !chosen.has(l)) ?? null;
-  } else {
-    finished = leaves.filter((l) => l.startable);
-  }
-  // Tree order, except that leaves with a closing date come first: they were finished before it.
-  const closes = (l: Leaf) => l.deadline ?? Number.MAX_SAFE_INTEGER;
-  finished = [...finished].sort((a, b) => closes(a) - closes(b));
-
-  const ratio = record && record.score !== null && record.maxScore ? record.score / record.maxScore : 0.85;
-  const unresolved = !!record && record.score === null;
-  const start = (wf.started ?? new Date(now.getTime() - 7 * DAY_MS)).getTime();
-  const end = Math.max(start + HOUR_MS, (wf.submitted ?? new Date(now.getTime() - HOUR_MS)).getTime());
-  const steps = finished.length + (inProgress ? 1 : 0);
-  const slot = (end - start) / Math.max(1, steps);
-  finished.forEach((leaf, i) => {
-    const started = new Date(start + slot * i + 5 * MINUTE_MS);
-    const done = new Date(Math.min(started.getTime() + Math.min(slot * 0.8, 50 * MINUTE_MS), end));
-    const awaitingGrade = leaf.manualGrading && wf.state < ObjectiveWorkflowState.graded;
-    const id = crypto.randomUUID();
-    aws.push({
-      id,
-      objectiveWorkflowId: wf.id,
-      activityPartId: leaf.partId,
-      userId: wf.userId,
-      state: awaitingGrade ? ActivityWorkflowState.inGrading : ActivityWorkflowState.finished,
-      started,
-      finished: done,
-    });
-    let score: number | null = null;
-    if (leaf.maxScore !== null && !awaitingGrade && !(unresolved && leaf.manualGrading)) {
-      score = Math.round(leaf.maxScore * clamp01(ratio + JITTER[i % JITTER.length]));
-    }
-    records.push({
-      activityWorkflowId: id,
-      objectiveWorkflowId: wf.id,
-      activityPartId: leaf.partId,
-      userId: wf.userId,
-      score,
-      maxScore: leaf.maxScore,
-      passed: score === null || leaf.maxScore === null ? null : score / leaf.maxScore >= 0.6,
-      finished: done,
-    });
-  });
-  if (inProgress) {
-    aws.push({
-      id: crypto.randomUUID(),
-      objectiveWorkflowId: wf.id,
-      activityPartId: inProgress.partId,
-      userId: wf.userId,
-      state: ActivityWorkflowState.inProgress,
-      started: new Date(start + slot * finished.length + 5 * MINUTE_MS),
-      finished: null,
-      resume:
-        inProgress.contentType === ActivityContentType.PublicFile
-          ? { page: 3 }
-          : inProgress.contentType === ActivityContentType.Vimeo
-            ? { seconds: 41 }
-            : null,
-    });
-  }
-  // Spec 4.8: a proctored activity's sitting. Submitted attempts were reviewed by the proctor; an
-  // attempt still in progress had its session end (completed) before it was submitted — the proctor
-  // lock of docs/decisions/010-proctor-lock.md.
-  const sessions: SessionRow[] = [];
-  for (const aw of aws) {
-    const leaf = leaves.find((l) => l.partId === aw.activityPartId);
-    if (!leaf?.proctored || !aw.started) continue;
-    const created = new Date((aw.started as Date).getTime() + MINUTE_MS);
-    const completed = aw.finished
-      ? (aw.finished as Date)
-      : new Date(Math.min(created.getTime() + 100 * MINUTE_MS, now.getTime() - MINUTE_MS));
-    sessions.push({
-      id: crypto.randomUUID(),
-      activityWorkflowId: aw.id!,
-      userId: wf.userId,
-      state:
-        wf.state === ObjectiveWorkflowState.inProgress
-          ? ProctoringSessionState.completed
-          : ProctoringSessionState.reviewed,
-      created,
-      completed,
-    });
-  }
-  return { aws, records, sessions };
-}
-
-async function insertChunked<T>(rows: T[], size: number, insert: (chunk: T[]) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < rows.length; i += size) await insert(rows.slice(i, i + size));
-}
-
-// ---------------------------------------------------------------------------------------------
 // applyLearnerRecipes
 // ---------------------------------------------------------------------------------------------
 
@@ -363,6 +161,7 @@ export async function applyLearnerRecipes(
     const awRows: AwRow[] = [];
     const arRows: RecRow[] = [];
     const sessionRows: SessionRow[] = [];
+    const scormRows: ScormRow[] = [];
     /** Finished, passed records of courses with a template: each has its certificate. */
     const certified: {
       recordId: string;
@@ -434,6 +233,7 @@ export async function applyLearnerRecipes(
             }
           }
           const progress = progressRows(workflow, course.leaves, graded, now);
+          if (a.scorm) scormRows.push(...scormRowsOf(e.course, course.leaves, progress.aws, a.scorm));
           awRows.push(...progress.aws);
           arRows.push(...progress.records);
           sessionRows.push(...progress.sessions);
@@ -507,6 +307,7 @@ export async function applyLearnerRecipes(
 
     await insertChunked(awRows, 1000, (chunk) => tx.insert(s.activityWorkflows).values(chunk));
     await insertChunked(arRows, 1000, (chunk) => tx.insert(s.activityRecords).values(chunk));
+    if (scormRows.length) await tx.insert(s.scormAttempts).values(scormRows);
     // Sessions point at their activity workflow and back (last_proctoring_session_id): insert, then link.
     await insertChunked(sessionRows, 1000, (chunk) => tx.insert(s.proctoringSessions).values(chunk));
     if (sessionRows.length) {
@@ -585,174 +386,4 @@ export async function insertUser(
     .insert(s.userUnits)
     .values(user.units.map((unit, i) => ({ userId: row.id, unitId: unitIds[unit], isPrimary: i === 0 })));
   return row.id;
-}
-
-// ---------------------------------------------------------------------------------------------
-// createLearner: a fresh learner for a browser test (decision 014)
-// ---------------------------------------------------------------------------------------------
-
-/** The test-support endpoint's body: a demo user to be like, and/or enrolments of its own. */
-export const learnerRequestSchema = z.strictObject({
-  /** A demo user (users.json) whose account settings and recipe the learner gets. */
-  like: z.string().optional(),
-  /** Enrolments besides the ones `like` brings (same shape as learners/<user>.json). */
-  enrolments: z.array(enrolmentSchema).max(100).optional(),
-  firstName: z.string().trim().min(1).max(100).optional(),
-  lastName: z.string().trim().min(1).max(100).optional(),
-  timezone: z.string().trim().min(1).max(100).nullable().optional(),
-  /**
-   * Licensed features other than the demo tenant's (e.g. `{ "calendar": false }`): the learner gets
-   * a tenant of its own — a copy of the demo tenant's settings, features and units, no courses — so
-   * a browser test can see what a tenant without a feature sees (spec 2.10's 501 page).
-   */
-  features: z.record(z.string().regex(/^[A-Za-z]{1,40}$/), z.boolean()).optional(),
-  /** Another test learner whose groups (team, mini-group) this one joins, instead of copies of `like`'s. */
-  joinGroupsOf: z.uuid().optional(),
-});
-export type LearnerRequest = z.output<typeof learnerRequestSchema>;
-
-export interface CreatedLearner {
-  id: string;
-  email: string;
-  password: string;
-  name: string;
-  /** The reinforcement questions the recipe scheduled (the e-mail answer page's tests open their links). */
-  reinforcement: { id: string; options: { id: string; text: string }[]; correctAnswer: string }[];
-}
-
-/** A learner without a `like`: the demo tenant's first unit, the Learner role and the LMS licence. */
-function plainLearner(unit: string): Omit<DemoUserDef, "email"> {
-  return {
-    firstName: "Test",
-    lastName: "Learner",
-    roles: ["Learner"],
-    licences: ["LMS"],
-    department: unit,
-    units: [unit],
-  };
-}
-
-/** A new tenant with the settings, features (some overridden) and units of `fromId`; its id. */
-async function copyTenant(db: Db, fromId: string, features: Record<string, boolean>): Promise<string> {
-  return db.transaction(async (tx) => {
-    const suffix = randomBytes(6).toString("hex");
-    const [tenant] = await tx
-      .insert(s.tenants)
-      .values({ name: `Test tenant ${suffix}`, domain: `tenant-${suffix}.example.com` })
-      .returning({ id: s.tenants.id });
-    const [settings, known, units] = await Promise.all([
-      tx.select().from(s.settings).where(eq(s.settings.tenantId, fromId)),
-      tx.select().from(s.features).where(eq(s.features.tenantId, fromId)),
-      tx.select({ name: s.units.name }).from(s.units).where(eq(s.units.tenantId, fromId)),
-    ]);
-    if (settings.length) await tx.insert(s.settings).values(settings.map((row) => ({ ...row, tenantId: tenant.id })));
-    const merged = new Map(known.map((row) => [row.name, row.enabled]));
-    for (const [name, enabled] of Object.entries(features)) merged.set(name, enabled);
-    if (merged.size) {
-      await tx
-        .insert(s.features)
-        .values([...merged].map(([name, enabled]) => ({ tenantId: tenant.id, name, enabled })));
-    }
-    if (units.length) await tx.insert(s.units).values(units.map((u) => ({ tenantId: tenant.id, name: u.name })));
-    return tenant.id;
-  });
-}
-
-/**
- * Creates a learner in the demo tenant with a random e-mail address and password: a copy of the
- * `like` demo user's account (roles, licences, units, time zone) and recipe, plus `enrolments`.
- * Throws a DemoContentError naming the field for an unknown user, course or term.
- */
-export async function createLearner(db: Db, request: LearnerRequest, now: Date = new Date()): Promise<CreatedLearner> {
-  const content = demoContent();
-  const where = "request body";
-  if (request.like !== undefined && !Object.hasOwn(content.users, request.like)) {
-    throw new DemoContentError(
-      where,
-      "like",
-      `unknown demo user "${request.like}" (users of users.json: ${Object.keys(content.users).join(", ")})`,
-    );
-  }
-  const persona: Omit<DemoUserDef, "email"> = request.like
-    ? content.users[request.like]
-    : plainLearner(content.tenant.units[0]);
-  const liked = request.like ? content.learners[request.like] : undefined;
-  const recipe = checkRecipe(
-    content,
-    {
-      enrolments: [...(liked?.enrolments ?? []), ...(request.enrolments ?? [])],
-      ...(liked?.reinforcement ? { reinforcement: liked.reinforcement } : {}),
-    },
-    where,
-  );
-  const [tenant] = await db
-    .select({ id: s.tenants.id })
-    .from(s.tenants)
-    .where(eq(s.tenants.domain, content.tenant.domain))
-    .limit(1);
-  if (!tenant) throw new Error(`createLearner: the demo tenant (${content.tenant.domain}) is not seeded`);
-  if (request.features && recipe.enrolments.length > 0) {
-    throw new DemoContentError(where, "features", "a learner of a tenant of its own has no courses to be enrolled in");
-  }
-  if (request.features) tenant.id = await copyTenant(db, tenant.id, request.features);
-  const units = await db
-    .select({ id: s.units.id, name: s.units.name })
-    .from(s.units)
-    .where(eq(s.units.tenantId, tenant.id));
-  const password = randomBytes(12).toString("base64url");
-  const email = `${request.like ?? "learner"}-${randomBytes(6).toString("hex")}@example.com`;
-  const firstName = request.firstName ?? persona.firstName;
-  const lastName = request.lastName ?? persona.lastName;
-  const passwordHash = await hashPassword(password);
-  const id = await db.transaction(async (tx) => {
-    const userId = await insertUser(tx, {
-      tenantId: tenant.id,
-      user: {
-        ...persona,
-        email,
-        firstName,
-        lastName,
-        timezone: request.timezone === undefined ? persona.timezone : request.timezone,
-      },
-      passwordHash,
-      unitIds: Object.fromEntries(units.map((u) => [u.name, u.id])),
-    });
-    await applyLearnerRecipes(tx, { tenantId: tenant.id, now, learners: [{ userId, recipe }] });
-    // The `like` user's groups, as groups of the new learner's own (the demo user's place taken by
-    // the learner): every test learner like ada has a mini-group of four, and no group grows.
-    if (request.joinGroupsOf) {
-      // A teammate (decision 026): the new learner joins every group of that test learner instead.
-      const theirs = await tx
-        .select({ groupId: s.groupMembers.groupId })
-        .from(s.groupMembers)
-        .innerJoin(s.groups, eq(s.groups.id, s.groupMembers.groupId))
-        .where(and(eq(s.groupMembers.userId, request.joinGroupsOf), eq(s.groups.tenantId, tenant.id)));
-      if (theirs.length === 0) throw new DemoContentError("request", "joinGroupsOf", "that learner has no groups");
-      await tx.insert(s.groupMembers).values(theirs.map((g) => ({ groupId: g.groupId, userId })));
-    } else if (request.like) {
-      const groups = (content.tenant.groups ?? []).filter((g) => g.members.includes(request.like!));
-      const { insertGroup } = await import("./seed-groups");
-      for (const g of groups) {
-        const others = g.members.filter((m) => m !== request.like).map((m) => content.users[m].email);
-        const memberIds = others.length
-          ? await tx
-              .select({ id: s.users.id })
-              .from(s.users)
-              .where(and(eq(s.users.tenantId, tenant.id), inArray(s.users.email, others)))
-          : [];
-        await insertGroup(tx, tenant.id, content, g, [userId, ...memberIds.map((m) => m.id)]);
-      }
-    }
-    return userId;
-  });
-  const reinforcement = await db
-    .select({
-      id: s.reinforcementWorkflows.id,
-      options: s.reinforcementWorkflows.options,
-      correctAnswer: s.reinforcementWorkflows.correctAnswer,
-    })
-    .from(s.reinforcementWorkflows)
-    .where(eq(s.reinforcementWorkflows.userId, id))
-    .orderBy(s.reinforcementWorkflows.dueAt, s.reinforcementWorkflows.id);
-  return { id, email, password, name: `${firstName} ${lastName}`, reinforcement };
 }

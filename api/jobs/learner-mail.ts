@@ -10,7 +10,7 @@
  * transaction that queues the message in the outbox (decision 036): a node that loses a race inserts
  * nothing and sends nothing, and a failed run leaves no claim behind. The outbox sends what is queued.
  *
- * Every message is in the learner's language (`mail_preferences.locale`), multipart text + HTML, with
+ * Every message is in the learner's language (`users.locale`), multipart text + HTML, with
  * RFC 8058 `List-Unsubscribe` / `List-Unsubscribe-Post` headers and a visible unsubscribe link, both
  * signed for the learner and the kind.
  */
@@ -309,10 +309,9 @@ async function recipients(tx: Tx, userIds: string[]): Promise<Map<string, Recipi
       email: users.email,
       firstName: users.firstName,
       timezone: users.timezone,
-      locale: mailPreferences.locale,
+      locale: users.locale,
     })
     .from(users)
-    .leftJoin(mailPreferences, eq(mailPreferences.userId, users.id))
     .where(inArray(users.id, [...new Set(userIds)]));
   return new Map(rows.map((r) => [r.id, { ...r, locale: r.locale ?? "en-US" }]));
 }

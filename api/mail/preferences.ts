@@ -11,7 +11,7 @@ import { eq } from "drizzle-orm";
 import { DEFAULT_MAIL_PREFERENCES, type MailPreferences, type UnsubscribeKind } from "../../domain/mail-preferences";
 import type { SaveEmailPreferences } from "../../domain/contract/mail";
 import type { Db, Tx } from "../db/client";
-import { mailPreferences } from "../db/schema";
+import { mailPreferences, users } from "../db/schema";
 
 /** Without a configured key (tests, one process), one for the life of the process. */
 const processKey = randomBytes(32).toString("base64url");
@@ -43,22 +43,36 @@ export function listUnsubscribeHeaders(url: string): Record<string, string> {
 
 export type StoredPreferences = MailPreferences & { locale: string | null };
 
+/** The learner's preferences (the defaults without a row) and their language (`users.locale`), in one statement. */
 export async function readPreferences(db: Db | Tx, userId: string): Promise<StoredPreferences> {
-  const [row] = await db.select().from(mailPreferences).where(eq(mailPreferences.userId, userId));
-  return row
-    ? {
-        reinforcement: row.reinforcement,
-        dueReminders: row.dueReminders,
-        announcements: row.announcements,
-        dailyDigest: row.dailyDigest,
-        locale: row.locale,
-      }
-    : { ...DEFAULT_MAIL_PREFERENCES, locale: null };
+  const [row] = await db
+    .select({ locale: users.locale, prefs: mailPreferences })
+    .from(users)
+    .leftJoin(mailPreferences, eq(mailPreferences.userId, users.id))
+    .where(eq(users.id, userId));
+  const prefs = row?.prefs;
+  return {
+    ...(prefs
+      ? {
+          reinforcement: prefs.reinforcement,
+          dueReminders: prefs.dueReminders,
+          announcements: prefs.announcements,
+          dailyDigest: prefs.dailyDigest,
+        }
+      : DEFAULT_MAIL_PREFERENCES),
+    locale: row?.locale ?? null,
+  };
 }
 
-/** Saves what the patch names (the rest stays), creating the row with the defaults on first use. */
+/**
+ * Saves what the patch names (the rest stays), creating the row with the defaults on first use; a
+ * language goes to the learner's profile (`users.locale`), where sign-in keeps it too.
+ */
 export async function savePreferences(db: Db | Tx, userId: string, patch: SaveEmailPreferences, now: Date) {
-  const values = { ...patch, updatedAt: now };
+  const { locale, ...kinds } = patch;
+  if (locale) await db.update(users).set({ locale }).where(eq(users.id, userId));
+  if (Object.keys(kinds).length === 0) return;
+  const values = { ...kinds, updatedAt: now };
   await db
     .insert(mailPreferences)
     .values({ userId, ...DEFAULT_MAIL_PREFERENCES, ...values })

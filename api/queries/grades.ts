@@ -2,7 +2,8 @@
 // (issue 31 item 1) — a page of the learner's courses with attempt and result, and the graded activities of
 // those courses' attempts, in three statements whatever the number of courses (page, count, activities).
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { andAll, type FilterNode } from "../../domain/filter-expression";
+import type { FilterNode } from "../../domain/filter-expression/fields";
+import { andAll } from "../../domain/filter-expression/format";
 import type { GradeCourse } from "../../domain/contract/grades";
 import { ActivityKind, ObjectiveState, ObjectiveWorkflowState } from "../../domain/vocabulary";
 import type { Db } from "../db/client";
@@ -41,7 +42,7 @@ export interface GradesListOptions {
  * learner may see and a hidden score never shows through the order. `grades-api.test.ts` checks it
  * against the domain rule case by case.
  */
-export function visibleScore(now: Date): SQL<number | null> {
+function visibleScore(now: Date): SQL<number | null> {
   return sql<
     number | null
   >`case when ${objectiveRecords.id} is not null and not ${objectiveRecords.protectResults} and (

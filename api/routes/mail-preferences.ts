@@ -1,8 +1,11 @@
 import { Hono, type Context } from "hono";
+import { createMiddleware } from "hono/factory";
 import { eq } from "drizzle-orm";
 import { afterUnsubscribe, maskEmail, subscribedTo } from "../../domain/mail-preferences";
 import {
+  emailPreferencesSchema,
   saveEmailPreferencesSchema,
+  unsubscribeAnswerSchema,
   unsubscribeSchema,
   type EmailPreferences,
   type UnsubscribeAnswer,
@@ -15,7 +18,10 @@ import { limitWrites } from "../limit-writes";
 import { countLookup, evenly } from "../public-lookups";
 import { users } from "../db/schema";
 import { mailKey, readPreferences, savePreferences, validUnsubscribeToken } from "../mail/preferences";
-import { jsonBody, query } from "../validate";
+import { operations } from "../openapi";
+import { validJson, validQuery } from "../validate";
+
+const op = operations("email preferences");
 
 /** The learner a valid link names (null for a wrong signature or an unknown learner: the same 404). */
 async function linkedLearner(c: Context<ApiEnv>, link: UnsubscribeRequest) {
@@ -34,46 +40,88 @@ export function mailPreferenceRoutes() {
   r.use("/users/me/email-preferences", requireUser);
   r.use("/users/me/email-preferences", limitWrites("profile"));
 
-  r.get("/users/me/email-preferences", async (c) =>
-    c.json((await readPreferences(c.var.db, c.var.user.id)) satisfies EmailPreferences),
+  r.get(
+    "/users/me/email-preferences",
+    op({
+      summary: "Issue 31: the learner's e-mail preferences (no choice yet: every kind on, no digest)",
+      response: emailPreferencesSchema,
+      notShown: true,
+    }),
+    async (c) => c.json((await readPreferences(c.var.db, c.var.user.id)) satisfies EmailPreferences),
   );
 
-  r.put("/users/me/email-preferences", async (c) => {
-    const body = await jsonBody(c, saveEmailPreferencesSchema);
-    await savePreferences(c.var.db, c.var.user.id, body, c.var.now);
-    return c.json((await readPreferences(c.var.db, c.var.user.id)) satisfies EmailPreferences);
+  r.put(
+    "/users/me/email-preferences",
+    op({
+      summary: "Issue 31: change some e-mail preferences and/or the language e-mails are written in",
+      response: emailPreferencesSchema,
+      notShown: true,
+    }),
+    validJson(saveEmailPreferencesSchema),
+    async (c) => {
+      await savePreferences(c.var.db, c.var.user.id, c.req.valid("json"), c.var.now);
+      return c.json((await readPreferences(c.var.db, c.var.user.id)) satisfies EmailPreferences);
+    },
+  );
+
+  // The public lookups' limit per address comes before anything is read.
+  const limited = createMiddleware<ApiEnv>(async (c, next) => {
+    await countLookup(c);
+    await next();
   });
 
-  r.get("/public/email-unsubscribe", async (c) => {
-    await countLookup(c);
-    const link = query(c, unsubscribeSchema);
-    const answer = await evenly(async () => {
-      const user = await linkedLearner(c, link);
-      if (!user) return null;
-      const prefs = await readPreferences(c.var.db, link.user);
-      return { kind: link.kind, email: maskEmail(user.email), subscribed: subscribedTo(prefs, link.kind) };
-    });
-    if (!answer) throw notFound("link");
-    return c.json(answer satisfies UnsubscribeAnswer);
-  });
+  r.get(
+    "/public/email-unsubscribe",
+    op({
+      summary: "Issue 31: what a signed unsubscribe link names (404 for a wrong or foreign link; limited per address)",
+      auth: "none",
+      response: unsubscribeAnswerSchema,
+      errors: { 429: "Too many lookups from this address" },
+      notShown: true,
+    }),
+    limited,
+    validQuery(unsubscribeSchema),
+    async (c) => {
+      const link = c.req.valid("query");
+      const answer = await evenly(async () => {
+        const user = await linkedLearner(c, link);
+        if (!user) return null;
+        const prefs = await readPreferences(c.var.db, link.user);
+        return { kind: link.kind, email: maskEmail(user.email), subscribed: subscribedTo(prefs, link.kind) };
+      });
+      if (!answer) throw notFound("link");
+      return c.json(answer satisfies UnsubscribeAnswer);
+    },
+  );
 
   // RFC 8058: the one-click POST (through the app's page) turns that kind of e-mail off; again is the same.
-  r.post("/public/email-unsubscribe", async (c) => {
-    await countLookup(c);
-    const link = await jsonBody(c, unsubscribeSchema);
-    const answer = await evenly(async () => {
-      const user = await linkedLearner(c, link);
-      if (!user) return null;
-      await c.var.db.transaction(async (tx) => {
-        const prefs = await readPreferences(tx, link.user);
-        const { reinforcement, dueReminders, announcements, dailyDigest } = afterUnsubscribe(prefs, link.kind);
-        await savePreferences(tx, link.user, { reinforcement, dueReminders, announcements, dailyDigest }, c.var.now);
+  r.post(
+    "/public/email-unsubscribe",
+    op({
+      summary: "Issue 31 (RFC 8058): turn off the kind of e-mail a signed link names; again answers the same",
+      auth: "none",
+      response: unsubscribeAnswerSchema,
+      errors: { 429: "Too many lookups from this address" },
+      notShown: true,
+    }),
+    limited,
+    validJson(unsubscribeSchema),
+    async (c) => {
+      const link = c.req.valid("json");
+      const answer = await evenly(async () => {
+        const user = await linkedLearner(c, link);
+        if (!user) return null;
+        await c.var.db.transaction(async (tx) => {
+          const prefs = await readPreferences(tx, link.user);
+          const { reinforcement, dueReminders, announcements, dailyDigest } = afterUnsubscribe(prefs, link.kind);
+          await savePreferences(tx, link.user, { reinforcement, dueReminders, announcements, dailyDigest }, c.var.now);
+        });
+        return { kind: link.kind, email: maskEmail(user.email), subscribed: false };
       });
-      return { kind: link.kind, email: maskEmail(user.email), subscribed: false };
-    });
-    if (!answer) throw notFound("link");
-    return c.json(answer satisfies UnsubscribeAnswer);
-  });
+      if (!answer) throw notFound("link");
+      return c.json(answer satisfies UnsubscribeAnswer);
+    },
+  );
 
   return r;
 }

@@ -71,7 +71,7 @@ function toGradeActivityRow(a: GradeActivity, fmt: DateFormatter): GradeActivity
  * with =, +, -, @, a tab or a carriage return — a course named "=HYPERLINK(…)") is kept as text with a
  * leading apostrophe (OWASP's CSV injection advice). Numbers are written as numbers.
  */
-export function csvCell(value: string | number | null | undefined): string {
+function csvCell(value: string | number | null | undefined): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "number") return Number.isFinite(value) ? String(value) : "";
   const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;

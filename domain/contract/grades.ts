@@ -11,7 +11,7 @@ import { objectiveRecordSchema } from "./courses";
 const date = z.string().nullable();
 
 /** A graded activity of the course (it has a max score, or a person grades it), with the attempt's record. */
-export const gradeActivitySchema = z.object({
+const gradeActivitySchema = z.object({
   activityPathId: z.string(),
   activityId: z.string(),
   name: z.string(),
@@ -67,3 +67,4 @@ export const gradesQuerySchema = z.object({
     .transform((v) => v === "true"),
   filter: z.string().max(4000).optional(),
 });
+export type GradesQuery = z.output<typeof gradesQuerySchema>;

@@ -32,8 +32,8 @@ export const mailOutbox = pgTable(
 /**
  * Issue 31: what e-mail a learner wants (decision 042). No row: everything on, sent as it comes, in
  * English. `dailyDigest` gathers the kinds that are on into one message a day (08:00 in the learner's
- * time zone). `locale` is the learner's language, noted when they sign in, choose a language or save
- * these preferences: every e-mail is written in it.
+ * time zone). Every e-mail is written in the learner's language: `users.locale`, the one place it is
+ * kept (issue 25 item 3), noted when they sign in, choose a language or save these preferences.
  */
 export const mailPreferences = pgTable("mail_preferences", {
   userId: uuid("user_id")
@@ -43,7 +43,6 @@ export const mailPreferences = pgTable("mail_preferences", {
   dueReminders: boolean("due_reminders").notNull().default(true),
   announcements: boolean("announcements").notNull().default(true),
   dailyDigest: boolean("daily_digest").notNull().default(false),
-  locale: text("locale"),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -12,7 +12,6 @@ CREATE TABLE "mail_preferences" (
 	"due_reminders" boolean DEFAULT true NOT NULL,
 	"announcements" boolean DEFAULT true NOT NULL,
 	"daily_digest" boolean DEFAULT false NOT NULL,
-	"locale" text,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
