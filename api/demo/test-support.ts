@@ -137,7 +137,7 @@ function testSupportRoutes() {
    * POST /api/test-support/v1/learner-mail → { queued, sent }: one run of the learner mail jobs and the
    * outbox now (issue 31), instead of waiting for the next minute's run.
    */
-  r.post("/learner-mail", async (c) => {
+  r.post("/learner-mail", op("One run of the learner mail jobs and the outbox now: { queued, sent }"), async (c) => {
     const [{ runLearnerMail }, { sendPendingMail }, { mailKey }] = await Promise.all([
       import("../jobs/learner-mail"),
       import("../mail/outbox"),
