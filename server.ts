@@ -53,6 +53,7 @@ import { createDemoProctoringService, DEMO_PROCTORING_PATH } from "./api/demo/to
 import { createDemoLti13Tool } from "./api/demo/tools/lti13";
 import { createDemoLti11Tool } from "./api/demo/tools/lti11";
 import { attachmentBodyLimit } from "./domain/chat-attachments";
+import { createContentOrigin, defaultContentUrl } from "./app/server/content-origin.server";
 import { chatAttachmentRules, isChatPostPath } from "./app/server/chat-uploads.server";
 
 const isDev = process.env.NODE_ENV !== "production";
@@ -67,6 +68,35 @@ const scormLimits = {
   maxBytes: Number(process.env.SCORM_MAX_BYTES ?? SCORM_LIMITS.maxBytes),
   maxEntries: Number(process.env.SCORM_MAX_ENTRIES ?? SCORM_LIMITS.maxEntries),
 };
+/**
+ * Issue 29 item 1 (decision 040): the content origin — where SCORM packages run, apart from the app.
+ * CONTENT_URL names it (a host name of its own in production); unset, it is this server's next port
+ * under the other loopback name. CONTENT_PORT is the port this process listens on for it (default:
+ * CONTENT_URL's port when that is not PORT; none when a proxy brings its host name to PORT).
+ */
+const contentSetting = process.env.CONTENT_URL ? null : defaultContentUrl(appUrl, Number(process.env.CONTENT_PORT ?? port + 1));
+const contentUrl = (process.env.CONTENT_URL ?? contentSetting!.url).replace(/\/$/, "");
+{
+  const u = URL.parse(contentUrl);
+  if (!u || !/^https?:$/.test(u.protocol) || u.pathname.replace(/\/$/, "") !== "")
+    throw new Error(`CONTENT_URL: "${contentUrl}" is not an http(s) origin`);
+  if (u.origin === new URL(appUrl).origin) throw new Error("CONTENT_URL must be another origin than APP_URL (decision 040)");
+  if (contentSetting?.warning) console.warn(contentSetting.warning);
+}
+const contentHost = new URL(contentUrl).host.toLowerCase();
+const contentPort = process.env.CONTENT_PORT
+  ? Number(process.env.CONTENT_PORT)
+  : process.env.CONTENT_URL
+    ? (() => {
+        const u = new URL(contentUrl);
+        return u.port && Number(u.port) !== port ? Number(u.port) : null;
+      })()
+    : port + 1;
+/** CONTENT_CSP_SOURCES: space-separated origins packages may load from besides their own (fonts, video…). */
+const contentSources = (process.env.CONTENT_CSP_SOURCES ?? "").split(/\s+/).filter(Boolean);
+for (const source of contentSources)
+  if (!/^https:\/\/[a-z0-9.*-]+(:\d+)?$/i.test(source))
+    throw new Error(`CONTENT_CSP_SOURCES: "${source}" is not an https origin`);
 /** Issue 16 item 3 (decision 027): what files a chat message may carry; a bad value stops the server. */
 const chatAttachments = chatAttachmentRules(process.env);
 const appEnv = process.env.APP_ENV ?? (isDev ? "dev" : "prod");
@@ -84,6 +114,10 @@ const sessionSecret = process.env.SESSION_SECRET ?? secrets.sessionSecret;
  * The key of the personal calendar feed links (decision 022), derived from the session secret: every
  * node of a cluster already shares that one, so each shows the same link and finds it again.
  */
+/** The key of the grants under which the content origin reads a package's files (decision 040): every node the same. */
+const contentKey = Buffer.from(hkdfSync("sha256", sessionSecret, "", "learner-app content grants", 32)).toString(
+  "base64url",
+);
 const calendarFeedKey = Buffer.from(hkdfSync("sha256", sessionSecret, "", "learner-app calendar feed", 32)).toString(
   "base64url",
 );
@@ -208,6 +242,7 @@ if (!process.env.LMS_API_URL) {
       lti,
       jobs,
       calendarFeedKey,
+      contentKey,
       scormLimits,
       tutorModel,
       analyticsUrl,
@@ -226,6 +261,7 @@ if (!process.env.LMS_API_URL) {
       lti,
       jobs,
       calendarFeedKey,
+      contentKey,
       scormLimits,
       tutorModel,
       analyticsUrl,
@@ -247,6 +283,7 @@ const config = parseAppConfig(
     APP_URL: appUrl,
     SESSION_SECRET: sessionSecret,
     ...embeddedClient,
+    CONTENT_URL: contentUrl,
     // Issue 14 item 8: with the demo, proctored activities open in its simulated proctoring service.
     PROCTORING_URL:
       process.env.PROCTORING_URL ||
@@ -256,9 +293,22 @@ const config = parseAppConfig(
 );
 const lmsTransport = apiFetch ?? ((request: Request) => fetch(request));
 
+// The content origin's handler: the launcher and the package files, read from the LMS API (in-process
+// or LMS_API_URL) under the grant in their URL, never with a session.
+const contentHandler = createContentOrigin({
+  appOrigin: new URL(appUrl).origin,
+  transport: lmsTransport,
+  apiBase: process.env.LMS_API_URL ?? "http://lms.internal",
+  runtimeDir: resolve("build/content"),
+  extraSources: contentSources,
+});
+const contentListener = getRequestListener(contentHandler);
+
 const vite = isDev
   ? await import("vite").then((v) => v.createServer({ server: { middlewareMode: true }, appType: "custom" }))
   : null;
+// The launcher is its own build (vite.content.config.ts); the dev server builds it once at start.
+if (vite) await import("vite").then((v) => v.build({ configFile: resolve("vite.content.config.ts"), logLevel: "warn" }));
 const build = vite
   ? () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
   : ((await import(resolve("build/server/index.js"))) as ServerBuild);
@@ -437,12 +487,16 @@ web.all("*", async (c) => handleDocument(c.req.raw, await loadContext(getConnInf
 const appHost = new URL(appUrl).host.toLowerCase();
 const HOST_MARK = "learn_host_redirect";
 let hostWarned = false;
-function otherHostRedirect(req: IncomingMessage, url: string): string | null {
-  if (req.method !== "GET" && req.method !== "HEAD") return null;
-  const host = String(req.headers["x-forwarded-host"] ?? req.headers.host ?? "")
+/** The host name (and port) a request was sent to, as the proxy or the browser says. */
+function requestHost(req: IncomingMessage): string {
+  return String(req.headers["x-forwarded-host"] ?? req.headers.host ?? "")
     .split(",")[0]
     .trim()
     .toLowerCase();
+}
+function otherHostRedirect(req: IncomingMessage, url: string): string | null {
+  if (req.method !== "GET" && req.method !== "HEAD") return null;
+  const host = requestHost(req);
   if (!host || host === appHost) return null;
   if (url.startsWith("/api/") || url.startsWith(IDP_MOUNT) || url.startsWith("/operator/")) return null;
   if ((req.headers.cookie ?? "").includes(`${HOST_MARK}=1`)) {
@@ -492,6 +546,11 @@ const server = createServer((req, res) => {
     );
     return;
   }
+  // A proxy may bring the content origin's host name to this port: it gets the content origin only.
+  if (contentHost !== appHost && requestHost(req) === contentHost) {
+    void contentListener(req, res);
+    return;
+  }
   const elsewhere = otherHostRedirect(req, url);
   if (elsewhere) {
     res.writeHead(307, {
@@ -526,9 +585,25 @@ server.listen(port, () => {
   );
 });
 
+// The content origin's own port (decision 040): nothing but the launcher and the packages' files.
+const contentServer =
+  contentPort === null
+    ? null
+    : createServer((req, res) => {
+        const refusal = checkRequestTarget(req.url ?? "/");
+        if (refusal) {
+          res.writeHead(refusal.status, { "Cache-Control": "no-store", Connection: "close" });
+          res.end();
+          return;
+        }
+        void contentListener(req, res);
+      });
+contentServer?.listen(contentPort!, () => console.log(`Content origin (SCORM packages) on ${contentUrl}`));
+
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, () => {
     server.close();
+    contentServer?.close();
     process.exit(0);
   });
 }

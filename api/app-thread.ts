@@ -30,6 +30,7 @@ export interface ThreadApiOptions {
   calendarFeedKey?: string;
   tutorModel?: ApiDeps["tutorModel"];
   scormLimits?: ApiDeps["scormLimits"];
+  contentKey?: string;
   analyticsUrl?: string;
   chatAttachments?: ApiDeps["chatAttachments"];
 }
@@ -70,6 +71,7 @@ export function createThreadHandler(
     calendarFeedKey: options.calendarFeedKey,
     tutorModel: options.tutorModel,
     scormLimits: options.scormLimits,
+    contentKey: options.contentKey,
     analyticsUrl: options.analyticsUrl,
     chatAttachments: options.chatAttachments,
   });

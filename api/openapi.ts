@@ -402,7 +402,7 @@ addOperations({
   "/api/lms/v1/users/me/objective-workflows/{id}/activity-workflows/{awId}": {
     put: {
       summary:
-        "Save where the learner left off: { resume: { page } }, or one SCORM commit { scorm: { scoId, sequence, cmi: { element: value }, finish? } } (issue 15, decision 025). A commit's sequence must be above the SCO's last applied one (otherwise { applied: false }: a duplicate or late commit changes nothing); each CMI element is checked against the package version's data model (400 with the runtime's error code scorm.401/405 for 1.2, scorm.401/406/407 for 2004); finish on LMSFinish/Terminate rolls the SCOs up and finishes the activity workflow with the package's score. Answers { applied, sequence, finished }",
+        "Save where the learner left off: { resume: { page } }, or one SCORM commit { scorm: { scoId, attempt, sequence, cmi: { element: value }, finish?, navRequest?, shared? } } (issue 15, issue 30, decisions 025 and 040). A commit's sequence must be above the SCO's last applied one and it must belong to the SCO's current attempt (otherwise { applied: false }: a duplicate, late or stale commit changes nothing); each CMI element is checked against the package version's data model by the server's own rules (400 with the runtime's error code scorm.401/405 for 1.2, scorm.401/404/406/407 for 2004); finish on LMSFinish/Terminate adds the session time to the attempt's total, suspends or ends the attempt (cmi.exit, adl.nav.request), rolls the SCOs up and finishes the activity workflow with the package's score. Answers { applied, sequence, finished }",
       body: z.object({ scorm: scormCommitSchema }),
       params: ["id", "awId"],
     },
@@ -481,15 +481,17 @@ addOperations({
   "/api/scorm/v1/users/me/objective-workflows/{id}/activity-workflows/{awId}/runtime": {
     get: {
       summary:
-        "A SCORM activity's package (its SCOs in order, launch paths) and what the learner left in each SCO (resume)",
+        "A SCORM activity's package (its SCOs in order, launch paths, the manifest's values), what each SCO's next launch starts from (cmi.entry, attempt, data, total time), the learner's id and name, adl.data, and the grant (contentToken) under which the content origin serves the package's files (issue 30, decision 040)",
       params: ["id", "awId"],
       notShown: true,
     },
   },
-  "/api/lms-storage/v1/scorm/{activityId}/{path}": {
+  "/api/lms-storage/v1/scorm-content/{token}/{path}": {
     get: {
-      summary: "A file of an activity's SCORM package, to the learners the activity is open to (ranges, media types)",
-      params: ["activityId", "path"],
+      summary:
+        "A file of an activity's SCORM package for the content origin (issue 29 item 1, decision 040): no session; the signed grant of the runtime answer names package, activity and learner, expires, and the activity must still be open to the learner (ranges, media types)",
+      public: true,
+      params: ["token", "path"],
       notShown: true,
     },
   },

@@ -23,8 +23,17 @@ export const refuseControlCharacters = createMiddleware(async (c, next) => {
 
 const MAX_BODY_BYTES = 256 * 1024;
 
-/** Parses and validates a JSON body; anything else is a 4xx with field messages, never a 500. */
-export async function jsonBody<T extends z.ZodTypeAny>(c: Context, schema: T): Promise<z.infer<T>> {
+/**
+ * Parses and validates a JSON body; anything else is a 4xx with field messages, never a 500.
+ * `opaque` names top-level fields whose strings are data a program stores and reads back (a SCORM
+ * SCO's CMI values may hold any character; issue 30, ADL's DMI test writes C1 controls into
+ * cmi.suspend_data): only NUL, which PostgreSQL cannot store, is refused there.
+ */
+export async function jsonBody<T extends z.ZodTypeAny>(
+  c: Context,
+  schema: T,
+  options: { opaque?: string[] } = {},
+): Promise<z.infer<T>> {
   const type = c.req.header("content-type") ?? "";
   if (!type.includes("application/json")) {
     throw new ApiError(415, { "": [message("contentType", "Send the body as application/json.")] });
@@ -40,7 +49,14 @@ export async function jsonBody<T extends z.ZodTypeAny>(c: Context, schema: T): P
   } catch {
     throw new ApiError(400, { "": [message("invalidJson", "The body is not valid JSON.")] });
   }
-  if (holdsControlCharacters(raw)) throw invalidCharacters();
+  const opaque = new Set(options.opaque ?? []);
+  const plain =
+    raw && typeof raw === "object" && !Array.isArray(raw) && opaque.size > 0
+      ? Object.fromEntries(Object.entries(raw).filter(([key]) => !opaque.has(key)))
+      : raw;
+  if (holdsControlCharacters(plain)) throw invalidCharacters();
+  if (opaque.size > 0 && raw && typeof raw === "object" && holdsNul(Object.entries(raw).filter(([k]) => opaque.has(k))))
+    throw invalidCharacters();
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new ApiError(400, zodErrors(parsed.error));
   return parsed.data;
@@ -60,6 +76,23 @@ function holdsControlCharacters(root: unknown): boolean {
     else if (value && typeof value === "object")
       for (const [key, item] of Object.entries(value)) {
         if (hasControlCharacters(key)) return true;
+        pending.push(item);
+      }
+  }
+  return false;
+}
+
+/** NUL anywhere in a parsed value (PostgreSQL's text and jsonb cannot hold it). */
+function holdsNul(root: unknown): boolean {
+  const pending: unknown[] = [root];
+  while (pending.length) {
+    const value = pending.pop();
+    if (typeof value === "string") {
+      if (value.includes("\u0000")) return true;
+    } else if (Array.isArray(value)) pending.push(...value);
+    else if (value && typeof value === "object")
+      for (const [key, item] of Object.entries(value)) {
+        if (key.includes("\u0000")) return true;
         pending.push(item);
       }
   }

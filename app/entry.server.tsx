@@ -16,7 +16,7 @@ export { appLoadContext } from "./services/config.server";
 export const streamTimeout = 5_000;
 
 /** Content-Security-Policy with a fresh nonce per document (ARCHITECTURE.md security baseline). */
-function csp(nonce: string, dev: boolean, provider: string): string {
+function csp(nonce: string, dev: boolean, provider: string, content: string): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
@@ -26,7 +26,8 @@ function csp(nonce: string, dev: boolean, provider: string): string {
     "img-src 'self' data: https:",
     "font-src 'self' data:",
     `connect-src 'self'${dev ? " ws: wss:" : ""}`,
-    "frame-src 'self' https://player.vimeo.com https:",
+    // SCORM packages run on the content origin (decision 040), which may be plain http on loopback.
+    `frame-src 'self' https://player.vimeo.com https: ${content}`,
     "object-src 'self'",
     "media-src 'self' https:",
     "frame-ancestors 'self'",
@@ -88,7 +89,7 @@ export default function handleRequest(
           const body = new PassThrough();
           const stream = createReadableStreamFromReadable(body);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          responseHeaders.set("Content-Security-Policy", csp(nonce, dev, providerOrigin(appConfig(loadContext))));
+          responseHeaders.set("Content-Security-Policy", csp(nonce, dev, providerOrigin(appConfig(loadContext)), appConfig(loadContext).contentOrigin));
           if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-store");
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);

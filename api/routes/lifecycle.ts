@@ -1,7 +1,7 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
 import { scormCommitSchema } from "../../domain/contract/scorm";
-import { applyScormCommit } from "../scorm/runtime";
+import { applyScormCommit, runsScormPackage } from "../scorm/runtime";
 import {
   finishActivityWorkflowsSchema,
   finishObjectiveWorkflowSchema,
@@ -128,6 +128,12 @@ export function lifecycleRoutes() {
     const user = c.var.user;
     const now = c.var.now;
     const ids = [...new Set(body.activityWorkflowIds)].sort();
+    // Issue 30 item 7: a SCORM package finishes itself (its Terminate with its result); "Mark as done"
+    // would complete it without any of its data.
+    if (await runsScormPackage(c.var.db, ids))
+      throw new ApiError(409, {
+        "": [message("packageFinishesItself", "This activity is a SCORM package: it is finished from the package.")],
+      });
     return runCommand(
       c,
       {
@@ -274,7 +280,7 @@ export function lifecycleRoutes() {
   // Spec 7.3 PUT activity workflow: where the learner left off inside an activity (e.g. a PDF page).
   r.put("/users/me/objective-workflows/:id/activity-workflows/:awId", async (c) => {
     const p = params(c, activityWorkflowParams);
-    const body = await jsonBody(c, resumeBody);
+    const body = await jsonBody(c, resumeBody, { opaque: ["scorm"] });
     const db = c.var.db;
     const wf = await ownWorkflow(db, c.var.user.id, p.id);
     const partId = await activityWorkflowPart(db, wf.id, p.awId);

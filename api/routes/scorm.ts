@@ -11,6 +11,7 @@ import { storageDir } from "../files/certificate-files";
 import { importScormPackage, SCORM_LIMITS, saveUpload } from "../scorm/import";
 import { ScormPackageError } from "../scorm/manifest";
 import { loadScormRuntime } from "../scorm/runtime";
+import { contentKeyOf } from "../scorm/content-token";
 import { ownWorkflow } from "../queries/workflows";
 import { params } from "../validate";
 
@@ -74,7 +75,12 @@ export function scormRoutes() {
   r.get("/users/me/objective-workflows/:id/activity-workflows/:awId/runtime", async (c) => {
     const p = params(c, runtimeParams);
     const wf = await ownWorkflow(c.var.db, c.var.user.id, p.id);
-    return c.json(await loadScormRuntime(c.var.db, wf.id, p.awId));
+    return c.json(
+      await loadScormRuntime(c.var.db, c.var.user, wf.id, p.awId, {
+        contentKey: contentKeyOf(c.var.deps),
+        now: c.var.now,
+      }),
+    );
   });
   return r;
 }

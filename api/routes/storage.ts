@@ -21,6 +21,7 @@ const publicFileParams = z.object({ number: z.string().max(60), kind: z.enum(["p
 import { ObjectiveState } from "../../domain/vocabulary";
 import { isSafeEntryName } from "../../domain/scorm";
 import { scormDir } from "../scorm/import";
+import { contentKeyOf, verifyContentGrant } from "../scorm/content-token";
 import { contentType } from "mime-types";
 import { attachmentHeaders } from "../files/chat-attachments";
 import { hubMember, readableAttachment } from "../queries/chat";
@@ -62,12 +63,15 @@ export function storageRoutes(roots: string[]) {
     return certificateFile(c, row, kind);
   });
 
-  // Issue 15: the files of an activity's SCORM package, same-origin (through /learn/scorm/…) to the
-  // learners the activity is open to, with ranges and media types (decision 025).
-  r.use("/scorm/*", requireUser);
-  r.on(["GET", "HEAD"], "/scorm/:id/*", async (c) => {
-    const { id } = params(c, idParams);
-    const prefix = `/scorm/${id}/`;
+  // Issue 15, issue 29 item 1 (decision 040): the files of an activity's SCORM package, read by the
+  // content origin — which carries no session — under the grant the runtime answer gave the learner
+  // (api/scorm/content-token.ts): the grant names the package, the activity and the learner; the
+  // activity must still run that package and still be open to that learner, as for any content.
+  r.on(["GET", "HEAD"], "/scorm-content/:token/*", async (c) => {
+    const token = c.req.param("token");
+    const grant = verifyContentGrant(contentKeyOf(c.var.deps), token, c.var.now);
+    if (!grant) throw new ApiError(403, { "": [message("forbidden", "This link to the package has expired.")] });
+    const prefix = `/scorm-content/${token}/`;
     const at = c.req.path.indexOf(prefix);
     let relative: string;
     try {
@@ -77,10 +81,10 @@ export function storageRoutes(roots: string[]) {
     }
     if (at < 0 || !isSafeEntryName(relative)) throw notFound("file");
     const db = c.var.db;
-    const [activity] = await db.select().from(activities).where(eq(activities.id, id)).limit(1);
+    const [activity] = await db.select().from(activities).where(eq(activities.id, grant.activityId)).limit(1);
     const packageId = (activity?.content as { scorm?: { packageId?: string } } | undefined)?.scorm?.packageId;
-    if (!activity || !packageId || activity.tenantId !== c.var.user.tenantId) throw notFound("file");
-    const { found, refusal } = await openActivityRefusal(db, c.var.user.id, { activityId: id }, c.var.now);
+    if (!activity || packageId !== grant.packageId) throw notFound("file");
+    const { found, refusal } = await openActivityRefusal(db, grant.userId, { activityId: activity.id }, c.var.now);
     if (!found || activity.state === ObjectiveState.draft || activity.state === ObjectiveState.archived)
       throw new ApiError(403, { "": [message("forbidden", "You do not have permission to view this file.")] });
     if (refusal) throw refusal;

@@ -18,7 +18,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import yauzl from "yauzl";
 import { isSafeEntryName, launchFile, scormScos, type ScormManifest } from "../../domain/scorm";
 import { reindexContentPages } from "../content-pages";
-import { ActivityKind, ActivityType } from "../../domain/vocabulary";
+import { ActivityContentType, ActivityKind, ActivityType } from "../../domain/vocabulary";
 import type { Db } from "../db/client";
 import { activities, activityParts, objectives, scormPackages } from "../db/schema";
 import { parseManifest, ScormPackageError } from "./manifest";
@@ -194,12 +194,23 @@ export async function importScormPackage(db: Queryable, options: ImportOptions):
           manifest,
           bytes,
         });
+        // Issue 30 item 7: every field that decides how the activity is shown, whatever it was before
+        // (a video's content type made the learner see a video frame and "Mark as done").
         await tx
           .update(activities)
           .set({
             kind: ActivityKind.lti,
+            contentType: ActivityContentType.Lti13,
             type: ActivityType.Scorm,
             content: { scorm: { packageId: id, version: manifest.version } },
+            toolUrl: null,
+            duration: null,
+            preferredWidth: null,
+            preferredHeight: null,
+            manualGrading: false,
+            supportLtiGrading: false,
+            supportCollaborativeMode: false,
+            supportPersonalMode: true,
           })
           .where(eq(activities.id, activityId));
         // The activity's content changed: the tutor's index of it follows (a PDF it held is gone).

@@ -186,6 +186,7 @@ export async function loadContentView(input: ContentViewInput): Promise<{
               childCount: childCount(i.node),
               workflowId: workflow.id,
               launch: readOnly ? null : { workflowId: workflow.id, displayMode: agg.objective.displayMode },
+              contentOrigin: input.config.contentOrigin,
             }),
           ] as const,
       ),
