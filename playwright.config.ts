@@ -59,6 +59,8 @@ export default defineConfig({
       // The admin panel is configured (spec 1: the user menu's admin entry uses ADMIN_URL).
       ADMIN_URL: "/admin/console",
       PORT: String(port),
+      // The content origin where SCORM packages run (decision 040): the next port, on the other loopback name.
+      CONTENT_URL: `http://127.0.0.1:${port + 1}`,
       // Load shedding by event-loop delay (decision 031) off: on a shared machine the tests' own
       // server can pass 1 s of delay without being overloaded by them; the in-flight limit stays.
       OVERLOAD_MAX_DELAY_MS: "0",

@@ -85,7 +85,7 @@ const contentUrl = (process.env.CONTENT_URL ?? contentSetting!.url).replace(/\/$
 }
 const contentHost = new URL(contentUrl).host.toLowerCase();
 const contentPort = process.env.CONTENT_PORT
-  ? Number(process.env.CONTENT_PORT)
+  ? Number(process.env.CONTENT_PORT) || null // 0: another process serves the content origin
   : process.env.CONTENT_URL
     ? (() => {
         const u = new URL(contentUrl);
@@ -598,6 +598,12 @@ const contentServer =
         }
         void contentListener(req, res);
       });
+contentServer?.on("error", (error: NodeJS.ErrnoException) => {
+  console.error(
+    `[content] the content origin cannot listen on port ${contentPort} (${error.code ?? error.message}): set CONTENT_URL or CONTENT_PORT (README, decision 040)`,
+  );
+  process.exit(1);
+});
 contentServer?.listen(contentPort!, () => console.log(`Content origin (SCORM packages) on ${contentUrl}`));
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {

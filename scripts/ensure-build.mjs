@@ -13,7 +13,11 @@ function newest(dir) {
   return t;
 }
 const sources = ["app", "domain", "locales", "public"].filter(existsSync);
-const stale = !existsSync(output) || sources.some((d) => newest(d) > statSync(output).mtimeMs);
+// The content origin's launcher is a build of its own (decision 040): missing, the build is stale too.
+const stale =
+  !existsSync(output) ||
+  !existsSync("build/content/scorm-launcher.js") ||
+  sources.some((d) => newest(d) > statSync(output).mtimeMs);
 if (stale) {
   console.log("[start] building the app (react-router build)…");
   execSync("npm run build", { stdio: "inherit" });

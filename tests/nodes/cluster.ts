@@ -16,8 +16,8 @@ import { loadSecrets } from "../../api/runtime";
 import { createPostgresDatabase } from "../fixtures/postgres-database";
 
 export const NODES_PORT = Number(process.env.NODES_PORT ?? 3262);
-/** Node A, node B and the balancer (APP_URL). */
-export const PORTS = { A: NODES_PORT, B: NODES_PORT + 1, balancer: NODES_PORT + 2 } as const;
+/** Node A, node B, the balancer (APP_URL) and the content origin. */
+export const PORTS = { A: NODES_PORT, B: NODES_PORT + 1, balancer: NODES_PORT + 2, content: NODES_PORT + 3 } as const;
 export type NodeName = "A" | "B";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -85,6 +85,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
         E2E_FIXTURES: "1",
         PORT: String(PORTS[name]),
         APP_URL: appUrl,
+        // One content origin for the cluster (decision 040), served here by node A (CONTENT_PORT 0: none).
+        CONTENT_URL: `http://127.0.0.1:${PORTS.content}`,
+        CONTENT_PORT: name === "A" ? String(PORTS.content) : "0",
         DATA_DIR: dataDir,
         DATABASE_URL: database.url,
       },
