@@ -84,5 +84,34 @@ function testSupportRoutes() {
     return c.json({ data: rows });
   });
 
+  /**
+   * POST /api/test-support/v1/scorm-courses?learner=ID&name=… with a zip as the body → 201 { courseId,
+   * code, name }: a course of its own running the package, the learner enrolled and the course started.
+   */
+  r.post("/scorm-courses", async (c) => {
+    const [{ createScormCourse }, { storageDir }, { ScormPackageError }] = await Promise.all([
+      import("./test-scorm-course"),
+      import("../files/certificate-files"),
+      import("../scorm/manifest"),
+    ]);
+    const learnerId = c.req.query("learner") ?? "";
+    const name = (c.req.query("name") ?? "").slice(0, 200);
+    if (!/^[0-9a-f-]{36}$/.test(learnerId) || !name)
+      throw new ApiError(400, { "": [message("invalid", "?learner=ID&name=…")] });
+    try {
+      const course = await createScormCourse(c.get("db"), {
+        learnerId,
+        name,
+        body: c.req.raw.body,
+        storageRoot: storageDir(c.var.deps.dataDir),
+        now: c.get("now"),
+      });
+      return c.json(course, 201);
+    } catch (error) {
+      if (error instanceof ScormPackageError) throw new ApiError(400, { package: [message(error.code, error.message)] });
+      throw error;
+    }
+  });
+
   return r;
 }

@@ -136,7 +136,7 @@ export async function importScormPackage(db: Queryable, options: ImportOptions):
   if (second) throw new ScormPackageError("ambiguousCourse", `Two tenants have a course "${options.courseCode}".`, 409);
   if (!course) throw new ScormPackageError("unknownCourse", `No course has the code "${options.courseCode}".`, 404);
   const [part] = await db
-    .select({ activityId: activityParts.activityId, kind: activities.kind })
+    .select({ activityId: activityParts.activityId, kind: activities.kind, parentPartId: activityParts.parentPartId })
     .from(activityParts)
     .innerJoin(activities, eq(activities.id, activityParts.activityId))
     .where(
@@ -213,6 +213,13 @@ export async function importScormPackage(db: Queryable, options: ImportOptions):
             supportPersonalMode: true,
           })
           .where(eq(activities.id, activityId));
+        // A course whose root activity is the package is a SCORM course: its own kind and type say so
+        // (the course page and the cards read them).
+        if (part.parentPartId === null)
+          await tx
+            .update(objectives)
+            .set({ activityKind: ActivityKind.lti, type: ActivityType.Scorm })
+            .where(eq(objectives.id, course.id));
         // The activity's content changed: the tutor's index of it follows (a PDF it held is gone).
         await reindexContentPages(tx, [activityId], [options.storageRoot]);
       });

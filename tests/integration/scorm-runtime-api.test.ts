@@ -346,6 +346,9 @@ describe("SCORM run-time conformance (issue 30)", () => {
       preferredWidth: null,
     });
     expect((after.content as { scorm?: unknown }).scorm).toBeDefined();
+    // The package is the course's root activity: the course's own kind and type follow.
+    const [courseAfter] = await db.select().from(s.objectives).where(eq(s.objectives.id, objective.id));
+    expect(courseAfter).toMatchObject({ activityKind: 2, type: 9 });
     const { workflowId } = await enrolUser(db, { tenantId, userId: t.users.ada, objectiveId: objective.id }, { workflowState: 1 });
     const [aw] = await db
       .insert(s.activityWorkflows)
