@@ -54,6 +54,7 @@ import { createDemoLti13Tool } from "./api/demo/tools/lti13";
 import { createDemoLti11Tool } from "./api/demo/tools/lti11";
 import { attachmentBodyLimit } from "./domain/chat-attachments";
 import { createContentOrigin, defaultContentUrl } from "./app/server/content-origin.server";
+import { isScormCommitPath, SCORM_COMMIT_MAX_BYTES } from "./domain/contract/scorm";
 import { chatAttachmentRules, isChatPostPath } from "./app/server/chat-uploads.server";
 
 const isDev = process.env.NODE_ENV !== "production";
@@ -363,7 +364,14 @@ web.use("*", async (c, next) => {
 // A chat post (the page's form and the API's command) may carry its files: every one at its largest
 // passes, so one too large gets the spec's message from the API, not this 413.
 const chatBodyLimitBytes = Math.max(bodyLimitBytes, attachmentBodyLimit(chatAttachments));
-const limitBodies = bodyLimit((path) => (isChatPostPath(path) ? chatBodyLimitBytes : bodyLimitBytes));
+// A SCORM commit carries the SCO's whole kept data (decision 040): up to SCORM_COMMIT_MAX_BYTES.
+const limitBodies = bodyLimit((path) =>
+  isChatPostPath(path)
+    ? chatBodyLimitBytes
+    : isScormCommitPath(path)
+      ? Math.max(bodyLimitBytes, SCORM_COMMIT_MAX_BYTES)
+      : bodyLimitBytes,
+);
 const STREAMED_UPLOADS = new Set(["/api/scorm/v1/packages", "/operator/v1/scorm-packages"]);
 web.use("*", (c, next) => (STREAMED_UPLOADS.has(c.req.path) ? next() : limitBodies(c, next)));
 web.use("*", compressResponses());

@@ -32,16 +32,17 @@ const MAX_BODY_BYTES = 256 * 1024;
 export async function jsonBody<T extends z.ZodTypeAny>(
   c: Context,
   schema: T,
-  options: { opaque?: string[] } = {},
+  options: { opaque?: string[]; maxBytes?: number } = {},
 ): Promise<z.infer<T>> {
+  const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
   const type = c.req.header("content-type") ?? "";
   if (!type.includes("application/json")) {
     throw new ApiError(415, { "": [message("contentType", "Send the body as application/json.")] });
   }
   const length = Number(c.req.header("content-length") ?? 0);
-  if (length > MAX_BODY_BYTES) throw new ApiError(413, { "": [message("tooLarge", "The request body is too large.")] });
+  if (length > maxBytes) throw new ApiError(413, { "": [message("tooLarge", "The request body is too large.")] });
   const text = await c.req.text();
-  if (text.length > MAX_BODY_BYTES)
+  if (text.length > maxBytes)
     throw new ApiError(413, { "": [message("tooLarge", "The request body is too large.")] });
   let raw: unknown;
   try {

@@ -134,7 +134,7 @@ const WRITABLE: Record<ScormVersion, [RegExp, CmiRule][]> = {
     [/^cmi\.comments$/, STR(64_000)],
     [/^cmi\.student_preference\.(audio|language|speed|text)$/, STR(255)],
     [/^cmi\.objectives\.\d{1,3}\.(id|status|score\.(raw|min|max))$/, STR(4096)],
-    [/^cmi\.interactions\.\d{1,3}\.[a-z_.0-9]+$/, STR(64_000)],
+    [/^cmi\.interactions\.\d{1,3}\.[a-z_.0-9]+$/, STR(256 * 1024)],
   ],
   "2004": [
     // An empty characterstring is a valid location (RTE 4.2.14; the run-time library refused it, issue 30 item 5).
@@ -149,7 +149,7 @@ const WRITABLE: Record<ScormVersion, [RegExp, CmiRule][]> = {
     [/^cmi\.suspend_data$/, STR(64_000)],
     [/^cmi\.learner_preference\.(audio_level|language|delivery_speed|audio_captioning)$/, STR(1000)],
     [/^cmi\.objectives\.\d{1,4}\.[a-z_.0-9]+$/, STR(64_000)],
-    [/^cmi\.interactions\.\d{1,4}\.[a-z_.0-9]+$/, STR(64_000)],
+    [/^cmi\.interactions\.\d{1,4}\.[a-z_.0-9]+$/, STR(256 * 1024)],
     [/^cmi\.comments_from_learner\.\d{1,4}\.(comment|location|timestamp)$/, STR(64_000)],
   ],
 };

@@ -1,6 +1,6 @@
 import { Hono, type Context } from "hono";
 import { z } from "zod";
-import { scormCommitSchema } from "../../domain/contract/scorm";
+import { SCORM_COMMIT_MAX_BYTES, scormCommitSchema } from "../../domain/contract/scorm";
 import { applyScormCommit, runsScormPackage } from "../scorm/runtime";
 import {
   finishActivityWorkflowsSchema,
@@ -280,7 +280,7 @@ export function lifecycleRoutes() {
   // Spec 7.3 PUT activity workflow: where the learner left off inside an activity (e.g. a PDF page).
   r.put("/users/me/objective-workflows/:id/activity-workflows/:awId", async (c) => {
     const p = params(c, activityWorkflowParams);
-    const body = await jsonBody(c, resumeBody, { opaque: ["scorm"] });
+    const body = await jsonBody(c, resumeBody, { opaque: ["scorm"], maxBytes: SCORM_COMMIT_MAX_BYTES });
     const db = c.var.db;
     const wf = await ownWorkflow(db, c.var.user.id, p.id);
     const partId = await activityWorkflowPart(db, wf.id, p.awId);

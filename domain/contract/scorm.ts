@@ -62,6 +62,20 @@ export interface ScormRuntime {
   contentToken: string;
 }
 
+/**
+ * The largest body of one commit (issue 30): the kept data of a SCO is sent whole with each commit, and
+ * ADL's data-model test fills 250 interactions and comments (270 KB); eight times that is room enough.
+ */
+export const SCORM_COMMIT_MAX_BYTES = 2 * 1024 * 1024;
+
+/** The longest value of one element the server keeps. */
+export const SCORM_VALUE_MAX_CHARS = 256 * 1024;
+
+/** The app's and the API's paths that carry one commit (their body may be up to SCORM_COMMIT_MAX_BYTES). */
+export const isScormCommitPath = (path: string) =>
+  /^\/learn\/scorm-runtime\/[^/]+\/[^/]+$/.test(path) ||
+  /^\/api\/lms\/v1\/users\/me\/objective-workflows\/[^/]+\/activity-workflows\/[^/]+$/.test(path);
+
 /** adl.nav.request values a SCO may leave at Terminate (SCORM 2004 SN, RTE 4.4.x). */
 const NAV_REQUEST =
   /^(|_none_|continue|previous|exit|exitAll|abandon|abandonAll|suspendAll|\{target=[^{}\s]{1,4000}\}(choice|jump))$/;
@@ -78,7 +92,8 @@ export const scormCommitSchema = z
     scoId: z.string().min(1).max(255),
     attempt: z.number().int().min(1).max(1_000_000).default(1),
     sequence: z.number().int().min(1).max(2_147_483_647),
-    cmi: z.record(z.string().max(255), z.string().max(65_000)),
+    // A value may pass its SPM (ADL's test writes a performance response of 250 steps): the body's limit bounds them all.
+    cmi: z.record(z.string().max(255), z.string().max(SCORM_VALUE_MAX_CHARS)),
     finish: z.boolean().optional(),
     navRequest: z.string().max(4100).regex(NAV_REQUEST).optional(),
     shared: z.record(z.string().min(1).max(4000), z.string().max(64_000)).optional(),

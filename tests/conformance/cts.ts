@@ -239,8 +239,10 @@ const DURATION = /(total_time|session_time|latency|max_time_allowed)$/;
  * through the element's type validator): durations by their seconds, reals by their number; other
  * values as characterstrings.
  */
-export function sameValue(element: string, expected: string, returned: string): boolean {
+export function sameValue(element: string, expected: string, returned: string, interactionType?: string): boolean {
   if (expected === returned) return true;
+  if (interactionType && /(correct_responses\.\d+\.pattern|learner_response)$/.test(element))
+    return samePattern(interactionType, expected, returned, element.endsWith("pattern"));
   // A _children list names the same elements in any order.
   if (element.endsWith("._children")) return expected.split(",").sort().join() === returned.split(",").sort().join();
   if (DURATION.test(element)) {
@@ -250,6 +252,69 @@ export function sameValue(element: string, expected: string, returned: string): 
   }
   if (REAL.test(element)) return returned !== "" && Number(expected) === Number(returned);
   return false;
+}
+
+/** A pattern's leading delimiters with the type's defaults (the reference model's DMDelimiter). */
+function patternParts(value: string, defaults: Record<string, string>) {
+  const flags: Record<string, string> = { ...defaults };
+  let rest = value;
+  for (;;) {
+    const m = /^\{([^={}]*)=([^{}]*)\}/.exec(rest);
+    if (!m || !(m[1] in defaults)) break;
+    flags[m[1]] = m[2];
+    rest = rest.slice(m[0].length);
+  }
+  return { flags, rest };
+}
+
+/** InteractionValidator.compare: equal patterns or responses of an interaction type. */
+function samePattern(type: string, a: string, b: string, pattern: boolean): boolean {
+  const items = (v: string) => v.split("[,]");
+  const lang = (s: string) => {
+    const m = /^\{lang=([^}]*)\}(.*)$/s.exec(s);
+    return m ? { lang: m[1].toLowerCase().split("-")[0], text: m[2] } : { lang: "en", text: s };
+  };
+  switch (type) {
+    case "choice":
+      return new Set(items(a)).size === new Set(items(b)).size && items(a).every((x) => items(b).includes(x));
+    case "fill-in": {
+      const defaults = pattern ? { case_matters: "false", order_matters: "true" } : {};
+      const [x, y] = [patternParts(a, defaults), patternParts(b, defaults)];
+      if (JSON.stringify(x.flags) !== JSON.stringify(y.flags)) return false;
+      const norm = (s: string) => {
+        const l = lang(s);
+        return `${l.lang}|${x.flags.case_matters === "true" ? l.text : l.text.toLowerCase()}`;
+      };
+      const [ia, ib] = [items(x.rest).map(norm), items(y.rest).map(norm)];
+      if (ia.length !== ib.length) return false;
+      return x.flags.order_matters === "false"
+        ? ia.every((v) => ib.includes(v))
+        : ia.every((v, i) => v === ib[i]);
+    }
+    case "long-fill-in": {
+      const defaults = pattern ? { case_matters: "false", lang: "en" } : { lang: "en" };
+      const [x, y] = [patternParts(a, defaults), patternParts(b, defaults)];
+      const sameLang = x.flags.lang.toLowerCase().split("-")[0] === y.flags.lang.toLowerCase().split("-")[0];
+      const caseMatters = x.flags.case_matters === "true";
+      return sameLang && x.flags.case_matters === y.flags.case_matters && (caseMatters ? x.rest === y.rest : x.rest.toLowerCase() === y.rest.toLowerCase());
+    }
+    case "performance": {
+      const defaults = pattern ? { order_matters: "true" } : {};
+      const [x, y] = [patternParts(a, defaults), patternParts(b, defaults)];
+      if (x.flags.order_matters !== y.flags.order_matters) return false;
+      const [ia, ib] = [items(x.rest), items(y.rest)];
+      return ia.length === ib.length && (x.flags.order_matters === "false" ? ia.every((v) => ib.includes(v)) : ia.every((v, i) => v === ib[i]));
+    }
+    case "numeric": {
+      if (!pattern) return Number(a) === Number(b);
+      const [ma, xa] = a.split("[:]");
+      const [mb, xb] = b.split("[:]");
+      const same = (p?: string, q?: string) => (p ?? "").trim() === (q ?? "").trim() || Number(p) === Number(q);
+      return same(ma, mb) && same(xa, xb);
+    }
+    default:
+      return a === b;
+  }
 }
 
 /** TestCaseEvaluator.evaluateCurrentResult: whether one answer passes. */
@@ -266,10 +331,10 @@ export function passes(call: Call, answer: Answer | null): boolean {
       return ["0", "301", "122"].includes(answer.error) || (element === "cmi.comments_from_lms" && answer.error === "401");
     if (expected.value !== "" && !element.includes("_count")) {
       if (element.includes("request_valid")) return ["true", "false", "unknown"].includes(answer.value);
-      return sameValue(element, expected.value, answer.value) && errorOk;
+      return sameValue(element, expected.value, answer.value, expected.interactionType) && errorOk;
     }
     if (answer.value.startsWith("{") && !element.includes("_count"))
-      return sameValue(element, expected.value, answer.value) && errorOk;
+      return sameValue(element, expected.value, answer.value, expected.interactionType) && errorOk;
   }
   if (call.method === "GetErrorString") {
     const ok =

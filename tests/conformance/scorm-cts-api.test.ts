@@ -157,6 +157,7 @@ async function runPackage(name: string) {
     pos++;
     let sequence = sco.sequence;
     for (const c of commits) {
+      if (process.env.CTS_DEBUG) console.log(`[cts] commit ${JSON.stringify(c).length} bytes`);
       const res = await pkg.commit({
         scoId: sco.id,
         attempt: sco.attempt,

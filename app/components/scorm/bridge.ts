@@ -61,7 +61,7 @@ const isStringRecord = (v: unknown, maxEntries: number): v is Record<string, str
   v !== null &&
   !Array.isArray(v) &&
   Object.keys(v).length <= maxEntries &&
-  Object.values(v).every((x) => typeof x === "string" && x.length <= 65_000);
+  Object.values(v).every((x) => typeof x === "string" && x.length <= 256 * 1024);
 
 /**
  * A launcher's message, read defensively: anything else (another shape, huge data) is null. Everything

@@ -16,6 +16,7 @@
 import type { LaunchData, SessionCommit } from "./bridge";
 import { isKeptCmiElement, type ScormVersion } from "#domain/scorm";
 import { intervalCentis } from "#domain/scorm-time";
+import { getError, setError } from "./data-model-2004";
 
 /** What the launcher holds: the API object the SCO finds, and the name it is found under. */
 export interface RuntimeHandle {
@@ -46,13 +47,26 @@ interface Inner {
 const EMPTY_ALLOWED_2004 = [
   /^cmi\.location$/,
   /^cmi\.suspend_data$/,
-  /^cmi\.learner_preference\.language$/,
   /^cmi\.comments_from_learner\.\d+\.(comment|location)$/,
   /^cmi\.objectives\.\d+\.description$/,
   /^cmi\.interactions\.\d+\.description$/,
 ];
 /** A value scorm-again accepts for the element, stored in place of "" (never sent, never shown). */
 const EMPTY_MARK = "\u2060";
+
+/** Values scorm-again accepts for each interaction type's pattern and learner response (see `guarded`). */
+const STAND_IN: Record<string, [pattern: string, response: string]> = {
+  "true-false": ["true", "true"],
+  choice: ["a", "a"],
+  "fill-in": ["a", "a"],
+  "long-fill-in": ["a", "a"],
+  likert: ["a", "a"],
+  matching: ["a[.]b", "a[.]b"],
+  performance: ["a[.]b", "a[.]b"],
+  sequencing: ["a", "a"],
+  numeric: ["0[:]1", "0"],
+  other: ["a", "a"],
+};
 
 const METHODS = {
   "1.2": ["LMSInitialize", "LMSFinish", "LMSGetValue", "LMSSetValue", "LMSCommit", "LMSGetLastError", "LMSGetErrorString", "LMSGetDiagnostic"],
@@ -106,6 +120,50 @@ function timespan(seconds: number): string {
   return `${two(Math.min(9999, Math.floor(seconds / 3600)))}:${two(Math.floor((seconds % 3600) / 60))}:${two(seconds % 60)}`;
 }
 
+/**
+ * Flattened elements in the order a data model is built: records by their number (not as text), and
+ * within a record its id and type before the rest.
+ */
+export function dataModelOrder(flat: Record<string, string>): [string, string][] {
+  const rank = (segment: string) => (segment === "id" ? 0 : segment === "type" ? 1 : 2);
+  return Object.entries(flat).sort(([a], [b]) => {
+    const x = a.split(".");
+    const y = b.split(".");
+    for (let i = 0; i < Math.min(x.length, y.length); i++) {
+      if (x[i] === y[i]) continue;
+      const [nx, ny] = [/^\d+$/.test(x[i]), /^\d+$/.test(y[i])];
+      if (nx && ny) return Number(x[i]) - Number(y[i]);
+      if (i > 0 && /^\d+$/.test(x[i - 1]) && rank(x[i]) !== rank(y[i])) return rank(x[i]) - rank(y[i]);
+      return x[i] < y[i] ? -1 : 1;
+    }
+    return x.length - y.length;
+  });
+}
+
+/** The values the library refuses though the data model allows them (RTE 4.2.9.1, 4.2.12). */
+function directlyStored(element: string, value: string): boolean {
+  if (/^cmi\.interactions\.\d+\.id$/.test(element)) return true; // already checked by setError (a URI)
+  if (/^cmi\.learner_preference\.(delivery_speed|audio_level)$/.test(element))
+    return /^\d+(\.\d+)?$/.test(value) && Number(value) >= 0;
+  if (element === "cmi.learner_preference.language") return value === "";
+  return false;
+}
+
+/** Sets a value in the record that holds it, where the library keeps it (`_name`). */
+function storeDirect(inner: Inner, element: string, value: string): boolean {
+  const parts = element.split(".");
+  let node: unknown = inner;
+  for (const part of parts.slice(0, -1)) {
+    const holder = node as Record<string, unknown> & { childArray?: unknown[] };
+    node = /^\d+$/.test(part) && Array.isArray(holder?.childArray) ? holder.childArray[Number(part)] : holder?.[part];
+    if (node === null || typeof node !== "object") return false;
+  }
+  const field = `_${parts[parts.length - 1]}`;
+  if (!(field in (node as object))) return false;
+  (node as Record<string, unknown>)[field] = value;
+  return true;
+}
+
 /** Whether `element` names a container of the data model (an object, not a value) in `inner`. */
 function isContainer(inner: Inner, element: string): boolean {
   const parts = element.split(".");
@@ -134,7 +192,33 @@ function isContainer(inner: Inner, element: string): boolean {
 export async function createRuntime(d: LaunchData, onCommit: (commit: SessionCommit) => void): Promise<RuntimeHandle> {
   const version = d.version;
   const inner = await innerApi(version);
-  inner.loadFromFlattenedJSON(initialCmi(d));
+  /** Interaction patterns and responses exactly as the SCO set them (the library rewrites their delimiters). */
+  const raw = new Map<string, string>();
+  const RAW = /^cmi\.interactions\.\d+\.(learner_response|correct_responses\.\d+\.pattern)$/;
+  // One element at a time in the data model's order: the library sorts some collections' keys as text
+  // ("10" before "2") and loses every record after the tenth (cmi.comments_from_learner). A value the
+  // library refuses to load though the SCO could set it (an interaction format, see `guarded`) gets
+  // its stand-in, and the value itself is kept here.
+  const types = new Map<string, string>();
+  for (const [element, value] of dataModelOrder(initialCmi(d))) {
+    const type = /^(cmi\.interactions\.\d+)\.type$/.exec(element);
+    if (type) types.set(type[1], value);
+    try {
+      // The library skips an empty value on load: an empty pattern or response takes the stand-in path.
+      if (value === "" && RAW.test(element)) throw new Error("empty");
+      inner.loadFromFlattenedJSON({ [element]: value });
+    } catch {
+      const record = RAW.exec(element) ? element.replace(/\.(learner_response|correct_responses\.\d+\.pattern)$/, "") : null;
+      const standIn = record ? STAND_IN[types.get(record) ?? ""]?.[element.endsWith("learner_response") ? 1 : 0] : undefined;
+      if (standIn === undefined) continue;
+      try {
+        inner.loadFromFlattenedJSON({ [element]: standIn });
+        raw.set(element, value);
+      } catch {
+        // nothing more to do: the element is left out
+      }
+    }
+  }
   if (version === "2004" && inner.adl) {
     const rv = inner.adl.nav.request_valid;
     rv.continue = d.nav.continue;
@@ -159,6 +243,7 @@ export async function createRuntime(d: LaunchData, onCommit: (commit: SessionCom
   let sessionTimeSet = false;
   let dirty = false;
   const emptied = new Set<string>();
+  const model = { get: (element: string) => String(call(names[2], element)) };
   const sharedAtStart = { ...d.sharedData.stores };
 
   const commitData = (finish: boolean): SessionCommit => {
@@ -166,11 +251,14 @@ export async function createRuntime(d: LaunchData, onCommit: (commit: SessionCom
     const cmi: Record<string, string> = {};
     for (const [element, value] of Object.entries(flat)) {
       if (typeof value !== "string" || !isKeptCmiElement(version, element)) continue;
-      const kept = emptied.has(element) || value === EMPTY_MARK ? "" : value;
+      const kept = emptied.has(element) || value === EMPTY_MARK ? "" : (raw.get(element) ?? value);
       const exitElement = version === "1.2" ? "cmi.core.exit" : "cmi.exit";
-      if (kept === "" && element !== exitElement && !emptied.has(element)) continue;
+      if (kept === "" && element !== exitElement && !emptied.has(element) && !raw.has(element)) continue;
       cmi[element] = kept;
     }
+    // What the library leaves out of its own rendering (an empty pattern, an emptied string) is saved too.
+    for (const [element, value] of raw) if (!(element in cmi)) cmi[element] = value;
+    for (const element of emptied) if (!(element in cmi) && isKeptCmiElement(version, element)) cmi[element] = "";
     // Only a session time the SCO set counts (the library would otherwise report its own default).
     const sessionElement = version === "1.2" ? "cmi.core.session_time" : "cmi.session_time";
     if (!sessionTimeSet) delete cmi[sessionElement];
@@ -206,6 +294,8 @@ export async function createRuntime(d: LaunchData, onCommit: (commit: SessionCom
       if (name === setValue && initialized && !terminated && typeof element === "string") {
         const text = typeof value === "string" ? value : String(value);
         if (version === "2004") {
+          const error = setError(element, text, model);
+          if (error) return refuse(error, "false");
           if (
             (element === "cmi.session_time" || /^cmi\.interactions\.\d+\.latency$/.test(element)) &&
             intervalCentis(text) === null
@@ -220,9 +310,25 @@ export async function createRuntime(d: LaunchData, onCommit: (commit: SessionCom
             return answer;
           }
         }
-        const answer = call(name, element, value);
+        let answer = call(name, element, value);
+        if (answer === "false" && call(getLastError) === "406" && version === "2004" && RAW.test(element)) {
+          // The value passed the data model's own rules (setError) but not the library's stricter
+          // reading of interaction formats ("", "[,]", delimiters): it keeps a stand-in, the SCO's
+          // value is kept here, read back and saved exactly.
+          const type = model.get(element.replace(/\.(learner_response|correct_responses\.\d+\.pattern)$/, ".type"));
+          const standIn = STAND_IN[type]?.[element.endsWith("learner_response") ? 1 : 0];
+          if (standIn !== undefined) answer = call(name, element, standIn);
+        }
+        if (answer === "false" && version === "2004" && directlyStored(element, text)) {
+          // A value the data model allows that the library refuses (a new id for an interaction,
+          // a delivery speed of 0, no language): stored in its record as the library keeps it.
+          const stored = storeDirect(inner, element, text);
+          if (stored) answer = "true";
+          override = stored ? "0" : override;
+        }
         if (answer === "true") {
           emptied.delete(element);
+          if (RAW.test(element)) raw.set(element, text);
           dirty = true;
           if (element === "adl.nav.request") navRequest = text;
           if (element === "cmi.session_time" || element === "cmi.core.session_time") sessionTimeSet = true;
@@ -230,7 +336,12 @@ export async function createRuntime(d: LaunchData, onCommit: (commit: SessionCom
         return answer;
       }
       if (name === getValue && typeof element === "string") {
+        if (version === "2004" && initialized && !terminated) {
+          const error = getError(element, model);
+          if (error) return refuse(error, "");
+        }
         const answer = call(name, element);
+        if (raw.has(element) && call(getLastError) === "0") return raw.get(element)!;
         if (emptied.has(element) || answer === EMPTY_MARK) return "";
         if (version === "2004" && /^adl\.data\.\d+\.store$/.test(element) && answer === "" && call(getLastError) === "0")
           return refuse(403, "");
