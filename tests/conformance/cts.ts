@@ -278,7 +278,7 @@ function samePattern(type: string, a: string, b: string, pattern: boolean): bool
     case "choice":
       return new Set(items(a)).size === new Set(items(b)).size && items(a).every((x) => items(b).includes(x));
     case "fill-in": {
-      const defaults = pattern ? { case_matters: "false", order_matters: "true" } : {};
+      const defaults: Record<string, string> = pattern ? { case_matters: "false", order_matters: "true" } : {};
       const [x, y] = [patternParts(a, defaults), patternParts(b, defaults)];
       if (JSON.stringify(x.flags) !== JSON.stringify(y.flags)) return false;
       const norm = (s: string) => {
@@ -292,14 +292,14 @@ function samePattern(type: string, a: string, b: string, pattern: boolean): bool
         : ia.every((v, i) => v === ib[i]);
     }
     case "long-fill-in": {
-      const defaults = pattern ? { case_matters: "false", lang: "en" } : { lang: "en" };
+      const defaults: Record<string, string> = pattern ? { case_matters: "false", lang: "en" } : { lang: "en" };
       const [x, y] = [patternParts(a, defaults), patternParts(b, defaults)];
       const sameLang = x.flags.lang.toLowerCase().split("-")[0] === y.flags.lang.toLowerCase().split("-")[0];
       const caseMatters = x.flags.case_matters === "true";
       return sameLang && x.flags.case_matters === y.flags.case_matters && (caseMatters ? x.rest === y.rest : x.rest.toLowerCase() === y.rest.toLowerCase());
     }
     case "performance": {
-      const defaults = pattern ? { order_matters: "true" } : {};
+      const defaults: Record<string, string> = pattern ? { order_matters: "true" } : {};
       const [x, y] = [patternParts(a, defaults), patternParts(b, defaults)];
       if (x.flags.order_matters !== y.flags.order_matters) return false;
       const [ia, ib] = [items(x.rest), items(y.rest)];

@@ -169,6 +169,9 @@ async function runPackage(name: string) {
       check(res.status === 200, `${name} visit ${pos}: commit refused ${res.status} ${JSON.stringify(res.body)}`);
     }
     const finish = commits.find((c) => c.finish);
+    // Every visit ends with the page's Terminate: a finishing save must reach the server (the browser
+    // run's navigation depends on it).
+    if (!sco.asset) check(finish !== undefined, `${name} visit ${pos}: Terminate sent no finishing save`);
     const cui = visit.cui;
     rt = await pkg.runtime();
     const ids = rt.scos.map((s) => s.id);

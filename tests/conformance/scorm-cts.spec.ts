@@ -110,30 +110,45 @@ async function runPackage(page: Page, name: string, learner: { id: string; name:
   let pos = 0;
   /** A launch the tester did not ask for yet (the player's own start after the package is reopened). */
   let lenient = false;
-  let reported: ((r: { launchedAs: string; answers: Answer[]; unexpected?: boolean }) => void) | null = null;
+  type Report = { launchedAs: string; answers: Answer[]; unexpected?: boolean };
+  /** Reports not yet judged, in order; `cursor` is the visit the next launch must be (moved at each report). */
+  const reports: Report[] = [];
+  let waiting: (() => void) | null = null;
+  let cursor = 0;
   await page.exposeBinding("__ctsVisit", (_source, act: string) => {
-    const visit = visits[pos];
+    const visit = visits[cursor];
     if (!visit) return null;
     if (act !== visit.activity) {
-      if (!lenient) check(false, `${name} visit ${pos + 1}: expected activity ${visit.activity}, the LMS launched ${act}`);
+      if (!lenient) check(false, `${name} visit ${cursor + 1}: expected activity ${visit.activity}, the LMS launched ${act}`);
       return { activity: visit.activity, calls: [], cui: "" };
     }
-    check(true, `${name} visit ${pos + 1}: activity ${act} launched`);
+    check(true, `${name} visit ${cursor + 1}: activity ${act} launched`);
     return { activity: visit.activity, calls: visit.calls.map(({ method, arg, value }) => ({ method, arg, value })), cui: visit.cui };
   });
-  await page.exposeBinding("__ctsReport", (_source, report: { launchedAs: string; answers: Answer[] }) => reported?.(report));
-  const nextReport = () => new Promise<{ launchedAs: string; answers: Answer[] }>((resolve) => (reported = resolve));
+  await page.exposeBinding("__ctsReport", (_source, report: Report) => {
+    if (visits[cursor] && report.launchedAs === visits[cursor].activity) cursor++;
+    reports.push(report);
+    waiting?.();
+  });
+  const nextReport = async () => {
+    while (reports.length === 0) await new Promise<void>((resolve) => (waiting = resolve));
+    return reports.shift()!;
+  };
 
-  let report = nextReport();
   await page.getByRole("button", { name: "Start activity" }).click();
   const toc = page.getByRole("navigation", { name: "Parts of this package" });
   const saved = page.locator('.scorm__status[data-status="saved"]');
   while (pos < visits.length) {
     const visit = visits[pos];
-    const r = await report;
+    const r = await Promise.race([
+      nextReport(),
+      new Promise<never>((_, fail) =>
+        setTimeout(() => fail(new Error(`${name}: visit ${pos + 1} (activity ${visit.activity}) never ran`)), 60_000),
+      ),
+    ]);
+    if (process.env.CTS_DEBUG) console.log(`[cts] ${name} report for visit ${pos + 1}: launched ${r.launchedAs}`);
     if (r.launchedAs !== visit.activity) {
       // A launch the tester did not want (the player's start after reopening): choose the expected one.
-      report = nextReport();
       lenient = false;
       await toc.getByRole("button", { name: activityTitle(name, visit.activity) }).click();
       continue;
@@ -144,7 +159,6 @@ async function runPackage(page: Page, name: string, learner: { id: string; name:
     );
     pos++;
     if (pos >= visits.length || visit.cui === "Exit") break;
-    report = nextReport();
     // The visit's Terminate (right after the report) reaches the server before the tester acts.
     await page.waitForTimeout(300);
     if (process.env.CTS_DEBUG) console.log(`[cts] ${name} visit ${pos} done (${visit.cui || "no instruction"})`);
@@ -189,6 +203,11 @@ for (const name of ["API", "DMI", "DMB"]) {
     );
     expect(made.status()).toBe(201);
     await page.addInitScript(shim);
+    if (process.env.CTS_DEBUG) {
+      page.on("console", (m) => console.log(`[browser ${m.type()}] ${m.text().slice(0, 300)}`));
+      page.on("pageerror", (e) => console.log(`[browser error] ${String(e).slice(0, 300)}`));
+      page.on("framenavigated", (f) => console.log(`[frame] ${f.url().slice(0, 160)}`));
+    }
     await login(page, learner, "/learn/courses");
     await page.getByRole("link", { name: `LMS Test Package ${name}` }).first().click();
     const [lastName, firstName] = [learner.name.split(" ").slice(1).join(" "), learner.name.split(" ")[0]];
