@@ -75,13 +75,16 @@ const scormLimits = {
  * under the other loopback name. CONTENT_PORT is the port this process listens on for it (default:
  * CONTENT_URL's port when that is not PORT; none when a proxy brings its host name to PORT).
  */
-const contentSetting = process.env.CONTENT_URL ? null : defaultContentUrl(appUrl, Number(process.env.CONTENT_PORT ?? port + 1));
+const contentSetting = process.env.CONTENT_URL
+  ? null
+  : defaultContentUrl(appUrl, Number(process.env.CONTENT_PORT ?? port + 1));
 const contentUrl = (process.env.CONTENT_URL ?? contentSetting!.url).replace(/\/$/, "");
 {
   const u = URL.parse(contentUrl);
   if (!u || !/^https?:$/.test(u.protocol) || u.pathname.replace(/\/$/, "") !== "")
     throw new Error(`CONTENT_URL: "${contentUrl}" is not an http(s) origin`);
-  if (u.origin === new URL(appUrl).origin) throw new Error("CONTENT_URL must be another origin than APP_URL (decision 040)");
+  if (u.origin === new URL(appUrl).origin)
+    throw new Error("CONTENT_URL must be another origin than APP_URL (decision 040)");
   if (contentSetting?.warning) console.warn(contentSetting.warning);
 }
 const contentHost = new URL(contentUrl).host.toLowerCase();
@@ -309,7 +312,8 @@ const vite = isDev
   ? await import("vite").then((v) => v.createServer({ server: { middlewareMode: true }, appType: "custom" }))
   : null;
 // The launcher is its own build (vite.content.config.ts); the dev server builds it once at start.
-if (vite) await import("vite").then((v) => v.build({ configFile: resolve("vite.content.config.ts"), logLevel: "warn" }));
+if (vite)
+  await import("vite").then((v) => v.build({ configFile: resolve("vite.content.config.ts"), logLevel: "warn" }));
 const build = vite
   ? () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
   : ((await import(resolve("build/server/index.js"))) as ServerBuild);
@@ -372,7 +376,12 @@ const limitBodies = bodyLimit((path) =>
       ? Math.max(bodyLimitBytes, SCORM_COMMIT_MAX_BYTES)
       : bodyLimitBytes,
 );
-const STREAMED_UPLOADS = new Set(["/api/scorm/v1/packages", "/operator/v1/scorm-packages"]);
+const STREAMED_UPLOADS = new Set([
+  "/api/scorm/v1/packages",
+  "/operator/v1/scorm-packages",
+  // Test support's package courses (browser tests only, loopback only): streamed to disk like an import.
+  "/api/test-support/v1/scorm-courses",
+]);
 web.use("*", (c, next) => (STREAMED_UPLOADS.has(c.req.path) ? next() : limitBodies(c, next)));
 web.use("*", compressResponses());
 

@@ -42,8 +42,7 @@ export async function jsonBody<T extends z.ZodTypeAny>(
   const length = Number(c.req.header("content-length") ?? 0);
   if (length > maxBytes) throw new ApiError(413, { "": [message("tooLarge", "The request body is too large.")] });
   const text = await c.req.text();
-  if (text.length > maxBytes)
-    throw new ApiError(413, { "": [message("tooLarge", "The request body is too large.")] });
+  if (text.length > maxBytes) throw new ApiError(413, { "": [message("tooLarge", "The request body is too large.")] });
   let raw: unknown;
   try {
     raw = text.length ? JSON.parse(text) : {};

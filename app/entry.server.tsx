@@ -89,7 +89,10 @@ export default function handleRequest(
           const body = new PassThrough();
           const stream = createReadableStreamFromReadable(body);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          responseHeaders.set("Content-Security-Policy", csp(nonce, dev, providerOrigin(appConfig(loadContext)), appConfig(loadContext).contentOrigin));
+          responseHeaders.set(
+            "Content-Security-Policy",
+            csp(nonce, dev, providerOrigin(appConfig(loadContext)), appConfig(loadContext).contentOrigin),
+          );
           if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-store");
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
           pipe(body);

@@ -82,7 +82,12 @@ describe("the next launch on the page after a save", () => {
       navRequest: "",
       sessionCentis: 6000,
     });
-    expect(next).toEqual({ attempt: 1, entry: "resume", cmi: { "cmi.location": "p2", "cmi.exit": "suspend" }, totalCentis: 12_000 });
+    expect(next).toEqual({
+      attempt: 1,
+      entry: "resume",
+      cmi: { "cmi.location": "p2", "cmi.exit": "suspend" },
+      totalCentis: 12_000,
+    });
   });
 
   it("starts the next attempt empty after a normal exit", () => {

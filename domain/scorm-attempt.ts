@@ -20,7 +20,8 @@ export interface SessionEnding {
 
 /** How a session that the SCO terminated ends, from its cmi.exit and its last adl.nav.request. */
 export function sessionEnding(version: ScormVersion, exit: string, navRequest: string): SessionEnding {
-  if (version === "1.2") return { state: exit === "suspend" ? "suspended" : "ended", exitAll: false, suspendAll: false };
+  if (version === "1.2")
+    return { state: exit === "suspend" ? "suspended" : "ended", exitAll: false, suspendAll: false };
   if (navRequest === "suspendAll") return { state: "suspended", exitAll: false, suspendAll: true };
   // RTE 4.2.10: time-out and (deprecated) logout end the attempt on the whole activity tree.
   const exitAll = navRequest === "exitAll" || navRequest === "abandonAll" || exit === "time-out" || exit === "logout";
@@ -89,8 +90,10 @@ export type NavOutcome =
  * allowed) or jump to any item — itself included, which relaunches it (issue 30 item 6).
  */
 export function navOutcome(request: string, index: number, ids: string[], control: ControlMode): NavOutcome {
-  if (request === "continue") return control.flow && index + 1 < ids.length ? { kind: "launch", index: index + 1 } : { kind: "stay" };
-  if (request === "previous") return control.flow && index > 0 ? { kind: "launch", index: index - 1 } : { kind: "stay" };
+  if (request === "continue")
+    return control.flow && index + 1 < ids.length ? { kind: "launch", index: index + 1 } : { kind: "stay" };
+  if (request === "previous")
+    return control.flow && index > 0 ? { kind: "launch", index: index - 1 } : { kind: "stay" };
   const target = /^\{target=([^}]+)\}(choice|jump)$/.exec(request);
   if (target) {
     const i = ids.indexOf(target[1]);

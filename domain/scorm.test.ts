@@ -77,11 +77,13 @@ describe("outcomes and rollup", () => {
       passed: null,
       scaled: 0.75,
     });
-    expect(scoOutcome("2004", { "cmi.score.scaled": "0.75" }, { masteryScore: null, scaledPassingScore: 0.8 })).toEqual({
-      completed: false,
-      passed: false,
-      scaled: 0.75,
-    });
+    expect(scoOutcome("2004", { "cmi.score.scaled": "0.75" }, { masteryScore: null, scaledPassingScore: 0.8 })).toEqual(
+      {
+        completed: false,
+        passed: false,
+        scaled: 0.75,
+      },
+    );
     // Completion by measure (RTE 4.2.4.1): a threshold makes the progress measure decide, whatever the status says.
     expect(
       scoOutcome(

@@ -15,7 +15,10 @@ export async function createScormCourse(
   db: Db,
   input: { learnerId: string; name: string; body: ReadableStream<Uint8Array> | null; storageRoot: string; now: Date },
 ): Promise<{ courseId: string; code: string; name: string }> {
-  const [learner] = await db.select({ tenantId: s.users.tenantId }).from(s.users).where(eq(s.users.id, input.learnerId));
+  const [learner] = await db
+    .select({ tenantId: s.users.tenantId })
+    .from(s.users)
+    .where(eq(s.users.id, input.learnerId));
   if (!learner) throw new Error("unknown learner");
   const tenantId = learner.tenantId;
   const code = `T-${crypto.randomUUID().slice(0, 8)}`;

@@ -108,9 +108,38 @@ function testSupportRoutes() {
       });
       return c.json(course, 201);
     } catch (error) {
-      if (error instanceof ScormPackageError) throw new ApiError(400, { package: [message(error.code, error.message)] });
+      if (error instanceof ScormPackageError)
+        throw new ApiError(400, { package: [message(error.code, error.message)] });
       throw error;
     }
+  });
+
+  /**
+   * GET /api/test-support/v1/scorm-attempts?learner=ID → { data: [{ scoId, attempt, state, totalCentis,
+   * cmi, activityWorkflowState, score, passed }] }: what the database keeps of a learner's SCORM
+   * attempts, for the browser tests that check it (issue 30).
+   */
+  r.get("/scorm-attempts", async (c) => {
+    const [s, { eq }] = await Promise.all([import("../db/schema"), import("drizzle-orm")]);
+    const learnerId = c.req.query("learner") ?? "";
+    if (!/^[0-9a-f-]{36}$/.test(learnerId)) throw new ApiError(400, { learner: [message("invalid", "a user id")] });
+    const rows = await c
+      .get("db")
+      .select({
+        scoId: s.scormAttempts.scoId,
+        attempt: s.scormAttempts.attempt,
+        state: s.scormAttempts.state,
+        totalCentis: s.scormAttempts.totalCentis,
+        cmi: s.scormAttempts.cmi,
+        activityWorkflowState: s.activityWorkflows.state,
+        score: s.activityRecords.score,
+        passed: s.activityRecords.passed,
+      })
+      .from(s.scormAttempts)
+      .innerJoin(s.activityWorkflows, eq(s.activityWorkflows.id, s.scormAttempts.activityWorkflowId))
+      .leftJoin(s.activityRecords, eq(s.activityRecords.activityWorkflowId, s.activityWorkflows.id))
+      .where(eq(s.activityWorkflows.userId, learnerId));
+    return c.json({ data: rows });
   });
 
   return r;

@@ -10,7 +10,14 @@
  * and the rollup of the SCOs finishes the activity workflow with the package's score.
  */
 import { and, eq, inArray, ne, or, sql } from "drizzle-orm";
-import { cmiValueError, isKeptCmiElement, rollup, scoOutcome, type ScormItem, type ScormManifest } from "../../domain/scorm";
+import {
+  cmiValueError,
+  isKeptCmiElement,
+  rollup,
+  scoOutcome,
+  type ScormItem,
+  type ScormManifest,
+} from "../../domain/scorm";
 import { launchEntry, sessionEnding } from "../../domain/scorm-attempt";
 import { formatTotalTime, sessionCentis } from "../../domain/scorm-time";
 import type { ScormCommit, ScormCommitResult, ScormRuntime, ScormSco } from "../../domain/contract/scorm";
@@ -227,7 +234,9 @@ export async function applyScormCommit(
         // Same attempt: add the session; the next attempt: start from it.
         totalCentis: sql`case when ${scormAttempts.attempt} = ${commit.attempt} then ${scormAttempts.totalCentis} else 0 end + ${session}`,
         attempt: commit.attempt,
-        state: ending ? ending.state : sql`case when ${scormAttempts.attempt} = ${commit.attempt} then ${scormAttempts.state} else 'open' end`,
+        state: ending
+          ? ending.state
+          : sql`case when ${scormAttempts.attempt} = ${commit.attempt} then ${scormAttempts.state} else 'open' end`,
         suspendedAllAt: ending ? (ending.suspendAll ? now : null) : sql`${scormAttempts.suspendedAllAt}`,
         updatedAt: now,
       },
@@ -245,7 +254,15 @@ export async function applyScormCommit(
   if (sharedWrites.length > 0)
     await db
       .insert(scormSharedData)
-      .values(sharedWrites.map(([targetId, store]) => ({ userId: user.id, packageId: found.pkg.id, targetId, store, updatedAt: now })))
+      .values(
+        sharedWrites.map(([targetId, store]) => ({
+          userId: user.id,
+          packageId: found.pkg.id,
+          targetId,
+          store,
+          updatedAt: now,
+        })),
+      )
       .onConflictDoUpdate({
         target: [scormSharedData.userId, scormSharedData.packageId, scormSharedData.targetId],
         set: { store: sql`excluded.store`, updatedAt: now },

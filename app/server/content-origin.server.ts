@@ -41,7 +41,7 @@ const COMMON = {
 const escapeAttr = (s: string) => s.replace(/[&"<>]/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /** The policy of a package's own pages: its own files (and data:/blob:), scripts as authoring tools write them. */
-export function packagePolicy(appOrigin: string, extra: string[] = []): string {
+function packagePolicy(appOrigin: string, extra: string[] = []): string {
   const more = extra.length ? ` ${extra.join(" ")}` : "";
   return [
     `default-src 'self' data: blob:${more}`,
@@ -63,7 +63,7 @@ export function packagePolicy(appOrigin: string, extra: string[] = []): string {
 }
 
 /** The launcher's own policy: its script, its frame of this origin, framed by the app only. */
-export function launcherPolicy(appOrigin: string): string {
+function launcherPolicy(appOrigin: string): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
@@ -124,7 +124,8 @@ export function createContentOrigin(options: ContentOriginOptions): (request: Re
           "Content-Type": TYPES[extname(file)] ?? "application/octet-stream",
           "Content-Security-Policy": "default-src 'none'",
           // The entry is asked for with its version in the query; its chunks' names carry their hash.
-          "Cache-Control": asset[1] === "scorm-launcher.js" && !url.search ? "no-cache" : "public, max-age=31536000, immutable",
+          "Cache-Control":
+            asset[1] === "scorm-launcher.js" && !url.search ? "no-cache" : "public, max-age=31536000, immutable",
         },
       });
     }
@@ -146,13 +147,24 @@ export function createContentOrigin(options: ContentOriginOptions): (request: Re
     }
     if (!res.ok && res.status !== 206) {
       const status = res.status === 403 || res.status === 416 ? res.status : 404;
-      return new Response(status === 403 ? "This link to the package has expired: open the activity again." : "Not found", {
-        status,
-        headers: { ...COMMON, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
-      });
+      return new Response(
+        status === 403 ? "This link to the package has expired: open the activity again." : "Not found",
+        {
+          status,
+          headers: { ...COMMON, "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+        },
+      );
     }
     const out = new Headers({ ...COMMON, "Content-Security-Policy": packageCsp });
-    for (const h of ["content-type", "content-length", "content-range", "accept-ranges", "cache-control", "last-modified", "etag"]) {
+    for (const h of [
+      "content-type",
+      "content-length",
+      "content-range",
+      "accept-ranges",
+      "cache-control",
+      "last-modified",
+      "etag",
+    ]) {
       const v = res.headers.get(h);
       if (v) out.set(h, v);
     }
@@ -173,7 +185,8 @@ export function defaultContentUrl(appUrl: string, contentPort: number): { url: s
   const app = new URL(appUrl);
   const host = app.hostname;
   if (host === "localhost") return { url: `${app.protocol}//127.0.0.1:${contentPort}`, warning: null };
-  if (host === "127.0.0.1" || host === "[::1]") return { url: `${app.protocol}//localhost:${contentPort}`, warning: null };
+  if (host === "127.0.0.1" || host === "[::1]")
+    return { url: `${app.protocol}//localhost:${contentPort}`, warning: null };
   return {
     url: `${app.protocol}//${host}:${contentPort}`,
     warning:

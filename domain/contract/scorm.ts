@@ -69,7 +69,7 @@ export interface ScormRuntime {
 export const SCORM_COMMIT_MAX_BYTES = 2 * 1024 * 1024;
 
 /** The longest value of one element the server keeps. */
-export const SCORM_VALUE_MAX_CHARS = 256 * 1024;
+const SCORM_VALUE_MAX_CHARS = 256 * 1024;
 
 /** The app's and the API's paths that carry one commit (their body may be up to SCORM_COMMIT_MAX_BYTES). */
 export const isScormCommitPath = (path: string) =>
@@ -100,7 +100,6 @@ export const scormCommitSchema = z
   })
   .strict();
 export type ScormCommit = z.infer<typeof scormCommitSchema>;
-export type ScormCommitInput = z.input<typeof scormCommitSchema>;
 
 /** The PUT's answer to a commit. */
 export interface ScormCommitResult {

@@ -287,23 +287,28 @@ function samePattern(type: string, a: string, b: string, pattern: boolean): bool
       };
       const [ia, ib] = [items(x.rest).map(norm), items(y.rest).map(norm)];
       if (ia.length !== ib.length) return false;
-      return x.flags.order_matters === "false"
-        ? ia.every((v) => ib.includes(v))
-        : ia.every((v, i) => v === ib[i]);
+      return x.flags.order_matters === "false" ? ia.every((v) => ib.includes(v)) : ia.every((v, i) => v === ib[i]);
     }
     case "long-fill-in": {
       const defaults: Record<string, string> = pattern ? { case_matters: "false", lang: "en" } : { lang: "en" };
       const [x, y] = [patternParts(a, defaults), patternParts(b, defaults)];
       const sameLang = x.flags.lang.toLowerCase().split("-")[0] === y.flags.lang.toLowerCase().split("-")[0];
       const caseMatters = x.flags.case_matters === "true";
-      return sameLang && x.flags.case_matters === y.flags.case_matters && (caseMatters ? x.rest === y.rest : x.rest.toLowerCase() === y.rest.toLowerCase());
+      return (
+        sameLang &&
+        x.flags.case_matters === y.flags.case_matters &&
+        (caseMatters ? x.rest === y.rest : x.rest.toLowerCase() === y.rest.toLowerCase())
+      );
     }
     case "performance": {
       const defaults: Record<string, string> = pattern ? { order_matters: "true" } : {};
       const [x, y] = [patternParts(a, defaults), patternParts(b, defaults)];
       if (x.flags.order_matters !== y.flags.order_matters) return false;
       const [ia, ib] = [items(x.rest), items(y.rest)];
-      return ia.length === ib.length && (x.flags.order_matters === "false" ? ia.every((v) => ib.includes(v)) : ia.every((v, i) => v === ib[i]));
+      return (
+        ia.length === ib.length &&
+        (x.flags.order_matters === "false" ? ia.every((v) => ib.includes(v)) : ia.every((v, i) => v === ib[i]))
+      );
     }
     case "numeric": {
       if (!pattern) return Number(a) === Number(b);
@@ -328,7 +333,9 @@ export function passes(call: Call, answer: Answer | null): boolean {
     if (element.includes("request_valid.choice") || element.includes("request_valid.jump"))
       return ["true", "false", "unknown"].includes(answer.value);
     if (!element.includes("_children") && element.includes("comments_from_lms"))
-      return ["0", "301", "122"].includes(answer.error) || (element === "cmi.comments_from_lms" && answer.error === "401");
+      return (
+        ["0", "301", "122"].includes(answer.error) || (element === "cmi.comments_from_lms" && answer.error === "401")
+      );
     if (expected.value !== "" && !element.includes("_count")) {
       if (element.includes("request_valid")) return ["true", "false", "unknown"].includes(answer.value);
       return sameValue(element, expected.value, answer.value, expected.interactionType) && errorOk;

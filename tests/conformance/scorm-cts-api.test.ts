@@ -46,7 +46,10 @@ async function importPackage(name: string) {
     .insert(s.activities)
     .values({ tenantId, name, kind: 5, contentType: 7, type: 0, maxScore: 10 })
     .returning();
-  const [part] = await db.insert(s.activityParts).values({ objectiveId: objective.id, activityId: a.id, axis: "0" }).returning();
+  const [part] = await db
+    .insert(s.activityParts)
+    .values({ objectiveId: objective.id, activityId: a.id, axis: "0" })
+    .returning();
   const zip = zipFolder(`${CTS_DIR}/LMSTestPackage_${name}`);
   const body = readFileSync(zip);
   rmSync(zip);
@@ -58,7 +61,11 @@ async function importPackage(name: string) {
     }),
   );
   expect(res.status).toBe(201);
-  const { workflowId } = await enrolUser(db, { tenantId, userId: t.users.ada, objectiveId: objective.id }, { workflowState: 1 });
+  const { workflowId } = await enrolUser(
+    db,
+    { tenantId, userId: t.users.ada, objectiveId: objective.id },
+    { workflowState: 1 },
+  );
   const [aw] = await db
     .insert(s.activityWorkflows)
     .values({ objectiveWorkflowId: workflowId!, activityPartId: part.id, userId: t.users.ada })
@@ -67,9 +74,14 @@ async function importPackage(name: string) {
   return {
     awId: aw.id,
     runtime: async () =>
-      (await (await t.request("GET", `/api/scorm/v1/users/me${base}/runtime`, { token: await t.token("ada") })).json()) as ScormRuntime,
+      (await (
+        await t.request("GET", `/api/scorm/v1/users/me${base}/runtime`, { token: await t.token("ada") })
+      ).json()) as ScormRuntime,
     commit: async (scorm: object) => {
-      const res = await t.request("PUT", `/api/lms/v1/users/me${base}`, { token: await t.token("ada"), body: { scorm } });
+      const res = await t.request("PUT", `/api/lms/v1/users/me${base}`, {
+        token: await t.token("ada"),
+        body: { scorm },
+      });
       return { status: res.status, body: (await res.json()) as unknown };
     },
   };
@@ -129,7 +141,10 @@ async function runPackage(name: string) {
     const counted = next.counted;
     next = null;
     const sco = rt.scos[index];
-    if (!sco) throw new Error(`no SCO ${index} at visit ${pos + 1}: ${JSON.stringify(rt.scos.map((s) => s.id))} start ${rt.start}`);
+    if (!sco)
+      throw new Error(
+        `no SCO ${index} at visit ${pos + 1}: ${JSON.stringify(rt.scos.map((s) => s.id))} start ${rt.start}`,
+      );
     const visit = visits[pos];
     const launched = sco.id.replace(/^activity_/, "");
     // testSCOLaunch(): the test page checks it is the activity the test expects now.
@@ -150,7 +165,10 @@ async function runPackage(name: string) {
         const call = translate(command, bundle, rt.learner);
         if (!call) continue;
         const answer = perform(api, call);
-        check(passes(call, answer), `${name} visit ${pos + 1} (activity ${launched}): ${command} → ${JSON.stringify(answer)}`);
+        check(
+          passes(call, answer),
+          `${name} visit ${pos + 1} (activity ${launched}): ${command} → ${JSON.stringify(answer)}`,
+        );
       }
       api.Terminate("");
     }
@@ -176,7 +194,9 @@ async function runPackage(name: string) {
     rt = await pkg.runtime();
     const ids = rt.scos.map((s) => s.id);
     const ending = finish ? sessionEnding(rt.version, finish.cmi["cmi.exit"] ?? "", finish.navRequest) : null;
-    const outcome: NavOutcome = finish ? navOutcome(finish.navRequest, index, ids, rt.controlMode) : { kind: "stay" as const };
+    const outcome: NavOutcome = finish
+      ? navOutcome(finish.navRequest, index, ids, rt.controlMode)
+      : { kind: "stay" as const };
     if (pos >= visits.length || cui === "Exit") break;
     const expected = visits[pos];
     const chosen = ids.indexOf(`activity_${expected.activity}`);

@@ -46,7 +46,11 @@ function shim() {
       let element = call.arg;
       if (element.includes("&")) {
         const [before, id, after] = element.split("&");
-        const collection = before.includes("data") ? "adl.data" : before.includes("objective") ? "cmi.objectives" : null;
+        const collection = before.includes("data")
+          ? "adl.data"
+          : before.includes("objective")
+            ? "cmi.objectives"
+            : null;
         if (collection) {
           const count = Number(a.GetValue(`${collection}._count`)) || 0;
           let index = -1;
@@ -119,11 +123,16 @@ async function runPackage(page: Page, name: string, learner: { id: string; name:
     const visit = visits[cursor];
     if (!visit) return null;
     if (act !== visit.activity) {
-      if (!lenient) check(false, `${name} visit ${cursor + 1}: expected activity ${visit.activity}, the LMS launched ${act}`);
+      if (!lenient)
+        check(false, `${name} visit ${cursor + 1}: expected activity ${visit.activity}, the LMS launched ${act}`);
       return { activity: visit.activity, calls: [], cui: "" };
     }
     check(true, `${name} visit ${cursor + 1}: activity ${act} launched`);
-    return { activity: visit.activity, calls: visit.calls.map(({ method, arg, value }) => ({ method, arg, value })), cui: visit.cui };
+    return {
+      activity: visit.activity,
+      calls: visit.calls.map(({ method, arg, value }) => ({ method, arg, value })),
+      cui: visit.cui,
+    };
   });
   await page.exposeBinding("__ctsReport", (_source, report: Report) => {
     if (visits[cursor] && report.launchedAs === visits[cursor].activity) cursor++;
@@ -155,7 +164,10 @@ async function runPackage(page: Page, name: string, learner: { id: string; name:
     }
     lenient = false;
     visit.calls.forEach((call, i) =>
-      check(passes(call, r.answers[i] ?? null), `${name} visit ${pos + 1} (activity ${visit.activity}): ${call.source} → ${JSON.stringify(r.answers[i])}`),
+      check(
+        passes(call, r.answers[i] ?? null),
+        `${name} visit ${pos + 1} (activity ${visit.activity}): ${call.source} → ${JSON.stringify(r.answers[i])}`,
+      ),
     );
     pos++;
     if (pos >= visits.length || visit.cui === "Exit") break;
@@ -165,7 +177,8 @@ async function runPackage(page: Page, name: string, learner: { id: string; name:
     await expect(saved, `${name}: the save after visit ${pos}`).toBeAttached({ timeout: 15_000 });
     const nav = visit.calls.findLast((c) => c.method === "SetValue" && c.arg === "adl.nav.request")?.value ?? "";
     const exit = visit.calls.findLast((c) => c.method === "SetValue" && c.arg === "cmi.exit")?.value ?? "";
-    const leaves = ["suspendAll", "exitAll", "exit", "abandonAll"].includes(nav) || ["time-out", "logout"].includes(exit);
+    const leaves =
+      ["suspendAll", "exitAll", "exit", "abandonAll"].includes(nav) || ["time-out", "logout"].includes(exit);
     if (leaves || visit.cui === "DMBx" || visit.cui === "DMBxAct") {
       // "Relaunch the package": the learner comes back to the course (the player starts where it should).
       lenient = visit.cui === "DMBxAct";
@@ -209,7 +222,10 @@ for (const name of ["API", "DMI", "DMB"]) {
       page.on("framenavigated", (f) => console.log(`[frame] ${f.url().slice(0, 160)}`));
     }
     await login(page, learner, "/learn/courses");
-    await page.getByRole("link", { name: `LMS Test Package ${name}` }).first().click();
+    await page
+      .getByRole("link", { name: `LMS Test Package ${name}` })
+      .first()
+      .click();
     const [lastName, firstName] = [learner.name.split(" ").slice(1).join(" "), learner.name.split(" ")[0]];
     const r = await runPackage(page, name, { id: learner.id, name: `${lastName}, ${firstName}` });
     results[name] = r;

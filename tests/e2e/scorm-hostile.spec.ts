@@ -54,7 +54,15 @@ test("a hostile package reads nothing of the learner's and changes nothing but i
   const outcome = (name: string) => probe.locator(`[data-probe="${name}"]`);
   // What SCORM gives every SCO by design: the learner's name (cmi.learner_name) — nothing more.
   await expect(probe.locator("#learner")).toHaveText(/^Hello .+, .+$/);
-  for (const name of ["cookies", "top-document", "top-storage", "courses-data", "profile-data", "api-me", "runtime-relay"])
+  for (const name of [
+    "cookies",
+    "top-document",
+    "top-storage",
+    "courses-data",
+    "profile-data",
+    "api-me",
+    "runtime-relay",
+  ])
     await expect(outcome(name), name).toHaveAttribute("data-outcome", "blocked");
   await expect(outcome("content-origin-storage")).toHaveAttribute("data-outcome", "empty");
   // The app's page stayed where it was, and the cross-site write changed nothing.

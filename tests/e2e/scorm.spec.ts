@@ -135,9 +135,7 @@ test.describe("SCORM 1.2 quiz", () => {
     // And the server has it: with the browser's storage cleared, the answer still comes back.
     await next.evaluate(() => localStorage.clear());
     await next.reload();
-    await expect(
-      sco(next, "Gifts and hospitality quiz").getByLabel("Decline it and tell your manager"),
-    ).toBeChecked();
+    await expect(sco(next, "Gifts and hospitality quiz").getByLabel("Decline it and tell your manager")).toBeChecked();
   });
 });
 

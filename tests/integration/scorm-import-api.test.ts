@@ -99,12 +99,16 @@ describe("importing a SCORM package (issue 15 item 1)", () => {
     expect((await fileOf("..%2F..%2Fpackage.json")).status).toBe(404);
     const path = (token: string) => `/api/lms-storage/v1/scorm-content/${token}/quiz.html`;
     // Expired, forged, garbled: 403; a grant for a package the activity no longer runs: 404.
-    expect((await t.request("GET", path(await grant("ada", { expires: Math.floor(Date.now() / 1000) - 1 })))).status).toBe(403);
+    expect(
+      (await t.request("GET", path(await grant("ada", { expires: Math.floor(Date.now() / 1000) - 1 })))).status,
+    ).toBe(403);
     const good = await grant();
     const forged = good.slice(0, -2) + (good.endsWith("AA") ? "BB" : "AA");
     expect((await t.request("GET", path(forged))).status).toBe(403);
     expect((await t.request("GET", path("x".repeat(96)))).status).toBe(403);
-    expect((await t.request("GET", path(await grant("ada", { packageId: "00000000-0000-4000-8000-000000000000" })))).status).toBe(404);
+    expect(
+      (await t.request("GET", path(await grant("ada", { packageId: "00000000-0000-4000-8000-000000000000" })))).status,
+    ).toBe(404);
   });
 
   it("imports a 2004 multi-SCO package over the previous one", async () => {

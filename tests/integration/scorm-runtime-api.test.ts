@@ -244,14 +244,24 @@ describe("SCORM run-time conformance (issue 30)", () => {
     const c = await values();
     const one = (sequence: number, attempt: number, cmi: Record<string, string>, extra: object = {}) =>
       c.commit({ scoId: "one", attempt, sequence, cmi, finish: true, ...extra });
-    await one(1, 1, { "cmi.location": "p1", "cmi.suspend_data": "s1", "cmi.exit": "suspend", "cmi.session_time": "PT1M" });
+    await one(1, 1, {
+      "cmi.location": "p1",
+      "cmi.suspend_data": "s1",
+      "cmi.exit": "suspend",
+      "cmi.session_time": "PT1M",
+    });
     let sco = (await (await c.runtime()).json()).scos[0];
     // The session's time is in the total and is not handed back as this session's (RTE 4.2.27).
     expect(sco).toMatchObject({ entry: "resume", attempt: 1, totalTime: "PT1M" });
     expect(sco.cmi).toEqual({ "cmi.location": "p1", "cmi.suspend_data": "s1", "cmi.exit": "suspend" });
     // A session that sets no session time adds nothing.
     await one(2, 1, { "cmi.location": "p2", "cmi.exit": "suspend" });
-    await one(3, 1, { "cmi.location": "p3", "cmi.exit": "", "cmi.session_time": "PT1H59M20S" }, { navRequest: "suspendAll" });
+    await one(
+      3,
+      1,
+      { "cmi.location": "p3", "cmi.exit": "", "cmi.session_time": "PT1H59M20S" },
+      { navRequest: "suspendAll" },
+    );
     sco = (await (await c.runtime()).json()).scos[0];
     expect(sco).toMatchObject({ entry: "resume", attempt: 1, totalTime: "PT2H20S" });
     await one(4, 1, { "cmi.exit": "normal", "cmi.session_time": "PT5S" });
@@ -263,16 +273,29 @@ describe("SCORM run-time conformance (issue 30)", () => {
     expect(row).toMatchObject({ attempt: 1, state: "ended", totalCentis: (2 * 3600 + 25) * 100 });
     // A late save of the ended attempt changes nothing; the new attempt's first save starts it.
     expect(await (await one(5, 1, { "cmi.location": "late" })).json()).toMatchObject({ applied: false });
-    expect(await (await one(6, 2, { "cmi.location": "a2", "cmi.exit": "suspend", "cmi.session_time": "PT10S" })).json()).toMatchObject({
+    expect(
+      await (await one(6, 2, { "cmi.location": "a2", "cmi.exit": "suspend", "cmi.session_time": "PT10S" })).json(),
+    ).toMatchObject({
       applied: true,
     });
     sco = (await (await c.runtime()).json()).scos[0];
-    expect(sco).toMatchObject({ entry: "resume", attempt: 2, totalTime: "PT10S", cmi: { "cmi.location": "a2", "cmi.exit": "suspend" } });
+    expect(sco).toMatchObject({
+      entry: "resume",
+      attempt: 2,
+      totalTime: "PT10S",
+      cmi: { "cmi.location": "a2", "cmi.exit": "suspend" },
+    });
   });
 
   it("a time-out exit ends every SCO's attempt (exitAll)", async () => {
     const c = await values();
-    await c.commit({ scoId: "two", attempt: 1, sequence: 1, finish: true, cmi: { "cmi.location": "t", "cmi.exit": "suspend" } });
+    await c.commit({
+      scoId: "two",
+      attempt: 1,
+      sequence: 1,
+      finish: true,
+      cmi: { "cmi.location": "t", "cmi.exit": "suspend" },
+    });
     await c.commit({ scoId: "one", attempt: 1, sequence: 1, finish: true, cmi: { "cmi.exit": "time-out" } });
     const rt = await (await c.runtime()).json();
     expect(rt.scos.map((x: { entry: string; attempt: number }) => [x.entry, x.attempt])).toEqual([
@@ -293,7 +316,9 @@ describe("SCORM run-time conformance (issue 30)", () => {
     const { errors } = await res.json();
     expect(errors["cmi.cmi.session_time"][0].code).toBe("scorm.406");
     expect(errors["cmi.cmi.location"]).toBeUndefined();
-    expect((await c.commit({ scoId: "one", attempt: 1, sequence: 1, cmi: {}, navRequest: "{target=x}leap" })).status).toBe(400);
+    expect(
+      (await c.commit({ scoId: "one", attempt: 1, sequence: 1, cmi: {}, navRequest: "{target=x}leap" })).status,
+    ).toBe(400);
   });
 
   it("item 4: adl.data is kept per learner and package, and a bucket the SCO may not write is refused", async () => {
@@ -302,7 +327,7 @@ describe("SCORM run-time conformance (issue 30)", () => {
     expect((await refused.json()).errors["shared.answers"][0].code).toBe("scorm.404");
     await c.commit({ scoId: "one", attempt: 1, sequence: 1, cmi: {}, shared: { notes: "remember" } });
     expect((await (await c.runtime()).json()).sharedData).toEqual({ notes: "remember" });
-    expect((await (await c.runtime("grace")).status)).toBe(404);
+    expect(await (await c.runtime("grace")).status).toBe(404);
   });
 
   it("item 7: importing into an activity of another kind makes it a SCORM activity in every field, and Mark as done is refused", async () => {
@@ -323,7 +348,10 @@ describe("SCORM run-time conformance (issue 30)", () => {
         preferredWidth: 640,
       })
       .returning();
-    const [part] = await db.insert(s.activityParts).values({ objectiveId: objective.id, activityId: video.id, axis: "0" }).returning();
+    const [part] = await db
+      .insert(s.activityParts)
+      .values({ objectiveId: objective.id, activityId: video.id, axis: "0" })
+      .returning();
     const zip = zipFolder("api/demo/data/scorm/gifts-quiz-12");
     const body = readFileSync(zip);
     rmSync(zip);
@@ -349,7 +377,11 @@ describe("SCORM run-time conformance (issue 30)", () => {
     // The package is the course's root activity: the course's own kind and type follow.
     const [courseAfter] = await db.select().from(s.objectives).where(eq(s.objectives.id, objective.id));
     expect(courseAfter).toMatchObject({ activityKind: 2, type: 9 });
-    const { workflowId } = await enrolUser(db, { tenantId, userId: t.users.ada, objectiveId: objective.id }, { workflowState: 1 });
+    const { workflowId } = await enrolUser(
+      db,
+      { tenantId, userId: t.users.ada, objectiveId: objective.id },
+      { workflowState: 1 },
+    );
     const [aw] = await db
       .insert(s.activityWorkflows)
       .values({ objectiveWorkflowId: workflowId!, activityPartId: part.id, userId: t.users.ada })

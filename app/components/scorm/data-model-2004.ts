@@ -19,7 +19,7 @@ const goodIndex = (s: string) => INDEX.test(s) && (s === "0" || !s.startsWith("0
 const count = (m: ModelReader, collection: string) => Number(m.get(`${collection}._count`)) || 0;
 
 /** RFC 3986 as java.net.URI reads it: no blank or illegal character, a scheme needs a scheme-specific part. */
-export function isUri(value: string): boolean {
+function isUri(value: string): boolean {
   if (value.trim() === "" || /[\s"<>\\^`{|}[\]]/.test(value) || /[\u0000-\u001f\u007f]/.test(value)) return false;
   if (/%(?![0-9a-fA-F]{2})/.test(value)) return false;
   if ((value.match(/#/g) ?? []).length > 1) return false;
@@ -30,7 +30,7 @@ export function isUri(value: string): boolean {
 }
 
 /** time(second,10,0): YYYY[-MM[-DD[Thh[:mm[:ss[.s]]]]]][TZD], years 1970–2038 (RTE 4.1.1.6). */
-export function isTime(value: string): boolean {
+function isTime(value: string): boolean {
   const m =
     /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2})(?::(\d{2})(?::(\d{2})(?:\.(\d{1,2}))?)?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?)?)?$/.exec(
       value,
@@ -55,7 +55,7 @@ export function isTime(value: string): boolean {
 }
 
 /** A language tag as ISO 639 and 3166 have them (language_type, RTE 4.1.1.3). */
-export function isLanguage(value: string): boolean {
+function isLanguage(value: string): boolean {
   if (value.trim() === "" || /[^\x21-\x7e]/.test(value)) return false;
   const tag = value.toLowerCase();
   const parts = tag.split("-");
@@ -118,7 +118,7 @@ const split = (v: string, sep: string) => v.split(sep);
 const endsWithSeparator = (v: string, sep: string) => v.trim().endsWith(sep);
 
 /** One interaction value by its type: a correct response's pattern (`pattern`) or the learner's response. */
-export function interactionValueError(type: string, value: string, pattern: boolean): number | null {
+function interactionValueError(type: string, value: string, pattern: boolean): number | null {
   const ok = (b: boolean) => (b ? null : 406);
   switch (type) {
     case "true-false":

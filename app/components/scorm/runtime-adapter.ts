@@ -69,8 +69,26 @@ const STAND_IN: Record<string, [pattern: string, response: string]> = {
 };
 
 const METHODS = {
-  "1.2": ["LMSInitialize", "LMSFinish", "LMSGetValue", "LMSSetValue", "LMSCommit", "LMSGetLastError", "LMSGetErrorString", "LMSGetDiagnostic"],
-  "2004": ["Initialize", "Terminate", "GetValue", "SetValue", "Commit", "GetLastError", "GetErrorString", "GetDiagnostic"],
+  "1.2": [
+    "LMSInitialize",
+    "LMSFinish",
+    "LMSGetValue",
+    "LMSSetValue",
+    "LMSCommit",
+    "LMSGetLastError",
+    "LMSGetErrorString",
+    "LMSGetDiagnostic",
+  ],
+  "2004": [
+    "Initialize",
+    "Terminate",
+    "GetValue",
+    "SetValue",
+    "Commit",
+    "GetLastError",
+    "GetErrorString",
+    "GetDiagnostic",
+  ],
 } as const;
 
 /** Loads scorm-again for the version (its ES builds export the classes by name). */
@@ -83,7 +101,7 @@ async function innerApi(version: ScormVersion): Promise<Inner> {
 }
 
 /** The launch's values as flattened CMI elements of the version. */
-export function initialCmi(d: LaunchData): Record<string, string> {
+function initialCmi(d: LaunchData): Record<string, string> {
   const out: Record<string, string> = { ...d.cmi };
   const set = (element: string, value: string | number | null | undefined) => {
     if (value !== null && value !== undefined) out[element] = String(value);
@@ -124,7 +142,7 @@ function timespan(seconds: number): string {
  * Flattened elements in the order a data model is built: records by their number (not as text), and
  * within a record its id and type before the rest.
  */
-export function dataModelOrder(flat: Record<string, string>): [string, string][] {
+function dataModelOrder(flat: Record<string, string>): [string, string][] {
   const rank = (segment: string) => (segment === "id" ? 0 : segment === "type" ? 1 : 2);
   return Object.entries(flat).sort(([a], [b]) => {
     const x = a.split(".");
@@ -208,8 +226,12 @@ export async function createRuntime(d: LaunchData, onCommit: (commit: SessionCom
       if (value === "" && RAW.test(element)) throw new Error("empty");
       inner.loadFromFlattenedJSON({ [element]: value });
     } catch {
-      const record = RAW.exec(element) ? element.replace(/\.(learner_response|correct_responses\.\d+\.pattern)$/, "") : null;
-      const standIn = record ? STAND_IN[types.get(record) ?? ""]?.[element.endsWith("learner_response") ? 1 : 0] : undefined;
+      const record = RAW.exec(element)
+        ? element.replace(/\.(learner_response|correct_responses\.\d+\.pattern)$/, "")
+        : null;
+      const standIn = record
+        ? STAND_IN[types.get(record) ?? ""]?.[element.endsWith("learner_response") ? 1 : 0]
+        : undefined;
       if (standIn === undefined) continue;
       try {
         inner.loadFromFlattenedJSON({ [element]: standIn });
@@ -343,7 +365,12 @@ export async function createRuntime(d: LaunchData, onCommit: (commit: SessionCom
         const answer = call(name, element);
         if (raw.has(element) && call(getLastError) === "0") return raw.get(element)!;
         if (emptied.has(element) || answer === EMPTY_MARK) return "";
-        if (version === "2004" && /^adl\.data\.\d+\.store$/.test(element) && answer === "" && call(getLastError) === "0")
+        if (
+          version === "2004" &&
+          /^adl\.data\.\d+\.store$/.test(element) &&
+          answer === "" &&
+          call(getLastError) === "0"
+        )
           return refuse(403, "");
         return answer;
       }

@@ -17,6 +17,9 @@ import { CommitQueue, type SaveStatus } from "./commit-queue";
  */
 const SANDBOX = "allow-scripts allow-same-origin allow-forms allow-popups allow-modals allow-downloads";
 
+/** How long a player that left the page still takes its SCO's last saves and sends them. */
+const AFTER_LEAVING_MS = 10_000;
+
 /** How long the player waits for a SCO taken down to send its last save before the next one starts. */
 const UNLOAD_WAIT_MS = 2000;
 
@@ -98,7 +101,12 @@ export default function ScormPlayer({ body }: { body: ScormBody }) {
     for (const [scoId, commit] of Object.entries(q.unsent())) {
       const state = states.current[scoId];
       if (state && commit.attempt === state.attempt && !commit.finish)
-        states.current[scoId] = afterSave(runtime.version, state, { ...commit, finish: false, navRequest: "", sessionCentis: 0 }).next;
+        states.current[scoId] = afterSave(runtime.version, state, {
+          ...commit,
+          finish: false,
+          navRequest: "",
+          sessionCentis: 0,
+        }).next;
     }
     const warn = (event: BeforeUnloadEvent) => {
       if (q.pending > 0) event.preventDefault();
@@ -106,7 +114,9 @@ export default function ScormPlayer({ body }: { body: ScormBody }) {
     window.addEventListener("beforeunload", warn);
     return () => {
       window.removeEventListener("beforeunload", warn);
-      q.dispose();
+      // Leaving the page within the app takes the frame down: the SCO's last save (its Terminate on
+      // unload) arrives after this, so the queue keeps sending for a while (its copy in storage stays).
+      setTimeout(() => q.dispose(), AFTER_LEAVING_MS);
     };
     // The queue lives as long as the activity workflow; revalidations do not replace it.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -166,9 +176,16 @@ export default function ScormPlayer({ body }: { body: ScormBody }) {
         // exitAll ends every SCO's attempt: their next launches start new ones.
         for (const s of runtime.scos)
           if (s.id !== launch.scoId && Object.keys(states.current[s.id].cmi).length > 0)
-            states.current[s.id] = { attempt: states.current[s.id].attempt + 1, entry: "ab-initio", cmi: {}, totalCentis: 0 };
+            states.current[s.id] = {
+              attempt: states.current[s.id].attempt + 1,
+              entry: "ab-initio",
+              cmi: {},
+              totalCentis: 0,
+            };
       if (launchId !== currentLaunch.current || switching.current) return;
-      const outcome = ending.exitAll ? { kind: "leave" as const } : navOutcome(save.navRequest, launch.index, ids, runtime.controlMode);
+      const outcome = ending.exitAll
+        ? { kind: "leave" as const }
+        : navOutcome(save.navRequest, launch.index, ids, runtime.controlMode);
       if (outcome.kind === "leave") setLeft(true);
       else if (outcome.kind === "launch") {
         setCurrent(outcome.index);
@@ -197,7 +214,8 @@ export default function ScormPlayer({ body }: { body: ScormBody }) {
       }
     };
     window.addEventListener("message", onMessage);
-    return () => window.removeEventListener("message", onMessage);
+    // The saves a SCO sends while its frame is taken down (the learner went to another page) still count.
+    return () => void setTimeout(() => window.removeEventListener("message", onMessage), AFTER_LEAVING_MS);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [running, runtime?.activityWorkflowId, contentOrigin]);
 
