@@ -3,6 +3,9 @@ import { defineConfig, devices } from "@playwright/test";
 const port = Number(process.env.E2E_PORT ?? 3210);
 const baseURL = `http://localhost:${port}`;
 const executablePath = process.env.PLAYWRIGHT_CHROMIUM_PATH || undefined;
+// The server's DATA_DIR, fixed here in the runner so the workers (which inherit its environment) know it:
+// the outside-tool spec registers and attaches its tool there with `npm run lti:tool` (issue 32).
+const dataDir = (process.env.E2E_DATA_DIR ??= `./data/e2e-${Date.now()}`);
 
 // Chromium flags that keep it quiet on a closed network (see STACK.md).
 const args = [
@@ -61,10 +64,14 @@ export default defineConfig({
       PORT: String(port),
       // The content origin where SCORM packages run (decision 040): the next port, on the other loopback name.
       CONTENT_URL: `http://127.0.0.1:${port + 1}`,
-      // Load shedding by event-loop delay (decision 031) off: on a shared machine the tests' own
-      // server can pass 1 s of delay without being overloaded by them; the in-flight limit stays.
-      OVERLOAD_MAX_DELAY_MS: "0",
-      DATA_DIR: process.env.E2E_DATA_DIR ?? `./data/e2e-${Date.now()}`,
+      // Overload control (decision 038) on, with a longer wait: on a shared machine the tests' own
+      // requests can wait over the default 1 s for a place without the server being overloaded by them.
+      OVERLOAD_MAX_WAIT_MS: "10000",
+      // No metrics port (decision 037): several test servers run on one machine; warnings and errors
+      // only in the test output (no line per request).
+      METRICS_PORT: "0",
+      LOG_LEVEL: "warn",
+      DATA_DIR: dataDir,
     },
   },
 });

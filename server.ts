@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { resolve } from "node:path";
 import { rm } from "node:fs/promises";
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { sql } from "drizzle-orm";
 import { getRequestListener } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
@@ -26,28 +26,31 @@ import {
   sendResponse,
 } from "./app/server/http.server";
 import {
+  AdmissionControl,
+  admissionGate,
+  admissionOptionsFrom,
   createOverloadResponder,
-  DEFAULT_SHEDDING,
-  eventLoopDelaySource,
-  LoadShedder,
   loadOverloadTexts,
-  shedRequests,
 } from "./app/server/overload.server";
 import { PUBLIC_PAGE_TTL_MS, publicPageCache } from "./app/server/public-page-cache.server";
 import { createApi } from "./api/app";
 import { openDatabase } from "./api/db/client";
 import { importScormPackage, saveUpload, SCORM_LIMITS } from "./api/scorm/import";
 import { ScormPackageError } from "./api/scorm/manifest";
+import { contentKeyFromSessionSecret } from "./api/scorm/content-token";
 import { seedIfEmpty } from "./api/demo/seed";
 import { demoAccountsAllowed, demoPassword, disableDemoPasswordAccounts } from "./api/demo/demo-accounts";
 import { createIdentityProvider, IDP_MOUNT } from "./api/idp/provider";
 import { deleteExpiredModels } from "./api/idp/adapter";
 import { createSessionStore, deleteEndedSessions } from "./api/sessions/store";
 import { operatorCommand, OperatorError, runOperatorCommand } from "./api/sessions/operator";
-import { loadSecrets, verifierFrom, type VerifierConfig } from "./api/runtime";
+import { verifierFrom, type Secrets, type VerifierConfig } from "./api/runtime";
+import { followSigningKeys, loadDeploymentSecrets } from "./api/stored-secrets";
 import { isLoopback, testSupportEnabled, testSupportMount, TEST_SUPPORT_PATH } from "./api/demo/test-support";
 import { startApiInThread } from "./api/app-thread";
-import { TOOLS_FILE } from "./api/lti/registry";
+import { registryOf, TOOLS_FILE } from "./api/lti/registry";
+import { AttachError, attachmentCommand, runAttachmentCommand } from "./api/lti/attach";
+import { certificateCommand, CertificateCommandError, runCertificateCommand } from "./api/certificate-revocation";
 import { demoTools } from "./api/demo/tools/registry";
 import { createDemoProctoringService, DEMO_PROCTORING_PATH } from "./api/demo/tools/proctoring";
 import { createDemoLti13Tool } from "./api/demo/tools/lti13";
@@ -56,8 +59,15 @@ import { attachmentBodyLimit } from "./domain/chat-attachments";
 import { createContentOrigin, defaultContentUrl } from "./app/server/content-origin.server";
 import { isScormCommitPath, SCORM_COMMIT_MAX_BYTES } from "./domain/contract/scorm";
 import { chatAttachmentRules, isChatPostPath } from "./app/server/chat-uploads.server";
+import { log, rootLog } from "./app/server/logger.server";
+import { createOperations } from "./app/server/operations.server";
+import { databaseNotReady } from "./api/db/health";
+import { pendingJobs } from "./api/jobs/run";
+import { openFileStore, storageConfigFrom } from "./api/files/object-store";
 
 const isDev = process.env.NODE_ENV !== "production";
+// The pages' build loads while the database and the API start (decision 038: start to first answer).
+const productionBuild = isDev ? null : import(resolve("build/server/index.js"));
 const port = Number(process.env.PORT ?? 3000);
 const appUrl = (process.env.APP_URL ?? `http://localhost:${port}`).replace(/\/$/, "");
 const dataDir = resolve(process.env.DATA_DIR ?? "./data");
@@ -85,7 +95,7 @@ const contentUrl = (process.env.CONTENT_URL ?? contentSetting!.url).replace(/\/$
     throw new Error(`CONTENT_URL: "${contentUrl}" is not an http(s) origin`);
   if (u.origin === new URL(appUrl).origin)
     throw new Error("CONTENT_URL must be another origin than APP_URL (decision 040)");
-  if (contentSetting?.warning) console.warn(contentSetting.warning);
+  if (contentSetting?.warning) rootLog.warn({ contentUrl }, contentSetting.warning);
 }
 const contentHost = new URL(contentUrl).host.toLowerCase();
 const contentPort = process.env.CONTENT_PORT
@@ -103,6 +113,9 @@ for (const source of contentSources)
     throw new Error(`CONTENT_CSP_SOURCES: "${source}" is not an https origin`);
 /** Issue 16 item 3 (decision 027): what files a chat message may carry; a bad value stops the server. */
 const chatAttachments = chatAttachmentRules(process.env);
+/** Where stored files live (decision 037): DATA_DIR/storage, or a bucket with STORAGE_BACKEND=s3. */
+const storage = storageConfigFrom(process.env, resolve(dataDir, "storage"));
+const files = openFileStore(storage);
 const appEnv = process.env.APP_ENV ?? (isDev ? "dev" : "prod");
 // Issue 16 item 6 (decision 028): the tutor's OpenAI-compatible model; without it, extractive answers.
 const tutorModel =
@@ -112,19 +125,6 @@ const tutorModel =
 /** The browser tests' learner fixture endpoint (decision 014): never on outside the tests. */
 const testSupport = testSupportEnabled({ ...process.env, APP_ENV: appEnv });
 
-const secrets = await loadSecrets(dataDir);
-const sessionSecret = process.env.SESSION_SECRET ?? secrets.sessionSecret;
-/**
- * The key of the personal calendar feed links (decision 022), derived from the session secret: every
- * node of a cluster already shares that one, so each shows the same link and finds it again.
- */
-/** The key of the grants under which the content origin reads a package's files (decision 040): every node the same. */
-const contentKey = Buffer.from(hkdfSync("sha256", sessionSecret, "", "learner-app content grants", 32)).toString(
-  "base64url",
-);
-const calendarFeedKey = Buffer.from(hkdfSync("sha256", sessionSecret, "", "learner-app calendar feed", 32)).toString(
-  "base64url",
-);
 /** What the embedded provider adds to the configuration when no external one is set. */
 let embeddedClient: { OIDC_ISSUER: string; OIDC_CLIENT_ID: string; OIDC_CLIENT_SECRET: string } | null = null;
 
@@ -132,6 +132,11 @@ let idpHandler: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) |
 /** The database's change notices, which the app's caches follow (decision 019). */
 let changes: ChangeFeed | undefined;
 let apiFetch: ((request: Request) => Response | Promise<Response>) | null = null;
+type SigningKeys = Pick<Secrets, "signingKey" | "previousSigningKeys">;
+/** What follows a signing-key rotation made on the database (decision 037), checked this often. */
+const onRotation: ((keys: SigningKeys) => void)[] = [];
+const SECRETS_REFRESH_MS = Number(process.env.SECRETS_REFRESH_MS ?? 30_000);
+let follower: ReturnType<typeof followSigningKeys> | null = null;
 
 /** IDP_EXTRA_APP_URLS: comma-separated origins of other app processes; a value that is no http(s) origin stops the server. */
 function otherAppUrls(value: string | undefined): string[] {
@@ -166,33 +171,51 @@ const database = await openDatabase({
   thread: process.env.PGLITE_THREAD !== "0",
 });
 await database.migrate();
+// The generated secrets: in the database with DATABASE_URL, made once for every node (decision 037);
+// in DATA_DIR/secrets.json with the embedded PGlite.
+const secrets = await loadDeploymentSecrets(database, dataDir);
+const sessionSecret = process.env.SESSION_SECRET ?? secrets.sessionSecret;
+/**
+ * The key of the personal calendar feed links (decision 022), derived from the session secret: every
+ * node of a cluster already shares that one, so each shows the same link and finds it again.
+ */
+/** The key of the grants under which the content origin reads a package's files (decision 040): every node the same. */
+const contentKey = contentKeyFromSessionSecret(sessionSecret);
+const calendarFeedKey = Buffer.from(hkdfSync("sha256", sessionSecret, "", "learner-app calendar feed", 32)).toString(
+  "base64url",
+);
 if (!demoAllowed) {
   const disabled = await disableDemoPasswordAccounts(database.db);
   if (disabled.length > 0)
-    console.warn(
-      `[demo] APP_URL ${appUrl} is not a loopback origin and DEMO_ACCOUNTS is not 1: ${disabled.length} accounts with the demo password were disabled (no password now): ${disabled.join(", ")}`,
+    rootLog.warn(
+      { appUrl, disabled },
+      "demo: APP_URL is not a loopback origin and DEMO_ACCOUNTS is not 1: accounts with the demo password were disabled (no password now)",
     );
 }
 const sessions = createSessionStore(database.db);
+// Decision 023: the LTI tools the operator registered (npm run lti:tool) and, with the demo, its tools.
+const lti = { file: resolve(dataDir, TOOLS_FILE), tools: demoAllowed ? demoTools(appUrl) : [] };
+/** The registry as `npm run lti:tool -- attach` sees it through this server (the API's own is in its thread). */
+const operatorRegistry = registryOf({ lti });
 
 if (!process.env.LMS_API_URL) {
   changes = database.changes;
   // Several nodes may start together on one PostgreSQL database: the migrations (above) and the demo
   // seed run on one of them under advisory locks; the others wait, then find nothing left to do (decision 019).
-  if (
-    await database.exclusive("seed", () =>
-      seedIfEmpty(database.db, { accounts: demoAllowed, storageRoot: resolve(dataDir, "storage") }),
-    )
-  )
-    console.log(
+  if (await database.exclusive("seed", () => seedIfEmpty(database.db, { accounts: demoAllowed, store: files })))
+    rootLog.info(
       demoAllowed
-        ? "[seed] demo data created (accounts: see README, password 'demo')"
-        : "[seed] demo data created without the demo accounts (APP_URL is not a loopback origin; DEMO_ACCOUNTS=1 allows them)",
+        ? "seed: demo data created (accounts: see README, password 'demo')"
+        : "seed: demo data created without the demo accounts (APP_URL is not a loopback origin; DEMO_ACCOUNTS=1 allows them)",
     );
   // PGlite runs no autovacuum: fresh planner statistics (without them joins are planned blind) and
   // a fresh visibility map (index-only scans, e.g. the catalog's total, skip the table). 0.6 s on
   // the 10,000-course data. A PostgreSQL server vacuums by itself; statistics are refreshed as before.
-  await database.db.execute(database.kind === "pglite" ? sql`vacuum analyze` : sql`analyze`);
+  // Beside the first requests, not before them (decision 038: start to first answer ≤ 3 s); an existing
+  // database still has its last statistics meanwhile.
+  void database.db
+    .execute(database.kind === "pglite" ? sql`vacuum analyze` : sql`analyze`)
+    .catch((err: unknown) => console.warn("[db] statistics not refreshed:", (err as Error).message));
   // Background jobs (decision 021): reinforcement e-mails (SMTP_URL, else .eml files in
   // DATA_DIR/outbox) and certificate files. Every node may run them: rows are claimed with SKIP LOCKED.
   const jobs = { smtpUrl: process.env.SMTP_URL };
@@ -210,35 +233,43 @@ if (!process.env.LMS_API_URL) {
     // Other app processes this provider signs in for, as their "external" provider (OIDC_ISSUER
     // pointing here; the CI's external-mode browser tests): their callback and sign-out returns.
     const appUrls = [appUrl, ...otherAppUrls(process.env.IDP_EXTRA_APP_URLS)];
-    const idp = createIdentityProvider({
-      issuer,
-      db: database.db,
-      client: {
-        clientId,
-        clientSecret,
-        redirectUris: appUrls.map((u) => `${u}/learn/login-callback`),
-        postLogoutRedirectUris: appUrls.flatMap((u) => [`${u}/learn`, `${u}/learn/open-catalog`]),
-      },
-      signingKey: secrets.signingKey,
-      previousSigningKeys: secrets.previousSigningKeys,
-      cookieKeys: [secrets.idpCookieKey],
-      showDemoHint: appEnv !== "prod" && demoAllowed,
-      secureCookies: appUrl.startsWith("https:"),
-      refusedPassword: demoAllowed ? null : demoPassword(),
-    });
-    idpHandler = idp.handle;
+    const provider = (keys: SigningKeys) =>
+      createIdentityProvider({
+        issuer,
+        db: database.db,
+        client: {
+          clientId,
+          clientSecret,
+          redirectUris: appUrls.map((u) => `${u}/learn/login-callback`),
+          postLogoutRedirectUris: appUrls.flatMap((u) => [
+            `${u}/learn`,
+            `${u}/learn/open-catalog`,
+            `${u}/learn/signed-out`,
+          ]),
+        },
+        signingKey: keys.signingKey,
+        previousSigningKeys: keys.previousSigningKeys,
+        cookieKeys: [secrets.idpCookieKey],
+        showDemoHint: appEnv !== "prod" && demoAllowed,
+        secureCookies: appUrl.startsWith("https:"),
+        refusedPassword: demoAllowed ? null : demoPassword(),
+        // Issue 26: sign-up links and password resets, through the outbox (SMTP_URL, else DATA_DIR/outbox).
+        mail: { appUrl, dataDir, smtpUrl: process.env.SMTP_URL },
+      });
+    idpHandler = provider(secrets).handle;
+    // A rotation on the database (decision 037): the provider signs with the new key from now on.
+    onRotation.push((keys) => void (idpHandler = provider(keys).handle));
     // The app discovers this provider like any other (openid-client + OIDC discovery).
     embeddedClient = { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret };
     verifier = { kind: "local", issuer, key: secrets.signingKey, previousKeys: secrets.previousSigningKeys };
   }
-  // Decision 023: the LTI tools the operator registered (npm run lti:tool) and, with the demo, its tools.
-  const lti = { file: resolve(dataDir, TOOLS_FILE), tools: demoAllowed ? demoTools(appUrl) : [] };
   if (database.thread) {
     // Decision 012: the API runs in the database thread, beside PGlite, off the rendering thread.
     const thread = database.thread;
     await startApiInThread(thread, {
       verifier,
       dataDir,
+      storage,
       testSupport,
       appUrl,
       signingKey: secrets.signingKey,
@@ -254,10 +285,19 @@ if (!process.env.LMS_API_URL) {
     });
     apiFetch = (request) => thread.fetch(request);
   } else {
-    const api = createApi({
+    let verify = verifierFrom(verifier);
+    const deps = {
       database,
-      verifyToken: verifierFrom(verifier),
+      // A token signed by a key another node rotated in a moment ago: look at the database once, then
+      // verify again (decision 037).
+      verifyToken: (token: string) =>
+        verify(token).catch(async (error: unknown) => {
+          if ((error as { code?: string }).code !== "ERR_JWKS_NO_MATCHING_KEY" || !follower) throw error;
+          await follower.check();
+          return verify(token);
+        }),
       dataDir,
+      files,
       internalRoutes: testSupportMount(testSupport),
       appUrl,
       signingKey: secrets.signingKey,
@@ -270,11 +310,25 @@ if (!process.env.LMS_API_URL) {
       tutorModel,
       analyticsUrl,
       chatAttachments,
-    });
+    };
+    const api = createApi(deps);
     apiFetch = (request) => api.fetch(request);
+    const local = verifier;
+    onRotation.push((keys) => {
+      if (local.kind === "local")
+        verify = verifierFrom({ ...local, key: keys.signingKey, previousKeys: keys.previousSigningKeys });
+      Object.assign(deps, keys);
+    });
   }
   // Nothing is remembered before this node hears the other nodes' writes (decision 019).
   await database.changes.listening();
+  if (database.kind === "postgres")
+    follower = followSigningKeys(
+      database.db,
+      secrets.signingKey,
+      (keys) => onRotation.forEach((f) => f(keys)),
+      SECRETS_REFRESH_MS,
+    );
 }
 
 // The app's configuration, parsed once (a bad value stops the server here), and its way to the LMS
@@ -295,7 +349,15 @@ const config = parseAppConfig(
   },
   { oidcEmbedded: embeddedClient !== null },
 );
-const lmsTransport = apiFetch ?? ((request: Request) => fetch(request));
+// Operations (decision 037): health endpoints, request ids, metrics, the drain.
+const operations = createOperations({
+  env: process.env,
+  databaseNotReady: () => databaseNotReady(database.db),
+  pool: database.pool,
+  pendingJobs: process.env.LMS_API_URL ? undefined : () => pendingJobs(database.db),
+  close: () => database.close(),
+});
+const lmsTransport = operations.withRequestId(apiFetch ?? ((request: Request) => fetch(request)));
 
 // The content origin's handler: the launcher and the package files, read from the LMS API (in-process
 // or LMS_API_URL) under the grant in their URL, never with a session.
@@ -316,14 +378,16 @@ if (vite)
   await import("vite").then((v) => v.build({ configFile: resolve("vite.content.config.ts"), logLevel: "warn" }));
 const build = vite
   ? () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
-  : ((await import(resolve("build/server/index.js"))) as ServerBuild);
+  : ((await productionBuild) as ServerBuild);
 const handleDocument = createRequestHandler(build as ServerBuild, isDev ? "development" : "production");
 
 /** The key of the load context comes from the build's own entry module, so both sides share it. */
 async function loadContext(clientIp: string | undefined): Promise<RouterContextProvider> {
   const current = typeof build === "function" ? await build() : build;
   const { appLoadContext } = current.entry.module as unknown as { appLoadContext: RouterContext<AppLoadContext> };
-  return new RouterContextProvider(new Map([[appLoadContext, { config, lmsTransport, sessions, changes, clientIp }]]));
+  return new RouterContextProvider(
+    new Map([[appLoadContext, { config, lmsTransport, sessions, changes, clientIp, shutdown: operations.shutdown }]]),
+  );
 }
 
 // Expired provider records and sessions that ended a day ago are deleted now and then (decision 017).
@@ -331,9 +395,9 @@ const cleanUp = async () => {
   try {
     const [models, ended] = await Promise.all([deleteExpiredModels(database.db), deleteEndedSessions(database.db)]);
     if (models + ended > 0)
-      console.log(`[sessions] cleaned up ${models} expired provider records, ${ended} ended sessions`);
+      rootLog.info({ models, ended }, "sessions: cleaned up expired provider records and ended sessions");
   } catch (err) {
-    console.warn("[sessions] clean-up failed:", (err as Error).message);
+    rootLog.warn({ err }, "sessions: clean-up failed");
   }
 };
 void cleanUp();
@@ -398,13 +462,18 @@ if (apiFetch) {
   });
 }
 
-// `npm run sessions` on this machine, while this server holds the embedded database (decision 017).
-web.post("/operator/v1/sessions", async (c) => {
+/** An operator's command comes from this machine with the operator token of DATA_DIR/secrets.json. */
+function operatorAllowed(c: Context): boolean {
   const token = Buffer.from(c.req.header("authorization")?.replace(/^Bearer /, "") ?? "");
   const expected = Buffer.from(secrets.operatorToken);
-  const allowed =
-    isLoopback(getConnInfo(c).remote.address) && token.length === expected.length && timingSafeEqual(token, expected);
-  if (!allowed) return c.json({ error: "Forbidden" }, 403);
+  return (
+    isLoopback(getConnInfo(c).remote.address) && token.length === expected.length && timingSafeEqual(token, expected)
+  );
+}
+
+// `npm run sessions` on this machine, while this server holds the embedded database (decision 017).
+web.post("/operator/v1/sessions", async (c) => {
+  if (!operatorAllowed(c)) return c.json({ error: "Forbidden" }, 403);
   const command = operatorCommand.safeParse(await c.req.json().catch(() => null));
   if (!command.success) return c.json({ error: command.error.issues.map((i) => i.message).join("; ") }, 400);
   try {
@@ -415,13 +484,36 @@ web.post("/operator/v1/sessions", async (c) => {
   }
 });
 
+// `npm run lti:tool -- attach|detach` on this machine, while this server holds the embedded database
+// (issue 32 item 2): the tool must be in this server's registry (the operator's file, the demo's tools).
+web.post("/operator/v1/lti-attachments", async (c) => {
+  if (!operatorAllowed(c)) return c.json({ error: "Forbidden" }, 403);
+  const command = attachmentCommand.safeParse(await c.req.json().catch(() => null));
+  if (!command.success) return c.json({ error: command.error.issues.map((i) => i.message).join("; ") }, 400);
+  try {
+    return c.json({ result: await runAttachmentCommand(database.db, operatorRegistry, command.data) });
+  } catch (err) {
+    if (err instanceof AttachError) return c.json({ error: err.message, code: err.code }, 400);
+    throw err;
+  }
+});
+
+// `npm run certificates` on this machine, while this server holds the embedded database (issue 32 item 4).
+web.post("/operator/v1/certificates", async (c) => {
+  if (!operatorAllowed(c)) return c.json({ error: "Forbidden" }, 403);
+  const command = certificateCommand.safeParse(await c.req.json().catch(() => null));
+  if (!command.success) return c.json({ error: command.error.issues.map((i) => i.message).join("; ") }, 400);
+  try {
+    return c.json({ result: await runCertificateCommand(database.db, command.data, new Date()) });
+  } catch (err) {
+    if (err instanceof CertificateCommandError) return c.json({ error: err.message }, 400);
+    throw err;
+  }
+});
+
 // `npm run content:import-scorm` on this machine, while this server holds the embedded database.
 web.post("/operator/v1/scorm-packages", async (c) => {
-  const token = Buffer.from(c.req.header("authorization")?.replace(/^Bearer /, "") ?? "");
-  const expected = Buffer.from(secrets.operatorToken);
-  const allowed =
-    isLoopback(getConnInfo(c).remote.address) && token.length === expected.length && timingSafeEqual(token, expected);
-  if (!allowed) return c.json({ error: "Forbidden" }, 403);
+  if (!operatorAllowed(c)) return c.json({ error: "Forbidden" }, 403);
   const course = c.req.query("course");
   if (!course) return c.json({ error: "Name the course: ?course=CODE" }, 400);
   let zipPath: string | null = null;
@@ -429,7 +521,7 @@ web.post("/operator/v1/scorm-packages", async (c) => {
     zipPath = await saveUpload(c.req.raw.body, scormLimits.maxBytes);
     const result = await importScormPackage(database.db, {
       zipPath,
-      storageRoot: resolve(dataDir, "storage"),
+      store: files,
       courseCode: course,
       activityId: c.req.query("activity"),
       title: c.req.query("title"),
@@ -518,8 +610,9 @@ function otherHostRedirect(req: IncomingMessage, url: string): string | null {
   if (url.startsWith("/api/") || url.startsWith(IDP_MOUNT) || url.startsWith("/operator/")) return null;
   if ((req.headers.cookie ?? "").includes(`${HOST_MARK}=1`)) {
     if (!hostWarned)
-      console.warn(
-        `[http] requests for ${host} are not on APP_URL's host ${appHost}: check APP_URL or the proxy's Host header`,
+      log().warn(
+        { host, appHost },
+        "http: requests are not for APP_URL's host: check APP_URL or the proxy's Host header",
       );
     hostWarned = true;
     return null;
@@ -529,27 +622,15 @@ function otherHostRedirect(req: IncomingMessage, url: string): string | null {
 
 const listener = getRequestListener(web.fetch);
 
-// Load shedding (decision 031): past OVERLOAD_MAX_IN_FLIGHT requests in flight, or an event-loop
-// delay over OVERLOAD_MAX_DELAY_MS, new requests get 503 + Retry-After at once (0 turns a limit off).
-const envNumber = (name: string, fallback: number) => {
-  const value = process.env[name];
-  if (value === undefined || value === "") return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number ≥ 0, got "${value}"`);
-  return n;
-};
-const shedding = {
-  maxInFlight: envNumber("OVERLOAD_MAX_IN_FLIGHT", DEFAULT_SHEDDING.maxInFlight),
-  maxEventLoopDelayMs: envNumber("OVERLOAD_MAX_DELAY_MS", DEFAULT_SHEDDING.maxEventLoopDelayMs),
-  retryAfterSeconds: Math.max(1, Math.round(envNumber("OVERLOAD_RETRY_AFTER", DEFAULT_SHEDDING.retryAfterSeconds))),
-};
-const shedder = new LoadShedder(shedding, eventLoopDelaySource());
-const shed = shedRequests(
-  shedder,
-  createOverloadResponder(loadOverloadTexts(resolve("locales")), shedding.retryAfterSeconds),
+// Overload control (decision 038): a request waits at most OVERLOAD_MAX_WAIT_MS for a place among
+// those being served (an adaptive number), then gets 503 + Retry-After in the learner's language.
+const admission = admissionOptionsFrom(process.env);
+const shed = admissionGate(
+  new AdmissionControl(admission),
+  createOverloadResponder(loadOverloadTexts(resolve("locales")), admission.retryAfterSeconds),
 );
 
-const server = createServer((req, res) => {
+const handle = (req: IncomingMessage, res: ServerResponse) => {
   const url = req.url ?? "/";
   const refusal = checkRequestTarget(url);
   if (refusal) {
@@ -578,7 +659,7 @@ const server = createServer((req, res) => {
     res.end();
     return;
   }
-  if (shed(req, res)) return;
+  if (shed(req, res, handle)) return;
   if (idpHandler && (url === IDP_MOUNT || url.startsWith(`${IDP_MOUNT}/`) || url.startsWith(`${IDP_MOUNT}?`))) {
     // The provider writes its own answers; the same security headers go out with them.
     withSecurityHeaders(url, { has: (n) => res.hasHeader(n), set: (n, v) => void res.setHeader(n, v) });
@@ -594,39 +675,52 @@ const server = createServer((req, res) => {
     return;
   }
   void listener(req, res);
-});
-
+};
+// Health checks first, a request id, metrics and a log line for each request; drained on SIGTERM (decision 037).
+const server = createServer(operations.serve(handle));
 server.listen(port, () => {
-  console.log(
-    `Learner app on ${appUrl}/learn (APP_ENV=${appEnv}${process.env.LMS_API_URL ? `, LMS API ${process.env.LMS_API_URL}` : ", embedded LMS API"})`,
+  rootLog.info(
+    { url: `${appUrl}/learn`, appEnv, lmsApi: process.env.LMS_API_URL ?? "embedded", database: database.kind },
+    "learner app listening",
   );
+  // Issue 26: the demo's way in, on the last lines `npm start` prints (only where demo accounts are allowed).
+  if (demoAllowed && !process.env.LMS_API_URL && !process.env.OIDC_ISSUER)
+    console.log(
+      `Demo sign-in: open ${appUrl}/learn and sign in as ada@example.com with the password "${demoPassword()}" (also grace@, admin@ and rita@example.com)`,
+    );
 });
 
-// The content origin's own port (decision 040): nothing but the launcher and the packages' files.
+// The content origin's own port (decision 040): nothing but the launcher and the packages' files,
+// with the same request ids, metrics and log lines as the app's port.
 const contentServer =
   contentPort === null
     ? null
-    : createServer((req, res) => {
-        const refusal = checkRequestTarget(req.url ?? "/");
-        if (refusal) {
-          res.writeHead(refusal.status, { "Cache-Control": "no-store", Connection: "close" });
-          res.end();
-          return;
-        }
-        void contentListener(req, res);
-      });
+    : createServer(
+        operations.serve((req, res) => {
+          const refusal = checkRequestTarget(req.url ?? "/");
+          if (refusal) {
+            res.writeHead(refusal.status, { "Cache-Control": "no-store", Connection: "close" });
+            res.end();
+            return;
+          }
+          void contentListener(req, res);
+        }),
+      );
 contentServer?.on("error", (error: NodeJS.ErrnoException) => {
-  console.error(
-    `[content] the content origin cannot listen on port ${contentPort} (${error.code ?? error.message}): set CONTENT_URL or CONTENT_PORT (README, decision 040)`,
+  rootLog.fatal(
+    { port: contentPort, error: error.code ?? error.message },
+    "the content origin cannot listen: set CONTENT_URL or CONTENT_PORT (README, decision 040)",
   );
   process.exit(1);
 });
-contentServer?.listen(contentPort!, () => console.log(`Content origin (SCORM packages) on ${contentUrl}`));
-
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    server.close();
+contentServer?.listen(contentPort!, () =>
+  rootLog.info({ url: contentUrl }, "content origin (SCORM packages) listening"),
+);
+// Draining (decision 037) takes no new connection on the content port either; the app port's drain ends the process.
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.once(signal, () => {
     contentServer?.close();
-    process.exit(0);
+    contentServer?.closeIdleConnections();
   });
-}
+
+operations.start(server);

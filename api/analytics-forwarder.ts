@@ -4,6 +4,8 @@
  * retried with exponential backoff on a network failure, a 5xx or a 429; never in the way of a request —
  * the collector answers as soon as the events are stored.
  */
+import { log } from "./db/log";
+
 interface ForwarderOptions {
   maxQueue?: number;
   batchSize?: number;
@@ -47,7 +49,7 @@ export function createForwarder(url: string, options: ForwarderOptions = {}) {
       const sent = await send(batch);
       queue.splice(0, batch.length);
       inFlight = 0;
-      if (!sent) console.warn(`[analytics] ${batch.length} events not forwarded to ${new URL(url).origin}`);
+      if (!sent) log().warn({ events: batch.length, to: new URL(url).origin }, "analytics: events not forwarded");
     }
   }
 
@@ -57,7 +59,7 @@ export function createForwarder(url: string, options: ForwarderOptions = {}) {
       const over = queue.length - maxQueue;
       if (over > 0) {
         queue.splice(inFlight, over);
-        console.warn(`[analytics] forwarding queue full: ${over} oldest events dropped`);
+        log().warn({ dropped: over }, "analytics: forwarding queue full, oldest events dropped");
       }
       running ??= drain().finally(() => (running = null));
     },

@@ -5,6 +5,8 @@
  * `createThreadHandler`. Like `server.ts`, this is where the API is put together (test support
  * comes from the demo room above the API).
  */
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { createApi } from "./app";
@@ -14,11 +16,14 @@ import type { PGliteThread } from "./db/pglite-thread";
 import { testSupportMount } from "./demo/test-support";
 import * as schema from "./db/schema";
 import { verifierFrom, type VerifierConfig } from "./runtime";
+import { openFileStore, type StorageConfig } from "./files/object-store";
 
 export interface ThreadApiOptions {
   verifier: VerifierConfig;
   /** DATA_DIR, for private file storage. */
   dataDir?: string;
+  /** Where stored files live (decision 037); none → DATA_DIR/storage. Built again in the thread. */
+  storage?: StorageConfig;
   /** Mounts /api/test-support (decision 014). */
   testSupport?: boolean;
   appUrl?: string;
@@ -35,9 +40,23 @@ export interface ThreadApiOptions {
   chatAttachments?: ApiDeps["chatAttachments"];
 }
 
+/** Set by the server build (scripts/build-server.mjs): this code runs bundled, compiled modules lie beside it. */
+declare const SERVER_BUILD: boolean | undefined;
+
+/**
+ * The module the database thread imports: this one. Run as TypeScript (tsx, vitest) that is this
+ * file; in the server build this code is bundled into build/node/server.js, and the thread hosts
+ * `app-thread.js`, this module compiled beside the bundle, so no transpiler runs in production.
+ */
+function hostedModule(): URL {
+  if (typeof SERVER_BUILD !== "undefined" && SERVER_BUILD)
+    return pathToFileURL(join(import.meta.dirname, "app-thread.js"));
+  return new URL(import.meta.url);
+}
+
 /** Starts the API in the database thread: afterwards `thread.fetch` reaches it. */
 export function startApiInThread(thread: PGliteThread, options: ThreadApiOptions): Promise<void> {
-  return thread.host(new URL(import.meta.url), options);
+  return thread.host(hostedModule(), options);
 }
 
 /** @public The database thread calls it by name (`host` in db/pglite-worker.mjs). */
@@ -62,6 +81,7 @@ export function createThreadHandler(
     database,
     verifyToken: verifierFrom(options.verifier),
     dataDir: options.dataDir,
+    files: options.storage ? openFileStore(options.storage) : undefined,
     internalRoutes: testSupportMount(options.testSupport),
     appUrl: options.appUrl,
     signingKey: options.signingKey,

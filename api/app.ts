@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { readCommandStatus } from "./commands/run";
 import type { ApiDeps, ApiEnv } from "./context";
 import { forgetPrincipalsAfter, requireUser } from "./auth";
+import { CountCache } from "./queries/count-cache";
 import { ApiError, message, renderError } from "./errors";
 import { openApiDocument } from "./openapi";
 import { platformRoutes } from "./routes/platform";
@@ -19,25 +20,40 @@ import { feedbackRoutes } from "./routes/feedback";
 import { tutorRoutes } from "./routes/tutor";
 import { analyticsRoutes } from "./routes/analytics";
 import { ltiLaunchRoutes, ltiPlatformRoutes } from "./routes/lti";
+import { ltiAgsRoutes } from "./routes/lti-ags";
+import { ltiNrpsRoutes } from "./routes/lti-nrps";
 import { storageRoutes } from "./routes/storage";
-import { storageRoots } from "./files/roots";
 import { scormRoutes } from "./routes/scorm";
 import { params, idParams } from "./validate";
 import { createWriteLimiters } from "./write-limits";
 import { refuseControlCharacters } from "./validate";
+import { withRequestId } from "./db/log";
 
 /** The embedded LMS API, mounted at /api. Reached in-process by the app or over HTTP by anyone. */
 export function createApi(deps: ApiDeps) {
   const app = new Hono<ApiEnv>().basePath("/api");
   // What this node remembers of users is forgotten when any node changes them (decision 019).
   deps.database.changes.subscribe(forgetPrincipalsAfter);
+  const counts = new CountCache();
+  deps.database.changes.subscribe((change) => counts.forgetAfter(change));
   const writeLimits = createWriteLimiters(deps.database, deps.writeLimits);
+  // The front's request id (X-Request-Id) on every log line this request writes (decision 037).
+  app.use("*", (c, next) => withRequestId(c.req.header("x-request-id")?.slice(0, 128), next));
   app.use("*", async (c, next) => {
     c.set("deps", deps);
     c.set("writeLimits", writeLimits);
+    c.set("counts", counts);
     c.set("db", deps.database.db);
     c.set("now", deps.now ? deps.now() : new Date());
     await next();
+    // A user's own write forgets their list totals at once, before the database's notice comes back
+    // (which on PostgreSQL arrives on another connection, possibly after the next page's read).
+    // (The analytics collector writes only its own events: it changes no count.)
+    const method = c.req.method;
+    if (method !== "GET" && method !== "HEAD" && !c.req.path.startsWith("/api/analytics/")) {
+      const user: { id: string } | undefined = c.get("user");
+      if (user) counts.forgetUser(user.id);
+    }
     // Answers are personal and fresh unless a handler says otherwise (public certificate documents, the
     // calendar feed).
     if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
@@ -49,6 +65,8 @@ export function createApi(deps: ApiDeps) {
   app.get("/openapi.json", (c) => c.json(openApiDocument()));
   app.route("/platform/v1", platformRoutes());
   app.route("/lti/v1", ltiPlatformRoutes());
+  app.route("/lti/v1", ltiAgsRoutes());
+  app.route("/lti/v1", ltiNrpsRoutes());
   app.route("/proctoring/v1", proctoringServiceRoutes());
 
   const lms = new Hono<ApiEnv>();
@@ -68,7 +86,7 @@ export function createApi(deps: ApiDeps) {
   app.route("/lms/v1", lms);
   app.route("/lms-km/v1", tutorRoutes());
   app.route("/analytics/v1", analyticsRoutes());
-  app.route("/lms-storage/v1", storageRoutes(storageRoots(deps.dataDir)));
+  app.route("/lms-storage/v1", storageRoutes());
   app.route("/scorm/v1", scormRoutes());
   // Decision 014: test support, only for the browser tests' server (server.ts decides and keeps it to loopback).
   for (const [path, routes] of Object.entries(deps.internalRoutes ?? {})) app.route(path, routes);

@@ -8,10 +8,12 @@
  * the learner may open (api/queries/tutor.ts `retrieve`).
  */
 import { readFile } from "node:fs/promises";
+import type { FileStore } from "./files/object-store";
+import { log } from "./db/log";
 import { inArray } from "drizzle-orm";
 import type { Db, Tx } from "./db/client";
 import { activities, contentPages } from "./db/schema";
-import { publicFile, resolveInRoots } from "./files/roots";
+import { publicFile, readFromRoots } from "./files/roots";
 import { ActivityContentType } from "../domain/vocabulary";
 
 /** Pages read per document at most, and characters kept per page: a bound on one upload's work and rows. */
@@ -32,7 +34,10 @@ export interface StoredContent {
  * `file` where the server reads it (null when it is not here, e.g. a public file on another host: the
  * server fetches nothing). Null for anything that is not a PDF file.
  */
-function pdfFileOf(activity: StoredContent, roots: string[]): { source: string; file: string | null } | null {
+function pdfFileOf(
+  activity: StoredContent,
+  roots: FileStore[],
+): { source: string; read: (() => Promise<Uint8Array | null>) | null } | null {
   const c = (activity.content ?? {}) as { path?: unknown; url?: unknown; mimeType?: unknown; fileName?: unknown };
   const privateFile = activity.contentType === ActivityContentType.PrivateFile;
   if (!privateFile && activity.contentType !== ActivityContentType.PublicFile) return null;
@@ -40,7 +45,9 @@ function pdfFileOf(activity: StoredContent, roots: string[]): { source: string; 
   if (typeof source !== "string" || !source) return null;
   const named = [source, c.fileName].some((n) => typeof n === "string" && /\.pdf$/i.test(n.split(/[?#]/)[0]));
   if (c.mimeType !== "application/pdf" && !named) return null;
-  return { source, file: privateFile ? resolveInRoots(roots, source) : publicFile(source) };
+  if (privateFile) return { source, read: () => readFromRoots(roots, source) };
+  const file = publicFile(source);
+  return { source, read: file ? () => readFile(file).then((b) => new Uint8Array(b)) : null };
 }
 
 /** The text of each page of a PDF, in reading order, whitespace collapsed (at most CONTENT_PAGES_MAX pages). */
@@ -74,20 +81,21 @@ async function pdfPageTexts(bytes: Uint8Array): Promise<string[]> {
  * activities name it. A PDF that cannot be read or parsed gives no rows (the viewer still offers it);
  * the failure is logged.
  */
-export async function contentPageRows(items: StoredContent[], roots: string[]): Promise<Row[]> {
+export async function contentPageRows(items: StoredContent[], roots: FileStore[]): Promise<Row[]> {
   const texts = new Map<string, Promise<string[]>>();
   const rows: Row[] = [];
   for (const activity of items) {
     const pdf = pdfFileOf(activity, roots);
-    if (!pdf?.file) continue;
-    const file = pdf.file;
+    if (!pdf?.read) continue;
+    const file = pdf.source;
     if (!texts.has(file))
       texts.set(
         file,
-        readFile(file)
-          .then((buffer) => pdfPageTexts(new Uint8Array(buffer)))
+        pdf
+          .read()
+          .then((bytes) => (bytes ? pdfPageTexts(bytes) : []))
           .catch((err: unknown) => {
-            console.warn(`[content-pages] ${pdf.source}: no text extracted:`, (err as Error).message);
+            log().warn({ err, source: pdf.source }, "content-pages: no text extracted");
             return [];
           }),
       );
@@ -109,7 +117,7 @@ export async function insertContentPages(db: Db | Tx, rows: Row[]): Promise<void
  * pages of the PDF they now name, or removed when they no longer name one. Call it in the transaction
  * that changed the content, so a search never sees one without the other.
  */
-export async function reindexContentPages(db: Db | Tx, activityIds: string[], roots: string[]): Promise<void> {
+export async function reindexContentPages(db: Db | Tx, activityIds: string[], roots: FileStore[]): Promise<void> {
   if (activityIds.length === 0) return;
   const stored = await db
     .select({ id: activities.id, contentType: activities.contentType, content: activities.content })

@@ -3,8 +3,10 @@ import type { JWK } from "jose";
 import type { Database, Db } from "./db/client";
 import type { TutorModelConfig } from "./tutor-model";
 import type { WriteLimiters, WriteLimitOptions } from "./write-limits";
+import type { CountCache } from "./queries/count-cache";
 import type { LtiRegistryOptions } from "./lti/registry";
 import type { AttachmentRules } from "../domain/chat-attachments";
+import type { FileStore } from "./files/object-store";
 
 interface TokenClaims {
   sub: string;
@@ -19,8 +21,10 @@ export interface ApiDeps {
   verifyToken: VerifyToken;
   /** Injectable clock so availability and reveal rules can be tested at fixed instants. */
   now?: () => Date;
-  /** DATA_DIR, for private file storage ($DATA_DIR/storage). */
+  /** DATA_DIR, for private file storage ($DATA_DIR/storage) unless `files` says otherwise. */
   dataDir?: string;
+  /** Where stored files live (decision 037): a bucket or a folder; none → $DATA_DIR/storage. */
+  files?: FileStore;
   /**
    * Routes that are not part of the LMS API, mounted under /api by their path (test support, decision
    * 014: the browser tests' server only). The composition roots (server.ts, app-thread.ts) decide.
@@ -70,5 +74,7 @@ export type ApiEnv = {
     user: Principal;
     now: Date;
     writeLimits: WriteLimiters;
+    /** List totals remembered until their data changes (decision 038). */
+    counts: CountCache;
   };
 };

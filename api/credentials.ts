@@ -5,7 +5,7 @@
  * revocations are published at stable URLs, so anyone verifies a credential offline with standard
  * JOSE tools and checks revocation with one fetch.
  */
-import { createHash } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { exportJWK, generateKeyPair, importJWK, SignJWT, type JWK } from "jose";
 import { publicJwk } from "./runtime";
@@ -22,6 +22,8 @@ export function credentialUrls(appUrl: string) {
   return {
     issuer: `${base}/issuer`,
     jwks: `${base}/jwks.json`,
+    /** One public key by its id: what a credential's `kid` names, and dereferences to (OB 3.0 §8.2.3). */
+    key: (id: string) => `${base}/keys/${encodeURIComponent(id)}`,
     statusList: `${base}/status/1`,
     credential: (number: string) => `${base}/${encodeURIComponent(number)}`,
     publicPage: (number: string) => `${appUrl}/learn/certificate/${encodeURIComponent(number)}`,
@@ -32,6 +34,8 @@ export interface CredentialKey {
   privateKey: CryptoKey;
   publicJwk: JWK;
   kid: string;
+  /** A secret drawn from the private key (the recipients' identifiers are keyed with it). */
+  secret: string;
 }
 
 let ephemeral: Promise<CredentialKey> | null = null;
@@ -58,10 +62,27 @@ function keyFrom(jwk: JWK): Promise<CredentialKey> {
       privateKey: (await importJWK(jwk, "RS256")) as CryptoKey,
       publicJwk: { ...publicJwk(jwk), alg: "RS256", use: "sig", kid },
       kid,
+      secret: createHash("sha256")
+        .update(`credential secret|${jwk.d ?? kid}`)
+        .digest("base64url"),
     }))();
     imported.set(kid, key);
   }
   return key;
+}
+
+/**
+ * The credentials' key set (decision 020, issue 32 item 4): the current signing key and the ones kept
+ * after a rotation (what they signed stays verifiable), each with its `kid` the URI of its own
+ * document — the URI a credential's header names.
+ */
+export function credentialJwks(appUrl: string, current: CredentialKey, previous: readonly JWK[] = []) {
+  const urls = credentialUrls(appUrl);
+  const keys: JWK[] = [
+    current.publicJwk,
+    ...previous.map((k) => ({ ...publicJwk(k), alg: "RS256", use: "sig", kid: k.kid ?? "previous" })),
+  ];
+  return { keys: keys.map((k) => ({ ...k, kid: urls.key(String(k.kid)) })) };
 }
 
 export function issuerProfile(appUrl: string, name: string) {
@@ -76,8 +97,32 @@ export function issuerProfile(appUrl: string, name: string) {
   };
 }
 
+/**
+ * A date as a VC `validFrom`/`validUntil` in whole seconds (`2026-11-23T10:15:00Z`): the JWT's `nbf`
+ * and `exp` are whole seconds, and OB 3.0 §8.2.4 wants the two to say the same instant.
+ */
+function vcDate(d: Date): string {
+  return new Date(Math.floor(d.getTime() / 1000) * 1000).toISOString().replace(/\.000Z$/, "Z");
+}
+
+/**
+ * The recipient's identifier (OB 3.0 AchievementSubject `id`, the VC-JWT `sub`): a URN of a UUID made
+ * from the holder's account by an HMAC keyed with the platform's secret signing key, so it is the same
+ * on every credential of one holder, yet names no account and cannot be guessed from one (an LTI tool
+ * knows the account ids). A new signing key gives new ids to credentials issued after it.
+ */
+export function recipientId(userId: string, secret: string): string {
+  const h = createHmac("sha256", secret).update(`credential recipient|${userId}`).digest();
+  h[6] = (h[6]! & 0x0f) | 0x80; // version 8 (RFC 9562: custom)
+  h[8] = (h[8]! & 0x3f) | 0x80; // variant 10
+  const hex = h.subarray(0, 16).toString("hex");
+  return `urn:uuid:${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 export interface CredentialFacts {
   number: string;
+  /** The recipient's identifier (`recipientId`). */
+  recipient: string;
   statusListIndex: number;
   templateName: string;
   holderName: string;
@@ -107,9 +152,10 @@ export function buildCredential(appUrl: string, f: CredentialFacts) {
     name: f.templateName,
     description: `${f.templateName}: ${f.course.name} (${f.course.code}), certificate ${f.number}`,
     issuer: { id: urls.issuer, type: ["Profile"], name: f.issuerName, url: `${appUrl}/learn` },
-    validFrom: f.issued.toISOString(),
-    ...(f.expires ? { validUntil: f.expires.toISOString() } : {}),
+    validFrom: vcDate(f.issued),
+    ...(f.expires ? { validUntil: vcDate(f.expires) } : {}),
     credentialSubject: {
+      id: f.recipient,
       type: ["AchievementSubject"],
       name: f.holderName,
       identifier: [{ type: "IdentityObject", identityHash, identityType: "emailAddress", hashed: true, salt }],
@@ -146,23 +192,32 @@ export function buildCredential(appUrl: string, f: CredentialFacts) {
 }
 
 /**
- * VC-JWT (OB 3.0 § 8.2): the credential is the JWT's payload, with the registered claims iss, jti,
- * sub, nbf and exp mirroring its fields; the header names the key (kid) published in the JWKS.
+ * VC-JWT (OB 3.0 § 8.2): the credential is the JWT's payload. The header: `alg` RS256, `typ` "JWT",
+ * and `kid` the URI that dereferences to the public key (`credentialUrls().key`, also in the JWKS).
+ * The registered claims mirror the credential: `iss` its issuer's id, `jti` its id, `sub` its
+ * subject's id, `nbf` its validFrom and `exp` its validUntil (whole seconds, as the dates are).
  */
 export async function signCredential(
-  credential: { id: string; issuer: { id: string } | string; validFrom: string; validUntil?: string },
+  credential: {
+    id: string;
+    issuer: { id: string } | string;
+    validFrom: string;
+    validUntil?: string;
+    credentialSubject: { id?: string };
+  },
   key: CredentialKey,
-  subject?: string,
+  keyUri: string,
 ): Promise<string> {
   const issuer = typeof credential.issuer === "string" ? credential.issuer : credential.issuer.id;
+  const seconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
   const jwt = new SignJWT(credential as unknown as Record<string, unknown>)
-    .setProtectedHeader({ alg: "RS256", typ: "vc+jwt", kid: key.kid })
+    .setProtectedHeader({ alg: "RS256", typ: "JWT", kid: keyUri })
     .setIssuer(issuer)
     .setJti(credential.id)
-    .setNotBefore(Math.floor(Date.parse(credential.validFrom) / 1000))
-    .setIssuedAt(Math.floor(Date.parse(credential.validFrom) / 1000));
-  if (subject) jwt.setSubject(subject);
-  if (credential.validUntil) jwt.setExpirationTime(Math.floor(Date.parse(credential.validUntil) / 1000));
+    .setNotBefore(seconds(credential.validFrom))
+    .setIssuedAt(seconds(credential.validFrom));
+  if (credential.credentialSubject.id) jwt.setSubject(credential.credentialSubject.id);
+  if (credential.validUntil) jwt.setExpirationTime(seconds(credential.validUntil));
   return jwt.sign(key.privateKey);
 }
 
@@ -187,7 +242,7 @@ export function statusListCredential(appUrl: string, issuerName: string, revoked
     id: urls.statusList,
     type: ["VerifiableCredential", "BitstringStatusListCredential"],
     issuer: { id: urls.issuer, name: issuerName },
-    validFrom: now.toISOString(),
+    validFrom: vcDate(now),
     credentialSubject: {
       id: `${urls.statusList}#list`,
       type: "BitstringStatusList",

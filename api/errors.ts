@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { log } from "./db/log";
 import { HTTPException } from "hono/http-exception";
 import type { z } from "zod";
 import type { ApiErrorBody, ApiMessage } from "../domain/contract/common";
@@ -66,6 +67,6 @@ export function renderError(c: Context, err: unknown): Response {
     const status = err.status;
     return c.json(errorBody(status, { "": [message("http", err.message || TITLES[status] || "Error")] }), status);
   }
-  console.error("[api] unhandled error", err);
+  log().error({ err, method: c.req.method, path: c.req.path }, "api: unhandled error");
   return c.json(errorBody(500, { "": [message("internal", "Server returns unknown error")] }), 500);
 }

@@ -59,7 +59,7 @@ export async function rotateSigningKey(dataDir: string): Promise<{ kid: string; 
   return { kid: String(signingKey.kid), kept: previousSigningKeys.map((k) => String(k.kid)) };
 }
 
-async function newSigningKey(): Promise<JWK> {
+export async function newSigningKey(): Promise<JWK> {
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
   return { ...(await exportJWK(privateKey)), alg: "RS256", use: "sig", kid: randomBytes(8).toString("hex") };
 }

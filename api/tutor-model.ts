@@ -1,6 +1,7 @@
 // The tutor's language model (issue 16 item 6, decision 028): any OpenAI-compatible chat endpoint
 // (TUTOR_BASE_URL, TUTOR_API_KEY, TUTOR_MODEL) through the official `openai` client, streamed.
 import OpenAI from "openai";
+import { log } from "./db/log";
 import type { TutorPassage } from "../domain/contract/tutor";
 
 export interface TutorModelConfig {
@@ -76,7 +77,7 @@ export async function modelAnswer(
     }
     return text.trim() || null;
   } catch (err) {
-    console.warn("[tutor] the model did not answer:", (err as Error).message);
+    log().warn({ err }, "tutor: the model did not answer");
     return null;
   } finally {
     clearTimeout(timer);

@@ -16,7 +16,7 @@ export { appLoadContext } from "./services/config.server";
 export const streamTimeout = 5_000;
 
 /** Content-Security-Policy with a fresh nonce per document (ARCHITECTURE.md security baseline). */
-function csp(nonce: string, dev: boolean, provider: string, content: string): string {
+function csp(nonce: string, dev: boolean, provider: string, content: string, httpApp: boolean): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
@@ -26,8 +26,10 @@ function csp(nonce: string, dev: boolean, provider: string, content: string): st
     "img-src 'self' data: https:",
     "font-src 'self' data:",
     `connect-src 'self'${dev ? " ws: wss:" : ""}`,
+    // LTI tools and videos in frames: https anywhere; an http: tool only where the app itself is
+    // served over http (a local setup, issue 32 item 2) — `npm run lti:tool` warns of one elsewhere.
     // SCORM packages run on the content origin (decision 040), which may be plain http on loopback.
-    `frame-src 'self' https://player.vimeo.com https: ${content}`,
+    `frame-src 'self' https://player.vimeo.com https:${httpApp ? " http:" : ""} ${content}`,
     "object-src 'self'",
     "media-src 'self' https:",
     "frame-ancestors 'self'",
@@ -89,9 +91,10 @@ export default function handleRequest(
           const body = new PassThrough();
           const stream = createReadableStreamFromReadable(body);
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          const config = appConfig(loadContext);
           responseHeaders.set(
             "Content-Security-Policy",
-            csp(nonce, dev, providerOrigin(appConfig(loadContext)), appConfig(loadContext).contentOrigin),
+            csp(nonce, dev, providerOrigin(config), config.contentOrigin, config.appUrl.startsWith("http:")),
           );
           if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-store");
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));

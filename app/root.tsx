@@ -137,13 +137,20 @@ export default function App() {
   const { t } = useTranslation();
   const matches = useMatches();
   const names = matches.map((m) => (m.handle as TitleHandle | undefined)?.title?.(m.loaderData, t) ?? null).reverse();
-  const bare = matches.some((m) => (m.handle as { bare?: boolean } | undefined)?.bare);
+  // A bare page (no menu): the public certificate; "framed", without even the portal's name: what a
+  // proctoring service frames (issue 26, spec 2.1 `inProctoringIframe`).
+  const bares = matches.map((m) => {
+    const b = (m.handle as { bare?: boolean | ((data: unknown) => boolean | "framed") } | undefined)?.bare;
+    return typeof b === "function" ? b(m.loaderData) : Boolean(b);
+  });
+  const bare = bares.some(Boolean);
+  const framed = bares.includes("framed");
   return (
     <>
       <title>{pageTitle(names, root.portalName)}</title>
       <Analytics appEnv={root.env.APP_ENV} datalakeMinutes={root.datalakeMinutes} />
       {bare ? (
-        <BarePage portalName={root.portalName}>
+        <BarePage portalName={root.portalName} framed={framed}>
           <Outlet />
         </BarePage>
       ) : (
@@ -157,8 +164,22 @@ export default function App() {
 }
 
 /** The public certificate's page (spec 2.1 'no menu'): the portal's name and the content only. */
-function BarePage({ portalName, children }: { portalName: string; children: React.ReactNode }) {
+function BarePage({
+  portalName,
+  framed,
+  children,
+}: {
+  portalName: string;
+  framed: boolean;
+  children: React.ReactNode;
+}) {
   const { t } = useTranslation();
+  if (framed)
+    return (
+      <main id="main" className="main bare__main bare__main--framed" tabIndex={-1}>
+        {children}
+      </main>
+    );
   return (
     <div className="bare">
       <a className="skip-link" href="#main">

@@ -26,6 +26,8 @@ export default [
     route("lti/authorize", "routes/learn.lti.authorize.ts"),
     route("lti-tool-callback", "routes/learn.lti-tool-callback.ts"),
     route("forbidden", "routes/learn.forbidden.tsx"),
+    // Issue 26: where signing out ends.
+    route("signed-out", "routes/learn.signed-out.tsx"),
     route("catalog", "routes/learn.catalog._index.tsx"),
     route("catalog/:id/*?", "routes/learn.catalog.$id.tsx"),
     route("open-catalog", "routes/learn.open-catalog._index.tsx"),
@@ -60,6 +62,8 @@ export default [
       route("courses/:id/view/notifications", "routes/learn.courses.$id.view.notifications.tsx"),
       // Issue 16: the live chat of the Notifications layer (server-sent events).
       route("courses/:id/chat-events", "routes/learn.courses.$id.chat-events.ts"),
+      // Issue 26: the course pages of an LTI course learn of the tool's score (server-sent events).
+      route("courses/:id/progress-events", "routes/learn.courses.$id.progress-events.ts"),
       route("courses/:id/tutor", "routes/learn.courses.$id.tutor.tsx"),
       route("courses/:id/tutor/stream", "routes/learn.courses.$id.tutor.stream.ts"),
       route("courses/:id/view/*", "routes/learn.courses.$id.view.$.tsx"),

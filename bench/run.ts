@@ -17,6 +17,7 @@ import autocannon from "autocannon";
 import { Browser, BROWSER_USER_AGENT, send } from "./lib/http";
 import { freePort, logTail, startServer, type RunningServer } from "./lib/server";
 import { ensureBigData as ensureBigDataIn, run, signIn as signInAs } from "./lib/setup";
+import { groupProcesses, mb, transpilers, type GroupProcess } from "./lib/processes";
 import { measureFirstLoadJs, scriptsInHtml, readManifest, firstLoadUrls, type FirstLoadJs } from "./lib/first-load-js";
 
 // ---------------------------------------------------------------------------------------------
@@ -38,7 +39,24 @@ const TARGETS = {
   publicCertificateRatioToBare: 5,
   openLoopP99Ms: 100,
   firstLoadJsGzipKb: 130,
+  /** Issue 27 item 3: resident memory per node, start to first answer. */
+  rssEmbeddedMb: 500,
+  rssPostgresMb: 300,
+  startS: 3,
 };
+
+interface MemoryReading {
+  label: string;
+  totalMb: number;
+  processes: GroupProcess[];
+}
+
+function readMemory(pgid: number, label: string): MemoryReading {
+  const processes = groupProcesses(pgid);
+  const totalMb = mb(processes.reduce((n, p) => n + p.rssBytes, 0));
+  say(`resident memory ${label}: ${fixed(totalMb, 0)} MB`);
+  return { label, totalMb, processes };
+}
 /** Kilobyte = 1,000 bytes, as Vite prints sizes ("kB"). */
 const KB = 1000;
 /** How long the server may take, after a load, to answer one more request. */
@@ -481,21 +499,22 @@ async function main(): Promise<number> {
   server = startServer({
     cwd: ROOT,
     port,
-    // The pages are measured here at saturation, not the load shedding (that is bench/overload.ts):
-    // both limits off, or 50 busy connections would be shed on a busy machine.
+    // The pages are measured here at saturation, not the overload control (that is bench/overload.ts):
+    // it is off, or on a busy machine 50 busy connections could wait past its 1 s and be refused.
     env: {
       NODE_ENV: "production",
       APP_ENV: "test",
       DATA_DIR,
       BENCH_BARE: "1",
-      OVERLOAD_MAX_DELAY_MS: "0",
-      OVERLOAD_MAX_IN_FLIGHT: "0",
+      OVERLOAD_MAX_WAIT_MS: "0",
     },
     logFile: join(RESULTS_DIR, "server.log"),
     readyPath: "/config-ui/config.json",
     readyTimeoutMs: 120_000,
   });
+  const spawned = performance.now();
   await server.ready;
+  const startS = (performance.now() - spawned) / 1000;
   say(`server ready at ${server.origin} (pid ${server.pid})`);
 
   const browser = new Browser(server.origin);
@@ -536,8 +555,10 @@ async function main(): Promise<number> {
 
   // A session that stopped working during the load would show as non-2xx (redirects to sign-in).
   await prewarm(server.origin, targets);
+  const memory: MemoryReading[] = [readMemory(server.pid, "after warm-up")];
   const coursesTarget = targets.find((t) => t.name === "courses")!;
   const steady = await openLoop(server.origin, coursesTarget);
+  memory.push(readMemory(server.pid, `after ${options.rateDuration} s at ${options.rate} requests/s`));
   // What a server past its capacity left queued must not slow the pages measured next.
   const drainStarted = performance.now();
   await send(new URL(coursesTarget.url, server.origin), {
@@ -549,6 +570,8 @@ async function main(): Promise<number> {
   for (const [i, target] of targets.entries())
     results.push(await measure(server.origin, target, i < targets.length - 1));
 
+  memory.push(readMemory(server.pid, "after the pages at saturation"));
+  const transpiling = transpilers(server.pid);
   const loadAfter = loadavg()[0];
   const serverLog = server.logFile;
   await server.stop();
@@ -630,6 +653,34 @@ async function main(): Promise<number> {
   ];
   printChecks("Targets", loadChecks, invalid.length ? " (run INVALID: counted as FAIL)" : "");
 
+  const database = process.env.DATABASE_URL ? "PostgreSQL (DATABASE_URL)" : "embedded PGlite";
+  const rssTarget = process.env.DATABASE_URL ? TARGETS.rssPostgresMb : TARGETS.rssEmbeddedMb;
+  console.log(
+    `\nThe server (${database}): start to first answer ${fixed(startS, 1)} s; resident memory of its processes (${transpiling.length ? `TRANSPILER RUNNING: ${transpiling.map((p) => p.command).join("; ")}` : "compiled JavaScript, no transpiler"})`,
+  );
+  for (const m of memory)
+    console.log(
+      `  ${m.label.padEnd(36)} ${fixed(m.totalMb, 0)} MB${m.processes.length > 1 ? ` (${m.processes.map((p) => `${fixed(mb(p.rssBytes), 0)} MB ${p.command.split(" ")[0]?.split("/").pop()}`).join(", ")})` : ""}`,
+    );
+  const memoryChecks: Check[] = [
+    {
+      target: `start to first answer ≤ ${TARGETS.startS} s (existing database)`,
+      value: `${fixed(startS, 1)} s`,
+      pass: startS <= TARGETS.startS,
+    },
+    ...memory.slice(0, 2).map((m) => ({
+      target: `resident memory ${m.label} ≤ ${rssTarget} MB (${database})`,
+      value: `${fixed(m.totalMb, 0)} MB`,
+      pass: m.totalMb <= rssTarget,
+    })),
+    {
+      target: "no transpiler in the server's processes",
+      value: `${transpiling.length}`,
+      pass: transpiling.length === 0,
+    },
+  ];
+  printChecks("Targets", memoryChecks);
+
   console.log(`\nFirst-load JavaScript (build/client, each file gzip -9, KB = ${KB} bytes)\n`);
   console.log(
     table([
@@ -640,7 +691,7 @@ async function main(): Promise<number> {
   const jsChecks = firstLoadChecks(firstLoad);
   printChecks("Targets", jsChecks);
 
-  const checks = [...loadChecks, ...jsChecks];
+  const checks = [...loadChecks, ...memoryChecks, ...jsChecks];
   const failed = checks.filter((c) => !c.pass).length;
   // Not "N passed, N failed": this is a benchmark, and that line is what test runners print.
   console.log(`\nTargets met: ${checks.length - failed} of ${checks.length}${invalid.length ? " — RUN INVALID" : ""}`);
@@ -663,6 +714,8 @@ async function main(): Promise<number> {
         data: BIG_DATA,
         valid: invalid.length === 0,
         openLoop: steady,
+        startS,
+        memory,
         results: results.map((r) => ({ ...r, ratioToBare: r.requestsPerSecond / bare.requestsPerSecond })),
         firstLoadJs: firstLoad.map((s) => ({ ...s, kbGzip: s.gzipBytes / KB })),
         targets: TARGETS,

@@ -261,6 +261,7 @@ function node(over: {
   constraint?: Record<string, string | null>;
   kind?: ActivityKind;
   state?: ObjectiveState;
+  duration?: number | null;
   aw?: ActivityWorkflowState | null;
 }): TreeNode {
   return {
@@ -282,7 +283,7 @@ function node(over: {
       type: ActivityType.Assessment,
       state: over.state ?? ObjectiveState.ready,
       proctored: false,
-      duration: null,
+      duration: over.duration ?? null,
       maxScore: 10,
       supportReview: true,
       supportCollaborativeMode: false,
@@ -422,6 +423,33 @@ describe("activity dates as items (spec 3 'Activity constraint', 4.12)", () => {
     expect(eventDetails({ startsAt: "2026-11-24T09:00:00Z", url: "https://meet.example/a" })?.url).toBe(
       "https://meet.example/a",
     );
+  });
+});
+
+describe("an event's span (issue 32 item 5: never an end equal to its start)", () => {
+  const course = { id: "c1", name: "Python", code: "PY", mandatory: false };
+  const NOW = new Date("2026-11-23T12:00:00Z");
+  const eventItem = (startsAt: string, duration: number | null) =>
+    activityCalendarItems({
+      course,
+      node: node({ kind: ActivityKind.event, duration }),
+      ownConstraint: {},
+      event: eventDetails({ startsAt }),
+      now: NOW,
+    })[0];
+  it.each([
+    [
+      "without an end, its duration makes the span",
+      "2026-11-24T09:00:00.000Z",
+      5400,
+      "2026-11-24T10:30:00.000Z",
+      false,
+    ],
+    ["without an end or a duration, an instant", "2026-11-24T09:00:00.000Z", null, null, false],
+    ["at midnight UTC, still a time, not a day", "2026-11-24T00:00:00.000Z", null, null, false],
+    ["written as a bare date, a day", "2026-11-24", null, null, true],
+  ])("%s", (_, startsAt, duration, end, allDay) => {
+    expect(eventItem(startsAt, duration)).toMatchObject({ end, allDay });
   });
 });
 

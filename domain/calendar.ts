@@ -229,17 +229,29 @@ export function activityCalendarItems(input: ActivityDatesInput): CalendarItem[]
     );
   }
   if (a.kind === ActivityKind.event && input.event?.startsAt) {
-    out.push(
-      item("event", `event:${node.activityPathId}`, input.event.startsAt, course, {
-        end: input.event.endsAt ?? input.event.startsAt,
+    const startsAt = input.event.startsAt;
+    const end = input.event.endsAt ?? eventEndByDuration(startsAt, a.duration);
+    out.push({
+      ...item("event", `event:${node.activityPathId}`, startsAt, course, {
+        // Issue 32 item 5: its real span — the end it was given, else its duration — or an instant.
+        end,
         activity,
         location: input.event.location,
         url: input.event.url,
         lock,
       }),
-    );
+      // An event at midnight UTC is a time like any other; only a bare date is a day.
+      allDay: end === null && /^\d{4}-\d{2}-\d{2}$/.test(startsAt),
+    });
   }
   return out;
+}
+
+/** An event without an end of its own lasts its activity's duration (seconds), if it has one. */
+function eventEndByDuration(startsAt: string, seconds: number | null): string | null {
+  const start = time(startsAt);
+  if (start === null || !seconds || !Number.isFinite(seconds) || seconds <= 0) return null;
+  return new Date(start + seconds * 1000).toISOString();
 }
 
 /** A reinforcement question asked of the learner (spec 2.8, 3 'Reinforcement workflow'). */

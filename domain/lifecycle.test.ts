@@ -665,7 +665,7 @@ describe("4.4 start flow", () => {
       },
     ],
     [
-      "first start, LTI reloads the course page",
+      "first start, LTI goes to the content that launches its tool (issue 26: no second press)",
       {
         kind: K.lti,
         workflow: null,
@@ -674,7 +674,7 @@ describe("4.4 start flow", () => {
       },
       {
         steps: ["startObjectiveWorkflow", "startActivityWorkflow", "loadTree"],
-        destination: "reloadCourse",
+        destination: "content",
       },
     ],
     [
@@ -717,7 +717,7 @@ describe("4.4 start flow", () => {
       },
       {
         steps: ["startObjectiveWorkflow", "startActivityWorkflow", "loadTree"],
-        destination: "reloadCourse",
+        destination: "content",
       },
     ],
     [

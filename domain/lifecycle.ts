@@ -469,7 +469,11 @@ type StartStep = "selfEnroll" | "startObjectiveWorkflow" | "startActivityWorkflo
 
 export interface StartPlan {
   steps: StartStep[];
-  destination: "reloadCourse" | "content";
+  /**
+   * Spec 4.4 has LTI courses "reload the course view page", where the learner had to press again
+   * (issue 26): every course now goes to its content, which for an LTI course is the tool's launch.
+   */
+  destination: "content";
 }
 
 /**
@@ -481,7 +485,7 @@ export interface StartPlan {
  *    workflow. `hasActivityWorkflow` refers to the current objective
  *    workflow, so it is ignored when step 2 starts a new one.
  * 4. "loadTree" (full activity tree) always.
- * Destination: LTI courses reload the course view page; others go to content.
+ * Destination: the content — for an LTI course the page that launches its tool (issue 26).
  */
 export function startPlan(input: {
   kind: ActivityKind;
@@ -501,7 +505,7 @@ export function startPlan(input: {
   steps.push("loadTree");
   return {
     steps,
-    destination: input.kind === ActivityKind.lti ? "reloadCourse" : "content",
+    destination: "content",
   };
 }
 

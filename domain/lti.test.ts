@@ -2,11 +2,15 @@ import { describe, expect, it } from "vitest";
 import { DisplayMode } from "./vocabulary";
 import {
   customFrameSize,
+  customParameters,
   documentTarget,
+  formActionSources,
   framePolicy,
   framePolicyProblems,
   launchClaims,
   LTI_CLAIM,
+  membershipRoles,
+  nrpsRoleFilter,
   sameOriginPath,
   scoreOutcome,
 } from "./lti";
@@ -54,8 +58,22 @@ describe("LTI 1.3 launch claims (LTI Core 1.3 §5.3–5.4; spec 3 display modes)
     });
   });
 
-  it("leaves out the AGS claim when the tool does not grade the activity (supportLtiGrading off)", () => {
-    expect(launchClaims({ ...facts, lineItems: null })[LTI_CLAIM.ags]).toBeUndefined();
+  it("grants every AGS scope it serves; a link the tool does not grade has the container but no line item", () => {
+    expect(launchClaims(facts)[LTI_CLAIM.ags]).toEqual({
+      scope: [
+        "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem",
+        "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem.readonly",
+        "https://purl.imsglobal.org/spec/lti-ags/scope/result.readonly",
+        "https://purl.imsglobal.org/spec/lti-ags/scope/score",
+      ],
+      lineitems: "https://lms.example/li",
+      lineitem: "https://lms.example/li/p1",
+    });
+    const ungraded = launchClaims({ ...facts, lineItems: { lineItems: "https://lms.example/li", lineItem: null } });
+    expect(ungraded[LTI_CLAIM.ags]).toEqual({
+      scope: expect.any(Array),
+      lineitems: "https://lms.example/li",
+    });
   });
 
   it.each([
@@ -127,5 +145,58 @@ describe("a tool's frame (issue 14 item 5; HTML iframe sandbox and allow)", () =
     [{ width: 800, height: 99999 }, null],
   ])("EmbeddedCustom's size from the activity's preferred %o → %o", (preferred, size) => {
     expect(customFrameSize(preferred)).toEqual(size);
+  });
+});
+
+describe("a launch page's form-action (issue 32 item 1)", () => {
+  it("names each address by scheme, host, port and path — never the query — once each", () => {
+    expect(
+      formActionSources([
+        "http://127.0.0.1:4000/login?iss=x&login_hint=y",
+        "https://lms.example/learn/lti/authorize",
+        "https://lms.example/learn/lti/authorize",
+      ]),
+    ).toBe("http://127.0.0.1:4000/login https://lms.example/learn/lti/authorize");
+  });
+
+  it("keeps a path's ; and , from ending the directive, and leaves out what is not an http(s) URL", () => {
+    expect(
+      formActionSources(["https://tool.example/a;b,c", "javascript:alert(1)", "not a url", "https://u:p@x.example/"]),
+    ).toBe("https://tool.example/a%3Bb%2Cc");
+    expect(formActionSources([])).toBe("'none'");
+  });
+});
+
+describe("custom parameters and NRPS roles (issue 32 items 2 and 3)", () => {
+  const facts = {
+    userId: "u1",
+    context: { id: "c1", title: "Course", label: "C-1" },
+    resourceLink: { id: "r1", title: "Lab" },
+  };
+  it("replaces the substitution variables it knows and sends any other value as written", () => {
+    expect(
+      customParameters(
+        {
+          who: "$User.id",
+          course: "$Context.label",
+          link: "$ResourceLink.id",
+          other: "$Person.name.full",
+          plain: "x",
+          n: 3,
+        },
+        facts,
+      ),
+    ).toEqual({ who: "u1", course: "C-1", link: "r1", other: "$Person.name.full", plain: "x" });
+    expect(customParameters(undefined, facts)).toEqual({});
+  });
+
+  it("maps a member to context roles, and a role filter by URI or short name", () => {
+    expect(membershipRoles({ learner: true, instructor: true })).toEqual([
+      "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor",
+      "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner",
+    ]);
+    expect(nrpsRoleFilter("http://purl.imsglobal.org/vocab/lis/v2/membership#Learner")).toBe("Learner");
+    expect(nrpsRoleFilter("Instructor")).toBe("Instructor");
+    expect(nrpsRoleFilter("Mentor")).toBeNull();
   });
 });

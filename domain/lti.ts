@@ -44,6 +44,23 @@ export const LTI_MEDIA_TYPE = {
 } as const;
 
 const ROLE_LEARNER = "http://purl.imsglobal.org/vocab/lis/v2/membership#Learner";
+const ROLE_INSTRUCTOR = "http://purl.imsglobal.org/vocab/lis/v2/membership#Instructor";
+
+/** NRPS 2.0 §2.2: a member's context roles — Learner when enrolled, Instructor when an instructor. */
+export function membershipRoles(m: { learner: boolean; instructor: boolean }): string[] {
+  return [...(m.instructor ? [ROLE_INSTRUCTOR] : []), ...(m.learner ? [ROLE_LEARNER] : [])];
+}
+
+/**
+ * NRPS 2.0 §2.3.1 `role` filter: a context role by its full URI or its short name (LTI Core §A.2.2).
+ * Only Learner and Instructor are held here; any other role is null (no member has it).
+ */
+export function nrpsRoleFilter(role: string): "Learner" | "Instructor" | null {
+  const name = role.startsWith("http://purl.imsglobal.org/vocab/lis/v2/membership#")
+    ? role.slice(role.indexOf("#") + 1)
+    : role;
+  return name === "Learner" || name === "Instructor" ? name : null;
+}
 const CONTEXT_COURSE = "http://purl.imsglobal.org/vocab/lis/v2/course#CourseOffering";
 
 /**
@@ -69,8 +86,8 @@ export interface LaunchFacts {
   returnUrl: string;
   locale: string;
   custom: Record<string, string>;
-  /** AGS endpoints when the activity is graded by the tool (supportLtiGrading). */
-  lineItems: { lineItems: string; lineItem: string } | null;
+  /** AGS endpoints: the course's line items, and the link's own when the tool grades it (supportLtiGrading). */
+  lineItems: { lineItems: string; lineItem: string | null };
   membershipsUrl: string;
   platform: { guid: string; name: string };
 }
@@ -103,15 +120,13 @@ export function launchClaims(f: LaunchFacts): Record<string, unknown> {
     [LTI_CLAIM.launchPresentation]: presentation,
     [LTI_CLAIM.custom]: f.custom,
     [LTI_CLAIM.toolPlatform]: { guid: f.platform.guid, name: f.platform.name, product_family_code: "learner-app" },
-    ...(f.lineItems
-      ? {
-          [LTI_CLAIM.ags]: {
-            scope: [LTI_SCOPE.lineItemReadOnly, LTI_SCOPE.resultReadOnly, LTI_SCOPE.score],
-            lineitems: f.lineItems.lineItems,
-            lineitem: f.lineItems.lineItem,
-          },
-        }
-      : {}),
+    // AGS §3.1: every scope the platform serves (line items read and written, results, scores); the
+    // resource link's own line item when the activity is graded by the tool.
+    [LTI_CLAIM.ags]: {
+      scope: [LTI_SCOPE.lineItem, LTI_SCOPE.lineItemReadOnly, LTI_SCOPE.resultReadOnly, LTI_SCOPE.score],
+      lineitems: f.lineItems.lineItems,
+      ...(f.lineItems.lineItem ? { lineitem: f.lineItems.lineItem } : {}),
+    },
     [LTI_CLAIM.nrps]: { context_memberships_url: f.membershipsUrl, service_versions: ["2.0"] },
   };
 }
@@ -227,4 +242,51 @@ export function customFrameSize(preferred: { width: number | null; height: numbe
   const ok = (n: number | null): n is number => n !== null && Number.isInteger(n) && n >= 100 && n <= 4000;
   if (!ok(preferred.width) || !ok(preferred.height)) return null;
   return { width: preferred.width, height: preferred.height };
+}
+
+/**
+ * The CSP `form-action` of a page between the learner and a tool (issue 32 item 1): each URL as a
+ * source expression — scheme, host, port and path, never the query — so the page's form goes to
+ * exactly that address. A browser checks `form-action` on every redirect after a form submission too;
+ * there the path is not compared (CSP 3 §6.7.2.10), so a redirect stays within the listed origins.
+ * Anything that is not an http(s) URL is left out; with nothing left the answer is `'none'`.
+ */
+export function formActionSources(urls: readonly string[]): string {
+  const sources = new Set<string>();
+  for (const raw of urls) {
+    const url = URL.parse(raw);
+    if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || url.username || url.password) continue;
+    // `;` and `,` end a directive or a policy: kept percent-encoded in the path.
+    sources.add(`${url.origin}${url.pathname.replace(/;/g, "%3B").replace(/,/g, "%2C")}`);
+  }
+  return sources.size > 0 ? [...sources].join(" ") : "'none'";
+}
+
+/**
+ * An activity's custom parameters (`npm run lti:tool -- attach … --custom k=v`, LTI Core §5.4.5) with
+ * the substitution variables of LTI Core Appendix C this platform knows replaced; any other value —
+ * an unknown `$…` variable included — is sent as written, as the appendix asks.
+ */
+export function customParameters(
+  custom: unknown,
+  facts: {
+    userId: string;
+    context: { id: string; title: string; label: string };
+    resourceLink: { id: string; title: string };
+  },
+): Record<string, string> {
+  if (!custom || typeof custom !== "object") return {};
+  const known: Record<string, string> = {
+    "$User.id": facts.userId,
+    "$Context.id": facts.context.id,
+    "$Context.title": facts.context.title,
+    "$Context.label": facts.context.label,
+    "$CourseSection.sourcedId": facts.context.id,
+    "$ResourceLink.id": facts.resourceLink.id,
+    "$ResourceLink.title": facts.resourceLink.title,
+  };
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(custom as Record<string, unknown>))
+    if (typeof value === "string") out[name] = Object.hasOwn(known, value) ? known[value]! : value;
+  return out;
 }

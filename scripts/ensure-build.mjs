@@ -1,24 +1,36 @@
-// `npm start` builds the app when there is no build yet or the sources are newer than it.
+// `npm start` and the operators' commands build what is missing or older than its sources (decision 038):
+// the app (react-router build, then the server build) when there is no app build or app/, domain/,
+// locales/ or public/ changed since; only the server build (scripts/build-server.mjs, about a second)
+// when just the server's sources changed. `--server` checks the server build alone (the CLIs need no app).
 import { execSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-const output = "build/server/index.js";
-function newest(dir) {
+const appOutput = "build/server/index.js";
+const serverOutput = "build/node/server.js";
+function newest(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
   let t = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    t = Math.max(t, entry.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  for (const entry of readdirSync(path, { withFileTypes: true })) {
+    if (entry.name === "node_modules" || entry.name.endsWith(".test.ts")) continue;
+    t = Math.max(t, newest(join(path, entry.name)));
   }
   return t;
 }
-const sources = ["app", "domain", "locales", "public"].filter(existsSync);
-// The content origin's launcher is a build of its own (decision 040): missing, the build is stale too.
-const stale =
-  !existsSync(output) ||
-  !existsSync("build/content/scorm-launcher.js") ||
-  sources.some((d) => newest(d) > statSync(output).mtimeMs);
-if (stale) {
-  console.log("[start] building the app (react-router build)…");
+const builtAt = (output) => (existsSync(output) ? statSync(output).mtimeMs : 0);
+const stale = (output, sources) => sources.some((s) => newest(s) > builtAt(output));
+
+const serverOnly = process.argv.includes("--server");
+// The content origin's launcher is a build of its own (decision 040): missing, the app build is stale too.
+const launcherMissing = !existsSync("build/content/scorm-launcher.js");
+if (!serverOnly && (launcherMissing || stale(appOutput, ["app", "domain", "locales", "public"]))) {
+  console.log("[start] building the app (npm run build)…");
   execSync("npm run build", { stdio: "inherit" });
+} else if (
+  stale(serverOutput, ["server.ts", "api", "app", "domain", "scripts/build-server.mjs", "package-lock.json"])
+) {
+  console.log("[start] building the server (scripts/build-server.mjs)…");
+  execSync(`"${process.execPath}" scripts/build-server.mjs`, { stdio: "inherit" });
 }

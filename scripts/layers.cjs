@@ -29,6 +29,7 @@ const rooms = [
   },
   { name: "LTI tool registry", side: "api", floor: 4, path: "^api/lti/registry\\.ts$" },
   { name: "files (storage, certificate files)", side: "api", floor: 4, path: "^api/files/" },
+  { name: "mail (outbox, transport, texts)", side: "api", floor: 4, path: "^api/mail/" },
   { name: "queries and mappers", side: "api", floor: 4, path: "^api/(queries|mappers)/" },
   { name: "API services (auth, validation, limits, settings…)", side: "api", floor: 4, path: "^api/[^/]+\\.ts$" },
   { name: "db (schema, client, migrations)", side: "api", floor: 3, path: "^api/db/" },

@@ -34,6 +34,7 @@ import { ownWorkflow } from "../queries/workflows";
 import { attemptAccess, refuseLocked } from "../queries/activity-access";
 import type { WorkMode } from "../../domain/groups";
 import { finishGroupWork, joinGroupWork, lockGroupWork, recordJoinedFinishedWork } from "./group-work";
+import { gradedByTool } from "../../domain/tool-grading";
 
 function conflict(code: string, text: string, params?: Record<string, string | number>) {
   return new ApiError(409, { "": [message(code, text, params)] });
@@ -218,6 +219,9 @@ export async function finishActivityWorkflows(
       activityWorkflowIds: [message("notFound", "An activity workflow was not found.")],
     });
   const open = rows.filter(({ aw }) => aw.state === ActivityWorkflowState.inProgress);
+  // Issue 26: the tool that grades an activity finishes it with its score; the learner cannot.
+  if (open.some(({ activity }) => gradedByTool(activity)))
+    throw conflict("gradedByTool", "This activity is done when its tool sends the result.");
   const finishedActivityIds = open.map(({ activity }) => activity.id);
   if (open.length > 0) {
     refuseLocked(
@@ -276,6 +280,9 @@ export async function submitObjectiveWorkflow(tx: Tx, user: Principal, objective
   const wf = await ownWorkflow(tx, user.id, objectiveWorkflowId, true);
   if (wf.state !== ObjectiveWorkflowState.inProgress)
     throw conflict("workflowNotInProgress", "The course is not in progress.");
+  // Issue 26: a sitting that is over locks the whole attempt — handing it in too — until the proctor or an
+  // administrator unlocks it (decisions 010 and 024 let the learner submit; the page now offers nothing).
+  await refuseWhenProctorLocked(tx, wf);
   const [agg] = await tx.select().from(owa).where(eq(owa.id, wf.aggregateId));
   const [objective] = await tx.select().from(objectives).where(eq(objectives.id, wf.objectiveId));
   const leaves = await leafProgress(tx, wf.objectiveId, wf.id);

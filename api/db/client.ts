@@ -1,4 +1,5 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { log } from "./log";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
@@ -33,6 +34,8 @@ export interface Database {
   queryCount(): number;
   /** The database thread, when PGlite runs in one (it can also host the API: decision 012). */
   thread?: PGliteThread;
+  /** PostgreSQL's pool now (the metrics' `db_pool_connections`); absent on PGlite. */
+  pool?: () => { total: number; idle: number; waiting: number };
 }
 
 const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
@@ -118,7 +121,7 @@ export function pgliteChanges(client: Listener): ListeningFeed {
       })
       .then(
         () => undefined,
-        (error: unknown) => console.error("[db] LISTEN failed:", error),
+        (error: unknown) => log().error({ err: error }, "db: LISTEN failed"),
       ));
   return {
     subscribe(listener) {
@@ -167,8 +170,7 @@ function postgresChanges(connectionString: string): ListeningFeed & { close(): P
       void c.end().catch(() => {});
       if (client === c) client = null;
       if (closed) return;
-      if (failures++ === 0)
-        console.error(`[db] the LISTEN connection broke (${error?.message ?? "closed"}); listening again`);
+      if (failures++ === 0) log().error({ err: error }, "db: the LISTEN connection broke; listening again");
       emit({ kind: "all" });
       timer = setTimeout(() => void connect(), RELISTEN_MS);
     };
@@ -223,7 +225,7 @@ async function withAdvisoryLock<T>(pool: pg.Pool, name: string, work: () => Prom
       key,
     ]);
     if (!rows[0]?.ok) {
-      console.log(`[db] another node holds "${name}": waiting for it to finish`);
+      log().info({ lock: name }, "db: another node holds the lock; waiting for it to finish");
       await client.query("select pg_advisory_lock(hashtextextended($1, 0))", [key]);
     }
     try {
@@ -260,7 +262,7 @@ export async function openDatabase(options: {
     // a listener its error would end the process.
     let closing = false;
     pool.on("error", (error) => {
-      if (!closing) console.error("[db] idle connection lost:", error.message);
+      if (!closing) log().error({ err: error }, "db: idle connection lost");
     });
     const db = drizzlePg(pool, { schema, logger }) as unknown as Db;
     const changes = postgresChanges(options.databaseUrl);
@@ -279,6 +281,7 @@ export async function openDatabase(options: {
         await pool.end();
       },
       queryCount: () => count,
+      pool: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     };
   }
   const dataDir = options.dataDir ?? "memory://";

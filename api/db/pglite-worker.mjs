@@ -21,7 +21,14 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, types, parse as pgParse, protocol } from "@electric-sql/pglite";
+import pino from "pino";
 import { pgliteOptions } from "./pglite-options.mjs";
+
+/** Slow statements (DB_SLOW_MS) as JSON lines, like every other log line (decision 037). */
+const slowLog = pino(
+  { base: { pid: process.pid, thread: "database" }, formatters: { level: (label) => ({ level: label }) } },
+  pino.destination({ fd: 1, sync: true }),
+);
 
 if (!parentPort) throw new Error("pglite-worker.mjs runs as a worker thread");
 const port = parentPort;
@@ -224,7 +231,7 @@ async function runStatement(statementSql, params, rowMode, tx) {
       const text = process.env.DB_SLOW_FULL
         ? `${statementSql} -- ${JSON.stringify(params)}`
         : statementSql.replace(/\s+/g, " ").slice(0, 300);
-      console.warn(`[db] ${ms.toFixed(1)} ms, ${result.rows.length} rows: ${text}`);
+      slowLog.warn({ ms: Number(ms.toFixed(1)), rows: result.rows.length, sql: text }, "db: slow statement");
     }
   }
   return result;

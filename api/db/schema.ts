@@ -18,3 +18,4 @@ export * from "./schema/feedback";
 export * from "./schema/tutor";
 export * from "./schema/analytics";
 export * from "./schema/lti";
+export * from "./schema/mail";

@@ -4,6 +4,7 @@
  * demo/scorm/packages.json names each package's course folder (its root activity receives it).
  */
 import { readFileSync } from "node:fs";
+import type { FileStore } from "../files/object-store";
 import { rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { importScormPackage } from "../scorm/import";
@@ -19,14 +20,14 @@ const DEMO_SCORM_PACKAGES = JSON.parse(readFileSync(`${DIR}packages.json`, "utf8
   package: string;
 }[];
 
-export async function seedScormPackages(tx: Tx, tenantId: string, storageRoot: string): Promise<void> {
+export async function seedScormPackages(tx: Tx, tenantId: string, store: FileStore): Promise<void> {
   const courses = demoContent().courses;
   for (const { course, package: folder } of DEMO_SCORM_PACKAGES) {
     const def = courses.find((c) => c.slug === course);
     if (!def) throw new Error(`api/demo/data/scorm/packages.json: unknown course folder "${course}"`);
     const zipPath = zipFolder(`${DIR}${folder}`);
     try {
-      await importScormPackage(tx, { zipPath, storageRoot, tenantId, courseCode: def.code });
+      await importScormPackage(tx, { zipPath, store, tenantId, courseCode: def.code });
     } finally {
       rmSync(zipPath, { force: true });
     }

@@ -8,7 +8,8 @@ import type { Db } from "../db/client";
 import { demoContent, type DemoUser } from "./demo-content";
 import { hashPassword } from "../idp/password";
 import * as s from "../db/schema";
-import { storageDir } from "../files/certificate-files";
+import { localStore, type FileStore } from "../files/object-store";
+import { storageDir } from "../files/roots";
 import { DEFAULT_FEATURE_ROWS, DEFAULT_SETTINGS } from "../settings-defaults";
 
 export type { DemoUser };
@@ -18,20 +19,17 @@ export type { DemoUser };
  * start. `accounts: false` (a server that refuses demo accounts, decision 017) seeds the tenant
  * and catalog without the demo accounts.
  */
-export async function seedIfEmpty(
-  db: Db,
-  options: { accounts?: boolean; storageRoot?: string } = {},
-): Promise<boolean> {
+export async function seedIfEmpty(db: Db, options: { accounts?: boolean; store?: FileStore } = {}): Promise<boolean> {
   const existing = await db.select({ id: s.tenants.id }).from(s.tenants).limit(1);
   if (existing.length > 0) return false;
-  await seedDemo(db, { accounts: options.accounts, storageRoot: options.storageRoot });
+  await seedDemo(db, { accounts: options.accounts, store: options.store });
   return true;
 }
 
 export async function seedDemo(
   db: Db,
-  /** storageRoot: where the demo SCORM packages' files go (DATA_DIR/storage; a temporary folder in tests). */
-  options: { catalog?: boolean; accounts?: boolean; storageRoot?: string } = {},
+  /** store: where the demo SCORM packages' files go (DATA_DIR/storage or a bucket; a temporary folder in tests). */
+  options: { catalog?: boolean; accounts?: boolean; store?: FileStore } = {},
 ): Promise<{ tenantId: string; userIds: Record<DemoUser, string> }> {
   const content = demoContent();
   const { insertUser } = await import("./seed-learners");
@@ -83,7 +81,7 @@ export async function seedDemo(
           .set({ value: { ...(DEFAULT_SETTINGS["learner.tutor"] as object), widgetSettings } })
           .where(and(eq(s.settings.tenantId, tenant.id), eq(s.settings.key, "learner.tutor")));
       const { seedScormPackages } = await import("./seed-scorm");
-      await seedScormPackages(tx, tenant.id, options.storageRoot ?? storageDir(undefined));
+      await seedScormPackages(tx, tenant.id, options.store ?? localStore(storageDir(undefined)));
     }
     // Groups after the courses: a team names its course and activity (decision 026).
     const { insertGroup } = await import("./seed-groups");

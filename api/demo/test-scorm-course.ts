@@ -7,13 +7,14 @@
 import { rm } from "node:fs/promises";
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
+import type { FileStore } from "../files/object-store";
 import * as s from "../db/schema";
 import { ActivityContentType, ActivityKind, ActivityType, ObjectiveWorkflowState } from "../../domain/vocabulary";
 import { importScormPackage, saveUpload } from "../scorm/import";
 
 export async function createScormCourse(
   db: Db,
-  input: { learnerId: string; name: string; body: ReadableStream<Uint8Array> | null; storageRoot: string; now: Date },
+  input: { learnerId: string; name: string; body: ReadableStream<Uint8Array> | null; store: FileStore; now: Date },
 ): Promise<{ courseId: string; code: string; name: string }> {
   const [learner] = await db
     .select({ tenantId: s.users.tenantId })
@@ -41,7 +42,7 @@ export async function createScormCourse(
   await db.insert(s.activityParts).values({ objectiveId: course.id, activityId: activity.id, axis: "0" });
   const zipPath = await saveUpload(input.body, 50 * 1024 * 1024);
   try {
-    await importScormPackage(db, { zipPath, storageRoot: input.storageRoot, tenantId, courseCode: code });
+    await importScormPackage(db, { zipPath, store: input.store, tenantId, courseCode: code });
   } finally {
     await rm(zipPath, { force: true });
   }

@@ -89,9 +89,9 @@ function testSupportRoutes() {
    * code, name }: a course of its own running the package, the learner enrolled and the course started.
    */
   r.post("/scorm-courses", async (c) => {
-    const [{ createScormCourse }, { storageDir }, { ScormPackageError }] = await Promise.all([
+    const [{ createScormCourse }, { fileStore }, { ScormPackageError }] = await Promise.all([
       import("./test-scorm-course"),
-      import("../files/certificate-files"),
+      import("../files/roots"),
       import("../scorm/manifest"),
     ]);
     const learnerId = c.req.query("learner") ?? "";
@@ -103,7 +103,7 @@ function testSupportRoutes() {
         learnerId,
         name,
         body: c.req.raw.body,
-        storageRoot: storageDir(c.var.deps.dataDir),
+        store: fileStore(c.var.deps),
         now: c.get("now"),
       });
       return c.json(course, 201);
@@ -139,6 +139,23 @@ function testSupportRoutes() {
       .innerJoin(s.activityWorkflows, eq(s.activityWorkflows.id, s.scormAttempts.activityWorkflowId))
       .leftJoin(s.activityRecords, eq(s.activityRecords.activityWorkflowId, s.activityWorkflows.id))
       .where(eq(s.activityWorkflows.userId, learnerId));
+    return c.json({ data: rows });
+  });
+
+  /**
+   * GET /api/test-support/v1/mail?to=<address> → { data: [{ kind, subject, text, sentAt }] }: the
+   * e-mails to one address, newest first (issue 26: the sign-up and password-reset links the tests open).
+   */
+  r.get("/mail", async (c) => {
+    const [{ mailOutbox }, { desc, sql }] = await Promise.all([import("../db/schema"), import("drizzle-orm")]);
+    const to = (c.req.query("to") ?? "").trim().toLowerCase();
+    if (!to || to.length > 254) throw new ApiError(400, { to: [message("invalid", "an e-mail address")] });
+    const rows = await c
+      .get("db")
+      .select({ kind: mailOutbox.kind, subject: mailOutbox.subject, text: mailOutbox.text, sentAt: mailOutbox.sentAt })
+      .from(mailOutbox)
+      .where(sql`lower(${mailOutbox.to}) = ${to}`)
+      .orderBy(desc(mailOutbox.createdAt));
     return c.json({ data: rows });
   });
 

@@ -1,13 +1,11 @@
 /**
  * Chat attachments (issue 16 item 3, decision 027): reading a message's files from a multipart post,
  * checking each (size, then type by name AND contents: domain/chat-attachments.ts) and keeping them
- * under DATA_DIR/storage/chat/<message id>/<attachment id>. The files are written inside the
+ * in the store (DATA_DIR/storage or a bucket, decision 037) under chat/<message id>/<attachment id>. The files are written inside the
  * command's transaction, after its rows: a failed write rolls the message back, and a failed commit
  * removes what was written (`removeStored`).
  */
 import { createHash } from "node:crypto";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
 import type { Context } from "hono";
 import type { ApiEnv } from "../context";
 import { ApiError, message, zodErrors } from "../errors";
@@ -31,7 +29,7 @@ import {
   type CreateChatMessage,
 } from "../../domain/contract/chat";
 import { hasControlCharacters } from "../../domain/text";
-import { storageDir } from "./certificate-files";
+import type { FileStore } from "./object-store";
 
 const CHAT_ATTACHMENT_PATH = "/api/lms-storage/v1/chat-attachments";
 
@@ -116,24 +114,19 @@ export async function readChatUpload(
 }
 
 /**
- * Writes the files, each through a temporary name (a reader never sees half a file); every path
- * touched goes into `written` as it is, so a failure halfway can remove what was written.
+ * Writes the files, each whole (a reader never sees half a file); every key goes into `written`
+ * before its write, so a failure halfway can remove what was written.
  */
-export async function storeAttachments(dataDir: string | undefined, files: IncomingAttachment[], written: string[]) {
-  const root = storageDir(dataDir);
+export async function storeAttachments(store: FileStore, files: IncomingAttachment[], written: string[]) {
   for (const f of files) {
-    const full = join(root, f.path);
-    const tmp = `${full}.${process.pid}.tmp`;
-    written.push(tmp, full);
-    await mkdir(dirname(full), { recursive: true });
-    await writeFile(tmp, f.bytes);
-    await rename(tmp, full);
+    written.push(f.path);
+    await store.put(f.path, f.bytes);
   }
 }
 
 /** Removes files written for a message that did not commit. */
-export async function removeStored(paths: string[]) {
-  await Promise.all(paths.map((p) => rm(p, { force: true })));
+export async function removeStored(store: FileStore, keys: string[]) {
+  if (keys.length > 0) await store.delete(keys);
 }
 
 /** A stored attachment as messages carry it. */

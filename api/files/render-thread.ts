@@ -2,6 +2,8 @@
  * Renders certificate files in a thread of their own (`render-worker.mjs`): one worker per process,
  * started on first use and not keeping the process alive; requests queue in it one after another.
  */
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { CertificateFacts } from "./certificate-render";
 
@@ -11,8 +13,21 @@ let worker: Worker | null = null;
 let next = 1;
 const waiting = new Map<number, { resolve: (r: { pdf: Buffer; png: Buffer }) => void; reject: (e: Error) => void }>();
 
+/** Set by the server build (scripts/build-server.mjs): this code runs bundled, compiled modules lie beside it. */
+declare const SERVER_BUILD: boolean | undefined;
+
+/**
+ * The renderer module the thread loads: `certificate-render.ts` when this runs as TypeScript (tsx,
+ * vitest), its compiled form beside the bundle in the server build (no transpiler in production).
+ */
+function rendererModule(): string {
+  if (typeof SERVER_BUILD !== "undefined" && SERVER_BUILD)
+    return pathToFileURL(join(import.meta.dirname, "certificate-render.js")).href;
+  return new URL("./certificate-render.ts", import.meta.url).href;
+}
+
 function start(): Worker {
-  const w = new Worker(new URL("./render-worker.mjs", import.meta.url));
+  const w = new Worker(new URL("./render-worker.mjs", import.meta.url), { workerData: { module: rendererModule() } });
   w.unref();
   w.on("message", (reply: Reply) => {
     const job = waiting.get(reply.id);

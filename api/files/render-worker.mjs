@@ -3,19 +3,24 @@
  * and PNGs drawn here, so neither the database thread (which also runs the API) nor the rendering
  * thread of the pages waits for them. Messages: { id, facts } → { id, pdf, png } or { id, error }.
  */
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 
 let renderer = null;
 
+/**
+ * The renderer module the starter names (render-thread.ts): compiled JavaScript in the server build,
+ * the TypeScript source under tsx and vitest.
+ */
 async function load() {
+  const module = workerData?.module ?? new URL("./certificate-render.ts", import.meta.url).href;
   try {
-    return await import("./certificate-render.ts");
+    return await import(module);
   } catch (error) {
-    // Started without a TypeScript loader: register tsx for this thread (as pglite-worker.mjs does).
+    // TypeScript without a loader in this thread (vitest, plain node): register tsx (as pglite-worker.mjs does).
     if (error?.code !== "ERR_UNKNOWN_FILE_EXTENSION" && error?.code !== "ERR_MODULE_NOT_FOUND") throw error;
     const { register } = await import("tsx/esm/api");
     register();
-    return import("./certificate-render.ts?tsx");
+    return import(`${module}?tsx`);
   }
 }
 

@@ -1,19 +1,40 @@
-import { resolve } from "node:path";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fileIn } from "./send-file";
+import { localStore, type FileStore } from "./object-store";
 
-/** Where private files live: DATA_DIR/storage first, then the repository's demo storage. */
-export function storageRoots(dataDir?: string): string[] {
-  const roots = [fileURLToPath(new URL("../../storage", import.meta.url))];
-  if (dataDir) roots.unshift(resolve(dataDir, "storage"));
-  return roots;
+/** The repository's demo storage (the demo's private files, read-only). */
+const demoStorage = localStore(fileURLToPath(new URL("../../storage", import.meta.url)));
+
+/** DATA_DIR/storage, or a folder of this process's own when the API runs without one (tests). */
+export function storageDir(dataDir: string | undefined): string {
+  return dataDir ? resolve(dataDir, "storage") : join(tmpdir(), `learner-app-storage-${process.pid}`);
 }
 
-/** The first root that holds the file (never outside a root: "../" in a stored path finds nothing). */
-export function resolveInRoots(roots: string[], relative: string): string | null {
+const stores = new WeakMap<object, FileStore>();
+
+/**
+ * Where this API stores files (decision 037): its configured store (`deps.files`: a bucket, or
+ * DATA_DIR/storage), else DATA_DIR/storage.
+ */
+export function fileStore(deps: { files?: FileStore; dataDir?: string }): FileStore {
+  if (deps.files) return deps.files;
+  let store = stores.get(deps);
+  if (!store) stores.set(deps, (store = localStore(storageDir(deps.dataDir))));
+  return store;
+}
+
+/** Where private activity files are looked for: the store first, then the repository's demo storage. */
+export function storageRoots(primary?: FileStore): FileStore[] {
+  return primary ? [primary, demoStorage] : [demoStorage];
+}
+
+/** The first store's bytes of a stored file (never outside a store: "../" finds nothing), or null. */
+export async function readFromRoots(roots: FileStore[], key: string): Promise<Uint8Array | null> {
   for (const root of roots) {
-    const full = fileIn(root, relative);
-    if (full) return full;
+    const bytes = await root.readBytes(key);
+    if (bytes) return bytes;
   }
   return null;
 }

@@ -1,7 +1,7 @@
-import { createReadStream, existsSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { resolve, sep } from "node:path";
-import { Readable } from "node:stream";
 import type { Context } from "hono";
+import type { FileStore } from "./object-store";
 
 const RANGE = /^bytes=(\d*)-(\d*)$/;
 
@@ -13,11 +13,16 @@ export function fileIn(root: string, relative: string): string | null {
 }
 
 /**
- * Streams a file with range support (206 for `Range: bytes=a-b`, 416 when unsatisfiable) — PDF
- * viewers and download managers resume with it; HEAD answers the size only.
+ * Streams a stored file (a folder's or a bucket's: decision 037) with range support (206 for
+ * `Range: bytes=a-b`, 416 when unsatisfiable) — PDF viewers and download managers resume with it;
+ * HEAD answers the size only and reads nothing.
  */
-export function sendFile(c: Context, file: string, headers: Record<string, string>): Response {
-  const size = statSync(file).size;
+export async function sendStored(
+  c: Context,
+  file: { store: FileStore; key: string; size: number },
+  headers: Record<string, string>,
+): Promise<Response> {
+  const { size } = file;
   const out: Record<string, string> = { ...headers, "Accept-Ranges": "bytes", "X-Content-Type-Options": "nosniff" };
   const range = c.req.header("range");
   let start = 0;
@@ -38,7 +43,7 @@ export function sendFile(c: Context, file: string, headers: Record<string, strin
     out["Content-Range"] = `bytes ${start}-${end}/${size}`;
   }
   out["Content-Length"] = String(end - start + 1);
-  if (c.req.method === "HEAD") return c.body(null, status as 200, out);
-  const stream = Readable.toWeb(createReadStream(file, { start, end })) as ReadableStream;
+  if (c.req.method === "HEAD" || size === 0) return c.body(null, status as 200, out);
+  const stream = await file.store.read(file.key, status === 206 ? { start, end } : undefined);
   return c.body(stream, status as 200, out);
 }

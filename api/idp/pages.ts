@@ -41,6 +41,8 @@ export function loginPage(
     notice?: string | null;
     showDemoHint: boolean;
     signUpHref?: string;
+    /** Issue 26: "Forgot password?" */
+    forgotHref?: string;
   },
 ): string {
   const error = input.error ? `<p class="error" role="alert" id="login-error">${escapeHtml(input.error)}</p>` : "";
@@ -57,7 +59,7 @@ export function loginPage(
 <label for="password">${escapeHtml(t.t("password"))}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="1024"${described} ${input.email ? "autofocus" : ""}>
 <button type="submit">${escapeHtml(t.t("submit"))}</button>
-</form>${input.signUpHref ? `<p class="hint"><a href="${escapeHtml(input.signUpHref)}">${escapeHtml(t.t("noAccount"))}</a></p>` : ""}${input.showDemoHint ? `<p class="hint">${escapeHtml(t.t("demoHint"))}</p>` : ""}</div>`,
+</form>${input.forgotHref ? `<p class="hint"><a href="${escapeHtml(input.forgotHref)}">${escapeHtml(t.t("forgotLink"))}</a></p>` : ""}${input.signUpHref ? `<p class="hint"><a href="${escapeHtml(input.signUpHref)}">${escapeHtml(t.t("noAccount"))}</a></p>` : ""}${input.showDemoHint ? `<p class="hint">${escapeHtml(t.t("demoHint"))}</p>` : ""}</div>`,
   );
 }
 
@@ -106,5 +108,79 @@ ${field("email", t.t("email"), "email", "email")}
 ${field("password", t.t("password"), "password", "new-password", t.t("passwordHint"))}
 <button type="submit">${escapeHtml(t.t("signUpSubmit"))}</button>
 </form><p class="hint"><a href="${escapeHtml(input.loginHref)}">${escapeHtml(t.t("haveAccount"))}</a></p></div>`,
+  );
+}
+
+/** A card with a heading, paragraphs (one may be a status) and links: the pages around the e-mailed links. */
+export function messagePage(
+  t: IdpT,
+  nonce: string,
+  input: { title: string; paragraphs: string[]; status?: boolean; links?: { href: string; label: string }[] },
+): string {
+  const [first, ...rest] = input.paragraphs;
+  return page(
+    t,
+    nonce,
+    input.title,
+    `<div class="card"><h1>${escapeHtml(input.title)}</h1>${first ? `<p class="${input.status ? "notice" : ""}"${input.status ? ' role="status"' : ""}>${escapeHtml(first)}</p>` : ""}${rest.map((p) => `<p>${escapeHtml(p)}</p>`).join("")}${(
+      input.links ?? []
+    )
+      .map((l) => `<p class="hint"><a href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a></p>`)
+      .join("")}</div>`,
+  );
+}
+
+/** Issue 26: "Forgot password?" — the address of the account; the answer is the same for every address. */
+export function forgotPage(
+  t: IdpT,
+  nonce: string,
+  input: { action: string; loginHref: string; email: string; error?: string | null },
+): string {
+  const error = input.error ? `<p class="error" role="alert" id="forgot-error">${escapeHtml(input.error)}</p>` : "";
+  const described = input.error ? ' aria-describedby="forgot-error" aria-invalid="true"' : "";
+  return page(
+    t,
+    nonce,
+    t.t("forgotTitle"),
+    `<div class="card"><h1>${escapeHtml(t.t("forgotTitle"))}</h1><p>${escapeHtml(t.t("forgotIntro"))}</p>${error}
+<form method="post" action="${escapeHtml(input.action)}" novalidate>
+<label for="email">${escapeHtml(t.t("email"))}</label>
+<input id="email" name="email" type="email" autocomplete="username" required maxlength="254" value="${escapeHtml(input.email)}"${described} autofocus>
+<button type="submit">${escapeHtml(t.t("forgotSubmit"))}</button>
+</form><p class="hint"><a href="${escapeHtml(input.loginHref)}">${escapeHtml(t.t("backToSignIn"))}</a></p></div>`,
+  );
+}
+
+/** Issue 26: the sign-up link opened — one press makes the account and signs in (never a GET: link checkers open links). */
+export function confirmPage(t: IdpT, nonce: string, input: { action: string; email: string }): string {
+  return page(
+    t,
+    nonce,
+    t.t("confirmTitle"),
+    `<div class="card"><h1>${escapeHtml(t.t("confirmTitle"))}</h1><p>${escapeHtml(t.t("confirmText", { email: input.email }))}</p>
+<form method="post" action="${escapeHtml(input.action)}"><button type="submit">${escapeHtml(t.t("confirmSubmit"))}</button></form></div>`,
+  );
+}
+
+/** Issue 26: the reset link opened — a new password for the account. */
+export function resetPage(
+  t: IdpT,
+  nonce: string,
+  input: { action: string; email: string; error?: string | null },
+): string {
+  const error = input.error ? `<p class="error" id="password-error">${escapeHtml(input.error)}</p>` : "";
+  const described = ["password-hint", input.error ? "password-error" : ""].filter(Boolean).join(" ");
+  return page(
+    t,
+    nonce,
+    t.t("resetTitle"),
+    `<div class="card"><h1>${escapeHtml(t.t("resetTitle"))}</h1><p>${escapeHtml(t.t("resetText", { email: input.email }))}</p>
+<form method="post" action="${escapeHtml(input.action)}" novalidate>
+<input type="text" name="username" autocomplete="username" value="${escapeHtml(input.email)}" hidden>
+<label for="password">${escapeHtml(t.t("newPassword"))}</label>
+<p class="hint" id="password-hint">${escapeHtml(t.t("passwordHint"))}</p>
+<input id="password" name="password" type="password" autocomplete="new-password" required maxlength="1024" aria-describedby="${described}"${input.error ? ' aria-invalid="true"' : ""} autofocus>
+${error}<button type="submit">${escapeHtml(t.t("resetSubmit"))}</button>
+</form></div>`,
   );
 }

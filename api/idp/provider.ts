@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { log } from "../db/log";
 import { createHash, randomBytes } from "node:crypto";
 import Provider, { type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
@@ -9,9 +10,32 @@ import { impersonations, pendingRegistrations, users } from "../db/schema";
 import { drizzleAdapter } from "./adapter";
 import { idpTranslator, type IdpT } from "./i18n";
 import { negotiateLocale } from "../../domain/locale-negotiation";
-import { escapeHtml, loginPage, page, signUpPage, type SignUpValues } from "./pages";
-import { checkRegistration, registerLearner, type CheckResult } from "./register";
-import { signInLimits, signUpLimits } from "./rate-limit";
+import {
+  confirmPage,
+  escapeHtml,
+  forgotPage,
+  loginPage,
+  messagePage,
+  page,
+  resetPage,
+  signUpPage,
+  type SignUpValues,
+} from "./pages";
+import { checkRegistration, type CheckResult } from "./register";
+import { resetLimits, signInLimits, signUpLimits } from "./rate-limit";
+import {
+  confirmSignUp,
+  linkTarget,
+  requestPasswordReset,
+  requestSignUp,
+  resetPassword,
+  RESET_LINK_MINUTES,
+  SIGNUP_LINK_HOURS,
+} from "./account-links";
+import { sendPendingMail } from "../mail/outbox";
+import type { MailOptions } from "../mail/transport";
+import { revokeSessionsOf } from "../sessions/store";
+import { revokeAccountModels } from "./adapter";
 
 import { LMS_API_RESOURCE } from "../runtime";
 
@@ -34,6 +58,11 @@ export interface IdentityProviderOptions {
    * and no DEMO_ACCOUNTS=1): a sign-in with it is refused like a wrong password (decision 017).
    */
   refusedPassword?: string | null;
+  /**
+   * Issue 26: how the provider's e-mails (sign-up links, password resets) go out — queued in the outbox
+   * and sent at once in the background (the jobs retry what fails). `appUrl` makes the links.
+   */
+  mail: MailOptions;
 }
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
@@ -114,6 +143,10 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
   const { db } = options;
   const signIn = signInLimits({ db });
   const signUpLimit = signUpLimits({ db });
+  const resetLimit = resetLimits({ db });
+  /** Sends what the outbox holds now, off the answer's path (the background jobs retry what fails). */
+  const sendMailSoon = () =>
+    void sendPendingMail(db, options.mail).catch((error: unknown) => console.error("[idp] sending mail failed", error));
   const localeOf = (ctxOrReq: { headers: IncomingMessage["headers"] }, uiLocales?: string | null) =>
     idpTranslator(
       negotiateLocale({
@@ -235,7 +268,9 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     pkce: { required: () => true },
     // `signup=1` (sent by the app for its sign-up offer) opens the registration form instead of sign-in.
     // `impersonation=<ticket>`: an operator's one-time impersonation link (`npm run sessions -- impersonate`).
-    extraParams: ["signup", "impersonation"],
+    // Issue 26: `confirm=<token>` / `reset=<token>`: an e-mailed sign-up or password-reset link;
+    // `forgot=1` opens "Forgot password?".
+    extraParams: ["signup", "impersonation", "confirm", "reset", "forgot"],
     scopes: ["openid", "profile", "email", "offline_access"],
     claims: {
       openid: ["sub"],
@@ -382,7 +417,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
   };
 
   const provider = new Provider(options.issuer, configuration);
-  provider.on("server_error", (_ctx, err) => console.error("[idp] server error", err));
+  provider.on("server_error", (_ctx, err) => log().error({ err }, "idp: server error"));
   const callback = provider.callback();
 
   async function renderLogin(
@@ -404,6 +439,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
         error,
         showDemoHint: options.showDemoHint,
         signUpHref: `${IDP_MOUNT}/interaction/${uid}/signup`,
+        forgotHref: `${IDP_MOUNT}/interaction/${uid}/forgot`,
       }),
       nonce,
     );
@@ -452,21 +488,158 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
       const minutes = Math.max(1, Math.ceil(wait / 60));
       return renderSignUp(res, uid, t, checked.values, { form: t.t("tooManyAttempts", { minutes }) }, 429);
     }
-    const result = await registerLearner(db, input);
-    if (!result.ok) return renderSignUp(res, uid, t, result.values, fieldErrors(t, result.errors), result.status);
-    // The same answer whether the address was new or already had an account: the sign-in form,
-    // with the address filled in and a notice that covers both cases.
+    // Issue 26: nothing is made yet — a new address gets the link that makes the account and signs in,
+    // a known one a message saying so; the answer here is the same for both (decision 036).
+    await requestSignUp(
+      db,
+      { ...checked.values, password: input.password },
+      { locale: t.locale, appUrl: options.mail.appUrl },
+    );
+    sendMailSoon();
     const nonce = randomBytes(16).toString("base64");
     send(
       res,
       200,
-      loginPage(t, nonce, {
-        action: `${IDP_MOUNT}/interaction/${uid}/login`,
-        email: result.values.email,
-        notice: t.t("signUpReceived", { email: result.values.email }),
-        showDemoHint: false,
+      messagePage(t, nonce, {
+        title: t.t("checkEmailTitle"),
+        status: true,
+        paragraphs: [t.t("signUpSent", { email: checked.values.email, hours: SIGNUP_LINK_HOURS }), t.t("checkSpam")],
+        links: [{ href: `${IDP_MOUNT}/interaction/${uid}?login=1`, label: t.t("backToSignIn") }],
       }),
       nonce,
+    );
+  }
+
+  /** Issue 26: "Forgot password?" — limited, and answered the same whether or not the address has an account. */
+  async function forgot(req: IncomingMessage, res: ServerResponse, uid: string, t: IdpT): Promise<void> {
+    const render = (status: number, email: string, error: string | null, extra: Record<string, string> = {}) => {
+      const nonce = randomBytes(16).toString("base64");
+      send(
+        res,
+        status,
+        forgotPage(t, nonce, {
+          action: `${IDP_MOUNT}/interaction/${uid}/forgot`,
+          loginHref: `${IDP_MOUNT}/interaction/${uid}?login=1`,
+          email,
+          error,
+        }),
+        nonce,
+        extra,
+      );
+    };
+    if (req.method !== "POST") return render(200, "", null);
+    const form = await readForm(req);
+    if (!form) return render(413, "", t.t("invalidEmail"));
+    const email = (form.get("email") ?? "").trim().toLowerCase().slice(0, 254);
+    const checked = checkRegistration({ firstName: "-", lastName: "-", email, password: "--------" });
+    if (!checked.ok) return render(400, email, t.t(email ? "invalidEmail" : "fieldRequired"));
+    const wait = await resetLimit(req.socket.remoteAddress ?? "unknown", email);
+    if (wait > 0) {
+      const minutes = Math.max(1, Math.ceil(wait / 60));
+      return render(429, email, t.t("tooManyAttempts", { minutes }), { "Retry-After": String(wait) });
+    }
+    await requestPasswordReset(db, email, { locale: t.locale, appUrl: options.mail.appUrl });
+    sendMailSoon();
+    const nonce = randomBytes(16).toString("base64");
+    send(
+      res,
+      200,
+      messagePage(t, nonce, {
+        title: t.t("checkEmailTitle"),
+        status: true,
+        paragraphs: [t.t("forgotSent", { email, minutes: RESET_LINK_MINUTES }), t.t("checkSpam")],
+        links: [{ href: `${IDP_MOUNT}/interaction/${uid}?login=1`, label: t.t("backToSignIn") }],
+      }),
+      nonce,
+    );
+  }
+
+  /** A link that expired or was used: said plainly, with the way to a new one. */
+  function linkInvalid(res: ServerResponse, uid: string, t: IdpT, again: { href: string; label: string }) {
+    const nonce = randomBytes(16).toString("base64");
+    send(
+      res,
+      410,
+      messagePage(t, nonce, {
+        title: t.t("linkInvalidTitle"),
+        paragraphs: [t.t("linkInvalidText")],
+        links: [again, { href: `${IDP_MOUNT}/interaction/${uid}?login=1`, label: t.t("backToSignIn") }],
+      }),
+      nonce,
+    );
+  }
+
+  /** Issue 26: the sign-up link — GET shows the one button (link checkers open links), POST makes the account and signs in. */
+  async function confirm(req: IncomingMessage, res: ServerResponse, uid: string, t: IdpT, token: string) {
+    const again = { href: `${IDP_MOUNT}/interaction/${uid}/signup`, label: t.t("signUpAgain") };
+    if (req.method === "POST") {
+      const done = await confirmSignUp(db, token);
+      if (done.ok)
+        return void (await provider.interactionFinished(
+          req,
+          res,
+          { login: { accountId: done.userId } },
+          { mergeWithLastSubmission: false },
+        ));
+      if (done.reason === "taken") {
+        const nonce = randomBytes(16).toString("base64");
+        return send(
+          res,
+          409,
+          messagePage(t, nonce, {
+            title: t.t("linkInvalidTitle"),
+            paragraphs: [t.t("accountExistsNow")],
+            links: [
+              { href: `${IDP_MOUNT}/interaction/${uid}?login=1`, label: t.t("backToSignIn") },
+              { href: `${IDP_MOUNT}/interaction/${uid}/forgot`, label: t.t("forgotLink") },
+            ],
+          }),
+          nonce,
+        );
+      }
+      return linkInvalid(res, uid, t, again);
+    }
+    const target = await linkTarget(db, "signup", token);
+    if (!target) return linkInvalid(res, uid, t, again);
+    const nonce = randomBytes(16).toString("base64");
+    send(
+      res,
+      200,
+      confirmPage(t, nonce, { action: `${IDP_MOUNT}/interaction/${uid}/confirm`, email: target.email }),
+      nonce,
+    );
+  }
+
+  /** Issue 26: the reset link — a new password; it ends the account's other sessions and signs in. */
+  async function reset(req: IncomingMessage, res: ServerResponse, uid: string, t: IdpT, token: string) {
+    const again = { href: `${IDP_MOUNT}/interaction/${uid}/forgot`, label: t.t("requestNewLink") };
+    const target = await linkTarget(db, "reset", token);
+    if (!target) return linkInvalid(res, uid, t, again);
+    const render = (status: number, error: string | null) => {
+      const nonce = randomBytes(16).toString("base64");
+      send(
+        res,
+        status,
+        resetPage(t, nonce, { action: `${IDP_MOUNT}/interaction/${uid}/reset`, email: target.email, error }),
+        nonce,
+      );
+    };
+    if (req.method !== "POST") return render(200, null);
+    const form = await readForm(req);
+    if (!form) return render(413, t.t("tooLong", { length: 1024 }));
+    const done = await resetPassword(db, token, form.get("password") ?? "");
+    if (!done.ok) {
+      if (done.reason === "invalid") return linkInvalid(res, uid, t, again);
+      return render(400, done.code === "tooLong" ? t.t("tooLong", { length: 1024 }) : t.t(done.code));
+    }
+    // Decision 017: a password change ends every session of the account, the app's and the provider's.
+    await Promise.all([revokeSessionsOf(db, { subject: done.userId }), revokeAccountModels(db, done.userId)]);
+    console.log(`[idp] password of account ${done.userId} reset by e-mailed link; its sessions ended`);
+    await provider.interactionFinished(
+      req,
+      res,
+      { login: { accountId: done.userId } },
+      { mergeWithLastSubmission: false },
     );
   }
 
@@ -480,7 +653,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
   }
 
   async function interaction(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
-    const m = /^\/interaction\/([\w-]+)(\/login|\/signup)?$/.exec(path);
+    const m = /^\/interaction\/([\w-]+)(\/login|\/signup|\/forgot|\/confirm|\/reset)?$/.exec(path);
     if (!m) return void callback(req, res);
     const [, uid, sub] = m;
     const isLogin = sub === "/login";
@@ -519,8 +692,9 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
           nonce,
         );
       }
-      console.log(
-        `[idp] impersonation ${taken.id}: administrator ${taken.adminUserId} acts as ${taken.targetUserId} (ticket used)`,
+      log().info(
+        { impersonation: taken.id, admin: taken.adminUserId, target: taken.targetUserId },
+        "idp: impersonation ticket used: the administrator acts as the target",
       );
       return void (await provider.interactionFinished(
         req,
@@ -530,6 +704,24 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
       ));
     }
     if (sub === "/signup") return signUp(req, res, uid, t);
+    if (sub === "/forgot") return forgot(req, res, uid, t);
+    // Issue 26: the e-mailed links arrive as the sign-in request's `confirm` / `reset` (from the app's /oidc/login).
+    const linkToken = (name: "confirm" | "reset") =>
+      typeof details.params[name] === "string" ? (details.params[name] as string) : null;
+    const confirmToken = linkToken("confirm");
+    const resetToken = linkToken("reset");
+    const showLogin = (req.url ?? "").includes("login=1");
+    if (sub === "/confirm" && confirmToken) return confirm(req, res, uid, t, confirmToken);
+    if (sub === "/reset" && resetToken) return reset(req, res, uid, t, resetToken);
+    if (!sub && !showLogin && (req.method === "GET" || req.method === "HEAD")) {
+      if (confirmToken) return confirm(req, res, uid, t, confirmToken);
+      if (resetToken) return reset(req, res, uid, t, resetToken);
+      if (details.params.forgot === "1") return forgot(req, res, uid, t);
+    }
+    if (sub === "/confirm" || sub === "/reset") {
+      res.writeHead(303, { Location: `${IDP_MOUNT}/interaction/${uid}` });
+      return void res.end();
+    }
     if (!isLogin) {
       const wantsSignUp = details.params.signup === "1" && !(req.url ?? "").includes("login=1");
       if (wantsSignUp && (req.method === "GET" || req.method === "HEAD")) return signUp(req, res, uid, t);
@@ -597,7 +789,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
       if (path.startsWith("/interaction/")) return await interaction(req, res, path.split("?")[0]);
       callback(req, res);
     } catch (err) {
-      console.error("[idp] interaction failed", err);
+      log().error({ err }, "idp: interaction failed");
       if (!res.headersSent) {
         res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" });
         res.end("Sign-in failed. Please try again.");

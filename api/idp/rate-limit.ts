@@ -12,6 +12,11 @@ import { createLimiter } from "../rate-limit";
  */
 export const SIGN_IN_LIMITS = { perEmail: 5, perAddress: 50, windowSeconds: 15 * 60 };
 export const SIGN_UP_LIMITS = { perEmail: 3, perAddress: 10, windowSeconds: 60 * 60 };
+/**
+ * Issue 26: "Forgot password?" — every request counts, known address or not (so the limit tells nothing):
+ * 3 an hour per e-mail (no mailbox is flooded), 50 per client address (an office behind one address).
+ */
+const RESET_LIMITS = { perEmail: 3, perAddress: 50, windowSeconds: 60 * 60 };
 
 const emailKey = (ip: string, email: string) => `${ip}|${email.trim().toLowerCase()}`;
 
@@ -57,6 +62,27 @@ export function signUpLimits(database: Pick<Database, "db"> | null) {
     store: "shared",
   });
   /** Counts one attempt; the seconds to wait when over a limit, else 0. */
+  return async (ip: string, email: string): Promise<number> => {
+    const [a, b] = await Promise.all([perAddress.consume(ip), perEmail.consume(email.trim().toLowerCase())]);
+    return Math.max(a.ok ? 0 : a.retryAfterSeconds, b.ok ? 0 : b.retryAfterSeconds);
+  };
+}
+
+/** Issue 26: password-reset requests, counted like sign-ups (per e-mail and per address, shared by every node). */
+export function resetLimits(database: Pick<Database, "db"> | null) {
+  const perEmail = createLimiter(database, {
+    name: "reset-email",
+    points: RESET_LIMITS.perEmail,
+    durationSeconds: RESET_LIMITS.windowSeconds,
+    store: "shared",
+  });
+  const perAddress = createLimiter(database, {
+    name: "reset-ip",
+    points: RESET_LIMITS.perAddress,
+    durationSeconds: RESET_LIMITS.windowSeconds,
+    store: "shared",
+  });
+  /** Counts one request; the seconds to wait when over a limit, else 0. */
   return async (ip: string, email: string): Promise<number> => {
     const [a, b] = await Promise.all([perAddress.consume(ip), perEmail.consume(email.trim().toLowerCase())]);
     return Math.max(a.ok ? 0 : a.retryAfterSeconds, b.ok ? 0 : b.retryAfterSeconds);

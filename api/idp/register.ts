@@ -47,8 +47,10 @@ export function checkRegistration(input: Record<Field, string>): CheckResult {
 }
 
 /**
- * Self-registration of a learner in the default tenant (Learner role, LMS licence). The password is
- * hashed whether or not the address is taken, so both answers take the same time.
+ * Self-registration of a learner in the default tenant, at once (Learner role, LMS licence): what the
+ * tests and tools use to make an account. The provider's sign-up form makes it only when the e-mailed
+ * link is used (`account-links.ts`, decision 036). The password is hashed whether or not the address is
+ * taken, so both answers take the same time.
  */
 export async function registerLearner(db: Db, input: Record<Field, string>): Promise<RegisterResult> {
   const checked = checkRegistration(input);
@@ -64,17 +66,28 @@ export async function registerLearner(db: Db, input: Record<Field, string>): Pro
       .where(sql`lower(${users.email}) = ${values.email}`)
       .limit(1);
     if (taken[0]) return null;
-    const [u] = await tx
-      .insert(users)
-      .values({ tenantId, email: values.email, firstName: values.firstName, lastName: values.lastName, passwordHash })
-      .onConflictDoNothing()
-      .returning({ id: users.id });
-    if (!u) return null;
-    await tx.insert(userRoles).values({ userId: u.id, role: "Learner" });
-    await tx.insert(licences).values({ userId: u.id, product: "LMS" });
-    // Greeted once, at the first sign-in (the provider's ID token says `registered`).
-    await tx.insert(pendingRegistrations).values({ userId: u.id });
-    return u.id;
+    return createLearnerAccount(tx, tenantId, { ...values, passwordHash });
   });
   return { ok: true, userId: created, values };
+}
+
+/**
+ * A learner's account in `tenantId`: Learner role, LMS licence, and a registration to greet once at the
+ * first sign-in (the provider's ID token says `registered`). Null when the address has an account.
+ */
+export async function createLearnerAccount(
+  tx: Pick<Db, "insert">,
+  tenantId: string,
+  account: { email: string; firstName: string; lastName: string; passwordHash: string },
+): Promise<string | null> {
+  const [u] = await tx
+    .insert(users)
+    .values({ tenantId, ...account })
+    .onConflictDoNothing()
+    .returning({ id: users.id });
+  if (!u) return null;
+  await tx.insert(userRoles).values({ userId: u.id, role: "Learner" });
+  await tx.insert(licences).values({ userId: u.id, product: "LMS" });
+  await tx.insert(pendingRegistrations).values({ userId: u.id });
+  return u.id;
 }

@@ -2,29 +2,15 @@
  * The reinforcement mail job (spec 2.8, decision 021): every due, unsent question is claimed by one
  * node — `FOR UPDATE SKIP LOCKED` inside the claiming UPDATE, so two nodes on one PostgreSQL never
  * take the same row — and sent as an e-mail with one link per answer option. Through SMTP when
- * SMTP_URL is set (nodemailer); otherwise each message is written as an .eml file to
- * DATA_DIR/outbox, where the demo's links can be opened. A failed send gives the row back.
+ * SMTP_URL is set; otherwise each message is written as an .eml file to DATA_DIR/outbox, where the
+ * demo's links can be opened (`api/mail/transport.ts`). A failed send gives the row back.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { tmpdir } from "node:os";
+import { log } from "../db/log";
 import { eq, inArray, sql } from "drizzle-orm";
-import nodemailer from "nodemailer";
 import type { Db } from "../db/client";
+import { openMailer, type MailOptions } from "../mail/transport";
 import { activities, objectives, reinforcementWorkflows, users } from "../db/schema";
 import { reinforcementAnswerPath } from "../../domain/reinforcement";
-
-export interface MailOptions {
-  appUrl: string;
-  dataDir?: string;
-  smtpUrl?: string;
-  from?: string;
-}
-
-/** Where .eml files go without SMTP: DATA_DIR/outbox (a temporary folder without DATA_DIR). */
-function outboxDir(dataDir: string | undefined): string {
-  return dataDir ? resolve(dataDir, "outbox") : join(tmpdir(), `learner-app-outbox-${process.pid}`);
-}
 
 /** The link of one answer option (spec 2.1 /email-response-callback?answer=…&workflowId=…). */
 function answerLink(appUrl: string, workflowId: string, answer: string): string {
@@ -76,7 +62,7 @@ async function claimDue(db: Db, now: Date, limit: number): Promise<Claimed[]> {
 }
 
 /** The message: plain text and HTML, one link per option; nothing in it records an answer by itself. */
-function reinforcementMessage(appUrl: string, q: Claimed, from: string) {
+function reinforcementMessage(appUrl: string, q: Claimed) {
   const links = q.options.map((o) => ({ text: o.text, href: answerLink(appUrl, q.id, o.id) }));
   const subject = `A question about ${q.moduleName} (${q.courseName})`;
   const text = [
@@ -97,33 +83,24 @@ function reinforcementMessage(appUrl: string, q: Claimed, from: string) {
 <ul>${links.map((l) => `<li><a href="${esc(l.href)}">${esc(l.text)}</a></li>`).join("")}</ul>
 <p>Open the link of your answer, then confirm it on the page.</p>
 </body></html>`;
-  return { from, to: q.email, subject, text, html };
+  return { to: q.email, subject, text, html };
 }
 
 /** One run of the job: sends what is due now; returns how many were sent. */
 export async function sendDueReinforcements(db: Db, options: MailOptions, now = new Date(), limit = 50) {
   const due = await claimDue(db, now, limit);
   if (due.length === 0) return 0;
-  const from = options.from ?? "Learner app <no-reply@learner-app.local>";
-  const transport = options.smtpUrl
-    ? nodemailer.createTransport(options.smtpUrl)
-    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
-  const outbox = outboxDir(options.dataDir);
-  if (!options.smtpUrl) mkdirSync(outbox, { recursive: true });
+  const mailer = openMailer(options);
   let sent = 0;
   for (const q of due) {
     try {
-      const info = await transport.sendMail(reinforcementMessage(options.appUrl, q, from));
-      if (!options.smtpUrl) {
-        const message = (info as unknown as { message: Buffer }).message;
-        writeFileSync(join(outbox, `${now.toISOString().replace(/[:.]/g, "-")}-${q.id}.eml`), message);
-      }
+      await mailer.send(reinforcementMessage(options.appUrl, q), q.id);
       sent++;
     } catch (error) {
-      console.error("[reinforcement] sending failed; will retry", q.id, error);
+      log().error({ err: error, reinforcement: q.id }, "reinforcement: sending failed; will retry");
       await db.update(reinforcementWorkflows).set({ sentAt: null }).where(eq(reinforcementWorkflows.id, q.id));
     }
   }
-  transport.close();
+  mailer.close();
   return sent;
 }

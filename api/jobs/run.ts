@@ -2,12 +2,16 @@
  * Background jobs of the embedded API (decision 021): an in-process timer, on every node. Each run
  * claims its rows with SKIP LOCKED, so nodes sharing a PostgreSQL split the work and never repeat it.
  */
-import { and, asc, isNull } from "drizzle-orm";
+import { and, asc, count, isNull, lte } from "drizzle-orm";
+import { log } from "../db/log";
 import type { ApiDeps } from "../context";
-import { certificateRecords } from "../db/schema";
+import type { Db } from "../db/client";
+import { certificateRecords, reinforcementWorkflows } from "../db/schema";
 import { ensureCertificateFiles } from "../files/certificate-files";
+import { fileStore } from "../files/roots";
 import { loadCertificate } from "../queries/certificates";
 import { sendDueReinforcements } from "./reinforcement-mail";
+import { deleteOldMail, sendPendingMail } from "../mail/outbox";
 
 const JOB_INTERVAL_MS = 60_000;
 
@@ -25,7 +29,7 @@ async function makePendingCertificateFiles(deps: ApiDeps, now = new Date(), limi
     const row = await loadCertificate(db, id, now);
     // A certificate whose result is still hidden gets its files when it is first shown.
     if (!row) continue;
-    await ensureCertificateFiles(db, { dataDir: deps.dataDir, appUrl: deps.appUrl ?? "http://localhost:3000" }, row);
+    await ensureCertificateFiles(db, { store: fileStore(deps), appUrl: deps.appUrl ?? "http://localhost:3000" }, row);
     made++;
   }
   return made;
@@ -39,14 +43,14 @@ export function startJobs(deps: ApiDeps): () => void {
     if (running) return;
     running = true;
     try {
-      await sendDueReinforcements(deps.database.db, {
-        appUrl: deps.appUrl ?? "http://localhost:3000",
-        dataDir: deps.dataDir,
-        smtpUrl: options.smtpUrl,
-      });
+      const mail = { appUrl: deps.appUrl ?? "http://localhost:3000", dataDir: deps.dataDir, smtpUrl: options.smtpUrl };
+      await sendDueReinforcements(deps.database.db, mail);
+      // Issue 26: what the outbox holds that was not sent at once (a failed send, a node that stopped).
+      await sendPendingMail(deps.database.db, mail);
+      await deleteOldMail(deps.database.db);
       await makePendingCertificateFiles(deps);
     } catch (error) {
-      console.error("[jobs] run failed", error);
+      log().error({ err: error }, "jobs: run failed");
     } finally {
       running = false;
     }
@@ -59,4 +63,25 @@ export function startJobs(deps: ApiDeps): () => void {
     clearTimeout(first);
     clearInterval(timer);
   };
+}
+
+/** What the jobs have still to do (the metrics' `jobs_pending`): due questions not sent, certificates without files. */
+export async function pendingJobs(db: Db, now = new Date()): Promise<Record<string, number>> {
+  const [[mail], [files]] = await Promise.all([
+    db
+      .select({ n: count() })
+      .from(reinforcementWorkflows)
+      .where(
+        and(
+          isNull(reinforcementWorkflows.sentAt),
+          isNull(reinforcementWorkflows.answer),
+          lte(reinforcementWorkflows.dueAt, now),
+        ),
+      ),
+    db
+      .select({ n: count() })
+      .from(certificateRecords)
+      .where(and(isNull(certificateRecords.pdfPath), isNull(certificateRecords.revokedAt))),
+  ]);
+  return { reinforcement_mail: Number(mail?.n ?? 0), certificate_files: Number(files?.n ?? 0) };
 }

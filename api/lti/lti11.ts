@@ -7,15 +7,15 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { XMLParser } from "fast-xml-parser";
 import { jwtVerify, SignJWT } from "jose";
 import { hmacsign } from "oauth-sign";
-import { documentTarget } from "../../domain/lti";
+import { customParameters, documentTarget } from "../../domain/lti";
 import { ActivityKind } from "../../domain/vocabulary";
 import type { ApiDeps, Principal } from "../context";
 import type { Db } from "../db/client";
 import { ApiError, message, notFound } from "../errors";
-import { activityRecords } from "../db/schema";
+import { activityRecords, ltiResults } from "../db/schema";
 import { activityWorkflowPart, ownWorkflow } from "../queries/workflows";
 import { learnerStanding, resourceLink, useOnce } from "../queries/lti";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { applyScore } from "./grades";
 import { appUrlOf, platformKeys } from "./platform";
 import type { LtiRegistry, LtiTool } from "./registry";
@@ -112,6 +112,14 @@ export async function resourceForm(
     tool_consumer_info_product_family_code: "learner-app",
     tool_consumer_instance_guid: new URL(appUrl).host,
   };
+  // LTI 1.1 §4.4: custom parameters as custom_<name>, the name lower-cased, other characters as "_".
+  const custom = customParameters((link.activity.content as { custom?: unknown }).custom, {
+    userId: user.id,
+    context: { id: link.objective.id, title: link.objective.name, label: link.objective.code },
+    resourceLink: { id: link.part.id, title: link.activity.name },
+  });
+  for (const [name, value] of Object.entries(custom))
+    params[`custom_${name.toLowerCase().replace(/[^a-z0-9]/g, "_")}`] = value;
   if (link.activity.supportLtiGrading) {
     params.lis_outcome_service_url = outcomesUrl(appUrl);
     params.lis_result_sourcedid = await new SignJWT({ part: link.part.id, ctx: link.objective.id, tool: tool.key })
@@ -123,6 +131,7 @@ export async function resourceForm(
   return {
     action: tool.launchUrl,
     fields: signOAuth(tool.launchUrl, params, { consumerKey: tool.consumerKey, secret: tool.secret }, now),
+    formAction: [tool.launchUrl],
   };
 }
 
@@ -175,9 +184,9 @@ export async function handleOutcome(
   authorization: string | undefined,
   body: string,
   now: Date,
-): Promise<{ status: 200 | 400 | 401 | 404; xml: string }> {
+): Promise<{ status: 200 | 400 | 401 | 404 | 409; xml: string }> {
   const oauth = authorizationParams(authorization);
-  const fail = (status: 400 | 401 | 404, text: string, id = "", op = "") => ({
+  const fail = (status: 400 | 401 | 404 | 409, text: string, id = "", op = "") => ({
     status,
     xml: poxResponse(id, op, "failure", text),
   });
@@ -227,6 +236,7 @@ export async function handleOutcome(
     try {
       await applyScore(
         db,
+        tool,
         link,
         {
           userId,
@@ -239,7 +249,14 @@ export async function handleOutcome(
         now,
       );
     } catch (err) {
-      if (err instanceof ApiError) return fail(404, "The learner has no attempt in progress.", messageId, operation);
+      // The reason in the POX answer (no attempt; an attempt already submitted; the activity never opened).
+      if (err instanceof ApiError)
+        return fail(
+          err.status === 409 ? 409 : 404,
+          Object.values(err.errors)[0]?.[0]?.message ?? "The learner has no attempt in progress.",
+          messageId,
+          operation,
+        );
       throw err;
     }
     return {
@@ -251,6 +268,8 @@ export async function handleOutcome(
   if (operation === "deleteResultRequest") {
     if (standing?.rec)
       await db.update(activityRecords).set({ score: null }).where(eq(activityRecords.id, standing.rec.id));
+    // The result kept for AGS readers goes too (decision 041).
+    await db.delete(ltiResults).where(and(eq(ltiResults.lineItemId, link.part.id), eq(ltiResults.userId, userId)));
     return {
       status: 200,
       xml: poxResponse(messageId, operation, "success", "Score deleted.", "<deleteResultResponse/>"),

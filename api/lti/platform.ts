@@ -6,7 +6,7 @@
 import { createLocalJWKSet, createRemoteJWKSet, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from "jose";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { launchClaims, LTI_SCOPE } from "../../domain/lti";
+import { customParameters, launchClaims, LTI_SCOPE } from "../../domain/lti";
 import { ActivityKind, type DisplayMode } from "../../domain/vocabulary";
 import type { ApiDeps, Principal } from "../context";
 import { credentialKey } from "../credentials";
@@ -67,6 +67,8 @@ export interface ResourceLinkAnswer {
   activityWorkflowId: string;
   toolOrigin: string;
   displayMode: DisplayMode;
+  /** The page's CSP form-action: the tool's login, then the platform's authorize endpoint it redirects to. */
+  formAction: string[];
 }
 
 /**
@@ -113,6 +115,7 @@ export async function createResourceLink(
     activityWorkflowId: aw.id,
     toolOrigin: new URL(tool.launchUrl).origin,
     displayMode: link.objective.displayMode,
+    formAction: [tool.loginUrl, urls.authorize],
   };
 }
 
@@ -137,6 +140,8 @@ export interface AuthAnswer {
   /** Where the form posts (the registered redirect URI). */
   action: string;
   fields: { id_token: string; state?: string };
+  /** The page's CSP form-action: the tool's registered redirect URIs (the one posted to first). */
+  formAction: string[];
 }
 
 /**
@@ -207,10 +212,15 @@ export async function authorize(
     size: { width: link.activity.preferredWidth, height: link.activity.preferredHeight },
     returnUrl: `${appUrlOf(deps)}/learn/courses/${link.objective.id}/workflow/${wf.id}/view`,
     locale,
-    custom: {},
-    lineItems: graded
-      ? { lineItems: `${contextUrl}/line-items`, lineItem: `${contextUrl}/line-items/${link.part.id}` }
-      : null,
+    custom: customParameters((link.activity.content as { custom?: unknown }).custom, {
+      userId: user.id,
+      context: { id: link.objective.id, title: link.objective.name, label: link.objective.code },
+      resourceLink: { id: link.part.id, title: link.activity.name },
+    }),
+    lineItems: {
+      lineItems: `${contextUrl}/line-items`,
+      lineItem: graded ? `${contextUrl}/line-items/${link.part.id}` : null,
+    },
     membershipsUrl: `${contextUrl}/memberships`,
     platform: { guid: new URL(urls.issuer).host, name: "Learner app" },
   });
@@ -220,7 +230,11 @@ export async function authorize(
     .setIssuedAt(nowSeconds)
     .setExpirationTime(nowSeconds + ID_TOKEN_SECONDS)
     .sign(key.current.privateKey);
-  return { action: req.redirect_uri, fields: { id_token: idToken, ...(req.state ? { state: req.state } : {}) } };
+  return {
+    action: req.redirect_uri,
+    fields: { id_token: idToken, ...(req.state ? { state: req.state } : {}) },
+    formAction: [...new Set([req.redirect_uri, ...tool.redirectUris])],
+  };
 }
 
 export const tokenRequestSchema = z.object({

@@ -4,7 +4,8 @@
  * the server gives directly (the demo's, `api/demo/tools/registry.ts`). Read again when the file changes, so a
  * tool added while the server runs is launched at once.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { log } from "../db/log";
 import { z } from "zod";
 import { framePolicyProblems } from "../../domain/lti";
 
@@ -50,8 +51,30 @@ export function toolProblems(tool: LtiTool): string[] {
     if (!tool.jwksUrl && !tool.publicJwk) out.push("an LTI 1.3 tool needs --jwks-url or --public-key");
     if (tool.redirectUris.length === 0) out.push("an LTI 1.3 tool needs at least one --redirect-uri");
   } else if (!tool.consumerKey || !tool.secret) out.push("an LTI 1.1 tool needs --consumer-key and --secret");
+  if (tool.key.startsWith(DEMO_KEY_PREFIX))
+    out.push(`--key: keys beginning with "${DEMO_KEY_PREFIX}" belong to the demo's tools; choose another key`);
   out.push(...framePolicyProblems(tool));
   return out;
+}
+
+/** Keys that begin so belong to the demo's tools (api/demo/data/lti-tools.json): the operator's may not. */
+const DEMO_KEY_PREFIX = "demo-";
+
+/**
+ * Why `tool` cannot stand beside `others` (null: it can): the same key, LTI 1.3 client id or LTI 1.1
+ * consumer key as one of them — the platform finds tools by these.
+ */
+export function clashWith(tool: LtiTool, others: readonly LtiTool[]): string | null {
+  for (const o of others) {
+    if (o === tool) continue;
+    if (o.key === tool.key)
+      return `the key "${tool.key}" is ${o.key.startsWith(DEMO_KEY_PREFIX) ? "a demo tool's" : "taken"}`;
+    if (tool.version === "1.3" && o.version === "1.3" && tool.clientId && o.clientId === tool.clientId)
+      return `the client id "${tool.clientId}" is the tool ${o.key}'s`;
+    if (tool.version === "1.1" && o.version === "1.1" && tool.consumerKey && o.consumerKey === tool.consumerKey)
+      return `the consumer key "${tool.consumerKey}" is the tool ${o.key}'s`;
+  }
+  return null;
 }
 
 export const TOOLS_FILE = "lti-tools.json";
@@ -61,8 +84,38 @@ export function readToolsFile(file: string): LtiTool[] {
   return parseToolsFile(readFileSync(file, "utf8"));
 }
 
+/** Writes the file whole: a temporary file renamed over it, so a reader never sees half of one. */
 export function writeToolsFile(file: string, tools: LtiTool[]) {
-  writeFileSync(file, `${JSON.stringify({ tools }, null, 2)}\n`, { mode: 0o600 });
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify({ tools }, null, 2)}\n`, { mode: 0o600 });
+  renameSync(temporary, file);
+}
+
+/**
+ * Reads, changes and writes the file under a lock (`<file>.lock`, made exclusively), so two commands at
+ * once do not lose each other's change. A lock older than 30 s is a crashed command's and is taken over.
+ */
+export function updateToolsFile<T>(file: string, change: (tools: LtiTool[]) => { tools: LtiTool[]; result: T }): T {
+  const lock = `${file}.lock`;
+  const until = Date.now() + 10_000;
+  for (;;) {
+    try {
+      closeSync(openSync(lock, "wx"));
+      break;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 30_000) rmSync(lock, { force: true });
+      else if (Date.now() > until) throw new Error(`${lock} is held by another command; try again.`);
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+    }
+  }
+  try {
+    const { tools, result } = change(readToolsFile(file));
+    writeToolsFile(file, tools);
+    return result;
+  } finally {
+    rmSync(lock, { force: true });
+  }
 }
 
 /** A registry file's text (`{ tools: [...] }`) as tools. */
@@ -88,18 +141,34 @@ function ltiRegistry(options: LtiRegistryOptions = {}) {
         // A hand-edited entry whose frame policy a browser would not take is left out, and said.
         const tools = readToolsFile(options.file).filter((t) => {
           const problems = framePolicyProblems(t);
-          if (problems.length) console.warn(`[lti] tool ${t.key} left out of the registry: ${problems.join("; ")}`);
+          if (problems.length) log().warn({ tool: t.key, problems }, "lti: tool left out of the registry");
           return problems.length === 0;
         });
         cached = { mtime, tools };
       } catch (err) {
-        console.warn(`[lti] ${options.file} is not a valid registry:`, (err as Error).message);
+        log().warn({ err, file: options.file }, "lti: the file is not a valid registry");
         cached = { mtime, tools: [] };
       }
     }
     return cached.tools;
   };
-  const all = () => [...(options.tools ?? []), ...fromFile()];
+  // A registered tool that takes the key, client id or consumer key of a tool the server gives (the
+  // demo's) would be shadowed without a word: it is left out, and said, each time the file is read.
+  let checked: LtiTool[] | null = null;
+  let kept: LtiTool[] = [];
+  const registered = () => {
+    const tools = fromFile();
+    if (tools !== checked) {
+      checked = tools;
+      kept = tools.filter((t) => {
+        const clash = clashWith(t, options.tools ?? []);
+        if (clash) log().error({ tool: t.key, file: options.file, clash }, "lti: tool left out of the registry");
+        return !clash;
+      });
+    }
+    return kept;
+  };
+  const all = () => [...(options.tools ?? []), ...registered()];
   return {
     all,
     byKey: (key: string) => all().find((t) => t.key === key) ?? null,

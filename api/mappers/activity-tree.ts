@@ -3,6 +3,7 @@
 import type { ActivityTree, TreeNode } from "../../domain/contract/lifecycle";
 import { ActivityWorkflowState, CONTENT_AVAILABLE_STATES, ObjectiveState } from "../../domain/vocabulary";
 import type { activities, activityParts, activityRecords, activityWorkflows } from "../db/schema";
+import { gradedByTool } from "../../domain/tool-grading";
 import { iso } from "./common";
 
 /** A part of the course, its activity, and the attempt's activity workflow and record (if any). */
@@ -71,6 +72,7 @@ export function toActivityTree(rows: TreeRow[], revealScores: boolean): Omit<Act
           supportReview: activity.supportReview,
           supportCollaborativeMode: activity.supportCollaborativeMode,
           supportPersonalMode: activity.supportPersonalMode,
+          gradedByTool: gradedByTool(activity),
           activityWorkflowAggregate: {
             lastActivityWorkflow: aw
               ? {

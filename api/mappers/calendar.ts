@@ -9,7 +9,8 @@ import {
   type CourseRef,
 } from "../../domain/calendar";
 import type { CalendarItem, DashboardCourse } from "../../domain/contract/calendar";
-import type { GradeRevealPolicy, ObjectiveWorkflowState } from "../../domain/vocabulary";
+import type { GradeRevealPolicy, ObjectiveWorkflowState, ProctoringSessionState } from "../../domain/vocabulary";
+import { proctorLocked } from "../../domain/proctoring";
 import type { CourseDateRow, DatedTreeRow } from "../queries/calendar";
 import type { ReinforcementDateRow } from "../queries/reinforcement";
 import { toActivityTree, type TreeRow } from "./activity-tree";
@@ -111,6 +112,8 @@ type CourseRow = {
   lastUsed?: Date | string | null;
   lastPartId?: string | null;
   lastPartState?: number | null;
+  /** The attempt's newest proctored sitting's state (continue learning), null without one. */
+  sittingState?: ProctoringSessionState | null;
 };
 
 export function toDashboardCourse(r: CourseRow, resumable = false): DashboardCourse {
@@ -129,5 +132,10 @@ export function toDashboardCourse(r: CourseRow, resumable = false): DashboardCou
     submitted: iso(r.submitted ?? null),
     lastUsed: used,
     resumePathId: resumable ? (r.lastPartId ?? null) : null,
+    // Issue 26: a course locked by a proctored sitting that is over (spec 4.8, decision 010).
+    locked: proctorLocked({
+      workflow: r.state === null ? null : { state: r.state as ObjectiveWorkflowState },
+      session: r.sittingState ? { state: r.sittingState } : null,
+    }),
   };
 }

@@ -1,7 +1,9 @@
 // Mappers turn table rows into the API's contract shapes; they run no SQL. This one: a learner's
 // calendar items as an iCalendar document (RFC 5545) for their personal feed (issue 13, decision 022),
 // written by ical-generator: times in UTC, all-day items as dates, stable UIDs, SEQUENCE and DTSTAMP
-// from what the feed last published, a reminder one day before each due date.
+// from what the feed last published, a reminder one day before each due date. Issue 32 item 5: no
+// DTEND equal to DTSTART (an instant has none, an all-day item ends the next day, an event at its real
+// end), the reminders after the event's properties, and a CRLF after the last line.
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -77,6 +79,46 @@ export interface FeedDocument {
   etag: string;
 }
 
+const CRLF = "\r\n";
+const DAY_MS = 86_400_000;
+
+/**
+ * RFC 5545 3.6.1: DTEND must be later than DTSTART. An item with a span ends at its end; an all-day
+ * item (a DATE) ends on the next day (exclusive, as the RFC counts it — written out, since some
+ * programs do not assume the one day); an instant (a due date, an opening) has no DTEND at all.
+ */
+function eventEnd(item: CalendarItem): Date | null {
+  const start = Date.parse(item.start);
+  if (item.allDay) return new Date(start + DAY_MS);
+  const end = item.end ? Date.parse(item.end) : Number.NaN;
+  return end > start ? new Date(end) : null;
+}
+
+/**
+ * RFC 5545 3.6.1's grammar puts a VEVENT's properties before its alarms (`eventprop *alarmc`);
+ * ical-generator writes URL and LAST-MODIFIED after them, which Outlook and strict parsers refuse.
+ * Moves each VEVENT's VALARM blocks to just before its END (whole content lines, folding intact).
+ */
+function alarmsLast(body: string): string {
+  const out: string[] = [];
+  let alarms: string[] = [];
+  let inAlarm = false;
+  for (const line of body.split(CRLF)) {
+    if (line === "BEGIN:VALARM") inAlarm = true;
+    if (inAlarm) {
+      alarms.push(line);
+      if (line === "END:VALARM") inAlarm = false;
+      continue;
+    }
+    if (line === "END:VEVENT") {
+      out.push(...alarms);
+      alarms = [];
+    }
+    out.push(line);
+  }
+  return out.join(CRLF);
+}
+
 /**
  * The document. `origin` makes each event's URL absolute (the app's page of the item). The ETag is a
  * hash of the body, which depends only on the items and what the feed last published of them, so a
@@ -113,7 +155,7 @@ export function toICalendar(items: FeedItem[], opts: { locale: string; origin: s
       stamp: changed,
       lastModified: changed,
       start: new Date(item.start),
-      end: item.end ? new Date(item.end) : item.allDay ? null : new Date(item.start),
+      end: eventEnd(item),
       allDay: item.allDay,
       summary: `${what}: ${title}`,
       description: lines.join("\n"),
@@ -127,7 +169,7 @@ export function toICalendar(items: FeedItem[], opts: { locale: string; origin: s
       event.createAlarm({ type: ICalAlarmType.display, trigger: 24 * 60 * 60, description: `${what}: ${title}` });
     }
   }
-  const body = calendar.toString();
+  const body = alarmsLast(calendar.toString()) + CRLF;
   const etag = `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
   return { body, etag };
 }

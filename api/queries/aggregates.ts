@@ -3,6 +3,7 @@
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { andAll, type FilterNode } from "../../domain/filter-expression";
 import type { Aggregate, AggregateSelection } from "../../domain/contract/courses";
+import type { CountCache } from "./count-cache";
 import type { Db } from "../db/client";
 import {
   grades,
@@ -109,6 +110,7 @@ export async function queryAggregates(
   userId: string,
   list: CourseListOptions & { filter: FilterNode | null; selection: AggregateSelection | null },
   now: Date,
+  counts?: CountCache,
 ): Promise<{ data: Aggregate[]; totalCount: number | null }> {
   const tree = andAll(STANDING, list.filter)!;
   const where = and(
@@ -136,11 +138,11 @@ export async function queryAggregates(
           .select({ n: sql<number>`count(*)::int` })
           .from(owa)
           .where(where);
-  const [data, total] = await Promise.all([
+  const [data, totalCount] = await Promise.all([
     loadAggregates(db, where, { order, limit: list.take, offset: list.skip, selection: list.selection }, now),
-    list.requireTotalCount ? countQuery : null,
+    !list.requireTotalCount ? null : counts ? counts.count(userId, countQuery) : countQuery.then((t) => t[0].n),
   ]);
-  return { data, totalCount: total ? total[0].n : null };
+  return { data, totalCount };
 }
 
 /** The "separate query that selects termId for the user" (spec 7.2): the terms of the learner's courses. */

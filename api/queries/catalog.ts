@@ -3,6 +3,7 @@
 import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { ObjectiveState } from "../../domain/vocabulary";
 import type { Principal } from "../context";
+import type { CountCache } from "./count-cache";
 import type { Db } from "../db/client";
 import {
   grades,
@@ -78,7 +79,7 @@ export async function loadPublicObjective(db: Db, tenantId: string, objectiveId:
  * Catalog (spec 7.2): a page of the courses available to the whole tenant, each with the learner's
  * aggregate id (enrolled or not) and last record, and their total when asked for.
  */
-export async function queryCatalogAccesses(db: Db, user: Principal, list: CourseListOptions) {
+export async function queryCatalogAccesses(db: Db, user: Principal, list: CourseListOptions, counts?: CountCache) {
   const where = and(
     eq(objectiveAccesses.tenantId, user.tenantId),
     isNull(objectiveAccesses.userId),
@@ -97,17 +98,17 @@ export async function queryCatalogAccesses(db: Db, user: Principal, list: Course
     .orderBy(...sortOrder(list.sort.includes("dueDate") ? "objective.name" : list.sort))
     .limit(list.take)
     .offset(list.skip);
-  const [rows, total] = await Promise.all([
+  const countQuery = db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(objectiveAccesses)
+    .innerJoin(objectives, eq(objectives.id, objectiveAccesses.objectiveId))
+    .where(where);
+  // The same for every learner of the tenant (tenant-wide accesses): kept for the tenant, not the user.
+  const [rows, totalCount] = await Promise.all([
     base,
-    list.requireTotalCount
-      ? db
-          .select({ n: sql<number>`count(*)::int` })
-          .from(objectiveAccesses)
-          .innerJoin(objectives, eq(objectives.id, objectiveAccesses.objectiveId))
-          .where(where)
-      : null,
+    !list.requireTotalCount ? null : counts ? counts.count(null, countQuery) : countQuery.then((t) => t[0].n),
   ]);
-  return { rows, totalCount: total ? total[0].n : null };
+  return { rows, totalCount };
 }
 
 /**

@@ -4,7 +4,14 @@ import type { JWK } from "jose";
 import { certificateScore } from "../../domain/certificates";
 import type { Db } from "../db/client";
 import { tenants } from "../db/schema";
-import { buildCredential, credentialKey, signCredential, statusListCredential } from "../credentials";
+import {
+  buildCredential,
+  credentialKey,
+  credentialUrls,
+  recipientId,
+  signCredential,
+  statusListCredential,
+} from "../credentials";
 import { holderName } from "../mappers/certificates";
 import type { CertificateRow } from "./certificates";
 
@@ -20,6 +27,7 @@ export async function certificateCredential(db: Db, appUrl: string, row: Certifi
   const score = certificateScore(row.result);
   const credential = buildCredential(appUrl, {
     number: row.c.certificateNumber,
+    recipient: recipientId(row.c.userId, key.secret),
     statusListIndex: row.c.statusListIndex,
     templateName: row.c.templateName,
     holderName: holderName(row.student),
@@ -30,7 +38,7 @@ export async function certificateCredential(db: Db, appUrl: string, row: Certifi
     result: { grade: row.result.grade?.name ?? null, percent: score?.percent ?? null },
     issuerName: name,
   });
-  return signCredential(credential, key);
+  return signCredential(credential, key, credentialUrls(appUrl).key(key.kid));
 }
 
 export const statusList = statusListCredential;

@@ -3,7 +3,7 @@
 // count, how many there are in all — so the dashboard costs the same few statements for 10 enrolments
 // or 1,000 (decision 022).
 import { and, asc, desc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
-import { IN_PROGRESS_FILTER_STATES, ObjectiveWorkflowState } from "../../domain/vocabulary";
+import { IN_PROGRESS_FILTER_STATES, ObjectiveWorkflowState, ProctoringSessionState } from "../../domain/vocabulary";
 import type { Db } from "../db/client";
 import {
   activityWorkflows,
@@ -13,6 +13,7 @@ import {
   objectives,
   objectiveWorkflowAggregates as owa,
   objectiveWorkflows,
+  proctoringSessions,
 } from "../db/schema";
 import { filterToSql } from "../filter-sql";
 import { gradeColumns, recordColumns } from "../mappers/courses";
@@ -74,6 +75,20 @@ export async function continueLearning(db: Db, userId: string, limit: number) {
     .orderBy(activityWorkflows.objectiveWorkflowId, sql`${used} desc nulls last`)
     .as("last");
   const lastUsed = sql<Date | null>`coalesce(${last.used}, ${objectiveWorkflows.started})`;
+  // Issue 26: the attempt's newest proctored sitting (decision 010), in the same pass. A sitting that is
+  // over locks an attempt in progress (domain/proctoring.ts `proctorLocked`): such a course cannot be
+  // continued, so it comes after the ones that can, and the page marks it.
+  const sitting = db
+    .selectDistinctOn([activityWorkflows.objectiveWorkflowId], {
+      workflowId: sql<string>`${activityWorkflows.objectiveWorkflowId}`.as("sitting_workflow_id"),
+      state: sql<ProctoringSessionState>`${proctoringSessions.state}`.as("sitting_state"),
+    })
+    .from(activityWorkflows)
+    .innerJoin(proctoringSessions, eq(proctoringSessions.id, activityWorkflows.lastProctoringSessionId))
+    .where(eq(activityWorkflows.userId, userId))
+    .orderBy(activityWorkflows.objectiveWorkflowId, desc(proctoringSessions.created), desc(proctoringSessions.id))
+    .as("sitting");
+  const over = sql`coalesce(${sitting.state} in (${ProctoringSessionState.completed}, ${ProctoringSessionState.reviewed}), false)`;
   return db
     .select({
       ...courseColumns,
@@ -83,16 +98,18 @@ export async function continueLearning(db: Db, userId: string, limit: number) {
       lastUsed,
       lastPartId: last.partId,
       lastPartState: last.state,
+      sittingState: sitting.state,
       total,
     })
     .from(owa)
     .innerJoin(objectives, eq(objectives.id, owa.objectiveId))
     .innerJoin(objectiveWorkflows, eq(objectiveWorkflows.id, owa.lastWorkflowId))
     .leftJoin(last, eq(last.workflowId, owa.lastWorkflowId))
+    .leftJoin(sitting, eq(sitting.workflowId, owa.lastWorkflowId))
     .where(
       and(eq(owa.userId, userId), eq(owa.lastWorkflowState, ObjectiveWorkflowState.inProgress), filterToSql(STANDING)),
     )
-    .orderBy(sql`${lastUsed} desc nulls last`, asc(owa.id))
+    .orderBy(over, sql`${lastUsed} desc nulls last`, asc(owa.id))
     .limit(limit);
 }
 

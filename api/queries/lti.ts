@@ -1,4 +1,4 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import {
   activities,
@@ -6,11 +6,13 @@ import {
   activityRecords,
   activityWorkflows,
   ltiOneTimeValues,
+  ltiResults,
   objectives,
+  objectiveWorkflowAggregates,
   objectiveWorkflows,
+  userRoles,
   users,
 } from "../db/schema";
-import { ObjectiveWorkflowState } from "../../domain/vocabulary";
 
 /** A resource link of a course (an activity part) with its activity and course, in one query. */
 export async function resourceLink(db: Db | Tx, objectiveId: string, partId: string) {
@@ -50,11 +52,17 @@ export async function useOnce(
   return rows.length > 0;
 }
 
-/** The learner's workflow in progress of a course that holds this part (where a tool's score goes). */
+/**
+ * Where a tool's score for a learner goes (AGS §3.4): the learner's latest attempt at the course (its
+ * aggregate's last workflow, whatever its state — the caller refuses a closed one with its reason), the
+ * activity's workflow and record in it, and the last score kept for the line item. Null: the learner
+ * has no attempt at this course. One statement.
+ */
 export async function learnerStanding(db: Db | Tx, userId: string, objectiveId: string, partId: string) {
   const rows = await db
-    .select({ wf: objectiveWorkflows, aw: activityWorkflows, rec: activityRecords })
-    .from(objectiveWorkflows)
+    .select({ wf: objectiveWorkflows, aw: activityWorkflows, rec: activityRecords, kept: ltiResults })
+    .from(objectiveWorkflowAggregates)
+    .innerJoin(objectiveWorkflows, eq(objectiveWorkflows.id, objectiveWorkflowAggregates.lastWorkflowId))
     .leftJoin(
       activityWorkflows,
       and(
@@ -63,27 +71,79 @@ export async function learnerStanding(db: Db | Tx, userId: string, objectiveId: 
       ),
     )
     .leftJoin(activityRecords, eq(activityRecords.activityWorkflowId, activityWorkflows.id))
+    .leftJoin(ltiResults, and(eq(ltiResults.lineItemId, partId), eq(ltiResults.userId, userId)))
     .where(
-      and(
-        eq(objectiveWorkflows.userId, userId),
-        eq(objectiveWorkflows.objectiveId, objectiveId),
-        inArray(objectiveWorkflows.state, [ObjectiveWorkflowState.inProgress]),
-      ),
+      and(eq(objectiveWorkflowAggregates.userId, userId), eq(objectiveWorkflowAggregates.objectiveId, objectiveId)),
     )
     .limit(1);
   return rows[0] ?? null;
 }
 
-/** Course members for NRPS: the learners with a workflow of the course. */
-export async function courseMembers(db: Db | Tx, objectiveId: string) {
+/** The course a tool's service call names: its id and tenant, or null. */
+export async function serviceContext(db: Db | Tx, objectiveId: string) {
+  const [row] = await db
+    .select({ id: objectives.id, tenantId: objectives.tenantId, name: objectives.name, code: objectives.code })
+    .from(objectives)
+    .where(eq(objectives.id, objectiveId))
+    .limit(1);
+  return row ?? null;
+}
+
+export interface MemberQuery {
+  /** Keyset paging: members after this user id (ids ascending). */
+  after?: string;
+  limit: number;
+  role?: "Learner" | "Instructor";
+  /** Membership differences (NRPS §2.4.2): only members whose membership began or ended since then. */
+  since?: Date;
+  now: Date;
+}
+
+/**
+ * NRPS 2.0 §2: a course's membership — learners enrolled in it (their enrolment's end makes them
+ * Inactive) and the instructors of its tenant (the Instructor role, as the communications hub reads it;
+ * decision 027) — one page in user id order, one statement. A page of `limit` + 1 rows tells whether
+ * there is a next one.
+ */
+export async function contextMembers(db: Db | Tx, context: { id: string; tenantId: string }, q: MemberQuery) {
+  const instructor = sql<boolean>`exists (select 1 from ${userRoles} where ${userRoles.userId} = ${users.id} and ${userRoles.role} = 'Instructor')`;
+  const ended = sql<boolean>`coalesce(${objectiveWorkflowAggregates.availabilityEndDate} <= ${q.now.toISOString()}::timestamptz, false)`;
+  const filters: (SQL | undefined)[] = [
+    eq(users.tenantId, context.tenantId),
+    or(isNotNull(objectiveWorkflowAggregates.id), instructor),
+    q.after ? gt(users.id, q.after) : undefined,
+    q.role === "Learner" ? isNotNull(objectiveWorkflowAggregates.id) : q.role === "Instructor" ? instructor : undefined,
+  ];
+  if (q.since) {
+    const since = q.since.toISOString();
+    filters.push(
+      or(
+        sql`${objectiveWorkflowAggregates.createdAt} > ${since}::timestamptz`,
+        and(
+          sql`${objectiveWorkflowAggregates.availabilityEndDate} > ${since}::timestamptz`,
+          sql`${objectiveWorkflowAggregates.availabilityEndDate} <= ${q.now.toISOString()}::timestamptz`,
+        ),
+        and(instructor, sql`${users.createdAt} > ${since}::timestamptz`),
+      ),
+    );
+  }
   return db
-    .selectDistinct({
+    .select({
       id: users.id,
       email: users.email,
       firstName: users.firstName,
+      middleName: users.middleName,
       lastName: users.lastName,
+      learner: sql<boolean>`${objectiveWorkflowAggregates.id} is not null`,
+      ended,
+      instructor,
     })
-    .from(objectiveWorkflows)
-    .innerJoin(users, eq(users.id, objectiveWorkflows.userId))
-    .where(eq(objectiveWorkflows.objectiveId, objectiveId));
+    .from(users)
+    .leftJoin(
+      objectiveWorkflowAggregates,
+      and(eq(objectiveWorkflowAggregates.userId, users.id), eq(objectiveWorkflowAggregates.objectiveId, context.id)),
+    )
+    .where(and(...filters))
+    .orderBy(asc(users.id))
+    .limit(q.limit + 1);
 }

@@ -13,7 +13,7 @@ import {
   revokedStatusIndexes,
 } from "../queries/certificates";
 import { countLookup, evenly } from "../public-lookups";
-import { credentialKey, credentialUrls, envelope, issuerProfile, signCredential } from "../credentials";
+import { credentialJwks, credentialKey, credentialUrls, envelope, issuerProfile, signCredential } from "../credentials";
 import { params, query, idParams } from "../validate";
 
 const certificateQuerySchema = z.object({
@@ -85,10 +85,19 @@ export function certificateRoutes() {
     c.header("Cache-Control", "public, max-age=3600");
     return c.json(issuerProfile(appUrl(c), await issuerName(c.var.db)));
   });
+  // The key set at a stable URL, and each key at the URI a credential's `kid` names (OB 3.0 §8.2.3).
+  const keySet = async (c: { var: ApiEnv["Variables"] }) =>
+    credentialJwks(appUrl(c), await credentialKey(c.var.deps.signingKey), c.var.deps.previousSigningKeys);
   r.get("/public/credentials/jwks.json", async (c) => {
-    const key = await credentialKey(c.var.deps.signingKey);
     c.header("Cache-Control", "public, max-age=3600");
-    return c.json({ keys: [key.publicJwk] });
+    return c.json(await keySet(c));
+  });
+  r.get("/public/credentials/keys/:id", async (c) => {
+    const { id } = params(c, z.object({ id: z.string().max(200) }));
+    const key = (await keySet(c)).keys.find((k) => k.kid === credentialUrls(appUrl(c)).key(id));
+    if (!key) throw notFound("key");
+    c.header("Cache-Control", "public, max-age=3600");
+    return c.body(JSON.stringify(key), 200, { "Content-Type": "application/jwk+json" });
   });
 
   // The Bitstring Status List of revocations, signed like the credentials (VC-JWT).
@@ -98,7 +107,11 @@ export function certificateRoutes() {
       issuerName(c.var.db),
       credentialKey(c.var.deps.signingKey),
     ]);
-    const jwt = await signCredential(statusList(appUrl(c), name, revoked, c.var.now), key);
+    const jwt = await signCredential(
+      statusList(appUrl(c), name, revoked, c.var.now),
+      key,
+      credentialUrls(appUrl(c)).key(key.kid),
+    );
     c.header("Cache-Control", PUBLIC_CACHE);
     if (c.req.query("format") === "json") return c.json(envelope(jwt));
     return c.body(jwt, 200, { "Content-Type": "application/vc+jwt" });

@@ -18,6 +18,8 @@ import {
   storeAttachments,
   type IncomingAttachment,
 } from "../files/chat-attachments";
+import { fileStore } from "../files/roots";
+import { log } from "../db/log";
 import { CHAT_CHANNELS, type ChatChannelKind } from "../../domain/chat";
 import {
   chatMessagesQuerySchema,
@@ -138,12 +140,14 @@ export function chatRoutes() {
           { ...body, kind: body.channel, tenantId: user.tenantId, userId: user.id, attachments: files },
           c.var.now,
         );
-        await storeAttachments(c.var.deps.dataDir, files, written);
+        await storeAttachments(fileStore(c.var.deps), files, written);
         return posted;
       });
     } catch (err) {
       // The message did not commit: neither do its files.
-      await removeStored(written);
+      await removeStored(fileStore(c.var.deps), written).catch((error: unknown) =>
+        log().warn({ err: error, keys: written }, "chat: files of a message that did not commit were not removed"),
+      );
       throw err;
     }
   });

@@ -107,7 +107,13 @@ export function courseRoutes() {
       if (!parsed.ok) throw new ApiError(400, { select: [message("invalidSelect", parsed.error)] });
       selection = parsed.selection;
     }
-    const { data, totalCount } = await queryAggregates(c.var.db, c.var.user.id, { ...p, filter, selection }, c.var.now);
+    const { data, totalCount } = await queryAggregates(
+      c.var.db,
+      c.var.user.id,
+      { ...p, filter, selection },
+      c.var.now,
+      c.var.counts,
+    );
     return c.json(toList(data, totalCount));
   });
 
@@ -157,7 +163,7 @@ export function courseRoutes() {
   // Catalog (spec 7.2): courses available to the whole tenant, with whether the learner is enrolled.
   r.get("/users/me/objective-accesses/query", async (c) => {
     const p = listParams(c);
-    const { rows, totalCount } = await queryCatalogAccesses(c.var.db, c.var.user, p);
+    const { rows, totalCount } = await queryCatalogAccesses(c.var.db, c.var.user, p, c.var.counts);
     const gradeMap = gradeMapOf(rows.map((row) => row.g));
     const data = rows.map(({ access, o, aggId, r }) =>
       toObjectiveAccess(access, toObjective(o), aggId, toRecord(r, access, null, gradeMap, c.var.now)),

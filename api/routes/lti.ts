@@ -1,31 +1,23 @@
-import { Hono, type Context } from "hono";
+import { Hono } from "hono";
 import { z } from "zod";
-import { LTI_MEDIA_TYPE, LTI_SCOPE } from "../../domain/lti";
 import type { ApiEnv } from "../context";
 import { requireUser } from "../auth";
-import { ApiError, message, zodErrors } from "../errors";
-import { applyScore, lineItem, ownLineItem, scoreSchema, toolLineItems } from "../lti/grades";
+import { ApiError, message } from "../errors";
 import {
-  appUrlOf,
   authorize,
   authRequestSchema,
   createResourceLink,
   issueServiceToken,
   oauthError,
   platformKeys,
-  platformUrls,
-  serviceCaller,
   tokenRequestSchema,
 } from "../lti/platform";
 import { registryOf } from "../lti/registry";
 import { handleOutcome, resourceForm } from "../lti/lti11";
-import { courseMembers, toolLinks } from "../queries/lti";
-import { isUuid, jsonBody, params } from "../validate";
+import { jsonBody, params } from "../validate";
 import { limitWrites } from "../limit-writes";
 
 const resourceLinkBody = z.object({ activityPathId: z.uuid() });
-const contextParams = z.object({ contextId: z.uuid() });
-const lineItemParams = z.object({ contextId: z.uuid(), partId: z.uuid() });
 const MAX_SERVICE_BODY = 64 * 1024;
 
 /** The learner's side of an LTI 1.3 launch (spec 7.5; issue 14 item 2), under /api/lms/v1. */
@@ -61,26 +53,11 @@ export function ltiLaunchRoutes() {
   return r;
 }
 
-/** A service body (JSON under an LTI media type), parsed and checked: 415/413/400, never a 500. */
-async function serviceBody<T extends z.ZodTypeAny>(c: Context, mediaType: string, schema: T): Promise<z.infer<T>> {
-  const type = c.req.header("content-type") ?? "";
-  if (!type.startsWith(mediaType) && !type.startsWith("application/json"))
-    throw new ApiError(415, { "": [message("contentType", `Send the body as ${mediaType}.`)] });
-  const text = await c.req.text();
-  if (text.length > MAX_SERVICE_BODY)
-    throw new ApiError(413, { "": [message("tooLarge", "The request body is too large.")] });
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw new ApiError(400, { "": [message("invalidJson", "The body is not valid JSON.")] });
-  }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new ApiError(400, zodErrors(parsed.error));
-  return parsed.data;
-}
-
-/** The platform's public LTI endpoints (issue 14 items 2 and 4), under /api/lti/v1. */
+/**
+ * The platform's public LTI endpoints (issue 14 items 2 and 4), under /api/lti/v1: keys, the
+ * authorization without a session, the token endpoint, LTI 1.1 outcomes. The services a token opens
+ * are in lti-ags.ts (AGS) and lti-nrps.ts (NRPS).
+ */
 export function ltiPlatformRoutes() {
   const r = new Hono<ApiEnv>();
 
@@ -128,71 +105,6 @@ export function ltiPlatformRoutes() {
     const d = c.var.deps;
     const out = await handleOutcome(c.var.db, d, registryOf(d), c.req.header("authorization"), text, c.var.now);
     return c.body(out.xml, out.status, { "Content-Type": "application/xml; charset=utf-8" });
-  });
-
-  const contextUrl = (c: Context<ApiEnv>, contextId: string) =>
-    `${platformUrls(appUrlOf(c.var.deps)).grading}/contexts/${contextId}`;
-  const caller = (c: Context<ApiEnv>, scopes: string[]) =>
-    Promise.any(
-      scopes.map((s) => serviceCaller(c.var.deps, registryOf(c.var.deps), c.req.header("authorization"), s, c.var.now)),
-    ).catch((e: AggregateError) => {
-      throw e.errors[0];
-    });
-
-  // AGS §3.2: the tool's line items in a course (filter by resource_link_id).
-  r.get("/grading/contexts/:contextId/line-items", async (c) => {
-    const { contextId } = params(c, contextParams);
-    const tool = await caller(c, [LTI_SCOPE.lineItemReadOnly, LTI_SCOPE.lineItem]);
-    const items = await toolLineItems(c.var.db, tool, contextId, contextUrl(c, contextId));
-    const link = c.req.query("resource_link_id");
-    c.header("Content-Type", LTI_MEDIA_TYPE.lineItems);
-    return c.body(JSON.stringify(link ? items.filter((i) => i.resourceLinkId === link) : items));
-  });
-
-  r.get("/grading/contexts/:contextId/line-items/:partId", async (c) => {
-    const p = params(c, lineItemParams);
-    const tool = await caller(c, [LTI_SCOPE.lineItemReadOnly, LTI_SCOPE.lineItem]);
-    const link = await ownLineItem(c.var.db, tool, p.contextId, p.partId);
-    c.header("Content-Type", LTI_MEDIA_TYPE.lineItem);
-    return c.body(JSON.stringify(lineItem(link, contextUrl(c, p.contextId))));
-  });
-
-  // AGS §3.4: a score from the tool becomes the learner's activity record.
-  r.post("/grading/contexts/:contextId/line-items/:partId/scores", async (c) => {
-    const p = params(c, lineItemParams);
-    const tool = await caller(c, [LTI_SCOPE.score]);
-    const link = await ownLineItem(c.var.db, tool, p.contextId, p.partId);
-    const score = await serviceBody(c, LTI_MEDIA_TYPE.score, scoreSchema);
-    if (!isUuid(score.userId))
-      throw new ApiError(404, { userId: [message("notFound", "No such learner in this course.")] });
-    await applyScore(c.var.db, link, score, c.var.now);
-    return c.body(null, 204);
-  });
-
-  // NRPS 2.0: the course's members, for the tools of the course.
-  r.get("/grading/contexts/:contextId/memberships", async (c) => {
-    const { contextId } = params(c, contextParams);
-    const tool = await caller(c, [LTI_SCOPE.memberships]);
-    const db = c.var.db;
-    const [links, members] = await Promise.all([toolLinks(db, contextId, tool.key), courseMembers(db, contextId)]);
-    if (links.length === 0)
-      throw new ApiError(403, { "": [message("ltiOtherDeployment", "The tool has no resource link in this course.")] });
-    c.header("Content-Type", LTI_MEDIA_TYPE.memberships);
-    return c.body(
-      JSON.stringify({
-        id: `${contextUrl(c, contextId)}/memberships`,
-        context: { id: contextId },
-        members: members.map((m) => ({
-          status: "Active",
-          user_id: m.id,
-          name: `${m.firstName} ${m.lastName}`.trim(),
-          given_name: m.firstName,
-          family_name: m.lastName,
-          email: m.email,
-          roles: ["http://purl.imsglobal.org/vocab/lis/v2/membership#Learner"],
-        })),
-      }),
-    );
   });
 
   return r;

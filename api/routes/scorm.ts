@@ -7,7 +7,7 @@ import { requireUser } from "../auth";
 import { limitWrites } from "../limit-writes";
 import { ApiError, message } from "../errors";
 import { userRoles } from "../db/schema";
-import { storageDir } from "../files/certificate-files";
+import { fileStore } from "../files/roots";
 import { importScormPackage, SCORM_LIMITS, saveUpload } from "../scorm/import";
 import { ScormPackageError } from "../scorm/manifest";
 import { loadScormRuntime } from "../scorm/runtime";
@@ -56,7 +56,7 @@ export function scormRoutes() {
       zipPath = await saveUpload(c.req.raw.body, limits.maxBytes);
       const imported = await importScormPackage(c.var.db, {
         zipPath,
-        storageRoot: storageDir(c.var.deps.dataDir),
+        store: fileStore(c.var.deps),
         tenantId: c.var.user.tenantId,
         courseCode: query.data.course,
         activityId: query.data.activity,

@@ -10,9 +10,10 @@ import { params, idParams } from "../validate";
 import { z } from "zod";
 import type { Context } from "hono";
 import { normalizeCertificateNumber } from "../../domain/certificates";
-import { ensureCertificateFiles, storageDir } from "../files/certificate-files";
-import { fileIn, sendFile } from "../files/send-file";
-import { resolveInRoots } from "../files/roots";
+import { ensureCertificateFiles } from "../files/certificate-files";
+import { sendStored } from "../files/send-file";
+import { fileStore, storageRoots } from "../files/roots";
+import { firstHolding, type FileStore } from "../files/object-store";
 import { countLookup, evenly } from "../public-lookups";
 import { loadCertificateByNumber, loadOwnCertificate, type CertificateRow } from "../queries/certificates";
 
@@ -28,22 +29,32 @@ import { hubMember, readableAttachment } from "../queries/chat";
 
 /**
  * Spec 7.5 files: private activity files, only to learners with a standing in a course that
- * contains the activity; range requests (206) for PDF viewers and media; HEAD reads the size.
+ * contains the activity; range requests (206) for PDF viewers and media; HEAD reads the size. The
+ * files are in the API's store (a folder or a bucket: decision 037); the access checks come first.
  */
-export function storageRoutes(roots: string[]) {
+export function storageRoutes() {
   const r = new Hono<ApiEnv>();
+  /** A stored file with its size, or 404. */
+  const stored = async (stores: FileStore[], key: string) => {
+    const found = await firstHolding(stores, key);
+    if (!found) throw notFound("file");
+    return { store: found.store, key, size: found.size };
+  };
   r.use("/activities/*", requireUser);
   r.use("/certificate-records/*", requireUser);
 
   // Issue 12: a certificate's files — the holder's own (the preview) and the public share form's.
   const certificateFile = async (c: Context<ApiEnv>, row: CertificateRow | undefined, kind: "pdf" | "png") => {
     if (!row) throw notFound("certificate");
-    const { dataDir, appUrl } = c.var.deps;
-    const paths = await ensureCertificateFiles(c.var.db, { dataDir, appUrl: appUrl ?? "http://localhost:3000" }, row);
-    const file = fileIn(storageDir(dataDir), paths[kind]);
-    if (!file) throw notFound("file");
+    const store = fileStore(c.var.deps);
+    const paths = await ensureCertificateFiles(
+      c.var.db,
+      { store, appUrl: c.var.deps.appUrl ?? "http://localhost:3000" },
+      row,
+    );
+    const file = await stored([store], paths[kind]);
     const name = `certificate-${row.c.certificateNumber}.${kind}`;
-    return sendFile(c, file, {
+    return sendStored(c, file, {
       "Content-Type": kind === "pdf" ? "application/pdf" : "image/png",
       "Content-Disposition": `attachment; filename="${name}"`,
       "Cache-Control": "private, max-age=300",
@@ -88,9 +99,8 @@ export function storageRoutes(roots: string[]) {
     if (!found || activity.state === ObjectiveState.draft || activity.state === ObjectiveState.archived)
       throw new ApiError(403, { "": [message("forbidden", "You do not have permission to view this file.")] });
     if (refusal) throw refusal;
-    const file = fileIn(storageDir(c.var.deps.dataDir), `${scormDir(packageId)}/${relative}`);
-    if (!file) throw notFound("file");
-    return sendFile(c, file, {
+    const file = await stored([fileStore(c.var.deps)], `${scormDir(packageId)}/${relative}`);
+    return sendStored(c, file, {
       // By the name's extension: mime-types' contentType() takes anything with a "/" for a media type.
       "Content-Type": contentType(extname(relative)) || "application/octet-stream",
       "Cache-Control": "private, max-age=300",
@@ -105,9 +115,8 @@ export function storageRoutes(roots: string[]) {
     const row = await readableAttachment(c.var.db, id, c.var.user.tenantId);
     if (!row) throw notFound("file");
     await hubMember(c.var.db, c.var.user, row.objectiveId);
-    const file = fileIn(storageDir(c.var.deps.dataDir), row.path);
-    if (!file) throw notFound("file");
-    return sendFile(c, file, attachmentHeaders(row));
+    const file = await stored([fileStore(c.var.deps)], row.path);
+    return sendStored(c, file, attachmentHeaders(row));
   });
 
   r.on(["GET", "HEAD"], "/activities/:id/file", async (c) => {
@@ -124,9 +133,8 @@ export function storageRoutes(roots: string[]) {
     if (!found || activity.state === ObjectiveState.draft)
       throw new ApiError(403, { "": [message("forbidden", "You do not have permission to view this file.")] });
     if (refusal) throw refusal;
-    const file = resolveInRoots(roots, content.path);
-    if (!file) throw notFound("file");
-    return sendFile(c, file, {
+    const file = await stored(storageRoots(fileStore(c.var.deps)), content.path);
+    return sendStored(c, file, {
       "Content-Type": content.mimeType ?? "application/octet-stream",
       "Cache-Control": "private, max-age=300",
       "Content-Disposition": `inline; filename="${(content.fileName ?? "file").replace(/["\\\r\n]/g, "_")}"`,

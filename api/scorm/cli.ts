@@ -6,6 +6,7 @@
  * (loopback, the operator token of DATA_DIR/secrets.json). A refused package prints why and stores nothing.
  */
 import { createReadStream, existsSync } from "node:fs";
+import { openFileStore, storageConfigFrom } from "../files/object-store";
 import { resolve } from "node:path";
 import { Readable } from "node:stream";
 import { parseArgs } from "node:util";
@@ -66,7 +67,7 @@ async function run(): Promise<unknown> {
     return await importScormPackage(database.db, {
       ...options,
       zipPath: zip,
-      storageRoot: resolve(dataDir, "storage"),
+      store: openFileStore(storageConfigFrom(process.env, resolve(dataDir, "storage"))),
       limits,
     });
   } finally {

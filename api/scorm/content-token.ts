@@ -6,7 +6,7 @@
  * with HMAC-SHA256 under a key derived from the server's session secret (the same on every node).
  * It grants reading that package's files — nothing of the learner, and no write.
  */
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
 
 /** How long a launch may go on fetching the package's files (a page reload issues a new token). */
 export const CONTENT_TOKEN_SECONDS = 8 * 60 * 60;
@@ -52,6 +52,11 @@ export function verifyContentGrant(key: Buffer, token: string, now: Date): Conte
     userId: uuidText(body.subarray(32, 48)),
     expires,
   };
+}
+
+/** The grants' key (base64url) of a deployment, derived from its session secret: every node the same. */
+export function contentKeyFromSessionSecret(sessionSecret: string): string {
+  return Buffer.from(hkdfSync("sha256", sessionSecret, "", "learner-app content grants", 32)).toString("base64url");
 }
 
 /** A key of this process's own, for an API started without CONTENT key (tests, a single process). */

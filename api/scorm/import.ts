@@ -3,12 +3,13 @@
  * and tells each entry's name and size before anything is extracted. Every entry name is checked
  * (no "../", no absolute paths), the declared sizes are summed against a limit (zip bombs), yauzl
  * checks while inflating that no entry is larger than it declared, the manifest is parsed and every
- * launch file must be in the package. Only then are the files written — into a temporary folder that
- * is renamed into place — and the package row and the activity's content written in one transaction.
- * A refused package leaves nothing behind.
+ * launch file must be in the package. Only then are the files written — into a staging folder that is
+ * moved into the store (renamed into DATA_DIR/storage, or uploaded to the bucket: decision 037) — and
+ * the package row and the activity's content written in one transaction. A refused package leaves
+ * nothing behind.
  */
 import { createWriteStream } from "node:fs";
-import { mkdir, rename, rm } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { pipeline } from "node:stream/promises";
@@ -20,6 +21,8 @@ import { isSafeEntryName, launchFile, scormScos, type ScormManifest } from "../.
 import { reindexContentPages } from "../content-pages";
 import { ActivityContentType, ActivityKind, ActivityType } from "../../domain/vocabulary";
 import type { Db } from "../db/client";
+import type { FileStore } from "../files/object-store";
+import { storageRoots } from "../files/roots";
 import { activities, activityParts, objectives, scormPackages } from "../db/schema";
 import { parseManifest, ScormPackageError } from "./manifest";
 
@@ -35,8 +38,8 @@ export const scormDir = (packageId: string) => `scorm/${packageId}`;
 export interface ImportOptions {
   /** The zip on disk (the API streams an upload to a temporary file first). */
   zipPath: string;
-  /** The storage root (DATA_DIR/storage). */
-  storageRoot: string;
+  /** Where the package's files go (DATA_DIR/storage or a bucket). */
+  store: FileStore;
   /** The course's tenant; the operator's CLI leaves it out (a code held by two tenants is refused then). */
   tenantId?: string;
   /** The course by its code: its root activity receives the package unless `activityId` names another. */
@@ -153,8 +156,9 @@ export async function importScormPackage(db: Queryable, options: ImportOptions):
 
   const zip = await openZip(options.zipPath);
   const id = randomUUID();
-  const finalDir = join(options.storageRoot, scormDir(id));
-  const tmpDir = `${finalDir}.tmp`;
+  const prefix = scormDir(id);
+  const tmpDir = options.store.stagingDir(prefix);
+  let moved = false;
   try {
     const entries = await listEntries(zip, limits);
     const files = new Map(entries.filter((e) => !e.fileName.endsWith("/")).map((e) => [e.fileName, e]));
@@ -181,7 +185,9 @@ export async function importScormPackage(db: Queryable, options: ImportOptions):
       await pipeline(await readStream(zip, entry), createWriteStream(out, { flags: "wx" }));
       bytes += entry.uncompressedSize;
     }
-    await rename(tmpDir, finalDir);
+    await mkdir(tmpDir, { recursive: true });
+    await options.store.putFolder(prefix, tmpDir);
+    moved = true;
     const title = options.title ?? (manifest.title || scos[0]?.title || options.courseCode);
     try {
       await db.transaction(async (tx) => {
@@ -221,15 +227,15 @@ export async function importScormPackage(db: Queryable, options: ImportOptions):
             .set({ activityKind: ActivityKind.lti, type: ActivityType.Scorm })
             .where(eq(objectives.id, course.id));
         // The activity's content changed: the tutor's index of it follows (a PDF it held is gone).
-        await reindexContentPages(tx, [activityId], [options.storageRoot]);
+        await reindexContentPages(tx, [activityId], storageRoots(options.store));
       });
     } catch (e) {
-      await rm(finalDir, { recursive: true, force: true });
+      await options.store.deletePrefix(prefix);
       throw e;
     }
     return { id, activityId, version: manifest.version, title, scoCount: scos.length, bytes };
   } catch (e) {
-    await rm(tmpDir, { recursive: true, force: true });
+    if (!moved) await rm(tmpDir, { recursive: true, force: true });
     if (e instanceof ScormPackageError) throw e;
     if (e instanceof Error && /too many bytes|invalid|bad|unexpected/i.test(e.message))
       throw new ScormPackageError("notZip", `The zip archive is damaged: ${e.message}`, 400);

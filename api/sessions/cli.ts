@@ -10,7 +10,8 @@
  *                                                 browser that opens it in as the learner, audited
  *   rotate-signing-key                            new provider signing key; the old one stays published
  *
- * With DATABASE_URL it works on that database. With the embedded PGlite database (DATA_DIR) it opens
+ * With DATABASE_URL it works on that database, where the signing keys live too (decision 037): running
+ * nodes follow a rotation within a minute. With the embedded PGlite database (DATA_DIR) it opens
  * it when no server holds it, and otherwise asks the running server (loopback, the operator token of
  * DATA_DIR/secrets.json).
  */
@@ -19,6 +20,7 @@ import { parseArgs } from "node:util";
 import { createInterface } from "node:readline";
 import { openDatabase } from "../db/client";
 import { loadSecrets, rotateSigningKey } from "../runtime";
+import { rotateStoredSigningKey } from "../stored-secrets";
 import { operatorCommand, OperatorError, runOperatorCommand, type OperatorCommand } from "./operator";
 
 const { positionals, values } = parseArgs({
@@ -97,7 +99,18 @@ async function run(command: OperatorCommand): Promise<unknown> {
 
 const command = await parseCommand();
 try {
-  if (command === "rotate-signing-key") {
+  if (command === "rotate-signing-key" && process.env.DATABASE_URL) {
+    const database = await openDatabase({ databaseUrl: process.env.DATABASE_URL });
+    try {
+      await database.migrate();
+      const { kid, kept } = await rotateStoredSigningKey(database.db);
+      console.log(
+        `New signing key ${kid} in the database; still published: ${kept.join(", ")}. Every node signs with it within a minute (no restart).`,
+      );
+    } finally {
+      await database.close();
+    }
+  } else if (command === "rotate-signing-key") {
     const { kid, kept } = await rotateSigningKey(dataDir);
     console.log(`New signing key ${kid}; still published: ${kept.join(", ")}. Restart the server (every node) now.`);
   } else {

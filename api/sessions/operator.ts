@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { log } from "../db/log";
 import { and, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db/client";
@@ -59,16 +60,12 @@ export async function runOperatorCommand(db: Db, input: OperatorCommand, appUrl:
       return { sessions: await listSessions(db) };
     case "revoke": {
       const result = await revokeEverywhere(db, input.user);
-      console.log(
-        `[sessions] revoked ${input.user}: ${result.appSessions} app sessions, ${result.providerRecords} provider records`,
-      );
+      log().info({ user: input.user, ...result }, "sessions: revoked a user's sessions");
       return result;
     }
     case "revoke-all": {
       const result = { appSessions: await revokeAllSessions(db), providerRecords: await revokeAllModels(db) };
-      console.log(
-        `[sessions] revoked everyone: ${result.appSessions} app sessions, ${result.providerRecords} provider records`,
-      );
+      log().info(result, "sessions: revoked everyone's sessions");
       return result;
     }
     case "set-password": {
@@ -80,7 +77,7 @@ export async function runOperatorCommand(db: Db, input: OperatorCommand, appUrl:
         .where(eq(users.id, user.id));
       // A new password ends every session the old one opened.
       const result = await revokeEverywhere(db, input.user);
-      console.log(`[sessions] password of ${input.user} changed; ${result.appSessions} app sessions revoked`);
+      log().info({ user: input.user, ...result }, "sessions: password changed, sessions revoked");
       return result;
     }
     case "impersonate": {
@@ -105,8 +102,9 @@ export async function runOperatorCommand(db: Db, input: OperatorCommand, appUrl:
           expiresAt,
         })
         .returning({ id: impersonations.id });
-      console.log(
-        `[sessions] impersonation ${row.id}: ${admin.email} may act as ${target.email} until ${expiresAt.toISOString()}`,
+      log().info(
+        { impersonation: row.id, admin: admin.email, target: target.email, expiresAt },
+        "sessions: impersonation ticket made",
       );
       return {
         id: row.id,

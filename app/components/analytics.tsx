@@ -27,3 +27,12 @@ export function Analytics({ appEnv, datalakeMinutes }: { appEnv: string; datalak
   }, [appEnv, datalakeMinutes, location.pathname]);
   return null;
 }
+
+/**
+ * Spec 8 (issue 26): a failure the page shows and also reports — to the error reporting (the analytics
+ * collector's `error` events, decision 029) where it is on, and to the browser's console always.
+ */
+export function reportProblem(message: string, cause?: unknown) {
+  console.warn(`[report] ${message}`, cause ?? "");
+  void client?.then((m) => m.track("error", { message, cause: cause === undefined ? "" : String(cause) }));
+}

@@ -1,5 +1,6 @@
 import { useTranslation } from "~/common/i18n";
 import type { CertificateStatus } from "#domain/certificates";
+import { linkedInAddToProfileUrl, type LinkedInCertification } from "#domain/linkedin";
 
 /** Issue 12: whether a certificate is valid, expired or revoked — in words, not colour alone. */
 export function CertificateStatusBadge({ status }: { status: CertificateStatus }) {
@@ -43,5 +44,27 @@ export function CertificateDownloads({
       </ul>
       <p className="certificate__hint">{t("certificate.credentialHint")}</p>
     </>
+  );
+}
+
+/**
+ * Issue 26: "Add to LinkedIn profile" — LinkedIn's own form, filled in with the certificate (a valid one
+ * only: an expired or revoked certificate is nothing to add).
+ */
+export function AddToLinkedIn({
+  certification,
+  status,
+}: {
+  certification: LinkedInCertification;
+  status: CertificateStatus;
+}) {
+  const { t } = useTranslation();
+  if (status !== "valid") return null;
+  return (
+    <p className="certificate__linkedin">
+      <a className="button" href={linkedInAddToProfileUrl(certification)} target="_blank" rel="noopener noreferrer">
+        {t("certificate.addToLinkedIn")}
+      </a>
+    </p>
   );
 }

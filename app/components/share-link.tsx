@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "~/common/i18n";
 import { useHydrated } from "./use-hydrated";
 import { showToast } from "./toasts";
+import { reportProblem } from "./analytics";
 
 export const COPIED_RESET_MS = 10_000;
 
@@ -43,10 +44,9 @@ export function ShareLink({
                 setState("copied");
               } catch (err) {
                 setState("failed");
-                // Spec 8: a critical toast, and the failure is reported (the browser's console is this
-                // app's report channel: there is no error-reporting service in the product).
+                // Spec 8: a critical toast, and the failure is reported to the error reporting (issue 26).
                 showToast({ type: "critical", key: "messages.linkNotCopied" });
-                console.warn("[share] the link could not be copied:", err);
+                reportProblem("The link could not be copied", err);
               }
             }}
           >

@@ -45,6 +45,8 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     due: date(c.dueDate),
     lastUsed: date(c.lastUsed),
     submitted: date(c.submitted),
+    // Issue 26: a course a proctored sitting locked cannot be continued: marked, and it leads to its page.
+    locked: c.locked ?? false,
   });
   const content = (c: DashboardCourse) =>
     `/learn/courses/${c.id}/view/content${c.resumePathId ? `?activityPathId=${c.resumePathId}` : ""}`;
@@ -54,7 +56,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     zone: zoneLabel(f, timeZone, now),
     continueLearning: {
       total: d.continueLearning.total,
-      data: d.continueLearning.data.map((c) => course(c, content(c))),
+      data: d.continueLearning.data.map((c) => course(c, c.locked ? `/learn/courses/${c.id}` : content(c))),
     },
     mandatory: {
       total: d.mandatoryNotStarted.total,
@@ -214,6 +216,7 @@ export default function DashboardPage() {
                   aria-label={`${c.name}: ${t("dashboard.continue.done", { percent: c.progress })}`}
                 />
                 <span className="dash-course__meta">
+                  {c.locked ? <span className="tag tag--locked">{t("dashboard.continue.locked")}</span> : null}
                   {t("dashboard.continue.done", { percent: c.progress })}
                   {c.lastUsed ? ` · ${t("dashboard.continue.lastUsed", { date: c.lastUsed })}` : ""}
                 </span>

@@ -3,7 +3,7 @@ import { useTranslation } from "~/common/i18n";
 import { listCrumb } from "~/components/list-crumb";
 import type { Route } from "./+types/learn.catalog.$id";
 import { state } from "~/services/request.server";
-import { requireFeature } from "~/services/user.server";
+import { enforceLearnerArea, requireFeature } from "~/services/user.server";
 import { catalogCourse, requireCourseId } from "~/services/catalog.server";
 import { enrol } from "~/services/courses.server";
 import { redirectWithToast } from "~/services/toast.server";
@@ -28,6 +28,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const s = state(context);
   const shell = await s.shell();
   if (!shell) throw redirect(`/learn/open-catalog/${id}/view/details`);
+  // Spec 2.1 (issue 26): the catalog is a learner-only path — others leave as from every learner page.
+  enforceLearnerArea(shell, s.config);
   requireFeature(shell, "catalog");
   const lms = await s.lms();
   const course = await catalogCourse(lms, id);

@@ -4,7 +4,7 @@ import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.catalog._index";
 
 import { state } from "~/services/request.server";
-import { requireFeature } from "~/services/user.server";
+import { enforceLearnerArea, requireFeature } from "~/services/user.server";
 import {
   canonicalOrRedirect,
   catalogListData,
@@ -31,6 +31,8 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const shell = await s.shell();
   // Spec 2.1: catalog paths are public paths; visitors see the open catalog instead.
   if (!shell) throw redirect(`/learn/open-catalog${url.search}`);
+  // Spec 2.1 (issue 26): the catalog is a learner-only path — others leave as from every learner page.
+  enforceLearnerArea(shell, s.config);
   requireFeature(shell, "catalog");
   const stripped = stripNonCatalogParams(url);
   if (stripped) throw redirect(stripped.pathname + stripped.search);

@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import { data, useLoaderData } from "react-router";
+import { data, useLoaderData, useRouteLoaderData } from "react-router";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.certificate.$number";
-import { getLocale } from "~/services/i18n.server";
+import { getInstance, getLocale } from "~/services/i18n.server";
+import { appConfig } from "~/services/config.server";
 import { dateFormatter } from "~/services/format.server";
 import { publicLms } from "~/services/user.server";
 import {
@@ -11,7 +12,7 @@ import {
   requireCertificateNumber,
   type PublicView,
 } from "~/services/certificates.server";
-import { CertificateDownloads, CertificateStatusBadge } from "~/components/certificate-parts";
+import { AddToLinkedIn, CertificateDownloads, CertificateStatusBadge } from "~/components/certificate-parts";
 
 /** Shown without the menu (spec 2.1 'Public certificate, no menu'); the root renders a bare page. */
 export const handle = {
@@ -35,11 +36,51 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const cert = await loadPublicCertificate(publicLms(context), number);
   const locale = getLocale(context);
   // A visitor has no zone of their own: the dates are UTC days.
-  const view = publicView(cert, dateFormatter(locale, "UTC"), new Date());
+  const view = publicView(cert, dateFormatter(locale, "UTC"), new Date(), appConfig(context).appUrl);
+  // Issue 26: the words of a shared link's preview card, in the visitor's language.
+  const description = getInstance(context).t("certificate.statement", {
+    holder: view.holder,
+    course: view.course.name,
+  });
   const etag = `W/"${createHash("sha1")
     .update(JSON.stringify([view, locale]))
     .digest("base64url")}"`;
-  return data({ view }, { headers: { ETag: etag, "Cache-Control": CACHE, Vary: "Cookie, Accept-Language" } });
+  return data(
+    { view, description },
+    { headers: { ETag: etag, "Cache-Control": CACHE, Vary: "Cookie, Accept-Language" } },
+  );
+}
+
+/** The certificate's PNG (api/files/certificate-render.ts: the page at twice its size in points). */
+const IMAGE = { width: 1684, height: 1190 };
+
+/**
+ * Issue 26: Open Graph and Twitter card tags — a link to this page shared in a chat app, on LinkedIn or
+ * elsewhere shows the certificate's image, its name and whose it is.
+ */
+export function meta({ loaderData, matches }: Route.MetaArgs) {
+  if (!loaderData) return [];
+  const { view, description } = loaderData;
+  const site = (matches[0]?.loaderData as { portalName?: string } | undefined)?.portalName;
+  const title = `${view.templateName} — ${view.holder}`;
+  return [
+    { property: "og:type", content: "website" },
+    ...(site ? [{ property: "og:site_name", content: site }] : []),
+    { property: "og:title", content: title },
+    { property: "og:description", content: description },
+    { property: "og:url", content: view.shareUrl },
+    { property: "og:image", content: view.imageUrl },
+    { property: "og:image:type", content: "image/png" },
+    { property: "og:image:width", content: String(IMAGE.width) },
+    { property: "og:image:height", content: String(IMAGE.height) },
+    { property: "og:image:alt", content: description },
+    { name: "twitter:card", content: "summary_large_image" },
+    { name: "twitter:title", content: title },
+    { name: "twitter:description", content: description },
+    { name: "twitter:image", content: view.imageUrl },
+    { name: "twitter:image:alt", content: description },
+    { tagName: "link", rel: "canonical", href: view.shareUrl },
+  ];
 }
 
 export function headers({ loaderHeaders }: Route.HeadersArgs) {
@@ -48,6 +89,7 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 
 export default function PublicCertificate() {
   const { view } = useLoaderData<typeof loader>();
+  const portalName = useRouteLoaderData<{ portalName: string }>("root")?.portalName ?? "";
   const { t } = useTranslation();
   return (
     <article className="certificate certificate--public" aria-labelledby="certificate-title">
@@ -100,6 +142,17 @@ export default function PublicCertificate() {
         </div>
       </dl>
       <CertificateDownloads downloads={view.downloads} credentialLabel="certificate.verify" />
+      <AddToLinkedIn
+        status={view.status}
+        certification={{
+          name: view.templateName,
+          organization: portalName,
+          issued: view.issuedAt,
+          expires: view.expiresAt,
+          url: view.shareUrl,
+          number: view.number,
+        }}
+      />
     </article>
   );
 }

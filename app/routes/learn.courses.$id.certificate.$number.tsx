@@ -1,4 +1,4 @@
-import { Link, useLoaderData } from "react-router";
+import { Link, useLoaderData, useRouteLoaderData } from "react-router";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.courses.$id.certificate.$number";
 import { endpoints } from "#domain/contract/endpoints";
@@ -14,7 +14,7 @@ import {
   type PreviewView,
 } from "~/services/certificates.server";
 import { ShareLink } from "~/components/share-link";
-import { CertificateDownloads, CertificateStatusBadge } from "~/components/certificate-parts";
+import { AddToLinkedIn, CertificateDownloads, CertificateStatusBadge } from "~/components/certificate-parts";
 
 export const handle = {
   title: (d: { view?: PreviewView } | undefined) => d?.view?.templateName ?? null,
@@ -65,6 +65,7 @@ function Row({ label, children }: { label: string; children: React.ReactNode }) 
 
 export default function CertificatePreview() {
   const { view, courseUrl } = useLoaderData<typeof loader>();
+  const portalName = useRouteLoaderData<{ portalName: string }>("root")?.portalName ?? "";
   const { t } = useTranslation();
   return (
     <article className="certificate" aria-labelledby="certificate-title">
@@ -143,6 +144,17 @@ export default function CertificatePreview() {
           url={view.shareUrl}
           labels={{ share: "certificate.share", field: "certificate.shareLabel" }}
           id="certificate-share-url"
+        />
+        <AddToLinkedIn
+          status={view.status}
+          certification={{
+            name: view.templateName,
+            organization: portalName,
+            issued: view.issuedAt,
+            expires: view.expiresAt,
+            url: view.shareUrl,
+            number: view.number,
+          }}
         />
       </section>
     </article>

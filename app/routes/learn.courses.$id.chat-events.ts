@@ -1,4 +1,5 @@
 import type { Route } from "./+types/learn.courses.$id.chat-events";
+import { log } from "~/server/logger.server";
 import { endpoints } from "#domain/contract/endpoints";
 import type { DataChange } from "#domain/contract/changes";
 import { appLoadContext } from "~/services/config.server";
@@ -47,7 +48,7 @@ export async function loader({ params, request, context, url }: Route.LoaderArgs
     throw err;
   }
   let channelId = first.channelId;
-  const feed = context.get(appLoadContext).changes;
+  const { changes: feed, shutdown } = context.get(appLoadContext);
   const encoder = new TextEncoder();
   let stop = () => {};
 
@@ -80,7 +81,7 @@ export async function loader({ params, request, context, url }: Route.LoaderArgs
           } while (again && !closed);
         } catch (err) {
           // A session that ended, a course left: the stream ends; the browser's reconnect gets the answer.
-          if (!(err instanceof LmsError)) console.error("[chat] live read failed", err);
+          if (!(err instanceof LmsError)) log().error({ err }, "chat: live read failed");
           close();
         } finally {
           reading = false;
@@ -93,9 +94,16 @@ export async function loader({ params, request, context, url }: Route.LoaderArgs
       const unsubscribe = feed ? feed.subscribe(onChange) : () => {};
       const poll = feed ? null : setInterval(() => void pull(), POLL_MS);
       const heartbeat = setInterval(() => write(": ping\n\n"), HEARTBEAT_MS);
+      // The node drains (SIGTERM, decision 037): the browser is told to come back soon — through the
+      // proxy, to another node — and resumes from its last event id. Spread over 0.5–2.5 s.
+      const onShutdown = () => {
+        write(`retry: ${500 + Math.floor(Math.random() * 2000)}\n\n`);
+        close();
+      };
       const close = () => {
         if (closed) return;
         closed = true;
+        shutdown?.removeEventListener("abort", onShutdown);
         unsubscribe();
         if (poll) clearInterval(poll);
         clearInterval(heartbeat);
@@ -109,6 +117,8 @@ export async function loader({ params, request, context, url }: Route.LoaderArgs
       request.signal.addEventListener("abort", close, { once: true });
       write("retry: 3000\n\n");
       send(first);
+      if (shutdown?.aborted) return onShutdown();
+      shutdown?.addEventListener("abort", onShutdown, { once: true });
       // What committed between the first read and subscribing is read once more.
       void pull();
     },

@@ -15,9 +15,11 @@ import { badRequest, intentOf, readForm } from "~/services/forms.server";
 import { parseSubmission } from "~/common/forms/parse";
 import { INTENT } from "~/common/forms/intents";
 import { z } from "zod";
+import { ObjectiveWorkflowState } from "#domain/vocabulary";
 import { AboutHtml, CollapsibleDescription, CourseCover, CourseHeader } from "~/components/course-summary";
 import { LimitedActions, type Action } from "~/components/limited-actions";
 import { ShareLink } from "~/components/share-link";
+import { useLiveProgress } from "~/components/live-progress";
 import { ScoreBadge, CourseLayers } from "~/components/course-parts";
 import type { ListSlug } from "~/common/lists";
 
@@ -190,11 +192,14 @@ function StartForm({
   ids,
   disabled,
   reason,
+  primary = true,
 }: {
   label: string;
   ids: { workflow: string; enrol: string };
   disabled: boolean;
   reason?: string;
+  /** Issue 26: after a pass, "Start again" steps back for the certificate. */
+  primary?: boolean;
 }) {
   const { t } = useTranslation();
   const navigation = useNavigation();
@@ -206,7 +211,7 @@ function StartForm({
       <input type="hidden" name="enrolId" value={ids.enrol} />
       <button
         type="submit"
-        className="button button--primary"
+        className={primary ? "button button--primary" : "button"}
         disabled={disabled || busy}
         aria-describedby={reason ? "course-message" : undefined}
       >
@@ -221,6 +226,13 @@ export default function CourseDetails() {
   const { t } = useTranslation();
   const b = view.buttons;
   const o = view.objective;
+  // Issue 26: after a pass, the certificate it earned (valid) is the next step, above everything else.
+  const earned =
+    view.workflow?.state === ObjectiveWorkflowState.finished && view.result?.passed
+      ? view.certificates.find((c) => !c.expired && !c.revoked)
+      : undefined;
+  // Issue 26: an LTI course in progress learns of its tool's score without a reload.
+  useLiveProgress(o.id, view.isLti && view.workflow?.state === ObjectiveWorkflowState.inProgress);
   // Most important first: past the limit (spec 9) they go into "More actions".
   const actions: Action[] = [];
   if (b.start.visible)
@@ -260,6 +272,7 @@ export default function CourseDetails() {
           ids={ids}
           disabled={!b.startAgain.enabled}
           reason={b.startAgain.reason}
+          primary={!earned}
         />
       ),
     });
@@ -310,9 +323,20 @@ export default function CourseDetails() {
         <div className="course-details__grid">
           <div>
             <CollapsibleDescription text={o.description} />
+            {earned ? (
+              <section className="next-step" aria-labelledby="next-step-title">
+                <h2 id="next-step-title">{t("course.certificateReady")}</h2>
+                <p>{t("course.certificateReadyText")}</p>
+                <Link className="button button--primary" to={earned.previewUrl}>
+                  {t("course.viewYourCertificate")}
+                </Link>
+              </section>
+            ) : null}
             {view.message ? (
               <p className="notice" id="course-message" role="note">
                 {t(view.message.key, { date: view.message.date })}
+                {/* Issue 26: a lock says who can lift it. */}
+                {view.message.key === "proctoring.locked" ? ` ${t("proctoring.whoUnlocks")}` : null}
               </p>
             ) : null}
             <section className="results" aria-labelledby="results-title">

@@ -5,6 +5,7 @@ import { useTranslation } from "~/common/i18n";
 import { listCrumb } from "~/components/list-crumb";
 import { listCameFrom } from "~/services/breadcrumbs.server";
 import { useScheduledRefresh } from "~/components/scheduled-refresh";
+import { useLiveProgress } from "~/components/live-progress";
 import type { Route } from "./+types/learn.courses.$id.view.content";
 import { endpoints } from "#domain/contract/endpoints";
 import { safeRedirectWithin } from "#domain/redirect";
@@ -43,6 +44,8 @@ import { TableOfContents } from "~/components/content/table-of-contents";
 
 export const handle = {
   title: (d: { course?: { name: string } } | undefined) => d?.course?.name ?? null,
+  // Spec 2.1 (issue 26): in the proctored sitting's frame the activity is the whole page.
+  bare: (d: { framed?: boolean } | undefined) => (d?.framed ? ("framed" as const) : false),
   breadcrumb: (d: { course?: { id: string; name: string }; list?: ListSlug } | undefined, t: (k: string) => string) =>
     d?.course
       ? [listCrumb(d.list ?? "courses-list", t), { label: d.course.name, href: `/learn/courses/${d.course.id}` }]
@@ -189,12 +192,31 @@ export default function CourseContent() {
   const panel = useRef<HTMLDivElement>(null);
   const hydrated = useHydrated();
   useScheduledRefresh(d.refreshAt);
+  // Issue 26: a tool launched from this page (in its frame or a window) sends its score: the page shows it.
+  useLiveProgress(d.course.id, !d.readOnly && Object.values(d.bodies).some((b) => b.kind === "lti" && b.launch));
   const listed = d.items.filter((i) => i.node.activityPathId !== d.rootId);
   const selected = d.items.find((i) => i.node.activityPathId === d.selectedPath);
   const index = listed.findIndex((i) => i.node.activityPathId === d.selectedPath);
   const prev = index > 0 ? listed[index - 1] : null;
   const next = index >= 0 && index < listed.length - 1 ? listed[index + 1] : null;
   const linkTo = (i: ContentItem) => `?activityPathId=${i.node.activityPathId}${d.reviewQuery}`;
+  if (d.framed)
+    return (
+      <div className="content-view content-view--framed">
+        <div className="activity-panel" ref={panel}>
+          {d.proctorLock ? (
+            <p className="notice" role="note">
+              {t("proctoring.locked")} {t("proctoring.whoUnlocks")}
+            </p>
+          ) : null}
+          {selected ? (
+            <ActivitySection d={d} item={selected} headingLevel={1} actionData={actionData} />
+          ) : (
+            <p>{t("activity.empty")}</p>
+          )}
+        </div>
+      </div>
+    );
   return (
     <div className="course-page">
       <CourseLayers
@@ -214,11 +236,13 @@ export default function CourseContent() {
           {d.course.supportFullscreenView && hydrated ? <FullscreenToggle target={panel} /> : null}
           {d.review ? <p className="notice">{t("course.reviewMode")}</p> : null}
           {d.proctorLock ? (
-            <p className="notice" role="note">
-              {t("proctoring.locked")}
+            <p className="notice" role="note" id="proctor-lock">
+              {t("proctoring.locked")} {t("proctoring.whoUnlocks")}
             </p>
           ) : null}
-          {d.confirmSubmit ? <SubmitDialog workflowId={d.workflow.id} titleId="confirm-page-title" /> : null}
+          {d.confirmSubmit && !d.proctorLock ? (
+            <SubmitDialog workflowId={d.workflow.id} unfinished={d.unfinished} titleId="confirm-page-title" />
+          ) : null}
           {d.longRead ? (
             <>
               <h1>{d.course.name}</h1>
@@ -289,7 +313,13 @@ export default function CourseContent() {
           ) : (
             <p>{t("activity.empty")}</p>
           )}
-          {!d.readOnly ? <SubmitCourse workflowId={d.workflow.id} /> : null}
+          {!d.readOnly ? (
+            <SubmitCourse
+              workflowId={d.workflow.id}
+              unfinished={d.unfinished}
+              lockedBy={d.proctorLock ? "proctor-lock" : null}
+            />
+          ) : null}
         </div>
       </div>
     </div>

@@ -1,5 +1,5 @@
 import { Suspense } from "react";
-import { data, useActionData, useLoaderData } from "react-router";
+import { data, Link, useActionData, useLoaderData } from "react-router";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.courses.$id.view.notifications";
 import { endpoints } from "#domain/contract/endpoints";
@@ -44,15 +44,13 @@ export async function loader({ params, context, url }: Route.LoaderArgs) {
     }),
   ]);
   const objective = aggregate?.objective ?? access!.objective;
-  if (!objective.announcementChannelId || chat === null) throw new Response("Not found", { status: 404 });
+  const showContent = Boolean(aggregate?.lastObjectiveWorkflow) && objective.activity.kind !== ActivityKind.lti;
+  // Issue 26: a course without a communications hub says so (and leads back), instead of a bare 404.
+  if (!objective.announcementChannelId || chat === null)
+    return data({ id, name: objective.name, showContent, hub: false as const, chat: null }, { status: 404 });
   // Reading the channel changes the shell's unread badge: the next page loads it anew.
   if (chat !== "unavailable" && chat.markedRead) await s.forgetLearnerReads();
-  return {
-    id,
-    name: objective.name,
-    showContent: Boolean(aggregate?.lastObjectiveWorkflow) && objective.activity.kind !== ActivityKind.lti,
-    chat: chat === "unavailable" ? null : chat,
-  };
+  return { id, name: objective.name, showContent, hub: true as const, chat: chat === "unavailable" ? null : chat };
 }
 
 export async function action({ params, request, context, url }: Route.ActionArgs) {
@@ -110,10 +108,24 @@ export default function CourseNotifications() {
   const { t } = useTranslation();
   return (
     <div className="course-page">
-      <CourseLayers objectiveId={d.id} active="notifications" showContent={d.showContent} hasAnnouncements />
+      <CourseLayers
+        objectiveId={d.id}
+        active={d.hub ? "notifications" : "details"}
+        showContent={d.showContent}
+        hasAnnouncements={d.hub}
+      />
       <section className="course-details" aria-labelledby="notifications-title">
         <h1 id="notifications-title">{t("course.layerNotifications")}</h1>
-        {d.chat ? (
+        {!d.hub ? (
+          <>
+            <p className="notice" role="status">
+              {t("chat.noHub", { course: d.name })}
+            </p>
+            <p>
+              <Link to={`/learn/courses/${d.id}`}>{t("chat.backToCourse")}</Link>
+            </p>
+          </>
+        ) : d.chat ? (
           <Suspense fallback={<p className="notice">{t("app.loading")}</p>}>
             <Chat key={d.chat.channel} {...d.chat} objectiveId={d.id} lastResult={lastResult ?? null} />
           </Suspense>

@@ -21,6 +21,8 @@ import { ACTIVITY_NOT_FOUND } from "~/common/errors";
 export const handle = {
   title: (d: { activity?: { name: string } } | undefined, t: (k: string) => string) =>
     d?.activity ? `${d.activity.name} · ${t("proctor.title")}` : t("proctor.title"),
+  // Spec 2.1 (issue 26): inside the proctoring service's frame the sitting is the page — no menu, no header.
+  bare: (d: { framed?: boolean } | undefined) => (d?.framed ? ("framed" as const) : false),
 };
 
 /** The attempt in progress and the proctored activity of `activityPathId` in it (404 when not there). */
@@ -126,7 +128,8 @@ export async function action({ params, request, url, context }: Route.ActionArgs
 export default function ProctoredSitting() {
   const d = useLoaderData<typeof loader>();
   const { t } = useTranslation();
-  const content = `/learn/courses/${d.objectiveId}/view/content?activityPathId=${d.activityPathId}`;
+  // The activity alone (spec 2.1 `inProctoringIframe`): the content view renders it without the course around it.
+  const content = `/learn/courses/${d.objectiveId}/view/content?activityPathId=${d.activityPathId}&inProctoringIframe`;
   const running = d.session?.state === ProctoringSessionState.inProgress && !d.locked;
   return (
     <section className="proctor" aria-labelledby="proctor-title">

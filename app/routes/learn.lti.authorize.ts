@@ -41,7 +41,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     );
     return ltiPage(context, {
       message: t("lti.launch.opening"),
-      form: { action: answer.action, method: "post", fields: { ...answer.fields } },
+      form: { action: answer.action, method: "post", fields: { ...answer.fields }, formAction: answer.formAction },
     });
   } catch (err) {
     return ltiRefusal(context, err);

@@ -36,7 +36,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const form = await lms.get(endpoints.ltiResourceForm(parsed.data.objectiveWorkflowId, aw.id));
       return ltiPage(context, {
         message: t("lti.launch.opening"),
-        form: { action: form.action, method: "post", fields: form.fields },
+        form: { action: form.action, method: "post", fields: form.fields, formAction: form.formAction },
       });
     }
     const link = await lms.command(endpoints.ltiResourceLink(parsed.data.objectiveWorkflowId), {
@@ -47,7 +47,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     url.search = "";
     return ltiPage(context, {
       message: t("lti.launch.opening"),
-      form: { action: url.toString(), method: "get", fields },
+      form: { action: url.toString(), method: "get", fields, formAction: link.formAction },
     });
   } catch (err) {
     return ltiRefusal(context, err);

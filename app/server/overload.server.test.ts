@@ -1,78 +1,200 @@
 import { describe, expect, it } from "vitest";
 import {
+  AdmissionControl,
+  admissionOptionsFrom,
   createOverloadResponder,
-  eventLoopDelaySource,
+  DEFAULT_ADMISSION,
+  VegasLimit,
   isCheapRequest,
   loadOverloadTexts,
-  LoadShedder,
-  type DelaySource,
+  type AdmissionOptions,
+  type Ticket,
 } from "./overload.server";
 
-/** A delay source the test sets by hand: the shedder's decisions are then deterministic. */
-function fakeDelay(ms = 0): DelaySource & { set(ms: number): void } {
-  let value = ms;
-  return { delayMs: () => value, set: (v) => void (value = v) };
+/** A clock the test moves by hand: the gate's decisions are then deterministic. */
+function fakeClock() {
+  let t = 1_000;
+  return { now: () => t, advance: (ms: number) => void (t += ms) };
 }
 
-describe("load shedding (issue 17 item 17: refuse beyond capacity instead of queueing)", () => {
-  it("admits up to maxInFlight requests, refuses the next, and admits again once one is answered", () => {
-    const shedder = new LoadShedder({ maxInFlight: 3, maxEventLoopDelayMs: 0, retryAfterSeconds: 1 }, fakeDelay());
-    const admitted = [shedder.admit(), shedder.admit(), shedder.admit()];
-    expect(admitted.every((a) => a.admitted)).toBe(true);
-    expect(shedder.admit()).toEqual({ admitted: false, reason: "inFlight" });
-    const first = admitted[0]!;
-    if (first.admitted) first.release();
-    expect(shedder.admit().admitted).toBe(true);
-    expect(shedder.stats()).toEqual({ inFlight: 3, admitted: 4, refused: 1 });
+/** A candidate that records what happened to it. */
+function candidate() {
+  const c = {
+    state: "new" as "new" | "started" | "refused",
+    ticket: null as Ticket | null,
+    start: (ticket: Ticket) => {
+      c.state = "started";
+      c.ticket = ticket;
+    },
+    refuse: () => void (c.state = "refused"),
+  };
+  return c;
+}
+
+const options = (o: Partial<AdmissionOptions> = {}): AdmissionOptions => ({
+  maxWaitMs: 1_000,
+  maxQueue: 100,
+  minConcurrency: 2,
+  maxConcurrency: 2,
+  retryAfterSeconds: 2,
+  ...o,
+});
+
+describe("admission by waiting time (issue 27 item 1)", () => {
+  it("starts up to the limit at once, queues the rest first come first served, and starts them as places free", () => {
+    const clock = fakeClock();
+    const gate = new AdmissionControl(options(), clock.now);
+    const cs = Array.from({ length: 5 }, candidate);
+    cs.forEach((c) => gate.admit(c));
+    expect(cs.map((c) => c.state)).toEqual(["started", "started", "new", "new", "new"]);
+    expect(gate.stats()).toMatchObject({ limit: 2, inProgress: 2, waiting: 3 });
+    clock.advance(100);
+    cs[0]!.ticket!.done();
+    expect(cs.map((c) => c.state)).toEqual(["started", "started", "started", "new", "new"]);
+    cs[1]!.ticket!.done();
+    cs[2]!.ticket!.done();
+    expect(cs.map((c) => c.state)).toEqual(Array(5).fill("started"));
+    expect(gate.stats()).toMatchObject({ inProgress: 2, waiting: 0, started: 5, queued: 3, refused: 0 });
+    gate.close();
   });
 
-  it("counts a request once even if its release runs twice (finish and close)", () => {
-    const shedder = new LoadShedder({ maxInFlight: 1, maxEventLoopDelayMs: 0, retryAfterSeconds: 1 }, fakeDelay());
-    const a = shedder.admit();
-    if (!a.admitted) throw new Error("expected admission");
-    a.release();
-    a.release();
-    expect(shedder.stats().inFlight).toBe(0);
-    expect(shedder.admit().admitted).toBe(true);
-    expect(shedder.admit().admitted).toBe(false);
+  it("refuses a request that waited maxWaitMs without a place, and never one that still may start", () => {
+    const clock = fakeClock();
+    const gate = new AdmissionControl(options({ maxWaitMs: 500 }), clock.now);
+    const running = [candidate(), candidate()];
+    running.forEach((c) => gate.admit(c));
+    const early = candidate();
+    gate.admit(early);
+    clock.advance(300);
+    const late = candidate();
+    gate.admit(late);
+    clock.advance(199);
+    gate.admit(candidate()); // any call looks at the queue's head
+    expect([early.state, late.state]).toEqual(["new", "new"]);
+    clock.advance(1);
+    running[0]!.ticket!.done(); // a place frees just as `early` has waited 500 ms: too late for it
+    expect([early.state, late.state]).toEqual(["refused", "started"]);
+    expect(gate.stats().refused).toBe(1);
+    gate.close();
   });
 
-  it.each([
-    // [delay ms, requests already in flight, admitted?]
-    [0, 5, true],
-    [500, 5, true],
-    [500.1, 5, false],
-    [5_000, 0, true], // idle: a late timer alone (GC pause, start-up) refuses nothing
-    [5_000, 1, false],
-  ])("event-loop delay %s ms with %s in flight → admitted %s", (delay, inFlight, expected) => {
-    const source = fakeDelay(0);
-    const shedder = new LoadShedder({ maxInFlight: 0, maxEventLoopDelayMs: 500, retryAfterSeconds: 1 }, source);
-    for (let i = 0; i < inFlight; i++) expect(shedder.admit().admitted).toBe(true);
-    source.set(delay);
-    const decision = shedder.admit();
-    expect(decision.admitted).toBe(expected);
-    if (!decision.admitted) expect(decision.reason).toBe("delay");
+  it("refuses at once beyond maxQueue waiting, and forgets a waiting request whose client left", () => {
+    const clock = fakeClock();
+    const gate = new AdmissionControl(options({ maxQueue: 2 }), clock.now);
+    [candidate(), candidate()].forEach((c) => gate.admit(c));
+    const a = candidate();
+    const leaveA = gate.admit(a);
+    gate.admit(candidate());
+    const overflow = candidate();
+    gate.admit(overflow);
+    expect(overflow.state).toBe("refused");
+    leaveA();
+    leaveA();
+    expect(gate.stats().waiting).toBe(1);
+    const next = candidate();
+    gate.admit(next);
+    expect(next.state).toBe("new");
+    gate.close();
   });
 
-  it("recovers as soon as the delay falls back under the limit", () => {
-    const source = fakeDelay(900);
-    const shedder = new LoadShedder({ maxInFlight: 0, maxEventLoopDelayMs: 500, retryAfterSeconds: 1 }, source);
-    expect(shedder.admit().admitted).toBe(true);
-    expect(shedder.admit().admitted).toBe(false);
-    source.set(20);
-    expect(shedder.admit().admitted).toBe(true);
+  it("counts a request once even if its ticket is done twice (finish and close)", () => {
+    const gate = new AdmissionControl(options({ minConcurrency: 1, maxConcurrency: 1 }), fakeClock().now);
+    const a = candidate();
+    gate.admit(a);
+    a.ticket!.done();
+    a.ticket!.done();
+    expect(gate.stats().inProgress).toBe(0);
+    const b = candidate();
+    const c = candidate();
+    gate.admit(b);
+    gate.admit(c);
+    expect([b.state, c.state]).toEqual(["started", "new"]);
+    gate.close();
   });
 
-  it("limits set to 0 refuse nothing", () => {
-    const shedder = new LoadShedder({ maxInFlight: 0, maxEventLoopDelayMs: 0, retryAfterSeconds: 1 }, fakeDelay(1e6));
-    for (let i = 0; i < 10_000; i++) expect(shedder.admit().admitted).toBe(true);
+  it("maxWaitMs 0 turns the gate off: everything starts at once", () => {
+    const gate = new AdmissionControl(options({ maxWaitMs: 0 }), fakeClock().now);
+    const cs = Array.from({ length: 1_000 }, candidate);
+    cs.forEach((c) => gate.admit(c));
+    expect(cs.every((c) => c.state === "started")).toBe(true);
   });
 
+  it("refuses waiting requests by its own timer when nothing finishes", async () => {
+    const gate = new AdmissionControl(options({ maxWaitMs: 30, minConcurrency: 1, maxConcurrency: 1 }));
+    gate.admit(candidate());
+    const waiting = candidate();
+    gate.admit(waiting);
+    for (let i = 0; i < 50 && waiting.state === "new"; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(waiting.state).toBe("refused");
+    gate.close();
+  });
+});
+
+describe("the adaptive concurrency limit (Vegas)", () => {
+  const noProbe = { probeMultiplier: 1e9, random: () => 1 };
+
+  it("grows while the time per request stays at its no-load time and the limit is in use", () => {
+    const limit = new VegasLimit({ initial: 4, min: 4, max: 64, ...noProbe });
+    for (let i = 0; i < 50; i++) limit.update(20, limit.limit);
+    expect(limit.limit).toBe(64);
+  });
+
+  it("does not grow while less than half of it is in use", () => {
+    const limit = new VegasLimit({ initial: 10, min: 4, max: 64, ...noProbe });
+    for (let i = 0; i < 50; i++) limit.update(20, 4);
+    expect(limit.limit).toBe(10);
+  });
+
+  it("shrinks when requests wait for the CPU (two threads: time = limit ÷ 2 × the no-load time), never under min", () => {
+    const shared = (min: number) => {
+      const limit = new VegasLimit({ initial: 40, min, max: 64, ...noProbe });
+      limit.update(20, 40);
+      for (let i = 0; i < 200; i++) limit.update(20 * (limit.limit / 2), limit.limit);
+      return limit.limit;
+    };
+    // Down to about 2 running and 6 waiting for the CPU (Vegas keeps 3–6 units queued)…
+    expect(shared(1)).toBeGreaterThanOrEqual(6);
+    expect(shared(1)).toBeLessThanOrEqual(9);
+    // …never under the minimum.
+    expect(shared(12)).toBe(12);
+  });
+
+  it("holds a limit where the requests overlap (two threads: time rises only past two at once)", () => {
+    const limit = new VegasLimit({ initial: 4, min: 1, max: 64, ...noProbe });
+    limit.update(20, 1);
+    for (let i = 0; i < 300; i++) limit.update(20 * Math.max(1, limit.limit / 2), limit.limit);
+    expect(limit.limit).toBeGreaterThanOrEqual(2);
+    expect(limit.limit).toBeLessThanOrEqual(16);
+  });
+});
+
+describe("settings from the environment", () => {
+  it("reads the defaults, numbers, and refuses what is not a number ≥ 0", () => {
+    expect(admissionOptionsFrom({})).toEqual(DEFAULT_ADMISSION);
+    expect(
+      admissionOptionsFrom({
+        OVERLOAD_MAX_WAIT_MS: "250",
+        OVERLOAD_MIN_CONCURRENCY: "8",
+        OVERLOAD_MAX_CONCURRENCY: "4",
+      }),
+    ).toMatchObject({
+      maxWaitMs: 250,
+      maxConcurrency: 8, // never under the minimum
+    });
+    expect(() => admissionOptionsFrom({ OVERLOAD_MAX_WAIT_MS: "soon" })).toThrow(/OVERLOAD_MAX_WAIT_MS/);
+    expect(() => admissionOptionsFrom({ OVERLOAD_MAX_QUEUE: "-1" })).toThrow(/OVERLOAD_MAX_QUEUE/);
+  });
+});
+
+describe("cheap requests are never queued", () => {
   it.each([
     ["GET", "/learn/assets/root-abc123.js", true],
     ["HEAD", "/learn/assets/root-abc123.css?v=1", true],
     ["GET", "/learn/favicon.ico", true],
     ["GET", "/config-ui/config.json", true],
+    ["GET", "/healthz", true],
+    ["HEAD", "/readyz", true],
+    ["GET", "/healthz/x", false],
     ["GET", "/learn/courses", false],
     ["GET", "/learn/courses.data", false],
     ["GET", "/api/v1/courses", false],
@@ -82,24 +204,6 @@ describe("load shedding (issue 17 item 17: refuse beyond capacity instead of que
   ])("%s %s is cheap: %s", (method, url, cheap) => {
     // Storage files (/learn/files/…) go through the session and the API: not cheap.
     expect(isCheapRequest(method, url)).toBe(cheap);
-  });
-
-  it("the event-loop delay source reports a blocked loop, then forgets it", async () => {
-    const source = eventLoopDelaySource(50);
-    const waitFor = async (check: (ms: number) => boolean) => {
-      for (let i = 0; i < 50 && !check(source.delayMs()); i++) await new Promise((r) => setTimeout(r, 20));
-      return source.delayMs();
-    };
-    try {
-      const until = Date.now() + 300;
-      while (Date.now() < until) {
-        // Block the loop for 300 ms, as a long render would.
-      }
-      expect(await waitFor((ms) => ms > 200)).toBeGreaterThan(200);
-      expect(await waitFor((ms) => ms < 100)).toBeLessThan(100);
-    } finally {
-      source.stop();
-    }
   });
 });
 

@@ -1,128 +1,351 @@
 /**
- * Load shedding at the HTTP front (decision 031): beyond its capacity the server refuses new work at
- * once — 503 with `Retry-After`, a few hundred bytes, in the learner's language — instead of queueing
- * it without bound. Two signals decide: the number of requests in flight (the queue the process has
- * already taken on) and the event-loop delay (how late the process runs its timers, i.e. how long a
- * request that is admitted now would wait for its first turn). Cheap requests (build assets, static
- * files, the health check) are always served: they cost less than the refusal would save.
- * Server-only; `server.ts` wires it in before the app, the API and the provider.
+ * Overload control at the HTTP front (decision 038, replacing the fixed in-flight cap of decision 031).
+ *
+ * Requests are admitted by the **time they wait**, not by how many there are. A request starts at
+ * once while fewer than the concurrency limit are being served; otherwise it waits in a queue (first
+ * come, first served) and starts when one finishes. A request that has waited `maxWaitMs` without
+ * starting is refused — 503 with `Retry-After`, a few hundred bytes in the learner's language — and so
+ * is one that finds `maxQueue` requests already waiting. So an ordinary burst (50 busy clients) is
+ * queued and served, and under a real overload (1,000 clients that never pause) the server keeps
+ * serving at its capacity while the rest are refused after at most `maxWaitMs`: refusals cost a few
+ * microseconds each, and holding them that long (not answering at once) keeps clients that ignore
+ * `Retry-After` from spending the CPU on being refused again and again.
+ *
+ * The concurrency limit adapts (a Vegas limit, as in Netflix's concurrency-limits): it grows while the
+ * time a request takes once started stays near the time it takes without load, and shrinks when that
+ * time shows requests waiting for the CPU — more requests at once than the two threads can overlap
+ * only make each one slower. Requests that wait on something else (a model, a slow client) do not
+ * slow the others, so for them the limit grows.
+ *
+ * Cheap requests (build assets, static files, the configuration and the health checks) and event
+ * streams' long life are not weighed. Server-only; `server.ts` wires it in before the app, the API
+ * and the provider.
  */
+import { AsyncResource } from "node:async_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { monitorEventLoopDelay } from "node:perf_hooks";
 import { negotiateLocale } from "#domain/locale-negotiation";
 
-export interface SheddingOptions {
-  /** Requests in flight (admitted and not yet answered) beyond which new ones are refused; 0 = no limit. */
-  maxInFlight: number;
-  /** Event-loop delay (ms, the last sample) beyond which new requests are refused; 0 = no limit. */
-  maxEventLoopDelayMs: number;
+export interface AdmissionOptions {
+  /** Longest a request waits for its turn before it is refused (ms); 0 = the gate is off (no queue, no limit). */
+  maxWaitMs: number;
+  /** Most requests waiting at once (a memory bound); one more is refused at once. */
+  maxQueue: number;
+  /** Bounds of the adaptive concurrency limit (requests being served at once). */
+  minConcurrency: number;
+  maxConcurrency: number;
   /** What `Retry-After` says (seconds). */
   retryAfterSeconds: number;
 }
 
-/** Defaults chosen in decision 031: 32 in flight is 0.3–1 s of queue at 30–100 pages/s on 2 cores. */
-export const DEFAULT_SHEDDING: SheddingOptions = { maxInFlight: 32, maxEventLoopDelayMs: 1_000, retryAfterSeconds: 2 };
-
-/** The event-loop delay as the shedder sees it: the latest sample, in milliseconds. */
-export interface DelaySource {
-  delayMs(): number;
-}
+/**
+ * Defaults (decision 038): a request waits at most 1 s, so an answer comes within about 1 s plus
+ * its own time, refusals included; 4–64 at once (two threads overlap a few CPU-bound requests; the
+ * queue holds the rest, and requests waiting on I/O let the limit grow).
+ */
+export const DEFAULT_ADMISSION: AdmissionOptions = {
+  maxWaitMs: 1_000,
+  maxQueue: 4_096,
+  minConcurrency: 4,
+  maxConcurrency: 64,
+  retryAfterSeconds: 2,
+};
 
 /**
- * `perf_hooks.monitorEventLoopDelay`, read every `windowMs`: the 99th percentile of the delays seen
- * in the last window (then the histogram starts over), so a load that stopped stops counting within
- * one window. The reading timer's own lateness counts too: on Node 24 a `reset()` also drops the
- * histogram's pending sample, so a single long turn that ends a window (the turn the reading timer
- * itself waited for) would otherwise not be seen. The interval is unref'd: it never keeps the
- * process alive.
+ * The options from the environment: OVERLOAD_MAX_WAIT_MS, OVERLOAD_MAX_QUEUE, OVERLOAD_MIN_CONCURRENCY,
+ * OVERLOAD_MAX_CONCURRENCY, OVERLOAD_RETRY_AFTER (README); a value that is not a number ≥ 0 stops the server.
  */
-export function eventLoopDelaySource(windowMs = 250): DelaySource & { stop(): void } {
-  const histogram = monitorEventLoopDelay({ resolution: 10 });
-  histogram.enable();
-  let last = 0;
-  let expected = performance.now() + windowMs;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    const late = Math.max(0, now - expected);
-    expected = now + windowMs;
-    // Nanoseconds; an empty window (no sample yet) reads as 0.
-    const p99 = histogram.count > 0 ? histogram.percentile(99) / 1e6 : 0;
-    histogram.reset();
-    last = Math.max(p99, late);
-  }, windowMs);
-  timer.unref();
+export function admissionOptionsFrom(env: Record<string, string | undefined>): AdmissionOptions {
+  const number = (name: string, fallback: number) => {
+    const value = env[name];
+    if (value === undefined || value === "") return fallback;
+    const n = Number(value);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a number ≥ 0, got "${value}"`);
+    return n;
+  };
+  for (const gone of ["OVERLOAD_MAX_IN_FLIGHT", "OVERLOAD_MAX_DELAY_MS"])
+    if (env[gone] !== undefined)
+      console.warn(`[overload] ${gone} is no longer read: requests are admitted by their wait (OVERLOAD_MAX_WAIT_MS)`);
+  const d = DEFAULT_ADMISSION;
+  const minConcurrency = Math.max(1, Math.round(number("OVERLOAD_MIN_CONCURRENCY", d.minConcurrency)));
   return {
-    delayMs: () => last,
-    stop() {
-      clearInterval(timer);
-      histogram.disable();
-    },
+    maxWaitMs: number("OVERLOAD_MAX_WAIT_MS", d.maxWaitMs),
+    maxQueue: Math.round(number("OVERLOAD_MAX_QUEUE", d.maxQueue)),
+    minConcurrency,
+    maxConcurrency: Math.max(minConcurrency, Math.round(number("OVERLOAD_MAX_CONCURRENCY", d.maxConcurrency))),
+    retryAfterSeconds: Math.max(1, Math.round(number("OVERLOAD_RETRY_AFTER", d.retryAfterSeconds))),
   };
 }
 
-export type Admission = { admitted: true; release: () => void } | { admitted: false; reason: "inFlight" | "delay" };
+// ---------------------------------------------------------------------------------------------
+// The adaptive concurrency limit
+// ---------------------------------------------------------------------------------------------
 
-export interface ShedderStats {
-  inFlight: number;
-  admitted: number;
-  refused: number;
+export interface VegasOptions {
+  initial: number;
+  min: number;
+  max: number;
+  /** Windows between two resets of the no-load time, per unit of limit (Netflix's probe multiplier). */
+  probeMultiplier?: number;
+  /** Random source for the probe's jitter (tests). */
+  random?: () => number;
 }
 
-/** Counts requests in flight and decides, per new request, whether to take it on. */
-export class LoadShedder {
-  private inFlight = 0;
-  private admittedCount = 0;
-  private refusedCount = 0;
+/**
+ * Netflix's Vegas limit (concurrency-limits `VegasLimit`, after TCP Vegas; written here from its
+ * published description, defaults as there). Per window of samples: the shortest average time seen
+ * is the no-load time; `queue = limit × (1 − noLoad ÷ time)` estimates how many of the requests in
+ * progress are only waiting for the CPU. With log10(limit) as the unit: a queue under 1 unit grows the
+ * limit by 6 units, under 3 by 1, over 6 shrinks it by 1; else it holds. It does not grow while
+ * fewer than half of it are in use (the demand, not the server, is the limit then), and the no-load
+ * time is measured again now and then (every `probeMultiplier × limit` windows, jittered) so it
+ * follows a change in what requests cost.
+ */
+export class VegasLimit {
+  private estimated: number;
+  private noLoad = 0;
+  private probeCount = 0;
+  private probeJitter: number;
+  readonly options: Required<VegasOptions>;
+
+  constructor(options: VegasOptions) {
+    this.options = { probeMultiplier: 30, random: Math.random, ...options };
+    this.estimated = options.initial;
+    this.probeJitter = this.jitter();
+  }
+
+  get limit(): number {
+    return Math.max(1, Math.floor(this.estimated));
+  }
+
+  private jitter(): number {
+    return 0.5 + this.options.random() * 0.5;
+  }
+
+  /** One window: the average time of the requests that finished in it (ms) and the most in progress during it. */
+  update(rtt: number, inUse: number): number {
+    if (!(rtt > 0)) return this.limit;
+    this.probeCount++;
+    if (this.probeCount >= this.probeJitter * this.options.probeMultiplier * this.estimated) {
+      this.probeJitter = this.jitter();
+      this.probeCount = 0;
+      this.noLoad = rtt;
+      return this.limit;
+    }
+    if (this.noLoad === 0 || rtt < this.noLoad) {
+      this.noLoad = rtt;
+      return this.limit;
+    }
+    const limit = this.estimated;
+    if (inUse * 2 < limit) return this.limit;
+    const queue = Math.ceil(limit * (1 - this.noLoad / rtt));
+    const unit = Math.max(1, Math.log10(limit));
+    let next = limit;
+    if (queue <= unit) next = limit + 6 * unit;
+    else if (queue < 3 * unit) next = limit + unit;
+    else if (queue > 6 * unit) next = limit - unit;
+    this.estimated = Math.max(this.options.min, Math.min(this.options.max, next));
+    return this.limit;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Admission: start now, wait in the queue, or be refused
+// ---------------------------------------------------------------------------------------------
+
+/** What the gate does with one request: start it (maybe later; `done` its ticket when answered) or refuse it. */
+export interface Candidate {
+  start(ticket: Ticket): void;
+  refuse(): void;
+}
+
+/** The request's part after admission: `done` once its answer is finished (or the client left). */
+export interface Ticket {
+  /** `timed: false` for what is no measure of the server's work (an event stream let go once started). */
+  done(timed?: boolean): void;
+}
+
+interface Waiting {
+  candidate: Candidate;
+  arrived: number;
+  gone: boolean;
+}
+
+export interface AdmissionStats {
+  limit: number;
+  inProgress: number;
+  waiting: number;
+  started: number;
+  refused: number;
+  /** Of `started`, how many waited in the queue first. */
+  queued: number;
+}
+
+/** Samples per window of the limit (and at most a second per window). */
+const WINDOW = { minSamples: 10, minMs: 250, maxMs: 1_000 };
+
+export class AdmissionControl {
+  readonly limiter: VegasLimit;
+  private inProgress = 0;
+  private queue: Waiting[] = [];
+  private head = 0;
+  private waiting = 0;
+  private counts = { started: 0, refused: 0, queued: 0 };
+  private window = { started: 0, samples: 0, sum: 0, peak: 0 };
+  private sweeper: ReturnType<typeof setInterval> | null = null;
 
   constructor(
-    readonly options: SheddingOptions,
-    private readonly delay: DelaySource,
-  ) {}
+    readonly options: AdmissionOptions,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    const initial = options.minConcurrency;
+    this.limiter = new VegasLimit({ initial, min: options.minConcurrency, max: options.maxConcurrency });
+    this.window.started = now();
+  }
 
-  /** Take the request on (call `release` once when its answer is finished or the client left) or refuse it. */
-  admit(): Admission {
-    const { maxInFlight, maxEventLoopDelayMs } = this.options;
-    let reason: "inFlight" | "delay" | null = null;
-    if (maxInFlight > 0 && this.inFlight >= maxInFlight) reason = "inFlight";
-    // The delay only refuses when something is in flight: an idle process with a late timer (a GC
-    // pause, a slow start) has nothing to shed and would otherwise refuse the first request after it.
-    else if (maxEventLoopDelayMs > 0 && this.inFlight > 0 && this.delay.delayMs() > maxEventLoopDelayMs)
-      reason = "delay";
-    if (reason) {
-      this.refusedCount++;
-      return { admitted: false, reason };
+  /**
+   * Starts the candidate now (synchronously), queues it, or refuses it. The returned function is for
+   * a client that left: it takes a waiting request off the queue (and does nothing otherwise).
+   */
+  admit(candidate: Candidate): () => void {
+    const nothing = () => {};
+    if (this.options.maxWaitMs <= 0) {
+      candidate.start({ done: nothing });
+      return nothing;
     }
-    this.inFlight++;
-    this.admittedCount++;
-    let released = false;
-    return {
-      admitted: true,
-      release: () => {
-        if (released) return;
-        released = true;
-        this.inFlight--;
-      },
+    this.expire();
+    if (this.inProgress < this.limiter.limit && this.waiting === 0) {
+      this.begin(candidate);
+      return nothing;
+    }
+    if (this.waiting >= this.options.maxQueue) {
+      this.counts.refused++;
+      candidate.refuse();
+      return nothing;
+    }
+    const entry: Waiting = { candidate, arrived: this.now(), gone: false };
+    this.queue.push(entry);
+    this.waiting++;
+    this.sweep();
+    return () => {
+      if (entry.gone) return;
+      entry.gone = true;
+      this.waiting--;
     };
   }
 
-  stats(): ShedderStats {
-    return { inFlight: this.inFlight, admitted: this.admittedCount, refused: this.refusedCount };
+  stats(): AdmissionStats {
+    return { limit: this.limiter.limit, inProgress: this.inProgress, waiting: this.waiting, ...this.counts };
+  }
+
+  /** Stops the queue's timer (tests); waiting requests are refused. */
+  close(): void {
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
+    for (let e = this.shift(); e; e = this.shift()) {
+      this.counts.refused++;
+      e.candidate.refuse();
+    }
+  }
+
+  private begin(candidate: Candidate, queued = false): void {
+    this.inProgress++;
+    this.counts.started++;
+    if (queued) this.counts.queued++;
+    this.window.peak = Math.max(this.window.peak, this.inProgress);
+    const started = this.now();
+    let finished = false;
+    candidate.start({
+      done: (timed = true) => {
+        if (finished) return;
+        finished = true;
+        this.inProgress--;
+        if (timed) this.sample(this.now() - started);
+        this.pump();
+      },
+    });
+  }
+
+  /** The oldest request still waiting, taken off the queue. */
+  private shift(): Waiting | undefined {
+    while (this.head < this.queue.length) {
+      const entry = this.queue[this.head]!;
+      this.head++;
+      if (this.head > 1024 && this.head * 2 > this.queue.length) {
+        this.queue = this.queue.slice(this.head);
+        this.head = 0;
+      }
+      if (entry.gone) continue;
+      entry.gone = true;
+      this.waiting--;
+      return entry;
+    }
+    return undefined;
+  }
+
+  private peek(): Waiting | undefined {
+    while (this.head < this.queue.length && this.queue[this.head]!.gone) this.head++;
+    return this.queue[this.head];
+  }
+
+  /** Refuses the requests at the head of the queue that waited `maxWaitMs`. */
+  private expire(): void {
+    const oldest = this.now() - this.options.maxWaitMs;
+    for (let e = this.peek(); e && e.arrived <= oldest; e = this.peek()) {
+      this.shift();
+      this.counts.refused++;
+      e.candidate.refuse();
+    }
+  }
+
+  private pump(): void {
+    this.expire();
+    while (this.inProgress < this.limiter.limit) {
+      const next = this.shift();
+      if (!next) break;
+      this.begin(next.candidate, true);
+    }
+    if (this.waiting === 0 && this.sweeper) {
+      clearInterval(this.sweeper);
+      this.sweeper = null;
+    }
+  }
+
+  /** While anything waits, a timer refuses what waited too long even when nothing finishes. */
+  private sweep(): void {
+    if (this.sweeper) return;
+    const every = Math.max(10, Math.min(100, this.options.maxWaitMs / 10));
+    this.sweeper = setInterval(() => this.pump(), every);
+    this.sweeper.unref();
+  }
+
+  private sample(ms: number): void {
+    const w = this.window;
+    w.samples++;
+    w.sum += ms;
+    const now = this.now();
+    const age = now - w.started;
+    if ((w.samples >= WINDOW.minSamples && age >= WINDOW.minMs) || age >= WINDOW.maxMs) {
+      this.limiter.update(w.sum / w.samples, Math.max(w.peak, this.inProgress + 1));
+      this.window = { started: now, samples: 0, sum: 0, peak: this.inProgress };
+    }
   }
 }
 
 const CHEAP_EXTENSIONS = /\.(?:js|css|map|woff2?|ttf|png|jpe?g|gif|svg|ico|webp|avif|webmanifest|txt)$/i;
+/** Health checks (issue 28): answered whatever the load, or a balancer would take a busy node out. */
+const ALWAYS_SERVED = new Set(["/config-ui/config.json", "/healthz", "/readyz"]);
 
 /**
  * Requests that are always served: build assets and static files (served from disk by
- * `serveStatic`, no session, no database) and the health check. Their answer costs about what a
+ * `serveStatic`, no session, no database) and the health checks. Their answer costs about what a
  * refusal costs, and a page that was admitted needs them.
  */
 export function isCheapRequest(method: string | undefined, url: string): boolean {
   if (method !== "GET" && method !== "HEAD") return false;
   const path = url.split("?", 1)[0] ?? url;
-  if (path === "/config-ui/config.json") return true;
+  if (ALWAYS_SERVED.has(path)) return true;
   if (path.startsWith("/learn/assets/")) return true;
   // Files at the top of build/client (favicon, manifest); /learn/files/… are learners' files (session, API).
   return path.startsWith("/learn/") && path.indexOf("/", "/learn/".length) === -1 && CHEAP_EXTENSIONS.test(path);
@@ -197,21 +420,16 @@ export function createOverloadResponder(texts: OverloadTexts, retryAfterSeconds:
 }
 
 /**
- * The front's gate, for Node's request listener: answers the request with the refusal and returns
- * true when it is shed; otherwise counts it in flight until its answer is finished (or the client
- * left) and returns false, and the caller serves it.
+ * The front's gate, for Node's request listener: `gate(req, res, handler)` returns false when the
+ * caller may serve the request now; true when the gate took it — refused, or queued, in which case the
+ * gate calls `handler(req, res)` again when its turn comes (the gate then returns false for it). The
+ * request counts as being served until its answer is finished or the client left; an event stream
+ * (decision 027) only while it starts, then it lives as long as its page without holding a place.
  */
-export function shedRequests(shedder: LoadShedder, respond: ReturnType<typeof createOverloadResponder>) {
-  return (req: IncomingMessage, res: ServerResponse): boolean => {
-    if (isCheapRequest(req.method, req.url ?? "/")) return false;
-    const admission = shedder.admit();
-    if (admission.admitted) {
-      // A live stream (server-sent events, decision 027) stays open as long as its page: it is weighed
-      // when it is admitted, not counted as work in flight for hours.
-      if (/text\/event-stream/i.test(req.headers.accept ?? "")) admission.release();
-      else res.once("close", admission.release);
-      return false;
-    }
+export function admissionGate(control: AdmissionControl, respond: ReturnType<typeof createOverloadResponder>) {
+  const admitted = new WeakSet<IncomingMessage>();
+  const refuse = (req: IncomingMessage, res: ServerResponse) => {
+    if (res.headersSent || res.destroyed) return;
     const answer = respond({
       cookie: req.headers.cookie,
       acceptLanguage: req.headers["accept-language"],
@@ -222,6 +440,32 @@ export function shedRequests(shedder: LoadShedder, respond: ReturnType<typeof cr
     const hasBody = req.headers["content-length"] !== undefined || req.headers["transfer-encoding"] !== undefined;
     res.writeHead(answer.status, hasBody ? { ...answer.headers, Connection: "close" } : answer.headers);
     res.end(answer.body);
+  };
+  return (
+    req: IncomingMessage,
+    res: ServerResponse,
+    handler: (req: IncomingMessage, res: ServerResponse) => void,
+  ): boolean => {
+    if (admitted.has(req) || isCheapRequest(req.method, req.url ?? "/")) return false;
+    const stream = /text\/event-stream/i.test(req.headers.accept ?? "");
+    // A queued request starts later, from another request's end or the queue's timer: in its own
+    // asynchronous context (its request id for the logs, decision 037), not theirs.
+    const resume = AsyncResource.bind(() => handler(req, res));
+    let deciding = true;
+    const leave = control.admit({
+      start: (ticket) => {
+        admitted.add(req);
+        if (stream) ticket.done(false);
+        else res.once("close", () => ticket.done());
+        if (deciding) return; // started at once: the caller serves it
+        if (res.destroyed) ticket.done(false);
+        else resume();
+      },
+      refuse: () => refuse(req, res),
+    });
+    deciding = false;
+    if (admitted.has(req)) return false;
+    if (!res.writableEnded) res.once("close", leave);
     return true;
   };
 }

@@ -1,10 +1,12 @@
 import type { RouterContextProvider } from "react-router";
+import { log } from "~/server/logger.server";
 import { analyticsEnabled, optedOut } from "#domain/analytics";
 import type { AnalyticsBatch } from "#domain/contract/analytics";
 import { endpoints } from "#domain/contract/endpoints";
-import { appConfig } from "./config.server";
+import { appConfig, clientIp } from "./config.server";
 import { state } from "./request.server";
 import { publicLms } from "./user.server";
+import type { LmsClient } from "./lms.server";
 
 /** Whether this request may be recorded: APP_ENV test or prod, and no Do-Not-Track / Global Privacy Control. */
 function mayRecord(request: Request, context: Readonly<RouterContextProvider>): boolean {
@@ -13,23 +15,68 @@ function mayRecord(request: Request, context: Readonly<RouterContextProvider>): 
   );
 }
 
+type Events = AnalyticsBatch["events"];
+
+/** How long events wait for others of the same sender, and the collector's largest batch. */
+const BATCH_MS = 250;
+const BATCH_EVENTS = 50;
+
 /**
- * Sends events to the collector (issue 16 item 8, decision 029) as the signed-in user, or anonymously;
- * never fails the page: a collector that cannot take them is logged, not shown.
+ * Events on their way to the collector, per sender — a signed-in session's token, or a visitor's
+ * address — sent together after `BATCH_MS` or at `BATCH_EVENTS` (decision 038): every document
+ * request records a page view, and a write per page (an API call, an insert) cost more of the database
+ * thread than the page's own reads. A learner's events go as that learner; none waits more than BATCH_MS.
+ */
+const waiting = new Map<string, { lms: LmsClient; events: Events; sent: (() => void)[] }>();
+
+function send(key: string): void {
+  const batch = waiting.get(key);
+  if (!batch) return;
+  waiting.delete(key);
+  void (async () => {
+    try {
+      for (let i = 0; i < batch.events.length; i += BATCH_EVENTS)
+        await batch.lms.command(endpoints.analyticsEvents, { events: batch.events.slice(i, i + BATCH_EVENTS) });
+    } catch (err) {
+      log().warn({ err }, "analytics: events not recorded");
+    } finally {
+      for (const done of batch.sent) done();
+    }
+  })();
+}
+
+/**
+ * Sends events to the collector (issue 16 item 8, decision 029) as the signed-in user, or anonymously,
+ * batched with the same sender's others (at most 250 ms later); resolves once they were sent. Never
+ * fails the page: a collector that cannot take them is logged, not shown.
  */
 export async function record(
   request: Request,
   context: Readonly<RouterContextProvider>,
-  events: AnalyticsBatch["events"],
+  events: Events,
 ): Promise<void> {
   if (!mayRecord(request, context) || events.length === 0) return;
+  let lms: LmsClient;
+  let key: string;
   try {
     const s = state(context);
-    const lms = (await s.session()) ? await s.lms() : publicLms(context);
-    await lms.command(endpoints.analyticsEvents, { events });
+    const session = await s.session();
+    lms = session ? await s.lms() : publicLms(context);
+    key = session ? `session:${session.accessToken}` : `visitor:${clientIp(context) ?? ""}`;
   } catch (err) {
-    console.warn("[analytics] events not recorded:", (err as Error).message);
+    log().warn({ err }, "analytics: events not recorded");
+    return;
   }
+  let batch = waiting.get(key);
+  if (!batch) {
+    batch = { lms, events: [], sent: [] };
+    waiting.set(key, batch);
+    setTimeout(() => send(key), BATCH_MS).unref();
+  }
+  batch.events.push(...events);
+  const sent = new Promise<void>((resolve) => batch.sent.push(resolve));
+  if (batch.events.length >= BATCH_EVENTS) send(key);
+  return sent;
 }
 
 /**

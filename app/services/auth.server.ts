@@ -1,4 +1,5 @@
 import { redirect } from "react-router";
+import { log } from "~/server/logger.server";
 import * as oidc from "openid-client";
 import { decodeJwt } from "jose";
 import { safeRedirect } from "#domain/redirect";
@@ -158,6 +159,16 @@ export async function startLogin(request: Request, config: AppConfig): Promise<R
   if (isSupportedLocale(lng)) params.ui_locales = lng;
   // The sign-up offer asks the embedded provider for its registration form (ignored by others).
   if (url.searchParams.get("provider") === "signup") params.signup = "1";
+  // Issue 26: "Forgot password?" from an e-mail, and the e-mailed sign-up and reset links of the
+  // embedded provider — a new sign-in, whoever is signed in here now.
+  if (url.searchParams.get("provider") === "forgot") params.forgot = "1";
+  for (const name of ["confirm", "reset"] as const) {
+    const token = url.searchParams.get(name);
+    if (token && config.oidc.embedded && /^[\w-]{43}$/.test(token)) {
+      params[name] = token;
+      params.prompt = "login";
+    }
+  }
   // An operator's impersonation link (`npm run sessions -- impersonate`): the embedded provider
   // opens a session as the learner for the ticket's holder.
   const ticket = url.searchParams.get("impersonation");
@@ -209,7 +220,7 @@ export async function finishLogin(
   if (url.searchParams.has("error"))
     return fail(url.searchParams.get("error") === "access_denied" ? "cancelled" : "failed");
   if (!entry) {
-    console.warn("[auth] sign-in callback refused: no sign-in under way for this state");
+    log().warn("auth: sign-in callback refused: no sign-in under way for this state");
     return fail("failed");
   }
   let tokens: Awaited<ReturnType<typeof oidc.authorizationCodeGrant>>;
@@ -223,7 +234,7 @@ export async function finishLogin(
       idTokenExpected: true,
     });
   } catch (err) {
-    console.warn("[auth] sign-in callback refused:", (err as Error).message);
+    log().warn({ err }, "auth: sign-in callback refused");
     return fail("failed");
   }
   const claims: Record<string, unknown> = tokens.claims() ?? { sub: "" };
@@ -276,14 +287,15 @@ export async function logout(request: Request, config: AppConfig, store: Session
   const session = await readSession(request, config, store);
   const headers = new Headers({ "Cache-Control": "no-store" });
   headers.append("Set-Cookie", await endSession(request, config, store));
-  let location = "/learn";
+  // Issue 26: signing out ends on "You are signed out", with the open catalog a click away.
+  let location = "/learn/signed-out";
   if (session?.idToken) {
     try {
       const client = await clientConfig(config);
       if (client.serverMetadata().end_session_endpoint) {
         const params: Record<string, string> = {
           id_token_hint: session.idToken,
-          post_logout_redirect_uri: `${config.appUrl}/learn`,
+          post_logout_redirect_uri: `${config.appUrl}/learn/signed-out`,
           client_id: config.oidc.clientId,
         };
         const lng = await chosenLocale(request);
@@ -291,7 +303,7 @@ export async function logout(request: Request, config: AppConfig, store: Session
         location = oidc.buildEndSessionUrl(client, params).href;
       }
     } catch (err) {
-      console.warn("[auth] provider logout endpoint unavailable:", (err as Error).message);
+      log().warn({ err }, "auth: provider logout endpoint unavailable");
     }
   }
   headers.set("Location", location);

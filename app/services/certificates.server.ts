@@ -71,6 +71,9 @@ export function previewView(
     grade: record.objectiveRecord.grade,
     downloads: downloadLinks(base),
     shareUrl: publicCertificateUrl(appUrl, record.certificateNumber),
+    // Issue 26: the raw dates, for "Add to LinkedIn profile" (months, in UTC).
+    issuedAt: record.created,
+    expiresAt: record.expirationDate,
   };
 }
 export type PreviewView = ReturnType<typeof previewView>;
@@ -100,7 +103,7 @@ export function loadPublicCertificate(lms: LmsClient, number: string): Promise<P
 }
 
 /** What the public page shows: never the e-mail or other records (the API sends none). */
-export function publicView(cert: PublicCertificate, fmt: DateFormatter, now: Date) {
+export function publicView(cert: PublicCertificate, fmt: DateFormatter, now: Date, appUrl: string) {
   const status: CertificateStatus = certificateStatus(
     { expirationDate: cert.expirationDate, revoked: cert.revoked },
     now,
@@ -117,6 +120,11 @@ export function publicView(cert: PublicCertificate, fmt: DateFormatter, now: Dat
     // The API lists a certificate only where its result is revealed (spec 4.7): the grade goes with it.
     grade: cert.result.grade?.name ?? null,
     downloads: downloadLinks(base),
+    // Issue 26: what a shared link's preview card and "Add to LinkedIn profile" need.
+    shareUrl: publicCertificateUrl(appUrl, cert.certificateNumber),
+    imageUrl: `${appUrl}${downloadLinks(base).png}`,
+    issuedAt: cert.created,
+    expiresAt: cert.expirationDate,
   };
 }
 export type PublicView = ReturnType<typeof publicView>;

@@ -121,6 +121,8 @@ export interface AppLoadContext {
   changes?: ChangeFeed;
   /** The visitor's address (the socket's), for the API's per-address limits on public lookups. */
   clientIp?: string;
+  /** Aborted when the server starts to drain (SIGTERM, decision 037): event streams end with a retry hint. */
+  shutdown?: AbortSignal;
 }
 
 /** The key of the load context; `server.ts` reads it from the server build's entry module. */

@@ -1,4 +1,4 @@
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import type { TreeNode } from "#domain/contract/lifecycle";
 import { endpoints } from "#domain/contract/endpoints";
 import { canReview } from "#domain/lifecycle";
@@ -13,6 +13,7 @@ import {
 } from "#domain/activity-access";
 import { ActivityKind, ActivityWorkflowState, ObjectiveState, ObjectiveWorkflowState } from "#domain/vocabulary";
 import { isUuid } from "#domain/contract/common";
+import { unfinishedActivities } from "#domain/submit-readiness";
 import { activityBody } from "./content.server";
 import { loadCourse } from "./course.server";
 import { loadDiscussion } from "./discussion.server";
@@ -21,7 +22,6 @@ import { dateFormatter } from "./format.server";
 import { LmsError, type LmsClient } from "./lms.server";
 import { redirectWithToast } from "./toast.server";
 import type { AppConfig } from "./config.server";
-import { ACTIVITY_NOT_FOUND } from "~/common/errors";
 import type { ActivityBody } from "~/common/views/activity";
 import { PRESENTATION_MODES, type ContentItem, type ContentView } from "~/common/views/content";
 
@@ -142,8 +142,13 @@ export async function loadContentView(input: ContentViewInput): Promise<{
   let selected: TreeNode | undefined;
   if (wanted) {
     selected = nodes.find((n) => n.activityPathId === wanted || n.childActivity.id === wanted || n.axis === wanted);
-    // An unknown activity is the 'Activity not found' page (spec 2.10), with its way back.
-    if (!selected) throw data(ACTIVITY_NOT_FOUND, { status: 404 });
+    // Spec 2.5 (issue 26): "an unknown activity goes back to details" — with spec 8's 'Module not found'.
+    if (!selected)
+      throw await redirectWithToast(
+        `/learn/courses/${id}`,
+        { type: "critical", key: "messages.moduleNotFound" },
+        input.config,
+      );
   }
   selected ??= (!readOnly ? lastOpened(nodes) : undefined) ?? initialSelection(nodes) ?? nodes[0];
 
@@ -185,7 +190,9 @@ export async function loadContentView(input: ContentViewInput): Promise<{
               now,
               childCount: childCount(i.node),
               workflowId: workflow.id,
-              launch: readOnly ? null : { workflowId: workflow.id, displayMode: agg.objective.displayMode },
+              // Issue 26: a locked attempt launches no tool (the API would refuse the launch too).
+              launch:
+                readOnly || proctorLock ? null : { workflowId: workflow.id, displayMode: agg.objective.displayMode },
               contentOrigin: input.config.contentOrigin,
             }),
           ] as const,
@@ -229,6 +236,9 @@ export async function loadContentView(input: ContentViewInput): Promise<{
       review,
       proctorLock,
       confirmSubmit: url.searchParams.get("confirm") === "submit" && !readOnly,
+      // Spec 2.1 (issue 26): framed by the proctored sitting — the selected activity alone.
+      framed: url.searchParams.has("inProctoringIframe"),
+      unfinished: unfinishedActivities(nodes),
       refreshAt: refresh ? refresh.toISOString() : null,
       reviewQuery: review ? "&viewType=REVIEW" : "",
     },

@@ -274,7 +274,7 @@ type CourseEventTracker = (name: "course_start" | "course_submit" | "course_fini
 /**
  * Spec 4.4 start flow (and 4.3 'Start with self-enrollment enrols then starts'): enrol when needed,
  * start the objective workflow (when allowed), start the activity workflow for non-composite courses,
- * load the tree, then LTI reloads the course page and the rest go to the content.
+ * load the tree, then go to the content (for an LTI course, where its tool launches: issue 26).
  */
 export async function startCourse(
   lms: LmsClient,
@@ -334,7 +334,6 @@ export async function startCourse(
         activityPartIds: [tree.rootPathId],
       });
     }
-    if (plan.destination === "reloadCourse") throw redirect(`/learn/courses/${objectiveId}`);
     throw redirect(`/learn/courses/${objectiveId}/view/content`);
   } catch (err) {
     if (err instanceof Response) return err;

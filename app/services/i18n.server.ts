@@ -13,13 +13,18 @@ export const localeCookie = createCookie("lng", {
 });
 
 /**
- * Every namespace file of a locale (`locales/{locale}/*.json`, but `idp.json`, the sign-in page's, and
- * `overload.json`, the HTTP front's refusal page)
+ * Every namespace file of a locale (`locales/{locale}/*.json`, but `idp.json`, the sign-in page's,
+ * `overload.json`, the HTTP front's refusal page, and `mail.json`, the API's e-mails)
  * merged into one tree: a feature adds its texts in a file of its own (`calendar.json` with a top-level
  * `calendar` key), and the browser still loads one versioned file per locale.
  */
 const files = import.meta.glob<{ default: Record<string, unknown> }>(
-  ["../../locales/*/*.json", "!../../locales/*/idp.json", "!../../locales/*/overload.json"],
+  [
+    "../../locales/*/*.json",
+    "!../../locales/*/idp.json",
+    "!../../locales/*/overload.json",
+    "!../../locales/*/mail.json",
+  ],
   {
     eager: true,
   },

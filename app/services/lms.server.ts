@@ -1,4 +1,5 @@
 import type { ApiMessage, CommandStatus } from "#domain/contract/common";
+import { log } from "~/server/logger.server";
 import type { Endpoint } from "#domain/contract/endpoints";
 import type { Transport } from "./config.server";
 
@@ -126,7 +127,7 @@ export function createLmsClient(options: LmsClientOptions) {
         }),
       );
     } catch (err) {
-      console.error("[lms] request failed", method, path, err);
+      log().error({ err, method, path }, "lms: request failed");
       throw new LmsError(0, {});
     }
     if (res.status === 401 && options.onUnauthorized) options.onUnauthorized();

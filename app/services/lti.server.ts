@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { localeDirection } from "#domain/locales";
+import { formActionSources } from "#domain/lti";
 import { createLmsClient, LmsError } from "./lms.server";
 import { appConfig, lmsTransport, sessionStore } from "./config.server";
 import { getInstance, getLocale } from "./i18n.server";
@@ -18,8 +19,12 @@ export function ltiPage(
   opts: {
     status?: number;
     message: string;
-    /** A form the page submits (by itself with JavaScript, by its button without). */
-    form?: { action: string; method: "get" | "post"; fields: Record<string, string> };
+    /**
+     * A form the page submits (by itself with JavaScript, by its button without), and every address
+     * the browser may reach from it — the action and where the answer redirects (the CSP's
+     * `form-action`, which a browser checks on each redirect after a submission too).
+     */
+    form?: { action: string; method: "get" | "post"; fields: Record<string, string>; formAction: string[] };
     /** The bridge (issue 14 item 6): a message for the parent window, on this origin only, and a link for no-JS. */
     bridge?: { message: Record<string, unknown>; link: string };
   },
@@ -28,7 +33,7 @@ export function ltiPage(
   const { t } = getInstance(context);
   const nonce = randomBytes(16).toString("base64");
   const form = opts.form;
-  const target = form ? new URL(form.action).origin : "'none'";
+  const target = form ? formActionSources([form.action, ...form.formAction]) : "'none'";
   const body = form
     ? `<form method="${form.method}" action="${esc(form.action)}">` +
       Object.entries(form.fields)

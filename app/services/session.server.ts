@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { log } from "~/server/logger.server";
 import { createCookie } from "react-router";
 import type { AppConfig, SessionStore } from "./config.server";
 import { memoByConfig } from "./memo.server";
@@ -55,14 +56,35 @@ export function unseal<T>(value: string, config: AppConfig): T | null {
 
 const hashId = (id: string) => createHash("sha256").update(id).digest("hex");
 
+/**
+ * Cookie values whose signature was checked, per configuration: the same browser sends the same
+ * signed value with every request, and React Router checks it with two WebCrypto jobs on the thread
+ * pool each time (an import of the key, the HMAC) — a visible share of a page's time (decision 038).
+ * A value is the same bytes under the same secret, so its answer cannot change. Bounded: past
+ * `CHECKED_MAX` values it starts over.
+ */
+const CHECKED_MAX = 10_000;
+const checked = memoByConfig(() => new Map<string, string | null>());
+const SESSION_VALUE = /(?:^|;\s*)learn_session=([^;]*)/;
+
 /** The session id the cookie carries, or null (absent, unsigned or malformed). */
 async function cookieId(request: Request, config: AppConfig): Promise<string | null> {
+  const header = request.headers.get("Cookie");
+  const raw = header ? SESSION_VALUE.exec(header)?.[1] : undefined;
+  if (raw === undefined) return null;
+  const known = checked(config);
+  const remembered = known.get(raw);
+  if (remembered !== undefined) return remembered;
+  let id: string | null;
   try {
-    const value: unknown = await sessionCookie(config).parse(request.headers.get("Cookie"));
-    return typeof value === "string" && /^[\w-]{43}$/.test(value) ? value : null;
+    const value: unknown = await sessionCookie(config).parse(`learn_session=${raw}`);
+    id = typeof value === "string" && /^[\w-]{43}$/.test(value) ? value : null;
   } catch {
-    return null;
+    id = null;
   }
+  if (known.size >= CHECKED_MAX) known.clear();
+  known.set(raw, id);
+  return id;
 }
 
 type Sealed = Omit<SessionData, "sub">;
@@ -81,7 +103,7 @@ export async function readSession(
   const sealed = unseal<Sealed>(row.tokens, config);
   if (!sealed || sealed.expiresAt <= Date.now()) return null;
   if (Date.now() - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
-    store.touch(idHash).catch((err: unknown) => console.warn("[session] last-seen not written:", err));
+    store.touch(idHash).catch((err: unknown) => log().warn({ err }, "session: last-seen not written"));
   }
   return { sub: row.subject, ...sealed };
 }

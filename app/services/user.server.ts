@@ -1,4 +1,5 @@
 import { data, redirect, type RouterContextProvider } from "react-router";
+import { log } from "~/server/logger.server";
 import { learnerAreaDecision, isLearnerOnly, type PermissionEntry } from "#domain/access";
 import { endpoints } from "#domain/contract/endpoints";
 import type { PublicSettings, Settings, User } from "#domain/contract/platform";
@@ -90,7 +91,7 @@ export async function loadPublicSettings(lms: LmsClient): Promise<PublicSettings
     return await lms.get(endpoints.publicSettings);
   } catch (err) {
     if (!(err instanceof LmsError)) throw err;
-    console.warn(`[config] public settings could not be loaded (${err.status}); defaults used`);
+    log().warn({ status: err.status }, "config: public settings could not be loaded; defaults used");
     return {
       portalName: "Learning Portal",
       supportedLocales: "",

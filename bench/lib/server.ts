@@ -1,6 +1,7 @@
 /**
- * Starts the product (`tsx server.ts`) as a child process in its own process group and stops it
- * again, group and all, whatever happens to the bench.
+ * Starts the product as `npm start` runs it (`node build/node/server.js`, the server build of
+ * decision 038, with the start script's Node flags) as a child process in its own process group and
+ * stops it again, group and all, whatever happens to the bench.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
@@ -48,10 +49,10 @@ export function logTail(logFile: string, lines = 30): string {
  * Spawns the server and returns at once, so the caller can stop it even while it starts (Ctrl-C);
  * await `ready` before using it.
  */
-/** The Node flags `npm start` gives the server (its V8 heap cap), so the benches measure what operators run. */
+/** The Node flags `npm start` gives the server (its V8 heap caps), so the benches measure what operators run. */
 function startFlags(cwd: string): string[] {
   const start: string = JSON.parse(readFileSync(join(cwd, "package.json"), "utf8")).scripts.start;
-  return start.match(/--max-old-space-size=\d+/g) ?? [];
+  return start.match(/--max-(?:old|semi)-space-size=\d+/g) ?? [];
 }
 
 export function startServer(options: {
@@ -63,23 +64,20 @@ export function startServer(options: {
   readyTimeoutMs: number;
   /** Where `readyPath` is asked (default the server's own origin; e.g. a proxy in front of it). */
   readyOrigin?: string;
-  /** The script tsx runs (default `server.ts`). */
+  /** The script to run (default `build/node/server.js`); a TypeScript one runs through tsx. */
   entry?: string;
 }): RunningServer {
-  const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
+  const entry = options.entry ?? "build/node/server.js";
+  const runner = entry.endsWith(".ts") ? [createRequire(import.meta.url).resolve("tsx/cli")] : [];
   const log = openSync(options.logFile, "w");
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [tsxCli, ...startFlags(options.cwd), options.entry ?? "server.ts"],
-    {
-      cwd: options.cwd,
-      env: { ...process.env, ...options.env, PORT: String(options.port) },
-      stdio: ["ignore", log, log],
-      // Its own process group: Ctrl-C in the terminal reaches only the bench, which then stops the
-      // server itself, and stop() can signal tsx and the node process it runs together.
-      detached: true,
-    },
-  );
+  const child: ChildProcess = spawn(process.execPath, [...runner, ...startFlags(options.cwd), entry], {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env, PORT: String(options.port) },
+    stdio: ["ignore", log, log],
+    // Its own process group: Ctrl-C in the terminal reaches only the bench, which then stops the
+    // server itself, and stop() can signal everything it started together.
+    detached: true,
+  });
   closeSync(log); // the child has its own copy
   if (child.pid === undefined) throw new Error("could not start the server");
   const pid = child.pid;
@@ -109,7 +107,7 @@ export function startServer(options: {
           await exit;
         }
       }
-      // tsx's own child may outlive tsx for a moment; make sure nothing of the group is left.
+      // A child of the server may outlive it for a moment; make sure nothing of the group is left.
       signalGroup("SIGKILL");
     })());
 

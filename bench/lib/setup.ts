@@ -3,6 +3,7 @@
  * without JavaScript.
  */
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, relative } from "node:path";
@@ -31,7 +32,12 @@ export async function ensureBigData(options: {
   say: (line: string) => void;
 }): Promise<void> {
   const { root, dataDir, say } = options;
-  const marker = join(dataDir, "seeded.json");
+  // With DATABASE_URL (the bench run against PostgreSQL) the data goes there: a marker per database.
+  const url = process.env.DATABASE_URL;
+  const marker = join(
+    dataDir,
+    url ? `seeded-postgres-${createHash("sha256").update(url).digest("hex").slice(0, 12)}.json` : "seeded.json",
+  );
   if (options.fresh && existsSync(dataDir)) {
     say(`--fresh: removing ${relative(root, dataDir)}`);
     rmSync(dataDir, { recursive: true, force: true });
@@ -40,9 +46,11 @@ export async function ensureBigData(options: {
     say(`big data already in ${relative(root, dataDir)} (--fresh to seed again)`);
     return;
   }
-  const script = join(root, "api", "db", "seed-big.ts");
+  const script = join(root, "api", "demo", "seed-big.ts");
   if (!existsSync(script)) throw new Error(`${relative(root, script)} is missing: it seeds the big data set`);
-  say(`seeding ${options.courses} courses and ${options.aggregates} enrolments into ${relative(root, dataDir)}…`);
+  say(
+    `seeding ${options.courses} courses and ${options.aggregates} enrolments into ${url ? "DATABASE_URL" : relative(root, dataDir)}…`,
+  );
   mkdirSync(dataDir, { recursive: true });
   const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
   // = npx tsx api/demo/seed-big.ts --data-dir DIR (with the counts spelled out), without npx.

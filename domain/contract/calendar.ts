@@ -102,6 +102,8 @@ const dashboardCourseSchema = z.object({
   /** Continue learning: when the learner last worked in it, and the activity they were in. */
   lastUsed: z.string().nullable(),
   resumePathId: z.string().nullable(),
+  /** Issue 26: locked by a proctored sitting that is over (spec 4.8); absent from an API that does not say. */
+  locked: z.boolean().optional(),
 });
 export type DashboardCourse = z.infer<typeof dashboardCourseSchema>;
 

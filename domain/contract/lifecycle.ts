@@ -47,6 +47,8 @@ export interface TreeNode {
     /** Spec 3: taken by a group (team or mini-group), by each learner alone, or either (decision 026). */
     supportCollaborativeMode: boolean;
     supportPersonalMode: boolean;
+    /** Issue 26: its LTI tool sends the grade and so finishes it; the learner does not mark it done. */
+    gradedByTool?: boolean;
     activityWorkflowAggregate: {
       lastActivityWorkflow: {
         id: string;

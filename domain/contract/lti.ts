@@ -7,6 +7,12 @@ export interface LtiResourceLink {
   activityWorkflowId: string;
   toolOrigin: string;
   displayMode: DisplayMode;
+  /**
+   * Where the browser may be sent from the page that opens the tool (its CSP `form-action`): the
+   * tool's login initiation URL and the platform's own authorization endpoint, to which the tool's
+   * login redirects (a browser checks `form-action` on every redirect after a form submission).
+   */
+  formAction: string[];
 }
 
 /** The OIDC authentication request a tool sends the platform (LTI Core 1.3 §5.1.1), as the app relays it. */
@@ -27,6 +33,8 @@ export interface LtiAuthRequest {
 export interface LtiAuthAnswer {
   action: string;
   fields: { id_token: string; state?: string };
+  /** The tool's registered redirect URIs: where the id_token's form and the tool's redirects after it may go. */
+  formAction: string[];
 }
 
 /** Spec 7.5 `GET objective-workflows/{id}/resource-form/{activityWorkflowIds}`: a signed LTI 1.1 launch. */
@@ -34,4 +42,6 @@ export interface LtiResourceForm {
   action: string;
   /** The launch parameters with their OAuth 1.0a HMAC-SHA1 signature. */
   fields: Record<string, string>;
+  /** The tool's launch URL (its CSP `form-action`; a redirect after it stays on the tool's origin). */
+  formAction: string[];
 }

@@ -1,4 +1,4 @@
-import { test, expect, login, DEMO, expectAccessible, expectNoReact } from "./fixtures";
+import { test, expect, login, DEMO, expectAccessible, expectNoReact, mailTo } from "./fixtures";
 
 /**
  * Signing in and out (issue 17, items 2–5 and 11; issue 11, items 4–5; decision 017): with the
@@ -7,6 +7,9 @@ import { test, expect, login, DEMO, expectAccessible, expectNoReact } from "./fi
  */
 
 const signInHeading = (page: import("@playwright/test").Page) => page.getByRole("heading", { name: /sign in/i });
+/** Issue 26: where signing out ends. */
+const signedOutHeading = (page: import("@playwright/test").Page) =>
+  page.getByRole("heading", { level: 1, name: "You are signed out" });
 
 test.describe("sign-in and sign-out", () => {
   test("one click on Sign out ends the app's and the provider's sessions; the old cookie is dead", async ({
@@ -29,10 +32,14 @@ test.describe("sign-in and sign-out", () => {
 
     await account.click();
     await page.getByRole("button", { name: "Sign out" }).click();
-    // No second question from the provider: straight to the sign-in page of a signed-out visitor.
-    await expect(signInHeading(page)).toBeVisible();
-    await expect(page.getByLabel(/password/i)).toBeVisible();
+    // No second question from the provider: "You are signed out" (issue 26), the open catalog a click away.
+    await expect(page).toHaveURL(/\/learn\/signed-out$/);
+    await expect(signedOutHeading(page)).toBeVisible();
     expect((await page.context().cookies()).find((c) => c.name === "learn_session")).toBeUndefined();
+    await expectAccessible(page);
+    await page.getByRole("link", { name: "Browse the open catalog" }).click();
+    await expect(page).toHaveURL(/\/learn\/open-catalog$/);
+    await expect(page.getByRole("heading", { level: 1, name: "Catalog" })).toBeVisible();
 
     // Opening the app again asks for the password (the provider's session ended too).
     await page.goto("/learn/courses");
@@ -57,6 +64,8 @@ test.describe("sign-in and sign-out", () => {
     await expect(page.locator("details.user-menu summary")).toContainText(learner.name);
     await page.goto("/oidc/logout");
     await page.getByRole("main").getByRole("button", { name: "Sign out" }).click();
+    await expect(signedOutHeading(page)).toBeVisible();
+    await page.getByRole("link", { name: "Sign in again" }).click();
     await expect(signInHeading(page)).toBeVisible();
   });
 
@@ -75,12 +84,12 @@ test.describe("sign-in and sign-out", () => {
       : null;
     await page.locator("details.user-menu summary").click();
     await page.getByRole("button", { name: "Sign out" }).click();
-    await expect(signInHeading(page)).toBeVisible();
+    await expect(signedOutHeading(page)).toBeVisible();
     // With JavaScript the storage flag sends the other tab to the logout endpoint at once; without
     // it the other tab finds out on its next request (its session row is revoked).
     if (logoutPost) await logoutPost;
     else await other.reload();
-    await expect(signInHeading(other)).toBeVisible();
+    await expect(signInHeading(other).or(signedOutHeading(other))).toBeVisible();
   });
 
   test("a learner's first sign-in is not greeted as a registration", async ({ page, learner }) => {
@@ -198,8 +207,20 @@ test.describe("sign-in state", () => {
   });
 });
 
-test.describe("sign-up from the public catalog", () => {
-  test("a visitor creates an account, signs in and is greeted once with 'account created'", async ({ page }) => {
+test.describe("sign-up and password reset by e-mailed link (issue 26, decision 036)", () => {
+  const fillSignUp = async (page: import("@playwright/test").Page, email: string) => {
+    await page.getByLabel("First name").fill("Nia");
+    await page.getByLabel("Last name").fill("Okafor");
+    await page.getByLabel("E-mail").fill(email);
+    await page.getByLabel("Password").fill("a long enough password");
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST" && r.url().includes("/signup")),
+      page.getByRole("button", { name: "Create account" }).click(),
+    ]);
+    return response.status();
+  };
+
+  test("a visitor signs up, opens the e-mailed link and is signed in, greeted once", async ({ page, request }) => {
     await page.goto("/learn/open-catalog");
     await page.getByRole("link", { name: "Sign up" }).first().click();
     await expect(page.getByRole("heading", { name: "Create your account" })).toBeVisible();
@@ -213,33 +234,124 @@ test.describe("sign-up from the public catalog", () => {
     await expect(page.getByText("The password must have at least 8 characters.")).toBeVisible();
     await expect(page.getByLabel("First name")).toHaveValue("Nia");
     const email = `nia-${test.info().project.name}-${Date.now()}@example.com`;
-    await page.getByLabel("E-mail").fill(email);
-    await page.getByLabel("Password").fill("a long enough password");
-    await page.getByRole("button", { name: "Create account" }).click();
-    // The same answer as for an address that has an account: the sign-in form, the address filled in.
-    await expect(page.getByRole("status")).toContainText(`If ${email} had no account yet, it has one now.`);
-    await expect(page.getByLabel(/e-mail/i)).toHaveValue(email);
-    await page.getByLabel(/password/i).fill("a long enough password");
-    await page.getByRole("button", { name: /sign in/i }).click();
+    expect(await fillSignUp(page, email)).toBe(200);
+    // Nothing is made yet: the answer is "check your e-mail", as it is for a known address.
+    await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+    await expect(page.getByRole("status")).toHaveText(
+      `We have sent a message to ${email}. Open the link in it to finish signing up: you will be signed in. The link works for 24 hours.`,
+    );
+    await expectAccessible(page);
+
+    const mail = await mailTo(request, email, "signup");
+    expect(mail.subject).toBe("Finish signing up to the Learning Portal");
+    const link = /https?:\/\/\S+\/oidc\/login\?confirm=[\w-]{43}/.exec(mail.text)?.[0];
+    expect(link, mail.text).toBeTruthy();
+    // The link opens a page with one button (a link checker's GET makes nothing), then the learner is in.
+    await page.goto(link!);
+    await expect(page.getByRole("heading", { name: "Finish signing up" })).toBeVisible();
+    await expect(page.getByText(`Confirm ${email} as your e-mail address and sign in.`)).toBeVisible();
+    await page.getByRole("button", { name: "Confirm and sign in" }).click();
     await expect(page).toHaveURL(/\/learn\/courses(\?|$)/);
     expect(page.url()).not.toContain("selfRegistered");
     await expect(page.getByText("Your account has been created. Welcome!")).toBeVisible();
     await expect(page.locator("details.user-menu summary")).toContainText("Nia Okafor");
+
+    // The link works once.
+    await page.context().clearCookies();
+    await page.goto(link!);
+    await expect(page.getByRole("heading", { name: "This link no longer works" })).toBeVisible();
   });
 
-  test("signing up with an address that has an account answers exactly like a new one", async ({ page }) => {
-    await page.goto("/oidc/login?provider=signup");
-    await page.getByLabel("First name").fill("Not");
-    await page.getByLabel("Last name").fill("Ada");
-    await page.getByLabel("E-mail").fill(DEMO.ada.email);
-    await page.getByLabel("Password").fill("another long password");
+  test("signing up with an address that has an account answers exactly like a new one", async ({
+    page,
+    learner,
+    request,
+  }) => {
+    const answer = async (email: string) => {
+      await page.goto("/oidc/login?provider=signup");
+      expect(await fillSignUp(page, email)).toBe(200);
+      await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+      return (await page.locator("main").innerText()).replace(email, "<address>");
+    };
+    const fresh = `fresh-${test.info().project.name}-${Date.now()}@example.com`;
+    expect(await answer(learner.email)).toBe(await answer(fresh));
+    // The address's owner is told by e-mail instead; no account was touched, no link to make one.
+    const mail = await mailTo(request, learner.email, "signupExisting");
+    expect(mail.subject).toBe("You already have an account on the Learning Portal");
+    expect(mail.text).not.toContain("confirm=");
+    await login(page, learner);
+    await expect(page.locator("details.user-menu summary")).toContainText(learner.name);
+  });
+
+  test("'Forgot password?': the same answer for every address, a one-time link, then signed in with the new password", async ({
+    page,
+    learner,
+    request,
+    browser,
+  }) => {
+    // A session elsewhere, which the new password ends.
+    const elsewhere = await browser.newContext({ javaScriptEnabled: false });
+    const other = await elsewhere.newPage();
+    await login(other, learner, "/learn/courses");
+    await expect(other.locator("details.user-menu summary")).toContainText(learner.name);
+
+    const ask = async (email: string) => {
+      await page.goto("/learn");
+      await page.getByRole("link", { name: "Forgot password?" }).click();
+      await expect(page.getByRole("heading", { name: "Reset your password" })).toBeVisible();
+      await page.getByLabel("E-mail").fill(email);
+      await page.getByRole("button", { name: "Send me a link" }).click();
+      await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+      return (await page.locator("main").innerText()).replace(email, "<address>");
+    };
+    const unknown = `nobody-${test.info().project.name}-${Date.now()}@example.com`;
+    expect(await ask(learner.email)).toBe(await ask(unknown));
+    await expect(page.getByRole("status")).toContainText("The link works once, within 30 minutes.");
+    await expectAccessible(page);
+
+    const mail = await mailTo(request, learner.email, "reset");
+    expect(mail.subject).toBe("Choose a new password for the Learning Portal");
+    const link = /https?:\/\/\S+\/oidc\/login\?reset=[\w-]{43}/.exec(mail.text)![0];
+    await page.goto(link);
+    await expect(page.getByRole("heading", { name: "Choose a new password" })).toBeVisible();
+    await page.getByLabel("New password", { exact: true }).fill("short");
+    await page.getByRole("button", { name: "Save and sign in" }).click();
+    await expect(page.getByText("The password must have at least 8 characters.")).toBeVisible();
+    await page.getByLabel("New password", { exact: true }).fill("a brand new password");
+    await page.getByRole("button", { name: "Save and sign in" }).click();
+    await expect(page.locator("details.user-menu summary")).toContainText(learner.name);
+
+    // The other session ended; the old password no longer works, the new one does; the link is spent.
+    await other.goto("/learn/courses");
+    await expect(signInHeading(other)).toBeVisible();
+    await other.getByLabel(/e-mail/i).fill(learner.email);
+    await other.getByLabel(/password/i).fill(learner.password);
+    await other.getByRole("button", { name: /sign in/i }).click();
+    await expect(other.getByRole("alert")).toHaveText("The e-mail or password is incorrect.");
+    await other.getByLabel(/password/i).fill("a brand new password");
+    await other.getByRole("button", { name: /sign in/i }).click();
+    await expect(other.locator("details.user-menu summary")).toContainText(learner.name);
+    await other.goto(link);
+    await expect(other.getByRole("heading", { name: "This link no longer works" })).toBeVisible();
+    await elsewhere.close();
+  });
+
+  test("'Forgot password?' is rate-limited per address, known or not", async ({ page }) => {
+    const email = `limited-${test.info().project.name}-${Date.now()}@example.com`;
+    await page.goto("/oidc/login?provider=forgot");
+    for (let i = 0; i < 3; i++) {
+      await page.getByLabel("E-mail").fill(email);
+      await page.getByRole("button", { name: "Send me a link" }).click();
+      await expect(page.getByRole("heading", { name: "Check your e-mail" })).toBeVisible();
+      await page.goBack();
+    }
+    await page.getByLabel("E-mail").fill(email);
     const [response] = await Promise.all([
       page.waitForResponse((r) => r.request().method() === "POST"),
-      page.getByRole("button", { name: "Create account" }).click(),
+      page.getByRole("button", { name: "Send me a link" }).click(),
     ]);
-    expect(response.status()).toBe(200);
-    await expect(page.getByRole("status")).toContainText(`If ${DEMO.ada.email} had no account yet, it has one now.`);
-    await expect(page.getByLabel(/e-mail/i)).toHaveValue(DEMO.ada.email);
+    expect(response.status()).toBe(429);
+    await expect(page.getByRole("alert")).toHaveText(/too many/i);
   });
 });
 
@@ -259,7 +371,7 @@ test.describe("impersonation (spec 1)", () => {
     await expect(banner).toBeVisible();
     await expectAccessible(page);
     await banner.getByRole("button", { name: "Sign out" }).click();
-    await expect(signInHeading(page)).toBeVisible();
+    await expect(signedOutHeading(page)).toBeVisible();
 
     // The link works once.
     await page.goto(url);

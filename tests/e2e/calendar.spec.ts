@@ -1,4 +1,7 @@
+import ICAL from "ical.js";
+import nodeIcal from "node-ical";
 import { test, expect, login, expectAccessible, expectNoReact } from "./fixtures";
+import { rfc5545Problems } from "../fixtures/rfc5545";
 
 /** Issue 13: the calendar's month, week and agenda views, its items, and the personal feed. */
 
@@ -153,6 +156,56 @@ test("the personal calendar feed: a private link that downloads a calendar, and 
   await expect(field).not.toHaveValue(url);
   expect((await request.get(url)).status()).toBe(404);
   expect((await request.get(await field.inputValue())).status()).toBe(200);
+  await expectAccessible(page);
+});
+
+test("the feed: one-click subscriptions beside the field, and a document every calendar accepts (RFC 5545)", async ({
+  page,
+  learner,
+  request,
+}) => {
+  await login(page, learner, "/learn/calendar");
+  await page.getByRole("button", { name: "Create my calendar link" }).click();
+  const url = await page.getByLabel("Your private calendar link").inputValue();
+  const feed = new URL(url);
+  // Issue 26: webcal:// for the device's calendar app, and the pages of Google Calendar and Outlook.
+  const links = page.getByRole("list", { name: "Or add it in one click:" });
+  await expect(links.getByRole("link", { name: "Open in Apple Calendar or another app" })).toHaveAttribute(
+    "href",
+    `webcal://${feed.host}${feed.pathname}`,
+  );
+  const google = new URL((await links.getByRole("link", { name: "Add to Google Calendar" }).getAttribute("href"))!);
+  expect(google.origin + google.pathname).toBe("https://calendar.google.com/calendar/render");
+  expect(google.searchParams.get("cid")).toBe(`webcal://${feed.host}${feed.pathname}`);
+  for (const [name, host] of [
+    ["Add to Outlook.com", "outlook.live.com"],
+    ["Add to Outlook (work or school account)", "outlook.office.com"],
+  ]) {
+    const link = links.getByRole("link", { name });
+    await expect(link).toHaveAttribute("target", "_blank");
+    const outlook = new URL((await link.getAttribute("href"))!);
+    expect(outlook.origin + outlook.pathname).toBe(`https://${host}/calendar/0/addfromweb`);
+    expect(outlook.searchParams.get("url")).toBe(url);
+    expect(outlook.searchParams.get("name")).toBe("My learning calendar");
+  }
+
+  // Issue 32 item 5: the document of a learner like ada (due dates, an all-day due date, an event).
+  const body = await (await request.get(url, { headers: { Cookie: "" } })).text();
+  expect(rfc5545Problems(body)).toEqual([]);
+  const events = new ICAL.Component(ICAL.parse(body)).getAllSubcomponents("vevent").map((e) => new ICAL.Event(e));
+  const parsed = Object.values(nodeIcal.sync.parseICS(body)).filter((c) => c?.type === "VEVENT");
+  expect(parsed.length).toBe(events.length);
+  expect(events.length).toBeGreaterThan(10);
+  const spans = events.filter((e) => e.component.hasProperty("dtend"));
+  // Only the all-day dates and the events with a span have an end, and it is later than the start.
+  for (const e of spans) expect(e.endDate.compare(e.startDate)).toBe(1);
+  expect(spans.some((e) => e.startDate.isDate)).toBe(true);
+  expect(spans.find((e) => e.summary.startsWith("Event: Live Q&A"))?.duration.toSeconds()).toBe(3600);
+  // A reminder a day before each due date not handed in.
+  const due = events.filter((e) => /^(Due|Course due): /.test(e.summary) && !e.description.includes("Handed in"));
+  expect(due.length).toBeGreaterThan(0);
+  for (const e of due)
+    expect(String(e.component.getFirstSubcomponent("valarm")?.getFirstPropertyValue("trigger"))).toBe("-P1D");
   await expectAccessible(page);
 });
 

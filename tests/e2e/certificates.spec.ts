@@ -105,9 +105,12 @@ test("a proctored exam whose proctored session has ended: Continue is disabled w
   const actions = page.getByRole("complementary", { name: "Course actions" });
   const cont = actions.getByRole("button", { name: "Continue" });
   await expect(cont).toBeDisabled();
-  await expect(cont).toHaveAccessibleDescription("Locked by the proctoring session.");
+  // Issue 26: the lock says who can lift it.
+  const lock =
+    "Locked by the proctoring session. Your proctored sitting is over: only your proctor or an administrator can unlock this course.";
+  await expect(cont).toHaveAccessibleDescription(lock);
   await expect(actions.getByRole("link", { name: "Continue" })).toHaveCount(0);
-  await expect(page.getByRole("note")).toHaveText("Locked by the proctoring session.");
+  await expect(page.getByRole("note")).toHaveText(lock);
   await expect(page.getByRole("region", { name: "Results" }).getByText("In Progress")).toBeVisible();
   await expectAccessible(page);
 });

@@ -74,7 +74,7 @@ export const test = base.extend<Fixtures>({
         const text = msg.text();
         // Error pages are expected to log their HTTP status as a failed resource load.
         if (
-          /Failed to load resource: the server responded with a status of (400|401|403|404|409|413|422|429|500)/.test(
+          /Failed to load resource: the server responded with a status of (400|401|403|404|409|410|413|422|429|500)/.test(
             text,
           )
         )
@@ -170,4 +170,30 @@ export async function finishActivities(page: Page, count: number) {
     await page.getByRole("button", { name: "Mark as done" }).click();
     await expect(page.getByRole("button", { name: "Mark as done" })).toHaveCount(0);
   }
+}
+
+/**
+ * Issue 26: the newest e-mail of `kind` to an address, once it was sent (the outbox is sent at once, in
+ * the background; the test support reads what was sent).
+ */
+export async function mailTo(
+  request: APIRequestContext,
+  to: string,
+  kind: string,
+): Promise<{ kind: string; subject: string; text: string }> {
+  let found: { kind: string; subject: string; text: string; sentAt: string | null } | undefined;
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get(`/api/test-support/v1/mail?to=${encodeURIComponent(to)}`);
+        const body = (await res.json()) as {
+          data: { kind: string; subject: string; text: string; sentAt: string | null }[];
+        };
+        found = body.data.find((m) => m.kind === kind);
+        return found?.sentAt ?? null;
+      },
+      { timeout: 15_000, message: `an e-mail (${kind}) to ${to}` },
+    )
+    .not.toBeNull();
+  return found!;
 }

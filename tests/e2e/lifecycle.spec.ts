@@ -61,7 +61,10 @@ test.describe("the learning lifecycle (spec 4.3–4.7)", () => {
   });
 });
 
-test("an unknown activity of a started course shows 'Activity not found' with 404", async ({ page, newLearner }) => {
+test("an unknown activity of a started course goes back to the course details with 'Module not found' (spec 2.5, issue 26)", async ({
+  page,
+  newLearner,
+}) => {
   // An attempt in progress at this demo course, as ada has one.
   const learner = await newLearner({
     enrolments: [
@@ -77,9 +80,12 @@ test("an unknown activity of a started course shows 'Activity not found' with 40
   await page.goto("/learn/catalog?keyword=python");
   const href = await page.getByRole("link", { name: "Python for Data Analysis" }).first().getAttribute("href");
   const id = /\/learn\/catalog\/([0-9a-f-]{36})/.exec(href ?? "")![1];
-  const response = await page.goto(
-    `/learn/courses/${id}/view/content?activityPathId=00000000-0000-4000-8000-000000000000`,
-  );
-  expect(response?.status()).toBe(404);
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Activity not found");
+  await page.goto(`/learn/courses/${id}/view/content?activityPathId=00000000-0000-4000-8000-000000000000`);
+  await expect(page).toHaveURL(new RegExp(`/learn/courses/${id}$`));
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Python for Data Analysis");
+  await expect(page.getByText("Module not found")).toBeVisible();
+  // The same for an address of the content viewer's other form (an axis that is no activity's).
+  await page.goto(`/learn/courses/${id}/view/content/99.99`);
+  await expect(page).toHaveURL(new RegExp(`/learn/courses/${id}$`));
+  await expect(page.getByText("Module not found")).toBeVisible();
 });

@@ -5,7 +5,7 @@ import { gunzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
-import { createLocalJWKSet, decodeJwt, jwtVerify } from "jose";
+import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from "jose";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { createTestApi, type TestApi } from "../fixtures/api";
@@ -242,6 +242,52 @@ describe("the Open Badges 3.0 credential (issue 12 item 5, decision 020)", () =>
     const body = await res.json();
     expect(body.type).toBe("EnvelopedVerifiableCredential");
     await jwtVerify(body.id.replace("data:application/vc+jwt,", ""), await jwks());
+  });
+
+  it("follows OB 3.0's VC-JWT rules: typ JWT, kid a URI that dereferences to the key, sub the subject's id, nbf/exp as validFrom/validUntil", async () => {
+    const jwt = await (await credential(expired.certificateNumber)).text();
+    const header = decodeProtectedHeader(jwt);
+    expect(header).toEqual({
+      alg: "RS256",
+      typ: "JWT",
+      kid: expect.stringMatching(/^http:\/\/localhost:3000\/api\/lms\/v1\/public\/credentials\/keys\/.+/),
+    });
+    // The kid dereferences to the public key (a JWK), which verifies the credential by itself.
+    const keyRes = await t.request("GET", new URL(header.kid!).pathname);
+    expect(keyRes.status).toBe(200);
+    expect(keyRes.headers.get("content-type")).toBe("application/jwk+json");
+    const jwk = await keyRes.json();
+    expect(jwk).toMatchObject({ kty: "RSA", alg: "RS256", kid: header.kid });
+    expect(jwk.d).toBeUndefined();
+    const { payload } = await jwtVerify(jwt, await importJWK(jwk, "RS256"), {
+      // The expired certificate, verified at a time it was valid.
+      currentDate: expired.created,
+    });
+    // The same key is in the key set at its stable URL, under the same kid.
+    const set = await (await t.request("GET", `${LMS}/public/credentials/jwks.json`)).json();
+    expect(set.keys.map((k: { kid: string }) => k.kid)).toContain(header.kid);
+    // sub is the subject's id: a URN, the same on every credential of one holder, no account id in it.
+    const subject = payload.credentialSubject as { id: string };
+    expect(subject.id).toMatch(/^urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(payload.sub).toBe(subject.id);
+    expect(subject.id).not.toContain(t.users.ada);
+    expect(decodeJwt(await (await credential(valid.certificateNumber)).text()).sub).toBe(subject.id);
+    // validFrom/validUntil in whole seconds, equal to nbf/exp.
+    const validFrom = payload.validFrom as string;
+    const validUntil = payload.validUntil as string;
+    expect(validFrom).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    expect(payload.nbf).toBe(Date.parse(validFrom) / 1000);
+    expect(payload.exp).toBe(Date.parse(validUntil) / 1000);
+    expect(payload.iss).toBe((payload.issuer as { id: string }).id);
+    expect(payload.jti).toBe(payload.id);
+    // The status list is signed by the same rules.
+    const list = await (await t.request("GET", `${LMS}/public/credentials/status/1`)).text();
+    expect(decodeProtectedHeader(list)).toMatchObject({ typ: "JWT", kid: header.kid });
+    const listPayload = decodeJwt(list);
+    expect(listPayload.sub).toBe((listPayload.credentialSubject as { id: string }).id);
+    expect(listPayload.nbf).toBe(Date.parse(listPayload.validFrom as string) / 1000);
+    // An unknown key is 404.
+    expect((await t.request("GET", `${LMS}/public/credentials/keys/nope`)).status).toBe(404);
   });
 
   it("revocation shows in the Bitstring Status List and on the public page", async () => {

@@ -334,6 +334,39 @@ describe("create-self-enrollments (spec 7.3)", () => {
     expect(agg.objective.name).toBe("Rust in depth");
   });
 
+  it("remembers My courses' total between pages and follows the learner's enrolment at once (decision 038)", async () => {
+    const token = await t.token("ada");
+    const list = async () => {
+      const before = t.database.queryCount();
+      const res = await t.request(
+        "GET",
+        "/api/lms/v1/objective-workflow-aggregates/query?requireTotalCount=true&take=1",
+        { token },
+      );
+      return { total: (await res.json()).totalCount as number, statements: t.database.queryCount() - before };
+    };
+    const first = await list(); // reads the user and the count once
+    const cached = await list(); // the page's rows only: user and count from memory
+    expect(cached.total).toBe(first.total);
+    // A page view posted to the analytics collector is a write, but of nothing the total counts.
+    const view = await t.request("POST", "/api/analytics/v1/events", {
+      token,
+      body: { events: [{ name: "page_view", page: "/learn/courses", props: {} }] },
+    });
+    expect(view.status).toBe(200);
+    expect((await list()).statements).toBe(cached.statements);
+    const { access } = await createCourse(t.database.db, tenantId, { name: "Counted course" });
+    expect((await enrol({ id: crypto.randomUUID(), objectiveAccessId: access.id })).status).toBe(200);
+    // The learner's own write forgets their count at once: it is read again, and it is one more.
+    const afterEnrol = await list();
+    expect(afterEnrol.total).toBe(first.total + 1);
+    expect(afterEnrol.statements).toBeGreaterThan(cached.statements);
+    // A change made outside this API (another node, an operator's SQL) arrives as the database's notice.
+    const { objective } = await createCourse(t.database.db, tenantId, { name: "Assigned elsewhere" });
+    await enrolUser(t.database.db, { tenantId, userId: ada, objectiveId: objective.id }, { workflowState: 1 });
+    await expect.poll(async () => (await list()).total).toBe(first.total + 2);
+  });
+
   it("refuses courses that do not allow self-enrolment (422) and unknown or unlisted ones (404)", async () => {
     const closed = await enrol({ id: crypto.randomUUID(), objectiveAccessId: accessIds.closed });
     expect(closed.status).toBe(422);

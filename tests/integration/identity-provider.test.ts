@@ -37,6 +37,7 @@ async function startProvider(): Promise<void> {
     cookieKeys: ["cookie-key-for-tests-0123456789"],
     showDemoHint: false,
     secureCookies: false,
+    mail: { appUrl: origin },
   });
   server = createServer((req, res) => void idp.handle(req, res));
   await new Promise<void>((resolve) => server!.listen(port, "127.0.0.1", resolve));

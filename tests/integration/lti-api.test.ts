@@ -131,6 +131,8 @@ describe("LTI 1.3 resource-link launch (LTI Core 1.3 §4.1, §5.1)", () => {
     expect(login.searchParams.get("login_hint")).toBe(t.users.ada);
     expect(login.searchParams.get("target_link_uri")).toBe("https://lab.test/launch");
     expect(login.searchParams.get("lti_deployment_id")).toBe("lab-deployment");
+    // Issue 32: where the launch page may send the browser — the login, then the platform's authorize endpoint.
+    expect(body.formAction).toEqual(["https://lab.test/login", `${APP}/learn/lti/authorize`]);
     const [aw] = await t.database.db
       .select()
       .from(s.activityWorkflows)
@@ -146,6 +148,7 @@ describe("LTI 1.3 resource-link launch (LTI Core 1.3 §4.1, §5.1)", () => {
     const answer = await res.json();
     expect(answer.action).toBe("https://lab.test/launch");
     expect(answer.fields.state).toBe("s-1");
+    expect(answer.formAction).toEqual(["https://lab.test/launch"]);
     const { payload, protectedHeader } = await jwtVerify(answer.fields.id_token, await platformJwks(), {
       issuer: APP,
       audience: "lab-client",

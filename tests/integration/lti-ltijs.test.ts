@@ -6,6 +6,7 @@ import { and, eq } from "drizzle-orm";
 import ltijs from "ltijs";
 import { createTestApi, type TestApi } from "../fixtures/api";
 import { createLtiCourse } from "../fixtures/lti";
+import { enrolUser } from "../fixtures/courses";
 import { LtijsMemoryDb } from "../fixtures/ltijs-memory-db";
 import * as s from "../../api/db/schema";
 
@@ -25,6 +26,8 @@ let APP = "";
 let TOOL = "";
 let tenantId = "";
 const connected: { user: string; resource: string; lineItem: string; scored: boolean }[] = [];
+/** What the tool does in its onConnect (each test sets it); by default it posts 8 of 10. */
+let onLaunch: ((token: LtijsToken, res: LtijsResponse) => Promise<void>) | null = null;
 
 const listen = async (server: Server) => {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -49,6 +52,7 @@ beforeAll(async () => {
     },
   );
   lti.onConnect(async (token: LtijsToken, _req: unknown, res: LtijsResponse) => {
+    if (onLaunch) return onLaunch(token, res);
     const lineItem = token.platformContext.endpoint.lineitem;
     const result = await lti.Grade.submitScore(res.locals.token, lineItem, {
       userId: token.user,
@@ -122,55 +126,54 @@ function jar() {
   };
 }
 
+/**
+ * The browser's part of a launch, played with a cookie jar: the platform's resource link → the tool's
+ * login initiation → its authentication request → the platform's id_token → the form posted to the
+ * tool → its redirect to its own page. Returns that page's text.
+ */
+async function launchAsAda(course: { wfId: string; partId: string }) {
+  const token = await t.token("ada");
+  const link = await t.request("POST", `/api/lms/v1/objective-workflows/${course.wfId}/resource-link`, {
+    token,
+    body: { activityPathId: course.partId },
+    headers: { Prefer: "respond-sync" },
+  });
+  expect(link.status).toBe(200);
+  const initiation = new URL((await link.json()).targetLinkUri);
+  expect(initiation.origin).toBe(TOOL);
+  const browser = jar();
+  const login = await fetch(initiation, { redirect: "manual" });
+  browser.keep(login);
+  expect(login.status).toBe(302);
+  const authUrl = new URL(login.headers.get("location")!);
+  expect(`${authUrl.origin}${authUrl.pathname}`).toBe(`${APP}/learn/lti/authorize`);
+  const authorization = await t.request("POST", "/api/lms/v1/users/me/lti-authorizations", {
+    token,
+    body: Object.fromEntries(authUrl.searchParams),
+    headers: { Prefer: "respond-sync" },
+  });
+  expect(authorization.status).toBe(200);
+  const answer = (await authorization.json()) as { action: string; fields: Record<string, string> };
+  expect(answer.action).toBe(`${TOOL}/`);
+  const launch = await fetch(answer.action, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: browser.header() },
+    body: new URLSearchParams(answer.fields),
+  });
+  browser.keep(launch);
+  expect(launch.status, await launch.clone().text()).toBe(302);
+  const app = await fetch(new URL(launch.headers.get("location")!, TOOL), { headers: { Cookie: browser.header() } });
+  return app.text();
+}
+
 describe("a tool built with ltijs", () => {
   it("is launched by LTI 1.3 and its score, sent with ltijs's AGS client, completes the activity", async () => {
     const course = await createLtiCourse(t, tenantId, "ltijs-tool");
-    const token = await t.token("ada");
-
-    // The platform's resource link: the tool's third-party login initiation.
-    const link = await t.request("POST", `/api/lms/v1/objective-workflows/${course.wfId}/resource-link`, {
-      token,
-      body: { activityPathId: course.partId },
-      headers: { Prefer: "respond-sync" },
-    });
-    expect(link.status).toBe(200);
-    const initiation = new URL((await link.json()).targetLinkUri);
-    expect(initiation.origin).toBe(TOOL);
-
-    // The tool answers with its authentication request (to the platform's authorize endpoint).
-    const browser = jar();
-    const login = await fetch(initiation, { redirect: "manual" });
-    browser.keep(login);
-    expect(login.status).toBe(302);
-    const authUrl = new URL(login.headers.get("location")!);
-    expect(`${authUrl.origin}${authUrl.pathname}`).toBe(`${APP}/learn/lti/authorize`);
-
-    // The platform checks it and answers with the id_token form (what /learn/lti/authorize renders).
-    const authorization = await t.request("POST", "/api/lms/v1/users/me/lti-authorizations", {
-      token,
-      body: Object.fromEntries(authUrl.searchParams),
-      headers: { Prefer: "respond-sync" },
-    });
-    expect(authorization.status).toBe(200);
-    const answer = (await authorization.json()) as { action: string; fields: Record<string, string> };
-    expect(answer.action).toBe(`${TOOL}/`);
-
-    // The browser posts the form to the tool; ltijs verifies the id_token with the platform's JWKS.
-    const launch = await fetch(answer.action, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: browser.header() },
-      body: new URLSearchParams(answer.fields),
-    });
-    browser.keep(launch);
-    expect(launch.status, await launch.clone().text()).toBe(302);
-    const app = await fetch(new URL(launch.headers.get("location")!, TOOL), {
-      headers: { Cookie: browser.header() },
-    });
-    expect(await app.text()).toBe("launched");
-
-    // ltijs got a token from the platform's token endpoint (its client assertion checked against the
-    // tool's keys) and posted the Score: the activity has 8 of 10 and is finished.
+    // Every hop over HTTP: ltijs verifies the id_token with the platform's JWKS, then (in onConnect)
+    // gets a token from the platform's token endpoint (its client assertion checked against the tool's
+    // keys) and posts the Score: the activity has 8 of 10 and is finished.
+    expect(await launchAsAda(course)).toBe("launched");
     expect(connected).toEqual([
       {
         user: t.users.ada,
@@ -185,12 +188,104 @@ describe("a tool built with ltijs", () => {
       .where(and(eq(s.activityRecords.userId, t.users.ada), eq(s.activityRecords.activityPartId, course.partId)));
     expect(record).toMatchObject({ score: 8, maxScore: 10 });
   });
+
+  it("uses the line-items container, results and membership with ltijs's own service calls (issue 32 item 3)", async () => {
+    const course = await createLtiCourse(t, tenantId, "ltijs-tool");
+    await enrolUser(t.database.db, { tenantId, userId: t.users.rita, objectiveId: course.objectiveId });
+    const seen: Record<string, unknown> = {};
+    onLaunch = async (token, res) => {
+      const Grade = lti.Grade;
+      const lineitem = token.platformContext.endpoint.lineitem;
+      // Line items: the resource link's own, then one the tool makes on its link, found by tag, updated.
+      seen.own = (await Grade.getLineItems(token, { resourceLinkId: true })).lineItems;
+      const made = await Grade.createLineItem(
+        token,
+        { label: "Bonus", scoreMaximum: 5, tag: "bonus" },
+        { resourceLinkId: true },
+      );
+      seen.made = made;
+      seen.tagged = (await Grade.getLineItems(token, { tag: "bonus" })).lineItems;
+      seen.paged = await Grade.getLineItems(token, { limit: 1 });
+      seen.updated = await Grade.updateLineItemById(token, String(made.id), {
+        label: "Bonus (final)",
+        scoreMaximum: 5,
+        tag: "bonus",
+        resourceLinkId: token.platformContext.resource.id,
+      });
+      // Scores on both, read back through the results service.
+      const completed = { activityProgress: "Completed", gradingProgress: "FullyGraded" };
+      await Grade.submitScore(token, String(made.id), {
+        scoreGiven: 4,
+        scoreMaximum: 5,
+        comment: "Nice",
+        ...completed,
+      });
+      await Grade.submitScore(token, lineitem, { scoreGiven: 6, scoreMaximum: 10, ...completed });
+      seen.madeScores = (await Grade.getScores(token, String(made.id))).scores;
+      seen.linkScores = (await Grade.getScores(token, lineitem, { userId: token.user })).scores;
+      seen.deleted = await Grade.deleteLineItemById(token, String(made.id));
+      seen.afterDelete = (await Grade.getLineItems(token)).lineItems;
+      // Membership: every page (one member a page, ltijs follows rel=next), and by role.
+      seen.members = await lti.NamesAndRoles.getMembers(token, { limit: 1, pages: false });
+      seen.instructors = (await lti.NamesAndRoles.getMembers(token, { role: "Instructor" })).members;
+      res.send("services used");
+    };
+    try {
+      expect(await launchAsAda(course)).toBe("services used");
+    } finally {
+      onLaunch = null;
+    }
+    const lineItemUrl = `${APP}/api/lti/v1/grading/contexts/${course.objectiveId}/line-items`;
+    expect(seen.own).toEqual([
+      {
+        id: `${lineItemUrl}/${course.partId}`,
+        label: expect.any(String),
+        scoreMaximum: 10,
+        resourceLinkId: course.partId,
+      },
+    ]);
+    const made = seen.made as { id: string };
+    expect(made).toMatchObject({ label: "Bonus", scoreMaximum: 5, tag: "bonus", resourceLinkId: course.partId });
+    expect(seen.tagged).toEqual([made]);
+    expect(seen.paged).toMatchObject({
+      lineItems: [seen.own && (seen.own as unknown[])[0]],
+      next: `${lineItemUrl}?limit=1&page=2`,
+    });
+    expect(seen.updated).toEqual({ ...made, label: "Bonus (final)" });
+    expect(seen.madeScores).toEqual([
+      {
+        id: `${made.id}/results/${t.users.ada}`,
+        scoreOf: made.id,
+        userId: t.users.ada,
+        resultScore: 4,
+        resultMaximum: 5,
+        comment: "Nice",
+      },
+    ]);
+    expect(seen.linkScores).toEqual([
+      expect.objectContaining({ userId: t.users.ada, resultScore: 6, resultMaximum: 10 }),
+    ]);
+    expect(seen.deleted).toBe(true);
+    expect(seen.afterDelete).toEqual(seen.own);
+    const members = seen.members as {
+      members: { user_id: string; roles: string[]; status: string }[];
+      differences?: string;
+    };
+    const byId = new Map(members.members.map((m) => [m.user_id, m]));
+    expect(byId.get(t.users.ada)).toMatchObject({ status: "Active", roles: [expect.stringMatching(/#Learner$/)] });
+    expect(byId.get(t.users.rita)).toMatchObject({ status: "Active" });
+    expect(byId.get(t.users.grace)?.roles).toEqual([expect.stringMatching(/#Instructor$/)]);
+    expect(new Set(members.members.map((m) => m.user_id)).size).toBe(members.members.length);
+    expect(members.differences).toMatch(/since=/);
+    expect((seen.instructors as { user_id: string }[]).map((m) => m.user_id)).toEqual([t.users.grace]);
+  });
 });
 
 interface LtijsToken {
   user: string;
   platformContext: { endpoint: { lineitem: string }; resource: { id: string } };
 }
+// (ltijs passes the id_token object to its service calls as it came.)
 interface LtijsResponse {
   locals: { token: unknown };
   send(body: string): void;

@@ -1,119 +1,138 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createServer, request, type Server } from "node:http";
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
+  AdmissionControl,
+  admissionGate,
   createOverloadResponder,
-  eventLoopDelaySource,
   loadOverloadTexts,
-  LoadShedder,
-  shedRequests,
+  type AdmissionOptions,
 } from "~/server/overload.server";
 
 /**
- * Issue 17 item 17: a real HTTP server with the front's gate (as server.ts wires it) and a page that
- * takes 150 ms to answer. Loaded past its capacity it answers 503 + Retry-After at once, still serves
- * build assets, and serves pages again as soon as the load is gone.
+ * Issue 27 item 1 (decision 038): a real HTTP server with the front's gate wired as server.ts wires it,
+ * and a page that takes `pageMs` to answer (the database, the API). A burst the server can work off
+ * within the wait limit is queued and served, none refused; a longer one is served at capacity and the
+ * rest refused with 503 + Retry-After in the caller's language after at most the wait limit; build
+ * assets pass; pages pass again as soon as the load is gone.
  */
 let server: Server | null = null;
-let stopDelay: (() => void) | null = null;
+let control: AdmissionControl | null = null;
 afterEach(async () => {
-  stopDelay?.();
+  control?.close();
   await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
   server = null;
 });
 
-async function start(options: { maxInFlight: number; maxEventLoopDelayMs: number; blockMs?: number }) {
-  const delay = eventLoopDelaySource(50);
-  stopDelay = delay.stop;
-  const shedder = new LoadShedder({ ...options, retryAfterSeconds: 2 }, delay);
-  const shed = shedRequests(shedder, createOverloadResponder(loadOverloadTexts("locales"), 2));
-  server = createServer((req, res) => {
-    if (shed(req, res)) return;
+async function start(options: Partial<AdmissionOptions> & { pageMs?: number }) {
+  control = new AdmissionControl({
+    maxWaitMs: 1_000,
+    maxQueue: 1_000,
+    minConcurrency: 4,
+    maxConcurrency: 4,
+    retryAfterSeconds: 2,
+    ...options,
+  });
+  const gate = admissionGate(control, createOverloadResponder(loadOverloadTexts("locales"), 2));
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
+    if (gate(req, res, handle)) return;
     if (req.url?.startsWith("/learn/assets/")) {
       res.writeHead(200, { "Content-Type": "text/javascript" }).end("export {};");
       return;
     }
-    // A page: some work on the loop (blockMs), then an answer 150 ms later (the database, the API).
-    const until = Date.now() + (options.blockMs ?? 0);
-    while (Date.now() < until) {
-      // Rendering.
-    }
-    setTimeout(() => res.writeHead(200, { "Content-Type": "text/html" }).end("<h1>My courses</h1>"), 150);
-  });
+    setTimeout(
+      () => res.writeHead(200, { "Content-Type": "text/html" }).end("<h1>My courses</h1>"),
+      options.pageMs ?? 50,
+    );
+  };
+  server = createServer(handle);
   await new Promise<void>((r) => server!.listen(0, "127.0.0.1", () => r()));
-  return { port: (server!.address() as AddressInfo).port, shedder, delay };
+  return { port: (server!.address() as AddressInfo).port, control };
 }
 
 function get(port: number, path: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>(
-    (resolve, reject) => {
-      const req = request({ host: "127.0.0.1", port, path, headers, agent: false }, (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (c: string) => (body += c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      });
-      req.on("error", reject);
-      req.end();
-    },
-  );
+  const sent = performance.now();
+  return new Promise<{
+    status: number;
+    ms: number;
+    headers: Record<string, string | string[] | undefined>;
+    body: string;
+  }>((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port, path, headers, agent: false }, (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => (body += c));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, ms: performance.now() - sent, headers: res.headers, body }),
+      );
+    });
+    req.on("error", reject);
+    req.end();
+  });
 }
 
-describe("a loaded server sheds load and recovers (issue 17 item 17)", () => {
-  it("answers 503 + Retry-After beyond its in-flight capacity, in the caller's language, and recovers", async () => {
-    const { port, shedder } = await start({ maxInFlight: 5, maxEventLoopDelayMs: 0 });
+describe("overload control by waiting time (issue 27 item 1)", () => {
+  it("queues a burst it can serve within the wait limit: every request answered 200, none refused", async () => {
+    // 40 requests, 4 at a time, 50 ms each: the last waits about 500 ms, under the 1 s limit.
+    const { port, control } = await start({ pageMs: 50 });
+    const burst = await Promise.all(Array.from({ length: 40 }, () => get(port, "/learn/courses")));
+    expect(burst.map((r) => r.status)).toEqual(Array(40).fill(200));
+    expect(control.stats()).toMatchObject({ refused: 0, started: 40, inProgress: 0, waiting: 0 });
+    expect(control.stats().queued).toBeGreaterThan(30);
+  });
+
+  it("beyond it, serves at capacity and refuses the rest after the wait limit with 503 + Retry-After, in the caller's language, then recovers", async () => {
+    // 60 requests, 4 at a time, 100 ms each, 300 ms wait limit: about 4 × (1 + 300/100) are served.
+    const { port, control } = await start({ pageMs: 100, maxWaitMs: 300 });
     const burst = await Promise.all(
-      Array.from({ length: 30 }, () => get(port, "/learn/courses", { "Accept-Language": "fr-FR,fr;q=0.9" })),
+      Array.from({ length: 60 }, () => get(port, "/learn/courses", { "Accept-Language": "fr-FR,fr;q=0.9" })),
     );
     const ok = burst.filter((r) => r.status === 200);
     const refused = burst.filter((r) => r.status === 503);
-    expect(ok.length).toBeGreaterThanOrEqual(5);
-    expect(refused.length).toBeGreaterThan(0);
-    expect(ok.length + refused.length).toBe(30);
+    expect(ok.length + refused.length).toBe(60);
+    expect(ok.length).toBeGreaterThanOrEqual(12);
+    expect(refused.length).toBeGreaterThan(30);
     for (const r of refused) {
       expect(r.headers["retry-after"]).toBe("2");
       expect(r.headers["cache-control"]).toBe("no-store");
       expect(r.body).toContain('lang="fr"');
       expect(r.body).toContain("Service surchargé");
+      // Refused once it had waited the limit, not after it was served, nor held longer.
+      expect(r.ms).toBeLessThan(300 + 500);
     }
-    // The load is gone: every admitted page was answered, nothing is left in flight, pages pass.
-    expect(shedder.stats().inFlight).toBe(0);
+    // Served ones waited at most the limit too.
+    expect(Math.max(...ok.map((r) => r.ms))).toBeLessThan(300 + 100 + 500);
+    expect(control.stats()).toMatchObject({ inProgress: 0, waiting: 0 });
     expect((await get(port, "/learn/courses")).status).toBe(200);
   });
 
-  it("keeps serving build assets while pages are refused", async () => {
-    const { port } = await start({ maxInFlight: 2, maxEventLoopDelayMs: 0 });
-    const pages = Array.from({ length: 10 }, () => get(port, "/learn/courses"));
+  it("serves build assets at once while pages wait", async () => {
+    const { port } = await start({ pageMs: 200, minConcurrency: 1, maxConcurrency: 1 });
+    const pages = Array.from({ length: 5 }, () => get(port, "/learn/courses"));
     const asset = await get(port, "/learn/assets/root-abc.js");
     expect(asset.status).toBe(200);
-    expect((await Promise.all(pages)).some((r) => r.status === 503)).toBe(true);
+    expect(asset.ms).toBeLessThan(150);
+    await Promise.all(pages);
   });
 
-  it("refuses by event-loop delay while the loop is blocked, and admits again once it is not", async () => {
-    const { port, shedder } = await start({ maxInFlight: 0, maxEventLoopDelayMs: 100, blockMs: 250 });
-    // Pages arrive every 20 ms for a second; each holds the loop for 250 ms, so the measured delay
-    // passes the 100 ms limit while earlier pages are still in flight.
-    const pending: Promise<{ status: number }>[] = [];
-    for (let i = 0; i < 50; i++) {
-      pending.push(get(port, "/learn/courses"));
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    const codes = (await Promise.all(pending)).map((r) => r.status);
-    expect(codes[0]).toBe(200);
-    expect(codes).toContain(503);
-    expect(codes.every((c) => c === 200 || c === 503)).toBe(true);
-    // Recovered within a few delay windows once the load stopped.
-    let status = 0;
-    for (let i = 0; i < 40 && status !== 200; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      status = (await get(port, "/learn/courses")).status;
-    }
-    expect(status).toBe(200);
-    expect(shedder.stats().refused).toBeGreaterThan(0);
+  it("takes a request whose client left off the queue, so it is never started", async () => {
+    const { port, control } = await start({ pageMs: 200, minConcurrency: 1, maxConcurrency: 1 });
+    const first = get(port, "/learn/courses");
+    await new Promise((r) => setTimeout(r, 20));
+    const gone = request({ host: "127.0.0.1", port, path: "/learn/courses", agent: false });
+    gone.on("error", () => {});
+    gone.end();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(control.stats().waiting).toBe(1);
+    gone.destroy();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(control.stats().waiting).toBe(0);
+    expect((await first).status).toBe(200);
+    expect(control.stats().started).toBe(1);
   });
 
   it("drops the connection after refusing a request with a body it did not read", async () => {
-    const { port } = await start({ maxInFlight: 1, maxEventLoopDelayMs: 0 });
+    const { port } = await start({ pageMs: 300, minConcurrency: 1, maxConcurrency: 1, maxWaitMs: 50 });
     const first = get(port, "/learn/courses");
     const refused = await new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
       const req = request(

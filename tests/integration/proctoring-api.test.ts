@@ -103,7 +103,7 @@ describe("the proctor lock (spec 4.8)", () => {
     expect(agg.lastProctoringSession).toEqual({ id: session.id, state: P.completed, activityWorkflowId: c.awId });
   });
 
-  it("a completed session refuses starting and finishing activities of the attempt in progress; submitting still works", async () => {
+  it("a completed session refuses starting and finishing activities of the attempt in progress, and submitting it (issue 26)", async () => {
     const c = await startedProctoredCourse();
     await addSession(c.awId, P.completed);
     const finish = await call("finish-activity-workflows", {
@@ -122,7 +122,11 @@ describe("the proctor lock (spec 4.8)", () => {
     expect(
       await t.database.db.select().from(s.activityWorkflows).where(eq(s.activityWorkflows.objectiveWorkflowId, c.wfId)),
     ).toHaveLength(1);
-    expect((await call("submit-objective-workflows", { id: c.wfId })).status).toBe(200);
+    const submit = await call("submit-objective-workflows", { id: c.wfId });
+    expect(submit.status).toBe(409);
+    expect((await submit.json()).errors[""][0].code).toBe("proctoringLocked");
+    const [wf] = await t.database.db.select().from(s.objectiveWorkflows).where(eq(s.objectiveWorkflows.id, c.wfId));
+    expect(wf.state).toBe(1);
   });
 
   it("a session still in progress locks nothing", async () => {

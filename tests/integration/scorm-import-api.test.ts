@@ -7,7 +7,7 @@ import { zipSync } from "fflate";
 import { createTestApi, type TestApi } from "../fixtures/api";
 import { createCourse, enrolUser } from "../fixtures/courses";
 import * as s from "../../api/db/schema";
-import { storageDir } from "../../api/files/certificate-files";
+import { storageDir } from "../../api/files/roots";
 import { zipFolder } from "../../api/scorm/zip-folder";
 import { contentKeyOf, signContentGrant, type ContentGrant } from "../../api/scorm/content-token";
 

@@ -1,119 +1,249 @@
 /**
- * The two-node browser tests' global setup (playwright.nodes.config.ts, decision 019): two app
- * processes, as in production, started together on one new, empty PostgreSQL database, behind a
- * small balancer on APP_URL's port. The balancer sends a request to node A or B by its `x-node`
- * header (a test sets it on its browser context; requests without it, such as the sign-in's token
- * exchange between the app and the provider, go to A) and names the node that answered in
- * `x-served-by`. The nodes share DATA_DIR (its `secrets.json`: the provider's signing and cookie
- * keys, the session secret), as the README asks of every node.
+ * Two app processes, as in production, started at the same moment on one new, empty PostgreSQL
+ * database, behind Debian's nginx with the configuration the project ships
+ * (docs/nginx/learner-app.conf: round-robin, no stickiness), their files in a bucket of an
+ * S3-compatible server (s3rver) — decisions 019 and 037.
+ *
+ * The nodes share one DATA_DIR that starts empty: no secrets.json is made for them. Whatever they
+ * need to agree on (the provider's keys, the session secret) they find in the database.
+ *
+ * The test changes three things in the shipped nginx file: the two upstream addresses, the listen
+ * address, and `proxy_pass`, which goes through a map so that a request with `x-node: A` or `B` is
+ * pinned to that node (a test that proves "written on A, read on B" needs to choose); requests
+ * without the header are round-robin. Every answer says which node served it in `x-served-by`.
+ *
+ * `playwright.nodes.config.ts` runs one cluster for the browser tests (the default export); the
+ * restart tests (tests/postgres/proxy-restarts.test.ts) start their own with `startCluster`.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer, request as httpRequest, type Server } from "node:http";
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { loadSecrets } from "../../api/runtime";
 import { createPostgresDatabase } from "../fixtures/postgres-database";
+import { startTestS3, type TestS3 } from "../fixtures/s3";
 
-export const NODES_PORT = Number(process.env.NODES_PORT ?? 3262);
-/** Node A, node B, the balancer (APP_URL) and the content origin. */
-export const PORTS = { A: NODES_PORT, B: NODES_PORT + 1, balancer: NODES_PORT + 2, content: NODES_PORT + 3 } as const;
+/** Node A, node B, the proxy (APP_URL), each node's metrics port and the bucket's server: ports 3520–3526. */
+export const NODES_PORT = Number(process.env.NODES_PORT ?? 3520);
+export const PORTS = {
+  A: NODES_PORT,
+  B: NODES_PORT + 1,
+  balancer: NODES_PORT + 2,
+  metricsA: NODES_PORT + 3,
+  metricsB: NODES_PORT + 4,
+  s3: NODES_PORT + 5,
+} as const;
 export type NodeName = "A" | "B";
 
 const root = resolve(import.meta.dirname, "../..");
+const NGINX_SITE = join(root, "docs/nginx/learner-app.conf");
 
-function balancer(): Promise<Server> {
-  const server = createServer((req, res) => {
-    const name: NodeName = req.headers["x-node"] === "B" ? "B" : "A";
-    const upstream = httpRequest(
-      { host: "127.0.0.1", port: PORTS[name], method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, { ...answer.headers, "x-served-by": name });
-        answer.pipe(res);
-      },
-    );
-    upstream.on("error", (error) => {
-      if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
-      res.end(`node ${name}: ${error.message}`);
-    });
-    req.pipe(upstream);
-  });
-  return new Promise((ok, fail) => {
-    server.on("error", fail);
-    server.listen(PORTS.balancer, "127.0.0.1", () => ok(server));
-  });
+/** Where Debian puts nginx; `.ci/run` installs it. */
+export function nginxBinary(): string {
+  for (const candidate of [process.env.NGINX_BIN, "/usr/sbin/nginx", "/usr/local/sbin/nginx"])
+    if (candidate && existsSync(candidate)) return candidate;
+  throw new Error("the two-node tests need nginx: apt-get install nginx (CI does), or set NGINX_BIN");
 }
 
-async function waitUntilServing(name: NodeName, child: ChildProcess, log: string): Promise<void> {
-  const deadline = Date.now() + 240_000;
+/** The shipped site file with this cluster's addresses, and the pinning map around it. */
+export function nginxConfig(ports: { A: number; B: number; balancer: number }, prefix: string): string {
+  const site = readFileSync(NGINX_SITE, "utf8");
+  const replaced = site
+    .replace("server 127.0.0.1:3000 ", `server 127.0.0.1:${ports.A} `)
+    .replace("server 127.0.0.1:3001 ", `server 127.0.0.1:${ports.B} `)
+    .replace("listen 80;", `listen 127.0.0.1:${ports.balancer};`)
+    .replace("proxy_pass http://learner_app;", "proxy_pass http://$learner_pinned;");
+  if (
+    [ports.A, ports.B, ports.balancer].some((p) => !replaced.includes(`:${p}`)) ||
+    !replaced.includes("$learner_pinned")
+  )
+    throw new Error(`${NGINX_SITE} no longer has the lines the test changes`);
+  return `
+worker_processes 1;
+pid ${prefix}/nginx.pid;
+error_log ${prefix}/error.log info;
+${process.getuid?.() === 0 ? "user root;" : ""}
+events { worker_connections 1024; }
+http {
+  access_log ${prefix}/access.log;
+  client_body_temp_path ${prefix}/body;
+  proxy_temp_path ${prefix}/proxy;
+  fastcgi_temp_path ${prefix}/fastcgi;
+  uwsgi_temp_path ${prefix}/uwsgi;
+  scgi_temp_path ${prefix}/scgi;
+  # Test only: x-node pins a request to a node; without it, the shipped round-robin upstream.
+  map $http_x_node $learner_pinned { A learner_node_a; B learner_node_b; default learner_app; }
+  upstream learner_node_a { server 127.0.0.1:${ports.A}; }
+  upstream learner_node_b { server 127.0.0.1:${ports.B}; }
+  map $upstream_addr $learner_served_by { "~:${ports.A}$" A; "~:${ports.B}$" B; default $upstream_addr; }
+  add_header x-served-by $learner_served_by always;
+${replaced}
+}
+`;
+}
+
+export interface ClusterNode {
+  name: NodeName;
+  port: number;
+  metricsPort: number;
+  log: string;
+  child: ChildProcess;
+}
+
+export interface Cluster {
+  appUrl: string;
+  databaseUrl: string;
+  dataDir: string;
+  s3: TestS3;
+  nodes: Record<NodeName, ClusterNode>;
+  /** Starts node `name` (again), resolves when it is ready; `startupMs` is how long that took. */
+  start(name: NodeName): Promise<{ startupMs: number }>;
+  /** Sends a signal and resolves when the process has exited (with its exit code). */
+  signal(name: NodeName, signal: NodeJS.Signals): Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+/** Waits for a node's readiness on its own port (as a load balancer would ask). */
+async function waitUntilReady(node: ClusterNode, timeoutMs = 240_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null)
-      throw new Error(`node ${name} exited (${child.exitCode}):\n${readFileSync(log, "utf8")}`);
+    if (node.child.exitCode !== null)
+      throw new Error(
+        `node ${node.name} exited (${node.child.exitCode}):\n${readFileSync(node.log, "utf8").slice(-5000)}`,
+      );
     try {
-      const res = await fetch(`http://localhost:${PORTS.balancer}/config-ui/config.json`, {
-        headers: { "x-node": name },
-      });
+      const res = await fetch(`http://127.0.0.1:${node.port}/readyz`);
       if (res.status === 200) return;
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 250));
+    await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`node ${name} did not start within 240 s:\n${readFileSync(log, "utf8")}`);
+  throw new Error(
+    `node ${node.name} was not ready within ${timeoutMs / 1000} s:\n${readFileSync(node.log, "utf8").slice(-5000)}`,
+  );
 }
 
-export default async function globalSetup(): Promise<() => Promise<void>> {
-  const server = process.env.TEST_DATABASE_URL;
-  if (!server) throw new Error("the two-node tests need PostgreSQL: set TEST_DATABASE_URL (npm test does)");
-  spawnSync(process.execPath, ["scripts/ensure-build.mjs"], { cwd: root, stdio: "inherit" });
-
-  const database = await createPostgresDatabase(server, { empty: true });
+export async function startCluster(options: {
+  databaseServer: string;
+  ports: typeof PORTS;
+  env?: Record<string, string>;
+}): Promise<Cluster> {
+  const { ports } = options;
+  // A production build, whoever runs this: vitest sets NODE_ENV=test, which would build React's
+  // development bundles (and the browser tests that run after it would use them).
+  spawnSync(process.execPath, ["scripts/ensure-build.mjs"], {
+    cwd: root,
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  const database = await createPostgresDatabase(options.databaseServer, { empty: true });
   const dataDir = mkdtempSync(join(tmpdir(), "learner-nodes-"));
-  // One secrets.json for both, as a deployment copies it to every node.
-  await loadSecrets(dataDir);
-  const proxy = await balancer();
-  const appUrl = `http://localhost:${PORTS.balancer}`;
-  const nodes = (["A", "B"] as const).map((name) => {
-    const log = join(dataDir, `node-${name}.log`);
+  const s3 = await startTestS3({ port: ports.s3 });
+  const appUrl = `http://localhost:${ports.balancer}`;
+
+  const prefix = join(dataDir, "nginx");
+  spawnSync("mkdir", ["-p", prefix]);
+  const conf = join(prefix, "nginx.conf");
+  writeFileSync(conf, nginxConfig(ports, prefix));
+  const nginx = spawn(nginxBinary(), ["-p", prefix, "-c", conf, "-g", "daemon off;"], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+
+  const nodes = {} as Record<NodeName, ClusterNode>;
+  let run = 0;
+  const spawnNode = (name: NodeName): ClusterNode => {
+    const port = ports[name];
+    const metricsPort = name === "A" ? ports.metricsA : ports.metricsB;
+    const log = join(dataDir, `node-${name}-${++run}.log`);
     const out = createWriteStream(log);
-    const child = spawn(join(root, "node_modules/.bin/tsx"), ["server.ts"], {
+    // One process per node (node with tsx's loader, not the tsx wrapper, which would stand between
+    // the test and the server): a signal reaches the server itself.
+    const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
       cwd: root,
       env: {
         ...process.env,
         NODE_ENV: "production",
         APP_ENV: "test",
         E2E_FIXTURES: "1",
-        PORT: String(PORTS[name]),
+        PORT: String(port),
         APP_URL: appUrl,
-        // One content origin for the cluster (decision 040), served here by node A (CONTENT_PORT 0: none).
-        CONTENT_URL: `http://127.0.0.1:${PORTS.content}`,
-        CONTENT_PORT: name === "A" ? String(PORTS.content) : "0",
+        // The content origin (decision 040) through the same proxy under the other loopback name, as
+        // a content host name would be in production: every node serves it on its own port (none apart).
+        CONTENT_URL: `http://127.0.0.1:${ports.balancer}`,
+        CONTENT_PORT: "0",
         DATA_DIR: dataDir,
         DATABASE_URL: database.url,
+        METRICS_PORT: String(metricsPort),
+        // As in playwright.config.ts: on a shared machine the event-loop delay passes 1 s without load.
+        OVERLOAD_MAX_DELAY_MS: "0",
+        ...s3.env,
+        ...options.env,
       },
       stdio: ["ignore", "pipe", "pipe"],
     });
     child.stdout?.pipe(out);
     child.stderr?.pipe(out);
-    return { name, child, log };
-  });
-  const stop = async () => {
-    for (const { child } of nodes) if (child.exitCode === null && child.pid) process.kill(child.pid, "SIGTERM");
-    await Promise.all(
-      nodes.map(({ child }) => (child.exitCode === null ? new Promise((r) => child.once("exit", r)) : null)),
-    );
-    await new Promise((r) => proxy.close(r));
-    await database.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    return (nodes[name] = { name, port, metricsPort, log, child });
+  };
+
+  const exited = (child: ChildProcess) =>
+    child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve(child.exitCode)
+      : new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
+
+  const cluster: Cluster = {
+    appUrl,
+    databaseUrl: database.url,
+    dataDir,
+    s3,
+    nodes,
+    async start(name) {
+      const started = Date.now();
+      await waitUntilReady(spawnNode(name));
+      return { startupMs: Date.now() - started };
+    },
+    async signal(name, signal) {
+      const { child } = nodes[name];
+      if (child.exitCode === null && child.signalCode === null && child.pid) process.kill(child.pid, signal);
+      return exited(child);
+    },
+    async stop() {
+      await Promise.all(
+        Object.values(nodes).map(async ({ child }) => {
+          if (child.exitCode === null && child.signalCode === null && child.pid) process.kill(child.pid, "SIGTERM");
+          await exited(child);
+        }),
+      );
+      if (nginx.exitCode === null && nginx.pid) process.kill(nginx.pid, "SIGTERM");
+      await exited(nginx);
+      await s3.stop();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
   };
   try {
-    await Promise.all(nodes.map(({ name, child, log }) => waitUntilServing(name, child, log)));
+    // Both at the same moment, on the empty database and the empty data folder.
+    spawnNode("A");
+    spawnNode("B");
+    await Promise.all([waitUntilReady(nodes.A), waitUntilReady(nodes.B)]);
   } catch (error) {
-    await stop();
+    await cluster.stop();
     throw error;
   }
+  return cluster;
+}
+
+/** The browser tests' global setup (playwright.nodes.config.ts). */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  const server = process.env.TEST_DATABASE_URL;
+  if (!server) throw new Error("the two-node tests need PostgreSQL: set TEST_DATABASE_URL (npm test does)");
+  const cluster = await startCluster({ databaseServer: server, ports: PORTS });
   // The tests read and write the database as an operator would (tests/nodes/two-nodes.spec.ts).
-  process.env.NODES_DATABASE_URL = database.url;
-  process.env.NODES_LOGS = nodes.map((n) => n.log).join(",");
-  return stop;
+  process.env.NODES_DATABASE_URL = cluster.databaseUrl;
+  process.env.NODES_DATA_DIR = cluster.dataDir;
+  process.env.NODES_LOGS = Object.values(cluster.nodes)
+    .map((n) => n.log)
+    .join(",");
+  process.env.NODES_S3 = JSON.stringify({ endpoint: cluster.s3.endpoint, bucket: cluster.s3.bucket });
+  return () => cluster.stop();
 }

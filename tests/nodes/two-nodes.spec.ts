@@ -1,9 +1,11 @@
 /**
- * Two nodes on one PostgreSQL database behave as one (issue 17 item 15, decision 019): two app
- * processes started together on an empty database (both survive its migrations and seed), behind a
- * balancer that the test points at node A or node B (tests/nodes/cluster.ts). With JavaScript on
- * and off, each test with a learner of its own.
+ * Two nodes on one PostgreSQL database behave as one (issue 17 item 15, decision 019; issue 28,
+ * decision 037): two app processes started at the same moment on an empty database and one empty data
+ * folder, behind nginx (round-robin; a test may pin its requests to node A or B), their files in a
+ * bucket (tests/nodes/cluster.ts). With JavaScript on and off, each test with a learner of its own.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import pg from "pg";
 import { test, expect, login, expectAccessible, type Learner } from "../e2e/fixtures";
@@ -21,9 +23,10 @@ async function onNode(page: Page, node: NodeName) {
 }
 
 /**
- * Signs in through node A. The sign-in's own steps stay on one node while the embedded provider
- * keeps its interactions and codes in the process (its token exchange, which carries no `x-node`,
- * goes to A); what the tests prove is that the session it ends with works on every node.
+ * Signs in through node A: every step the browser takes goes to A, while the app's own calls to the
+ * provider (discovery, keys, the token exchange) carry no `x-node` and are round-robin — a code
+ * issued by A is redeemed at whichever node nginx picks, which works only because both nodes found
+ * the same keys and client secret in the database.
  */
 async function signIn(page: Page, learner: Learner, path = "/learn/courses") {
   await onNode(page, "A");
@@ -51,14 +54,105 @@ async function sql<T extends pg.QueryResultRow>(text: string, values: unknown[] 
 }
 
 test.describe("two nodes on one PostgreSQL database", () => {
-  test("a learner signs in on node A and continues on node B", async ({ page, learner }) => {
-    await signIn(page, learner);
-    await expect(page).toHaveURL(/\/learn\//);
+  test.describe("sign-in", () => {
+    test.use({ learnerRecipe: { like: "ada" } });
 
-    await open(page, "/learn/courses", "B");
-    await expect(page.getByRole("heading", { level: 1, name: "My courses" })).toBeVisible();
-    await expect(userMenu(page)).toContainText(learner.name);
-    await expectAccessible(page);
+    test("a learner signs in on node A and continues on node B, courses and all", async ({ page, learner }) => {
+      await signIn(page, learner);
+      await expect(page).toHaveURL(/\/learn\//);
+      await open(page, "/learn/courses", "A");
+      const onA = await cards(page).count();
+      expect(onA).toBeGreaterThan(0);
+
+      await open(page, "/learn/courses", "B");
+      await expect(page.getByRole("heading", { level: 1, name: "My courses" })).toBeVisible();
+      await expect(userMenu(page)).toContainText(learner.name);
+      await expect(cards(page)).toHaveCount(onA);
+      await expectAccessible(page);
+    });
+
+    test("a learner signs in through the proxy with no node chosen: every step round-robin", async ({
+      page,
+      learner,
+    }) => {
+      const served = new Set<string>();
+      page.on("response", (r) => {
+        const node = r.headers()["x-served-by"];
+        if (node) served.add(node);
+      });
+      await login(page, learner, "/oidc/login?redirectUrl=%2Flearn%2Fcourses");
+      await expect(userMenu(page)).toContainText(learner.name);
+      for (let i = 0; i < 4; i++) {
+        await page.goto("/learn/courses");
+        await expect(userMenu(page)).toContainText(learner.name);
+        await expect(cards(page).first()).toBeVisible();
+      }
+      expect([...served].sort()).toEqual(["A", "B"]);
+    });
+  });
+
+  test.describe("files and live chat across nodes", () => {
+    const onboarding = { course: "onboarding", selfEnrolled: true };
+    test.use({ learnerRecipe: { enrolments: [onboarding] } });
+    const PDF = Buffer.from("%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n");
+
+    async function openChat(page: Page, who: Learner, node: NodeName) {
+      await signIn(page, who);
+      await onNode(page, node);
+      await page
+        .locator(".card-grid > li.course-card")
+        .filter({ has: page.getByRole("heading", { name: "Welcome to Northwind", exact: true }) })
+        .getByRole("link")
+        .first()
+        .click();
+      await page.getByRole("link", { name: "Notifications" }).click();
+      await page.getByRole("link", { name: /Course chat/ }).click();
+      await expect(page.getByRole("heading", { level: 2, name: "Course chat" })).toBeVisible();
+    }
+
+    test("a file posted through A arrives in B's open chat (live through nginx with JavaScript) and is read from B", async ({
+      page,
+      learner,
+      newLearner,
+      browser,
+      jsEnabled,
+    }) => {
+      await openChat(page, learner, "B");
+      const other = await newLearner({ enrolments: [onboarding] });
+      const ctx = await browser.newContext();
+      try {
+        const theirs = await ctx.newPage();
+        await openChat(theirs, other, "A");
+        const word = `node-file-${crypto.randomUUID()}`;
+        await theirs.getByLabel("Message", { exact: true }).fill(word);
+        await theirs
+          .getByLabel("Attach files")
+          .setInputFiles({ name: "handout.pdf", mimeType: "application/pdf", buffer: PDF });
+        await theirs.getByRole("button", { name: "Send" }).click();
+        await expect(theirs.getByText("Message sent.")).toBeVisible();
+
+        // B's page: the event stream through nginx brings it; without JavaScript, a refresh from B.
+        if (!jsEnabled) await page.getByRole("link", { name: "Refresh" }).click();
+        const link = page
+          .locator(".chat__message")
+          .filter({ hasText: word })
+          .getByRole("link", { name: `handout.pdf (${PDF.length} B)` });
+        await expect(link).toBeVisible();
+        const file = await page.request.get((await link.getAttribute("href"))!, { headers: { "x-node": "B" } });
+        expect(file.headers()["x-served-by"]).toBe("B");
+        expect(file.status()).toBe(200);
+        expect(Buffer.from(await file.body()).equals(PDF)).toBe(true);
+        const part = await page.request.get((await link.getAttribute("href"))!, {
+          headers: { "x-node": "B", Range: "bytes=0-7" },
+        });
+        expect(part.status()).toBe(206);
+        expect(await part.text()).toBe("%PDF-1.4");
+        // In the bucket, not in the nodes' data folder.
+        expect(existsSync(join(process.env.NODES_DATA_DIR!, "storage", "chat"))).toBe(false);
+      } finally {
+        await ctx.close();
+      }
+    });
   });
 
   test.describe("a write on A is what B shows on its next request", () => {

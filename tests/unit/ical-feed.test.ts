@@ -1,12 +1,16 @@
 import { describe, expect, it } from "vitest";
 import ICAL from "ical.js";
+import nodeIcal, { type VEvent } from "node-ical";
+import { rfc5545Problems } from "../fixtures/rfc5545";
 import { publishedHash, toICalendar, type FeedItem } from "../../api/mappers/ical";
 import type { CalendarItem } from "../../domain/contract/calendar";
 import { ActivityKind } from "../../domain/vocabulary";
 
 /**
  * Issue 13: the personal feed imports cleanly into standard calendar programs. The document is written
- * by ical-generator and read here by Mozilla's ical.js (Thunderbird's parser), a different library.
+ * by ical-generator and read here by Mozilla's ical.js (Thunderbird's parser) and by node-ical (another
+ * parser, of its own lineage), both different from the writer; issue 32 item 5: the RFC 5545 rules these
+ * tolerant parsers let through are checked by `rfc5545Problems` below.
  */
 
 const course = { id: "c1", name: "Python; data, and more", code: "PY-101", mandatory: true };
@@ -59,6 +63,7 @@ const items: FeedItem[] = [
     changed,
   },
 ];
+
 const doc = toICalendar(items, { locale: "en-US", origin: "https://learn.example", host: "learn.example" });
 
 function parse(text: string) {
@@ -107,6 +112,46 @@ describe("the personal calendar feed (RFC 5545)", () => {
     expect(events[2].getFirstSubcomponent("valarm")).toBeNull(); // an event
     expect(events[3].getFirstSubcomponent("valarm")).toBeNull(); // handed in
     expect(String(events[3].getFirstPropertyValue("description"))).toContain("Handed in");
+  });
+
+  it("keeps RFC 5545's rules that tolerant parsers let through", () => {
+    expect(rfc5545Problems(doc.body)).toEqual([]);
+    // The checker itself: what ical-generator wrote before issue 32 item 5 is refused.
+    const before = doc.body
+      .trimEnd()
+      .replace("DTSTART:20261128T170000Z\r\n", "DTSTART:20261128T170000Z\r\nDTEND:20261128T170000Z\r\n")
+      .replace(/(END:VALARM\r\n)(END:VEVENT)/, "$1LAST-MODIFIED:20261120T080000Z\r\n$2");
+    expect(rfc5545Problems(before)).toEqual([
+      "the last line has no CRLF",
+      "activityDue:p1:due@learn.example: LAST-MODIFIED after a VALARM",
+      "activityDue:p1:due@learn.example: DTEND not after DTSTART",
+    ]);
+  });
+
+  it("gives an instant no end, an all-day item the next day as its end, an event its span", () => {
+    const [quiz, due, live] = parse(doc.body).getAllSubcomponents("vevent");
+    expect(quiz.hasProperty("dtend")).toBe(false);
+    expect(String(due.getFirstPropertyValue("dtend"))).toBe("2026-12-01");
+    expect(new ICAL.Event(live).duration.toSeconds()).toBe(2 * 3600);
+  });
+
+  it("reads the same in a second, independent parser (node-ical)", () => {
+    const parsed = Object.values(nodeIcal.sync.parseICS(doc.body)).filter((c): c is VEvent => c?.type === "VEVENT");
+    expect(parsed.map((e) => e.uid)).toEqual([
+      "activityDue:p1:due@learn.example",
+      "courseDue:a1@learn.example",
+      "event:p2@learn.example",
+      "activityDue:p3:due@learn.example",
+    ]);
+    const [quiz, due, live] = parsed as [VEvent, VEvent, VEvent];
+    expect(quiz.start.toISOString()).toBe("2026-11-28T17:00:00.000Z");
+    // node-ical gives an event without DTEND its start as end (RFC 5545 3.6.1: it takes no time).
+    expect(quiz.end?.getTime()).toBe(quiz.start.getTime());
+    expect(due.datetype).toBe("date");
+    expect(live.end?.toISOString()).toBe("2026-11-23T23:30:00.000Z");
+    expect(live.location).toBe("Room 4, building B");
+    const alarms = (quiz as unknown as { alarms?: { action: string; trigger: string }[] }).alarms ?? [];
+    expect(alarms.map((a) => [a.action, a.trigger])).toEqual([["DISPLAY", "-P1D"]]);
   });
 
   it("uses CRLF lines folded at 75 octets, and an ETag that changes only with the content", () => {

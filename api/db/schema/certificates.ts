@@ -62,6 +62,8 @@ export const certificateRecords = pgTable(
       .default(sql`nextval('certificate_status_index_seq')`),
     /** Revoked: the public page and the credential's status list say so. */
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** Why, as the operator gave it (`npm run certificates -- revoke <number> --reason …`, issue 32 item 4). */
+    revocationReason: text("revocation_reason"),
   },
   (t) => [
     uniqueIndex("certificate_records_number_idx").on(t.certificateNumber),

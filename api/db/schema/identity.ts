@@ -93,3 +93,38 @@ export const impersonations = pgTable(
   },
   (t) => [index("impersonations_grant_idx").on(t.grantId), index("impersonations_admin_idx").on(t.adminUserId)],
 );
+
+/**
+ * The generated secrets of a deployment on PostgreSQL (decision 037): the provider's signing keys
+ * (current and kept after a rotation), its cookie key, the session secret, the operator token — one
+ * row per name, the value as JSON. Created once, by whichever node takes the advisory lock first, so
+ * every node started on the database uses the same ones; rotated here by `npm run sessions --
+ * rotate-signing-key`. The embedded PGlite keeps them in `DATA_DIR/secrets.json` instead.
+ */
+export const deploymentSecrets = pgTable("deployment_secrets", {
+  name: text("name").primaryKey(),
+  value: jsonb("value").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Issue 26: one-time links sent by e-mail (decision 036) — `signup` finishes a registration (the
+ * account is made when the link is used, from `payload`: names and the password's scrypt hash), `reset`
+ * sets a new password for `userId`. Only the token's SHA-256 is kept; `usedAt` makes it one-time.
+ */
+export const emailTokens = pgTable(
+  "email_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    purpose: text("purpose").$type<"signup" | "reset">().notNull(),
+    tokenHash: text("token_hash").notNull().unique(),
+    email: text("email").notNull(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    payload: jsonb("payload").$type<{ firstName: string; lastName: string; passwordHash: string } | null>(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [index("email_tokens_user_idx").on(t.userId), index("email_tokens_expires_idx").on(t.expiresAt)],
+);

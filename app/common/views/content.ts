@@ -6,6 +6,7 @@
 import type { TocIconName, ActivityIconTooltipKey } from "#domain/activity-access";
 import type { TreeNode } from "#domain/contract/lifecycle";
 import type { ObjectiveWorkflowState } from "#domain/vocabulary";
+import type { Unfinished } from "#domain/submit-readiness";
 import type { ActivityBody } from "./activity";
 import type { DiscussionData } from "./discussion";
 import type { TeamView } from "./team";
@@ -48,6 +49,10 @@ export interface ContentView {
   review: boolean;
   proctorLock: boolean;
   confirmSubmit: boolean;
+  /** Spec 2.1 `inProctoringIframe` (issue 26): shown in the proctored sitting's frame, the activity alone. */
+  framed: boolean;
+  /** Issue 26: what the submit confirmation names — the activities not handed in yet, of how many. */
+  unfinished: Unfinished;
   refreshAt: string | null;
   reviewQuery: string;
 }

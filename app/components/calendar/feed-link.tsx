@@ -1,14 +1,17 @@
 import { useEffect, useState } from "react";
 import { Form } from "react-router";
+import { calendarSubscribeLinks } from "#domain/calendar-subscribe";
 import { useTranslation } from "~/common/i18n";
 import { INTENT, INTENT_FIELD } from "~/common/forms/intents";
 import { COPIED_RESET_MS } from "../share-link";
 import { useHydrated } from "../use-hydrated";
+import { reportProblem } from "../analytics";
 
 /**
  * The personal calendar feed (issue 13): a private link to subscribe to in a calendar program, with
  * copy (JavaScript) or select-and-copy (without), a download, "make a new link" (the old one stops
- * working) and removal. Both forms work without JavaScript.
+ * working) and removal. Both forms work without JavaScript. Issue 26: beside the field, one-click
+ * subscriptions — `webcal://` for the device's own calendar app, Google Calendar and Outlook.
  */
 export function FeedLink({
   feed,
@@ -52,8 +55,9 @@ export function FeedLink({
                   try {
                     await navigator.clipboard.writeText(feed.url);
                     setCopy("copied");
-                  } catch {
+                  } catch (err) {
                     setCopy("failed");
+                    reportProblem("The link could not be copied", err);
                   }
                 }}
               >
@@ -64,6 +68,7 @@ export function FeedLink({
               {t("calendar.feed.download")}
             </a>
           </div>
+          <SubscribeLinks url={feed.url} />
           <p role="status" className={copy === "failed" ? "feed__error" : "visually-hidden"}>
             {copy === "copied" ? t("course.copied") : copy === "failed" ? t("messages.linkNotCopied") : ""}
           </p>
@@ -100,5 +105,39 @@ export function FeedLink({
         </Form>
       )}
     </section>
+  );
+}
+
+/** Issue 26: the feed added in one click, in the learner's calendar of choice. */
+function SubscribeLinks({ url }: { url: string }) {
+  const { t } = useTranslation();
+  const links = calendarSubscribeLinks(url, t("calendar.feed.name"));
+  const external = { target: "_blank", rel: "noopener noreferrer" } as const;
+  return (
+    <div className="feed__subscribe">
+      <p id="calendar-feed-subscribe">{t("calendar.feed.addTo")}</p>
+      <ul aria-labelledby="calendar-feed-subscribe">
+        <li>
+          <a className="button" href={links.webcal}>
+            {t("calendar.feed.webcal")}
+          </a>
+        </li>
+        <li>
+          <a className="button" href={links.google} {...external}>
+            {t("calendar.feed.google")}
+          </a>
+        </li>
+        <li>
+          <a className="button" href={links.outlook} {...external}>
+            {t("calendar.feed.outlook")}
+          </a>
+        </li>
+        <li>
+          <a className="button" href={links.office365} {...external}>
+            {t("calendar.feed.office365")}
+          </a>
+        </li>
+      </ul>
+    </div>
   );
 }

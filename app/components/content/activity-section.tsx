@@ -33,13 +33,16 @@ function ActivityActions({ d, item }: { d: ContentView; item: ContentItem }) {
   )
     return null;
   const aw = a.activityWorkflowAggregate.lastActivityWorkflow;
-  const back = `/learn/courses/${d.course.id}/view/content?activityPathId=${item.node.activityPathId}`;
+  // Inside the proctored sitting's frame the answer comes back to the frame's own page (issue 26).
+  const back = `/learn/courses/${d.course.id}/view/content?activityPathId=${item.node.activityPathId}${d.framed ? "&inProctoringIframe" : ""}`;
   if (aw && aw.state !== ActivityWorkflowState.inProgress) return null;
   // A collaborative activity is started (mode chosen) and submitted for the group in its team panel.
   if (a.supportCollaborativeMode && (!aw || aw.groupActivityWorkflowId)) return null;
   // A SCORM package finishes itself (LMSFinish/Terminate with its result, issue 15): "Mark as done" never
   // shows on one, whatever its body is (issue 30 item 7; the API refuses it too).
   if (aw && (a.type === ActivityType.Scorm || d.bodies[item.node.activityPathId]?.kind === "scorm")) return null;
+  // Issue 26: the tool that grades the activity finishes it (its launch starts it): nothing to press here.
+  if (a.gradedByTool) return null;
   return (
     <div className="activity-panel__actions">
       <Form method="post">
@@ -93,6 +96,16 @@ export function ActivitySection({
         </p>
       ) : null}
       {body && !(item.locked && item.reason) ? <ActivityView body={body} title={a.name} /> : null}
+      {a.gradedByTool && body?.kind === "lti" && body.launch && !item.locked ? (
+        <p className="activity-panel__meta">
+          {t(
+            a.activityWorkflowAggregate.lastActivityWorkflow?.state === ActivityWorkflowState.inProgress ||
+              !a.activityWorkflowAggregate.lastActivityWorkflow
+              ? "content.gradedByTool"
+              : "content.gradedByToolDone",
+          )}
+        </p>
+      ) : null}
       {d.discussion && item.node.activityPathId === d.selectedPath ? (
         <Suspense fallback={<p className="notice">{t("app.loading")}</p>}>
           <Discussion

@@ -3,14 +3,44 @@ import { useRef } from "react";
 import { Form, Link, useNavigation } from "react-router";
 import { INTENT } from "~/common/forms/intents";
 import { useTranslation } from "~/common/i18n";
+import type { Unfinished } from "#domain/submit-readiness";
 import { useHydrated } from "../use-hydrated";
+
+/** At most this many unfinished activities are named; the rest are counted. */
+const NAMED = 10;
+
+/** Issue 26: the activities not done yet ("3 of 7"), named, so the learner submits knowingly. */
+function UnfinishedList({ unfinished, id }: { unfinished: Unfinished; id: string }) {
+  const { t } = useTranslation();
+  const { total, activities } = unfinished;
+  if (activities.length === 0) return <p id={id}>{t("course.submitAllDone")}</p>;
+  const more = activities.length - NAMED;
+  return (
+    <div id={id} className="confirm__unfinished">
+      <p>
+        <strong>{t("course.submitUnfinished", { count: activities.length, total })}</strong>
+      </p>
+      <ul>
+        {activities.slice(0, NAMED).map((a) => (
+          <li key={a.pathId}>
+            {a.name}
+            {a.optional ? ` (${t("activity.optional")})` : ""}
+          </li>
+        ))}
+      </ul>
+      {more > 0 ? <p>{t("course.submitMore", { count: more })}</p> : null}
+    </div>
+  );
+}
 
 export function SubmitDialog({
   workflowId,
+  unfinished,
   onCancel,
   titleId,
 }: {
   workflowId: string;
+  unfinished: Unfinished;
   onCancel?: () => void;
   titleId: string;
 }) {
@@ -20,6 +50,7 @@ export function SubmitDialog({
   return (
     <div className="confirm">
       <h2 id={titleId}>{t("course.submitConfirmTitle")}</h2>
+      <UnfinishedList unfinished={unfinished} id={`${titleId}-unfinished`} />
       <p>{t("course.submitConfirmText")}</p>
       <Form method="post" className="confirm__actions">
         <input type="hidden" name="intent" value={INTENT.submit} />
@@ -42,10 +73,27 @@ export function SubmitDialog({
 }
 
 /** The button at the end of the activity panel; without JavaScript it links to the confirmation state of the page. */
-export function SubmitCourse({ workflowId }: { workflowId: string }) {
+export function SubmitCourse({
+  workflowId,
+  unfinished,
+  lockedBy,
+}: {
+  workflowId: string;
+  unfinished: Unfinished;
+  /** Issue 26: the id of the notice that says why the attempt is locked (a proctored sitting that is over). */
+  lockedBy?: string | null;
+}) {
   const { t } = useTranslation();
   const dialog = useRef<HTMLDialogElement>(null);
   const hydrated = useHydrated();
+  if (lockedBy)
+    return (
+      <div className="submit-course">
+        <button type="button" className="button" disabled aria-describedby={lockedBy}>
+          {t("course.submit")}
+        </button>
+      </div>
+    );
   return (
     <div className="submit-course">
       <Link
@@ -59,8 +107,18 @@ export function SubmitCourse({ workflowId }: { workflowId: string }) {
       >
         {t("course.submit")}
       </Link>
-      <dialog ref={dialog} aria-labelledby="confirm-dialog-title" className="dialog">
-        <SubmitDialog workflowId={workflowId} titleId="confirm-dialog-title" onCancel={() => dialog.current?.close()} />
+      <dialog
+        ref={dialog}
+        aria-labelledby="confirm-dialog-title"
+        aria-describedby="confirm-dialog-title-unfinished"
+        className="dialog"
+      >
+        <SubmitDialog
+          workflowId={workflowId}
+          unfinished={unfinished}
+          titleId="confirm-dialog-title"
+          onCancel={() => dialog.current?.close()}
+        />
       </dialog>
     </div>
   );

@@ -1,0 +1,197 @@
+/**
+ * Operations of a node (issue 28, decision 037): health endpoints, the drain, metrics, request ids —
+ * each on a real HTTP server on a free loopback port.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { Drain } from "./drain.server";
+import { healthEndpoints } from "./health.server";
+import { createMetrics, routeLabel } from "./metrics.server";
+import { currentRequestId, inRequest, log, requestIdFrom, withRequestIdHeader } from "./logger.server";
+
+const servers: Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
+
+function listen(server: Server): Promise<string> {
+  servers.push(server);
+  return new Promise((ok) =>
+    server.listen(0, "127.0.0.1", () => ok(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
+}
+
+describe("health endpoints", () => {
+  it("liveness always; readiness by the database and the drain; HEAD; nothing else on those paths", async () => {
+    const reason: string | null = null;
+    let draining = false;
+    let checks = 0;
+    const health = healthEndpoints({
+      database: async () => {
+        checks++;
+        return reason;
+      },
+      draining: () => draining,
+    });
+    const base = await listen(
+      createServer((req, res) => {
+        if (!health(req, res)) res.end("app");
+      }),
+    );
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: "ok" });
+    const ready = await fetch(`${base}/readyz`);
+    expect([ready.status, ready.headers.get("cache-control")]).toEqual([200, "no-store"]);
+    // Checked at most once a second, however often it is asked.
+    await Promise.all([1, 2, 3, 4].map(() => fetch(`${base}/readyz`)));
+    expect(checks).toBe(1);
+    expect((await fetch(`${base}/readyz`, { method: "POST" })).status).toBe(405);
+    expect(await (await fetch(`${base}/other`)).text()).toBe("app");
+    draining = true;
+    const drainingAnswer = await fetch(`${base}/readyz`);
+    expect(drainingAnswer.status).toBe(503);
+    expect(await drainingAnswer.json()).toEqual({ status: "not ready", reason: "draining" });
+    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+  });
+
+  it("a database that fails or lacks a migration is not ready, with the reason", async () => {
+    let fail: "throw" | "missing" = "throw";
+    const health = healthEndpoints({
+      database: async () => {
+        if (fail === "throw") throw new Error("connection refused");
+        return "migrations: 0024_deployment_secrets is not applied";
+      },
+      draining: () => false,
+    });
+    const base = await listen(createServer((req, res) => void health(req, res)));
+    const down = await fetch(`${base}/readyz`);
+    expect([down.status, await down.json()]).toEqual([
+      503,
+      { status: "not ready", reason: "database: connection refused" },
+    ]);
+    fail = "missing";
+    await new Promise((r) => setTimeout(r, 1_050));
+    expect((await (await fetch(`${base}/readyz`)).json()).reason).toMatch(/^migrations: /);
+  });
+});
+
+describe("the drain", () => {
+  it("stops accepting, lets the request in flight finish with Connection: close, aborts event streams, then cleans up", async () => {
+    const drain = new Drain({ delayMs: 0, timeoutMs: 5_000 });
+    let release = () => {};
+    const server = createServer((req, res) => {
+      drain.track(req, res);
+      if (req.url === "/slow") {
+        release = () => res.end("finished");
+        return;
+      }
+      res.end("quick");
+    });
+    const base = await listen(server);
+    const slow = fetch(`${base}/slow`);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(drain.inFlight).toBe(1);
+    let cleaned = false;
+    const done = drain.run(server, async () => void (cleaned = true));
+    expect(drain.draining).toBe(true);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(drain.shutdown.aborted).toBe(true);
+    // New connections are refused; the request in flight is still being answered.
+    await expect(fetch(`${base}/quick`)).rejects.toThrow();
+    expect(cleaned).toBe(false);
+    release();
+    const answer = await slow;
+    expect(await answer.text()).toBe("finished");
+    expect(answer.headers.get("connection")).toBe("close");
+    await done;
+    expect(cleaned).toBe(true);
+  });
+
+  it("cuts what is still in flight after the timeout", async () => {
+    const drain = new Drain({ delayMs: 0, timeoutMs: 200 });
+    const server = createServer((req, res) => drain.track(req, res)); // never answers
+    const base = await listen(server);
+    const hanging = fetch(`${base}/`).catch((e: Error) => e);
+    await new Promise((r) => setTimeout(r, 100));
+    const started = Date.now();
+    await drain.run(server, async () => {});
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(await hanging).toBeInstanceOf(Error);
+  });
+});
+
+describe("metrics", () => {
+  it("route labels fold ids and file names into a bounded set", () => {
+    const id = "5f0c1d2e-3a4b-4c5d-8e9f-0a1b2c3d4e5f";
+    expect(routeLabel(`/learn/courses/${id}/view/content?x=1`, 200)).toBe("/learn/courses/:id/view/content");
+    expect(routeLabel(`/api/lms/v1/users/me/objective-workflows/${id}/activity-workflows/${id}`, 200)).toBe(
+      "/api/lms/v1/users/me/objective-workflows/:id/activity-workflows/:id",
+    );
+    const grant = "Ab9-_x".repeat(16); // a content grant: 96 characters of base64url
+    expect(routeLabel(`/scorm/${grant}/shared/launch.html`, 200)).toBe("/scorm/:id/*");
+    expect(routeLabel(`/api/lms-storage/v1/scorm-content/${grant}/a/b.js`, 200)).toBe(
+      "/api/lms-storage/v1/scorm-content/:id/*",
+    );
+    expect(routeLabel("/learn/assets/entry.client-AbC123.js", 200)).toBe("/learn/assets/*");
+    expect(routeLabel("/learn/certificate/LA-ABCD-EFGH-JKMN-PQRS", 200)).toBe("/learn/certificate/:id");
+    expect(routeLabel("/wp-admin/setup.php", 404)).toBe("(not found)");
+  });
+
+  it("counts and times answers and refusals, and serves /metrics on its own port only", async () => {
+    const metrics = createMetrics({
+      draining: () => false,
+      inFlight: () => 0,
+      pool: () => ({ total: 3, idle: 2, waiting: 0 }),
+      pendingJobs: async () => ({ certificate_files: 4 }),
+    });
+    const base = await listen(
+      createServer((req, res) => {
+        metrics.track(req, res);
+        if (req.url === "/busy") res.writeHead(503, { "Retry-After": "2" });
+        else if (req.url === "/big") res.writeHead(413);
+        res.end();
+      }),
+    );
+    for (const path of ["/learn/courses", "/learn/courses", "/busy", "/big"])
+      await (await fetch(`${base}${path}`)).text();
+    const port = 40_000 + Math.floor(Math.random() * 20_000);
+    const server = metrics.listen(port, "127.0.0.1");
+    servers.push(server);
+    await new Promise((r) => server.once("listening", r));
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    expect(text).toContain('http_requests_total{method="GET",route="/learn/courses",status="200"} 2');
+    expect(text).toContain('http_request_duration_seconds_count{method="GET",route="/learn/courses"} 2');
+    expect(text).toContain('http_requests_refused_total{reason="overload"} 1');
+    expect(text).toContain('http_requests_refused_total{reason="body_too_large"} 1');
+    expect(text).toContain('db_pool_connections{state="idle"} 2');
+    expect(text).toContain('jobs_pending{job="certificate_files"} 4');
+    expect(text).toContain("nodejs_eventloop_lag_p99_seconds");
+    expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
+  });
+});
+
+describe("request ids", () => {
+  it("a proxy's sane id is kept, anything else replaced", () => {
+    expect(requestIdFrom("a1b2-c3.d4:e5_f6")).toBe("a1b2-c3.d4:e5_f6");
+    for (const bad of [undefined, "", "x".repeat(129), "has space", "new\nline", "<script>"])
+      expect(requestIdFrom(bad)).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("every line a request logs carries its id, through awaits; API calls carry it as a header", async () => {
+    const seen: (string | undefined)[] = [];
+    const transport = withRequestIdHeader((r) => {
+      seen.push(r.headers.get("x-request-id") ?? undefined);
+      return new Response("ok");
+    });
+    await inRequest("req-42", async () => {
+      await new Promise((r) => setTimeout(r, 5));
+      expect(currentRequestId()).toBe("req-42");
+      expect(log().bindings()).toMatchObject({ reqId: "req-42" });
+      await transport(new Request("http://api.test/x"));
+      await transport(new Request("http://api.test/y", { headers: { "x-request-id": "given" } }));
+    });
+    expect(seen).toEqual(["req-42", "given"]);
+    expect(currentRequestId()).toBeUndefined();
+    expect(log().bindings().reqId).toBeUndefined();
+  });
+});
