@@ -1,5 +1,6 @@
 import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
+import redirectTargets from "./scripts/eslint-redirect-targets.mjs";
 
 /** Fields that hold an enumeration of domain/vocabulary.ts. */
 const ENUM_FIELDS = "/^(state|kind|type|contentType|presentationMode|displayMode|result|activityState)$/";
@@ -69,6 +70,16 @@ export default tseslint.config(
   {
     files: ["api/**", "tests/**", "server.ts", "bench/**", "scripts/**", "domain/**"],
     rules: { "no-restricted-imports": "off" },
+  },
+  {
+    // Issue 29 item 4: one redirect rule (domain/redirect.ts) for every target built from input.
+    files: ["app/**/*.{ts,tsx}", "api/**/*.ts", "server.ts"],
+    ignores: ["**/*.test.ts", "**/*.test.tsx"],
+    plugins: { local: redirectTargets },
+    rules: {
+      // Functions of one file that others redirect to: each one's answers are checked where it is defined.
+      "local/redirect-targets": ["error", { pathFunctions: ["viewPath", "loginUrl", "safeTarget"] }],
+    },
   },
   {
     // Handlers share code through queries/, commands/ and mappers/, never through another route module.

@@ -20,10 +20,13 @@ import {
   bodyLimit,
   checkRequestTarget,
   compressResponses,
+  continueIfAwaited,
   DEFAULT_BODY_LIMIT_BYTES,
+  markAwaitingContinue,
   refusalResponse,
   securityHeaders,
   sendResponse,
+  streamedBody,
 } from "./app/server/http.server";
 import {
   AdmissionControl,
@@ -58,6 +61,9 @@ import { createDemoLti11Tool } from "./api/demo/tools/lti11";
 import { attachmentBodyLimit } from "./domain/chat-attachments";
 import { createContentOrigin, defaultContentUrl } from "./app/server/content-origin.server";
 import { isScormCommitPath, SCORM_COMMIT_MAX_BYTES } from "./domain/contract/scorm";
+import { analyticsConfigFrom } from "./api/analytics-limits";
+import { sweepTemporaryFiles } from "./api/files/temporary";
+import { ANALYTICS_BATCH_MAX_BYTES } from "./domain/analytics";
 import { chatAttachmentRules, isChatPostPath } from "./app/server/chat-uploads.server";
 import { log, rootLog } from "./app/server/logger.server";
 import { createOperations } from "./app/server/operations.server";
@@ -75,6 +81,8 @@ const dataDir = resolve(process.env.DATA_DIR ?? "./data");
 /** ANALYTICS_URL: the collector forwards the events it stores there too (decision 029). */
 const analyticsUrl = process.env.ANALYTICS_URL || undefined;
 if (analyticsUrl && !/^https?:\/\//.test(analyticsUrl)) throw new Error("ANALYTICS_URL must be an http(s) URL");
+/** What the collector keeps and for how long (issue 29 item 3): ANALYTICS_RETENTION_DAYS, ANALYTICS_ANONYMOUS_PER_HOUR. */
+const analytics = analyticsConfigFrom(process.env);
 const scormLimits = {
   maxBytes: Number(process.env.SCORM_MAX_BYTES ?? SCORM_LIMITS.maxBytes),
   maxEntries: Number(process.env.SCORM_MAX_ENTRIES ?? SCORM_LIMITS.maxEntries),
@@ -129,6 +137,8 @@ const testSupport = testSupportEnabled({ ...process.env, APP_ENV: appEnv });
 let embeddedClient: { OIDC_ISSUER: string; OIDC_CLIENT_ID: string; OIDC_CLIENT_SECRET: string } | null = null;
 
 let idpHandler: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | null = null;
+/** The embedded provider's sign-out on the server (issue 29 item 4), for the app's /oidc/logout. */
+let providerSignOut: ((idToken: string) => Promise<number>) | undefined;
 /** The database's change notices, which the app's caches follow (decision 019). */
 let changes: ChangeFeed | undefined;
 let apiFetch: ((request: Request) => Response | Promise<Response>) | null = null;
@@ -256,9 +266,15 @@ if (!process.env.LMS_API_URL) {
         // Issue 26: sign-up links and password resets, through the outbox (SMTP_URL, else DATA_DIR/outbox).
         mail: { appUrl, dataDir, smtpUrl: process.env.SMTP_URL },
       });
-    idpHandler = provider(secrets).handle;
+    const idp = provider(secrets);
+    idpHandler = idp.handle;
+    providerSignOut = idp.endSessionFor;
     // A rotation on the database (decision 037): the provider signs with the new key from now on.
-    onRotation.push((keys) => void (idpHandler = provider(keys).handle));
+    onRotation.push((keys) => {
+      const next = provider(keys);
+      idpHandler = next.handle;
+      providerSignOut = next.endSessionFor;
+    });
     // The app discovers this provider like any other (openid-client + OIDC discovery).
     embeddedClient = { OIDC_ISSUER: issuer, OIDC_CLIENT_ID: clientId, OIDC_CLIENT_SECRET: clientSecret };
     verifier = { kind: "local", issuer, key: secrets.signingKey, previousKeys: secrets.previousSigningKeys };
@@ -282,6 +298,8 @@ if (!process.env.LMS_API_URL) {
       tutorModel,
       analyticsUrl,
       chatAttachments,
+      analyticsRetentionDays: analytics.retentionDays,
+      analyticsAnonymousPerHour: analytics.anonymousPerHour,
     });
     apiFetch = (request) => thread.fetch(request);
   } else {
@@ -310,6 +328,8 @@ if (!process.env.LMS_API_URL) {
       tutorModel,
       analyticsUrl,
       chatAttachments,
+      analyticsRetentionDays: analytics.retentionDays,
+      analyticsAnonymousPerHour: analytics.anonymousPerHour,
     };
     const api = createApi(deps);
     apiFetch = (request) => api.fetch(request);
@@ -386,21 +406,38 @@ async function loadContext(clientIp: string | undefined): Promise<RouterContextP
   const current = typeof build === "function" ? await build() : build;
   const { appLoadContext } = current.entry.module as unknown as { appLoadContext: RouterContext<AppLoadContext> };
   return new RouterContextProvider(
-    new Map([[appLoadContext, { config, lmsTransport, sessions, changes, clientIp, shutdown: operations.shutdown }]]),
+    new Map([
+      [
+        appLoadContext,
+        { config, lmsTransport, sessions, changes, clientIp, providerSignOut, shutdown: operations.shutdown },
+      ],
+    ]),
   );
 }
 
 // Expired provider records and sessions that ended a day ago are deleted now and then (decision 017).
+// Temporary files of writers that were killed halfway (issue 29 item 4) go too: at start every one when
+// this process alone holds the embedded database (nobody else writes into DATA_DIR), else, and later,
+// those untouched for an hour (another node may be writing into a shared folder).
+const TEMPORARY_FILES_AGE_MS = 60 * 60_000;
+let firstCleanUp = true;
 const cleanUp = async () => {
   try {
-    const [models, ended] = await Promise.all([deleteExpiredModels(database.db), deleteEndedSessions(database.db)]);
+    const olderThanMs = firstCleanUp && database.kind === "pglite" ? 0 : TEMPORARY_FILES_AGE_MS;
+    firstCleanUp = false;
+    const [models, ended, files] = await Promise.all([
+      deleteExpiredModels(database.db),
+      deleteEndedSessions(database.db),
+      sweepTemporaryFiles(dataDir, { olderThanMs }),
+    ]);
     if (models + ended > 0)
       rootLog.info({ models, ended }, "sessions: cleaned up expired provider records and ended sessions");
+    if (files > 0) rootLog.info({ files }, "files: removed temporary files left by interrupted writes");
   } catch (err) {
     rootLog.warn({ err }, "sessions: clean-up failed");
   }
 };
-void cleanUp();
+await cleanUp();
 setInterval(() => void cleanUp(), 10 * 60_000).unref();
 
 const web = new Hono();
@@ -427,26 +464,31 @@ web.use("*", async (c, next) => {
   withSecurityHeaders(c.req.path, c.res.headers);
 });
 // Bodies are counted while they stream and refused past the limit (413) before any other work.
-// A SCORM package upload (issue 15) is streamed to disk by its handler, which counts it against its
-// own limit (SCORM_MAX_BYTES): it is never buffered here.
-// A chat post (the page's form and the API's command) may carry its files: every one at its largest
-// passes, so one too large gets the spec's message from the API, not this 413.
+// Larger bodies go to their handlers as they arrive, counted against their own limits, and are read
+// only after the handler has checked who sends them and whether they may (issue 29 item 2): a SCORM
+// package (issue 15; SCORM_MAX_BYTES) and a chat post with its files (the page's form and the API's
+// command; every file at its largest passes, so one too large gets the spec's message from the API).
 const chatBodyLimitBytes = Math.max(bodyLimitBytes, attachmentBodyLimit(chatAttachments));
-// A SCORM commit carries the SCO's whole kept data (decision 040): up to SCORM_COMMIT_MAX_BYTES.
-const limitBodies = bodyLimit((path) =>
-  isChatPostPath(path)
-    ? chatBodyLimitBytes
-    : isScormCommitPath(path)
-      ? Math.max(bodyLimitBytes, SCORM_COMMIT_MAX_BYTES)
-      : bodyLimitBytes,
-);
 const STREAMED_UPLOADS = new Set([
   "/api/scorm/v1/packages",
   "/operator/v1/scorm-packages",
   // Test support's package courses (browser tests only, loopback only): streamed to disk like an import.
   "/api/test-support/v1/scorm-courses",
 ]);
-web.use("*", (c, next) => (STREAMED_UPLOADS.has(c.req.path) ? next() : limitBodies(c, next)));
+const streamedLimit = (path: string) =>
+  STREAMED_UPLOADS.has(path) ? scormLimits.maxBytes : isChatPostPath(path) ? chatBodyLimitBytes : null;
+// Analytics batches (the beacon, the collector) are small: a flood of 1 MB bodies is refused at 64 KB.
+const ANALYTICS_PATHS = new Set(["/learn/collect", "/api/analytics/v1/events"]);
+// A SCORM commit carries the SCO's whole kept data (decision 040): up to SCORM_COMMIT_MAX_BYTES.
+const limitBodies = bodyLimit((path) =>
+  ANALYTICS_PATHS.has(path)
+    ? Math.min(ANALYTICS_BATCH_MAX_BYTES, bodyLimitBytes)
+    : isScormCommitPath(path)
+      ? Math.max(bodyLimitBytes, SCORM_COMMIT_MAX_BYTES)
+      : bodyLimitBytes,
+);
+const streamBodies = streamedBody((path) => streamedLimit(path) ?? bodyLimitBytes);
+web.use("*", (c, next) => (streamedLimit(c.req.path) === null ? limitBodies(c, next) : streamBodies(c, next)));
 web.use("*", compressResponses());
 
 if (apiFetch) {
@@ -630,8 +672,27 @@ const shed = admissionGate(
   createOverloadResponder(loadOverloadTexts(resolve("locales")), admission.retryAfterSeconds),
 );
 
+/** The content origin's answers (decision 040): its own headers, none of the app's. */
+const serveContent = (req: IncomingMessage, res: ServerResponse) => {
+  const refusal = checkRequestTarget(req.url ?? "/");
+  if (refusal) {
+    res.writeHead(refusal.status, { "Cache-Control": "no-store", Connection: "close" });
+    res.end();
+    return;
+  }
+  void contentListener(req, res);
+};
+
 const handle = (req: IncomingMessage, res: ServerResponse) => {
   const url = req.url ?? "/";
+  // A proxy may bring the content origin's host name to this port: it gets the content origin only.
+  if (contentHost !== appHost && requestHost(req) === contentHost) {
+    serveContent(req, res);
+    return;
+  }
+  // Every answer carries the security headers, the front's own early ones (414, 403, 413, 503, the
+  // host redirect) and the provider's included; an answer's own value of one of them wins (issue 29).
+  withSecurityHeaders(url.split("?")[0]!, { has: (n) => res.hasHeader(n), set: (n, v) => void res.setHeader(n, v) });
   const refusal = checkRequestTarget(url);
   if (refusal) {
     void sendResponse(
@@ -644,14 +705,10 @@ const handle = (req: IncomingMessage, res: ServerResponse) => {
     );
     return;
   }
-  // A proxy may bring the content origin's host name to this port: it gets the content origin only.
-  if (contentHost !== appHost && requestHost(req) === contentHost) {
-    void contentListener(req, res);
-    return;
-  }
   const elsewhere = otherHostRedirect(req, url);
   if (elsewhere) {
     res.writeHead(307, {
+      // eslint-disable-next-line local/redirect-targets -- APP_URL's origin followed by this request's own path
       Location: elsewhere,
       "Cache-Control": "no-store",
       "Set-Cookie": `${HOST_MARK}=1; Path=/; Max-Age=30; HttpOnly; SameSite=Lax`,
@@ -661,8 +718,8 @@ const handle = (req: IncomingMessage, res: ServerResponse) => {
   }
   if (shed(req, res, handle)) return;
   if (idpHandler && (url === IDP_MOUNT || url.startsWith(`${IDP_MOUNT}/`) || url.startsWith(`${IDP_MOUNT}?`))) {
-    // The provider writes its own answers; the same security headers go out with them.
-    withSecurityHeaders(url, { has: (n) => res.hasHeader(n), set: (n, v) => void res.setHeader(n, v) });
+    // The provider writes its own answers (the security headers are set above).
+    continueIfAwaited(req, res);
     void idpHandler(req, res);
     return;
   }
@@ -677,7 +734,17 @@ const handle = (req: IncomingMessage, res: ServerResponse) => {
   void listener(req, res);
 };
 // Health checks first, a request id, metrics and a log line for each request; drained on SIGTERM (decision 037).
-const server = createServer(operations.serve(handle));
+const serve = operations.serve(handle);
+/**
+ * A client that sends `Expect: 100-continue` waits for the 100 before its body: the provider's
+ * requests get it at once, anything else when its handler first reads the body (`markAwaitingContinue`),
+ * so a body refused before it is read (401, 403, 413, 429) is never sent at all (issue 29 item 2).
+ */
+const server = createServer(serve);
+server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
+  markAwaitingContinue(req);
+  serve(req, res);
+});
 server.listen(port, () => {
   rootLog.info(
     { url: `${appUrl}/learn`, appEnv, lmsApi: process.env.LMS_API_URL ?? "embedded", database: database.kind },
@@ -692,20 +759,7 @@ server.listen(port, () => {
 
 // The content origin's own port (decision 040): nothing but the launcher and the packages' files,
 // with the same request ids, metrics and log lines as the app's port.
-const contentServer =
-  contentPort === null
-    ? null
-    : createServer(
-        operations.serve((req, res) => {
-          const refusal = checkRequestTarget(req.url ?? "/");
-          if (refusal) {
-            res.writeHead(refusal.status, { "Cache-Control": "no-store", Connection: "close" });
-            res.end();
-            return;
-          }
-          void contentListener(req, res);
-        }),
-      );
+const contentServer = contentPort === null ? null : createServer(operations.serve(serveContent));
 contentServer?.on("error", (error: NodeJS.ErrnoException) => {
   rootLog.fatal(
     { port: contentPort, error: error.code ?? error.message },

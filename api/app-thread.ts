@@ -38,6 +38,8 @@ export interface ThreadApiOptions {
   contentKey?: string;
   analyticsUrl?: string;
   chatAttachments?: ApiDeps["chatAttachments"];
+  analyticsRetentionDays?: number;
+  analyticsAnonymousPerHour?: number;
 }
 
 /** Set by the server build (scripts/build-server.mjs): this code runs bundled, compiled modules lie beside it. */
@@ -94,6 +96,8 @@ export function createThreadHandler(
     contentKey: options.contentKey,
     analyticsUrl: options.analyticsUrl,
     chatAttachments: options.chatAttachments,
+    analyticsRetentionDays: options.analyticsRetentionDays,
+    analyticsAnonymousPerHour: options.analyticsAnonymousPerHour,
   });
   return async (request) => api.fetch(request);
 }

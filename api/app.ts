@@ -1,10 +1,11 @@
 import { Hono } from "hono";
+import { describeRoute } from "hono-openapi";
 import { readCommandStatus } from "./commands/run";
 import type { ApiDeps, ApiEnv } from "./context";
 import { forgetPrincipalsAfter, requireUser } from "./auth";
 import { CountCache } from "./queries/count-cache";
 import { ApiError, message, renderError } from "./errors";
-import { openApiDocument } from "./openapi";
+import { openApiDocument, operations } from "./openapi";
 import { platformRoutes } from "./routes/platform";
 import { courseRoutes } from "./routes/courses";
 import { lifecycleRoutes } from "./routes/lifecycle";
@@ -24,10 +25,14 @@ import { ltiAgsRoutes } from "./routes/lti-ags";
 import { ltiNrpsRoutes } from "./routes/lti-nrps";
 import { storageRoutes } from "./routes/storage";
 import { scormRoutes } from "./routes/scorm";
-import { params, idParams } from "./validate";
+import { idParams, refuseControlCharacters, validParams } from "./validate";
 import { createWriteLimiters } from "./write-limits";
-import { refuseControlCharacters } from "./validate";
+import { commandStatusSchema } from "../domain/contract/common";
 import { withRequestId } from "./db/log";
+
+const internalOperations = describeRoute({ tags: ["internal"], "x-internal": true } as Parameters<
+  typeof describeRoute
+>[0]);
 
 /** The embedded LMS API, mounted at /api. Reached in-process by the app or over HTTP by anyone. */
 export function createApi(deps: ApiDeps) {
@@ -62,7 +67,11 @@ export function createApi(deps: ApiDeps) {
   app.onError((err, c) => renderError(c, err));
   app.notFound((c) => renderError(c, new ApiError(404, { "": [message("notFound", "No such endpoint.")] })));
 
-  app.get("/openapi.json", (c) => c.json(openApiDocument()));
+  app.get(
+    "/openapi.json",
+    operations("meta")({ summary: "This document: every operation of the API (decision 034)", auth: "none" }),
+    openApiDocument(app),
+  );
   app.route("/platform/v1", platformRoutes());
   app.route("/lti/v1", ltiPlatformRoutes());
   app.route("/lti/v1", ltiAgsRoutes());
@@ -71,7 +80,16 @@ export function createApi(deps: ApiDeps) {
 
   const lms = new Hono<ApiEnv>();
   lms.use("/commands/*", requireUser);
-  lms.get("/commands/:id", (c) => readCommandStatus(c, params(c, idParams).id));
+  lms.get(
+    "/commands/:id",
+    operations("commands")({
+      summary: "Status of an asynchronous command (spec 7.7)",
+      response: commandStatusSchema,
+      notShown: true,
+    }),
+    validParams(idParams),
+    (c) => readCommandStatus(c, c.req.valid("param").id),
+  );
   lms.route("/", courseRoutes());
   lms.route("/", lifecycleRoutes());
   lms.route("/", groupWorkRoutes());
@@ -89,7 +107,11 @@ export function createApi(deps: ApiDeps) {
   app.route("/lms-storage/v1", storageRoutes());
   app.route("/scorm/v1", scormRoutes());
   // Decision 014: test support, only for the browser tests' server (server.ts decides and keeps it to loopback).
-  for (const [path, routes] of Object.entries(deps.internalRoutes ?? {})) app.route(path, routes);
+  // Whatever is mounted here is documented as internal (tag "internal", x-internal: true; decision 034).
+  for (const [path, routes] of Object.entries(deps.internalRoutes ?? {})) {
+    app.use(`${path}/*`, internalOperations);
+    app.route(path, routes);
+  }
   if (deps.jobs) startJobs(deps);
 
   return app;

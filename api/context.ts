@@ -55,6 +55,10 @@ export interface ApiDeps {
   scormLimits?: { maxBytes: number; maxEntries: number };
   /** ANALYTICS_URL: where the collector forwards the events it stores (decision 029). */
   analyticsUrl?: string;
+  /** ANALYTICS_RETENTION_DAYS: events older than this are deleted by the jobs (0 keeps them; decision 039). */
+  analyticsRetentionDays?: number;
+  /** ANALYTICS_ANONYMOUS_PER_HOUR: page views visitors of one address store in an hour (decision 039). */
+  analyticsAnonymousPerHour?: number;
   /** What files a chat message may carry (CHAT_ATTACHMENT_*); none: the defaults (decision 027). */
   chatAttachments?: AttachmentRules;
 }

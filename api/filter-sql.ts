@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { FilterField, FilterNode, FilterValue } from "../domain/filter-expression";
+import type { FilterField, FilterNode, FilterValue } from "../domain/filter-expression/fields";
 import { objectiveShowcases, objectives, objectiveWorkflowAggregates as owa } from "./db/schema";
 
 /**

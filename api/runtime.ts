@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { writeFileAtomicSync } from "./files/temporary";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { createLocalJWKSet, createRemoteJWKSet, exportJWK, generateKeyPair, jwtVerify, type JWK } from "jose";
@@ -29,7 +30,7 @@ export async function loadSecrets(dataDir: string): Promise<Secrets> {
     if (stored.operatorToken) return stored;
     // Written by a version without the operator token: add one.
     const upgraded = { ...stored, operatorToken: randomBytes(32).toString("base64url") };
-    writeFileSync(file, JSON.stringify(upgraded), { mode: 0o600 });
+    writeFileAtomicSync(file, JSON.stringify(upgraded), { mode: 0o600 });
     return upgraded;
   }
   const signingKey = await newSigningKey();
@@ -39,7 +40,8 @@ export async function loadSecrets(dataDir: string): Promise<Secrets> {
     signingKey,
     operatorToken: randomBytes(32).toString("base64url"),
   };
-  writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
+  // Whole or not at all (issue 29): a half-written secrets file would stop every later start.
+  writeFileAtomicSync(file, JSON.stringify(secrets), { mode: 0o600 });
   return secrets;
 }
 
@@ -53,7 +55,7 @@ export async function rotateSigningKey(dataDir: string): Promise<{ kid: string; 
   const secrets = await loadSecrets(dataDir);
   const signingKey = await newSigningKey();
   const previousSigningKeys = [secrets.signingKey, ...(secrets.previousSigningKeys ?? [])].slice(0, 1);
-  writeFileSync(join(dataDir, "secrets.json"), JSON.stringify({ ...secrets, signingKey, previousSigningKeys }), {
+  writeFileAtomicSync(join(dataDir, "secrets.json"), JSON.stringify({ ...secrets, signingKey, previousSigningKeys }), {
     mode: 0o600,
   });
   return { kid: String(signingKey.kid), kept: previousSigningKeys.map((k) => String(k.kid)) };

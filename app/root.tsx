@@ -13,15 +13,15 @@ import {
 } from "react-router";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/root";
-import { localeDirection, parseSupportedLocales, LOCALE_NAMES } from "#domain/locales";
+import { localeDirection, parseSupportedLocales, LOCALE_NAMES, portalDisplayName } from "#domain/locales";
 import { PUBLIC_MENU, pageTitle } from "#domain/menu";
-import { localeMiddleware, getLocale, translationsVersion } from "./services/i18n.server";
+import { localeMiddleware, getInstance, getLocale, translationsVersion } from "./services/i18n.server";
 import { requestStateMiddleware, state } from "./services/request.server";
 import { popToast } from "./services/toast.server";
 import { showBrowserAlert } from "./services/browser-support.server";
 import { record } from "./services/analytics.server";
 import { loadPublicSettings, publicLms } from "./services/user.server";
-import { Shell } from "./components/shell";
+import { LanguageMenu, Shell } from "./components/shell";
 import { Analytics } from "./components/analytics";
 import { BlockingLoader } from "./components/blocking-loader";
 import { ErrorPage, errorStatus, errorVariant } from "./components/error-page";
@@ -29,6 +29,19 @@ import { useNonce } from "./components/nonce";
 import stylesHref from "./styles/app.scss?url";
 
 export const middleware: Route.MiddlewareFunction[] = [requestStateMiddleware, localeMiddleware];
+
+/**
+ * An error page keeps what its error said of caching and of when to come back (the 429 page's
+ * Retry-After, issue 29); pages below the root set their own headers.
+ */
+export function headers({ errorHeaders }: Route.HeadersArgs) {
+  const out = new Headers();
+  for (const name of ["Retry-After", "Cache-Control"]) {
+    const value = errorHeaders?.get(name);
+    if (value) out.set(name, value);
+  }
+  return out;
+}
 
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesHref },
@@ -54,7 +67,11 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     shell ? null : loadPublicSettings(publicLms(context)),
     popToast(request, s.config),
   ]);
-  const portalName = shell?.settings["platform.common.portal_name"] ?? publicSettings?.portalName ?? "Learning Portal";
+  // Issue 25 item 3: the built-in name in the page's language, as on the sign-in page; a tenant's own name as written.
+  const portalName = portalDisplayName(
+    shell?.settings["platform.common.portal_name"] ?? publicSettings?.portalName,
+    getInstance(context).t("app.portalName"),
+  );
   const supported = parseSupportedLocales(
     shell?.settings["platform.common.supported_locales"] ?? publicSettings?.supportedLocales,
   );
@@ -150,7 +167,7 @@ export default function App() {
       <title>{pageTitle(names, root.portalName)}</title>
       <Analytics appEnv={root.env.APP_ENV} datalakeMinutes={root.datalakeMinutes} />
       {bare ? (
-        <BarePage portalName={root.portalName} framed={framed}>
+        <BarePage root={root} framed={framed}>
           <Outlet />
         </BarePage>
       ) : (
@@ -163,16 +180,12 @@ export default function App() {
   );
 }
 
-/** The public certificate's page (spec 2.1 'no menu'): the portal's name and the content only. */
-function BarePage({
-  portalName,
-  framed,
-  children,
-}: {
-  portalName: string;
-  framed: boolean;
-  children: React.ReactNode;
-}) {
+/**
+ * The public certificate's page (spec 2.1 'no menu'): the portal's name, the language menu (issue 25
+ * item 3: a visitor reads it in their language) and the content; framed (a proctored sitting inside its
+ * service's frame, issue 26): the content alone.
+ */
+function BarePage({ root, framed, children }: { root: RootData; framed: boolean; children: React.ReactNode }) {
   const { t } = useTranslation();
   if (framed)
     return (
@@ -186,7 +199,10 @@ function BarePage({
         {t("app.skipToContent")}
       </a>
       <header className="bare__header">
-        <p className="header__brand">{portalName}</p>
+        <p className="header__brand">{root.portalName}</p>
+        <div className="header__actions">
+          <LanguageMenu root={root} />
+        </div>
       </header>
       <main id="main" className="main bare__main" tabIndex={-1}>
         {children}

@@ -15,6 +15,9 @@ export const ANALYTICS_EVENTS = [
 ] as const;
 export type AnalyticsEventName = (typeof ANALYTICS_EVENTS)[number];
 
+/** The largest batch the beacon and the collector take (the front refuses more before reading it: 413). */
+export const ANALYTICS_BATCH_MAX_BYTES = 64 * 1024;
+
 /** Spec 9: a new analytics session after more than 7,200 s without activity. */
 export const ANALYTICS_SESSION_SECONDS = 7200;
 /** Spec 9 / setting `lms.datalake.sessionDuration`: the data-lake session, 30 minutes unless configured. */

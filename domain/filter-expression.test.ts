@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
-import {
-  andAll,
-  FILTER_FIELDS,
-  FILTER_LIMITS,
-  formatFilter,
-  normaliseIsoDateTime,
-  parseFilter,
-  type FilterNode,
-} from "./filter-expression";
+import { parseFilter } from "./filter-expression";
+import { FILTER_FIELDS, FILTER_LIMITS, type FilterNode } from "./filter-expression/fields";
+import { andAll, formatFilter } from "./filter-expression/format";
+import { normaliseIsoDateTime } from "./filter-expression/values";
 
 const U1 = "6f1c2a3b-4d5e-4f60-8a7b-9c0d1e2f3a4b";
 const U2 = "0e9d8c7b-6a59-4847-b635-241302f1e0d9";

@@ -6,10 +6,16 @@ import { match } from "@formatjs/intl-localematcher";
 import { DEFAULT_LOCALE, isSupportedLocale, SUPPORTED_LOCALES, type Locale } from "./locales";
 
 /**
- * Spec 9: the learner's language. An explicit choice (the `lng` cookie, OIDC `ui_locales`) wins when
- * it names a supported locale; then the tenant's default (`platform.common.locale`); then the
- * browser's Accept-Language, matched by the BCP 47 "best fit" algorithm (so `pt` finds pt-BR, `zh-HK`
- * finds zh-TW, `sr` finds sr-Latn); then en-US. Garbled values are ignored, never thrown.
+ * The learner's language (spec 9, issue 25 item 3), the same rule for the app and the embedded provider's
+ * pages: the learner's explicit choice (the `lng` cookie, OIDC `ui_locales`, a language saved in their
+ * profile — in the order given) when it names a supported locale; then the browser's Accept-Language,
+ * matched among the tenant's supported locales by the BCP 47 "best fit" algorithm (so `pt` finds pt-BR,
+ * `zh-HK` zh-TW, `sr` sr-Latn, `ar-EG` ar); then the tenant's default (`platform.common.locale`); then
+ * en-US (or the tenant's first supported locale when en-US is not among them). Garbled values are
+ * ignored, never thrown.
+ *
+ * The browser's language comes before the tenant's default: a person whose browser asks for Arabic gets
+ * Arabic in a tenant whose default is English, before and after signing in.
  */
 export function negotiateLocale(input: {
   chosen?: (string | null | undefined)[];
@@ -22,19 +28,34 @@ export function negotiateLocale(input: {
   for (const value of input.chosen ?? []) {
     for (const part of (value ?? "").split(/\s+/)) if (allowed(part)) return part;
   }
+  const browser = browserLocale(input.acceptLanguage, supported);
+  if (browser) return browser;
   if (input.tenantDefault && allowed(input.tenantDefault)) return input.tenantDefault;
-  const header = input.acceptLanguage ?? "";
-  if (header && header.length <= 500) {
-    const requested = new Negotiator({ headers: { "accept-language": header } })
-      .languages()
-      .filter((tag) => tag !== "*" && isWellFormedTag(tag));
-    if (requested.length) {
-      const fallback = supported.includes(DEFAULT_LOCALE) ? DEFAULT_LOCALE : supported[0];
-      const best = match(requested, supported, fallback, { algorithm: "best fit" });
-      if (allowed(best)) return best;
-    }
-  }
   return supported.includes(DEFAULT_LOCALE) ? DEFAULT_LOCALE : (supported[0] ?? DEFAULT_LOCALE);
+}
+
+/** No match: a value `match` returns only when none of the requested languages is close to a supported one. */
+const NO_MATCH = "und-x-none";
+
+/** The supported locale closest to the browser's Accept-Language, or null when none is close. */
+function browserLocale(header: string | null | undefined, supported: Locale[]): Locale | null {
+  if (!header || header.length > 500) return null;
+  const requested = new Negotiator({ headers: { "accept-language": header } })
+    .languages()
+    .filter((tag) => tag !== "*" && isWellFormedTag(tag));
+  if (!requested.length) return null;
+  const best = match(requested, supported, NO_MATCH, { algorithm: "best fit" });
+  if (!isSupportedLocale(best) || !supported.includes(best)) return null;
+  // "Best fit" falls back to English for languages it has no data on (Klingon → en-US): only a match of
+  // the same language counts as the browser's, so the tenant's default decides for the others.
+  const language = languageOf(best);
+  return requested.some((tag) => languageOf(tag) === language) ? best : null;
+}
+
+/** Norwegian (`no`) is written as Bokmål (`nb`) here; other tags by their language subtag. */
+function languageOf(tag: string): string {
+  const language = new Intl.Locale(tag).language;
+  return language === "no" ? "nb" : language;
 }
 
 function isWellFormedTag(tag: string): boolean {

@@ -23,7 +23,7 @@ describe("spec 9: locales", () => {
     expect(parseSupportedLocales(null)).toHaveLength(36);
   });
   it.each([
-    // [cookie, tenant default, Accept-Language, expected]
+    // [explicit choice, tenant default, Accept-Language, expected]
     ["de", null, "fr-FR,fr;q=0.9", "de"],
     [null, null, "fr-FR,fr;q=0.9,en;q=0.5", "fr"],
     [null, null, "pt", "pt-BR"],
@@ -31,20 +31,36 @@ describe("spec 9: locales", () => {
     [null, null, "zh-CN", "zh-CN"],
     [null, null, "zh-TW", "zh-TW"],
     [null, null, "sr-Latn-RS", "sr-Latn"],
+    [null, null, "ar-EG,ar;q=0.9", "ar"],
     [null, null, "en-GB,en;q=0.8", "en-US"],
     [null, null, "xx-YY, q=;;", "en-US"],
     [null, null, "%", "en-US"],
     [null, null, "", "en-US"],
     ["klingon", null, "ja", "ja"],
-    [null, "de", "fr", "de"],
+    // Issue 25 item 3: the browser's language before the tenant's default…
+    [null, "en-US", "ar", "ar"],
+    [null, "de", "fr", "fr"],
+    // …which decides when the browser asks for nothing supported, or nothing at all.
+    [null, "de", "xx-YY", "de"],
+    [null, "de", "", "de"],
+    [null, "de", "tlh", "de"],
     ["it", "de", "fr", "it"],
     [null, "xx", "ja;q=0.5,ko;q=0.9", "ko"],
+    [null, "xx", "tlh", "en-US"],
   ])(
-    "cookie %s, tenant %s, Accept-Language %s → %s (spec 9; tenant default before the browser's)",
+    "choice %s, tenant %s, Accept-Language %s → %s (issue 25: choice, browser, tenant, en-US)",
     (cookie, tenant, header, expected) => {
       expect(negotiateLocale({ chosen: [cookie], tenantDefault: tenant, acceptLanguage: header })).toBe(expected);
     },
   );
+  it("takes the explicit choices in order: the cookie, ui_locales (a list), a saved profile language", () => {
+    expect(negotiateLocale({ chosen: [null, "xx ar fr", "de"], acceptLanguage: "ja" })).toBe("ar");
+    expect(negotiateLocale({ chosen: [null, null, "de"], acceptLanguage: "ja" })).toBe("de");
+  });
+  it("matches the browser's language among the tenant's supported locales only", () => {
+    expect(negotiateLocale({ acceptLanguage: "ar", tenantDefault: "fr", supported: ["de", "fr"] })).toBe("fr");
+    expect(negotiateLocale({ acceptLanguage: "de-AT", tenantDefault: "fr", supported: ["de", "fr"] })).toBe("de");
+  });
   it("keeps to the tenant's supported list", () => {
     expect(negotiateLocale({ chosen: ["ja"], acceptLanguage: "ja", supported: ["de", "fr"] })).toBe("de");
     expect(negotiateLocale({ acceptLanguage: "fr", supported: ["de", "fr"] })).toBe("fr");

@@ -44,7 +44,8 @@ export const SUPPORTED_LOCALES = [
 export type Locale = (typeof SUPPORTED_LOCALES)[number];
 export const DEFAULT_LOCALE: Locale = "en-US";
 
-const RTL = new Set<string>(["ar", "he"]);
+/** Right-to-left languages: the two of the app's locales, and others a course may be written in. */
+const RTL = new Set<string>(["ar", "he", "fa", "ur", "ps", "yi", "dv", "ckb", "sd", "ug", "syr"]);
 
 export function isSupportedLocale(value: unknown): value is Locale {
   return typeof value === "string" && (SUPPORTED_LOCALES as readonly string[]).includes(value);
@@ -102,4 +103,39 @@ export function parseSupportedLocales(value: string | null | undefined): Locale[
     .map((s) => s.trim())
     .filter(isSupportedLocale);
   return list.length ? list : [DEFAULT_LOCALE];
+}
+
+/** The portal's name when the tenant has not named it (api/settings-defaults.ts). */
+const DEFAULT_PORTAL_NAME = "Learning Portal";
+
+/**
+ * The portal's name on a page (issue 25 item 3): the tenant's own name as it wrote it, or — when the
+ * tenant kept the built-in default — that default in the page's language (`translated`), on the sign-in
+ * page and in the app alike.
+ */
+export function portalDisplayName(configured: string | null | undefined, translated: string): string {
+  const name = configured?.trim();
+  return name && name !== DEFAULT_PORTAL_NAME ? name : translated || DEFAULT_PORTAL_NAME;
+}
+
+/** The `lang` and `dir` attributes of a text from data (issue 25 item 2). */
+export interface TextLanguage {
+  lang?: string;
+  dir: "ltr" | "rtl" | "auto";
+}
+
+/**
+ * Issue 25 item 2: a course's texts (names, descriptions, lessons, quotations) keep their own language
+ * and direction whatever the page's: `lang` and `dir` from the course's language when it is known, else
+ * `dir="auto"` (the browser takes the direction from the text's first strong character). Code inside is
+ * always left to right (app.scss).
+ */
+export function textLanguage(language: string | null | undefined): TextLanguage {
+  if (!language) return { dir: "auto" };
+  try {
+    const [tag] = Intl.getCanonicalLocales(language);
+    return tag ? { lang: tag, dir: localeDirection(tag) } : { dir: "auto" };
+  } catch {
+    return { dir: "auto" };
+  }
 }

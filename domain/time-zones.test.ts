@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatOffset, isTimeZone, zoneOffsetMinutes, zoneOptions } from "./time-zones";
+import { formatOffset, isTimeZone, zoneOffsetMinutes } from "./time-zones";
 
 const WINTER = new Date("2026-01-15T12:00:00.000Z");
 const SUMMER = new Date("2026-07-15T12:00:00.000Z");
@@ -27,17 +27,6 @@ describe("formatOffset", () => {
     [-240, "UTC\u221204:00"],
     [-570, "UTC\u221209:30"],
   ])("%i → %s", (m, s) => expect(formatOffset(m)).toBe(s));
-});
-
-describe("zoneOptions", () => {
-  it("lists every zone of the runtime (and UTC), sorted by offset then name", () => {
-    const options = zoneOptions(WINTER);
-    expect(options.length).toBeGreaterThanOrEqual(Intl.supportedValuesOf("timeZone").length);
-    expect(options.some((o) => o.id === "UTC")).toBe(true);
-    for (let i = 1; i < options.length; i++) {
-      expect(options[i - 1].offsetMinutes).toBeLessThanOrEqual(options[i].offsetMinutes);
-    }
-  });
 });
 
 describe("isTimeZone (POST users/{id}/timezone refuses unknown zones)", () => {

@@ -1,15 +1,8 @@
 /**
- * Time zones of the profile (spec 2.9 'Preferred time zone'): every IANA zone the runtime knows,
- * with its UTC offset at a given instant. Pure: the instant is a parameter.
+ * Time zones of the profile (spec 2.9 'Preferred time zone'): a zone's UTC offset at a given instant
+ * and its "UTC+05:30" form. Pure: the instant is a parameter. The list itself (IANA's current names,
+ * CLDR's data) is app/services/time-zones.server.ts.
  */
-
-export interface ZoneOption {
-  id: string;
-  /** Minutes east of UTC at the instant asked. */
-  offsetMinutes: number;
-  /** "UTC+05:30", "UTC−03:00", "UTC+00:00" (a real minus sign). */
-  offset: string;
-}
 
 /** Minutes east of UTC of `zone` at `at`, from the zone's own wall clock. */
 export function zoneOffsetMinutes(zone: string, at: Date): number {
@@ -33,19 +26,6 @@ export function formatOffset(minutes: number): string {
   const sign = minutes < 0 ? "\u2212" : "+";
   const abs = Math.abs(minutes);
   return `UTC${sign}${String(Math.floor(abs / 60)).padStart(2, "0")}:${String(abs % 60).padStart(2, "0")}`;
-}
-
-/** Zones sorted by their offset now, then by name; `zones` defaults to the runtime's list. */
-export function zoneOptions(at: Date, zones: readonly string[] = Intl.supportedValuesOf("timeZone")): ZoneOption[] {
-  const all = new Set(zones);
-  // "UTC" is not in every runtime's list, yet it is a valid choice and the default.
-  all.add("UTC");
-  return [...all]
-    .map((id) => {
-      const offsetMinutes = zoneOffsetMinutes(id, at);
-      return { id, offsetMinutes, offset: formatOffset(offsetMinutes) };
-    })
-    .sort((a, b) => a.offsetMinutes - b.offsetMinutes || a.id.localeCompare(b.id));
 }
 
 /** A zone the runtime can format dates in (IANA names and their aliases). */

@@ -14,6 +14,39 @@ const unitOnly = process.argv.includes("--unit-only");
 const work = mkdtempSync(join(tmpdir(), "learner-tests-"));
 let passed = 0;
 let failed = 0;
+/** The names of the tests that failed, printed before the last line so a CI log's tail says which. */
+const failures = [];
+
+function vitestFailures(report) {
+  for (const file of report.testResults ?? []) {
+    const failedTests = (file.assertionResults ?? []).filter((t) => t.status === "failed");
+    for (const t of failedTests) failures.push(`${file.name.replace(process.cwd() + "/", "")} › ${t.fullName}`);
+    if (file.status === "failed" && failedTests.length === 0) {
+      failures.push(
+        `${file.name.replace(process.cwd() + "/", "")} (suite failed: ${String(file.message).slice(0, 200)})`,
+      );
+    }
+  }
+}
+
+function playwrightFailures(report, label) {
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status === "unexpected") {
+          const last = t.results?.at(-1);
+          const why = last?.error?.message?.split("\n")[0]?.slice(0, 200) ?? "";
+          failures.push(
+            `[${label} ${t.projectName}] ${spec.file}:${spec.line} › ${[...titles, spec.title].join(" › ")} — ${why}`,
+          );
+        }
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+  };
+  // The top suites are the files: their titles are the file names, already in spec.file.
+  for (const suite of report.suites ?? []) walk(suite, []);
+}
 
 function run(cmd, args, env = {}) {
   const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...env } });
@@ -111,6 +144,7 @@ if (!e2eOnly) {
   );
   if (existsSync(out)) {
     const r = JSON.parse(readFileSync(out, "utf8"));
+    vitestFailures(r);
     passed += r.numPassedTests ?? 0;
     failed += (r.numFailedTests ?? 0) + (r.numFailedTestSuites && !r.numFailedTests ? r.numFailedTestSuites : 0);
   } else if (status !== 0) {
@@ -133,6 +167,7 @@ if (!unitOnly) {
     });
     if (existsSync(out)) {
       const r = JSON.parse(readFileSync(out, "utf8"));
+      playwrightFailures(r, "e2e");
       passed += (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0);
       failed += r.stats?.unexpected ?? 0;
       if (status !== 0 && !(r.stats?.unexpected > 0)) failed += 1;
@@ -165,6 +200,7 @@ if (!unitOnly) {
     });
     if (existsSync(extOut)) {
       const r = JSON.parse(readFileSync(extOut, "utf8"));
+      playwrightFailures(r, "external");
       passed += (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0);
       failed += r.stats?.unexpected ?? 0;
       if (extStatus !== 0 && !(r.stats?.unexpected > 0)) failed += 1;
@@ -181,6 +217,7 @@ if (!unitOnly) {
       });
       if (existsSync(nodesOut)) {
         const r = JSON.parse(readFileSync(nodesOut, "utf8"));
+        playwrightFailures(r, "nodes");
         passed += (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0);
         failed += r.stats?.unexpected ?? 0;
         if (nodesStatus !== 0 && !(r.stats?.unexpected > 0)) failed += 1;
@@ -193,5 +230,9 @@ if (!unitOnly) {
 
 stopPostgres();
 rmSync(work, { recursive: true, force: true });
+if (failures.length > 0) {
+  console.log(`[test] what failed (${failures.length}):`);
+  for (const f of failures) console.log(`  ✘ ${f}`);
+}
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : 0);

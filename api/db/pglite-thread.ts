@@ -15,6 +15,9 @@ type Reply =
 /** A NOTIFY the thread's PGlite delivered on a channel the main thread listens to (decision 019). */
 type Notification = { notification: { channel: string; payload: string } };
 
+/** The thread asks for the next chunk of a request's body (issue 29 item 2): bodies cross as they are read. */
+type BodyPull = { bodyPull: { stream: number; seq: number } };
+
 interface Queryable {
   query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
   exec(sql: string): Promise<Results[]>;
@@ -36,6 +39,9 @@ export class PGliteThread implements Queryable {
   readonly #worker: Worker;
   readonly #pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
   readonly #channels = new Map<string, Set<(payload: string) => void>>();
+  /** Request bodies the thread reads on demand: id → reader (issue 29 item 2). */
+  readonly #requestBodies = new Map<number, ReadableStreamDefaultReader<Uint8Array>>();
+  #nextRequestBody = 1;
   #next = 1;
   #closed: Error | null = null;
 
@@ -52,9 +58,11 @@ export class PGliteThread implements Queryable {
     const ready = new Promise<void>((resolve, reject) => {
       client.#pending.set(0, { resolve: () => resolve(), reject });
     });
-    worker.on("message", (reply: Reply | Notification) =>
-      "notification" in reply ? client.#notify(reply.notification) : client.#settle(reply),
-    );
+    worker.on("message", (reply: Reply | Notification | BodyPull) => {
+      if ("notification" in reply) client.#notify(reply.notification);
+      else if ("bodyPull" in reply) void client.#pullRequestBody(reply.bodyPull);
+      else client.#settle(reply);
+    });
     worker.on("error", (error) => client.#fail(error));
     worker.on("exit", (code) => client.#fail(new Error(`the database thread stopped (exit code ${code})`)));
     await ready;
@@ -115,15 +123,65 @@ export class PGliteThread implements Queryable {
   }
 
   /**
-   * One request to the API in the database thread. JSON and text answers arrive whole; other
-   * bodies (files) stream, one chunk per pull, so a slow reader never piles up a file in memory.
+   * The next chunk of a request body the thread reads, sent when the thread asks for it: nothing of a
+   * body is read before the API's handler reads it (after its sign-in and permission checks), and a
+   * body never piles up whole in either thread (issue 29 item 2).
+   */
+  async #pullRequestBody({ stream, seq }: BodyPull["bodyPull"]) {
+    const reader = this.#requestBodies.get(stream);
+    let message: Record<string, unknown>;
+    const transfer: ArrayBuffer[] = [];
+    try {
+      const step = reader ? await reader.read() : { done: true as const, value: undefined };
+      if (step.done) {
+        this.#requestBodies.delete(stream);
+        message = { op: "body", seq, done: true };
+      } else {
+        // A copy owns its buffer, so it can be transferred (stream chunks may share a pooled one).
+        const chunk = new Uint8Array(step.value).buffer;
+        transfer.push(chunk);
+        message = { op: "body", seq, done: false, chunk };
+      }
+    } catch (error) {
+      this.#requestBodies.delete(stream);
+      message = { op: "body", seq, error: error instanceof Error ? error.message : String(error) };
+    }
+    if (!this.#closed) this.#worker.postMessage(message, transfer);
+  }
+
+  /** Lets go of a request body the API did not read to its end (a refusal, an error). */
+  #releaseRequestBody(stream: number | undefined) {
+    if (stream === undefined) return;
+    const reader = this.#requestBodies.get(stream);
+    this.#requestBodies.delete(stream);
+    void reader?.cancel().catch(() => undefined);
+  }
+
+  /**
+   * One request to the API in the database thread. Its body crosses as the API reads it, one chunk
+   * per pull (never read here first: an anonymous upload is refused before a byte of it is read). JSON
+   * and text answers arrive whole; other bodies (files) stream, one chunk per pull, so a slow reader
+   * never piles up a file in memory.
    */
   async fetch(request: Request): Promise<Response> {
-    const body = request.body ? await request.arrayBuffer() : null;
-    const reply = await this.#send<FetchReply>(
-      { op: "fetch", method: request.method, url: request.url, headers: [...request.headers], body },
-      body ? [body] : [],
-    );
+    let bodyStream: number | undefined;
+    if (request.body) {
+      bodyStream = this.#nextRequestBody++;
+      this.#requestBodies.set(bodyStream, request.body.getReader());
+    }
+    let reply: FetchReply;
+    try {
+      reply = await this.#send<FetchReply>({
+        op: "fetch",
+        method: request.method,
+        url: request.url,
+        headers: [...request.headers],
+        bodyStream,
+      });
+    } finally {
+      // The answer is decided: what the API did not read of the body is not read at all.
+      this.#releaseRequestBody(bodyStream);
+    }
     const init = { status: reply.status, headers: reply.headers };
     if (reply.stream === undefined) return new Response(reply.body, init);
     const stream = reply.stream;

@@ -9,10 +9,12 @@
  *
  * Messages in:  { id, op: "query", sql, params, rowMode, tx? } | { id, op: "exec", sql, tx? }
  *               { id, op: "begin" } | { id, op: "end", tx, commit } | { id, op: "close" }
- *               { id, op: "host", module, options } | { id, op: "fetch", method, url, headers, body }
+ *               { id, op: "host", module, options } | { id, op: "fetch", method, url, headers, bodyStream? }
  *               { id, op: "pull", stream } | { id, op: "cancel", stream } | { id, op: "listen", channel }
+ *               { op: "body", seq, done, chunk? , error? } (a chunk of a request body this thread asked for)
  * Messages out: { id, ok: true, result } | { id, ok: false, error }
  *               { notification: { channel, payload } } (after "listen": PGlite's NOTIFYs, decision 019)
+ *               { bodyPull: { stream, seq } } (the next chunk of a request's body, when the API reads it)
  *
  * Plain JavaScript so that it loads in any Node process (tsx, vitest, plain node) without a loader;
  * `host` (decision 012) imports the module it names (the LMS API's `api/app-thread.ts`), registering
@@ -308,10 +310,46 @@ async function host(message) {
   api = await module.createThreadHandler(localClient(), message.options);
 }
 
+/** Chunks of request bodies asked of the main thread: seq → { resolve, reject }. */
+const bodyPulls = new Map();
+let nextBodyPull = 1;
+
+/**
+ * A request's body as the main thread holds it (issue 29 item 2): each read asks for one chunk, so
+ * nothing is read before the API's handler reads it — after its sign-in and permission checks.
+ */
+function requestBody(stream) {
+  const next = () =>
+    new Promise((resolve, reject) => {
+      const seq = nextBodyPull++;
+      bodyPulls.set(seq, { resolve, reject });
+      port.postMessage({ bodyPull: { stream, seq } });
+    });
+  return new ReadableStream(
+    {
+      async pull(controller) {
+        const step = await next();
+        if (step.done) controller.close();
+        else controller.enqueue(new Uint8Array(step.chunk));
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
+function bodyChunk(message) {
+  const waiting = bodyPulls.get(message.seq);
+  if (!waiting) return;
+  bodyPulls.delete(message.seq);
+  if (message.error !== undefined) waiting.reject(new Error(message.error));
+  else waiting.resolve(message);
+}
+
 async function fetchApi(message) {
   if (!api) throw new Error("nothing is hosted in the database thread");
+  const body = message.bodyStream === undefined ? undefined : requestBody(message.bodyStream);
   const response = await api(
-    new Request(message.url, { method: message.method, headers: message.headers, body: message.body ?? undefined }),
+    new Request(message.url, { method: message.method, headers: message.headers, body, duplex: "half" }),
   );
   const head = { status: response.status, headers: [...response.headers] };
   if (!response.body || NULL_BODY_STATUS.has(response.status) || message.method === "HEAD") {
@@ -421,6 +459,7 @@ function transferables(result) {
 }
 
 port.on("message", (message) => {
+  if (message.op === "body") return bodyChunk(message);
   handle(message).then(
     (result) => port.postMessage({ id: message.id, ok: true, result }, transferables(result)),
     (error) => port.postMessage({ id: message.id, ok: false, error: serializeError(error) }),

@@ -2,7 +2,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEMO_DIR, DemoContentError, loadDemoContent, readHtml } from "./demo-content";
+import { loadDemoContent } from "./demo-content";
+import { DEMO_DIR, DemoContentError, readHtml } from "./content/files";
 import {
   ActivityContentType,
   ActivityKind,

@@ -17,7 +17,9 @@
 import { count, inArray } from "drizzle-orm";
 import type { Db } from "../db/client";
 import * as s from "../db/schema";
-import { demoContent, type ActivityDef, type ConstraintDef, type CourseDef } from "./demo-content";
+import { demoContent, type CourseDef } from "./demo-content";
+import type { ActivityDef } from "./content/activities";
+import type { ConstraintDef } from "./content/schemas";
 import { CONSTRAINT_DATE_FIELDS } from "../../domain/activity-access";
 import { contentPageRows, insertContentPages } from "../content-pages";
 import { storageRoots } from "../files/roots";

@@ -11,12 +11,14 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
 import * as s from "../db/schema";
-import { demoContent, type CourseDef, type DemoUser, type GradingScaleDef } from "./demo-content";
+import { demoContent, type CourseDef } from "./demo-content";
+import type { DemoUser, GradingScaleDef } from "./content/schemas";
 import { rootChildrenCount, seedActivities, type Tx } from "./seed-activities";
-import { accessColumns, applyLearnerRecipes } from "./seed-learners";
+import { applyLearnerRecipes } from "./seed-learners";
+import { accessColumns } from "./recipe-values";
 
 export type { Tx };
-export { daysFrom, gradeScore, type ScaleForGrading } from "./seed-learners";
+export { daysFrom, gradeScore, type ScaleForGrading } from "./recipe-values";
 
 /** A course's key in the data files: its folder name under api/demo/data/courses/ ("python-basics"). */
 export type CatalogSlug = string;
@@ -166,6 +168,7 @@ export async function seedCatalog(
         name: c.name,
         code: c.code,
         description: c.description,
+        language: c.language ?? null,
         about: c.about,
         imageUrl: c.cover ? coverUrl(c.slug) : null,
         state: c.state,

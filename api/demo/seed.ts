@@ -5,7 +5,8 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { demoContent, type DemoUser } from "./demo-content";
+import { demoContent } from "./demo-content";
+import type { DemoUser } from "./content/schemas";
 import { hashPassword } from "../idp/password";
 import * as s from "../db/schema";
 import { localStore, type FileStore } from "../files/object-store";

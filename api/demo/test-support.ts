@@ -8,6 +8,19 @@ import { Hono } from "hono";
 import type { ApiEnv } from "../context";
 import { ApiError, message } from "../errors";
 import { jsonBody } from "../validate";
+import { operations } from "../openapi";
+
+/**
+ * Internal operations (decision 034): the API marks whatever it mounts from `deps.internalRoutes` as
+ * internal too. The bodies' schemas live in the seed modules, which load only when a request comes.
+ */
+const op = (summary: string, body?: string) =>
+  operations("test support")({
+    summary,
+    auth: "none",
+    internal: true,
+    ...(body ? { body: { type: "application/json", description: body } } : {}),
+  });
 
 export const TEST_SUPPORT_PATH = "/api/test-support/";
 
@@ -36,53 +49,72 @@ function testSupportRoutes() {
    * → 201 { id, email, password, name }: a learner in the demo tenant, its enrolments made from
    * the same recipes as the demo users' (api/demo/data/learners/).
    */
-  r.post("/learners", async (c) => {
-    const [{ createLearner, learnerRequestSchema }, { DemoContentError }] = await Promise.all([
-      import("./seed-learners"),
-      import("./demo-content"),
-    ]);
-    const request = await jsonBody(c, learnerRequestSchema);
-    try {
-      return c.json(await createLearner(c.get("db"), request, c.get("now")), 201);
-    } catch (error) {
-      if (error instanceof DemoContentError)
-        throw new ApiError(400, { [error.field]: [message("invalid", error.message)] });
-      throw error;
-    }
-  });
+  r.post(
+    "/learners",
+    op(
+      "A learner of its own for one browser test, with enrolments from the demo's recipes (201)",
+      "{ like?, enrolments?, firstName?, lastName?, timezone? } (learnerRequestSchema in api/demo/test-learners.ts)",
+    ),
+    async (c) => {
+      const [{ createLearner, learnerRequestSchema }, { DemoContentError }] = await Promise.all([
+        import("./test-learners"),
+        import("./content/files"),
+      ]);
+      const request = await jsonBody(c, learnerRequestSchema);
+      try {
+        return c.json(await createLearner(c.get("db"), request, c.get("now")), 201);
+      } catch (error) {
+        if (error instanceof DemoContentError)
+          throw new ApiError(400, { [error.field]: [message("invalid", error.message)] });
+        throw error;
+      }
+    },
+  );
 
   /**
    * POST /api/test-support/v1/impersonations { admin, as } → 201 { id, url }: what the operator's
    * `npm run sessions -- impersonate` makes (decision 017), with a relative link.
    */
-  r.post("/impersonations", async (c) => {
-    const { operatorCommand, OperatorError, runOperatorCommand } = await import("../sessions/operator");
-    const body = await jsonBody(c, operatorCommand);
-    if (body.command !== "impersonate") throw new ApiError(400, { command: [message("invalid", "impersonate only")] });
-    try {
-      return c.json(await runOperatorCommand(c.get("db"), body, ""), 201);
-    } catch (error) {
-      if (error instanceof OperatorError) throw new ApiError(400, { "": [message("invalid", error.message)] });
-      throw error;
-    }
-  });
+  r.post(
+    "/impersonations",
+    op(
+      "What `npm run sessions -- impersonate` makes (decision 017), with a relative link (201)",
+      '{ command: "impersonate", admin, as }',
+    ),
+    async (c) => {
+      const { operatorCommand, OperatorError, runOperatorCommand } = await import("../sessions/operator");
+      const body = await jsonBody(c, operatorCommand);
+      if (body.command !== "impersonate")
+        throw new ApiError(400, { command: [message("invalid", "impersonate only")] });
+      try {
+        return c.json(await runOperatorCommand(c.get("db"), body, ""), 201);
+      } catch (error) {
+        if (error instanceof OperatorError) throw new ApiError(400, { "": [message("invalid", error.message)] });
+        throw error;
+      }
+    },
+  );
 
   /**
    * GET /api/test-support/v1/analytics-events?userId= → { data: [{ name, page, props }] }: what the
    * collector stored for one learner, oldest first (issue 16 item 8's server-side events).
    */
-  r.get("/analytics-events", async (c) => {
-    const [{ analyticsEvents }, { asc, eq }] = await Promise.all([import("../db/schema"), import("drizzle-orm")]);
-    const userId = c.req.query("userId") ?? "";
-    if (!/^[0-9a-f-]{36}$/.test(userId)) throw new ApiError(400, { userId: [message("invalid", "a user id")] });
-    const rows = await c
-      .get("db")
-      .select({ name: analyticsEvents.name, page: analyticsEvents.page, props: analyticsEvents.props })
-      .from(analyticsEvents)
-      .where(eq(analyticsEvents.userId, userId))
-      .orderBy(asc(analyticsEvents.createdAt));
-    return c.json({ data: rows });
-  });
+  r.get(
+    "/analytics-events",
+    op("What the analytics collector stored for one learner (?userId=), oldest first"),
+    async (c) => {
+      const [{ analyticsEvents }, { asc, eq }] = await Promise.all([import("../db/schema"), import("drizzle-orm")]);
+      const userId = c.req.query("userId") ?? "";
+      if (!/^[0-9a-f-]{36}$/.test(userId)) throw new ApiError(400, { userId: [message("invalid", "a user id")] });
+      const rows = await c
+        .get("db")
+        .select({ name: analyticsEvents.name, page: analyticsEvents.page, props: analyticsEvents.props })
+        .from(analyticsEvents)
+        .where(eq(analyticsEvents.userId, userId))
+        .orderBy(asc(analyticsEvents.createdAt));
+      return c.json({ data: rows });
+    },
+  );
 
   /**
    * POST /api/test-support/v1/scorm-courses?learner=ID&name=… with a zip as the body → 201 { courseId,
@@ -146,7 +178,7 @@ function testSupportRoutes() {
    * GET /api/test-support/v1/mail?to=<address> → { data: [{ kind, subject, text, sentAt }] }: the
    * e-mails to one address, newest first (issue 26: the sign-up and password-reset links the tests open).
    */
-  r.get("/mail", async (c) => {
+  r.get("/mail", op("The e-mails the outbox holds for one address (?to=), newest first"), async (c) => {
     const [{ mailOutbox }, { desc, sql }] = await Promise.all([import("../db/schema"), import("drizzle-orm")]);
     const to = (c.req.query("to") ?? "").trim().toLowerCase();
     if (!to || to.length > 254) throw new ApiError(400, { to: [message("invalid", "an e-mail address")] });

@@ -6,6 +6,8 @@
  * removes what was written (`removeStored`).
  */
 import { createHash } from "node:crypto";
+import { Readable } from "node:stream";
+import { Busboy, type BusboyFileStream } from "@fastify/busboy";
 import type { Context } from "hono";
 import type { ApiEnv } from "../context";
 import { ApiError, message, zodErrors } from "../errors";
@@ -57,60 +59,167 @@ const refusalMessage = (r: AttachmentRefusal) =>
 
 const refuse = (r: AttachmentRefusal) => new ApiError(400, { [CHAT_ATTACHMENTS_FIELD]: [refusalMessage(r)] });
 
+/** A part of a multipart body, in the order it was sent. */
+type Part =
+  | { kind: "field"; name: string; value: string }
+  | { kind: "file"; name: string; filename: string; stream: BusboyFileStream };
+
+/**
+ * The parts of a `multipart/form-data` body one at a time, read from the stream only as they are
+ * asked for (busboy, with limits): a file's bytes are not read before the caller takes its part.
+ * `stop()` lets go of the rest of the body without reading it.
+ */
+function multipartParts(
+  body: ReadableStream<Uint8Array>,
+  contentType: string,
+  limits: NonNullable<ConstructorParameters<typeof Busboy>[0]["limits"]>,
+): { next(): Promise<Part | null>; stop(): void } {
+  const source = Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>);
+  const parser = Busboy({ headers: { "content-type": contentType }, limits });
+  const queue: (Part | null | Error)[] = [];
+  let waiting: ((item: Part | null | Error) => void) | null = null;
+  const push = (item: Part | null | Error) => {
+    if (waiting) {
+      const resolve = waiting;
+      waiting = null;
+      resolve(item);
+    } else queue.push(item);
+  };
+  const refused = (code: string) => () => push(Object.assign(new Error(code), { code }));
+  parser.on("field", (name, value, nameTruncated, valueTruncated) =>
+    nameTruncated || valueTruncated ? refused("fieldTooLong")() : push({ kind: "field", name, value }),
+  );
+  parser.on("file", (name, stream, filename) => push({ kind: "file", name, filename: filename ?? "", stream }));
+  parser.on("filesLimit", refused("tooManyFiles"));
+  parser.on("fieldsLimit", refused("tooManyFields"));
+  parser.on("partsLimit", refused("tooManyFields"));
+  parser.on("finish", () => push(null));
+  parser.on("error", (error: Error) => push(error));
+  source.on("error", (error: Error) => push(error));
+  source.pipe(parser);
+  return {
+    next: () =>
+      new Promise<Part | null>((resolve, reject) => {
+        const settle = (item: Part | null | Error) => (item instanceof Error ? reject(item) : resolve(item));
+        if (queue.length > 0) settle(queue.shift()!);
+        else waiting = settle;
+      }),
+    // Unpiped and paused, not destroyed: what is left is never read (the front closes the connection).
+    stop: () => {
+      source.unpipe(parser);
+      source.pause();
+    },
+  };
+}
+
+/** A file part's bytes, at most `max` (null when it has more). */
+async function readPart(stream: BusboyFileStream, max: number): Promise<Uint8Array | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > max) {
+      stream.resume();
+      return null;
+    }
+    chunks.push(chunk);
+  }
+  return stream.truncated ? null : new Uint8Array(Buffer.concat(chunks, size));
+}
+
+const TEXT_FIELDS = new Set(["id", "objectiveId", "channel", "body"]);
+
 /**
  * A create-chat-messages post as `multipart/form-data`: its text fields (the JSON command's) and its
- * files, each checked. An empty file part is no file (a form sends one when nothing was chosen). A
- * message needs text or a file. Bad input is a 400 with field messages (never a 500); a body past the
- * rules' limit a 413.
+ * files, each checked. The body is read as it arrives (issue 29 item 2): the text fields come first,
+ * and `authorise` runs on them before a byte of any file is read — a caller who may not post there
+ * (not a member, a read-only channel) is refused without the files being read at all. An empty file
+ * part is no file (a form sends one when nothing was chosen). A message needs text or a file. Bad
+ * input is a 400 with field messages (never a 500); a body past the rules' limit a 413.
  */
 export async function readChatUpload(
   c: Context<ApiEnv>,
   rules: AttachmentRules,
+  authorise: (fields: CreateChatMessage) => Promise<void>,
 ): Promise<{ fields: CreateChatMessage; files: IncomingAttachment[]; fingerprint: unknown }> {
   const length = Number(c.req.header("content-length") ?? 0);
   if (length > attachmentBodyLimit(rules))
     throw new ApiError(413, { [CHAT_ATTACHMENTS_FIELD]: [refusalMessage(tooLarge(rules))] });
-  let form: FormData;
-  try {
-    form = await c.req.raw.formData();
-  } catch {
-    throw new ApiError(400, { "": [message("invalidForm", "The form could not be read.")] });
-  }
+  const invalidForm = () => new ApiError(400, { "": [message("invalidForm", "The form could not be read.")] });
+  const body = c.req.raw.body;
+  if (!body) throw invalidForm();
+  const parts = multipartParts(body, c.req.header("content-type") ?? "", {
+    fieldNameSize: 100,
+    fieldSize: 64 * 1024,
+    fields: 20,
+    // One more than allowed, so that one too many is seen and refused with the spec's message.
+    files: rules.maxCount + 1,
+    fileSize: rules.maxBytes + 1,
+    parts: rules.maxCount + 21,
+    headerPairs: 20,
+  });
   const text: Record<string, string> = {};
-  for (const name of ["id", "objectiveId", "channel", "body"]) {
-    const value = form.get(name);
-    if (typeof value !== "string") continue;
-    if (hasControlCharacters(value))
-      throw new ApiError(400, {
-        "": [message("invalidCharacters", "The request holds control characters no text contains.")],
-      });
-    text[name] = value;
-  }
-  const parsed = createChatMessageFieldsSchema.safeParse(text);
-  if (!parsed.success) throw new ApiError(400, zodErrors(parsed.error));
-  const parts = form.getAll(CHAT_ATTACHMENTS_FIELD).filter((p): p is File => typeof p !== "string");
-  const chosen = parts.filter((f) => f.size > 0 || f.name !== "");
-  const tooMany = checkAttachmentCount(chosen.length, rules);
-  if (tooMany) throw refuse(tooMany);
+  let fields: CreateChatMessage | null = null;
+  /** The text fields, checked and authorised once: before the first file, or at the end. */
+  const fieldsOnce = async (): Promise<CreateChatMessage> => {
+    if (fields) return fields;
+    const parsed = createChatMessageFieldsSchema.safeParse(text);
+    if (!parsed.success) throw new ApiError(400, zodErrors(parsed.error));
+    await authorise(parsed.data);
+    fields = parsed.data;
+    return fields;
+  };
   const files: IncomingAttachment[] = [];
-  for (const file of chosen) {
-    if (file.size > rules.maxBytes) throw refuse(tooLarge(rules));
-    const bytes = new Uint8Array(await file.arrayBuffer());
-    const name = attachmentDisplayName(file.name);
-    const verdict = checkAttachment({ name, size: bytes.byteLength, bytes }, rules);
-    if ("refusal" in verdict) throw refuse(verdict.refusal);
-    const id = crypto.randomUUID();
-    files.push({ id, name, size: bytes.byteLength, kind: verdict.kind, bytes, path: "" });
+  try {
+    for (;;) {
+      let part: Part | null;
+      try {
+        part = await parts.next();
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (code === "tooManyFiles") throw refuse(checkAttachmentCount(rules.maxCount + 1, rules)!);
+        throw invalidForm();
+      }
+      if (!part) break;
+      if (part.kind === "field") {
+        if (!TEXT_FIELDS.has(part.name)) continue;
+        if (hasControlCharacters(part.value))
+          throw new ApiError(400, {
+            "": [message("invalidCharacters", "The request holds control characters no text contains.")],
+          });
+        text[part.name] = part.value;
+        continue;
+      }
+      if (part.name !== CHAT_ATTACHMENTS_FIELD) {
+        part.stream.resume();
+        continue;
+      }
+      await fieldsOnce();
+      const bytes = await readPart(part.stream, rules.maxBytes);
+      if (!bytes) throw refuse(tooLarge(rules));
+      // A form sends an empty part without a name when nothing was chosen.
+      if (bytes.byteLength === 0 && part.filename === "") continue;
+      const tooMany = checkAttachmentCount(files.length + 1, rules);
+      if (tooMany) throw refuse(tooMany);
+      const name = attachmentDisplayName(part.filename);
+      const verdict = checkAttachment({ name, size: bytes.byteLength, bytes }, rules);
+      if ("refusal" in verdict) throw refuse(verdict.refusal);
+      files.push({ id: crypto.randomUUID(), name, size: bytes.byteLength, kind: verdict.kind, bytes, path: "" });
+    }
+  } catch (error) {
+    parts.stop();
+    throw error;
   }
-  if (!parsed.data.body && files.length === 0)
+  const checked = await fieldsOnce();
+  if (!checked.body && files.length === 0)
     throw new ApiError(400, { body: [message("required", "Field is required")] });
-  for (const f of files) f.path = `chat/${parsed.data.id}/${f.id}`;
+  for (const f of files) f.path = `chat/${checked.id}/${f.id}`;
   // The command's input as its fingerprint sees it: the fields and each file's name and contents.
   const fingerprint = {
-    ...parsed.data,
+    ...checked,
     attachments: files.map((f) => ({ name: f.name, sha256: createHash("sha256").update(f.bytes).digest("base64url") })),
   };
-  return { fields: parsed.data, files, fingerprint };
+  return { fields: checked, files, fingerprint };
 }
 
 /**

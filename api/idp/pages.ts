@@ -1,3 +1,4 @@
+import { LOCALE_NAMES, type Locale } from "../../domain/locales";
 import type { IdpT } from "./i18n";
 
 export function escapeHtml(value: string): string {
@@ -11,7 +12,11 @@ export function escapeHtml(value: string): string {
 const STYLE = `
 :root{--color-bg:#f5f6f8;--color-surface:#fff;--color-text:#1c2430;--color-muted:#5b6675;--color-primary:#1f5fbf;--color-primary-contrast:#fff;--color-danger:#b3261e;--radius:8px;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans Arabic",sans-serif}
 *{box-sizing:border-box}body{margin:0;background:var(--color-bg);color:var(--color-text);min-height:100vh;display:flex;flex-direction:column}
-header{background:var(--color-surface);border-block-end:1px solid #dde1e7;padding-block:12px;padding-inline:24px;font-weight:600}
+header{background:var(--color-surface);border-block-end:1px solid #dde1e7;padding-block:12px;padding-inline:24px;font-weight:600;display:flex;flex-wrap:wrap;align-items:center;gap:8px 16px}
+header .portal{overflow-wrap:anywhere;min-inline-size:0}
+.language{margin-inline-start:auto;display:flex;flex-wrap:wrap;align-items:center;gap:6px;font-weight:400}
+.language label{margin:0;font-weight:400}.language select{font:inherit;padding:6px 8px;border:1px solid #8a94a3;border-radius:6px;max-inline-size:100%}
+.language button{width:auto;margin:0;padding:6px 12px}
 main{flex:1;display:flex;align-items:flex-start;justify-content:center;padding:48px 16px}
 .card{background:var(--color-surface);border-radius:var(--radius);box-shadow:0 1px 3px rgba(0,0,0,.12);padding:32px;width:100%;max-width:400px}
 h1{font-size:1.5rem;margin-block:0 24px}label{display:block;font-weight:600;margin-block-end:6px}
@@ -23,11 +28,35 @@ button.secondary{background:transparent;color:var(--color-primary);border:1px so
 .hint{color:var(--color-muted);font-size:.875rem;margin-block-start:16px}
 .notice{background:#e8f0fe;border-radius:6px;padding:10px 12px;margin-block-end:16px}`;
 
-export function page(t: IdpT, nonce: string, title: string, body: string, script = ""): string {
+/**
+ * Issue 25 item 3: the sign-in and sign-up pages' language menu — a plain GET form (no JavaScript needed)
+ * to the page itself with `lng`; the provider keeps the choice in the app's `lng` cookie, so the app
+ * opens in the language chosen here.
+ */
+function languageForm(t: IdpT, action: string): string {
+  if (t.languages.length < 2) return "";
+  const options = t.languages
+    .map(
+      (code) =>
+        `<option value="${escapeHtml(code)}" lang="${escapeHtml(code)}"${code === t.locale ? " selected" : ""}>${escapeHtml(LOCALE_NAMES[code as Locale] ?? code)}</option>`,
+    )
+    .join("");
+  return `<form class="language" method="get" action="${escapeHtml(action)}"><label for="lng">${escapeHtml(t.t("language"))}</label>
+<select id="lng" name="lng">${options}</select><button type="submit" class="secondary">${escapeHtml(t.t("languageSubmit"))}</button></form>`;
+}
+
+export function page(
+  t: IdpT,
+  nonce: string,
+  title: string,
+  body: string,
+  script = "",
+  languageAction: string | null = null,
+): string {
   return `<!DOCTYPE html><html lang="${t.locale}" dir="${t.dir}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title>
 <style nonce="${nonce}">${STYLE}</style></head><body>
-<header>${escapeHtml(t.t("portalName"))}</header><main>${body}</main>
+<header><span class="portal">${escapeHtml(t.portalName)}</span>${languageAction ? languageForm(t, languageAction) : ""}</header><main>${body}</main>
 ${script ? `<script nonce="${nonce}">${script}</script>` : ""}</body></html>`;
 }
 
@@ -41,6 +70,8 @@ export function loginPage(
     notice?: string | null;
     showDemoHint: boolean;
     signUpHref?: string;
+    /** The page's own address, for its language menu. */
+    languageAction?: string;
     /** Issue 26: "Forgot password?" */
     forgotHref?: string;
   },
@@ -60,6 +91,8 @@ export function loginPage(
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="1024"${described} ${input.email ? "autofocus" : ""}>
 <button type="submit">${escapeHtml(t.t("submit"))}</button>
 </form>${input.forgotHref ? `<p class="hint"><a href="${escapeHtml(input.forgotHref)}">${escapeHtml(t.t("forgotLink"))}</a></p>` : ""}${input.signUpHref ? `<p class="hint"><a href="${escapeHtml(input.signUpHref)}">${escapeHtml(t.t("noAccount"))}</a></p>` : ""}${input.showDemoHint ? `<p class="hint">${escapeHtml(t.t("demoHint"))}</p>` : ""}</div>`,
+    "",
+    input.languageAction ?? null,
   );
 }
 
@@ -77,6 +110,8 @@ export function signUpPage(
     action: string;
     loginHref: string;
     values: SignUpValues;
+    /** The page's own address, for its language menu. */
+    languageAction?: string;
     errors: Partial<Record<keyof SignUpValues | "password" | "form", string>>;
   },
 ): string {
@@ -108,6 +143,8 @@ ${field("email", t.t("email"), "email", "email")}
 ${field("password", t.t("password"), "password", "new-password", t.t("passwordHint"))}
 <button type="submit">${escapeHtml(t.t("signUpSubmit"))}</button>
 </form><p class="hint"><a href="${escapeHtml(input.loginHref)}">${escapeHtml(t.t("haveAccount"))}</a></p></div>`,
+    "",
+    input.languageAction ?? null,
   );
 }
 

@@ -3,13 +3,15 @@ import { log } from "../db/log";
 import { createHash, randomBytes } from "node:crypto";
 import Provider, { type Configuration, type KoaContextWithOIDC } from "oidc-provider";
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
-import type { JWK } from "jose";
+import { compactVerify, importJWK, type JWK } from "jose";
 import type { Db } from "../db/client";
 import { verifyPassword } from "./password";
-import { impersonations, pendingRegistrations, users } from "../db/schema";
+import { impersonations, oidcModels, pendingRegistrations, users } from "../db/schema";
 import { drizzleAdapter } from "./adapter";
 import { idpTranslator, type IdpT } from "./i18n";
 import { negotiateLocale } from "../../domain/locale-negotiation";
+import { isSupportedLocale, parseSupportedLocales, SUPPORTED_LOCALES, type Locale } from "../../domain/locales";
+import { defaultTenantId, readSettings } from "../settings";
 import {
   confirmPage,
   escapeHtml,
@@ -63,6 +65,18 @@ export interface IdentityProviderOptions {
    * and sent at once in the background (the jobs retry what fails). `appUrl` makes the links.
    */
   mail: MailOptions;
+}
+
+interface TenantPage {
+  defaultLocale: string | null;
+  languages: Locale[];
+  portalName: string | null;
+}
+
+/** The app's `lng` cookie as the app writes it (React Router's format: base64 of a JSON string; i18n.server.ts). */
+function localeCookieHeader(locale: string, secure: boolean): string {
+  const value = encodeURIComponent(Buffer.from(JSON.stringify(locale)).toString("base64"));
+  return `lng=${value}; Max-Age=${365 * 24 * 3600}; Path=/; SameSite=Lax${secure ? "; Secure" : ""}`;
 }
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
@@ -128,6 +142,25 @@ function sendPage(
   res.end(html);
 }
 
+/** A browser's request whose initiator is another origin (Sec-Fetch-Site, else Origin). */
+function crossOriginBrowserPost(req: IncomingMessage, issuer: string): boolean {
+  const site = req.headers["sec-fetch-site"];
+  if (site !== undefined && site !== "same-origin" && site !== "none") return true;
+  const origin = req.headers.origin;
+  return origin !== undefined && (origin === "null" || origin !== new URL(issuer).origin);
+}
+
+/**
+ * A navigation the browser says came from this origin (Sec-Fetch-Site: same-origin; without it, a
+ * Referer of this origin): the app's own sign-out redirect, never another site's link.
+ */
+function sameOriginNavigation(req: IncomingMessage, issuer: string): boolean {
+  const site = req.headers["sec-fetch-site"];
+  if (site !== undefined) return site === "same-origin";
+  const referer = URL.parse(String(req.headers.referer ?? ""));
+  return referer !== null && referer.origin === new URL(issuer).origin;
+}
+
 /**
  * The embedded OpenID provider (oidc-provider) for local accounts: authorization code + PKCE,
  * JWT access tokens for the LMS API resource, a translated sign-in page with a failure rate limit,
@@ -147,13 +180,46 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
   /** Sends what the outbox holds now, off the answer's path (the background jobs retry what fails). */
   const sendMailSoon = () =>
     void sendPendingMail(db, options.mail).catch((error: unknown) => console.error("[idp] sending mail failed", error));
-  const localeOf = (ctxOrReq: { headers: IncomingMessage["headers"] }, uiLocales?: string | null) =>
-    idpTranslator(
+  /**
+   * The tenant's languages and portal name, read from its settings at most every 30 s (the pages are
+   * rendered before anyone is signed in: the first tenant is the visitors' one, as for public settings).
+   */
+  let tenantCache: { expires: number; value: Promise<TenantPage> } | null = null;
+  const tenantPage = (): Promise<TenantPage> => {
+    if (tenantCache && tenantCache.expires > Date.now()) return tenantCache.value;
+    const value = (async (): Promise<TenantPage> => {
+      const tenantId = await defaultTenantId(db);
+      if (!tenantId) return { defaultLocale: null, languages: [...SUPPORTED_LOCALES], portalName: null };
+      const s = await readSettings(db, tenantId);
+      return {
+        defaultLocale: s["platform.common.locale"] || null,
+        languages: parseSupportedLocales(s["platform.common.supported_locales"]),
+        portalName: s["platform.common.portal_name"],
+      };
+    })().catch((err: unknown) => {
+      console.warn("[idp] tenant settings unavailable:", (err as Error).message);
+      return { defaultLocale: null, languages: [...SUPPORTED_LOCALES], portalName: null };
+    });
+    tenantCache = { expires: Date.now() + 30_000, value };
+    return value;
+  };
+  /**
+   * Issue 25 item 3: the pages' language by the app's rule (domain/locale-negotiation.ts) — the `lng`
+   * cookie (chosen in the app or on these pages), the client's `ui_locales`, then the browser's
+   * Accept-Language among the tenant's languages, the tenant's default, en-US.
+   */
+  const localeOf = async (ctxOrReq: { headers: IncomingMessage["headers"] }, uiLocales?: string | null) => {
+    const tenant = await tenantPage();
+    return idpTranslator(
       negotiateLocale({
-        chosen: [uiLocales, chosenLocale(ctxOrReq as IncomingMessage)],
+        chosen: [chosenLocale(ctxOrReq as IncomingMessage), uiLocales],
         acceptLanguage: ctxOrReq.headers["accept-language"] as string | undefined,
+        tenantDefault: tenant.defaultLocale,
+        supported: tenant.languages,
       }),
+      { portalName: tenant.portalName, languages: tenant.languages },
     );
+  };
 
   /** Consumes the account's "registered, not greeted yet" row; true once after a sign-up. */
   async function consumeRegistration(userId: string): Promise<boolean> {
@@ -204,6 +270,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
       target.searchParams.set("state", params.state);
     provider.emit("end_session.success", ctx);
     ctx.status = 303;
+    // eslint-disable-next-line local/redirect-targets -- a post-logout URI the provider checked against the client's registered ones
     ctx.redirect(target.href);
   }
 
@@ -256,6 +323,8 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
         grant_types: ["authorization_code", "refresh_token"],
         response_types: ["code"],
         token_endpoint_auth_method: "client_secret_basic",
+        // The ID token names when its session signed in (auth_time): the app's sign-out ends that session.
+        require_auth_time: true,
       },
     ],
     // The first key signs; the others are only published (signing-key rotation, README).
@@ -294,9 +363,12 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
           // The app's own sign-out, with an ID token of this very session as hint: the learner
           // already chose to sign out, so the provider's session ends without asking again.
           if (ownLogout(ctx)) return endProviderSession(ctx);
-          const t = localeOf(ctx.req);
+          const t = await localeOf(ctx.req);
           const nonce = randomBytes(16).toString("base64");
-          // With JavaScript the confirmation submits itself; without it the learner presses the button.
+          // With JavaScript the confirmation submits itself — only when the learner came from this
+          // origin (the app's own sign-out). A navigation from another site (a link, a redirect) shows
+          // the question and waits for the learner's press (issue 29 item 4: it signed them out unasked).
+          const ownOrigin = sameOriginNavigation(ctx.req, options.issuer);
           const body = `<div class="card"><h1>${escapeHtml(t.t("signingOut"))}</h1>${form.replace("<form", `<form aria-label="${escapeHtml(t.t("signOut"))}"`)}
 <button type="submit" form="op.logoutForm" value="yes" name="logout" autofocus>${escapeHtml(t.t("signOut"))}</button></div>`;
           const script = `document.getElementById("op.logoutForm").insertAdjacentHTML("beforeend",'<input type="hidden" name="logout" value="yes">');document.getElementById("op.logoutForm").submit();`;
@@ -305,10 +377,10 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
             `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; form-action ${formAction}; frame-ancestors 'none'`,
           );
           ctx.type = "html";
-          ctx.body = page(t, nonce, t.t("signOut"), body, script);
+          ctx.body = ownOrigin ? page(t, nonce, t.t("signOut"), body, script) : page(t, nonce, t.t("signOut"), body);
         },
         async postLogoutSuccessSource(ctx: KoaContextWithOIDC) {
-          const t = localeOf(ctx.req);
+          const t = await localeOf(ctx.req);
           const nonce = randomBytes(16).toString("base64");
           ctx.set("Content-Security-Policy", `default-src 'none'; style-src 'nonce-${nonce}'; frame-ancestors 'none'`);
           ctx.type = "html";
@@ -370,6 +442,8 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
             given_name: u.firstName,
             family_name: u.lastName,
             zoneinfo: u.timezone ?? undefined,
+            // Issue 25 item 3: the language the learner chose last; the app uses it where they chose none.
+            locale: u.locale ?? undefined,
             // Spec 2.4 'selfRegistered': the first ID token after a sign-up says so, once (the
             // registration row is consumed here, so the app's callback sees it exactly once).
             ...(use === "id_token" && (await consumeRegistration(u.id)) ? { registered: true } : {}),
@@ -403,7 +477,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
       };
     },
     async renderError(ctx, out) {
-      const t = localeOf(ctx.req);
+      const t = await localeOf(ctx.req);
       const nonce = randomBytes(16).toString("base64");
       ctx.set("Content-Security-Policy", `default-src 'none'; style-src 'nonce-${nonce}'; frame-ancestors 'none'`);
       ctx.type = "html";
@@ -439,6 +513,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
         error,
         showDemoHint: options.showDemoHint,
         signUpHref: `${IDP_MOUNT}/interaction/${uid}/signup`,
+        languageAction: `${IDP_MOUNT}/interaction/${uid}`,
         forgotHref: `${IDP_MOUNT}/interaction/${uid}/forgot`,
       }),
       nonce,
@@ -462,6 +537,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
         loginHref: `${IDP_MOUNT}/interaction/${uid}?login=1`,
         values,
         errors,
+        languageAction: `${IDP_MOUNT}/interaction/${uid}/signup`,
       }),
       nonce,
     );
@@ -669,7 +745,20 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
       res.writeHead(303, { Location: "/oidc/login" });
       return void res.end();
     }
-    const t = localeOf(req, details.params.ui_locales as string | undefined);
+    // Issue 25 item 3: the page's language menu (GET ?lng=…): kept in the app's cookie, then the page again.
+    const query = new URLSearchParams((req.url ?? "").split("?")[1] ?? "");
+    const lng = query.get("lng");
+    if (lng !== null && (req.method === "GET" || req.method === "HEAD") && sub !== "/login") {
+      const tenant = await tenantPage();
+      query.delete("lng");
+      const rest = query.toString();
+      const headers: Record<string, string> = { Location: `${IDP_MOUNT}${path}${rest ? `?${rest}` : ""}` };
+      if (isSupportedLocale(lng) && tenant.languages.includes(lng))
+        headers["Set-Cookie"] = localeCookieHeader(lng, options.secureCookies);
+      res.writeHead(303, headers);
+      return void res.end();
+    }
+    const t = await localeOf(req, details.params.ui_locales as string | undefined);
     const prompt = details.prompt.name;
     if (prompt === "consent") {
       const result = { consent: {} };
@@ -771,6 +860,11 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
       return renderLogin(req, res, uid, t, email, t.t("invalidCredentials"), 401);
     }
     await signIn.succeed(ip, email);
+    // Issue 25 item 3: a language chosen (in the app or on this page, or asked by the client) is saved to
+    // the learner's profile, so it follows them to another browser.
+    const chosen = [chosenLocale(req), ...String(details.params.ui_locales ?? "").split(" ")].find(isSupportedLocale);
+    if (chosen && chosen !== rows[0].locale)
+      await db.update(users).set({ locale: chosen }).where(eq(users.id, rows[0].id));
     await provider.interactionFinished(
       req,
       res,
@@ -779,9 +873,77 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     );
   }
 
+  /**
+   * The app's sign-out, on the server and in the same request (issue 29 item 4): the provider session
+   * that issued `idToken` — the account's sessions for the app's client that signed in at its
+   * `auth_time`, all of them when it names none — ends with its grants and their tokens, as the
+   * provider's own "Yes, sign me out" would; the browser need not follow any redirect for it. The
+   * token is the app's own (from its session row); its signature is checked, its expiry is not (a
+   * sign-out after the ID token's hour still ends the session). Returns how many sessions ended.
+   */
+  async function endSessionFor(idToken: string): Promise<number> {
+    let claims: { sub?: string; auth_time?: number; iss?: string; aud?: string | string[] };
+    try {
+      // The public halves of the keys this provider signs with (and signed with before a rotation).
+      const publicOf = ({ d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, ...pub }: JWK) => pub;
+      const keys = await Promise.all(
+        [options.signingKey, ...(options.previousSigningKeys ?? [])].map((k) => importJWK(publicOf(k), "RS256")),
+      );
+      const verified = await Promise.any(keys.map((k) => compactVerify(idToken, k)));
+      claims = JSON.parse(new TextDecoder().decode(verified.payload)) as typeof claims;
+    } catch {
+      return 0;
+    }
+    const audience = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
+    if (claims.iss !== options.issuer || !audience.includes(options.client.clientId) || !claims.sub) return 0;
+    const rows = await db
+      .select({ id: oidcModels.id, payload: oidcModels.payload })
+      .from(oidcModels)
+      .where(and(eq(oidcModels.model, "Session"), eq(oidcModels.accountId, claims.sub)));
+    let ended = 0;
+    for (const row of rows) {
+      const session = row.payload as { loginTs?: number; authorizations?: Record<string, { grantId?: string }> };
+      const authorization = session.authorizations?.[options.client.clientId];
+      if (!authorization) continue;
+      if (typeof claims.auth_time === "number" && session.loginTs !== claims.auth_time) continue;
+      await Promise.all(
+        Object.values(session.authorizations ?? {}).map(async ({ grantId }) => {
+          if (!grantId) return;
+          await Promise.all([
+            provider.AccessToken.revokeByGrantId(grantId),
+            provider.RefreshToken.revokeByGrantId(grantId),
+            provider.AuthorizationCode.revokeByGrantId(grantId),
+            provider.Grant.adapter.destroy(grantId),
+          ]);
+        }),
+      );
+      await db.delete(oidcModels).where(and(eq(oidcModels.model, "Session"), eq(oidcModels.id, row.id)));
+      ended++;
+    }
+    return ended;
+  }
+
   /** Node handler for everything under /idp. */
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const original = req.url ?? "/";
+    // A browser's POST from another origin (a sign-in form, the sign-out confirmation) is refused
+    // before anything runs (issue 29 item 4, the security baseline); the app's server-to-server calls
+    // (the token endpoint) carry neither Origin nor Sec-Fetch-Site.
+    if (req.method === "POST" && crossOriginBrowserPost(req, options.issuer)) {
+      const t = await localeOf(req);
+      const nonce = randomBytes(16).toString("base64");
+      return send(
+        res,
+        403,
+        page(
+          t,
+          nonce,
+          t.t("errorTitle"),
+          `<div class="card"><h1>${escapeHtml(t.t("errorTitle"))}</h1><p>${escapeHtml(t.t("errorText"))}</p><p><a href="/learn">${escapeHtml(t.t("backToApp"))}</a></p></div>`,
+        ),
+        nonce,
+      );
+    }
     const path = original.slice(IDP_MOUNT.length) || "/";
     (req as IncomingMessage & { originalUrl?: string }).originalUrl = original;
     req.url = path;
@@ -797,5 +959,5 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     }
   }
 
-  return { provider, handle };
+  return { provider, handle, endSessionFor };
 }

@@ -11,6 +11,7 @@ import { ensureCertificateFiles } from "../files/certificate-files";
 import { fileStore } from "../files/roots";
 import { loadCertificate } from "../queries/certificates";
 import { sendDueReinforcements } from "./reinforcement-mail";
+import { DEFAULT_ANALYTICS_RETENTION_DAYS, deleteOldAnalyticsEvents } from "./analytics-retention";
 import { deleteOldMail, sendPendingMail } from "../mail/outbox";
 
 const JOB_INTERVAL_MS = 60_000;
@@ -49,6 +50,12 @@ export function startJobs(deps: ApiDeps): () => void {
       await sendPendingMail(deps.database.db, mail);
       await deleteOldMail(deps.database.db);
       await makePendingCertificateFiles(deps);
+      // Issue 29 item 3: analytics events past their retention.
+      const gone = await deleteOldAnalyticsEvents(
+        deps.database.db,
+        deps.analyticsRetentionDays ?? DEFAULT_ANALYTICS_RETENTION_DAYS,
+      );
+      if (gone > 0) log().info({ deleted: gone }, "jobs: analytics events past their retention deleted");
     } catch (error) {
       log().error({ err: error }, "jobs: run failed");
     } finally {

@@ -4,6 +4,7 @@
  * id_token, and the OAuth 2 client-credentials tokens of the services.
  */
 import { createLocalJWKSet, createRemoteJWKSet, importJWK, jwtVerify, SignJWT, type JWK, type JWTPayload } from "jose";
+import type { LtiAuthAnswer, LtiAuthRequest } from "../../domain/contract/lti";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { customParameters, launchClaims, LTI_SCOPE } from "../../domain/lti";
@@ -122,27 +123,7 @@ export async function createResourceLink(
 export const appUrlOf = (deps: ApiDeps) => deps.appUrl ?? "http://localhost:3000";
 
 /** LTI Core §4.1.1 / OIDC: the authentication request the tool redirects the learner's browser with. */
-export const authRequestSchema = z.object({
-  scope: z.string().max(200),
-  response_type: z.string().max(50),
-  response_mode: z.string().max(50),
-  prompt: z.string().max(50),
-  client_id: z.string().min(1).max(200),
-  redirect_uri: z.string().min(1).max(2000),
-  login_hint: z.string().min(1).max(200),
-  lti_message_hint: z.string().min(1).max(4000),
-  nonce: z.string().min(1).max(500),
-  state: z.string().max(2000).optional(),
-});
-export type AuthRequest = z.infer<typeof authRequestSchema>;
-
-export interface AuthAnswer {
-  /** Where the form posts (the registered redirect URI). */
-  action: string;
-  fields: { id_token: string; state?: string };
-  /** The page's CSP form-action: the tool's registered redirect URIs (the one posted to first). */
-  formAction: string[];
-}
+export type AuthRequest = LtiAuthRequest;
 
 /**
  * The authentication response (LTI Core §5.1.1, Security Framework §5.1.1.3): every field of the
@@ -158,7 +139,7 @@ export async function authorize(
   req: AuthRequest,
   locale: string,
   now: Date,
-): Promise<AuthAnswer> {
+): Promise<LtiAuthAnswer> {
   if (req.scope.split(" ").indexOf("openid") < 0)
     throw refuse(400, "scope", "ltiInvalidRequest", "scope must include openid.");
   if (req.response_type !== "id_token")

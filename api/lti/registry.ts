@@ -4,8 +4,9 @@
  * the server gives directly (the demo's, `api/demo/tools/registry.ts`). Read again when the file changes, so a
  * tool added while the server runs is launched at once.
  */
-import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
 import { log } from "../db/log";
+import { writeFileAtomicSync } from "../files/temporary";
 import { z } from "zod";
 import { framePolicyProblems } from "../../domain/lti";
 
@@ -86,9 +87,8 @@ export function readToolsFile(file: string): LtiTool[] {
 
 /** Writes the file whole: a temporary file renamed over it, so a reader never sees half of one. */
 export function writeToolsFile(file: string, tools: LtiTool[]) {
-  const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${JSON.stringify({ tools }, null, 2)}\n`, { mode: 0o600 });
-  renameSync(temporary, file);
+  // Whole or not at all: a crash halfway must not leave a registry that cannot be read (issue 29).
+  writeFileAtomicSync(file, `${JSON.stringify({ tools }, null, 2)}\n`, { mode: 0o600 });
 }
 
 /**

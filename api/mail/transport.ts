@@ -3,7 +3,8 @@
  * otherwise each message is written as an .eml file to DATA_DIR/outbox, where a demo or a developer can
  * open its links. Shared by every job that sends mail.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
+import { writeFileAtomicSync } from "../files/temporary";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import nodemailer from "nodemailer";
@@ -45,7 +46,8 @@ export function openMailer(options: MailOptions) {
       const info = await transport.sendMail({ from, ...message });
       if (options.smtpUrl) return null;
       const file = join(outbox, `${new Date().toISOString().replace(/[:.]/g, "-")}-${name}.eml`);
-      writeFileSync(file, (info as unknown as { message: Buffer }).message);
+      // Whole or not at all: a mail reader never picks up half a message (issue 29).
+      writeFileAtomicSync(file, (info as unknown as { message: Buffer }).message);
       return file;
     },
     close: () => transport.close(),

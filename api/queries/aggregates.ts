@@ -1,7 +1,8 @@
 // Queries: reads and writes the handlers share, grouped by resource. This one: the learner's aggregates
 // (My courses, spec 7.2) with their courses, last workflows and last records.
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
-import { andAll, type FilterNode } from "../../domain/filter-expression";
+import type { FilterNode } from "../../domain/filter-expression/fields";
+import { andAll } from "../../domain/filter-expression/format";
 import type { Aggregate, AggregateSelection } from "../../domain/contract/courses";
 import type { CountCache } from "./count-cache";
 import type { Db } from "../db/client";

@@ -1,10 +1,11 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { and, asc, desc, eq, inArray, isNull, sql } from "drizzle-orm";
-import { z } from "zod";
 import {
+  activityPathPathSchema,
   createDiscussionPostSchema,
   discussionPageQuerySchema,
+  discussionThreadSchema,
   type DiscussionPost,
   type DiscussionThread,
   type DiscussionThreadPost,
@@ -23,11 +24,12 @@ import { requireUser } from "../auth";
 import { runCommand } from "../commands/run";
 import { attemptRefusal } from "../queries/activity-access";
 import { ApiError, message, notFound } from "../errors";
-import { jsonBody, params, query } from "../validate";
+import { validJson, validParams, validQuery } from "../validate";
+import { operations } from "../openapi";
 import { limitWrites } from "../limit-writes";
 import { ActivityKind } from "../../domain/vocabulary";
 
-const activityPathParams = z.object({ activityPathId: z.uuid() });
+const op = operations("discussions");
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
@@ -124,102 +126,122 @@ export function discussionRoutes() {
 
   // The thread of a discussion: a page of top-level posts (newest first), each with all its replies
   // (oldest first). Four statements whatever the number of posts: access, page, count, replies.
-  r.get("/users/me/activity-paths/:activityPathId/discussion/posts", async (c) => {
-    const { activityPathId } = params(c, activityPathParams);
-    const { page, pageSize } = query(c, discussionPageQuerySchema);
-    const db = c.var.db;
-    const viewerId = c.var.user.id;
-    const part = await discussionPart(db, viewerId, activityPathId);
-    await refuseWhenLocked(db, part, c.var.now);
-    const topLevel = and(eq(discussionPosts.activityPartId, part.id), isNull(discussionPosts.parentPostId));
-    const [rows, [{ n: totalCount }]] = await Promise.all([
-      db
-        .select(postColumns)
-        .from(discussionPosts)
-        .innerJoin(users, eq(users.id, discussionPosts.userId))
-        .where(topLevel)
-        .orderBy(desc(discussionPosts.createdAt), desc(discussionPosts.id))
-        .limit(pageSize)
-        .offset((page - 1) * pageSize),
-      db
-        .select({ n: sql<number>`count(*)::int` })
-        .from(discussionPosts)
-        .where(topLevel),
-    ]);
-    const ids = rows.map((p) => p.id);
-    const replyRows = ids.length
-      ? await db
+  r.get(
+    "/users/me/activity-paths/:activityPathId/discussion/posts",
+    op({
+      summary: "A discussion's thread: top-level posts newest first (query page, pageSize ≤ 50), each with all replies",
+      response: discussionThreadSchema,
+      notShown: true,
+    }),
+    validParams(activityPathPathSchema),
+    validQuery(discussionPageQuerySchema),
+    async (c) => {
+      const { activityPathId } = c.req.valid("param");
+      const { page, pageSize } = c.req.valid("query");
+      const db = c.var.db;
+      const viewerId = c.var.user.id;
+      const part = await discussionPart(db, viewerId, activityPathId);
+      await refuseWhenLocked(db, part, c.var.now);
+      const topLevel = and(eq(discussionPosts.activityPartId, part.id), isNull(discussionPosts.parentPostId));
+      const [rows, [{ n: totalCount }]] = await Promise.all([
+        db
           .select(postColumns)
           .from(discussionPosts)
           .innerJoin(users, eq(users.id, discussionPosts.userId))
-          .where(and(eq(discussionPosts.activityPartId, part.id), inArray(discussionPosts.parentPostId, ids)))
-          .orderBy(asc(discussionPosts.createdAt), asc(discussionPosts.id))
-      : [];
-    const replies = new Map<string, DiscussionPost[]>();
-    for (const row of replyRows) {
-      const list = replies.get(row.parentPostId!) ?? [];
-      list.push(toPost(row, viewerId));
-      replies.set(row.parentPostId!, list);
-    }
-    const data: DiscussionThreadPost[] = rows.map((row) => ({
-      ...toPost(row, viewerId),
-      replies: replies.get(row.id) ?? [],
-    }));
-    return c.json({
-      activityPathId: part.id,
-      open: part.state === READY,
-      page,
-      pageSize,
-      totalCount,
-      data,
-    } satisfies DiscussionThread);
-  });
+          .where(topLevel)
+          .orderBy(desc(discussionPosts.createdAt), desc(discussionPosts.id))
+          .limit(pageSize)
+          .offset((page - 1) * pageSize),
+        db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(discussionPosts)
+          .where(topLevel),
+      ]);
+      const ids = rows.map((p) => p.id);
+      const replyRows = ids.length
+        ? await db
+            .select(postColumns)
+            .from(discussionPosts)
+            .innerJoin(users, eq(users.id, discussionPosts.userId))
+            .where(and(eq(discussionPosts.activityPartId, part.id), inArray(discussionPosts.parentPostId, ids)))
+            .orderBy(asc(discussionPosts.createdAt), asc(discussionPosts.id))
+        : [];
+      const replies = new Map<string, DiscussionPost[]>();
+      for (const row of replyRows) {
+        const list = replies.get(row.parentPostId!) ?? [];
+        list.push(toPost(row, viewerId));
+        replies.set(row.parentPostId!, list);
+      }
+      const data: DiscussionThreadPost[] = rows.map((row) => ({
+        ...toPost(row, viewerId),
+        replies: replies.get(row.id) ?? [],
+      }));
+      return c.json({
+        activityPathId: part.id,
+        open: part.state === READY,
+        page,
+        pageSize,
+        totalCount,
+        data,
+      } satisfies DiscussionThread);
+    },
+  );
 
   // Write a post or a reply. Idempotent by the post id: a double-clicked submit makes one post.
-  r.post("/create-discussion-posts", async (c) => {
-    const body = await jsonBody(c, createDiscussionPostSchema);
-    const user = c.var.user;
-    const now = c.var.now;
-    // Learners outside the course are refused before anything (not even a command) is recorded.
-    await refuseWhenLocked(c.var.db, await discussionPart(c.var.db, user.id, body.activityPathId), now);
-    return runCommand(c, { id: body.id, type: "create-discussion-post", body }, async (tx) => {
-      const part = await discussionPart(tx, user.id, body.activityPathId);
-      if (part.state !== READY)
-        throw new ApiError(422, { "": [message("discussionClosed", "This discussion is closed.")] });
-      let parentPostId: string | null = null;
-      if (body.parentPostId) {
-        const [parent] = await tx
-          .select({ id: discussionPosts.id, parentPostId: discussionPosts.parentPostId })
-          .from(discussionPosts)
-          .where(and(eq(discussionPosts.id, body.parentPostId), eq(discussionPosts.activityPartId, part.id)))
-          .limit(1);
-        if (!parent)
-          throw new ApiError(404, {
-            parentPostId: [message("notFound", "The post was not found in this discussion.")],
-          });
-        // Replies are one level deep: a reply to a reply joins the same top-level post.
-        parentPostId = parent.parentPostId ?? parent.id;
-      }
-      const [created] = await tx
-        .insert(discussionPosts)
-        .values({
-          id: body.id,
-          activityPartId: part.id,
-          parentPostId,
-          userId: user.id,
-          body: body.body,
-          createdAt: now,
-        })
-        .onConflictDoNothing()
-        .returning();
-      if (!created) throw new ApiError(409, { id: [message("commandIdReused", "This post id was already used.")] });
-      const [author] = await tx
-        .select({ firstName: users.firstName, lastName: users.lastName })
-        .from(users)
-        .where(eq(users.id, user.id));
-      return toPost({ ...created, ...author }, user.id);
-    });
-  });
+  r.post(
+    "/create-discussion-posts",
+    op({
+      summary: "Write a discussion post or reply (idempotent by id); 422 when the discussion is closed",
+      command: true,
+      errors: { 422: "The discussion is closed (discussionClosed)" },
+      notShown: true,
+    }),
+    validJson(createDiscussionPostSchema),
+    async (c) => {
+      const body = c.req.valid("json");
+      const user = c.var.user;
+      const now = c.var.now;
+      // Learners outside the course are refused before anything (not even a command) is recorded.
+      await refuseWhenLocked(c.var.db, await discussionPart(c.var.db, user.id, body.activityPathId), now);
+      return runCommand(c, { id: body.id, type: "create-discussion-post", body }, async (tx) => {
+        const part = await discussionPart(tx, user.id, body.activityPathId);
+        if (part.state !== READY)
+          throw new ApiError(422, { "": [message("discussionClosed", "This discussion is closed.")] });
+        let parentPostId: string | null = null;
+        if (body.parentPostId) {
+          const [parent] = await tx
+            .select({ id: discussionPosts.id, parentPostId: discussionPosts.parentPostId })
+            .from(discussionPosts)
+            .where(and(eq(discussionPosts.id, body.parentPostId), eq(discussionPosts.activityPartId, part.id)))
+            .limit(1);
+          if (!parent)
+            throw new ApiError(404, {
+              parentPostId: [message("notFound", "The post was not found in this discussion.")],
+            });
+          // Replies are one level deep: a reply to a reply joins the same top-level post.
+          parentPostId = parent.parentPostId ?? parent.id;
+        }
+        const [created] = await tx
+          .insert(discussionPosts)
+          .values({
+            id: body.id,
+            activityPartId: part.id,
+            parentPostId,
+            userId: user.id,
+            body: body.body,
+            createdAt: now,
+          })
+          .onConflictDoNothing()
+          .returning();
+        if (!created) throw new ApiError(409, { id: [message("commandIdReused", "This post id was already used.")] });
+        const [author] = await tx
+          .select({ firstName: users.firstName, lastName: users.lastName })
+          .from(users)
+          .where(eq(users.id, user.id));
+        return toPost({ ...created, ...author }, user.id);
+      });
+    },
+  );
 
   return r;
 }

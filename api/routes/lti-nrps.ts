@@ -5,80 +5,86 @@
  * `Link: rel="next"` header, and a `rel="differences"` link for what changes after this answer (`since`).
  */
 import { Hono } from "hono";
-import { z } from "zod";
 import { LTI_MEDIA_TYPE, LTI_SCOPE, membershipRoles, nrpsRoleFilter } from "../../domain/lti";
 import type { ApiEnv } from "../context";
 import { ApiError, message, notFound } from "../errors";
 import { contextUrl, linkHeader, publicUrl, serviceTool } from "../lti/service-calls";
 import { contextMembers, serviceContext, toolLinks } from "../queries/lti";
-import { params, query } from "../validate";
-
-const contextParams = z.object({ contextId: z.uuid() });
-const membershipQuery = z.object({
-  role: z.string().max(300).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-  after: z.uuid().optional(),
-  since: z.iso.datetime({ offset: true }).optional(),
-  rlid: z.string().max(200).optional(),
-});
+import { validParams, validQuery } from "../validate";
+import { operations } from "../openapi";
+import { ltiContextPathSchema, ltiMembershipQuerySchema } from "../../domain/contract/lti";
 
 export function ltiNrpsRoutes() {
   const r = new Hono<ApiEnv>();
 
-  r.get("/grading/contexts/:contextId/memberships", async (c) => {
-    const { contextId } = params(c, contextParams);
-    const q = query(c, membershipQuery);
-    const tool = await serviceTool(c, [LTI_SCOPE.memberships]);
-    const db = c.var.db;
-    const [links, context] = await Promise.all([toolLinks(db, contextId, tool.key), serviceContext(db, contextId)]);
-    if (!context) throw notFound("context");
-    if (links.length === 0)
-      throw new ApiError(403, { "": [message("ltiOtherDeployment", "The tool has no resource link in this course.")] });
-    // A resource link's membership (NRPS §2.3.2) is the course's here: every member may open every link.
-    if (q.rlid !== undefined && !links.some((l) => l.part.id === q.rlid)) throw notFound("resource link");
-    // A role no member has here (any role but Learner and Instructor) lists nobody.
-    const role = q.role === undefined ? undefined : nrpsRoleFilter(q.role);
-    const rows =
-      role === null
-        ? []
-        : await contextMembers(db, context, {
-            after: q.after,
-            limit: q.limit,
-            role,
-            since: q.since ? new Date(q.since) : undefined,
-            now: c.var.now,
-          });
-    const page = rows.slice(0, q.limit);
-    const rels: [string, string][] = [];
-    if (rows.length > q.limit) {
-      const next = publicUrl(c);
-      next.searchParams.set("after", page.at(-1)!.id);
-      rels.push(["next", next.toString()]);
-    }
-    // What changes from now on: the same query, without paging, since this answer.
-    const differences = publicUrl(c);
-    differences.searchParams.delete("after");
-    differences.searchParams.set("since", c.var.now.toISOString());
-    rels.push(["differences", differences.toString()]);
-    c.header("Link", linkHeader(rels)!);
-    c.header("Content-Type", LTI_MEDIA_TYPE.memberships);
-    return c.body(
-      JSON.stringify({
-        id: `${contextUrl(c, contextId)}/memberships`,
-        context: { id: context.id, label: context.code, title: context.name },
-        members: page.map((m) => ({
-          status: m.learner && m.ended && !m.instructor ? "Inactive" : "Active",
-          user_id: m.id,
-          name: [m.firstName, m.middleName, m.lastName].filter(Boolean).join(" "),
-          given_name: m.firstName,
-          ...(m.middleName ? { middle_name: m.middleName } : {}),
-          family_name: m.lastName,
-          email: m.email,
-          roles: membershipRoles({ learner: m.learner, instructor: m.instructor }),
-        })),
-      }),
-    );
-  });
+  r.get(
+    "/grading/contexts/:contextId/memberships",
+    operations("lti")({
+      summary:
+        "NRPS 2.0: the course's members for a tool of the course (Active, or Inactive once the enrolment ended), by role, paged with Link rel=next and rel=differences",
+      auth: "ltiService",
+      answer: { type: LTI_MEDIA_TYPE.memberships, description: "The membership container" },
+      errors: { 403: "The tool has no resource link in this course (ltiOtherDeployment)" },
+    }),
+    validParams(ltiContextPathSchema),
+    validQuery(ltiMembershipQuerySchema),
+    async (c) => {
+      const { contextId } = c.req.valid("param");
+      const q = c.req.valid("query");
+      const tool = await serviceTool(c, [LTI_SCOPE.memberships]);
+      const db = c.var.db;
+      const [links, context] = await Promise.all([toolLinks(db, contextId, tool.key), serviceContext(db, contextId)]);
+      if (!context) throw notFound("context");
+      if (links.length === 0)
+        throw new ApiError(403, {
+          "": [message("ltiOtherDeployment", "The tool has no resource link in this course.")],
+        });
+      // A resource link's membership (NRPS §2.3.2) is the course's here: every member may open every link.
+      if (q.rlid !== undefined && !links.some((l) => l.part.id === q.rlid)) throw notFound("resource link");
+      // A role no member has here (any role but Learner and Instructor) lists nobody.
+      const role = q.role === undefined ? undefined : nrpsRoleFilter(q.role);
+      const rows =
+        role === null
+          ? []
+          : await contextMembers(db, context, {
+              after: q.after,
+              limit: q.limit,
+              role,
+              since: q.since ? new Date(q.since) : undefined,
+              now: c.var.now,
+            });
+      const page = rows.slice(0, q.limit);
+      const rels: [string, string][] = [];
+      if (rows.length > q.limit) {
+        const next = publicUrl(c);
+        next.searchParams.set("after", page.at(-1)!.id);
+        rels.push(["next", next.toString()]);
+      }
+      // What changes from now on: the same query, without paging, since this answer.
+      const differences = publicUrl(c);
+      differences.searchParams.delete("after");
+      differences.searchParams.set("since", c.var.now.toISOString());
+      rels.push(["differences", differences.toString()]);
+      c.header("Link", linkHeader(rels)!);
+      c.header("Content-Type", LTI_MEDIA_TYPE.memberships);
+      return c.body(
+        JSON.stringify({
+          id: `${contextUrl(c, contextId)}/memberships`,
+          context: { id: context.id, label: context.code, title: context.name },
+          members: page.map((m) => ({
+            status: m.learner && m.ended && !m.instructor ? "Inactive" : "Active",
+            user_id: m.id,
+            name: [m.firstName, m.middleName, m.lastName].filter(Boolean).join(" "),
+            given_name: m.firstName,
+            ...(m.middleName ? { middle_name: m.middleName } : {}),
+            family_name: m.lastName,
+            email: m.email,
+            roles: membershipRoles({ learner: m.learner, instructor: m.instructor }),
+          })),
+        }),
+      );
+    },
+  );
 
   return r;
 }

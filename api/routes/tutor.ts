@@ -1,7 +1,6 @@
 import { Hono, type Context } from "hono";
 import { streamSSE } from "hono/streaming";
 import { and, eq } from "drizzle-orm";
-import { z } from "zod";
 import type { ApiEnv } from "../context";
 import { requireUser } from "../auth";
 import { runCommand } from "../commands/run";
@@ -9,7 +8,8 @@ import { tutorExchanges } from "../db/schema";
 import { ApiError, message, notFound } from "../errors";
 import { readSettings } from "../settings";
 import { conversation, openParts, retrieve, tutorCourse } from "../queries/tutor";
-import { jsonBody, params } from "../validate";
+import { idParams, validJson, validParams } from "../validate";
+import { operations } from "../openapi";
 import { limitWrites } from "../limit-writes";
 import {
   askTutorSchema,
@@ -22,7 +22,7 @@ import {
 import { searchConfigFor } from "../../domain/tutor";
 import { modelAnswer } from "../tutor-model";
 
-const aggregateParams = z.object({ id: z.uuid() });
+const op = operations("tutor");
 
 /** A passage's place in the stored extractive answer: the activity, and the page of a PDF. */
 const sourceOf = (p: TutorPassage) => (p.page === undefined ? p.name : `${p.name}, p. ${p.page}`);
@@ -38,24 +38,37 @@ export function tutorRoutes() {
   r.use("/users/me/objective-workflow-aggregates/:id/tutor-questions", limitWrites("tutor"));
   r.use("/users/me/objective-workflow-aggregates/:id/tutor-questions/stream", limitWrites("tutor"));
 
-  r.get("/users/me/objective-workflow-aggregates/:id/knowledge-model", async (c) => {
-    const { id } = params(c, aggregateParams);
-    const [course, settings] = await Promise.all([
-      tutorCourse(c.var.db, c.var.user.id, id),
-      readSettings(c.var.db, c.var.user.tenantId),
-    ]);
-    const tutor = settings["learner.tutor"];
-    if (!tutor.enabled) throw notFound("knowledge model");
-    return c.json({ knowledgeModelId: tutor.defaultKnowledgeModelId ?? course.objectiveId } satisfies KnowledgeModel);
-  });
+  r.get(
+    "/users/me/objective-workflow-aggregates/:id/knowledge-model",
+    op({
+      summary:
+        "Spec 7.3: the knowledge model of the learner's course (knowledgeModelId; the tenant's defaultKnowledgeModelId, else the course); 404 when the tenant's tutor is off",
+    }),
+    validParams(idParams),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const [course, settings] = await Promise.all([
+        tutorCourse(c.var.db, c.var.user.id, id),
+        readSettings(c.var.db, c.var.user.tenantId),
+      ]);
+      const tutor = settings["learner.tutor"];
+      if (!tutor.enabled) throw notFound("knowledge model");
+      return c.json({ knowledgeModelId: tutor.defaultKnowledgeModelId ?? course.objectiveId } satisfies KnowledgeModel);
+    },
+  );
 
-  r.get("/users/me/objective-workflow-aggregates/:id/tutor-questions", async (c) => {
-    const { id } = params(c, aggregateParams);
-    const course = await tutorCourse(c.var.db, c.var.user.id, id);
-    return c.json({
-      data: await conversation(c.var.db, c.var.user.id, course.objectiveId),
-    } satisfies TutorConversation);
-  });
+  r.get(
+    "/users/me/objective-workflow-aggregates/:id/tutor-questions",
+    op({ summary: "The learner's conversation with the course's tutor, oldest first", notShown: true }),
+    validParams(idParams),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const course = await tutorCourse(c.var.db, c.var.user.id, id);
+      return c.json({
+        data: await conversation(c.var.db, c.var.user.id, course.objectiveId),
+      } satisfies TutorConversation);
+    },
+  );
 
   /** The course, the passages the learner may see for the question, and the extractive answer. */
   const ground = async (c: Context<ApiEnv>, aggregateId: string, question: string) => {
@@ -83,35 +96,48 @@ export function tutorRoutes() {
     createdAt: now.toISOString(),
   });
 
-  r.post("/users/me/objective-workflow-aggregates/:id/tutor-questions", async (c) => {
-    const { id } = params(c, aggregateParams);
-    const body = await jsonBody(c, askTutorSchema);
-    const user = c.var.user;
-    const { course, passages, extractive, locale } = await ground(c, id, body.question);
-    // With a model (decision 028): its answer grounded in the same passages; failing or slow: extractive.
-    const model = c.var.deps.tutorModel;
-    const modelText = model && passages.length > 0 ? await modelAnswer(model, body.question, passages, locale) : null;
-    const answer = modelText ?? extractive;
-    const answeredBy = modelText ? "model" : model && passages.length > 0 ? "fallback" : "extractive";
-    return runCommand(c, { id: body.id, type: "ask-tutor", body: { aggregateId: id, ...body } }, async (tx) => {
-      const [row] = await tx
-        .insert(tutorExchanges)
-        .values({
-          id: body.id,
-          userId: user.id,
-          objectiveId: course.objectiveId,
-          question: body.question,
-          answer,
-          answeredBy,
-          passages,
-          createdAt: c.var.now,
-        })
-        .onConflictDoNothing()
-        .returning({ id: tutorExchanges.id });
-      if (!row) throw new ApiError(409, { id: [message("commandIdReused", "This question id was already used.")] });
-      return exchangeOf(body, answer, answeredBy, passages, c.var.now);
-    });
-  });
+  r.post(
+    "/users/me/objective-workflow-aggregates/:id/tutor-questions",
+    op({
+      summary:
+        "Ask the tutor ({ id, question }): the answer grounded in the course passages the learner may open — text activities, PDF pages, discussion posts — with citations ({ activityPathId, name, page? })",
+      description:
+        "Extractive without a model; the model's answer, or extractive when it fails, with one (decision 028). 409 commandIdReused when the id was used for another question.",
+      command: true,
+      notShown: true,
+    }),
+    validParams(idParams),
+    validJson(askTutorSchema),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const body = c.req.valid("json");
+      const user = c.var.user;
+      const { course, passages, extractive, locale } = await ground(c, id, body.question);
+      // With a model (decision 028): its answer grounded in the same passages; failing or slow: extractive.
+      const model = c.var.deps.tutorModel;
+      const modelText = model && passages.length > 0 ? await modelAnswer(model, body.question, passages, locale) : null;
+      const answer = modelText ?? extractive;
+      const answeredBy = modelText ? "model" : model && passages.length > 0 ? "fallback" : "extractive";
+      return runCommand(c, { id: body.id, type: "ask-tutor", body: { aggregateId: id, ...body } }, async (tx) => {
+        const [row] = await tx
+          .insert(tutorExchanges)
+          .values({
+            id: body.id,
+            userId: user.id,
+            objectiveId: course.objectiveId,
+            question: body.question,
+            answer,
+            answeredBy,
+            passages,
+            createdAt: c.var.now,
+          })
+          .onConflictDoNothing()
+          .returning({ id: tutorExchanges.id });
+        if (!row) throw new ApiError(409, { id: [message("commandIdReused", "This question id was already used.")] });
+        return exchangeOf(body, answer, answeredBy, passages, c.var.now);
+      });
+    },
+  );
 
   /**
    * The same question with the answer streamed as it is written (issue 16 item 6, decision 028):
@@ -120,62 +146,73 @@ export function tutorRoutes() {
    * is sent back as `done` at once (a double submit asks once); a learner who stops the stream stops the
    * model, and nothing is stored.
    */
-  r.post("/users/me/objective-workflow-aggregates/:id/tutor-questions/stream", async (c) => {
-    const { id } = params(c, aggregateParams);
-    const body = await jsonBody(c, askTutorSchema);
-    const user = c.var.user;
-    const db = c.var.db;
-    const [kept] = await db
-      .select()
-      .from(tutorExchanges)
-      .where(and(eq(tutorExchanges.id, body.id), eq(tutorExchanges.userId, user.id)));
-    if (kept && kept.question !== body.question)
-      throw new ApiError(409, { id: [message("commandIdReused", "This question id was already used.")] });
-    const grounded = kept ? null : await ground(c, id, body.question);
-    return streamSSE(c, async (stream) => {
-      const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
-      if (kept) {
-        const passages = kept.passages as TutorPassage[];
-        await send(
-          "done",
-          exchangeOf(kept, kept.answer, kept.answeredBy as TutorExchange["answeredBy"], passages, kept.createdAt),
-        );
-        return;
-      }
-      const { course, passages, extractive, locale } = grounded!;
-      const stopped = new AbortController();
-      stream.onAbort(() => stopped.abort());
-      const model = c.var.deps.tutorModel;
-      let wrote = false;
-      const modelText =
-        model && passages.length > 0
-          ? await modelAnswer(model, body.question, passages, locale, {
-              signal: stopped.signal,
-              onDelta: (text) => {
-                wrote = true;
-                void send("delta", { text });
-              },
-            })
-          : null;
-      if (stopped.signal.aborted) return;
-      if (!modelText && wrote) await send("fallback", {});
-      const answer = modelText ?? extractive;
-      const answeredBy = modelText ? "model" : model && passages.length > 0 ? "fallback" : "extractive";
-      await db
-        .insert(tutorExchanges)
-        .values({
-          id: body.id,
-          userId: user.id,
-          objectiveId: course.objectiveId,
-          question: body.question,
-          answer,
-          answeredBy,
-          passages,
-          createdAt: c.var.now,
-        })
-        .onConflictDoNothing();
-      await send("done", exchangeOf(body, answer, answeredBy, passages, c.var.now));
-    });
-  });
+  r.post(
+    "/users/me/objective-workflow-aggregates/:id/tutor-questions/stream",
+    op({
+      summary:
+        "The same question with the answer streamed: `delta` { text } while the model writes, `fallback` when it failed after all, then `done` with the stored exchange; an id already answered is sent back as `done` at once",
+      answer: { type: "text/event-stream", description: "Server-sent events: delta, fallback, done" },
+      notShown: true,
+    }),
+    validParams(idParams),
+    validJson(askTutorSchema),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const body = c.req.valid("json");
+      const user = c.var.user;
+      const db = c.var.db;
+      const [kept] = await db
+        .select()
+        .from(tutorExchanges)
+        .where(and(eq(tutorExchanges.id, body.id), eq(tutorExchanges.userId, user.id)));
+      if (kept && kept.question !== body.question)
+        throw new ApiError(409, { id: [message("commandIdReused", "This question id was already used.")] });
+      const grounded = kept ? null : await ground(c, id, body.question);
+      return streamSSE(c, async (stream) => {
+        const send = (event: string, data: unknown) => stream.writeSSE({ event, data: JSON.stringify(data) });
+        if (kept) {
+          const passages = kept.passages as TutorPassage[];
+          await send(
+            "done",
+            exchangeOf(kept, kept.answer, kept.answeredBy as TutorExchange["answeredBy"], passages, kept.createdAt),
+          );
+          return;
+        }
+        const { course, passages, extractive, locale } = grounded!;
+        const stopped = new AbortController();
+        stream.onAbort(() => stopped.abort());
+        const model = c.var.deps.tutorModel;
+        let wrote = false;
+        const modelText =
+          model && passages.length > 0
+            ? await modelAnswer(model, body.question, passages, locale, {
+                signal: stopped.signal,
+                onDelta: (text) => {
+                  wrote = true;
+                  void send("delta", { text });
+                },
+              })
+            : null;
+        if (stopped.signal.aborted) return;
+        if (!modelText && wrote) await send("fallback", {});
+        const answer = modelText ?? extractive;
+        const answeredBy = modelText ? "model" : model && passages.length > 0 ? "fallback" : "extractive";
+        await db
+          .insert(tutorExchanges)
+          .values({
+            id: body.id,
+            userId: user.id,
+            objectiveId: course.objectiveId,
+            question: body.question,
+            answer,
+            answeredBy,
+            passages,
+            createdAt: c.var.now,
+          })
+          .onConflictDoNothing();
+        await send("done", exchangeOf(body, answer, answeredBy, passages, c.var.now));
+      });
+    },
+  );
   return r;
 }

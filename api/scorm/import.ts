@@ -9,12 +9,12 @@
  * nothing behind.
  */
 import { createWriteStream } from "node:fs";
+import { uploadPath } from "../files/temporary";
 import { mkdir, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { pipeline } from "node:stream/promises";
 import { Readable } from "node:stream";
-import { tmpdir } from "node:os";
 import { and, eq, isNull } from "drizzle-orm";
 import yauzl from "yauzl";
 import { isSafeEntryName, launchFile, scormScos, type ScormManifest } from "../../domain/scorm";
@@ -251,7 +251,8 @@ export async function importScormPackage(db: Queryable, options: ImportOptions):
  */
 export async function saveUpload(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string> {
   if (!body) throw new ScormPackageError("notZip", "The request has no body (send the zip as application/zip).", 400);
-  const path = join(tmpdir(), `scorm-upload-${randomUUID()}.zip`);
+  // Named with this process's id: the clean-up removes those of processes that are gone (issue 29).
+  const path = uploadPath();
   let seen = 0;
   const counted = Readable.fromWeb(body as import("node:stream/web").ReadableStream).map((chunk: Buffer) => {
     seen += chunk.length;

@@ -6,6 +6,7 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import {
   durationSeconds,
+  launchFile,
   launchUrl,
   type ScormItem,
   type ScormManifest,
@@ -24,6 +25,9 @@ export class ScormPackageError extends Error {
 }
 
 type Node = Record<string, unknown>;
+
+/** Items nest in clusters; no course nests them deeper than this. */
+const MAX_ITEM_DEPTH = 32;
 
 const ARRAYS = new Set(["organization", "item", "resource", "file", "dependency", "map"]);
 
@@ -61,10 +65,24 @@ function versionOf(xml: string, schemaVersion: string | null): "1.2" | "2004" {
 
 /** Parses the manifest text; throws ScormPackageError for anything that is not a usable manifest. */
 export function parseManifest(xml: string): ScormManifest {
-  const valid = XMLValidator.validate(xml);
-  if (valid !== true)
-    throw new ScormPackageError("manifestInvalid", `imsmanifest.xml is not well-formed XML: ${valid.err.msg}`);
-  const doc = parser.parse(xml) as Node;
+  // A manifest has no use for a document type: its entities (external ones, a parameter entity, an
+  // expansion bomb) are refused with the rest of a bad manifest, before the parser sees them (issue 29).
+  if (/<!DOCTYPE/i.test(xml))
+    throw new ScormPackageError(
+      "manifestInvalid",
+      "imsmanifest.xml declares a document type (DOCTYPE), which a manifest has no use for.",
+    );
+  let doc: Node;
+  try {
+    const valid = XMLValidator.validate(xml);
+    if (valid !== true)
+      throw new ScormPackageError("manifestInvalid", `imsmanifest.xml is not well-formed XML: ${valid.err.msg}`);
+    doc = parser.parse(xml) as Node;
+  } catch (error) {
+    if (error instanceof ScormPackageError) throw error;
+    // Whatever else the parser refuses is a manifest the import cannot read: the import's 422, never a 500.
+    throw new ScormPackageError("manifestInvalid", `imsmanifest.xml could not be read: ${(error as Error).message}`);
+  }
   const manifest = child(doc, "manifest");
   if (!manifest) throw new ScormPackageError("manifestInvalid", "imsmanifest.xml has no <manifest> element.");
   const schemaVersion = text(child(child(manifest, "metadata"), "schemaversion"));
@@ -85,7 +103,10 @@ export function parseManifest(xml: string): ScormManifest {
   const defaultId = attr(orgs, "default");
   const org = organizations.find((o) => attr(o, "identifier") === defaultId) ?? organizations[0];
 
-  const item = (n: Node): ScormItem => {
+  const item = (n: Node, depth: number): ScormItem => {
+    // An item tree deeper than any course (a nesting bomb) is refused, not followed until the stack ends.
+    if (depth > MAX_ITEM_DEPTH)
+      throw new ScormPackageError("manifestInvalid", `imsmanifest.xml nests items more than ${MAX_ITEM_DEPTH} deep.`);
     const ref = attr(n, "identifierref");
     let launch: string | null = null;
     let scormType: "sco" | "asset" = "sco";
@@ -99,6 +120,12 @@ export function parseManifest(xml: string): ScormManifest {
       const href = attr(res, "href");
       if (!href) throw new ScormPackageError("missingLaunch", `Resource "${ref}" has no launch file (href).`);
       launch = launchUrl(joinBase(resourcesBase, attr(res, "base") ?? ""), href, attr(n, "parameters"));
+      // The file is found by its decoded path: a launch that does not decode names no file (issue 29).
+      try {
+        launchFile(launch);
+      } catch {
+        throw new ScormPackageError("missingLaunch", `The launch path of resource "${ref}" is not a valid path.`);
+      }
       // adlcp:scormType (2004) / adlcp:scormtype (1.2): an asset gets no run-time API.
       if ((attr(res, "scormType") ?? attr(res, "scormtype"))?.toLowerCase() === "asset") scormType = "asset";
     }
@@ -128,10 +155,10 @@ export function parseManifest(xml: string): ScormManifest {
       scaledPassingScore,
       sharedData: sharedDataMaps(child(n, "data")),
       scormType,
-      children: list(n, "item").map(item),
+      children: list(n, "item").map((c) => item(c, depth + 1)),
     };
   };
-  const items = list(org, "item").map(item);
+  const items = list(org, "item").map((c) => item(c, 1));
   if (
     !items.some(function hasLaunch(i): boolean {
       return i.launch !== null || i.children.some(hasLaunch);

@@ -6,6 +6,7 @@ import { Gallery, GalleryFromHtml } from "./viewer/gallery";
 import { LazyIframe } from "./viewer/lazy-iframe";
 import { lazyWidget } from "./lazy-widget";
 import type { ActivityBody } from "~/common/views/activity";
+import { textLanguage } from "#domain/locales";
 
 /** The SCORM player and its runtime load with a SCORM activity only (issue 15: never in other activities' first load). */
 const ScormPlayer = lazyWidget(() => import("./scorm/scorm-player"));
@@ -33,11 +34,20 @@ function PdfWithResume({ body, title }: { body: Extract<ActivityBody, { kind: "p
 }
 
 /** Spec 1/3: the activity kinds — text, files (PDF viewer, gallery), video, event, LTI, module. */
-export function ActivityView({ body, title }: { body: ActivityBody; title: string }) {
+export function ActivityView({
+  body,
+  title,
+  language = null,
+}: {
+  body: ActivityBody;
+  title: string;
+  /** The course's language: a text keeps its own direction (issue 25 item 2). */
+  language?: string | null;
+}) {
   const { t } = useTranslation();
   switch (body.kind) {
     case "text":
-      return <GalleryFromHtml html={body.html} className="activity-text" />;
+      return <GalleryFromHtml html={body.html} className="activity-text" {...textLanguage(language)} />;
     case "pdf":
       return <PdfWithResume body={body} title={title} />;
     case "images":

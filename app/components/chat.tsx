@@ -11,9 +11,10 @@ import { FieldErrors } from "./field-errors";
 import { type ChatAttachmentView, type ChatMessageView, type ChatView } from "~/common/views/chat";
 
 /** Plain text with its links made clickable; React escapes the rest, so HTML shows as typed. */
+/** Issue 25 item 2: a message keeps its own direction (`dir="auto"`), whatever the page's. */
 function MessageText({ body }: { body: string }) {
   return (
-    <p>
+    <p dir="auto">
       {linkify(body).map((piece, i) =>
         piece.kind === "link" ? (
           <a key={i} href={piece.href} rel="noopener noreferrer nofollow" target="_blank">

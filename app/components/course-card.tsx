@@ -1,11 +1,14 @@
 import { Link } from "react-router";
 import { useTranslation } from "~/common/i18n";
 import { coverFallbackColor, progressPercent } from "#domain/courses";
+import { textLanguage } from "#domain/locales";
 
 export interface CardProps {
   index: number;
   id: string;
   name: string;
+  /** The course's language: its name and description in their own direction (issue 25 item 2). */
+  language?: string | null;
   code: string;
   imageUrl: string | null;
   href: string;
@@ -20,6 +23,7 @@ export interface CardProps {
 /** Spec 2.3: cover image (fallback colour cycled by index), progress bar clamped 0..1, footer. */
 export function CourseCard(props: CardProps) {
   const { t } = useTranslation();
+  const own = textLanguage(props.language);
   const cover = props.imageUrl ? (
     <img
       className="course-card__cover"
@@ -41,12 +45,16 @@ export function CourseCard(props: CardProps) {
       {cover}
       {props.badge}
       <p className="course-card__code">{props.code}</p>
-      <h2 className="course-card__title">
+      <h2 className="course-card__title" {...own}>
         <Link to={props.href} prefetch="intent" className="course-card__link">
           {props.name}
         </Link>
       </h2>
-      {props.description ? <p className="course-card__description">{props.description}</p> : null}
+      {props.description ? (
+        <p className="course-card__description" {...own}>
+          {props.description}
+        </p>
+      ) : null}
       <p className="course-card__tags">
         {props.mandatory !== undefined ? (
           <span className={props.mandatory ? "tag tag--mandatory" : "tag"}>

@@ -130,7 +130,7 @@ export function FilterDrawer({
   activeCount: number;
   clearHref: string;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const panel = useRef<HTMLDivElement>(null);
   const navigation = useNavigation();
   useEffect(() => {
@@ -174,7 +174,9 @@ export function FilterDrawer({
     }
   }, [navigation.state]);
   if (sections.length === 0) return null;
-  const sorted = [...sections].sort((a, b) => a.label.localeCompare(b.label));
+  // Sorted in the page's language, not the runtime's: a browser set to Arabic sorted these otherwise than
+  // the server and React threw away the server's page (hydration error #418; issue 25 item 3).
+  const sorted = [...sections].sort((a, b) => a.label.localeCompare(b.label, i18n.language));
   return (
     <>
       <button

@@ -8,6 +8,7 @@ export interface CatalogListData {
   cards: {
     id: string;
     name: string;
+    language?: string | null;
     code: string;
     imageUrl: string | null;
     href: string;
@@ -67,6 +68,7 @@ export function CatalogList({ d, title, clearHref }: { d: CatalogListData; title
               index={(d.page - 1) * PAGE_SIZE + i}
               id={card.id}
               name={card.name}
+              language={card.language}
               code={card.code}
               imageUrl={card.imageUrl}
               href={card.href}

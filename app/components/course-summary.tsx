@@ -1,22 +1,32 @@
 import { useTranslation } from "~/common/i18n";
 import { coverFallbackColor } from "#domain/courses";
+import { textLanguage } from "#domain/locales";
 
 const DESCRIPTION_COLLAPSE_AT = 70;
 
 /** Spec 2.5: description collapsible at about 70 characters with Show more / Hide (works without JavaScript). */
-export function CollapsibleDescription({ text }: { text: string }) {
+export function CollapsibleDescription({ text, language = null }: { text: string; language?: string | null }) {
   const { t } = useTranslation();
-  if (text.length <= DESCRIPTION_COLLAPSE_AT) return <p className="course-description">{text}</p>;
+  // Issue 25 item 2: the description in its own language and direction; the toggles in the page's.
+  const own = textLanguage(language);
+  if (text.length <= DESCRIPTION_COLLAPSE_AT)
+    return (
+      <p className="course-description" {...own}>
+        {text}
+      </p>
+    );
   const cut = text.lastIndexOf(" ", DESCRIPTION_COLLAPSE_AT);
   const short = `${text.slice(0, cut > 40 ? cut : DESCRIPTION_COLLAPSE_AT).trimEnd()}…`;
   return (
     <details className="course-description course-description--collapsible">
       <summary>
-        <span className="course-description__short">{short}</span>
+        <span className="course-description__short" {...own}>
+          {short}
+        </span>
         <span className="course-description__more">{t("courseDetails.showMore")}</span>
         <span className="course-description__hide">{t("courseDetails.hide")}</span>
       </summary>
-      <p>{text}</p>
+      <p {...own}>{text}</p>
     </details>
   );
 }
@@ -48,15 +58,17 @@ export function CourseHeader({
   name,
   code,
   collections,
+  language = null,
 }: {
   name: string;
   code: string;
   collections: { id: string; name: string }[];
+  language?: string | null;
 }) {
   return (
     <header className="course-header">
       <p className="course-card__code">{code}</p>
-      <h1>{name}</h1>
+      <h1 {...textLanguage(language)}>{name}</h1>
       {collections.length ? (
         <ul className="chips chips--static" aria-label="collections">
           {collections.map((c) => (
@@ -70,14 +82,14 @@ export function CourseHeader({
   );
 }
 
-export function AboutHtml({ html }: { html: string }) {
+export function AboutHtml({ html, language = null }: { html: string; language?: string | null }) {
   const { t } = useTranslation();
   if (!html) return null;
   return (
     <section className="course-about" aria-labelledby="about-title">
       <h2 id="about-title">{t("courseDetails.about")}</h2>
       {/* Sanitised on the server (app/services/html.server.ts). */}
-      <div dangerouslySetInnerHTML={{ __html: html }} />
+      <div {...textLanguage(language)} dangerouslySetInnerHTML={{ __html: html }} />
     </section>
   );
 }

@@ -83,7 +83,7 @@ function PostBody({ post, heading: Heading }: { post: DiscussionPostView; headin
         </Heading>
         <time dateTime={post.createdAt}>{post.time}</time>
       </header>
-      <p className="discussion__body" style={BODY_STYLE}>
+      <p className="discussion__body" style={BODY_STYLE} dir="auto">
         {post.body}
       </p>
     </>

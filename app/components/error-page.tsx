@@ -7,7 +7,14 @@ export function errorStatus(error: unknown): number {
   return 500;
 }
 
-const KNOWN = new Set([401, 403, 404, 500, 501]);
+const KNOWN = new Set([401, 403, 404, 429, 500, 501]);
+
+/** The seconds of a 429 (issue 29: the API's 429 as the app's page, with when to come back). */
+function retryAfterSeconds(error: unknown): number | null {
+  if (!isRouteErrorResponse(error) || error.status !== 429) return null;
+  const seconds = Number((error.data as { retryAfterSeconds?: unknown } | null)?.retryAfterSeconds);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : 60;
+}
 
 /** Marks a 404 as spec 2.5's 'Course is not available' (missing access rights). */
 const COURSE_UNAVAILABLE = "course-unavailable";
@@ -46,7 +53,7 @@ export function ErrorPage({
     <section className="error-page" aria-labelledby="error-title">
       <p className="error-page__code">{t("errors.statusCode", { status })}</p>
       <h1 id="error-title">{t(`errors.${variant}.title`)}</h1>
-      <p>{t(`errors.${variant}.text`)}</p>
+      <p>{t(`errors.${variant}.text`, { seconds: retryAfterSeconds(error) ?? undefined })}</p>
       {showButton ? (
         <Link className="button button--primary" to={href} reloadDocument={!href.startsWith("/learn")}>
           {learnerOnly || fallbackUrl ? t("errors.goToMyCourses") : t("errors.goToContentLibrary")}

@@ -79,7 +79,7 @@ function markLogout() {
   }
 }
 
-function LanguageMenu({ root }: { root: ShellRoot }) {
+export function LanguageMenu({ root }: { root: Pick<ShellRoot, "languages" | "locale" | "returnTo"> }) {
   const { t } = useTranslation();
   const current = root.languages.find((l) => l.code === root.locale)?.name ?? root.locale;
   return (
@@ -286,7 +286,9 @@ function FeedbackTrigger({ returnTo }: { returnTo: string }) {
           setOpen(true);
         }}
       >
-        {t("feedback.open")}
+        {/* Issue 25 item 5: an icon on phones, its words kept for screen readers; a line of its own never. */}
+        <span className="icon icon--feedback" aria-hidden="true" />
+        <span className="feedback-trigger__label">{t("feedback.open")}</span>
       </a>
       {open ? (
         <Suspense fallback={null}>

@@ -68,6 +68,7 @@ export default function TeamPanel({ team, workflowId, activityWorkflowId, back, 
                   rows={8}
                   maxLength={GROUP_WORK_MAX}
                   defaultValue={conflict ? conflict.text : work.text}
+                  dir="auto"
                   key={conflict ? `conflict-${conflict.current.version}` : `v${work.version}`}
                   aria-describedby={conflict ? "team-conflict" : work.updated ? "team-updated" : undefined}
                 />
@@ -79,7 +80,9 @@ export default function TeamPanel({ team, workflowId, activityWorkflowId, back, 
                 {conflict ? (
                   <div id="team-conflict" className="notice" role="alert">
                     <p>{t("team.conflict")}</p>
-                    <p className="team__answer">{conflict.current.text}</p>
+                    <p className="team__answer" dir="auto">
+                      {conflict.current.text}
+                    </p>
                   </div>
                 ) : null}
                 <button type="submit" className="button" disabled={busy}>
@@ -179,33 +182,35 @@ function Members({ team }: { team: TeamView }) {
       {p.rows.length === 0 ? (
         <p>{t("team.noMembersFound")}</p>
       ) : (
-        <table className="team__table" aria-labelledby="team-members">
-          <thead>
-            <tr>
-              <th scope="col">{t("team.member")}</th>
-              <th scope="col">{t("team.contributions")}</th>
-              <th scope="col">{t("team.lastContribution")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {p.rows.map((m) => (
-              <tr key={m.id}>
-                <th scope="row">{m.me ? t("team.you", { name: m.name }) : m.name}</th>
-                <td>{m.contributions}</td>
-                <td>
-                  {m.lastAt ? (
-                    <>
-                      {t(m.kind === "submitted" ? "team.kind.submitted" : "team.kind.saved")}{" "}
-                      <time dateTime={m.lastAt}>{m.last}</time>
-                    </>
-                  ) : (
-                    t("team.notYet")
-                  )}
-                </td>
+        <div className="table-scroll" tabIndex={0} role="group" aria-labelledby="team-members">
+          <table className="team__table" aria-labelledby="team-members">
+            <thead>
+              <tr>
+                <th scope="col">{t("team.member")}</th>
+                <th scope="col">{t("team.contributions")}</th>
+                <th scope="col">{t("team.lastContribution")}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {p.rows.map((m) => (
+                <tr key={m.id}>
+                  <th scope="row">{m.me ? t("team.you", { name: m.name }) : m.name}</th>
+                  <td>{m.contributions}</td>
+                  <td>
+                    {m.lastAt ? (
+                      <>
+                        {t(m.kind === "submitted" ? "team.kind.submitted" : "team.kind.saved")}{" "}
+                        <time dateTime={m.lastAt}>{m.last}</time>
+                      </>
+                    ) : (
+                      t("team.notYet")
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <Pagination params={params} page={p.page} total={p.totalCount} pageSize={p.pageSize} param="membersPage" />
     </div>

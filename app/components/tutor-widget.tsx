@@ -80,9 +80,10 @@ export default function TutorWidget({ objectiveId, expanded, chat: initialChat, 
     } else panel.current.focus();
   }, [open, chat]);
 
-  // A new exchange (or the conversation just loaded): the panel shows its end, the latest answer.
+  // A new exchange (or the conversation just loaded): a docked panel shows its end, the latest answer. An
+  // empty conversation stays at its top, so its introduction is read whole (issue 25 item 5).
   useEffect(() => {
-    if (open && panel.current) panel.current.scrollTop = panel.current.scrollHeight;
+    if (open && panel.current && count > 0) panel.current.scrollTop = panel.current.scrollHeight;
   }, [open, count]);
 
   const onToggle = () => {

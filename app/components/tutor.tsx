@@ -7,11 +7,14 @@ import { citationHref, TUTOR_QUESTION_MAX } from "#domain/tutor";
 import { askTutorFormSchema } from "~/common/forms/tutor";
 import { INTENT } from "~/common/forms/intents";
 import { parseSubmission } from "~/common/forms/parse";
+import { textLanguage } from "#domain/locales";
 import { FieldErrors } from "./field-errors";
 import { useHydrated } from "./use-hydrated";
 
 export interface TutorProps {
   objectiveId: string;
+  /** The course's language: quotations and citations keep its direction (issue 25 item 2). */
+  language?: string | null;
   exchanges: TutorExchange[];
   commandId: string;
   lastResult?: SubmissionResult<string[]> | null;
@@ -36,7 +39,14 @@ function parseEvent(raw: string): { event: string; data: string } {
   return { event, data: data.join("\n") };
 }
 
-type Live = { id: string; question: string; text: string; state: "streaming" | "done" | "failed" };
+type Live = {
+  id: string;
+  question: string;
+  text: string;
+  state: "streaming" | "done" | "failed" | "limited";
+  /** Too many questions (429): when to ask again. */
+  retryAfterSeconds?: number;
+};
 
 /**
  * Issue 16 item 6: with JavaScript the question goes to /tutor/stream and the answer shows as the model
@@ -60,6 +70,12 @@ function useStreamedAnswer(objectiveId: string, exchanges: TutorExchange[], relo
         body: formData,
         signal: ac.signal,
       });
+      if (res.status === 429) {
+        // Issue 29: the API's 429 in the learner's words, with when to ask again.
+        const seconds = Number(res.headers.get("Retry-After")) || 60;
+        setLive((l) => (l ? { ...l, state: "limited", retryAfterSeconds: seconds } : l));
+        return;
+      }
       if (!res.ok || !res.body) throw new Error(String(res.status));
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = "";
@@ -87,7 +103,16 @@ function useStreamedAnswer(objectiveId: string, exchanges: TutorExchange[], relo
   return { live: stored ? null : live, ask, stop: () => controller.current?.abort() };
 }
 
-export default function Tutor({ objectiveId, exchanges, commandId, lastResult, action, reload }: TutorProps) {
+export default function Tutor({
+  objectiveId,
+  language = null,
+  exchanges,
+  commandId,
+  lastResult,
+  action,
+  reload,
+}: TutorProps) {
+  const own = textLanguage(language);
   const { t } = useTranslation();
   const navigation = useNavigation();
   const { live, ask, stop } = useStreamedAnswer(objectiveId, exchanges, reload);
@@ -114,7 +139,7 @@ export default function Tutor({ objectiveId, exchanges, commandId, lastResult, a
         {exchanges.map((e) => (
           <li key={e.id} id={`exchange-${e.id}`} className="tutor__exchange">
             <p className="tutor__question">
-              <strong>{t("tutor.you")}</strong> {e.question}
+              <strong>{t("tutor.you")}</strong> <bdi>{e.question}</bdi>
             </p>
             <div className="tutor__answer">
               <strong>{t("tutor.tutor")}</strong>
@@ -123,12 +148,14 @@ export default function Tutor({ objectiveId, exchanges, commandId, lastResult, a
               ) : (
                 <>
                   {e.answeredBy === "model" ? (
-                    <p style={{ whiteSpace: "pre-wrap" }}>{e.answer}</p>
+                    <p style={{ whiteSpace: "pre-wrap" }} dir="auto">
+                      {e.answer}
+                    </p>
                   ) : (
                     <p>{t(e.answeredBy === "fallback" ? "tutor.modelFailed" : "tutor.fromCourse")}</p>
                   )}
                   {(e.answeredBy === "model" ? [] : e.passages).map((p, i) => (
-                    <blockquote key={i} cite={citationHref(objectiveId, p)}>
+                    <blockquote key={i} cite={citationHref(objectiveId, p)} {...own}>
                       <p>{p.text}</p>
                     </blockquote>
                   ))}
@@ -138,7 +165,11 @@ export default function Tutor({ objectiveId, exchanges, commandId, lastResult, a
                       <span key={`${c.activityPathId}-${c.page ?? ""}`}>
                         {i > 0 ? ", " : null}
                         <Link to={citationHref(objectiveId, c)}>
-                          {c.page === undefined ? c.name : t("tutor.citationPage", { name: c.name, page: c.page })}
+                          {c.page === undefined ? (
+                            <bdi {...own}>{c.name}</bdi>
+                          ) : (
+                            t("tutor.citationPage", { name: c.name, page: c.page })
+                          )}
                         </Link>
                       </span>
                     ))}
@@ -151,12 +182,16 @@ export default function Tutor({ objectiveId, exchanges, commandId, lastResult, a
         {live ? (
           <li className="tutor__exchange" aria-busy={live.state === "streaming"}>
             <p className="tutor__question">
-              <strong>{t("tutor.you")}</strong> {live.question}
+              <strong>{t("tutor.you")}</strong> <bdi>{live.question}</bdi>
             </p>
             <div className="tutor__answer">
               <strong>{t("tutor.tutor")}</strong>
               {live.state === "failed" ? (
                 <p className="notice">{t("tutor.streamFailed")}</p>
+              ) : live.state === "limited" ? (
+                <p className="notice" role="alert">
+                  {t("apiErrors.tooManyRequestsIn", { seconds: live.retryAfterSeconds })}
+                </p>
               ) : (
                 <p style={{ whiteSpace: "pre-wrap" }} data-testid="tutor-live">
                   {live.text || t("tutor.asking")}

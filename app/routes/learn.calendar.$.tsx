@@ -1,4 +1,6 @@
 import { data, Link, redirect, useLoaderData } from "react-router";
+import { isTooManyRequests, tooManyRequestsToast } from "~/services/command-errors.server";
+import { safeTarget } from "~/services/auth.server";
 import { z } from "zod";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.calendar.$";
@@ -156,7 +158,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   requireFeature(shell, "calendar");
   const lms = await s.lms();
   const form = await readForm(request);
-  const back = `${url.pathname}${url.search}#calendar-feed`;
+  const back = safeTarget(`${url.pathname}${url.search}#calendar-feed`, s.config);
   try {
     switch (intentOf(form)) {
       case INTENT.createFeed: {
@@ -176,6 +178,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     }
   } catch (err) {
     if (!(err instanceof LmsError)) throw err;
+    if (isTooManyRequests(err)) return redirectWithToast(back, tooManyRequestsToast(err), s.config);
     const m = err.firstMessage();
     return redirectWithToast(
       back,
@@ -209,6 +212,10 @@ export default function CalendarPage() {
             {t("calendar.nav.next")} <span aria-hidden="true">›</span>
           </Link>
         </nav>
+        {/* Issue 25 item 6: the feed's section, below the whole month, found from the top. */}
+        <a className="calendar__to-feed" href="#calendar-feed">
+          {t("calendar.feed.title")}
+        </a>
         <nav aria-label={t("calendar.views.label")} className="calendar__views">
           {(["month", "week", "agenda"] as const).map((v) => (
             <Link
@@ -229,7 +236,18 @@ export default function CalendarPage() {
       <p className="calendar__zone">{t("calendar.timesIn", { zone: d.zone })}</p>
       {d.empty ? <p className="empty-state calendar__empty">{t("calendar.empty")}</p> : null}
       {d.month ? (
-        <MonthGrid data={d.month} rtl={d.rtl} />
+        <>
+          <MonthGrid data={d.month} rtl={d.rtl} />
+          {/* Issue 25 item 6: on a phone the month is marks; its days' items are listed here (CSS shows them). */}
+          <div className="calendar__month-days">
+            {d.month.weeks
+              .flatMap((w) => w.days)
+              .filter((day) => day.inMonth && day.items.length > 0)
+              .map((day) => (
+                <DayList key={day.date} day={day} now={d.now} headingLevel={3} />
+              ))}
+          </div>
+        </>
       ) : (
         <div className={`calendar__days calendar__days--${d.view}`}>
           {d.days.map((day) => (

@@ -80,11 +80,11 @@ export default function CatalogCourse() {
   const o = course.objective;
   return (
     <article className="course-details">
-      <CourseHeader name={o.name} code={o.code} collections={o.showcases} />
+      <CourseHeader name={o.name} code={o.code} collections={o.showcases} language={o.language} />
       <div className="course-details__grid">
         <div>
-          <CollapsibleDescription text={o.description} />
-          <AboutHtml html={o.about} />
+          <CollapsibleDescription text={o.description} language={o.language} />
+          <AboutHtml html={o.about} language={o.language} />
         </div>
         <aside className="course-details__side">
           <CourseCover imageUrl={o.imageUrl} name={o.name} />

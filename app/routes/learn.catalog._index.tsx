@@ -1,4 +1,5 @@
 import { data, redirect, useLoaderData } from "react-router";
+import { safeTarget } from "~/services/auth.server";
 import { rememberList } from "~/services/breadcrumbs.server";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.catalog._index";
@@ -35,7 +36,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   enforceLearnerArea(shell, s.config);
   requireFeature(shell, "catalog");
   const stripped = stripNonCatalogParams(url);
-  if (stripped) throw redirect(stripped.pathname + stripped.search);
+  if (stripped) throw redirect(safeTarget(stripped.pathname + stripped.search, s.config));
   const lms = await s.lms();
   const get = <T,>(endpoint: Endpoint<T>) => s.cachedGet(lms, endpoint);
   const [collections, categories] = await Promise.all([

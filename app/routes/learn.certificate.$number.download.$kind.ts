@@ -15,10 +15,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (params.kind === "credential")
     return streamDownload(request, lms, endpoints.certificateCredential(number), {
       cache: "public, max-age=60",
+      context,
       query: "format=json",
       filename: `certificate-${number}.credential.json`,
     });
   return streamDownload(request, lms, endpoints.publicCertificateFile(number, params.kind), {
     cache: "public, max-age=60",
+    context,
   });
 }

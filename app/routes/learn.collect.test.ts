@@ -5,7 +5,11 @@ import { requestContext } from "~/services/request.server";
 import { action } from "./learn.collect";
 
 /** Issue 16 item 8: analytics only where APP_ENV is test or prod — in development the beacon is 404. */
-function post(appEnv: "dev" | "test" | "prod", headers: Record<string, string> = {}) {
+function post(
+  appEnv: "dev" | "test" | "prod",
+  headers: Record<string, string> = {},
+  answer: () => Response = () => Response.json({ accepted: 1 }),
+) {
   const calls: string[] = [];
   const config = parseAppConfig({
     APP_ENV: appEnv,
@@ -20,7 +24,7 @@ function post(appEnv: "dev" | "test" | "prod", headers: Record<string, string> =
     config,
     lmsTransport: (req) => {
       calls.push(`${req.method} ${new URL(req.url).pathname}`);
-      return Response.json({ accepted: 1 });
+      return answer();
     },
     sessions: null as never,
   });
@@ -50,5 +54,16 @@ describe("the analytics beacon by APP_ENV (spec 9, decision 029)", () => {
       expect((await answer).status).toBe(204);
       expect(calls).toEqual([]);
     }
+  });
+  it("says the collector's 429 with its Retry-After (issue 29 item 3)", async () => {
+    const { answer } = post("prod", {}, () =>
+      Response.json(
+        { status: 429, errors: { "": [{ code: "tooManyRequests", message: "…" }] } },
+        { status: 429, headers: { "Retry-After": "17" } },
+      ),
+    );
+    const res = await answer;
+    expect(res.status).toBe(429);
+    expect(res.headers.get("Retry-After")).toBe("17");
   });
 });

@@ -10,7 +10,7 @@ const TutorWidget = lazyWidget(() => import("~/components/tutor-widget"));
 
 /**
  * A layout without a URL of its own around a course's details and content pages (issue 16 item 4, spec
- * 2.11; decision 028): it adds the AI tutor widget, docked at the inline end, where tenant and course allow
+ * 2.11; decision 028): it adds the AI tutor widget, beside or after the page, where tenant and course allow
  * it. Its loader runs beside the page's, so the pages' own loaders and components do not change; and as a
  * layout the widget stays open, with its conversation, while the learner moves between the pages.
  */
@@ -37,14 +37,16 @@ export function shouldRevalidate({
 
 export default function CoursePages() {
   const { widget } = useLoaderData<typeof loader>();
+  // Issue 25 item 5: one box around the page and the widget, so an expanded widget docks beside the page
+  // (wide windows) or after it, never over it.
   return (
-    <>
+    <div className="course-pages">
       <Outlet />
       {widget ? (
         <Suspense fallback={null}>
           <TutorWidget key={widget.objectiveId} {...widget} />
         </Suspense>
       ) : null}
-    </>
+    </div>
   );
 }

@@ -7,6 +7,7 @@ import { LmsError } from "~/services/lms.server";
 import { publicLms } from "~/services/user.server";
 import { isDownloadKind, streamDownload } from "~/services/certificate-files.server";
 import { loadOwnCertificate } from "~/services/certificates.server";
+import { tooManyRequestsText } from "~/services/command-errors.server";
 
 /**
  * /learn/courses/{id}/certificate/{number}/download/{pdf|png|credential}: the holder's own files
@@ -23,6 +24,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   try {
     record = await loadOwnCertificate(lms, params.id, number);
   } catch (err) {
+    if (err && typeof err === "object" && "init" in err && (err.init as ResponseInit | null)?.status === 429)
+      return tooManyRequestsText(
+        context,
+        Number((err as { data?: { retryAfterSeconds?: number } }).data?.retryAfterSeconds),
+      );
     if (err instanceof LmsError || (err && typeof err === "object" && "init" in err))
       return new Response("Not found", { status: 404, headers: { "Cache-Control": "no-store" } });
     throw err;
@@ -31,10 +37,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     // The credential is public by design (anyone may verify it); the holder gets it as a JSON file.
     return streamDownload(request, publicLms(context), endpoints.certificateCredential(number), {
       cache: "private, max-age=60",
+      context,
       query: "format=json",
       filename: `certificate-${number}.credential.json`,
     });
   return streamDownload(request, lms, endpoints.certificateFile(record.id, params.kind), {
     cache: "private, max-age=300",
+    context,
   });
 }

@@ -90,7 +90,11 @@ export async function action({ params, request, context }: Route.ActionArgs) {
         return redirectWithToast(`/learn/courses/${id}`, toast, s.config);
       }
       if (result.reason === "refused" && result.message) {
-        const toast = { type: "critical", key: `apiErrors.${result.message.code}` } as const;
+        const toast = {
+          type: "critical",
+          key: `apiErrors.${result.message.code}`,
+          values: result.message.params,
+        } as const;
         return redirectWithToast(`/learn/courses/${id}`, toast, s.config);
       }
       return redirectWithToast("/learn/courses", { type: "critical", key: "messages.unknownError" }, s.config);
@@ -319,10 +323,10 @@ export default function CourseDetails() {
         hasTutor={view.hasTutor}
       />
       <article className="course-details">
-        <CourseHeader name={o.name} code={o.code} collections={o.showcases} />
+        <CourseHeader name={o.name} code={o.code} collections={o.showcases} language={o.language} />
         <div className="course-details__grid">
           <div>
-            <CollapsibleDescription text={o.description} />
+            <CollapsibleDescription text={o.description} language={o.language} />
             {earned ? (
               <section className="next-step" aria-labelledby="next-step-title">
                 <h2 id="next-step-title">{t("course.certificateReady")}</h2>
@@ -447,7 +451,7 @@ export default function CourseDetails() {
               </details>
             ) : null}
             <Certificates certificates={view.certificates} />
-            <AboutHtml html={o.about} />
+            <AboutHtml html={o.about} language={o.language} />
           </div>
           <aside className="course-details__side" aria-label={t("course.actions")}>
             <CourseCover imageUrl={o.imageUrl} name={o.name}>

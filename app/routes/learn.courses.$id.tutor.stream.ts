@@ -23,7 +23,12 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   });
   if (!res.ok || !res.body) {
     await res.body?.cancel();
-    return new Response(null, { status: res.status === 429 || res.status === 409 ? res.status : 502 });
+    // Too many questions: the 429 with when to ask again, which the widget says (issue 29).
+    const retryAfter = res.status === 429 ? (res.headers.get("Retry-After") ?? "60") : null;
+    return new Response(null, {
+      status: res.status === 429 || res.status === 409 ? res.status : 502,
+      headers: retryAfter ? { "Retry-After": retryAfter } : {},
+    });
   }
   return new Response(res.body, {
     headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no" },

@@ -32,6 +32,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   return {
     id,
     name: objective.name,
+    language: objective.language ?? null,
     showContent: Boolean(aggregate.lastObjectiveWorkflow) && objective.activity.kind !== ActivityKind.lti,
     hasAnnouncements: Boolean(objective.announcementChannelId),
     ...chat,
@@ -92,7 +93,13 @@ export default function CourseTutor() {
         <h1 id="tutor-title">{t("tutor.title")}</h1>
         {d.available ? (
           <Suspense fallback={<p className="notice">{t("app.loading")}</p>}>
-            <Tutor objectiveId={d.id} exchanges={d.exchanges} commandId={d.commandId} lastResult={lastResult ?? null} />
+            <Tutor
+              objectiveId={d.id}
+              language={d.language}
+              exchanges={d.exchanges}
+              commandId={d.commandId}
+              lastResult={lastResult ?? null}
+            />
           </Suspense>
         ) : (
           <p className="notice" role="status">

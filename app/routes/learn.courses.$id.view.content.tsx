@@ -89,7 +89,7 @@ export async function action({ params, request, url, context }: Route.ActionArgs
   const commandFailed = async (err: unknown, here: string) => {
     if (!(err instanceof LmsError)) throw err;
     const fmt = dateFormatter(getLocale(context), shell.user.timezone);
-    return redirectWithToast(here, commandErrorToast(err, fmt), s.config);
+    return redirectWithToast(backTo(here), commandErrorToast(err, fmt), s.config);
   };
   // The workflow a form names must be an attempt of this page's course (decision 018).
   const ofThisCourse = (workflowId: string) => workflowOfCourse(lms, id, workflowId);

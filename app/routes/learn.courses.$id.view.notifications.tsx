@@ -59,12 +59,21 @@ export async function action({ params, request, context, url }: Route.ActionArgs
   await s.requireLearner();
   const channel = chatChannelOf(url);
   const back = `/learn/courses/${id}/view/notifications?channel=${channel}`;
+  // Issue 29 item 2: whether the learner may post here is known before the form — and its files — is
+  // read (the front streams this form's body instead of buffering it).
+  const lms = await s.lms();
+  const channels = await lms.get(endpoints.chatChannels(id)).catch((err: unknown) => {
+    if (err instanceof LmsError && (err.status === 403 || err.status === 404))
+      throw new Response("Not found", { status: 404 });
+    throw err;
+  });
+  if (!channels.data.some((c) => c.kind === channel && c.mayPost))
+    return redirectWithToast(back, { type: "critical", key: "apiErrors.unknown" }, s.config);
   const form = await readForm(request);
   switch (intentOf(form)) {
     case INTENT.chatPost: {
       const submission = parseSubmission(form, chatPostSchema());
       if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-      const lms = await s.lms();
       const fields = { id: submission.value.id, objectiveId: id, channel, body: submission.value.body ?? "" };
       // With files, the command goes as multipart (the API checks each file's size and contents).
       const files = chosenFiles(form.getAll(CHAT_FILES_FIELD));

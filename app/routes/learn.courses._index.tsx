@@ -269,6 +269,7 @@ export default function MyCourses() {
               index={(d.page - 1) * PAGE_SIZE + i}
               id={card.id}
               name={card.name}
+              language={card.language}
               code={card.code}
               imageUrl={card.imageUrl}
               href={card.href}

@@ -1,4 +1,5 @@
 import { data, Form, Link, redirect, redirectDocument, useLoaderData } from "react-router";
+import { safeTarget } from "~/services/auth.server";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.courses.proctor.$objectiveId.$activityPathId";
 import { endpoints } from "#domain/contract/endpoints";
@@ -93,7 +94,7 @@ export async function action({ params, request, url, context }: Route.ActionArgs
   const objectiveId = requireCourseId(params.objectiveId);
   const form = await readForm(request);
   if (intentOf(form) !== INTENT.startSitting) badRequest();
-  const here = `${url.pathname}${url.search}`;
+  const here = safeTarget(`${url.pathname}${url.search}`, s.config);
   const { workflow, node, activityWorkflow } = await sitting(lms, objectiveId, params.activityPathId, s.config);
   try {
     // The activity is started with its sitting (both idempotent: a second click changes nothing).
@@ -117,6 +118,7 @@ export async function action({ params, request, url, context }: Route.ActionArgs
     target.searchParams.set("session", session.id);
     target.searchParams.set("wrapper", `${url.pathname}?inProctoringIframe`);
     // A page outside the app: the browser loads it as a document, also after a script-driven submit.
+    // eslint-disable-next-line local/redirect-targets -- the proctoring service of the operator's configuration (PROCTORING_URL)
     return redirectDocument(target.toString(), 303);
   } catch (err) {
     if (!(err instanceof LmsError)) throw err;

@@ -7,6 +7,8 @@ import { isAnswerCorrect, isAnswered, readReinforcementLink } from "#domain/rein
 import type { ReinforcementWorkflow } from "#domain/contract/reinforcement";
 import { state } from "~/services/request.server";
 import { LmsError, type LmsClient } from "~/services/lms.server";
+import { isTooManyRequests, tooManyRequestsToast } from "~/services/command-errors.server";
+import { redirectWithToast } from "~/services/toast.server";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
 import { parseSubmission } from "~/common/forms/parse";
 import { formError } from "~/common/forms/errors";
@@ -76,6 +78,14 @@ export async function action({ request, context }: Route.ActionArgs) {
       } catch (err) {
         if (err instanceof LmsError && err.status === 400)
           return data(submission.reply({ fieldErrors: { answer: [formError("invalid")] } }), { status: 400 });
+        // Too many answers in a row: the same page again with the toast (spec 8), never a 500 (issue 29).
+        if (err instanceof LmsError && isTooManyRequests(err))
+          throw await redirectWithToast(
+            `/learn/email-response-callback?${new URLSearchParams({ answer, workflowId })}`,
+            tooManyRequestsToast(err),
+            s.config,
+            { status: 303 },
+          );
         if (!(err instanceof LmsError && err.status === 404)) throw err;
       }
       // Post/redirect/get: the same link now shows the review (answered), whatever was clicked.

@@ -7,6 +7,8 @@ import { state } from "~/services/request.server";
 import { LmsError } from "~/services/lms.server";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
 import { redirectWithToast } from "~/services/toast.server";
+import { safeTarget } from "~/services/auth.server";
+import type { AppConfig } from "~/services/config.server";
 import { commandErrorToast } from "~/services/command-errors.server";
 import { formError } from "~/common/forms/errors";
 import { parseSubmission } from "~/common/forms/parse";
@@ -18,8 +20,10 @@ import { record } from "~/services/analytics.server";
 const FeedbackForm = lazyWidget(() => import("~/components/feedback-form"));
 
 /** Only a path of this app (never `//host` or a URL): where the learner came from. */
-function backTo(raw: string | null | undefined): string {
-  return raw && raw.startsWith("/learn") && !raw.startsWith("//") ? raw : "/learn";
+/** Where the learner was: a page of the app by the one redirect rule (issue 29 item 4), else /learn. */
+function backTo(raw: string | null | undefined, config: AppConfig): string {
+  const safe = safeTarget(raw, config);
+  return safe.startsWith("/learn") ? safe : "/learn";
 }
 
 export const handle = {
@@ -33,9 +37,10 @@ export const handle = {
  * tenant hides the widget (`platform.ui.feedback.learner.visible` false).
  */
 export async function loader({ context, url }: Route.LoaderArgs) {
-  const shell = await state(context).requireLearner();
+  const s = state(context);
+  const shell = await s.requireLearner();
   if (!shell.settings["platform.ui.feedback"]["learner.visible"]) throw new Response("Not found", { status: 404 });
-  return { commandId: crypto.randomUUID(), returnTo: backTo(url.searchParams.get("returnTo")) };
+  return { commandId: crypto.randomUUID(), returnTo: backTo(url.searchParams.get("returnTo"), s.config) };
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -47,7 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       const submission = parseSubmission(form, feedbackSchema);
       if (submission.status !== "success") return data(submission.reply(), { status: 400 });
       const v = submission.value;
-      const back = backTo(v.returnTo);
+      const back = backTo(v.returnTo, s.config);
       try {
         await (
           await s.lms()

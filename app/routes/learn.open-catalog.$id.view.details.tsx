@@ -42,11 +42,11 @@ export default function OpenCatalogCourse() {
   const { t } = useTranslation();
   return (
     <article className="course-details">
-      <CourseHeader name={course.name} code={course.code} collections={course.showcases} />
+      <CourseHeader name={course.name} code={course.code} collections={course.showcases} language={course.language} />
       <div className="course-details__grid">
         <div>
-          <CollapsibleDescription text={course.description} />
-          <AboutHtml html={course.about} />
+          <CollapsibleDescription text={course.description} language={course.language} />
+          <AboutHtml html={course.about} language={course.language} />
         </div>
         <aside className="course-details__side">
           <CourseCover imageUrl={course.imageUrl} name={course.name} />

@@ -1,4 +1,5 @@
 import { redirect, useLoaderData } from "react-router";
+import { safeTarget } from "~/services/auth.server";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.open-catalog._index";
 
@@ -21,7 +22,7 @@ export const handle = {
 /** /learn/open-catalog (spec 2.1, 7.2): the public catalog; no sign-in and no user fetch (spec 6). */
 export async function loader({ url, context }: Route.LoaderArgs) {
   const stripped = stripNonCatalogParams(url);
-  if (stripped) throw redirect(stripped.pathname + stripped.search);
+  if (stripped) throw redirect(safeTarget(stripped.pathname + stripped.search, appConfig(context)));
   const lms = publicLms(context);
   const [collections, categories] = await Promise.all([
     lms.get(endpoints.openCatalogShowcases),
@@ -40,6 +41,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     list.data.map((o) => ({
       id: o.id,
       name: o.name,
+      language: o.language ?? null,
       code: o.code,
       imageUrl: o.imageUrl,
       href: `/learn/open-catalog/${o.id}/view/details`,

@@ -1,10 +1,10 @@
-import { useMemo, useState } from "react";
+import { commandErrorToast } from "~/services/command-errors.server";
 import { data, Form, NavLink, useActionData, useLoaderData, useNavigation } from "react-router";
 import { z } from "zod";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.profile";
 import { endpoints } from "#domain/contract/endpoints";
-import { isTimeZone, zoneOptions } from "#domain/time-zones";
+import { isTimeZone } from "#domain/time-zones";
 import { state } from "~/services/request.server";
 import { LmsError } from "~/services/lms.server";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
@@ -13,7 +13,10 @@ import { parseSubmission } from "~/common/forms/parse";
 import { formError } from "~/common/forms/errors";
 import { INTENT } from "~/common/forms/intents";
 import { FieldErrors } from "~/components/field-errors";
-import { useHydrated } from "~/components/use-hydrated";
+import type { ZonePicker } from "~/common/views/time-zones";
+import { TimeZonePicker } from "~/components/time-zone-picker";
+import { zonePicker } from "~/services/time-zones.server";
+import { getInstance, getLocale } from "~/services/i18n.server";
 
 export const handle = {
   title: (_d: unknown, t: (k: string) => string) => t("profile.title"),
@@ -44,10 +47,10 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const tab = url.pathname.endsWith("/time-zone") ? "timeZone" : "personal";
   const u = shell.user;
   if (tab === "timeZone") {
+    // Issue 25 item 4: IANA's current names, grouped and findable; an older saved name shown under its new one.
     return {
       tab,
-      current: u.timezone,
-      zones: zoneOptions(new Date()).map((z) => ({ id: z.id, offset: z.offset })),
+      picker: zonePicker(getLocale(context), new Date(), u.timezone, getInstance(context).t),
       commandId: crypto.randomUUID(),
     } as const;
   }
@@ -93,6 +96,9 @@ export async function action({ request, context }: Route.ActionArgs) {
           return data(submission.reply({ fieldErrors: { timezone: [formError("invalidTimezone")] } }), {
             status: 400,
           });
+        // Too many requests and any other refusal: the toast (spec 8), never a 500 (issue 29).
+        if (err instanceof LmsError)
+          return redirectWithToast("/learn/profile/time-zone", commandErrorToast(err), s.config);
         throw err;
       }
       return redirectWithToast(
@@ -129,7 +135,7 @@ export default function Profile() {
       {page.tab === "personal" ? (
         <PersonalInfo page={page} />
       ) : (
-        <TimeZones current={page.current} zones={page.zones} commandId={page.commandId} />
+        <TimeZones picker={page.picker} commandId={page.commandId} />
       )}
     </section>
   );
@@ -189,7 +195,8 @@ function PersonalInfo({ page }: { page: PersonalPage }) {
         {page.members.length === 0 ? (
           <p>{t("profile.personal.noMiniGroup")}</p>
         ) : (
-          <div className="table-scroll">
+          // Scrolls inside itself on a phone: reachable by keyboard (issue 25 items 1 and 7).
+          <div className="table-scroll" tabIndex={0} role="group" aria-labelledby="profile-group">
             <table className="profile__members">
               <caption className="visually-hidden">{t("profile.personal.miniGroupCaption")}</caption>
               <thead>
@@ -220,75 +227,26 @@ function PersonalInfo({ page }: { page: PersonalPage }) {
   );
 }
 
-function TimeZones({
-  current,
-  zones,
-  commandId,
-}: {
-  current: string | null;
-  zones: { id: string; offset: string }[];
-  commandId: string;
-}) {
+function TimeZones({ picker, commandId }: { picker: ZonePicker; commandId: string }) {
   const { t } = useTranslation();
-  const hydrated = useHydrated();
-  const [filter, setFilter] = useState("");
   const reply = useActionData<typeof action>();
   const errors = reply && "error" in reply ? (reply.error?.timezone ?? undefined) : undefined;
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === INTENT.setTimezone;
-  const chosen = current ?? "UTC";
-  const needle = filter.trim().toLowerCase().replace(/\s+/g, "_");
-  const shown = useMemo(
-    () =>
-      needle
-        ? zones.filter((z) => z.id.toLowerCase().includes(needle) || z.offset.toLowerCase().includes(needle))
-        : zones,
-    [zones, needle],
-  );
   return (
     <div className="profile__panel">
       <h2 id="profile-zone">{t("profile.timeZone.tab")}</h2>
-      <p>{t("profile.timeZone.current", { zone: chosen })}</p>
+      <p>{t("profile.timeZone.current", { zone: picker.currentLabel })}</p>
       <Form method="post" className="zones" aria-labelledby="profile-zone">
         <input type="hidden" name="intent" value={INTENT.setTimezone} />
         <input type="hidden" name="commandId" value={commandId} />
         <FieldErrors id="timezone-errors" errors={errors} />
-        {hydrated ? (
-          <p className="zones__filter">
-            <label htmlFor="zone-filter">{t("profile.timeZone.filter")}</label>
-            <input
-              id="zone-filter"
-              type="search"
-              value={filter}
-              onChange={(e) => setFilter(e.currentTarget.value)}
-              aria-controls="zone-list"
-              autoComplete="off"
-            />
-            <span role="status" className="zones__count">
-              {t("profile.timeZone.count", { count: shown.length })}
-            </span>
-          </p>
-        ) : null}
+        <TimeZonePicker picker={picker} describedBy={errors ? "timezone-errors" : undefined} />
         <div className="zones__actions">
           <button type="submit" className="button button--primary" disabled={busy}>
             {busy ? t("profile.timeZone.saving") : t("profile.timeZone.save")}
           </button>
         </div>
-        <fieldset aria-describedby={errors ? "timezone-errors" : undefined}>
-          <legend className="visually-hidden">{t("profile.timeZone.legend")}</legend>
-          <ul id="zone-list" className="zones__list">
-            {zones.map((z) => (
-              <li key={z.id} hidden={needle !== "" && !shown.includes(z)}>
-                <label>
-                  <input type="radio" name="timezone" value={z.id} defaultChecked={z.id === chosen} />
-                  <span className="zones__name">{z.id.replace(/_/g, " ")}</span>
-                  <span className="zones__offset">{z.offset}</span>
-                  {z.id === chosen ? <span className="badge">{t("profile.timeZone.currentBadge")}</span> : null}
-                </label>
-              </li>
-            ))}
-          </ul>
-        </fieldset>
       </Form>
     </div>
   );

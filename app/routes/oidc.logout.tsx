@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/oidc.logout";
 import { logout } from "~/services/auth.server";
-import { appConfig, sessionStore } from "~/services/config.server";
+import { appConfig, providerSignOut, sessionStore } from "~/services/config.server";
 
 export const handle = { title: (_: unknown, t: (k: string) => string) => t("signin.signOutTitle") };
 
@@ -12,7 +12,7 @@ export const handle = { title: (_: unknown, t: (k: string) => string) => t("sign
  * another site — changes nothing: it shows a page with the sign-out button.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  return logout(request, appConfig(context), sessionStore(context));
+  return logout(request, appConfig(context), sessionStore(context), providerSignOut(context));
 }
 
 export async function loader() {

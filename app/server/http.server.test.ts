@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { Hono } from "hono";
 import {
   bodyLimit,
+  streamedBody,
   checkRequestTarget,
   chooseEncoding,
   compressResponses,
@@ -71,6 +72,71 @@ describe("request limits (spec: bodies and URLs bounded)", () => {
       title: "Request too large",
       errors: { "": [{ code: "tooLarge", message: "What was sent is too large to be accepted." }] },
     });
+  });
+});
+
+describe("streamed bodies (issue 29 item 2)", () => {
+  const app = new Hono();
+  app.use(
+    "*",
+    streamedBody(() => 10_000),
+  );
+  // The upload's handler: who sends it is checked before the body is read.
+  app.post("/upload", async (c) => {
+    if (c.req.header("authorization") !== "Bearer author") return c.json({ status: 401 }, 401);
+    try {
+      return c.text(String((await c.req.arrayBuffer()).byteLength));
+    } catch {
+      return c.text("broken", 400);
+    }
+  });
+  /** A body that counts what was pulled from it (made as it is asked for). */
+  const counted = (bytes: number) => {
+    const read = { bytes: 0 };
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          if (read.bytes >= bytes) return controller.close();
+          const size = Math.min(1000, bytes - read.bytes);
+          read.bytes += size;
+          controller.enqueue(new Uint8Array(size));
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    return { body, read };
+  };
+  const post = (body: ReadableStream<Uint8Array>, headers: Record<string, string> = {}) =>
+    app.request("/upload", { method: "POST", body, headers, duplex: "half" } as RequestInit);
+
+  it("reads nothing of a body whose sender is refused, and closes the connection after the answer", async () => {
+    const { body, read } = counted(1_000_000);
+    const res = await post(body);
+    expect(res.status).toBe(401);
+    expect(res.headers.get("connection")).toBe("close");
+    expect(read.bytes).toBe(0);
+  });
+  it("passes a body within the limit to a handler that reads it, without buffering it first", async () => {
+    const { body, read } = counted(9_000);
+    const res = await post(body, { Authorization: "Bearer author" });
+    expect(await res.text()).toBe("9000");
+    expect(read.bytes).toBe(9_000);
+    expect(res.headers.get("connection")).toBeNull();
+  });
+  it("cuts a body off past the limit: the front's 413, whatever the handler made of it", async () => {
+    const { body, read } = counted(1_000_000);
+    const res = await post(body, { Authorization: "Bearer author", Accept: "application/json" });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { errors: Record<string, { code: string }[]> }).errors[""]![0]!.code).toBe(
+      "tooLarge",
+    );
+    expect(read.bytes).toBeLessThanOrEqual(11_000);
+  });
+  it("refuses a declared length past the limit before the handler runs", async () => {
+    const { body, read } = counted(1_000_000);
+    const res = await post(body, { Authorization: "Bearer author", "Content-Length": "1000000" });
+    expect(res.status).toBe(413);
+    expect(read.bytes).toBe(0);
   });
 });
 

@@ -4,10 +4,11 @@
  * compression. Server-only; no route imports it.
  */
 import { existsSync, readFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { fileURLToPath } from "node:url";
 import { Readable } from "node:stream";
 import { constants, createBrotliCompress, createGzip } from "node:zlib";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { DEFAULT_LOCALE, localeDirection } from "../../domain/locales";
 import { negotiateLocale } from "../../domain/locale-negotiation";
 
@@ -119,6 +120,39 @@ export const audienceOf = (headers: Headers): RefusalAudience => ({
 });
 
 /**
+ * Requests that asked `Expect: 100-continue` and have not been told to send their body yet: the
+ * server marks them (its `checkContinue` event) and the first read of the body sends the 100, so a
+ * client that waits for it never sends a byte of a body that is refused before it is read.
+ */
+const awaitingContinue = new WeakSet<IncomingMessage>();
+
+/** server.ts: `server.on("checkContinue", …)` marks the request before handling it as any other. */
+export function markAwaitingContinue(incoming: IncomingMessage): void {
+  awaitingContinue.add(incoming);
+}
+
+/** The Node request and response behind a Hono context (`@hono/node-server` puts them in `c.env`). */
+function nodeOf(c: Context): { incoming?: IncomingMessage; outgoing?: ServerResponse } {
+  const env = c.env as { incoming?: IncomingMessage; outgoing?: ServerResponse } | undefined;
+  return { incoming: env?.incoming, outgoing: env?.outgoing };
+}
+
+/** Sends the 100 Continue a client waits for, once: just before its body is first read. */
+export function continueIfAwaited(incoming: IncomingMessage | undefined, outgoing: ServerResponse | undefined): void {
+  if (!incoming || !outgoing || !awaitingContinue.delete(incoming)) return;
+  if (!outgoing.headersSent) outgoing.writeContinue();
+}
+const continueContext = (c: Context) => {
+  const { incoming, outgoing } = nodeOf(c);
+  continueIfAwaited(incoming, outgoing);
+};
+
+/** Whether a request says it carries a body (read from its headers: looking at the body would start reading it). */
+function declaresBody(headers: Headers): boolean {
+  return headers.has("transfer-encoding") || Number(headers.get("content-length") ?? "0") > 0;
+}
+
+/**
  * The body, counted while it streams (a Content-Length larger than the limit is refused at once,
  * and a chunked body is cut off as soon as it passes it), so a 200 MB upload costs 1 MB of memory
  * and no authentication work. The body is read whole (up to the limit) before the app or the API
@@ -127,12 +161,14 @@ export const audienceOf = (headers: Headers): RefusalAudience => ({
 export function bodyLimit(limitFor: (path: string) => number): MiddlewareHandler {
   return async (c, next) => {
     const request = c.req.raw;
-    if (!request.body) return next();
+    if (request.method === "GET" || request.method === "HEAD") return next();
     const limit = limitFor(c.req.path);
     const declared = Number(request.headers.get("content-length") ?? "NaN");
     const audience = audienceOf(request.headers);
     if (Number.isFinite(declared) && declared > limit)
       return refusalResponse({ status: 413, code: "tooLarge" }, audience);
+    continueContext(c);
+    if (!request.body) return next();
     const reader = request.body.getReader();
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -155,6 +191,108 @@ export function bodyLimit(limitFor: (path: string) => number): MiddlewareHandler
     const body = Buffer.concat(chunks, size);
     c.req.raw = new Request(request, { body, duplex: "half" } as RequestInit);
     return next();
+  };
+}
+
+/** A response with one more header, whether or not its own headers may be changed (a redirect's may not). */
+function withHeader(response: Response, name: string, value: string): Response {
+  try {
+    response.headers.set(name, value);
+    return response;
+  } catch {
+    const headers = new Headers(response.headers);
+    headers.set(name, value);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+}
+
+/**
+ * A body that goes to its handler as it arrives instead of being buffered here (issue 29 item 2): a
+ * SCORM package, a chat post with its files. Nothing of it is read until the handler reads it — which
+ * it does only after it has checked who sends it and whether they may — and it is counted as it passes:
+ * a declared length over the limit is a 413 at once; a body that passes the limit is cut off, and the
+ * answer is the front's 413 whatever the handler made of the broken body. A body the handler left
+ * unread (its 401, 403, 404 or 429) is never read: the answer closes the connection (`Connection:
+ * close`), so the rest of it is not taken off the wire; a client that asked `Expect: 100-continue`
+ * is never told to send it.
+ */
+export function streamedBody(limitFor: (path: string) => number): MiddlewareHandler {
+  return async (c, next) => {
+    const request = c.req.raw;
+    if (request.method === "GET" || request.method === "HEAD") return next();
+    const { incoming } = nodeOf(c);
+    // Behind Node's server the headers tell (looking at the body would start reading it); in process, the body.
+    if (!(incoming ? declaresBody(request.headers) : request.body !== null)) return next();
+    const limit = limitFor(c.req.path);
+    const audience = audienceOf(request.headers);
+    const declared = Number(request.headers.get("content-length") ?? "NaN");
+    if (Number.isFinite(declared) && declared > limit)
+      return refusalResponse({ status: 413, code: "tooLarge" }, audience);
+    const counted = { bytes: 0, done: false, exceeded: false };
+    let source: AsyncIterator<Uint8Array> | null = null;
+    const release = () => {
+      const open = source;
+      source = null;
+      void open?.return?.().catch(() => undefined);
+    };
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          if (!source) {
+            if (counted.done || counted.exceeded) return controller.close();
+            continueContext(c);
+            // Straight from Node's request where there is one (nothing is read ahead); else the Web body.
+            source = incoming
+              ? (incoming.iterator({ destroyOnReturn: false }) as AsyncIterator<Uint8Array>)
+              : (request.body as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
+          }
+          let step: IteratorResult<Uint8Array>;
+          try {
+            step = await source.next();
+          } catch (error) {
+            release();
+            controller.error(error);
+            return;
+          }
+          if (step.done) {
+            counted.done = true;
+            release();
+            controller.close();
+            return;
+          }
+          counted.bytes += step.value.byteLength;
+          if (counted.bytes > limit) {
+            counted.exceeded = true;
+            release();
+            controller.error(new RangeError(`the body is larger than ${limit} bytes`));
+            return;
+          }
+          controller.enqueue(
+            step.value instanceof Uint8Array ? step.value : new Uint8Array(step.value as ArrayBufferLike),
+          );
+        },
+        cancel: release,
+      },
+      { highWaterMark: 0 },
+    );
+    // A new request from the parts (a copy of the old one would start reading its body).
+    c.req.raw = new Request(request.url, {
+      method: request.method,
+      headers: request.headers,
+      body,
+      duplex: "half",
+      signal: request.signal,
+    } as RequestInit);
+    await next();
+    if (counted.exceeded) {
+      c.res = undefined as unknown as Response;
+      c.res = refusalResponse({ status: 413, code: "tooLarge" }, audience);
+    } else if (!counted.done) {
+      release();
+      const answer = c.res;
+      c.res = undefined as unknown as Response;
+      c.res = withHeader(answer, "Connection", "close");
+    }
   };
 }
 

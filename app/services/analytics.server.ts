@@ -6,7 +6,7 @@ import { endpoints } from "#domain/contract/endpoints";
 import { appConfig, clientIp } from "./config.server";
 import { state } from "./request.server";
 import { publicLms } from "./user.server";
-import type { LmsClient } from "./lms.server";
+import { LmsError, type LmsClient } from "./lms.server";
 
 /** Whether this request may be recorded: APP_ENV test or prod, and no Do-Not-Track / Global Privacy Control. */
 function mayRecord(request: Request, context: Readonly<RouterContextProvider>): boolean {
@@ -16,6 +16,9 @@ function mayRecord(request: Request, context: Readonly<RouterContextProvider>): 
 }
 
 type Events = AnalyticsBatch["events"];
+
+/** What became of a batch: sent, not sent (off, opted out, failed), or refused for too many (issue 29). */
+export type RecordOutcome = { kind: "sent" } | { kind: "skipped" } | { kind: "tooMany"; retryAfterSeconds: number };
 
 /** How long events wait for others of the same sender, and the collector's largest batch. */
 const BATCH_MS = 250;
@@ -27,35 +30,43 @@ const BATCH_EVENTS = 50;
  * request records a page view, and a write per page (an API call, an insert) cost more of the database
  * thread than the page's own reads. A learner's events go as that learner; none waits more than BATCH_MS.
  */
-const waiting = new Map<string, { lms: LmsClient; events: Events; sent: (() => void)[] }>();
+const waiting = new Map<string, { lms: LmsClient; events: Events; sent: ((outcome: RecordOutcome) => void)[] }>();
 
 function send(key: string): void {
   const batch = waiting.get(key);
   if (!batch) return;
   waiting.delete(key);
   void (async () => {
+    let outcome: RecordOutcome = { kind: "sent" };
     try {
       for (let i = 0; i < batch.events.length; i += BATCH_EVENTS)
         await batch.lms.command(endpoints.analyticsEvents, { events: batch.events.slice(i, i + BATCH_EVENTS) });
     } catch (err) {
-      log().warn({ err }, "analytics: events not recorded");
+      // A refusal for too many (the collector's limits, decision 039) is no failure: nothing is logged,
+      // the beacon hears a 429.
+      if (err instanceof LmsError && err.status === 429)
+        outcome = { kind: "tooMany", retryAfterSeconds: err.retryAfterSeconds ?? 60 };
+      else {
+        log().warn({ err }, "analytics: events not recorded");
+        outcome = { kind: "skipped" };
+      }
     } finally {
-      for (const done of batch.sent) done();
+      for (const done of batch.sent) done(outcome);
     }
   })();
 }
 
 /**
  * Sends events to the collector (issue 16 item 8, decision 029) as the signed-in user, or anonymously,
- * batched with the same sender's others (at most 250 ms later); resolves once they were sent. Never
- * fails the page: a collector that cannot take them is logged, not shown.
+ * batched with the same sender's others (at most 250 ms later); resolves once they were sent, with what
+ * became of them. Never fails the page: a collector that cannot take them is logged, not shown.
  */
 export async function record(
   request: Request,
   context: Readonly<RouterContextProvider>,
   events: Events,
-): Promise<void> {
-  if (!mayRecord(request, context) || events.length === 0) return;
+): Promise<RecordOutcome> {
+  if (!mayRecord(request, context) || events.length === 0) return { kind: "skipped" };
   let lms: LmsClient;
   let key: string;
   try {
@@ -65,7 +76,7 @@ export async function record(
     key = session ? `session:${session.accessToken}` : `visitor:${clientIp(context) ?? ""}`;
   } catch (err) {
     log().warn({ err }, "analytics: events not recorded");
-    return;
+    return { kind: "skipped" };
   }
   let batch = waiting.get(key);
   if (!batch) {
@@ -74,7 +85,7 @@ export async function record(
     setTimeout(() => send(key), BATCH_MS).unref();
   }
   batch.events.push(...events);
-  const sent = new Promise<void>((resolve) => batch.sent.push(resolve));
+  const sent = new Promise<RecordOutcome>((resolve) => batch.sent.push(resolve));
   if (batch.events.length >= BATCH_EVENTS) send(key);
   return sent;
 }

@@ -6,7 +6,7 @@ import { safeRedirect } from "#domain/redirect";
 import { isSupportedLocale } from "#domain/locales";
 import type { AppConfig, SessionStore } from "./config.server";
 import { memoByConfig } from "./memo.server";
-import { chosenLocale } from "./i18n.server";
+import { chosenLocale, localeCookie } from "./i18n.server";
 import { pageUrl } from "./url.server";
 import { createSession, endSession, readSession, seal, unseal } from "./session.server";
 import { setToast } from "./toast.server";
@@ -177,6 +177,7 @@ export async function startLogin(request: Request, config: AppConfig): Promise<R
     params.prompt = "login";
   }
   const headers = new Headers({
+    // eslint-disable-next-line local/redirect-targets -- the provider's authorization endpoint (OIDC discovery of the configured issuer)
     Location: oidc.buildAuthorizationUrl(client, params).href,
     "Cache-Control": "no-store",
   });
@@ -259,6 +260,11 @@ export async function finishLogin(
     config,
     store,
   );
+  // Issue 25 item 3: the language saved in the learner's profile (the ID token's `locale` claim, sent by
+  // the embedded provider as by Keycloak) is their choice on a browser that has made none.
+  const saved = typeof claims.locale === "string" ? claims.locale : null;
+  if (isSupportedLocale(saved) && !isSupportedLocale(await chosenLocale(request)))
+    headers.append("Set-Cookie", await localeCookie.serialize(saved));
   let target = entry.target;
   if (claims.registered === true) {
     // Spec 2.4: after registration My courses shows 'accountCreated' (and drops the parameter);
@@ -275,21 +281,32 @@ export async function finishLogin(
   headers.append("Set-Cookie", cookie);
   if (entry.own)
     headers.append("Set-Cookie", await continueCookie(config).serialize(seal({ target, at: Date.now() }, config)));
-  return redirect(target, { headers });
+  return redirect(safeTarget(target, config), { headers });
 }
 
 /**
- * POST /oidc/logout: revokes the app's session row, then ends the provider's session through its
- * end-session endpoint with the ID token as hint (the embedded provider ends it without asking
- * again: decision 017). Without a session it just clears the cookie and goes to the app root.
+ * POST /oidc/logout: revokes the app's session row. With the embedded provider its session ends too, on
+ * the server and in this same request (issue 29 item 4: a learner whose browser never followed the
+ * redirect to the provider — a closed tab, a flaky network — stayed signed in there for 14 days), and
+ * the browser goes to "You are signed out". With an external provider the browser goes through its end-session
+ * endpoint with the ID token as hint. Without a session it just clears the cookie and goes to the app root.
  */
-export async function logout(request: Request, config: AppConfig, store: SessionStore): Promise<Response> {
+export async function logout(
+  request: Request,
+  config: AppConfig,
+  store: SessionStore,
+  providerSignOut?: (idToken: string) => Promise<number>,
+): Promise<Response> {
   const session = await readSession(request, config, store);
   const headers = new Headers({ "Cache-Control": "no-store" });
   headers.append("Set-Cookie", await endSession(request, config, store));
   // Issue 26: signing out ends on "You are signed out", with the open catalog a click away.
   let location = "/learn/signed-out";
-  if (session?.idToken) {
+  if (session?.idToken && providerSignOut) {
+    await providerSignOut(session.idToken).catch((err: unknown) =>
+      log().warn({ err }, "auth: the provider's session was not ended"),
+    );
+  } else if (session?.idToken) {
     try {
       const client = await clientConfig(config);
       if (client.serverMetadata().end_session_endpoint) {
@@ -306,6 +323,7 @@ export async function logout(request: Request, config: AppConfig, store: Session
       log().warn({ err }, "auth: provider logout endpoint unavailable");
     }
   }
+  // eslint-disable-next-line local/redirect-targets -- "/learn/signed-out" or the provider's end-session endpoint (OIDC discovery)
   headers.set("Location", location);
   return new Response(null, { status: 303, headers });
 }

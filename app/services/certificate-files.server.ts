@@ -3,8 +3,10 @@
  * streamed from the LMS API with ranges passed through. The preview's are access-checked (the
  * holder's session); the public page's are public, limited per address by the API.
  */
+import type { RouterContextProvider } from "react-router";
 import type { Endpoint } from "#domain/contract/endpoints";
-import type { LmsClient } from "./lms.server";
+import { retryAfterOf, type LmsClient } from "./lms.server";
+import { tooManyRequestsText } from "./command-errors.server";
 
 const PASS_THROUGH = ["content-type", "content-length", "content-range", "accept-ranges", "content-disposition"];
 
@@ -19,7 +21,7 @@ export async function streamDownload(
   request: Request,
   lms: LmsClient,
   endpoint: Endpoint<unknown>,
-  options: { cache: string; query?: string; filename?: string },
+  options: { cache: string; query?: string; filename?: string; context: Readonly<RouterContextProvider> },
 ): Promise<Response> {
   const range = request.headers.get("range");
   const res = await lms.raw(
@@ -27,13 +29,12 @@ export async function streamDownload(
     options.query ? { ...endpoint, path: `${endpoint.path}?${options.query}` } : endpoint,
     range ? { Range: range } : {},
   );
+  // Issue 29: the API's 429 is the app's, in the learner's language, with when to come back.
+  if (res.status === 429) return tooManyRequestsText(options.context, retryAfterOf(res));
   if (!res.ok)
-    return new Response(res.status === 429 ? "Too many requests" : "Not found", {
-      status: res.status === 429 || res.status === 416 ? res.status : 404,
-      headers: {
-        "Cache-Control": "no-store",
-        ...(res.headers.get("retry-after") ? { "Retry-After": res.headers.get("retry-after")! } : {}),
-      },
+    return new Response("Not found", {
+      status: res.status === 416 ? 416 : 404,
+      headers: { "Cache-Control": "no-store" },
     });
   const headers = new Headers();
   for (const h of PASS_THROUGH) {

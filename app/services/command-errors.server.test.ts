@@ -9,8 +9,17 @@ const error = (status: number, code?: string, params?: Record<string, string | n
 describe("spec 8: a refused command is a critical toast in the page's words", () => {
   const fmt = dateFormatter("en-US", "UTC");
   it.each([
-    ["429 (item 11)", error(429, "tooManyRequests", { seconds: 30 }), { key: "apiErrors.tooManyRequests" }],
-    ["429 without a body", error(429), { key: "apiErrors.tooManyRequests" }],
+    [
+      "429 (item 11): when to try again (issue 29)",
+      error(429, "tooManyRequests", { seconds: 30 }),
+      { key: "apiErrors.tooManyRequestsIn", values: { seconds: 30 } },
+    ],
+    [
+      "429 with Retry-After and no body",
+      new LmsError(429, {}, "http", 12),
+      { key: "apiErrors.tooManyRequestsIn", values: { seconds: 12 } },
+    ],
+    ["429 without a body or Retry-After", error(429), { key: "apiErrors.tooManyRequests" }],
     [
       "a lock reason with its date (spec 4.12, decision 018)",
       error(403, "beforeStartFrom", { date: "2026-05-06T10:00:00.000Z" }),

@@ -121,6 +121,11 @@ export interface AppLoadContext {
   changes?: ChangeFeed;
   /** The visitor's address (the socket's), for the API's per-address limits on public lookups. */
   clientIp?: string;
+  /**
+   * The embedded provider's sign-out on the server (issue 29 item 4): ends the provider session that
+   * issued this ID token, in the sign-out's own request. Absent with an external provider.
+   */
+  providerSignOut?: (idToken: string) => Promise<number>;
   /** Aborted when the server starts to drain (SIGTERM, decision 037): event streams end with a retry hint. */
   shutdown?: AbortSignal;
 }
@@ -138,6 +143,10 @@ export function sessionStore(context: Readonly<RouterContextProvider>): SessionS
 
 export function lmsTransport(context: Readonly<RouterContextProvider>): Transport {
   return context.get(appLoadContext).lmsTransport;
+}
+
+export function providerSignOut(context: Readonly<RouterContextProvider>): AppLoadContext["providerSignOut"] {
+  return context.get(appLoadContext).providerSignOut;
 }
 
 export function clientIp(context: Readonly<RouterContextProvider>): string | undefined {

@@ -218,6 +218,7 @@ export async function loadContentView(input: ContentViewInput): Promise<{
       course: {
         id,
         name: agg.objective.name,
+        language: agg.objective.language ?? null,
         hasAnnouncements: Boolean(agg.objective.announcementChannelId),
         // Spec 3: a notice on mobile widths where the course does not support them; full screen where it does.
         supportMobileView: agg.objective.supportMobileView ?? true,

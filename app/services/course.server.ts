@@ -20,7 +20,7 @@ import { sanitizeCourseHtml } from "./html.server";
 import { LmsError, type LmsClient } from "./lms.server";
 import { enrol } from "./courses.server";
 import { redirectWithToast } from "./toast.server";
-import { commandErrorToast } from "./command-errors.server";
+import { commandErrorToast, isTooManyRequests, tooManyRequestsToast } from "./command-errors.server";
 import { isLockCode } from "#domain/activity-access";
 import type { AppConfig } from "./config.server";
 
@@ -397,6 +397,7 @@ export async function finishAttempt(
     return redirectWithToast(back, { type: "success", key: "finish.finished" }, config);
   } catch (err) {
     if (!(err instanceof LmsError)) throw err;
+    if (isTooManyRequests(err)) return redirectWithToast(back, tooManyRequestsToast(err), config);
     const m = err.firstMessage();
     return redirectWithToast(
       back,

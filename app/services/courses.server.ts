@@ -1,4 +1,6 @@
 import { redirect } from "react-router";
+import { isTooManyRequests, tooManyRequestsToast } from "./command-errors.server";
+import { safeTarget } from "./auth.server";
 import type { Aggregate, ObjectiveAccess, ObjectiveAccessDetail } from "#domain/contract/courses";
 import {
   countActiveFilters,
@@ -9,7 +11,8 @@ import {
   type CourseFilters,
   type KnownFilterValues,
 } from "#domain/courses";
-import { formatFilter, type FilterNode } from "#domain/filter-expression";
+import type { FilterNode } from "#domain/filter-expression/fields";
+import { formatFilter } from "#domain/filter-expression/format";
 import { clampProgress } from "#domain/courses";
 import type { LmsClient } from "./lms.server";
 import { LmsError } from "./lms.server";
@@ -35,7 +38,7 @@ export async function canonicalOrRedirect(
     );
     if (extraToast) toasts.push(extraToast);
     const q = result.canonical.toString();
-    const target = `${url.pathname}${q ? `?${q}` : ""}`;
+    const target = safeTarget(`${url.pathname}${q ? `?${q}` : ""}`, config);
     throw toasts.length ? await redirectWithToast(target, toasts, config, { status: 302 }) : redirect(target);
   }
   return { filters: result.filters };
@@ -113,6 +116,7 @@ export function toCourseCard(a: CardAggregate, fmt: DateFormatter) {
   return {
     id: a.objective.id,
     name: a.objective.name,
+    language: a.objective.language ?? null,
     code: a.objective.code,
     imageUrl: a.objective.imageUrl,
     href: courseCardLink(summary),
@@ -129,6 +133,7 @@ export function toCatalogCard(a: ObjectiveAccess) {
   return {
     id: a.objective.id,
     name: a.objective.name,
+    language: a.objective.language ?? null,
     code: a.objective.code,
     imageUrl: a.objective.imageUrl,
     href: `/learn/catalog/${a.objective.id}`,
@@ -177,7 +182,15 @@ export async function enrol(
     if (created.objectiveAccessId !== access.id || (created.objectiveId && created.objectiveId !== objectiveId))
       return { ok: false, reason: "refused", message: { code: "commandIdReused", message: "Command id reused." } };
   } catch (err) {
-    if (err instanceof LmsError) return { ok: false, reason: "refused", message: err.firstMessage() };
+    if (err instanceof LmsError) {
+      // Too many requests: the toast says when to try again (issue 29; its text has the seconds).
+      const toast = isTooManyRequests(err) ? tooManyRequestsToast(err) : null;
+      const message =
+        toast?.values !== undefined
+          ? { code: "tooManyRequestsIn", message: "Too many requests.", params: toast.values }
+          : err.firstMessage();
+      return { ok: false, reason: "refused", message };
+    }
     throw err;
   }
   for (let attempt = 1; attempt <= ENROL_WAIT_ATTEMPTS; attempt++) {

@@ -1,4 +1,5 @@
 import { DISCUSSION_PAGE_SIZE, type DiscussionPost, type DiscussionThread } from "#domain/contract/discussions";
+import { safeTarget } from "./auth.server";
 import { dateFormatter, type DateFormatter } from "./format.server";
 import { LmsError, type LmsClient } from "./lms.server";
 import { redirectWithToast } from "./toast.server";
@@ -84,6 +85,7 @@ export async function postToDiscussion(
   backUrl: string,
 ): Promise<DiscussionPostResult> {
   const back = new URL(backUrl, config.appUrl);
+  const backTo = (hash = "") => safeTarget(`${back.pathname}${back.search}${hash}`, config);
   const parentPostId = input.parentPostId || null;
   try {
     await lms.command(endpoints.createDiscussionPosts, {
@@ -102,14 +104,14 @@ export async function postToDiscussion(
     }
     return {
       kind: "redirect",
-      response: await redirectWithToast(`${back.pathname}${back.search}`, commandErrorToast(err), config),
+      response: await redirectWithToast(backTo(), commandErrorToast(err), config),
     };
   }
   if (!parentPostId) back.searchParams.delete("page");
   return {
     kind: "redirect",
     response: await redirectWithToast(
-      `${back.pathname}${back.search}#post-${input.id}`,
+      backTo(`#post-${input.id}`),
       {
         type: "success",
         key: "discussion.posted",

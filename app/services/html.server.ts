@@ -43,6 +43,8 @@ export function sanitizeCourseHtml(html: string | null | undefined): string {
       img: ["src", "alt", "width", "height"],
       th: ["scope", "colspan", "rowspan"],
       td: ["colspan", "rowspan"],
+      pre: ["tabindex"],
+      table: ["tabindex"],
       "*": ["lang", "dir"],
     },
     allowedSchemes: ["https", "mailto"],
@@ -51,6 +53,10 @@ export function sanitizeCourseHtml(html: string | null | undefined): string {
     transformTags: {
       a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, rel: "noopener noreferrer", target: "_blank" } }),
       h1: "h2",
+      // Issue 25 item 1: code and tables scroll inside themselves on a phone; a keyboard reaches them
+      // (WCAG 2.1.1, axe's scrollable-region-focusable).
+      pre: (tagName, attribs) => ({ tagName, attribs: { ...attribs, tabindex: "0" } }),
+      table: (tagName, attribs) => ({ tagName, attribs: { ...attribs, tabindex: "0" } }),
     },
     allowedSchemesAppliedToAttributes: ["href", "src"],
   }).replace(/<img(?![^>]*\balt=)/g, '<img alt=""');

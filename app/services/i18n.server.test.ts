@@ -5,12 +5,12 @@ import type { ChangeFeed, DataChange } from "#domain/contract/changes";
 import { getLocale, localeCookie, localeMiddleware } from "./i18n.server";
 
 /** A request through the locale middleware against an API whose public settings name `defaultLocale`. */
-function setup(defaultLocale: string | null) {
+function setup(defaultLocale: string | null, supportedLocales = "") {
   const calls: string[] = [];
   const transport: Transport = (req) => {
     calls.push(new URL(req.url).pathname);
     if (defaultLocale === null) return new Response("down", { status: 503 });
-    return Response.json({ portalName: "P", supportedLocales: "", defaultLocale, features: { catalog: true } });
+    return Response.json({ portalName: "P", supportedLocales, defaultLocale, features: { catalog: true } });
   };
   const config = parseAppConfig({
     APP_URL: "http://localhost:3000",
@@ -32,19 +32,28 @@ function setup(defaultLocale: string | null) {
   return { calls, localeOf };
 }
 
-describe("spec 9: the tenant's default language comes between the lng cookie and Accept-Language", () => {
-  it("the cookie wins, then platform.common.locale, then Accept-Language", async () => {
+describe("spec 9, issue 25: the lng cookie, then Accept-Language among the tenant's locales, then its default", () => {
+  it("the cookie wins, then the browser's language, then platform.common.locale", async () => {
     const { localeOf, calls } = setup("de");
     expect(await localeOf({ Cookie: await localeCookie.serialize("fr"), "Accept-Language": "es-ES" })).toBe("fr");
     expect(calls).toEqual([]); // the cookie decides: no call
-    expect(await localeOf({ "Accept-Language": "es-ES" })).toBe("de");
+    expect(await localeOf({ "Accept-Language": "es-ES" })).toBe("es");
+    expect(await localeOf({ "Accept-Language": "ar" })).toBe("ar");
+    expect(await localeOf({ "Accept-Language": "tlh" })).toBe("de");
     expect(await localeOf({})).toBe("de");
     expect(calls).toHaveLength(1); // one call per process and TTL
+  });
+
+  it("matches the browser's language among the tenant's supported locales only", async () => {
+    const { localeOf } = setup("de", "de,fr");
+    expect(await localeOf({ "Accept-Language": "es-ES" })).toBe("de");
+    expect(await localeOf({ "Accept-Language": "fr-CA" })).toBe("fr");
   });
 
   it("an API that cannot answer leaves Accept-Language to decide (no error)", async () => {
     const { localeOf } = setup(null);
     expect(await localeOf({ "Accept-Language": "es-ES" })).toBe("es");
+    expect(await localeOf({})).toBe("en-US");
   });
 
   it("a change notice of the tenant's data (decision 019) is read at once, not after 30 s", async () => {

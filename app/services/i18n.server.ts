@@ -1,10 +1,10 @@
 import { createContext, createCookie, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { DEFAULT_LOCALE, isSupportedLocale } from "#domain/locales";
 import { negotiateLocale } from "#domain/locale-negotiation";
-import { tenantDefaultLocale } from "./tenant-locale.server";
+import { tenantLocales } from "./tenant-locale.server";
 import { createLiteI18n, type LiteI18n } from "~/common/i18n";
 
-/** The learner's language choice (spec 9: cookie first, then Accept-Language). Also read by /idp. */
+/** The learner's language choice (spec 9: it comes first). Also read and written by the sign-in page (/idp). */
 export const localeCookie = createCookie("lng", {
   path: "/",
   sameSite: "lax",
@@ -73,19 +73,26 @@ export async function chosenLocale(request: Request): Promise<string | null> {
 }
 
 /**
- * The request's language (spec 9: the `lng` cookie, then the tenant's default language, then
- * Accept-Language; `negotiateLocale` in domain/), decided once per request. The tenant's default is
- * only read when the cookie does not decide (a cached public-settings call, tenant-locale.server.ts). Rendering translates with the same small translator the
- * browser uses (decision 009), one per language for the life of the process — no i18next instance
+ * The request's language (spec 9, issue 25 item 3; `negotiateLocale` in domain/, the same rule as the
+ * embedded provider's pages): the `lng` cookie (the learner's choice, made in the app's language menu
+ * or on the sign-in page, or taken from the profile's saved language at sign-in), then the browser's
+ * Accept-Language among the tenant's languages, then the tenant's default, then en-US — decided once
+ * per request. The tenant's languages are only read when the cookie does not decide (a cached
+ * public-settings call, tenant-locale.server.ts). Rendering translates with the same small translator
+ * the browser uses (decision 009), one per language for the life of the process — no i18next instance
  * per request. (remix-i18next 8 only exports a middleware that creates one; decision 013.)
  */
 export const localeMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
   const chosen = await chosenLocale(request);
-  const decided = isSupportedLocale(chosen ?? "");
-  const tenantDefault = decided ? null : await tenantDefaultLocale(context);
+  const tenant = isSupportedLocale(chosen ?? "") ? null : await tenantLocales(context);
   context.set(
     localeContext,
-    negotiateLocale({ chosen: [chosen], tenantDefault, acceptLanguage: request.headers.get("Accept-Language") }),
+    negotiateLocale({
+      chosen: [chosen],
+      tenantDefault: tenant?.defaultLocale,
+      supported: tenant?.supported,
+      acceptLanguage: request.headers.get("Accept-Language"),
+    }),
   );
   return next();
 };

@@ -146,6 +146,22 @@ describe("spec 7.7: asynchronous commands", () => {
     await expect(c2.get(read)).rejects.toThrow("relogin");
   });
 
+  it("issue 29: a read's 429 calls onTooManyRequests with Retry-After; a command's 429 is an LmsError that keeps it", async () => {
+    const tooMany = () =>
+      new Response(JSON.stringify({ errors: { "": [{ code: "tooManyRequests", message: "…" }] } }), {
+        status: 429,
+        headers: { "Content-Type": "application/json", "Retry-After": "42" },
+      });
+    const onTooManyRequests = vi.fn((seconds: number | null) => {
+      throw new Error(`429 page, ${seconds} s`);
+    }) as unknown as (seconds: number | null) => never;
+    const client = createLmsClient({ accessToken: "t", locale: "en-US", transport: tooMany, onTooManyRequests });
+    await expect(client.get(read)).rejects.toThrow("429 page, 42 s");
+    const err = (await client.command(syncCommand, { x: 1 }).catch((e) => e)) as InstanceType<typeof LmsError>;
+    expect(err).toBeInstanceOf(LmsError);
+    expect([err.status, err.retryAfterSeconds]).toEqual([429, 42]);
+  });
+
   it("a transport failure is an LmsError with status 0, not a crash", async () => {
     const client = createLmsClient({
       accessToken: "t",

@@ -21,6 +21,8 @@ export class LmsError extends Error {
     readonly status: number,
     readonly messages: Record<string, ApiMessage[]>,
     readonly kind: "http" | "command" | "timeout" = "http",
+    /** A 429's (or 503's) Retry-After, in seconds, when the API said it. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(LmsError.describe(status, kind));
   }
@@ -62,6 +64,11 @@ export interface LmsClientOptions {
   baseUrl?: string | null;
   sleep?: (ms: number) => Promise<void>;
   onUnauthorized?: () => never;
+  /**
+   * A read the API refused for too many requests (429): the page cannot be shown, so the client stops
+   * the loader here (the app's 429 page, issue 29). Commands are not stopped: their action says it in a toast.
+   */
+  onTooManyRequests?: (retryAfterSeconds: number | null) => never;
   /** The visitor's address, sent as X-Client-IP (the API limits public lookups per address). */
   clientIp?: string;
 }
@@ -78,6 +85,20 @@ function toQuery(query?: Query): string {
   }
   const s = p.toString();
   return s ? `?${s}` : "";
+}
+
+/** Retry-After in seconds (a number of seconds, or an HTTP date), or null when absent or garbled. */
+export function retryAfterOf(res: Response): number | null {
+  const value = res.headers.get("Retry-After")?.trim();
+  if (!value) return null;
+  if (/^\d+$/.test(value)) return Number(value);
+  const at = Date.parse(value);
+  return Number.isFinite(at) ? Math.max(0, Math.ceil((at - Date.now()) / 1000)) : null;
+}
+
+/** The error for an answer that is not OK, with its messages and any Retry-After. */
+async function errorOf(res: Response, kind: LmsError["kind"] = "http"): Promise<LmsError> {
+  return new LmsError(res.status, await readErrors(res), kind, retryAfterOf(res));
 }
 
 async function readErrors(res: Response): Promise<Record<string, ApiMessage[]>> {
@@ -135,13 +156,16 @@ export function createLmsClient(options: LmsClientOptions) {
   }
 
   async function json<T>(res: Response): Promise<T> {
-    if (!res.ok) throw new LmsError(res.status, await readErrors(res));
+    if (!res.ok) throw await errorOf(res);
     return (await res.json()) as T;
   }
 
   return {
-    get: async <T>(endpoint: Endpoint<T>, query?: Query) =>
-      json<T>(await send(endpoint.method, endpoint.path, { query })),
+    get: async <T>(endpoint: Endpoint<T>, query?: Query) => {
+      const res = await send(endpoint.method, endpoint.path, { query });
+      if (res.status === 429 && options.onTooManyRequests) options.onTooManyRequests(retryAfterOf(res));
+      return json<T>(res);
+    },
     /** The API's response as it is (files: status, headers and a streamed body). */
     raw: (method: "GET" | "HEAD", endpoint: Endpoint<unknown>, extraHeaders: Record<string, string> = {}) =>
       send(method, endpoint.path, { extraHeaders }),
@@ -158,7 +182,7 @@ export function createLmsClient(options: LmsClientOptions) {
       const sync = endpoint.command?.sync ?? false;
       const res = await send("POST", endpoint.path, { body, prefer: sync ? "respond-sync" : "respond-async" });
       if (res.status !== 202) {
-        if (!res.ok) throw new LmsError(res.status, await readErrors(res));
+        if (!res.ok) throw await errorOf(res);
         const status = (await res.json()) as CommandStatus;
         return (status.data ?? status) as T;
       }
@@ -170,7 +194,7 @@ export function createLmsClient(options: LmsClientOptions) {
         if (!first) await sleep(POLL_INTERVAL_MS);
         first = false;
         const poll = await send("GET", location);
-        if (!poll.ok) throw new LmsError(poll.status, await readErrors(poll), "command");
+        if (!poll.ok) throw await errorOf(poll, "command");
         const status = (await poll.json()) as CommandStatus;
         if (status.state === "completed") return status.data as T;
         if (status.state === "failed") {

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { isTooManyRequests, tooManyRequestsToast } from "./command-errors.server";
 import { localeDirection } from "#domain/locales";
 import { formActionSources } from "#domain/lti";
 import { createLmsClient, LmsError } from "./lms.server";
@@ -85,6 +86,13 @@ export async function ltiClient(request: Request, context: Readonly<RouterContex
 export function ltiRefusal(context: Readonly<RouterContextProvider>, err: unknown): Response {
   const { t } = getInstance(context);
   if (!(err instanceof LmsError)) throw err;
+  // Too many launches in a row: the 429 with when to try again (issue 29).
+  if (isTooManyRequests(err)) {
+    const seconds = tooManyRequestsToast(err).values?.seconds ?? 60;
+    const page = ltiPage(context, { status: 429, message: t("errors.429.text", { seconds }) });
+    page.headers.set("Retry-After", String(seconds));
+    return page;
+  }
   const code = err.firstMessage()?.code;
   const key =
     err.status === 401

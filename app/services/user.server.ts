@@ -1,4 +1,5 @@
 import { data, redirect, type RouterContextProvider } from "react-router";
+import { tooManyRequestsPage } from "./command-errors.server";
 import { log } from "~/server/logger.server";
 import { learnerAreaDecision, isLearnerOnly, type PermissionEntry } from "#domain/access";
 import { endpoints } from "#domain/contract/endpoints";
@@ -37,6 +38,7 @@ export function lmsFor(
     onUnauthorized: () => {
       throw redirect(loginUrl(request));
     },
+    onTooManyRequests: tooManyRequestsPage,
   });
 }
 
@@ -48,6 +50,7 @@ export function publicLms(context: Readonly<RouterContextProvider>): LmsClient {
     transport: lmsTransport(context),
     baseUrl: appConfig(context).lmsApiUrl,
     clientIp: clientIp(context),
+    onTooManyRequests: tooManyRequestsPage,
   });
 }
 
@@ -113,8 +116,10 @@ export function enforceLearnerArea(shell: ShellData, config: AppConfig): void {
     licences: shell.licences,
     firstMenuNodeUrl: shell.learnerOnly ? null : config.adminUrl || null,
   });
+  // eslint-disable-next-line local/redirect-targets -- the platform app of the operator's configuration (PLATFORM_URL)
   if (decision.kind === "platform") throw redirect(config.platformUrl);
   if (decision.kind === "forbidden") throw redirect("/learn/forbidden");
+  // eslint-disable-next-line local/redirect-targets -- the admin panel of the operator's configuration (ADMIN_URL)
   if (decision.kind === "firstMenuNode") throw redirect(decision.url);
 }
 

@@ -19,3 +19,10 @@ const analyticsEventSchema = z.object({
 /** POST /api/analytics/v1/events: a batch (the browser sends a few at a time with sendBeacon). */
 export const analyticsBatchSchema = z.object({ events: z.array(analyticsEventSchema).min(1).max(50) });
 export type AnalyticsBatch = z.input<typeof analyticsBatchSchema>;
+
+/** The collector's answer: how many events it stored. */
+export const analyticsAcceptedSchema = z.object({
+  accepted: z.number().int(),
+  /** A visitor's events that are not page views, or past their bounds, are dropped (issue 29 item 3). */
+  dropped: z.number().int(),
+});

@@ -158,3 +158,6 @@ export type CalendarFeed = z.infer<typeof calendarFeedSchema>;
 
 /** `POST create-calendar-feeds` (a new link; the old one stops working) and `delete-calendar-feeds`. */
 export const calendarFeedCommandSchema = z.object({ id: z.uuid() });
+
+/** The personal calendar feed's file: `<token>.ics` (the secret token of the learner's link). */
+export const calendarFeedFilePathSchema = z.object({ file: z.string() });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CERTIFICATE_NUMBER_PATTERN, normalizeCertificateNumber } from "../certificates";
 
 const date = z.string().nullable();
 
@@ -55,3 +56,38 @@ export const publicCertificateSchema = z.object({
   ...issued,
 });
 export type PublicCertificate = z.infer<typeof publicCertificateSchema>;
+
+/** `certificate-records/query`: by number, or by course (and user); newest first; paged. */
+export const certificateQuerySchema = z.object({
+  certificateNumber: z
+    .string()
+    .max(40)
+    .transform((v, ctx) => {
+      const n = normalizeCertificateNumber(v);
+      if (!n || !CERTIFICATE_NUMBER_PATTERN.test(n)) {
+        ctx.addIssue({ code: "custom", message: "certificateNumber must look like LA-7K3Q-9XWM-4TZR-1B8D." });
+        return z.NEVER;
+      }
+      return n;
+    })
+    .optional(),
+  objectiveId: z.uuid("objectiveId must be a course id (uuid).").optional(),
+  userId: z.uuid("userId must be a user id (uuid).").optional(),
+  sort: z.enum(["-created"], "sort must be -created (newest first).").default("-created"),
+  skip: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  take: z.coerce.number().int().min(1).max(100).default(50),
+});
+
+/** A certificate number in a path: anything that does not normalise is simply not found (after the same wait). */
+export const certificateNumberPathSchema = z.object({ number: z.string().max(60) });
+/** `public/credentials/keys/{id}`: a key of the issuer, by the id in a credential's `kid`. */
+export const credentialKeyPathSchema = z.object({ id: z.string().max(200) });
+/** `?format=json`: the credential in a VC 2.0 envelope instead of the compact JWS. */
+export const credentialFormatQuerySchema = z.object({ format: z.string().optional() });
+const CERTIFICATE_FILE_KINDS = ["pdf", "png"] as const;
+/** A certificate's file: the holder's own, by record id. */
+export const certificateFilePathSchema = z.object({ id: z.uuid(), kind: z.enum(CERTIFICATE_FILE_KINDS) });
+/** A certificate's file by its public number. */
+export const publicCertificateFilePathSchema = certificateNumberPathSchema.extend({
+  kind: z.enum(CERTIFICATE_FILE_KINDS),
+});

@@ -38,6 +38,11 @@ export const chatMessagesQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(CHAT_PAGE_SIZE),
 });
 
+/** `users/me/objectives/{objectiveId}/channels…`: a course. */
+export const chatCoursePathSchema = z.object({ objectiveId: z.uuid() });
+/** `…/channels/{kind}/…`: a course and one of its channels. */
+export const chatChannelPathSchema = chatCoursePathSchema.extend({ kind: z.enum(CHAT_CHANNELS) });
+
 /** PUT …/read: read up to `seq` (a number beyond the last message reads everything). */
 export const chatReadSchema = z.object({ seq: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
 export type ChatRead = z.infer<typeof chatReadSchema>;

@@ -30,6 +30,13 @@ export const commandStatusSchema = z.object({
 });
 export type CommandStatus = z.infer<typeof commandStatusSchema>;
 
+/** A list answer: `data`, and `totalCount` when the query asked for it (requireTotalCount). */
+export const listOf = <T extends z.ZodType>(item: T) =>
+  z.object({ data: z.array(item), totalCount: z.number().int().optional() });
+
+/** `:id` path parameters. */
+export const idPathSchema = z.object({ id: z.uuid() });
+
 const uuidSchema = z.uuid();
 /** An id of the API (an RFC 9562 UUID): route parameters and hidden fields are checked with it. */
 export const isUuid = (value: unknown): value is string => uuidSchema.safeParse(value).success;

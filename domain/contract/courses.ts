@@ -40,6 +40,11 @@ const objectiveSchema = z.object({
   name: z.string(),
   code: z.string(),
   description: z.string(),
+  /**
+   * The language of the course's own texts (BCP 47; a field of this API, not shown by the spec): the app
+   * lays them out in their own direction (issue 25 item 2). Null or absent: unknown (`dir="auto"`).
+   */
+  language: z.string().nullable().optional(),
   imageUrl: z.string().nullable(),
   state: z.literal(enumValues(ObjectiveState)),
   type: z.literal(enumValues(ActivityType)),
@@ -201,7 +206,7 @@ export type PublicObjectiveDetail = z.infer<typeof publicObjectiveDetailSchema>;
 const PAGE_SIZE_MAX = 100;
 
 /** Common list query: sort, paging, showcase (collections) and filterAttribute (categoryId:attr1,attr2). */
-export const listQuerySchema = z.object({
+const listQuerySchema = z.object({
   sort: z
     .enum(["objective.name", "-objective.name", "dueDate", "-dueDate", "created", "-created"])
     .default("objective.name"),
@@ -213,6 +218,20 @@ export const listQuerySchema = z.object({
     .transform((v) => v === "true"),
   search: z.string().max(200).optional(),
 });
+
+/** The course lists' query (spec 7.2): the common one, the text filter, `select`, and the open catalog's domain. */
+export const courseListQuerySchema = listQuerySchema.extend({
+  filter: z.string().optional(),
+  select: z.string().optional(),
+  domain: z.string().max(253).optional(),
+});
+/** The open catalog's tenant, by the domain it is served on. */
+export const catalogDomainQuerySchema = z.object({ domain: z.string().optional() });
+/** Repeatable parameters of the course lists, read one by one (`showcase`, `filterAttribute`). */
+export const COURSE_LIST_REPEATED = {
+  showcase: "A collection id (uuid); repeatable, at most 50",
+  filterAttribute: "categoryId:attributeId[,attributeId…]; repeatable (OR within a category, AND across), at most 20",
+};
 
 export const createSelfEnrollmentSchema = z.object({ id: z.uuid(), objectiveAccessId: z.uuid() });
 
@@ -287,6 +306,7 @@ export const CARD_SELECT = [
   "objective.code",
   "objective.imageUrl",
   "objective.showcases",
+  "objective.language",
 ].join(",");
 export type CardAggregate = Pick<
   Aggregate,
@@ -299,5 +319,5 @@ export type CardAggregate = Pick<
   | "lastObjectiveWorkflow"
   | "lastObjectiveRecord"
 > & {
-  objective: Pick<Aggregate["objective"], "id" | "name" | "code" | "imageUrl" | "showcases">;
+  objective: Pick<Aggregate["objective"], "id" | "name" | "code" | "imageUrl" | "showcases" | "language">;
 };

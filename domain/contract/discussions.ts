@@ -56,3 +56,6 @@ export const discussionThreadSchema = z.object({
   data: z.array(discussionThreadPostSchema),
 });
 export type DiscussionThread = z.infer<typeof discussionThreadSchema>;
+
+/** `users/me/activity-paths/{activityPathId}/…`: a part of a course's tree. */
+export const activityPathPathSchema = z.object({ activityPathId: z.uuid() });

@@ -52,3 +52,8 @@ export interface ParticipantsPage {
   data: Participant[];
   totalCount: number;
 }
+
+/** `users/me/objective-workflow-aggregates/{owaId}/group-activity-workflows/{gawId}` */
+export const groupActivityWorkflowPathSchema = z.object({ owaId: z.uuid(), gawId: z.uuid() });
+/** `users/me/objective-workflows/{id}/activity-paths/{activityPathId}/participants/query` */
+export const participantsPathSchema = z.object({ id: z.uuid(), activityPathId: z.uuid() });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { scormCommitSchema } from "./scorm";
 import type {
   ActivityContentType,
   ActivityKind,
@@ -20,6 +21,36 @@ export const finishActivityWorkflowsSchema = z.object({
   objectiveWorkflowId: z.uuid(),
   activityWorkflowIds: z.array(z.uuid()).min(1).max(500),
 });
+
+/** `users/me/objective-workflows/{id}/activity/{path}`: the workflow, and a node of its tree (none: the root). */
+export const treePathSchema = z.object({ id: z.uuid(), path: z.uuid().optional() });
+/** `…/objective-workflows/{id}/activities/{activityId}/…` */
+export const workflowActivityPathSchema = z.object({ id: z.uuid(), activityId: z.uuid() });
+/** `…/objective-workflows/{id}/activity-workflows/{awId}…` */
+export const activityWorkflowPathSchema = z.object({ id: z.uuid(), awId: z.uuid() });
+/** `activity-records/query?filter=activity.id eq '<uuid>'` (the only filter it takes; checked by the handler). */
+export const activityRecordsQuerySchema = z.object({ filter: z.string().optional() });
+/** `objective-records/query?objectiveId=` (checked by the handler: 400 with its own message). */
+export const objectiveRecordsQuerySchema = z.object({ objectiveId: z.string().optional() });
+
+/**
+ * PUT activity workflow: where the learner left off inside an activity (a page, a media position), or
+ * one commit of a SCORM package's SCO (issue 15, decision 025) — one of the two.
+ */
+export const activityWorkflowSaveSchema = z
+  .object({
+    resume: z
+      .object({
+        page: z.number().int().min(1).max(100_000).optional(),
+        position: z.number().min(0).max(1_000_000).optional(),
+      })
+      .strict()
+      .optional(),
+    scorm: scormCommitSchema.optional(),
+  })
+  .refine((b) => (b.resume === undefined) !== (b.scorm === undefined), {
+    message: "Send either resume or scorm.",
+  });
 
 /** One node of a course's tree as a learner sees it (spec 3 'Activity part'). */
 export interface TreeNode {

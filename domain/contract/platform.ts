@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ROLES } from "../vocabulary";
 
-export const unitSchema = z.object({ id: z.string(), name: z.string(), is_primary: z.boolean() });
+const unitSchema = z.object({ id: z.string(), name: z.string(), is_primary: z.boolean() });
 
 /** Spec 3 'User'. */
 export const userSchema = z.object({
@@ -81,4 +81,11 @@ export const publicSettingsSchema = z.object({
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
 
 const TIMEZONE_MAX = 64;
-export const timezoneBodySchema = z.object({ timezone: z.string().min(1).max(TIMEZONE_MAX) });
+const timezoneBodySchema = z.object({ timezone: z.string().min(1).max(TIMEZONE_MAX) });
+
+/** `users/{id}/…`: a user id, or "me" (only oneself: another id is 404). */
+export const userPathSchema = z.object({ id: z.union([z.literal("me"), z.uuid()]) });
+/** The time zone command's body: the time zone, and the command's id (one is made when it is left out). */
+export const timezoneCommandSchema = timezoneBodySchema.extend({ commandId: z.uuid().optional() });
+export const unitsSchema = z.object({ items: z.array(unitSchema) });
+export const miniGroupMembersSchema = z.object({ items: z.array(miniGroupMemberSchema) });

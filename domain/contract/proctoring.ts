@@ -24,3 +24,6 @@ export interface ProctoringStartToken {
   expiresAt: string;
   jwksUri: string;
 }
+
+/** `start-token?activityPathId=`: the activity the caller means (must be the activity workflow's own). */
+export const startTokenQuerySchema = z.object({ activityPathId: z.uuid().optional() });

@@ -25,5 +25,10 @@ export const reinforcementWorkflowSchema = z.object({
 export type ReinforcementWorkflow = z.infer<typeof reinforcementWorkflowSchema>;
 
 /** Spec 7.6 POST …/answer: body `answer` (an option's id). */
-export const reinforcementAnswerBodySchema = z.object({ answer: z.string().trim().min(1).max(64) });
+const reinforcementAnswerBodySchema = z.object({ answer: z.string().trim().min(1).max(64) });
 export type ReinforcementAnswerBody = z.infer<typeof reinforcementAnswerBodySchema>;
+
+/** The answer command's body: the answer, and the command's id (one is made when it is left out). */
+export const reinforcementAnswerCommandSchema = reinforcementAnswerBodySchema.extend({
+  commandId: z.uuid().optional(),
+});

@@ -109,3 +109,10 @@ export interface ScormCommitResult {
   /** The activity workflow was finished by this commit (the package is complete). */
   finished: boolean;
 }
+
+/** `POST /api/scorm/v1/packages?course=CODE[&activity=ID][&title=…]`: where the package goes. */
+export const scormImportQuerySchema = z.object({
+  course: z.string().min(1).max(60),
+  activity: z.uuid().optional(),
+  title: z.string().min(1).max(200).optional(),
+});

@@ -419,7 +419,8 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     await page.goto(contentUrl(id));
     if (jsEnabled) await hydrated(page);
     await expect(toggle).toHaveText("Table of contents");
-    await expect(panel).toHaveAttribute("open", "");
+    // With JavaScript the panel is opened; without, CSS shows it from 1280 px (issue 25 item 6).
+    if (jsEnabled) await expect(panel).toHaveAttribute("open", "");
     await expect(toc(page)).toBeVisible();
     // Side by side: the panel left of the activity.
     const tocBox = await panel.boundingBox();
@@ -438,10 +439,8 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
       await expect(toc(page)).toBeVisible();
       await expect(tocItem(page, "Welcome to Python for Data Analysis").getByRole("link")).toBeVisible();
     } else {
-      // Without JavaScript it is a plain <details>, rendered open; the toggle closes and opens it.
-      await expect(panel).toHaveAttribute("open", "");
-      await expect(toc(page)).toBeVisible();
-      await toggle.click();
+      // Without JavaScript it is a plain <details>, rendered closed below 1280 px (issue 25 item 6: the
+      // lesson first on a phone); the toggle opens and closes it.
       await expect(panel).not.toHaveAttribute("open");
       await expect(toc(page)).toBeHidden();
       await toggle.click();

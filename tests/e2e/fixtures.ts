@@ -1,6 +1,6 @@
 import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
-import type { EnrolmentInput } from "../../api/demo/demo-content";
+import type { EnrolmentInput } from "../../api/demo/content/schemas";
 
 /** The demo accounts (README): for the few tests about the demo itself. Nothing may change their data. */
 export const DEMO = {
@@ -118,30 +118,66 @@ export async function expectNoReact(page: Page) {
   expect(hydrated).toBe(false);
 }
 
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+
+/** Serious and critical findings of axe on a page, as "rule: help (targets)". */
+async function seriousFindings(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+}
+
+/** The React Router cookie of a language, as `chooseLanguage` writes it. */
+const lngCookieValue = (lng: string) => encodeURIComponent(Buffer.from(JSON.stringify(lng)).toString("base64"));
+
 /**
- * axe-core needs script to run; in the no-JavaScript project the same server-rendered page is
- * re-opened in a script-enabled context with the same cookies (without hydration it is the same
- * markup) and checked there.
+ * axe on the page as the test has it, then (issue 25 item 7) on the same address at 390 px and on a
+ * desktop, in English and in Arabic — the four variants a phone user and an Arabic reader see. axe-core
+ * needs script to run: in the no-JavaScript project each page is opened in a script-enabled context
+ * with the same cookies whose own scripts are blocked (without hydration it is the same markup). Pass
+ * `{ variants: false }` for a page whose address cannot be opened again (a one-time link).
  */
-export async function expectAccessible(page: Page) {
+export async function expectAccessible(page: Page, options: { variants?: boolean } = {}) {
   const jsOff = base.info().project.use.javaScriptEnabled === false;
-  let target = page;
-  let cleanup = async () => {};
-  if (jsOff) {
-    const browser = page.context().browser()!;
-    const ctx = await browser.newContext({ javaScriptEnabled: true, viewport: page.viewportSize() });
-    await ctx.addCookies(await page.context().cookies());
-    target = await ctx.newPage();
-    await target.route("**/*.js", (route) => route.abort());
-    await target.goto(page.url());
-    cleanup = () => ctx.close();
+  const browser = page.context().browser()!;
+  const url = page.url();
+  const cookies = await page.context().cookies();
+  const findings: string[] = [];
+  const check = async (viewport: { width: number; height: number } | null, lng: string | null) => {
+    const ctx = await browser.newContext({ javaScriptEnabled: true, viewport: viewport ?? page.viewportSize() });
+    try {
+      await ctx.addCookies(lng ? cookies.filter((c) => c.name !== "lng") : cookies);
+      if (lng) await ctx.addCookies([{ name: "lng", value: lngCookieValue(lng), url }]);
+      const target = await ctx.newPage();
+      if (jsOff) await target.route("**/*.js", (route) => route.abort());
+      await target.goto(url);
+      const label = `${viewport ? `${viewport.width} px` : "as tested"}${lng ? `, ${lng}` : ""}`;
+      findings.push(...(await seriousFindings(target)).map((f) => `[${label}] ${f}`));
+    } finally {
+      await ctx.close();
+    }
+  };
+  if (jsOff) await check(null, null);
+  else findings.push(...(await seriousFindings(page)));
+  // The other widths and languages of this page state: in the JavaScript project (the axe walk,
+  // axe-walk.spec.ts, covers every route's variants without JavaScript too), to keep the suite's time.
+  if (options.variants !== false && !jsOff) {
+    // Three more pages to open and check: time of their own, so a test near its limit is not cut short.
+    base.info().setTimeout(base.info().timeout + 45_000);
+    const current = (await page.locator("html").getAttribute("lang")) ?? "en-US";
+    const other = current === "ar" ? "en-US" : "ar";
+    const phone = { width: 390, height: 844 };
+    const desktop = { width: 1280, height: 800 };
+    const onPhone = (page.viewportSize()?.width ?? 1280) <= 500;
+    for (const [viewport, lng] of [
+      [onPhone ? desktop : phone, current],
+      [phone, other],
+      [desktop, other],
+    ] as const)
+      await check(viewport, lng);
   }
-  const results = await new AxeBuilder({ page: target })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"])
-    .analyze();
-  const serious = results.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-  await cleanup();
-  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+  expect(findings).toEqual([]);
 }
 
 /** A catalog course's id, found by its name through the catalog search. */

@@ -56,11 +56,12 @@ test(`${COUNT} garbled requests to every route and API path never give a 5xx or 
   const templates: RouteTemplate[] = [
     ...app.map((path) => ({ path, methods: ["GET", "POST"] })),
     ...app.filter((path) => !path.includes("*")).map((path) => ({ path: `${path}.data`, methods: ["GET", "POST"] })),
-    ...Object.entries(doc.paths).map(([path, operations]) => ({
-      path,
-      methods: Object.keys(operations).map((m) => m.toUpperCase()),
-    })),
+    // One template per operation: the document lists every route of the API (decision 034).
+    ...Object.entries(doc.paths).flatMap(([path, operations]) =>
+      Object.keys(operations).map((m) => ({ path, methods: [m.toUpperCase()] })),
+    ),
   ];
+  expect(templates.length).toBeLessThanOrEqual(COUNT);
   expect(app.length).toBeGreaterThan(25);
   // The findings' own requests first (issue 17 item 6), then the generated ones.
   const course = ids[0] ?? "00000000-0000-4000-8000-000000000000";
@@ -93,6 +94,22 @@ test(`${COUNT} garbled requests to every route and API path never give a 5xx or 
     },
     { method: "GET", target: "/oidc/login", headers: { cookie: "lng=%" }, signedIn: false },
     { method: "GET", target: "/learn", headers: { cookie: "lng=%" }, signedIn: false },
+    // Issue 29 item 4: CR/LF in a redirect target was an invalid Location header, a 500.
+    ...["/learn/browser-alert", "/learn/feedback", "/learn/language"].flatMap((target) =>
+      ["/learn\r\nSet-Cookie: x=1", "/\t/evil.example", "/learn%0d%0aX: y"].map((returnTo): BadRequest => ({
+        method: "POST",
+        target,
+        headers: { "content-type": "application/x-www-form-urlencoded", origin },
+        body: new URLSearchParams({
+          intent: target.endsWith("alert") ? "dismissBrowserAlert" : "feedback",
+          lng: "de",
+          returnTo,
+          id: crypto.randomUUID(),
+          grade: "5",
+        }).toString(),
+        signedIn: target !== "/learn/browser-alert",
+      })),
+    ),
   ];
   const requests = [...known, ...badRequests({ templates, count: COUNT, ids, origin })];
 

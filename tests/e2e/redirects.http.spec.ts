@@ -6,7 +6,8 @@ import { hostileTargets, staysHome } from "../fixtures/hostile-redirects";
  * Issue 17 item 1, over HTTP (the domain table is domain/redirect.test.ts): every route that redirects
  * to a target it was given keeps the Location on the app's own origin, for each hostile variant.
  * Routes: /learn/login-callback?redirectUrl=, /oidc/login?redirectUrl= (through the provider and back,
- * signed in), /learn/language's returnTo and the content action's back.
+ * signed in), /learn/language's returnTo, /learn/browser-alert's returnTo (issue 29 item 4: it had a check
+ * of its own) and the content action's back.
  */
 
 /** Follows redirects by hand from `path`, checking every hop; returns the last Location. */
@@ -75,6 +76,26 @@ test.describe("no route redirects off the app's origin", () => {
       expect(res.status(), name).toBe(303);
       expect(staysHome(res.headers()["location"], own), `${name}: ${res.headers()["location"]}`).toBe(true);
     }
+  });
+
+  test("/learn/browser-alert with returnTo", async ({ request, baseURL }) => {
+    const own = new URL(baseURL!).origin;
+    for (const [name, target] of hostileTargets(own)) {
+      const res = await request.post("/learn/browser-alert", {
+        form: { intent: "dismissBrowserAlert", returnTo: target },
+        headers: { Origin: own },
+        maxRedirects: 0,
+      });
+      expect(res.status(), name).toBeGreaterThanOrEqual(300);
+      expect(res.status(), name).toBeLessThan(400);
+      expect(staysHome(res.headers()["location"], own), `${name}: ${res.headers()["location"]}`).toBe(true);
+    }
+    const kept = await request.post("/learn/browser-alert", {
+      form: { intent: "dismissBrowserAlert", returnTo: "/learn/catalog?page=2" },
+      headers: { Origin: own },
+      maxRedirects: 0,
+    });
+    expect(kept.headers()["location"]).toBe("/learn/catalog?page=2");
   });
 
   test("the content action's back", async ({ page, learner, baseURL }) => {

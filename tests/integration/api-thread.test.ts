@@ -4,7 +4,7 @@
  * headers, errors, commands, files with ranges — and prepared statements must give the answers
  * PGlite's own query() gives, through rollbacks and schema changes.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +14,7 @@ import { PGliteThread } from "../../api/db/pglite-thread";
 import * as s from "../../api/db/schema";
 import { createTestApi, type TestApi } from "../fixtures/api";
 import { createCourse, enrolUser } from "../fixtures/courses";
+import { zipFolder } from "../../api/scorm/zip-folder";
 
 describe("prepared statements in the database thread", () => {
   let thread: PGliteThread;
@@ -283,5 +284,64 @@ describe("the LMS API in the database thread answers like the API in process", (
     await reader.cancel();
     const me = await threaded.request("GET", "/api/platform/v1/users/me", { token });
     expect(me.status).toBe(200);
+  });
+
+  /**
+   * Issue 29 item 2: a body crosses into the thread as the API reads it. `bytes` of a body that
+   * counts what was pulled from it (in 64 KB chunks, made as they are asked for).
+   */
+  function countedBody(bytes: number, source?: Uint8Array) {
+    const read = { bytes: 0 };
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          if (read.bytes >= bytes) return controller.close();
+          const size = Math.min(64 * 1024, bytes - read.bytes);
+          controller.enqueue(source ? source.subarray(read.bytes, read.bytes + size) : new Uint8Array(size));
+          read.bytes += size;
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    return { body, read };
+  }
+
+  it("reads nothing of an upload refused for who sends it (401, 403), and streams an author's package whole", async () => {
+    const db = threaded.database.db;
+    const [{ id: tenantId }] = await db.select({ id: s.tenants.id }).from(s.tenants);
+    const { objective } = await createCourse(db, tenantId, { activityKind: 2, type: 9 });
+    const [quiz] = await db
+      .insert(s.activities)
+      .values({ tenantId, name: "Quiz", kind: 2, contentType: 1, type: 9 })
+      .returning();
+    await db.insert(s.activityParts).values({ objectiveId: objective.id, activityId: quiz.id, axis: "0" });
+    const path = `/api/scorm/v1/packages?course=${encodeURIComponent(objective.code)}&activity=${quiz.id}`;
+    const headers = { "Content-Type": "application/zip" };
+    const anonymous = countedBody(50 * 1024 * 1024);
+    expect((await threaded.request("POST", path, { body: anonymous.body, headers })).status).toBe(401);
+    const learner = countedBody(50 * 1024 * 1024);
+    const token = await threaded.token("ada");
+    expect((await threaded.request("POST", path, { token, body: learner.body, headers })).status).toBe(403);
+    expect([anonymous.read.bytes, learner.read.bytes]).toEqual([0, 0]);
+    const zip = readFileSync(zipFolder("api/demo/data/scorm/gifts-quiz-12", { "padding.bin": randomBytes(300_000) }));
+    const author = countedBody(zip.length, zip);
+    const res = await threaded.request("POST", path, {
+      token: await threaded.token("admin"),
+      body: author.body,
+      headers,
+    });
+    expect(res.status).toBe(201);
+    expect(author.read.bytes).toBe(zip.length);
+    expect(await res.json()).toMatchObject({ version: "1.2", scoCount: 1 });
+  });
+
+  it("reads nothing of an anonymous chat post with files", async () => {
+    const post = countedBody(20 * 1024 * 1024);
+    const res = await threaded.request("POST", "/api/lms/v1/create-chat-messages", {
+      body: post.body,
+      headers: { "Content-Type": "multipart/form-data; boundary=x" },
+    });
+    expect(res.status).toBe(401);
+    expect(post.read.bytes).toBe(0);
   });
 });

@@ -23,9 +23,10 @@ let signingKey: JWK;
 let port = 0;
 let origin = "";
 let server: Server | null = null;
+let idp: ReturnType<typeof createIdentityProvider>;
 
 async function startProvider(): Promise<void> {
-  const idp = createIdentityProvider({
+  idp = createIdentityProvider({
     issuer: `${origin}${IDP_MOUNT}`,
     db: database.db,
     client: {
@@ -206,6 +207,55 @@ describe("the embedded provider's state lives in the database", () => {
     const res = await browser.get(`${IDP_MOUNT}/session/end`);
     expect(res.status).toBe(200);
     expect(await res.text()).toContain("op.logoutForm");
+    const next = await follow(browser, (await authorize(browser)).res);
+    expect(next.headers.get("location")).toMatch(/\/learn\/login-callback\?code=/);
+  });
+
+  it("issue 29: the app's sign-out ends the provider session on the server — that session only — with no redirect followed", async () => {
+    // Sessions are told apart by their sign-in second (auth_time): a second after the other tests' own.
+    await new Promise((r) => setTimeout(r, 1100));
+    const laptop = new Browser();
+    const first = await signIn(laptop, "grace@example.com", "demo");
+    const { id_token } = await exchange(first.callback.searchParams.get("code")!, first.verifier);
+    // A second session of the same account, signed in a second later (another device).
+    await new Promise((r) => setTimeout(r, 1100));
+    const phone = new Browser();
+    await signIn(phone, "grace@example.com", "demo");
+    // What POST /oidc/logout calls before it answers; the browser follows nothing afterwards.
+    expect(await idp.endSessionFor(id_token)).toBe(1);
+    const again = await follow(laptop, (await authorize(laptop)).res);
+    expect(again.status).toBe(200);
+    expect(await again.text()).toContain('name="password"');
+    const other = await follow(phone, (await authorize(phone)).res);
+    expect(other.headers.get("location")).toMatch(/\/learn\/login-callback\?code=/);
+    // A forged or foreign token ends nothing.
+    expect(await idp.endSessionFor(`${id_token.slice(0, -4)}AAAA`)).toBe(0);
+    expect(await idp.endSessionFor("not.a.token")).toBe(0);
+  });
+
+  it("issue 29: another site's link to /session/end asks and waits; its POST of the confirmation is refused", async () => {
+    const browser = new Browser();
+    await signIn(browser, "grace@example.com", "demo");
+    const crossSite = await browser.get(`${IDP_MOUNT}/session/end`, { headers: { "sec-fetch-site": "cross-site" } });
+    const page = await crossSite.text();
+    expect(page).toContain("op.logoutForm");
+    expect(page).not.toContain(".submit()");
+    // The app's own sign-out (a same-origin navigation) still goes through by itself.
+    const own = await browser.get(`${IDP_MOUNT}/session/end`, { headers: { "sec-fetch-site": "same-origin" } });
+    const ownPage = await own.text();
+    expect(ownPage).toContain(".submit()");
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(ownPage)![1]!;
+    for (const headers of [{ origin: "https://evil.example" }, { "sec-fetch-site": "cross-site" }] as Record<
+      string,
+      string
+    >[]) {
+      const res = await browser.get(`${IDP_MOUNT}/session/end/confirm`, {
+        method: "POST",
+        body: new URLSearchParams({ xsrf, logout: "yes" }),
+        headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+      });
+      expect(res.status).toBe(403);
+    }
     const next = await follow(browser, (await authorize(browser)).res);
     expect(next.headers.get("location")).toMatch(/\/learn\/login-callback\?code=/);
   });

@@ -12,6 +12,7 @@ import * as s from "../../api/db/schema";
 import { AttachError, runAttachmentCommand } from "../../api/lti/attach";
 import { registryOf, writeToolsFile, type LtiTool } from "../../api/lti/registry";
 import { ActivityContentType, ActivityKind } from "../../domain/vocabulary";
+import { log } from "../../api/db/log";
 
 /**
  * Issue 32 item 2: `npm run lti:tool -- attach|detach` — which activity launches which tool — with the
@@ -173,19 +174,26 @@ describe("the registry (decision 023): a registered tool may not take a demo too
       { ...lab, key: "mine", clientId: "demo-client" },
       { ...lab, key: "fine", clientId: "fine-client" },
     ]);
-    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    // The registry says so in the structured log (decision 037), one error per tool left out.
+    const errors = vi.spyOn(log(), "error").mockImplementation(() => {});
     try {
       const r = registryOf({ lti: { file, tools: [demo] } });
       expect(r.all().map((x) => x.key)).toEqual(["demo-lti13", "fine"]);
       expect(r.byKey("demo-lti13")?.name).toBe(demo.name);
       expect(r.byClientId("demo-client")?.key).toBe("demo-lti13");
-      expect(errors.mock.calls.map((c) => String(c[0]))).toEqual([
-        expect.stringContaining(
-          `tool demo-lti13 in ${file} left out of the registry: the key "demo-lti13" is a demo tool's`,
-        ),
-        expect.stringContaining(
-          `tool mine in ${file} left out of the registry: the client id "demo-client" is the tool demo-lti13's`,
-        ),
+      expect(errors.mock.calls.map((c) => [c[0], c[1]])).toEqual([
+        [
+          { tool: "demo-lti13", file, clash: expect.stringContaining(`the key "demo-lti13" is a demo tool's`) },
+          "lti: tool left out of the registry",
+        ],
+        [
+          {
+            tool: "mine",
+            file,
+            clash: expect.stringContaining(`the client id "demo-client" is the tool demo-lti13's`),
+          },
+          "lti: tool left out of the registry",
+        ],
       ]);
     } finally {
       errors.mockRestore();

@@ -205,18 +205,15 @@ describe("errors and documentation", () => {
     expect(await res.json()).toMatchObject({ status: 404 });
   });
 
-  it("serves an OpenAPI document listing every endpoint", async () => {
-    const doc = await (await t.request("GET", "/api/openapi.json")).json();
+  // That it lists every endpoint, and only endpoints, is tests/integration/openapi-api.test.ts (decision 034).
+  it("serves the OpenAPI document without sign-in", async () => {
+    const res = await t.request("GET", "/api/openapi.json");
+    expect(res.status).toBe(200);
+    const doc = await res.json();
     expect(doc.openapi).toBe("3.1.0");
-    for (const path of [
-      "/api/platform/v1/users/me",
-      "/api/platform/v1/users/me/permissions",
-      "/api/platform/v1/users/me/licences",
-      "/api/platform/v1/settings",
-      "/api/lms/v1/commands/{id}",
-    ]) {
-      expect(doc.paths[path], path).toBeDefined();
-    }
+    expect(
+      doc.paths["/api/platform/v1/users/me"].get.responses["200"].content["application/json"].schema.required,
+    ).toContain("email");
   });
 });
 

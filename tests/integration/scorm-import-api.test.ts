@@ -164,6 +164,30 @@ describe("importing a SCORM package (issue 15 item 1)", () => {
     ["an absolute path", () => unsafe("/tmp/evil.html"), 422, "unsafePath"],
     ["a missing launch file", () => zipFolder(null, { "imsmanifest.xml": manifest }), 422, "missingLaunch"],
     ["a file that is not a zip", () => writeTemp("not a zip"), 400, "notZip"],
+    // Issue 29 item 4: an external entity was "Error: External entities are not supported", a 500.
+    [
+      "a manifest that declares an external entity",
+      () =>
+        zipFolder(null, {
+          "imsmanifest.xml": manifest.replace(
+            /<manifest/,
+            '<!DOCTYPE manifest [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><manifest',
+          ),
+          "quiz.html": "<p>hi</p>",
+        }),
+      422,
+      "manifestInvalid",
+    ],
+    [
+      "a launch path that does not decode",
+      () =>
+        zipFolder(null, {
+          "imsmanifest.xml": manifest.replace(/href="quiz\.html"/, 'href="quiz%E0%A4%A.html"'),
+          "quiz.html": "x",
+        }),
+      422,
+      "missingLaunch",
+    ],
   ])("refuses a package with %s and stores nothing", async (_, make, status, code) => {
     const before = packagesOnDisk();
     const n = await t.database.db.$count(s.scormPackages);

@@ -60,6 +60,11 @@ export const objectives = pgTable(
     code: text("code").notNull(),
     description: text("description").notNull().default(""),
     about: text("about").notNull().default(""),
+    /**
+     * The language of the course's own texts (a BCP 47 tag such as `ar` or `en`; null when unknown): the app
+     * lays them out in their own direction whatever the page's language (issue 25 item 2).
+     */
+    language: text("language"),
     imageUrl: text("image_url"),
     /** Spec 3: 1 draft, 2 ready, 3 expired, 4 archived. */
     state: integer("state").$type<ObjectiveState>().notNull().default(2),

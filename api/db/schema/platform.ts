@@ -60,6 +60,8 @@ export const users = pgTable(
     department: text("department"),
     externalId: text("external_id"),
     timezone: text("timezone"),
+    /** The language the learner chose last (issue 25 item 3: a saved profile language), or null. */
+    locale: text("locale"),
     passwordHash: text("password_hash"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -74,6 +74,7 @@ export async function createDemoLti13Tool(o: DemoToolOptions) {
       nonce,
     }))
       auth.searchParams.set(k, v);
+    // eslint-disable-next-line local/redirect-targets -- the platform's authorization endpoint, from this tool's configuration
     return c.redirect(auth.toString(), 302);
   });
 

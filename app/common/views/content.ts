@@ -31,6 +31,8 @@ export interface ContentView {
   course: {
     id: string;
     name: string;
+    /** The course's language (issue 25 item 2: its texts in their own direction); null when unknown. */
+    language: string | null;
     hasAnnouncements: boolean;
     supportMobileView: boolean;
     supportFullscreenView: boolean;

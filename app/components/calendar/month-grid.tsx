@@ -81,7 +81,8 @@ export function MonthGrid({ data, rtl }: { data: MonthGridData; rtl: boolean }) 
         return;
       case "Enter":
       case "F2": {
-        const link = cell.querySelector<HTMLElement>("a");
+        // The first link shown (on a phone the day's items are hidden and its mark leads to its list).
+        const link = [...cell.querySelectorAll<HTMLElement>("a")].find((a) => a.getClientRects().length > 0);
         if (link) {
           e.preventDefault();
           link.focus();
@@ -161,6 +162,16 @@ export function MonthGrid({ data, rtl }: { data: MonthGridData; rtl: boolean }) 
                       <Link className="month-grid__more" to={week.href}>
                         {t("calendar.more", { count: more })}
                       </Link>
+                    ) : null}
+                    {day.items.length && day.inMonth ? (
+                      // Issue 25 item 6: on a phone a day shows a mark, leading to its items listed below the month.
+                      <a
+                        className="month-grid__jump"
+                        href={`#day-${day.date}`}
+                        aria-label={`${day.title}, ${t("calendar.itemCount", { count: day.items.length })}`}
+                      >
+                        <span aria-hidden="true">{"•".repeat(Math.min(day.items.length, 3))}</span>
+                      </a>
                     ) : null}
                   </td>
                 );

@@ -1,4 +1,5 @@
 /** One activity on the content page: its name, state, lock reason, body, discussion or team panel, and its start/finish control. */
+import { textLanguage } from "#domain/locales";
 import { Suspense } from "react";
 import { Form } from "react-router";
 import type { SubmissionResult } from "@conform-to/react";
@@ -81,7 +82,11 @@ export function ActivitySection({
   const body = d.bodies[item.node.activityPathId];
   return (
     <section className="activity" aria-labelledby={`activity-${item.node.activityPathId}`}>
-      <H id={`activity-${item.node.activityPathId}`} className={hideName ? "visually-hidden" : undefined}>
+      <H
+        id={`activity-${item.node.activityPathId}`}
+        className={hideName ? "visually-hidden" : undefined}
+        {...textLanguage(d.course.language)}
+      >
         {a.name}
       </H>
       {!hideName ? (
@@ -95,7 +100,9 @@ export function ActivitySection({
           {t(item.reason.key, { date: item.reason.date ?? "" })}
         </p>
       ) : null}
-      {body && !(item.locked && item.reason) ? <ActivityView body={body} title={a.name} /> : null}
+      {body && !(item.locked && item.reason) ? (
+        <ActivityView body={body} title={a.name} language={d.course.language} />
+      ) : null}
       {a.gradedByTool && body?.kind === "lti" && body.launch && !item.locked ? (
         <p className="activity-panel__meta">
           {t(

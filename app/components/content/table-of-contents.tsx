@@ -2,22 +2,29 @@
 import { useEffect, useRef } from "react";
 import { Link } from "react-router";
 import { ActivityKind, ActivityWorkflowState } from "#domain/vocabulary";
+import { textLanguage } from "#domain/locales";
 import { useTranslation } from "~/common/i18n";
 import type { ContentItem, ContentView } from "~/common/views/content";
 import { useNonce } from "../nonce";
 import { ProctoredMark } from "../proctored-mark";
 import { TocIcon } from "../toc-icon";
 
-/** Spec 2.6: the panel is open on large screens and closed up to 1279 px (JavaScript decides on load). */
+/**
+ * Spec 2.6: the panel is open on large screens and closed up to 1279 px. The server renders it closed
+ * with the class `toc-panel--auto`, by which CSS shows its contents from 1280 px (issue 25 item 6: a
+ * phone without JavaScript gets the lesson first, the table one tap away). The script after it (and
+ * the effect, after a client navigation) opens it on wide screens and hands it to its toggle.
+ */
 const TOC_WIDE = "(min-width: 1280px)";
-const TOC_WIDTH_SCRIPT = `document.currentScript.previousElementSibling.open=matchMedia(${JSON.stringify(TOC_WIDE)}).matches`;
+const AUTO = "toc-panel--auto";
+const TOC_WIDTH_SCRIPT = `(function(d){d.open=matchMedia(${JSON.stringify(TOC_WIDE)}).matches;d.classList.remove(${JSON.stringify(AUTO)})})(document.currentScript.previousElementSibling)`;
 
 function useTocOpen(ref: React.RefObject<HTMLDetailsElement | null>) {
   useEffect(() => {
     const el = ref.current;
-    if (!el) return;
-    const wide = window.matchMedia(TOC_WIDE).matches;
-    el.open = wide;
+    if (!el || !el.classList.contains(AUTO)) return;
+    el.open = window.matchMedia(TOC_WIDE).matches;
+    el.classList.remove(AUTO);
   }, [ref]);
 }
 
@@ -34,9 +41,8 @@ function moduleProgress(items: ContentItem[], module: ContentItem) {
 }
 
 /**
- * The panel, open on wide screens. The server cannot know the width: the script after it closes it on
- * narrow screens before the first paint, so the activity panel does not jump when React hydrates (CLS
- * 0.49 on a phone).
+ * The panel, open on wide screens. The server cannot know the width: CSS decides until the script after
+ * it runs (before the first paint), so nothing jumps when React hydrates (CLS 0.49 on a phone once).
  */
 export function TableOfContents({ d, linkTo }: { d: ContentView; linkTo: (i: ContentItem) => string }) {
   const { t } = useTranslation();
@@ -44,12 +50,14 @@ export function TableOfContents({ d, linkTo }: { d: ContentView; linkTo: (i: Con
   const nonce = useNonce();
   useTocOpen(toc);
   const listed = d.items.filter((i) => i.node.activityPathId !== d.rootId);
+  // Issue 25 item 2: the course's names in their own language and direction, whatever the page's.
+  const own = textLanguage(d.course.language);
   return (
     <>
-      <details className="toc-panel" ref={toc} open suppressHydrationWarning>
+      <details className={`toc-panel ${AUTO}`} ref={toc} suppressHydrationWarning>
         <summary className="toc-panel__toggle">{t("content.tocToggle")}</summary>
         <nav className="toc" aria-label={t("activity.toc")}>
-          <h2>{d.course.name}</h2>
+          <h2 {...own}>{d.course.name}</h2>
           <p className="toc__progress">{t("activity.courseProgress", { progress: d.workflow.progress })}</p>
           <ol>
             {listed.map((i) => (
@@ -57,7 +65,9 @@ export function TableOfContents({ d, linkTo }: { d: ContentView; linkTo: (i: Con
                 {i.locked ? (
                   <span className="toc__link toc__link--locked" aria-disabled="true">
                     <TocIcon icon={i.icon.icon} tooltipKeys={i.icon.tooltipKeys} statusKey="activityIcon.locked" />
-                    <span className="toc__name">{i.node.childActivity.name}</span>
+                    <span className="toc__name" {...own}>
+                      {i.node.childActivity.name}
+                    </span>
                     {i.node.childActivity.proctored ? <ProctoredMark /> : null}
                     {i.reason ? (
                       <span className="toc__reason">{t(i.reason.key, { date: i.reason.date ?? "" })}</span>
@@ -70,7 +80,9 @@ export function TableOfContents({ d, linkTo }: { d: ContentView; linkTo: (i: Con
                     className="toc__link"
                   >
                     <TocIcon icon={i.icon.icon} tooltipKeys={i.icon.tooltipKeys} statusKey={i.statusKey} />
-                    <span className="toc__name">{i.node.childActivity.name}</span>
+                    <span className="toc__name" {...own}>
+                      {i.node.childActivity.name}
+                    </span>
                     {i.node.childActivity.proctored ? <ProctoredMark /> : null}
                     {i.node.childActivity.kind === ActivityKind.composite ? (
                       <span className="toc__status">{t("activity.moduleProgress", moduleProgress(d.items, i))}</span>

@@ -250,13 +250,16 @@ export type GalleryFromHtmlProps = {
   /** HTML sanitized on the server (e.g. with `sanitizeCourseHtml`). */
   html: string;
   className?: string;
+  /** The text's own language and direction (issue 25 item 2: a course's language, else `dir="auto"`). */
+  lang?: string;
+  dir?: "ltr" | "rtl" | "auto";
 };
 
 /**
  * Renders sanitized HTML (text activities). With JavaScript every image not inside a link becomes a
  * button opening the gallery dialog with all images of the text; without it the images are plain.
  */
-export function GalleryFromHtml({ html, className }: GalleryFromHtmlProps) {
+export function GalleryFromHtml({ html, className, lang, dir }: GalleryFromHtmlProps) {
   const { t } = useTranslation();
   const ref = useRef<HTMLDivElement>(null);
   const imagesRef = useRef<GalleryImage[]>([]);
@@ -280,6 +283,8 @@ export function GalleryFromHtml({ html, className }: GalleryFromHtmlProps) {
       <div
         ref={ref}
         className={className ? `gallery-html ${className}` : "gallery-html"}
+        lang={lang}
+        dir={dir}
         onClick={(event) => {
           const trigger = (event.target as Element).closest<HTMLButtonElement>(`button.${TRIGGER_CLASS}`);
           if (!trigger || !event.currentTarget.contains(trigger)) return;

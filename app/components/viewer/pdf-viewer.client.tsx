@@ -263,7 +263,7 @@ export function PdfViewerClient({ url, title, initialPage, onPageChange, assetsB
   const ready = state.kind === "ready" && doc !== null;
 
   return (
-    <section className="pdf-viewer" aria-label={title} onKeyDown={onKeyDown}>
+    <div className="pdf-viewer" role="group" aria-label={title} onKeyDown={onKeyDown}>
       {ready ? (
         <div className="pdf-viewer__toolbar" role="group" aria-label={t("viewer.pdf.controls")}>
           <div className="pdf-viewer__nav">
@@ -384,6 +384,6 @@ export function PdfViewerClient({ url, title, initialPage, onPageChange, assetsB
           </a>
         </p>
       )}
-    </section>
+    </div>
   );
 }

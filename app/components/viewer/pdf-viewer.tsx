@@ -74,11 +74,11 @@ export function PdfViewer({
 
   if (!safeUrl) {
     return (
-      <section className="pdf-viewer pdf-viewer--blocked" aria-label={title}>
+      <div className="pdf-viewer pdf-viewer--blocked" role="group" aria-label={title}>
         <p className="pdf-viewer__message pdf-viewer__message--error" role="alert">
           {t("viewer.pdf.loadFailed")}
         </p>
-      </section>
+      </div>
     );
   }
 
@@ -114,7 +114,7 @@ export function PdfViewer({
   );
 
   return (
-    <section className="pdf-viewer pdf-viewer--fallback" aria-label={title}>
+    <div className="pdf-viewer pdf-viewer--fallback" role="group" aria-label={title}>
       {chunkFailed ? (
         // The viewer chunk did not load (offline, new deployment): fall back to the browser's viewer.
         object
@@ -131,6 +131,6 @@ export function PdfViewer({
           {t("viewer.pdf.downloadNamed", { title })}
         </a>
       </p>
-    </section>
+    </div>
   );
 }
