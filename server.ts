@@ -51,7 +51,8 @@ import { verifierFrom, type Secrets, type VerifierConfig } from "./api/runtime";
 import { followSigningKeys, loadDeploymentSecrets } from "./api/stored-secrets";
 import { isLoopback, testSupportEnabled, testSupportMount, TEST_SUPPORT_PATH } from "./api/demo/test-support";
 import { startApiInThread } from "./api/app-thread";
-import { registryOf, TOOLS_FILE } from "./api/lti/registry";
+import { registryOf } from "./api/lti/registry";
+import { runToolCommand, takeOverToolsFile, toolCommand, ToolStoreError, TOOLS_FILE } from "./api/lti/tool-store";
 import { AttachError, attachmentCommand, runAttachmentCommand } from "./api/lti/attach";
 import { certificateCommand, CertificateCommandError, runCertificateCommand } from "./api/certificate-revocation";
 import { demoTools } from "./api/demo/tools/registry";
@@ -65,7 +66,7 @@ import { analyticsConfigFrom } from "./api/analytics-limits";
 import { sweepTemporaryFiles } from "./api/files/temporary";
 import { ANALYTICS_BATCH_MAX_BYTES } from "./domain/analytics";
 import { chatAttachmentRules, isChatPostPath } from "./app/server/chat-uploads.server";
-import { log, rootLog } from "./app/server/logger.server";
+import { flushLogs, log, rootLog } from "./app/server/logger.server";
 import { createOperations } from "./app/server/operations.server";
 import { databaseNotReady } from "./api/db/health";
 import { pendingJobs } from "./api/jobs/run";
@@ -203,15 +204,18 @@ if (!demoAllowed) {
     );
 }
 const sessions = createSessionStore(database.db);
-// Decision 023: the LTI tools the operator registered (npm run lti:tool) and, with the demo, its tools.
-const lti = { file: resolve(dataDir, TOOLS_FILE), tools: demoAllowed ? demoTools(appUrl) : [] };
+// Decisions 023 and 043: the LTI tools the server gives itself (the demo's); the operator's
+// (npm run lti:tool) are in the database, where every node reads them.
+const lti = { tools: demoAllowed ? demoTools(appUrl) : [] };
 /** The registry as `npm run lti:tool -- attach` sees it through this server (the API's own is in its thread). */
-const operatorRegistry = registryOf({ lti });
+const operatorRegistry = { lti, database };
 
 if (!process.env.LMS_API_URL) {
   changes = database.changes;
   // Several nodes may start together on one PostgreSQL database: the migrations (above) and the demo
   // seed run on one of them under advisory locks; the others wait, then find nothing left to do (decision 019).
+  // Decision 043: a registry file this node kept before the tools moved to the database is taken over once.
+  await takeOverToolsFile(database, resolve(dataDir, TOOLS_FILE));
   if (await database.exclusive("seed", () => seedIfEmpty(database.db, { accounts: demoAllowed, store: files })))
     rootLog.info(
       demoAllowed
@@ -526,14 +530,30 @@ web.post("/operator/v1/sessions", async (c) => {
   }
 });
 
+// `npm run lti:tool -- add|list|remove` on this machine, while this server holds the embedded database
+// (decision 043): the registry is in the database; a tool may not take a key or id of the demo's tools.
+web.post("/operator/v1/lti-tools", async (c) => {
+  if (!operatorAllowed(c)) return c.json({ error: "Forbidden" }, 403);
+  const command = toolCommand.safeParse(await c.req.json().catch(() => null));
+  if (!command.success) return c.json({ error: command.error.issues.map((i) => i.message).join("; ") }, 400);
+  try {
+    return c.json({ result: await runToolCommand(database.db, command.data, lti.tools) });
+  } catch (err) {
+    if (err instanceof ToolStoreError) return c.json({ error: err.message, code: err.code }, 400);
+    throw err;
+  }
+});
+
 // `npm run lti:tool -- attach|detach` on this machine, while this server holds the embedded database
-// (issue 32 item 2): the tool must be in this server's registry (the operator's file, the demo's tools).
+// (issue 32 item 2): the tool must be in this server's registry (the database's tools, the demo's).
 web.post("/operator/v1/lti-attachments", async (c) => {
   if (!operatorAllowed(c)) return c.json({ error: "Forbidden" }, 403);
   const command = attachmentCommand.safeParse(await c.req.json().catch(() => null));
   if (!command.success) return c.json({ error: command.error.issues.map((i) => i.message).join("; ") }, 400);
   try {
-    return c.json({ result: await runAttachmentCommand(database.db, operatorRegistry, command.data) });
+    return c.json({
+      result: await runAttachmentCommand(database.db, await registryOf(operatorRegistry), command.data),
+    });
   } catch (err) {
     if (err instanceof AttachError) return c.json({ error: err.message, code: err.code }, 400);
     throw err;
@@ -750,11 +770,14 @@ server.listen(port, () => {
     { url: `${appUrl}/learn`, appEnv, lmsApi: process.env.LMS_API_URL ?? "embedded", database: database.kind },
     "learner app listening",
   );
-  // Issue 26: the demo's way in, on the last lines `npm start` prints (only where demo accounts are allowed).
-  if (demoAllowed && !process.env.LMS_API_URL && !process.env.OIDC_ISSUER)
+  // Issue 26: the demo's way in, on the last line `npm start` prints (only where demo accounts are
+  // allowed) — after the log's buffered lines, which are written asynchronously.
+  if (demoAllowed && !process.env.LMS_API_URL && !process.env.OIDC_ISSUER) {
+    flushLogs();
     console.log(
       `Demo sign-in: open ${appUrl}/learn and sign in as ada@example.com with the password "${demoPassword()}" (also grace@, admin@ and rita@example.com)`,
     );
+  }
 });
 
 // The content origin's own port (decision 040): nothing but the launcher and the packages' files,

@@ -29,7 +29,7 @@ export function forgetPrincipals(): void {
  * are checked and looked up again, so a user who was removed or moved is not served from memory.
  */
 export function forgetPrincipalsAfter(change: DataChange): void {
-  if (change.kind === "chat") return;
+  if (change.kind === "chat" || change.kind === "ltiTools") return;
   if (change.kind === "all") return principals.clear();
   for (const [token, known] of principals) if (known.principal.id === change.userId) principals.delete(token);
 }

@@ -120,7 +120,7 @@ describe("a mistake in a data file fails loudly, naming the file and the field",
     );
     expectError(
       edit("learners/ada.json", '"state": "inProgress"', '"state": 1'),
-      /learners\/ada\.json: enrolments\[5\]\.attempts\[0\]\.state: state must be one of inProgress, /,
+      /learners\/ada\.json: enrolments\[2\]\.attempts\[0\]\.state: state must be one of inProgress, /,
     );
   });
 

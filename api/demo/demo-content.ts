@@ -7,11 +7,14 @@
  *
  * Read once per process (`demoContent()`); nothing here writes to a database — the seed modules do.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { z } from "zod";
-import { ActivityKind } from "../../domain/vocabulary";
+import { mayPostIn } from "../../domain/chat";
+import { cmiValueError, scormScos, type ScormManifest } from "../../domain/scorm";
+import { ActivityKind, ObjectiveWorkflowState } from "../../domain/vocabulary";
+import { parseManifest } from "../scorm/manifest";
 import { expandNode, type ActivityDef } from "./content/activities";
 import {
   DEMO_DIR,
@@ -31,9 +34,11 @@ import {
   mediaSchema,
   reinforcementFileSchema,
   rootSchema,
+  scormPackagesSchema,
   tenantSchema,
   usersSchema,
   type AccessSettings,
+  type AttemptDef,
   type DemoUserDef,
   type GradingScaleDef,
   type LearnerRecipe,
@@ -69,6 +74,16 @@ export interface DemoContent {
   learners: Record<string, LearnerRecipe>;
   /** Reinforcement questions by course folder (reinforcement.json). */
   reinforcement: Record<string, ReinforcementQuestionDef[]>;
+  /** The demo's SCORM packages (scorm/packages.json): a package folder for a course folder, with its manifest. */
+  scormPackages: DemoScormPackage[];
+}
+
+interface DemoScormPackage {
+  /** The course folder whose root activity receives the package. */
+  course: string;
+  /** The package's folder under scorm/ (zipped by the seed). */
+  folder: string;
+  manifest: ScormManifest;
 }
 
 /** Loads, validates and cross-checks every data file under `dir`. */
@@ -222,6 +237,39 @@ export function loadDemoContent(dir: string = DEMO_DIR): DemoContent {
     walk(c.root);
   }
 
+  // Hub messages: a course with a hub, demo users as authors, instructors for announcements.
+  for (const c of courses) {
+    const file = path("courses", c.slug, "course.json");
+    if (c.messages && !c.announcements)
+      throw new DemoContentError(file, "messages", "the course has no communications hub: set announcements");
+    for (const channel of ["announcements", "chat"] as const) {
+      for (const [i, m] of (c.messages?.[channel] ?? []).entries()) {
+        const author = Object.hasOwn(users, m.by) ? users[m.by] : null;
+        if (!author) throw new DemoContentError(file, `messages.${channel}[${i}].by`, `unknown user "${m.by}"`);
+        if (!mayPostIn(channel, author.roles))
+          throw new DemoContentError(file, `messages.${channel}[${i}].by`, `${m.by} is no instructor`);
+      }
+    }
+  }
+
+  // SCORM packages: a course folder each, and a manifest the import takes.
+  const scormDir = path("scorm");
+  const packagesFile = join(scormDir, "packages.json");
+  const scormPackages: DemoScormPackage[] = existsSync(packagesFile)
+    ? readJson(packagesFile, scormPackagesSchema).map((p, i) => {
+        if (!courses.some((c) => c.slug === p.course))
+          throw new DemoContentError(packagesFile, `[${i}].course`, `unknown course folder "${p.course}"`);
+        const manifestFile = join(scormDir, p.package, "imsmanifest.xml");
+        if (!existsSync(manifestFile))
+          throw new DemoContentError(packagesFile, `[${i}].package`, `${shortPath(manifestFile)} not found`);
+        try {
+          return { course: p.course, folder: p.package, manifest: parseManifest(readFileSync(manifestFile, "utf8")) };
+        } catch (error) {
+          throw new DemoContentError(manifestFile, "", (error as Error).message);
+        }
+      })
+    : [];
+
   // Reinforcement questions: known courses and activities, a correct option that exists.
   const reinforcementFile = path("reinforcement.json");
   const reinforcement = existsSync(reinforcementFile) ? readJson(reinforcementFile, reinforcementFileSchema) : {};
@@ -259,6 +307,7 @@ export function loadDemoContent(dir: string = DEMO_DIR): DemoContent {
     media,
     learners: {},
     reinforcement,
+    scormPackages,
   };
   for (const name of listDir(path("learners"))) {
     const file = path("learners", name);
@@ -300,6 +349,8 @@ export function checkRecipe(content: DemoContent, recipe: LearnerRecipe, file: s
     for (const [j, a] of (e.attempts ?? []).entries()) {
       if (scale && a.score !== undefined && a.score !== null && a.score > scale.maxScore)
         fail(`attempts[${j}].score`, `above the maximum ${scale.maxScore} of the course's scale`);
+      if (a.scorm)
+        checkScormData(content, course, a, (field, message) => fail(`attempts[${j}].scorm${field}`, message));
     }
     if (e.certificatePdf && !existsSync(publicPath(e.certificatePdf)))
       fail("certificatePdf", `${e.certificatePdf} is not in public/`);
@@ -314,6 +365,30 @@ export function checkRecipe(content: DemoContent, recipe: LearnerRecipe, file: s
     return { ...r, course: course.slug };
   });
   return recipe.reinforcement ? { enrolments, reinforcement } : { enrolments };
+}
+
+/**
+ * An attempt's SCORM data: the course holds a package, the attempt is in progress (a finished package
+ * has nothing to resume), each SCO is one of the manifest's and each value one a commit could set.
+ */
+function checkScormData(
+  content: DemoContent,
+  course: CourseDef,
+  attempt: AttemptDef,
+  fail: (field: string, message: string) => never,
+) {
+  const pkg = content.scormPackages.find((p) => p.course === course.slug);
+  if (!pkg) return fail("", `${course.slug} holds no SCORM package (scorm/packages.json)`);
+  if (attempt.state !== ObjectiveWorkflowState.inProgress)
+    fail("", "only an attempt in progress has SCORM data to resume");
+  const scos = scormScos(pkg.manifest.items).map((item) => item.identifier);
+  for (const [sco, cmi] of Object.entries(attempt.scorm ?? {})) {
+    if (!scos.includes(sco)) fail(`.${sco}`, `no SCO "${sco}" in the package (its SCOs: ${scos.join(", ")})`);
+    for (const [element, value] of Object.entries(cmi)) {
+      const code = cmiValueError(pkg.manifest.version, element, value);
+      if (code) fail(`.${sco}.${element}`, `SCORM ${pkg.manifest.version} refuses "${value}" (error ${code})`);
+    }
+  }
 }
 
 /** A course by its folder name or its code. */

@@ -114,7 +114,7 @@ describe("seedCatalog", () => {
     expect(publicReady).toBeGreaterThanOrEqual(8);
     expect(some((c) => c.isPublic && c.state !== ObjectiveState.ready)).toBe(0);
     expect(some((c) => c.inCatalog && !c.allowSelfEnrollment)).toBeGreaterThanOrEqual(3);
-    expect(some((c) => c.announcementChannelId !== null)).toBe(1);
+    expect(some((c) => c.announcementChannelId !== null)).toBe(2);
     // The cyber security exam (ada finished it) and the data protection exam (her session has ended).
     expect(some((c) => c.proctored)).toBe(2);
     expect(some((c) => !c.supportReview)).toBe(1);

@@ -16,6 +16,7 @@ import type { DemoUser, GradingScaleDef } from "./content/schemas";
 import { rootChildrenCount, seedActivities, type Tx } from "./seed-activities";
 import { applyLearnerRecipes } from "./seed-learners";
 import { accessColumns } from "./recipe-values";
+import { seedHubMessages } from "./seed-hub";
 
 export type { Tx };
 export { daysFrom, gradeScore, type ScaleForGrading } from "./recipe-values";
@@ -225,6 +226,7 @@ export async function seedCatalog(
 
     await seedActivities(tx, { tenantId, objectiveIds, now, userIds });
     await seedReinforcementQuestions(tx, content, objectiveIds);
+    await seedHubMessages(tx, { tenantId, courses, objectiveIds, userIds, now });
     await applyLearnerRecipes(tx, {
       tenantId,
       now,

@@ -28,7 +28,15 @@ import { demoContent } from "./demo-content";
 import type { DemoUserDef, LearnerRecipe } from "./content/schemas";
 import { courseLeaves, type CourseLeaf, type Tx } from "./seed-activities";
 import { accessColumns, daysFrom, gradeScore, type ScaleForGrading } from "./recipe-values";
-import { insertChunked, progressRows, type AwRow, type RecRow, type SessionRow } from "./seed-progress";
+import {
+  insertChunked,
+  progressRows,
+  scormRowsOf,
+  type AwRow,
+  type RecRow,
+  type ScormRow,
+  type SessionRow,
+} from "./seed-progress";
 
 // ---------------------------------------------------------------------------------------------
 // The catalog as seeded, read back by natural keys
@@ -153,6 +161,7 @@ export async function applyLearnerRecipes(
     const awRows: AwRow[] = [];
     const arRows: RecRow[] = [];
     const sessionRows: SessionRow[] = [];
+    const scormRows: ScormRow[] = [];
     /** Finished, passed records of courses with a template: each has its certificate. */
     const certified: {
       recordId: string;
@@ -224,6 +233,7 @@ export async function applyLearnerRecipes(
             }
           }
           const progress = progressRows(workflow, course.leaves, graded, now);
+          if (a.scorm) scormRows.push(...scormRowsOf(e.course, course.leaves, progress.aws, a.scorm));
           awRows.push(...progress.aws);
           arRows.push(...progress.records);
           sessionRows.push(...progress.sessions);
@@ -297,6 +307,7 @@ export async function applyLearnerRecipes(
 
     await insertChunked(awRows, 1000, (chunk) => tx.insert(s.activityWorkflows).values(chunk));
     await insertChunked(arRows, 1000, (chunk) => tx.insert(s.activityRecords).values(chunk));
+    if (scormRows.length) await tx.insert(s.scormAttempts).values(scormRows);
     // Sessions point at their activity workflow and back (last_proctoring_session_id): insert, then link.
     await insertChunked(sessionRows, 1000, (chunk) => tx.insert(s.proctoringSessions).values(chunk));
     if (sessionRows.length) {

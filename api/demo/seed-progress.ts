@@ -13,6 +13,7 @@ import {
 import type * as s from "../db/schema";
 import type { CourseLeaf } from "./seed-activities";
 import { DAY_MS } from "./recipe-values";
+import { DemoContentError } from "./content/files";
 
 const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
@@ -139,6 +140,38 @@ export function progressRows(
     });
   }
   return { aws, records, sessions };
+}
+
+export type ScormRow = typeof s.scormAttempts.$inferInsert;
+
+/**
+ * What the learner left in the SCOs of a SCORM course (the recipe's `scorm`, checked by demo-content.ts):
+ * run-time rows of the activity workflow of the course's root activity, which holds the package. The
+ * attempt must have that activity in progress (a commit to a finished one is refused too).
+ */
+export function scormRowsOf(
+  slug: string,
+  leaves: Leaf[],
+  aws: AwRow[],
+  scorm: Record<string, Record<string, string>>,
+): ScormRow[] {
+  const root = leaves.find((l) => l.axis === "0");
+  const aw = root && aws.find((w) => w.activityPartId === root.partId);
+  if (!aw || aw.state !== ActivityWorkflowState.inProgress)
+    throw new DemoContentError(
+      slug,
+      "attempts.scorm",
+      "the package's activity is not in progress in this attempt (give the attempt a progress below 0.5)",
+    );
+  const at = new Date((aw.started as Date).getTime() + 10 * MINUTE_MS);
+  return Object.entries(scorm).map(([scoId, cmi]) => ({
+    activityWorkflowId: aw.id!,
+    scoId,
+    cmi,
+    // The commits it took to leave this; the player's next one follows it.
+    sequence: Object.keys(cmi).length,
+    updatedAt: at,
+  }));
 }
 
 export async function insertChunked<T>(

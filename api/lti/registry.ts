@@ -1,14 +1,17 @@
 /**
- * The LTI tool registry (issue 14 item 1, decision 023): what the operator registered with
- * `npm run lti:tool`, kept in `DATA_DIR/lti-tools.json` beside the platform's keys, plus the tools
- * the server gives directly (the demo's, `api/demo/tools/registry.ts`). Read again when the file changes, so a
- * tool added while the server runs is launched at once.
+ * The LTI tool registry (issue 14 item 1, decisions 023 and 043): what the operator registered with
+ * `npm run lti:tool`, kept in the database (`lti_tools`, `./tool-store.ts`), plus the tools the server
+ * gives directly (the demo's, `api/demo/tools/registry.ts`). Each API instance keeps the tools it read
+ * until the database says they changed (the change notice "lti-tools", or "all" after a lost LISTEN
+ * connection, decision 019): a tool added through any node, or by the command on any machine, is
+ * launched by every node at once.
  */
-import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
 import { log } from "../db/log";
-import { writeFileAtomicSync } from "../files/temporary";
 import { z } from "zod";
 import { framePolicyProblems } from "../../domain/lti";
+import { asc } from "drizzle-orm";
+import type { Database, Db } from "../db/client";
+import { ltiTools } from "../db/schema";
 
 const httpUrl = z.url({ protocol: /^https?$/ });
 
@@ -39,8 +42,6 @@ export const ltiToolSchema = z.strictObject({
   sandbox: z.string().max(500).optional(),
 });
 export type LtiTool = z.infer<typeof ltiToolSchema>;
-
-const fileSchema = z.strictObject({ tools: z.array(ltiToolSchema) });
 
 /** A tool's problems as one line each, for the CLI (an LTI 1.3 tool needs its keys and URLs). */
 export function toolProblems(tool: LtiTool): string[] {
@@ -78,113 +79,97 @@ export function clashWith(tool: LtiTool, others: readonly LtiTool[]): string | n
   return null;
 }
 
-export const TOOLS_FILE = "lti-tools.json";
-
-export function readToolsFile(file: string): LtiTool[] {
-  if (!existsSync(file)) return [];
-  return parseToolsFile(readFileSync(file, "utf8"));
-}
-
-/** Writes the file whole: a temporary file renamed over it, so a reader never sees half of one. */
-export function writeToolsFile(file: string, tools: LtiTool[]) {
-  // Whole or not at all: a crash halfway must not leave a registry that cannot be read (issue 29).
-  writeFileAtomicSync(file, `${JSON.stringify({ tools }, null, 2)}\n`, { mode: 0o600 });
-}
-
 /**
- * Reads, changes and writes the file under a lock (`<file>.lock`, made exclusively), so two commands at
- * once do not lose each other's change. A lock older than 30 s is a crashed command's and is taken over.
+ * The registered tools, in the order they were added (one statement). A row that no longer reads as a
+ * tool (written by hand, or by a newer version) is left out, and said.
  */
-export function updateToolsFile<T>(file: string, change: (tools: LtiTool[]) => { tools: LtiTool[]; result: T }): T {
-  const lock = `${file}.lock`;
-  const until = Date.now() + 10_000;
-  for (;;) {
-    try {
-      closeSync(openSync(lock, "wx"));
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 30_000) rmSync(lock, { force: true });
-      else if (Date.now() > until) throw new Error(`${lock} is held by another command; try again.`);
-      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
-    }
-  }
-  try {
-    const { tools, result } = change(readToolsFile(file));
-    writeToolsFile(file, tools);
-    return result;
-  } finally {
-    rmSync(lock, { force: true });
-  }
-}
-
-/** A registry file's text (`{ tools: [...] }`) as tools. */
-export function parseToolsFile(text: string): LtiTool[] {
-  return fileSchema.parse(JSON.parse(text)).tools;
+export async function listStoredTools(db: Db): Promise<LtiTool[]> {
+  const rows = await db
+    .select({ key: ltiTools.key, definition: ltiTools.definition })
+    .from(ltiTools)
+    .orderBy(asc(ltiTools.createdAt), asc(ltiTools.key));
+  return rows.flatMap((row) => {
+    const parsed = ltiToolSchema.safeParse(row.definition);
+    if (parsed.success && parsed.data.key === row.key) return [parsed.data];
+    log().warn({ tool: row.key, problems: parsed.error?.issues }, "lti: a stored tool is not valid; left out");
+    return [];
+  });
 }
 
 export interface LtiRegistryOptions {
-  /** DATA_DIR's registry file. */
-  file?: string;
-  /** Tools given directly (the demo's, tests'). */
+  /** Tools given directly (the demo's, tests'); the operator's are in the database. */
   tools?: LtiTool[];
 }
 
-/** The registry as the API reads it: the file (re-read when it changes) and the tools given. */
-function ltiRegistry(options: LtiRegistryOptions = {}) {
-  let cached: { mtime: number; tools: LtiTool[] } | null = null;
-  const fromFile = (): LtiTool[] => {
-    if (!options.file || !existsSync(options.file)) return [];
-    const mtime = statSync(options.file).mtimeMs;
-    if (!cached || cached.mtime !== mtime) {
-      try {
-        // A hand-edited entry whose frame policy a browser would not take is left out, and said.
-        const tools = readToolsFile(options.file).filter((t) => {
-          const problems = framePolicyProblems(t);
-          if (problems.length) log().warn({ tool: t.key, problems }, "lti: tool left out of the registry");
-          return problems.length === 0;
-        });
-        cached = { mtime, tools };
-      } catch (err) {
-        log().warn({ err, file: options.file }, "lti: the file is not a valid registry");
-        cached = { mtime, tools: [] };
-      }
+/** The registry at one moment: the tools given and the registered ones, looked up by the platform's keys. */
+export interface LtiRegistry {
+  all(): LtiTool[];
+  byKey(key: string): LtiTool | null;
+  byClientId(clientId: string): LtiTool | null;
+  byConsumerKey(key: string): LtiTool | null;
+}
+
+/**
+ * The registry as read now: the given tools, then the registered ones that a browser can frame and
+ * that take none of a given tool's key, client id or consumer key (each left out with its reason in
+ * the log: a registered tool would otherwise shadow a demo tool without a word).
+ */
+export function registrySnapshot(given: readonly LtiTool[], registered: readonly LtiTool[]): LtiRegistry {
+  const kept = registered.filter((t) => {
+    const problems = framePolicyProblems(t);
+    if (problems.length) {
+      log().warn({ tool: t.key, problems }, "lti: tool left out of the registry");
+      return false;
     }
-    return cached.tools;
-  };
-  // A registered tool that takes the key, client id or consumer key of a tool the server gives (the
-  // demo's) would be shadowed without a word: it is left out, and said, each time the file is read.
-  let checked: LtiTool[] | null = null;
-  let kept: LtiTool[] = [];
-  const registered = () => {
-    const tools = fromFile();
-    if (tools !== checked) {
-      checked = tools;
-      kept = tools.filter((t) => {
-        const clash = clashWith(t, options.tools ?? []);
-        if (clash) log().error({ tool: t.key, file: options.file, clash }, "lti: tool left out of the registry");
-        return !clash;
-      });
-    }
-    return kept;
-  };
-  const all = () => [...(options.tools ?? []), ...registered()];
+    const clash = clashWith(t, given);
+    if (clash) log().error({ tool: t.key, clash }, "lti: tool left out of the registry");
+    return !clash;
+  });
+  const tools = [...given, ...kept];
   return {
-    all,
-    byKey: (key: string) => all().find((t) => t.key === key) ?? null,
-    byClientId: (clientId: string) => all().find((t) => t.version === "1.3" && t.clientId === clientId) ?? null,
-    byConsumerKey: (key: string) => all().find((t) => t.version === "1.1" && t.consumerKey === key) ?? null,
+    all: () => [...tools],
+    byKey: (key) => tools.find((t) => t.key === key) ?? null,
+    byClientId: (clientId) => tools.find((t) => t.version === "1.3" && t.clientId === clientId) ?? null,
+    byConsumerKey: (key) => tools.find((t) => t.version === "1.1" && t.consumerKey === key) ?? null,
   };
 }
-export type LtiRegistry = ReturnType<typeof ltiRegistry>;
 
-const registries = new WeakMap<object, LtiRegistry>();
-/** One registry per API instance (its deps), so the file is stat'ed, not parsed, per request. */
-export function registryOf(deps: { lti?: LtiRegistryOptions }): LtiRegistry {
+/**
+ * The registry of one API instance: the database's tools read once (one statement) and kept until a
+ * change notice about them. A notice that arrives while they are being read makes the result
+ * unkeepable (it may predate the change): the next caller reads again.
+ */
+function liveRegistry(database: Database, options: LtiRegistryOptions) {
+  const given = options.tools ?? [];
+  let current: Promise<LtiRegistry> | null = null;
+  let notices = 0;
+  database.changes.subscribe((change) => {
+    if (change.kind !== "ltiTools" && change.kind !== "all") return;
+    notices++;
+    current = null;
+  });
+  return (): Promise<LtiRegistry> => {
+    if (current) return current;
+    const heard = notices;
+    const reading: Promise<LtiRegistry> = listStoredTools(database.db).then((tools) => {
+      if (notices !== heard && current === reading) current = null;
+      return registrySnapshot(given, tools);
+    });
+    current = reading;
+    reading.catch(() => {
+      if (current === reading) current = null;
+    });
+    return reading;
+  };
+}
+
+const registries = new WeakMap<object, () => Promise<LtiRegistry>>();
+/** The registry of an API instance (its deps), as it stands: read from the database only after a change. */
+export function registryOf(deps: { lti?: LtiRegistryOptions; database: Database }): Promise<LtiRegistry> {
   let r = registries.get(deps);
   if (!r) {
-    r = ltiRegistry(deps.lti);
+    r = liveRegistry(deps.database, deps.lti ?? {});
     registries.set(deps, r);
   }
-  return r;
+  return r();
 }

@@ -36,9 +36,10 @@ export async function serviceBody<T extends z.ZodTypeAny>(
 }
 
 /** The tool behind the call's bearer token, which must grant one of `scopes` (401/403 otherwise). */
-export function serviceTool(c: Context<ApiEnv>, scopes: string[]) {
+export async function serviceTool(c: Context<ApiEnv>, scopes: string[]) {
+  const registry = await registryOf(c.var.deps);
   return Promise.any(
-    scopes.map((s) => serviceCaller(c.var.deps, registryOf(c.var.deps), c.req.header("authorization"), s, c.var.now)),
+    scopes.map((s) => serviceCaller(c.var.deps, registry, c.req.header("authorization"), s, c.var.now)),
   ).catch((e: AggregateError) => {
     throw e.errors[0];
   });

@@ -44,7 +44,8 @@ export class CountCache {
 
   /** A change notice (decision 019): forget what it may have changed. */
   forgetAfter(change: DataChange): void {
-    if (change.kind === "chat") return;
+    // Chat and the LTI tools change no course counts.
+    if (change.kind === "chat" || change.kind === "ltiTools") return;
     this.heard++;
     if (change.kind === "all") this.entries.clear();
     else this.forgetUser(change.userId);

@@ -59,7 +59,7 @@ import {
   recentResults,
   waitingForResults,
 } from "../queries/dashboard";
-import { reinforcementDatesOf } from "../queries/reinforcement";
+import { questionsToAnswer, reinforcementDatesOf } from "../queries/reinforcement";
 import { createLimiter, tooManyRequests } from "../rate-limit";
 import { validJson, validParams, validQuery } from "../validate";
 import { operations } from "../openapi";
@@ -149,12 +149,13 @@ export function calendarRoutes() {
     },
   );
 
-  // Issue 13: every section of the dashboard in seven statements, whatever the number of enrolments.
+  // Issue 13: every section of the dashboard in eight statements, whatever the number of enrolments
+  // (the eighth, issue 26: the reinforcement questions waiting for an answer).
   r.get(
     "/users/me/dashboard",
     op({
       summary:
-        "The learner dashboard: counts and progress, continue learning, due soon and overdue (14 days), mandatory not started, waiting for results, results of the last 30 days with certificates (reveal rules of 4.7 applied), events of the next 7 days",
+        "The learner dashboard: counts and progress, continue learning, due soon and overdue (14 days), mandatory not started, waiting for results, results of the last 30 days with certificates (reveal rules of 4.7 applied), events of the next 7 days, reinforcement questions waiting for an answer",
       response: dashboardSchema,
       notShown: true,
     }),
@@ -162,7 +163,7 @@ export function calendarRoutes() {
       const db = c.var.db;
       const userId = c.var.user.id;
       const now = c.var.now;
-      const [summary, cont, mandatory, waiting, results, dueCourses, trees] = await Promise.all([
+      const [summary, cont, mandatory, waiting, results, dueCourses, trees, questions] = await Promise.all([
         dashboardSummary(db, userId),
         continueLearning(db, userId, SECTION_SIZE),
         mandatoryNotStarted(db, userId, SECTION_SIZE),
@@ -170,6 +171,7 @@ export function calendarRoutes() {
         recentResults(db, userId, new Date(now.getTime() - RECENT_RESULT_DAYS * DAY_MS), SECTION_SIZE),
         courseDatesOf(db, userId, { dueBefore: new Date(now.getTime() + 14 * DAY_MS) }),
         datedTreesOf(db, userId),
+        questionsToAnswer(db, userId, now, SECTION_SIZE),
       ]);
       const activityItems = activityItemsOf(trees, now);
       const due = dueSoonAndOverdue(
@@ -216,6 +218,7 @@ export function calendarRoutes() {
           }),
         },
         upcomingEvents: { total: events.length, data: events.slice(0, SECTION_SIZE) },
+        questionsToAnswer: { total: questions[0]?.total ?? 0, data: reinforcementItemsOf(questions) },
       };
       return c.json(body);
     },

@@ -277,7 +277,7 @@ export function lifecycleRoutes() {
       if (refusal) throw refusal;
       const activity = await loadActivityForLearner(c.var.db, c.var.user.id, id);
       if (!activity) throw notFound("activity");
-      return c.json(toActivityContent(activity, registryOf(c.var.deps)));
+      return c.json(toActivityContent(activity, await registryOf(c.var.deps)));
     },
   );
   // Spec 7.4: one subtree, and the children of the root or of one node.
@@ -417,7 +417,7 @@ export function lifecycleRoutes() {
       const access = await attemptAccess(db, wf, c.var.now);
       if (!access.reviewAllowed) throw lockedError({ key: "activityLock.reviewPolicyNotAllowed" });
       const open = access.nodes.filter((n) => !access.locks.get(n.activityPathId)).map((n) => n.childActivity.id);
-      const registry = registryOf(c.var.deps);
+      const registry = await registryOf(c.var.deps);
       const contents = await loadActivityContents(db, wf.objectiveId, open);
       return c.json({ data: contents.map((a) => ({ ...a, frame: toolFrame(a, registry) })) });
     },

@@ -50,7 +50,7 @@ export function ltiLaunchRoutes() {
       const body = c.req.valid("json");
       const d = c.var.deps;
       return c.json(
-        await createResourceLink(c.var.db, d, registryOf(d), c.var.user, id, body.activityPathId, c.var.now),
+        await createResourceLink(c.var.db, d, await registryOf(d), c.var.user, id, body.activityPathId, c.var.now),
       );
     },
   );
@@ -67,7 +67,7 @@ export function ltiLaunchRoutes() {
       const { id, awIds } = c.req.valid("param");
       const d = c.var.deps;
       const locale = (c.req.header("accept-language") ?? "en-US").split(",")[0]!.trim().slice(0, 35);
-      return c.json(await resourceForm(c.var.db, d, registryOf(d), c.var.user, id, awIds, locale, c.var.now));
+      return c.json(await resourceForm(c.var.db, d, await registryOf(d), c.var.user, id, awIds, locale, c.var.now));
     },
   );
 
@@ -83,7 +83,7 @@ export function ltiLaunchRoutes() {
       const body = c.req.valid("json");
       const d = c.var.deps;
       const locale = (c.req.header("accept-language") ?? "en-US").split(",")[0]!.trim().slice(0, 35);
-      return c.json(await authorize(c.var.db, d, registryOf(d), c.var.user, body, locale, c.var.now));
+      return c.json(await authorize(c.var.db, d, await registryOf(d), c.var.user, body, locale, c.var.now));
     },
   );
   return r;
@@ -126,7 +126,7 @@ export function ltiPlatformRoutes() {
       const body = c.req.valid("json");
       const d = c.var.deps;
       const locale = (c.req.header("accept-language") ?? "en-US").split(",")[0]!.trim().slice(0, 35);
-      return c.json(await authorize(c.var.db, d, registryOf(d), null, body, locale, c.var.now));
+      return c.json(await authorize(c.var.db, d, await registryOf(d), null, body, locale, c.var.now));
     },
   );
 
@@ -160,7 +160,7 @@ export function ltiPlatformRoutes() {
           "A client_credentials request with a JWT client assertion and a scope is required.",
         );
       const d = c.var.deps;
-      return c.json(await issueServiceToken(c.var.db, d, registryOf(d), parsed.data, c.var.now));
+      return c.json(await issueServiceToken(c.var.db, d, await registryOf(d), parsed.data, c.var.now));
     },
   );
 
@@ -178,7 +178,7 @@ export function ltiPlatformRoutes() {
       if (text.length > MAX_SERVICE_BODY)
         throw new ApiError(413, { "": [message("tooLarge", "The request body is too large.")] });
       const d = c.var.deps;
-      const out = await handleOutcome(c.var.db, d, registryOf(d), c.req.header("authorization"), text, c.var.now);
+      const out = await handleOutcome(c.var.db, d, await registryOf(d), c.req.header("authorization"), text, c.var.now);
       return c.body(out.xml, out.status, { "Content-Type": "application/xml; charset=utf-8" });
     },
   );

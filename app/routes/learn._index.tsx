@@ -76,6 +76,11 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     },
     due: { total: d.dueSoon.total, data: d.dueSoon.data.map((i) => itemView(i, ctx)) },
     events: { total: d.upcomingEvents.total, data: d.upcomingEvents.data.map((i) => itemView(i, ctx)) },
+    // Issue 26: the reinforcement questions waiting, each with the e-mail's answer links (one click to answer).
+    questions: {
+      total: d.questionsToAnswer.total,
+      data: d.questionsToAnswer.data.map((i) => itemView(i, ctx)),
+    },
   };
 }
 
@@ -233,6 +238,16 @@ export default function DashboardPage() {
           empty={t("dashboard.due.empty")}
         >
           <ItemList items={d.due.data} />
+        </Section>
+        <Section
+          id="questions"
+          title={t("dashboard.questions.title")}
+          total={d.questions.total}
+          shown={d.questions.data.length}
+          all={d.calendar ? { href: "/learn/calendar", label: t("dashboard.questions.all") } : null}
+          empty={t("dashboard.questions.empty")}
+        >
+          <ItemList items={d.questions.data} />
         </Section>
         <Section
           id="mandatory"

@@ -37,8 +37,8 @@ export const rootLog: Logger = (shared[ROOT] ??= pino(
   destination,
 )) as Logger;
 
-/** Writes out what is buffered, now: when the process exits (the drain, a crash). */
-function flushLogs(): void {
+/** Writes out what is buffered, now: when the process exits (the drain, a crash), or before a plain line. */
+export function flushLogs(): void {
   try {
     destination.flushSync();
   } catch {

@@ -112,7 +112,8 @@ export class ReadCache {
 
   /** A change notice from the database (any node's write). */
   forget(change: DataChange): void {
-    if (change.kind === "chat") return; // a chat message changes nothing remembered here (decision 027)
+    // A chat message (decision 027) or the LTI tool registry (decision 043) changes nothing remembered here.
+    if (change.kind === "chat" || change.kind === "ltiTools") return;
     const notice = ++this.#notices;
     if (change.kind === "all") {
       this.#sessions.clear();

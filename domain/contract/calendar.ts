@@ -139,10 +139,13 @@ export const dashboardSchema = z.object({
   waitingForResults: section(dashboardCourseSchema),
   recentResults: section(dashboardResultSchema),
   upcomingEvents: section(calendarItemSchema),
+  /** Issue 26: reinforcement questions due and not answered yet, the longest waiting first. */
+  questionsToAnswer: section(calendarItemSchema),
 });
-export type Dashboard = Omit<z.infer<typeof dashboardSchema>, "dueSoon" | "upcomingEvents"> & {
+export type Dashboard = Omit<z.infer<typeof dashboardSchema>, "dueSoon" | "upcomingEvents" | "questionsToAnswer"> & {
   dueSoon: { total: number; data: CalendarItem[] };
   upcomingEvents: { total: number; data: CalendarItem[] };
+  questionsToAnswer: { total: number; data: CalendarItem[] };
 };
 
 /** The learner's feed link: a path under the API's origin, or null when they have none. */

@@ -17,6 +17,7 @@ async function openDashboard(page: Page, learner: Learner) {
 const SECTIONS = [
   "Continue learning",
   "Due soon and overdue",
+  "Questions to answer",
   "Mandatory, not started",
   "Waiting for results",
   "Recent results and certificates",
@@ -40,6 +41,8 @@ test.describe("dashboard of a learner like ada", () => {
     const cont = section("Continue learning");
     await expect(cont.getByRole("link", { name: "Python for Data Analysis" })).toBeVisible();
     await expect(cont.getByRole("link", { name: /Arbeitssicherheit im Büro/ })).toBeVisible();
+    // Issue 26: the SCORM course she started (its package resumes where she left it).
+    await expect(cont.getByRole("link", { name: "Anti-Bribery and Corruption" })).toBeVisible();
 
     const due = section("Due soon and overdue");
     const overdue = due.getByRole("listitem").filter({ hasText: "Anti-Bribery and Corruption" });
@@ -47,6 +50,17 @@ test.describe("dashboard of a learner like ada", () => {
     await expect(due.getByRole("listitem").filter({ hasText: "Information Security Awareness 2026" })).toContainText(
       "Course due",
     );
+
+    // Issue 26: the reinforcement questions due and not answered, each with the e-mail's answer links.
+    const questions = section("Questions to answer");
+    await expect(questions.getByRole("heading", { level: 2 })).toHaveText("Questions to answer (4)");
+    const question = questions.getByRole("listitem").filter({ hasText: "What is the type of the value 3 / 2" });
+    await expect(question.getByRole("list", { name: "Choose your answer" }).getByRole("link")).toHaveText([
+      "int",
+      "float",
+      "str",
+      "Fraction",
+    ]);
 
     await expect(section("Mandatory, not started").getByRole("link")).toContainText([
       "Information Security Awareness 2026",
@@ -109,6 +123,7 @@ test("a new learner sees every section's empty state", async ({ page, learner })
   for (const text of [
     "No course in progress.",
     "Nothing is due in the next 14 days.",
+    "No question is waiting for your answer.",
     "No mandatory course is waiting to be started.",
     "Nothing is waiting for results.",
     "No results in the last 30 days.",

@@ -226,6 +226,17 @@ describe("GET users/me/dashboard", () => {
     expect(due.slice(0, 3)).toEqual(["activityDue Reading", "activityDue Quiz 1", "courseDue Safety at work"]);
     expect(body.summary.overdue).toBe(1);
     expect(body.upcomingEvents.data.map((i) => i.activity?.name)).toEqual(["Live session"]);
+    // Issue 26: the questions waiting for an answer — due and not answered (not the one due in two days,
+    // not the one answered, never Grace's), with the options that are the e-mail's answer links.
+    expect(body.questionsToAnswer.total).toBe(1);
+    expect(body.questionsToAnswer.data).toMatchObject([
+      {
+        kind: "reinforcementDue",
+        done: false,
+        course: { id: ids.python },
+        question: { text: "An old question", options: [{ id: "a" }, { id: "b" }], answer: null },
+      },
+    ]);
     expect(body.summary).toMatchObject({ enrolled: expect.any(Number), notStarted: expect.any(Number) });
     expect(JSON.stringify(body)).not.toContain("Grace only");
   });
@@ -357,9 +368,10 @@ describe("bounded statements (issue 13)", () => {
     }
     const many = [await measure(itemsPath), await measure(dashboardPath)];
     expect(many).toEqual(few);
-    // The caller's principal, then the courses' dates, the dated trees and the questions due.
+    // The caller's principal, then the courses' dates, the dated trees and the questions due; the
+    // dashboard's eight sections' statements (issue 26 added the questions to answer).
     expect(few[0]).toBeLessThanOrEqual(4);
-    expect(few[1]).toBeLessThanOrEqual(8);
+    expect(few[1]).toBeLessThanOrEqual(9);
     const { body } = await json<CalendarItemList>(itemsPath);
     expect(body.data.filter((i) => i.course.name.startsWith("Extra")).length).toBe(54);
   });

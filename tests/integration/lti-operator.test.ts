@@ -1,24 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { eq } from "drizzle-orm";
+import { testDatabaseUrl } from "../fixtures/database";
 import { createTestApi, type TestApi } from "../fixtures/api";
 import { createCourse, createTree } from "../fixtures/courses";
 import { keyedTool } from "../fixtures/lti";
 import * as s from "../../api/db/schema";
 import { AttachError, runAttachmentCommand } from "../../api/lti/attach";
-import { registryOf, writeToolsFile, type LtiTool } from "../../api/lti/registry";
+import { listStoredTools, registryOf, type LtiTool } from "../../api/lti/registry";
 import { ActivityContentType, ActivityKind } from "../../domain/vocabulary";
-import { log } from "../../api/db/log";
 
 /**
  * Issue 32 item 2: `npm run lti:tool -- attach|detach` — which activity launches which tool — with the
  * SCORM import's safety (refusals say why and change nothing), a clash with a demo tool's key refused,
- * and an http: tool accepted where APP_URL is http:, a warning otherwise. The running-server path
- * (/operator/v1/lti-attachments) is the browser test's (tests/e2e/lti-outside-tool.spec.ts).
+ * and an http: tool accepted where APP_URL is http:, a warning otherwise. Decision 043: the command
+ * keeps the registry in the database — the embedded one of its DATA_DIR when no process holds it (two
+ * commands at once take turns), DATABASE_URL's in the project "postgres", where a running API sees the
+ * tool at once. The running-server path (/operator/v1/lti-tools, /operator/v1/lti-attachments) is the
+ * browser test's (tests/e2e/lti-outside-tool.spec.ts).
  */
 let t: TestApi;
 let tenantId: string;
@@ -163,44 +166,6 @@ describe("attach and detach (runAttachmentCommand)", () => {
   });
 });
 
-describe("the registry (decision 023): a registered tool may not take a demo tool's key or ids", () => {
-  it("leaves out, with an error, a registered tool whose key or client id a given tool has", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "lti-registry-"));
-    dirs.push(dir);
-    const file = join(dir, "lti-tools.json");
-    const demo = { ...lab, key: "demo-lti13", clientId: "demo-client" };
-    writeToolsFile(file, [
-      { ...lab, key: "demo-lti13", name: "Mine" },
-      { ...lab, key: "mine", clientId: "demo-client" },
-      { ...lab, key: "fine", clientId: "fine-client" },
-    ]);
-    // The registry says so in the structured log (decision 037), one error per tool left out.
-    const errors = vi.spyOn(log(), "error").mockImplementation(() => {});
-    try {
-      const r = registryOf({ lti: { file, tools: [demo] } });
-      expect(r.all().map((x) => x.key)).toEqual(["demo-lti13", "fine"]);
-      expect(r.byKey("demo-lti13")?.name).toBe(demo.name);
-      expect(r.byClientId("demo-client")?.key).toBe("demo-lti13");
-      expect(errors.mock.calls.map((c) => [c[0], c[1]])).toEqual([
-        [
-          { tool: "demo-lti13", file, clash: expect.stringContaining(`the key "demo-lti13" is a demo tool's`) },
-          "lti: tool left out of the registry",
-        ],
-        [
-          {
-            tool: "mine",
-            file,
-            clash: expect.stringContaining(`the client id "demo-client" is the tool demo-lti13's`),
-          },
-          "lti: tool left out of the registry",
-        ],
-      ]);
-    } finally {
-      errors.mockRestore();
-    }
-  });
-});
-
 const exec = promisify(execFile);
 /** `npm run lti:tool -- …` as the operator runs it, on a DATA_DIR of its own (no server holds it). */
 async function cli(args: string[], env: Record<string, string>) {
@@ -224,19 +189,28 @@ describe("npm run lti:tool (the operator's command)", () => {
     ...["--jwks-url", `${origin}/jwks`, "--redirect-uri", `${origin}/launch`],
   ];
 
+  /** The tools the command lists, by key (the list is tab-separated, key first; log lines are JSON). */
+  const keys = (stdout: string) =>
+    stdout
+      .trim()
+      .split("\n")
+      .filter((line) => line.includes("\t"))
+      .map((line) => line.split("\t")[0])
+      .sort();
+
   it(
-    "refuses a demo tool's key and a client id taken; warns of an http: tool only where APP_URL is https:",
-    { timeout: 120_000 },
+    "keeps the tools in the embedded database: refuses a demo tool's key and a client id taken, warns of http: only where APP_URL is https:, takes turns",
+    { timeout: 600_000 },
     async () => {
       const dir = mkdtempSync(join(tmpdir(), "lti-cli-"));
       dirs.push(dir);
-      const file = join(dir, "lti-tools.json");
       const local = { DATA_DIR: dir, APP_URL: "http://localhost:3999" };
       const demoKey = await cli(add("demo-lab", "https://lab.test"), local);
       expect(demoKey.code).toBe(1);
       expect(demoKey.stderr).toContain('keys beginning with "demo-" belong to the demo\'s tools');
       const plain = await cli(add("lab", "http://lab.test"), local);
       expect(plain.code).toBe(0);
+      expect(plain.stdout).toContain("Registered lab (LTI 1.3).");
       expect(plain.stderr).not.toContain("Warning");
       const taken = await cli(add("lab2", "https://lab2.test", "lab-client"), local);
       expect(taken.code).toBe(1);
@@ -244,24 +218,63 @@ describe("npm run lti:tool (the operator's command)", () => {
       const onHttps = await cli(add("lab3", "http://lab3.test"), { DATA_DIR: dir, APP_URL: "https://lms.example" });
       expect(onHttps.code).toBe(0);
       expect(onHttps.stderr).toContain("Warning: lab3 is served over http:");
-      expect(JSON.parse(readFileSync(file, "utf8")).tools.map((x: LtiTool) => x.key)).toEqual(["lab", "lab3"]);
-      // Two commands at once (the browser tests' two projects do this): neither loses the other's tool.
+      expect(keys((await cli(["list"], local)).stdout)).toEqual(["lab", "lab3"]);
+      // Two commands at once (the browser tests' two projects do this): one waits for the other's database.
       const both = await Promise.all([
         cli(add("lab4", "https://lab4.test"), local),
         cli(add("lab5", "https://lab5.test"), local),
       ]);
       expect(both.map((r) => r.code)).toEqual([0, 0]);
-      expect(
-        JSON.parse(readFileSync(file, "utf8"))
-          .tools.map((x: LtiTool) => x.key)
-          .sort(),
-      ).toEqual(["lab", "lab3", "lab4", "lab5"]);
+      const removed = await cli(["remove", "lab3"], local);
+      expect(removed.code).toBe(0);
+      expect((await cli(["remove", "lab3"], local)).stderr).toContain('No tool "lab3" is registered.');
+      expect(keys((await cli(["list"], local)).stdout)).toEqual(["lab", "lab4", "lab5"]);
+      // Nothing of it in a file: DATA_DIR holds the embedded database, not a registry of its own.
+      expect(existsSync(join(dir, "lti-tools.json"))).toBe(false);
+    },
+  );
+
+  it(
+    "takes over a DATA_DIR/lti-tools.json from before: its tools are listed from the database, the file is renamed",
+    { timeout: 300_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "lti-cli-old-"));
+      dirs.push(dir);
+      const secret = "quiz-shared-secret";
+      writeFileSync(join(dir, "lti-tools.json"), JSON.stringify({ tools: [lab, { ...quiz, secret }] }));
+      const listed = await cli(["list"], { DATA_DIR: dir });
+      expect(listed.code).toBe(0);
+      expect(keys(listed.stdout)).toEqual(["lab", "quiz"]);
+      expect(listed.stdout).toContain(`Took over 2 tools from ${join(dir, "lti-tools.json")}`);
+      expect(listed.stdout).not.toContain(secret);
+      expect(existsSync(join(dir, "lti-tools.json"))).toBe(false);
+      expect(existsSync(join(dir, "lti-tools.json.moved-to-database"))).toBe(true);
+    },
+  );
+
+  it.runIf(testDatabaseUrl() !== null)(
+    "with DATABASE_URL it writes PostgreSQL, and a running API launches the tool at once",
+    { timeout: 300_000 },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "lti-cli-pg-"));
+      dirs.push(dir);
+      const deps = { database: t.database, lti: {} };
+      expect((await registryOf(deps)).byKey("pg-lab")).toBeNull();
+      const added = await cli(add("pg-lab", "https://pg-lab.test"), { DATA_DIR: dir, DATABASE_URL: t.database.url! });
+      expect(added.code).toBe(0);
+      expect((await listStoredTools(t.database.db)).map((x) => x.key)).toContain("pg-lab");
+      // The API's registry had read the tools before; the command's notice made it read them again.
+      const until = Date.now() + 2_000;
+      while (!(await registryOf(deps)).byKey("pg-lab") && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 25));
+      expect((await registryOf(deps)).byKey("pg-lab")?.clientId).toBe("pg-lab-client");
+      expect(existsSync(join(dir, "pglite"))).toBe(false);
     },
   );
 
   it(
     "attach without a server opens the embedded database; a refusal says why, exits 1 and changes nothing",
-    { timeout: 120_000 },
+    { timeout: 300_000 },
     async () => {
       const dir = mkdtempSync(join(tmpdir(), "lti-cli-db-"));
       dirs.push(dir);

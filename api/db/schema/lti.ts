@@ -1,5 +1,15 @@
 import { sql } from "drizzle-orm";
-import { doublePrecision, index, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  doublePrecision,
+  index,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { objectives } from "./courses";
 import { users } from "./platform";
 
@@ -81,4 +91,31 @@ export const ltiResults = pgTable(
       .default(sql`now()`),
   },
   (t) => [primaryKey({ columns: [t.lineItemId, t.userId] })],
+);
+
+/**
+ * The LTI tools the operator registered (`npm run lti:tool -- add`, decision 043): one row per tool key,
+ * its whole definition as the registry reads it (`api/lti/registry.ts` checks it on every read). Every
+ * node reads the same rows, and the writers notify `learner_changes` ("lti-tools") so each node reads
+ * them again at once. The platform finds an LTI 1.3 tool by its client id and an LTI 1.1 tool by its
+ * consumer key: each is unique among the tools (a tool of the other version leaves its column empty).
+ * The tools the server gives itself (the demo's) are not here.
+ */
+export const ltiTools = pgTable(
+  "lti_tools",
+  {
+    key: text("key").primaryKey(),
+    /** "1.3" or "1.1". */
+    version: text("version").notNull(),
+    clientId: text("client_id"),
+    consumerKey: text("consumer_key"),
+    /** The tool as `ltiToolSchema` reads it (LTI 1.1's shared secret included). */
+    definition: jsonb("definition").$type<Record<string, unknown>>().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("lti_tools_client_id_idx").on(t.clientId),
+    uniqueIndex("lti_tools_consumer_key_idx").on(t.consumerKey),
+  ],
 );

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { CONSTRAINT_DATE_FIELDS } from "../../../domain/activity-access";
+import { CHAT_BODY_MAX } from "../../../domain/limits";
 import { DEFAULT_FEATURES } from "../../../domain/menu";
 import {
   ActivityContentType,
@@ -141,6 +142,12 @@ const accessSettingsSchema = z.strictObject({
 });
 export type AccessSettings = z.output<typeof accessSettingsSchema>;
 
+const messageSchema = z.strictObject({
+  by: nonEmpty,
+  daysAgo: z.number().nonnegative(),
+  body: z.string().trim().min(1).max(CHAT_BODY_MAX),
+});
+
 export const courseSchema = z.strictObject({
   name: nonEmpty,
   code: z.string().regex(/^[A-Z0-9]{2}-[A-Z0-9]{3}$/, "a course code is like PY-101"),
@@ -173,6 +180,17 @@ export const courseSchema = z.strictObject({
   supportFullscreenView: z.boolean().optional(),
   accessNewContentAfterCompletion: z.boolean().optional(),
   announcements: z.boolean().optional(),
+  /**
+   * Messages already in the course's communications hub (decision 027; the course needs
+   * `announcements`): each channel's messages by a user key of users.json, written `daysAgo` days before
+   * seeding. Announcements are written by instructors, as the API requires.
+   */
+  messages: z
+    .strictObject({
+      announcements: z.array(messageSchema).optional(),
+      chat: z.array(messageSchema).optional(),
+    })
+    .optional(),
   /** Passing the course issues this certificate (validity in days; null = never expires). */
   certificate: z.strictObject({ name: nonEmpty, validityDays: z.number().int().positive().nullable() }).optional(),
   /** Settings of the tenant-wide (catalog) access. */
@@ -264,7 +282,20 @@ const attemptSchema = z.strictObject({
   finishedAgo: days.optional(),
   /** Raw score on the course's grading scale; absent or null = not scored yet. */
   score: z.number().min(0).nullable().optional(),
+  /**
+   * A SCORM course (scorm/packages.json) started in this attempt: what the learner left in each SCO, by
+   * its identifier in the manifest — CMI elements and values as a commit would send them (e.g. the
+   * bookmark `cmi.core.lesson_location` and `cmi.suspend_data`, with `cmi.core.exit` "suspend"), so
+   * the package resumes there. Checked against the package's version like a commit.
+   */
+  scorm: z
+    .record(nonEmpty, z.record(z.string().regex(/^cmi\./, "a CMI element starts with cmi."), z.string()))
+    .optional(),
 });
+export type AttemptDef = z.output<typeof attemptSchema>;
+
+/** scorm/packages.json: the package folder under scorm/ that a course folder's root activity receives. */
+export const scormPackagesSchema = z.array(z.strictObject({ course: nonEmpty, package: nonEmpty }));
 
 /** One enrolment of a learner recipe (learners/<user>.json, and the test-support endpoint's body). */
 export const enrolmentSchema = z.strictObject({

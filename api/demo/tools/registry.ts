@@ -1,6 +1,7 @@
 /** The demo's LTI tools (`../data/lti-tools.json`), their `{appUrl}` replaced by this server's origin. */
 import { readFileSync } from "node:fs";
-import { parseToolsFile, type LtiTool } from "../../lti/registry";
+import type { LtiTool } from "../../lti/registry";
+import { parseToolsFile } from "../../lti/tool-store";
 
 export function demoTools(appUrl: string): LtiTool[] {
   const text = readFileSync(new URL("../data/lti-tools.json", import.meta.url), "utf8");
