@@ -2,7 +2,17 @@ import { useEffect, useRef, type KeyboardEvent } from "react";
 import { useTranslation } from "~/common/i18n";
 import { ViewerIcon } from "./icons";
 import { stepForArrow, wrapIndex } from "./keys";
-import type { Opened } from "./gallery";
+
+export type GalleryImage = {
+  /** Image shown in the list (and in the dialog unless `full` is given). */
+  src: string;
+  /** Text alternative; an empty string marks a decorative image. */
+  alt: string;
+  /** Optional larger version for the link target and the dialog. */
+  full?: string;
+};
+
+export type Opened = { images: GalleryImage[]; index: number; opener: HTMLElement | null };
 
 /**
  * The fullscreen `<dialog>` shared by `Gallery` and `GalleryFromHtml` (loaded when first opened: it is

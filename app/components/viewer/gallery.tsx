@@ -12,16 +12,9 @@ import {
 import { useTranslation } from "~/common/i18n";
 import { wrapIndex } from "./keys";
 
-export type GalleryImage = {
-  /** Image shown in the list (and in the dialog unless `full` is given). */
-  src: string;
-  /** Text alternative; an empty string marks a decorative image. */
-  alt: string;
-  /** Optional larger version for the link target and the dialog. */
-  full?: string;
-};
+import type { GalleryImage, Opened } from "./gallery-dialog";
 
-export type Opened = { images: GalleryImage[]; index: number; opener: HTMLElement | null };
+export type { GalleryImage };
 
 /** The dialog's own chunk, asked for when a gallery first opens (not first-load JavaScript). */
 const GalleryDialog = lazy(() => import("./gallery-dialog"));
