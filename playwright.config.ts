@@ -62,6 +62,8 @@ export default defineConfig({
       // The admin panel is configured (spec 1: the user menu's admin entry uses ADMIN_URL).
       ADMIN_URL: "/admin/console",
       PORT: String(port),
+      // The content origin where SCORM packages run (decision 040): the next port, on the other loopback name.
+      CONTENT_URL: `http://127.0.0.1:${port + 1}`,
       // Overload control (decision 038) on, with a longer wait: on a shared machine the tests' own
       // requests can wait over the default 1 s for a place without the server being overloaded by them.
       OVERLOAD_MAX_WAIT_MS: "10000",

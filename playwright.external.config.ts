@@ -46,6 +46,8 @@ function server(origin: string, readyPath: string, name: string, env: Record<str
       APP_ENV: "test",
       PORT: new URL(origin).port,
       APP_URL: origin,
+      // Each process's content origin (decision 040) on a port of its own, clear of the others.
+      CONTENT_URL: `http://127.0.0.1:${Number(new URL(origin).port) + 20}`,
       DATA_DIR: `${dataDir}/external-${name}-${stamp}`,
       // No metrics port (decision 037): several test servers run on one machine; warnings and errors
       // only in the test output (no line per request).

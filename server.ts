@@ -40,6 +40,7 @@ import { createApi } from "./api/app";
 import { openDatabase } from "./api/db/client";
 import { importScormPackage, saveUpload, SCORM_LIMITS } from "./api/scorm/import";
 import { ScormPackageError } from "./api/scorm/manifest";
+import { contentKeyFromSessionSecret } from "./api/scorm/content-token";
 import { seedIfEmpty } from "./api/demo/seed";
 import { demoAccountsAllowed, demoPassword, disableDemoPasswordAccounts } from "./api/demo/demo-accounts";
 import { createIdentityProvider, IDP_MOUNT } from "./api/idp/provider";
@@ -59,6 +60,8 @@ import { createDemoProctoringService, DEMO_PROCTORING_PATH } from "./api/demo/to
 import { createDemoLti13Tool } from "./api/demo/tools/lti13";
 import { createDemoLti11Tool } from "./api/demo/tools/lti11";
 import { attachmentBodyLimit } from "./domain/chat-attachments";
+import { createContentOrigin, defaultContentUrl } from "./app/server/content-origin.server";
+import { isScormCommitPath, SCORM_COMMIT_MAX_BYTES } from "./domain/contract/scorm";
 import { analyticsConfigFrom } from "./api/analytics-limits";
 import { sweepTemporaryFiles } from "./api/files/temporary";
 import { ANALYTICS_BATCH_MAX_BYTES } from "./domain/analytics";
@@ -85,6 +88,38 @@ const scormLimits = {
   maxBytes: Number(process.env.SCORM_MAX_BYTES ?? SCORM_LIMITS.maxBytes),
   maxEntries: Number(process.env.SCORM_MAX_ENTRIES ?? SCORM_LIMITS.maxEntries),
 };
+/**
+ * Issue 29 item 1 (decision 040): the content origin — where SCORM packages run, apart from the app.
+ * CONTENT_URL names it (a host name of its own in production); unset, it is this server's next port
+ * under the other loopback name. CONTENT_PORT is the port this process listens on for it (default:
+ * CONTENT_URL's port when that is not PORT; none when a proxy brings its host name to PORT).
+ */
+const contentSetting = process.env.CONTENT_URL
+  ? null
+  : defaultContentUrl(appUrl, Number(process.env.CONTENT_PORT ?? port + 1));
+const contentUrl = (process.env.CONTENT_URL ?? contentSetting!.url).replace(/\/$/, "");
+{
+  const u = URL.parse(contentUrl);
+  if (!u || !/^https?:$/.test(u.protocol) || u.pathname.replace(/\/$/, "") !== "")
+    throw new Error(`CONTENT_URL: "${contentUrl}" is not an http(s) origin`);
+  if (u.origin === new URL(appUrl).origin)
+    throw new Error("CONTENT_URL must be another origin than APP_URL (decision 040)");
+  if (contentSetting?.warning) rootLog.warn({ contentUrl }, contentSetting.warning);
+}
+const contentHost = new URL(contentUrl).host.toLowerCase();
+const contentPort = process.env.CONTENT_PORT
+  ? Number(process.env.CONTENT_PORT) || null // 0: another process serves the content origin
+  : process.env.CONTENT_URL
+    ? (() => {
+        const u = new URL(contentUrl);
+        return u.port && Number(u.port) !== port ? Number(u.port) : null;
+      })()
+    : port + 1;
+/** CONTENT_CSP_SOURCES: space-separated origins packages may load from besides their own (fonts, video…). */
+const contentSources = (process.env.CONTENT_CSP_SOURCES ?? "").split(/\s+/).filter(Boolean);
+for (const source of contentSources)
+  if (!/^https:\/\/[a-z0-9.*-]+(:\d+)?$/i.test(source))
+    throw new Error(`CONTENT_CSP_SOURCES: "${source}" is not an https origin`);
 /** Issue 16 item 3 (decision 027): what files a chat message may carry; a bad value stops the server. */
 const chatAttachments = chatAttachmentRules(process.env);
 /** Where stored files live (decision 037): DATA_DIR/storage, or a bucket with STORAGE_BACKEND=s3. */
@@ -155,6 +190,8 @@ const sessionSecret = process.env.SESSION_SECRET ?? secrets.sessionSecret;
  * The key of the personal calendar feed links (decision 022), derived from the session secret: every
  * node of a cluster already shares that one, so each shows the same link and finds it again.
  */
+/** The key of the grants under which the content origin reads a package's files (decision 040): every node the same. */
+const contentKey = contentKeyFromSessionSecret(sessionSecret);
 const calendarFeedKey = Buffer.from(hkdfSync("sha256", sessionSecret, "", "learner-app calendar feed", 32)).toString(
   "base64url",
 );
@@ -265,6 +302,7 @@ if (!process.env.LMS_API_URL) {
       jobs,
       calendarFeedKey,
       mailLinkKey,
+      contentKey,
       scormLimits,
       tutorModel,
       analyticsUrl,
@@ -295,6 +333,7 @@ if (!process.env.LMS_API_URL) {
       jobs,
       calendarFeedKey,
       mailLinkKey,
+      contentKey,
       scormLimits,
       tutorModel,
       analyticsUrl,
@@ -332,6 +371,7 @@ const config = parseAppConfig(
     APP_URL: appUrl,
     SESSION_SECRET: sessionSecret,
     ...embeddedClient,
+    CONTENT_URL: contentUrl,
     // Issue 14 item 8: with the demo, proctored activities open in its simulated proctoring service.
     PROCTORING_URL:
       process.env.PROCTORING_URL ||
@@ -349,9 +389,23 @@ const operations = createOperations({
 });
 const lmsTransport = operations.withRequestId(apiFetch ?? ((request: Request) => fetch(request)));
 
+// The content origin's handler: the launcher and the package files, read from the LMS API (in-process
+// or LMS_API_URL) under the grant in their URL, never with a session.
+const contentHandler = createContentOrigin({
+  appOrigin: new URL(appUrl).origin,
+  transport: lmsTransport,
+  apiBase: process.env.LMS_API_URL ?? "http://lms.internal",
+  runtimeDir: resolve("build/content"),
+  extraSources: contentSources,
+});
+const contentListener = getRequestListener(contentHandler);
+
 const vite = isDev
   ? await import("vite").then((v) => v.createServer({ server: { middlewareMode: true }, appType: "custom" }))
   : null;
+// The launcher is its own build (vite.content.config.ts); the dev server builds it once at start.
+if (vite)
+  await import("vite").then((v) => v.build({ configFile: resolve("vite.content.config.ts"), logLevel: "warn" }));
 const build = vite
   ? () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
   : ((await productionBuild) as ServerBuild);
@@ -425,13 +479,23 @@ web.use("*", async (c, next) => {
 // package (issue 15; SCORM_MAX_BYTES) and a chat post with its files (the page's form and the API's
 // command; every file at its largest passes, so one too large gets the spec's message from the API).
 const chatBodyLimitBytes = Math.max(bodyLimitBytes, attachmentBodyLimit(chatAttachments));
-const STREAMED_UPLOADS = new Set(["/api/scorm/v1/packages", "/operator/v1/scorm-packages"]);
+const STREAMED_UPLOADS = new Set([
+  "/api/scorm/v1/packages",
+  "/operator/v1/scorm-packages",
+  // Test support's package courses (browser tests only, loopback only): streamed to disk like an import.
+  "/api/test-support/v1/scorm-courses",
+]);
 const streamedLimit = (path: string) =>
   STREAMED_UPLOADS.has(path) ? scormLimits.maxBytes : isChatPostPath(path) ? chatBodyLimitBytes : null;
 // Analytics batches (the beacon, the collector) are small: a flood of 1 MB bodies is refused at 64 KB.
 const ANALYTICS_PATHS = new Set(["/learn/collect", "/api/analytics/v1/events"]);
+// A SCORM commit carries the SCO's whole kept data (decision 040): up to SCORM_COMMIT_MAX_BYTES.
 const limitBodies = bodyLimit((path) =>
-  ANALYTICS_PATHS.has(path) ? Math.min(ANALYTICS_BATCH_MAX_BYTES, bodyLimitBytes) : bodyLimitBytes,
+  ANALYTICS_PATHS.has(path)
+    ? Math.min(ANALYTICS_BATCH_MAX_BYTES, bodyLimitBytes)
+    : isScormCommitPath(path)
+      ? Math.max(bodyLimitBytes, SCORM_COMMIT_MAX_BYTES)
+      : bodyLimitBytes,
 );
 const streamBodies = streamedBody((path) => streamedLimit(path) ?? bodyLimitBytes);
 web.use("*", (c, next) => (streamedLimit(c.req.path) === null ? limitBodies(c, next) : streamBodies(c, next)));
@@ -600,12 +664,16 @@ web.all("*", async (c) => handleDocument(c.req.raw, await loadContext(getConnInf
 const appHost = new URL(appUrl).host.toLowerCase();
 const HOST_MARK = "learn_host_redirect";
 let hostWarned = false;
-function otherHostRedirect(req: IncomingMessage, url: string): string | null {
-  if (req.method !== "GET" && req.method !== "HEAD") return null;
-  const host = String(req.headers["x-forwarded-host"] ?? req.headers.host ?? "")
+/** The host name (and port) a request was sent to, as the proxy or the browser says. */
+function requestHost(req: IncomingMessage): string {
+  return String(req.headers["x-forwarded-host"] ?? req.headers.host ?? "")
     .split(",")[0]
     .trim()
     .toLowerCase();
+}
+function otherHostRedirect(req: IncomingMessage, url: string): string | null {
+  if (req.method !== "GET" && req.method !== "HEAD") return null;
+  const host = requestHost(req);
   if (!host || host === appHost) return null;
   if (url.startsWith("/api/") || url.startsWith(IDP_MOUNT) || url.startsWith("/operator/")) return null;
   if ((req.headers.cookie ?? "").includes(`${HOST_MARK}=1`)) {
@@ -630,8 +698,24 @@ const shed = admissionGate(
   createOverloadResponder(loadOverloadTexts(resolve("locales")), admission.retryAfterSeconds),
 );
 
+/** The content origin's answers (decision 040): its own headers, none of the app's. */
+const serveContent = (req: IncomingMessage, res: ServerResponse) => {
+  const refusal = checkRequestTarget(req.url ?? "/");
+  if (refusal) {
+    res.writeHead(refusal.status, { "Cache-Control": "no-store", Connection: "close" });
+    res.end();
+    return;
+  }
+  void contentListener(req, res);
+};
+
 const handle = (req: IncomingMessage, res: ServerResponse) => {
   const url = req.url ?? "/";
+  // A proxy may bring the content origin's host name to this port: it gets the content origin only.
+  if (contentHost !== appHost && requestHost(req) === contentHost) {
+    serveContent(req, res);
+    return;
+  }
   // Every answer carries the security headers, the front's own early ones (414, 403, 413, 503, the
   // host redirect) and the provider's included; an answer's own value of one of them wins (issue 29).
   withSecurityHeaders(url.split("?")[0]!, { has: (n) => res.hasHeader(n), set: (n, v) => void res.setHeader(n, v) });
@@ -701,4 +785,25 @@ server.listen(port, () => {
     );
   }
 });
+
+// The content origin's own port (decision 040): nothing but the launcher and the packages' files,
+// with the same request ids, metrics and log lines as the app's port.
+const contentServer = contentPort === null ? null : createServer(operations.serve(serveContent));
+contentServer?.on("error", (error: NodeJS.ErrnoException) => {
+  rootLog.fatal(
+    { port: contentPort, error: error.code ?? error.message },
+    "the content origin cannot listen: set CONTENT_URL or CONTENT_PORT (README, decision 040)",
+  );
+  process.exit(1);
+});
+contentServer?.listen(contentPort!, () =>
+  rootLog.info({ url: contentUrl }, "content origin (SCORM packages) listening"),
+);
+// Draining (decision 037) takes no new connection on the content port either; the app port's drain ends the process.
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.once(signal, () => {
+    contentServer?.close();
+    contentServer?.closeIdleConnections();
+  });
+
 operations.start(server);

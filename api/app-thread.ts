@@ -37,6 +37,7 @@ export interface ThreadApiOptions {
   mailLinkKey?: string;
   tutorModel?: ApiDeps["tutorModel"];
   scormLimits?: ApiDeps["scormLimits"];
+  contentKey?: string;
   analyticsUrl?: string;
   chatAttachments?: ApiDeps["chatAttachments"];
   analyticsRetentionDays?: number;
@@ -95,6 +96,7 @@ export function createThreadHandler(
     mailLinkKey: options.mailLinkKey,
     tutorModel: options.tutorModel,
     scormLimits: options.scormLimits,
+    contentKey: options.contentKey,
     analyticsUrl: options.analyticsUrl,
     chatAttachments: options.chatAttachments,
     analyticsRetentionDays: options.analyticsRetentionDays,

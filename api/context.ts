@@ -48,6 +48,11 @@ export interface ApiDeps {
   tutorModel?: TutorModelConfig;
   /** Other numbers for the per-user write limits (`api/write-limits.ts`); tests only. */
   writeLimits?: WriteLimitOptions;
+  /**
+   * Key (base64url) of the grants that let the content origin read a package's files (issue 29 item 1,
+   * decision 040), derived from the session secret so every node shares it; without it, one per process.
+   */
+  contentKey?: string;
   /** The most bytes and files a SCORM package may unpack to (SCORM_MAX_BYTES, SCORM_MAX_ENTRIES). */
   scormLimits?: { maxBytes: number; maxEntries: number };
   /** ANALYTICS_URL: where the collector forwards the events it stores (decision 029). */

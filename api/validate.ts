@@ -25,24 +25,40 @@ export const refuseControlCharacters = createMiddleware(async (c, next) => {
 
 const MAX_BODY_BYTES = 256 * 1024;
 
-/** Parses and validates a JSON body; anything else is a 4xx with field messages, never a 500. */
-export async function jsonBody<T extends z.ZodTypeAny>(c: Context, schema: T): Promise<z.infer<T>> {
+/**
+ * Parses and validates a JSON body; anything else is a 4xx with field messages, never a 500.
+ * `opaque` names top-level fields whose strings are data a program stores and reads back (a SCORM
+ * SCO's CMI values may hold any character; issue 30, ADL's DMI test writes C1 controls into
+ * cmi.suspend_data): only NUL, which PostgreSQL cannot store, is refused there.
+ */
+export async function jsonBody<T extends z.ZodTypeAny>(
+  c: Context,
+  schema: T,
+  options: { opaque?: string[]; maxBytes?: number } = {},
+): Promise<z.infer<T>> {
+  const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
   const type = c.req.header("content-type") ?? "";
   if (!type.includes("application/json")) {
     throw new ApiError(415, { "": [message("contentType", "Send the body as application/json.")] });
   }
   const length = Number(c.req.header("content-length") ?? 0);
-  if (length > MAX_BODY_BYTES) throw new ApiError(413, { "": [message("tooLarge", "The request body is too large.")] });
+  if (length > maxBytes) throw new ApiError(413, { "": [message("tooLarge", "The request body is too large.")] });
   const text = await c.req.text();
-  if (text.length > MAX_BODY_BYTES)
-    throw new ApiError(413, { "": [message("tooLarge", "The request body is too large.")] });
+  if (text.length > maxBytes) throw new ApiError(413, { "": [message("tooLarge", "The request body is too large.")] });
   let raw: unknown;
   try {
     raw = text.length ? JSON.parse(text) : {};
   } catch {
     throw new ApiError(400, { "": [message("invalidJson", "The body is not valid JSON.")] });
   }
-  if (holdsControlCharacters(raw)) throw invalidCharacters();
+  const opaque = new Set(options.opaque ?? []);
+  const plain =
+    raw && typeof raw === "object" && !Array.isArray(raw) && opaque.size > 0
+      ? Object.fromEntries(Object.entries(raw).filter(([key]) => !opaque.has(key)))
+      : raw;
+  if (holdsControlCharacters(plain)) throw invalidCharacters();
+  if (opaque.size > 0 && raw && typeof raw === "object" && holdsNul(Object.entries(raw).filter(([k]) => opaque.has(k))))
+    throw invalidCharacters();
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new ApiError(400, zodErrors(parsed.error));
   return parsed.data;
@@ -62,6 +78,23 @@ function holdsControlCharacters(root: unknown): boolean {
     else if (value && typeof value === "object")
       for (const [key, item] of Object.entries(value)) {
         if (hasControlCharacters(key)) return true;
+        pending.push(item);
+      }
+  }
+  return false;
+}
+
+/** NUL anywhere in a parsed value (PostgreSQL's text and jsonb cannot hold it). */
+function holdsNul(root: unknown): boolean {
+  const pending: unknown[] = [root];
+  while (pending.length) {
+    const value = pending.pop();
+    if (typeof value === "string") {
+      if (value.includes("\u0000")) return true;
+    } else if (Array.isArray(value)) pending.push(...value);
+    else if (value && typeof value === "object")
+      for (const [key, item] of Object.entries(value)) {
+        if (key.includes("\u0000")) return true;
         pending.push(item);
       }
   }
@@ -121,8 +154,12 @@ export const validParams = <S extends z.ZodType>(schema: S) => documented("param
  */
 export const validQuery = <S extends z.ZodType>(schema: S, refusal?: () => ApiError) =>
   documented("query", schema, (c) => query(c, schema), refusal);
-/** A JSON body (`jsonBody`: 415, 413, 400 invalidJson / invalidCharacters / field messages). */
-export const validJson = <S extends z.ZodType>(schema: S) => documented("json", schema, (c) => jsonBody(c, schema));
+/**
+ * A JSON body (`jsonBody`: 415, 413, 400 invalidJson / invalidCharacters / field messages), with
+ * `jsonBody`'s `opaque` and `maxBytes` options.
+ */
+export const validJson = <S extends z.ZodType>(schema: S, options?: { opaque?: string[]; maxBytes?: number }) =>
+  documented("json", schema, (c) => jsonBody(c, schema, options));
 
 // Schemas used on every request are built once: constructing a zod schema (and its compiled
 // fast path) per call cost about 0.3 ms of each My courses request (decision 012).

@@ -16,7 +16,7 @@ export { appLoadContext } from "./services/config.server";
 export const streamTimeout = 5_000;
 
 /** Content-Security-Policy with a fresh nonce per document (ARCHITECTURE.md security baseline). */
-function csp(nonce: string, dev: boolean, provider: string, httpApp: boolean): string {
+function csp(nonce: string, dev: boolean, provider: string, content: string, httpApp: boolean): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'`,
@@ -28,7 +28,8 @@ function csp(nonce: string, dev: boolean, provider: string, httpApp: boolean): s
     `connect-src 'self'${dev ? " ws: wss:" : ""}`,
     // LTI tools and videos in frames: https anywhere; an http: tool only where the app itself is
     // served over http (a local setup, issue 32 item 2) — `npm run lti:tool` warns of one elsewhere.
-    `frame-src 'self' https://player.vimeo.com https:${httpApp ? " http:" : ""}`,
+    // SCORM packages run on the content origin (decision 040), which may be plain http on loopback.
+    `frame-src 'self' https://player.vimeo.com https:${httpApp ? " http:" : ""} ${content}`,
     "object-src 'self'",
     "media-src 'self' https:",
     "frame-ancestors 'self'",
@@ -93,7 +94,7 @@ export default function handleRequest(
           const config = appConfig(loadContext);
           responseHeaders.set(
             "Content-Security-Policy",
-            csp(nonce, dev, providerOrigin(config), config.appUrl.startsWith("http:")),
+            csp(nonce, dev, providerOrigin(config), config.contentOrigin, config.appUrl.startsWith("http:")),
           );
           if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-store");
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));

@@ -19,8 +19,7 @@ export default [
     route("files/:activityId", "routes/learn.files.$activityId.ts"),
     // Issue 16 item 3: a chat message's file, to the members of the course's hub.
     route("chat-files/:attachmentId", "routes/learn.chat-files.$attachmentId.ts"),
-    // Issue 15: a SCORM package's files (same-origin for its SCOs) and the player's commits.
-    route("scorm/:activityId/*", "routes/learn.scorm.$activityId.$.ts"),
+    // Issue 15: the SCORM player's commits (the package's files are on the content origin, decision 040).
     route("scorm-runtime/:workflowId/:activityWorkflowId", "routes/learn.scorm-runtime.ts"),
     // Issue 14: LTI launches (the learner's launch, the platform's OIDC authorization endpoint).
     route("lti/launch", "routes/learn.lti.launch.ts"),

@@ -3,6 +3,7 @@
  * (api/scorm/) and the runtime (app/components/scorm/) follow — which zip entry names are safe, how
  * an item's launch URL is made, which manifest schema version is which SCORM version.
  */
+import { intervalCentis, timespanCentis } from "./scorm-time";
 
 /** The two SCORM versions a package can declare (SCORM 2004 3rd and 4th edition are both "2004"). */
 export type ScormVersion = "1.2" | "2004";
@@ -21,7 +22,25 @@ export interface ScormItem {
   timeLimitAction: string | null;
   /** adlcp:datafromlms / adlcp:dataFromLMS (cmi.launch_data). */
   launchData: string | null;
+  /**
+   * Issue 30 item 4 (2004): adlcp:completionThreshold, 0–1 (4th edition: minProgressMeasure when
+   * completedByMeasure is true; 3rd edition: the element's text). Optional: manifests stored before have none.
+   */
+  completionThreshold?: number | null;
+  /** 2004 cmi.scaled_passing_score: the primary objective's minNormalizedMeasure when satisfiedByMeasure (default 1). */
+  scaledPassingScore?: number | null;
+  /** 2004 adlcp:data: the shared data buckets (adl.data) this SCO may read and write. */
+  sharedData?: ScormSharedDataMap[];
+  /** adlcp:scormType of the item's resource: an asset is launched without the run-time API. */
+  scormType?: "sco" | "asset";
   children: ScormItem[];
+}
+
+/** One adlcp:map of an item (SCORM 2004 CAM 3.4.1.x): a shared data bucket by its target id. */
+export interface ScormSharedDataMap {
+  targetId: string;
+  read: boolean;
+  write: boolean;
 }
 
 export interface ScormManifest {
@@ -79,12 +98,8 @@ export function launchFile(launch: string): string {
 export function durationSeconds(value: string | null | undefined): number | null {
   if (!value) return null;
   const v = value.trim();
-  const clock = /^(\d{2,4}):(\d{2}):(\d{2})(\.\d{1,2})?$/.exec(v);
-  if (clock) return Number(clock[1]) * 3600 + Number(clock[2]) * 60 + Number(clock[3]) + Number(clock[4] ?? 0);
-  const iso = /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(v);
-  if (!iso || v === "P" || v.endsWith("T")) return null;
-  const [, y, mo, d, h, mi, s] = iso.map((x) => Number(x ?? 0));
-  return Math.round(((y * 365 + mo * 30 + d) * 24 + h) * 3600 + mi * 60 + s);
+  const centis = timespanCentis(v) ?? intervalCentis(v);
+  return centis === null ? null : centis / 100;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -102,22 +117,28 @@ type CmiRule =
 const STR = (max: number): CmiRule => ({ kind: "string", max });
 const VOCAB = (...values: string[]): CmiRule => ({ kind: "vocab", values });
 
-/** The writable elements kept for resume and reporting, per version ("n" is an array index). */
+/**
+ * The writable elements kept for resume and reporting, per version ("n" is an array index). The
+ * lengths are the server's bounds, not the data model's: a characterstring's SPM is the least an LMS
+ * must keep (RTE 4.1.1.2), so an LMS may keep more — authoring tools write 1.2 suspend_data far past
+ * its 4,096 (SCORM Cloud keeps 64 KB). Every value is bounded by the commit's own limits too.
+ */
 const WRITABLE: Record<ScormVersion, [RegExp, CmiRule][]> = {
   "1.2": [
-    [/^cmi\.core\.lesson_location$/, STR(255)],
+    [/^cmi\.core\.lesson_location$/, STR(4096)],
     [/^cmi\.core\.lesson_status$/, VOCAB("passed", "completed", "failed", "incomplete", "browsed", "not attempted")],
     [/^cmi\.core\.score\.(raw|min|max)$/, { kind: "real", min: 0, max: 100, empty: true }],
     [/^cmi\.core\.exit$/, VOCAB("time-out", "suspend", "logout", "")],
     [/^cmi\.core\.session_time$/, { kind: "time12" }],
-    [/^cmi\.suspend_data$/, STR(4096)],
-    [/^cmi\.comments$/, STR(4096)],
+    [/^cmi\.suspend_data$/, STR(64_000)],
+    [/^cmi\.comments$/, STR(64_000)],
     [/^cmi\.student_preference\.(audio|language|speed|text)$/, STR(255)],
-    [/^cmi\.objectives\.\d{1,3}\.(id|status|score\.(raw|min|max))$/, STR(255)],
-    [/^cmi\.interactions\.\d{1,3}\.[a-z_.0-9]+$/, STR(4096)],
+    [/^cmi\.objectives\.\d{1,3}\.(id|status|score\.(raw|min|max))$/, STR(4096)],
+    [/^cmi\.interactions\.\d{1,3}\.[a-z_.0-9]+$/, STR(256 * 1024)],
   ],
   "2004": [
-    [/^cmi\.location$/, STR(1000)],
+    // An empty characterstring is a valid location (RTE 4.2.14; the run-time library refused it, issue 30 item 5).
+    [/^cmi\.location$/, STR(4000)],
     [/^cmi\.completion_status$/, VOCAB("completed", "incomplete", "not attempted", "unknown")],
     [/^cmi\.success_status$/, VOCAB("passed", "failed", "unknown")],
     [/^cmi\.score\.scaled$/, { kind: "real", min: -1, max: 1 }],
@@ -125,11 +146,11 @@ const WRITABLE: Record<ScormVersion, [RegExp, CmiRule][]> = {
     [/^cmi\.progress_measure$/, { kind: "real", min: 0, max: 1 }],
     [/^cmi\.exit$/, VOCAB("time-out", "suspend", "logout", "normal", "")],
     [/^cmi\.session_time$/, { kind: "interval" }],
-    [/^cmi\.suspend_data$/, STR(64000)],
-    [/^cmi\.learner_preference\.(audio_level|language|delivery_speed|audio_captioning)$/, STR(250)],
-    [/^cmi\.objectives\.\d{1,3}\.[a-z_.0-9]+$/, STR(4000)],
-    [/^cmi\.interactions\.\d{1,3}\.[a-z_.0-9]+$/, STR(4000)],
-    [/^cmi\.comments_from_learner\.\d{1,3}\.(comment|location|timestamp)$/, STR(4000)],
+    [/^cmi\.suspend_data$/, STR(64_000)],
+    [/^cmi\.learner_preference\.(audio_level|language|delivery_speed|audio_captioning)$/, STR(1000)],
+    [/^cmi\.objectives\.\d{1,4}\.[a-z_.0-9]+$/, STR(64_000)],
+    [/^cmi\.interactions\.\d{1,4}\.[a-z_.0-9]+$/, STR(256 * 1024)],
+    [/^cmi\.comments_from_learner\.\d{1,4}\.(comment|location|timestamp)$/, STR(64_000)],
   ],
 };
 
@@ -161,9 +182,10 @@ export function cmiValueError(version: ScormVersion, element: string, value: str
       return (rule.min !== undefined && n < rule.min) || (rule.max !== undefined && n > rule.max) ? codes.range : null;
     }
     case "time12":
-      return /^\d{2,4}:\d{2}:\d{2}(\.\d{1,2})?$/.test(value) ? null : codes.type;
+      return timespanCentis(value) === null ? codes.type : null;
     case "interval":
-      return durationSeconds(value) !== null && value.startsWith("P") ? null : codes.type;
+      // Strict, whatever the browser's run-time library accepted ("P1Y6M14DT" is no duration; issue 30 item 5).
+      return intervalCentis(value) === null ? codes.type : null;
   }
 }
 
@@ -176,14 +198,17 @@ export interface ScoOutcome {
   scaled: number | null;
 }
 
+/** What the package says about judging a SCO (its item in the manifest). */
+export type ScoRules = Pick<ScormItem, "masteryScore" | "completionThreshold" | "scaledPassingScore">;
+
 const num = (v: string | undefined) => (v === undefined || v === "" || !Number.isFinite(Number(v)) ? null : Number(v));
 
-/** SCORM 1.2 lesson_status / 2004 completion and success status, and the score, of one SCO. */
-export function scoOutcome(
-  version: ScormVersion,
-  cmi: Record<string, string>,
-  masteryScore: number | null,
-): ScoOutcome {
+/**
+ * SCORM 1.2 lesson_status / 2004 completion and success status, and the score, of one SCO — judged as
+ * the LMS must (2004 RTE 4.2.4.1 and 4.2.22.1): with a completion threshold, completion comes from the
+ * progress measure; with a scaled passing score, success from the scaled score.
+ */
+export function scoOutcome(version: ScormVersion, cmi: Record<string, string>, rules: ScoRules): ScoOutcome {
   if (version === "1.2") {
     const status = cmi["cmi.core.lesson_status"] ?? "not attempted";
     const raw = num(cmi["cmi.core.score.raw"]);
@@ -192,22 +217,38 @@ export function scoOutcome(
     const scaled = raw === null ? null : Math.min(1, Math.max(0, (raw - min) / (max - min || 100)));
     let passed = status === "passed" ? true : status === "failed" ? false : null;
     // RTE 3.4.2.1.4: with a mastery score, the LMS decides passed/failed from the raw score.
-    if (masteryScore !== null && raw !== null && (status === "completed" || passed !== null))
-      passed = raw >= masteryScore;
+    if (rules.masteryScore !== null && raw !== null && (status === "completed" || passed !== null))
+      passed = raw >= rules.masteryScore;
     return { completed: ["passed", "completed", "failed"].includes(status), passed, scaled };
   }
-  const success = cmi["cmi.success_status"];
   const raw = num(cmi["cmi.score.raw"]);
   const max = num(cmi["cmi.score.max"]);
   const min = num(cmi["cmi.score.min"]) ?? 0;
-  const scaled = num(cmi["cmi.score.scaled"]) ?? (raw !== null && max ? (raw - min) / (max - min) : null);
-  let passed = success === "passed" ? true : success === "failed" ? false : null;
-  if (masteryScore !== null && scaled !== null) passed = scaled * 100 >= masteryScore;
-  return {
-    completed: cmi["cmi.completion_status"] === "completed",
-    passed,
-    scaled: scaled === null ? null : Math.max(0, Math.min(1, scaled)),
-  };
+  const scaledScore = num(cmi["cmi.score.scaled"]);
+  const scaled = scaledScore ?? (raw !== null && max ? (raw - min) / (max - min) : null);
+  const threshold = rules.completionThreshold ?? null;
+  const progress = num(cmi["cmi.progress_measure"]);
+  const completed =
+    threshold !== null ? progress !== null && progress >= threshold : cmi["cmi.completion_status"] === "completed";
+  // Manifests stored before issue 30 carry only the mastery score (minNormalizedMeasure × 100).
+  const passing =
+    rules.scaledPassingScore !== undefined
+      ? rules.scaledPassingScore
+      : rules.masteryScore === null
+        ? null
+        : rules.masteryScore / 100;
+  const success = cmi["cmi.success_status"];
+  const passed =
+    passing !== null
+      ? scaledScore === null
+        ? null
+        : scaledScore >= passing
+      : success === "passed"
+        ? true
+        : success === "failed"
+          ? false
+          : null;
+  return { completed, passed, scaled: scaled === null ? null : Math.max(0, Math.min(1, scaled)) };
 }
 
 /**

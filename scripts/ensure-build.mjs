@@ -23,7 +23,9 @@ const builtAt = (output) => (existsSync(output) ? statSync(output).mtimeMs : 0);
 const stale = (output, sources) => sources.some((s) => newest(s) > builtAt(output));
 
 const serverOnly = process.argv.includes("--server");
-if (!serverOnly && stale(appOutput, ["app", "domain", "locales", "public"])) {
+// The content origin's launcher is a build of its own (decision 040): missing, the app build is stale too.
+const launcherMissing = !existsSync("build/content/scorm-launcher.js");
+if (!serverOnly && (launcherMissing || stale(appOutput, ["app", "domain", "locales", "public"]))) {
   console.log("[start] building the app (npm run build)…");
   execSync("npm run build", { stdio: "inherit" });
 } else if (

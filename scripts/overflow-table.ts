@@ -1,5 +1,5 @@
 // Issue 25 item 1: prints the sideways-overflow table of every page route (route × width × language ×
-// JavaScript) as Markdown. `npm run overflow` builds, runs tests/e2e/overflow.spec.ts in both projects
+// JavaScript) as Markdown. `npm run overflow` builds, runs tests/e2e/phone-walk.spec.ts in both projects
 // with OVERFLOW_REPORT set, and prints what it measured; `npm run overflow -- --from <file>` prints a
 // report written before. Cells are the document's `scrollWidth − clientWidth` in px (· = 0).
 import { spawnSync } from "node:child_process";
@@ -26,7 +26,7 @@ if (from > 0) {
   const chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
   const run = spawnSync(
     "npx",
-    ["playwright", "test", "tests/e2e/overflow.spec.ts", "--project=js", "--project=nojs", "--workers=1"],
+    ["playwright", "test", "tests/e2e/phone-walk.spec.ts", "--project=js", "--project=nojs", "--workers=1"],
     {
       stdio: ["ignore", "ignore", "inherit"],
       env: {

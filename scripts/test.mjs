@@ -174,6 +174,22 @@ if (!unitOnly) {
     } else if (status !== 0) {
       failed += 1;
     }
+    // ADL's SCORM 2004 conformance packages in Chromium through the whole product (decision 040); the
+    // same packages on the API are part of the vitest run above (tests/conformance/).
+    const ctsOut = join(work, "playwright-conformance.json");
+    const ctsStatus = run("npx", ["playwright", "test", "--config", "playwright.conformance.config.ts"], {
+      PW_JSON_OUTPUT: ctsOut,
+      E2E_DATA_DIR: join(work, "data-conformance"),
+      ...(chromium ? { PLAYWRIGHT_CHROMIUM_PATH: chromium } : {}),
+    });
+    if (existsSync(ctsOut)) {
+      const r = JSON.parse(readFileSync(ctsOut, "utf8"));
+      passed += (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0);
+      failed += r.stats?.unexpected ?? 0;
+      if (ctsStatus !== 0 && !(r.stats?.unexpected > 0)) failed += 1;
+    } else if (ctsStatus !== 0) {
+      failed += 1;
+    }
     // The README's configuration modes: OIDC_ISSUER and LMS_API_URL at a second process of this
     // server on another origin (playwright.external.config.ts starts both; issue 11).
     const extOut = join(work, "playwright-external.json");

@@ -14,12 +14,12 @@ import { operations } from "../openapi";
  * Internal operations (decision 034): the API marks whatever it mounts from `deps.internalRoutes` as
  * internal too. The bodies' schemas live in the seed modules, which load only when a request comes.
  */
-const op = (summary: string, body?: string) =>
+const op = (summary: string, body?: string, type = "application/json") =>
   operations("test support")({
     summary,
     auth: "none",
     internal: true,
-    ...(body ? { body: { type: "application/json", description: body } } : {}),
+    ...(body ? { body: { type, description: body } } : {}),
   });
 
 export const TEST_SUPPORT_PATH = "/api/test-support/";
@@ -112,6 +112,76 @@ function testSupportRoutes() {
         .from(analyticsEvents)
         .where(eq(analyticsEvents.userId, userId))
         .orderBy(asc(analyticsEvents.createdAt));
+      return c.json({ data: rows });
+    },
+  );
+
+  /**
+   * POST /api/test-support/v1/scorm-courses?learner=ID&name=… with a zip as the body → 201 { courseId,
+   * code, name }: a course of its own running the package, the learner enrolled and the course started.
+   */
+  r.post(
+    "/scorm-courses",
+    op(
+      "A course of its own running a SCORM package (?learner=ID&name=…), the learner enrolled and the course started (201)",
+      "The package (a zip), streamed to disk as an import is",
+      "application/zip",
+    ),
+    async (c) => {
+      const [{ createScormCourse }, { fileStore }, { ScormPackageError }] = await Promise.all([
+        import("./test-scorm-course"),
+        import("../files/roots"),
+        import("../scorm/manifest"),
+      ]);
+      const learnerId = c.req.query("learner") ?? "";
+      const name = (c.req.query("name") ?? "").slice(0, 200);
+      if (!/^[0-9a-f-]{36}$/.test(learnerId) || !name)
+        throw new ApiError(400, { "": [message("invalid", "?learner=ID&name=…")] });
+      try {
+        const course = await createScormCourse(c.get("db"), {
+          learnerId,
+          name,
+          body: c.req.raw.body,
+          store: fileStore(c.var.deps),
+          now: c.get("now"),
+        });
+        return c.json(course, 201);
+      } catch (error) {
+        if (error instanceof ScormPackageError)
+          throw new ApiError(400, { package: [message(error.code, error.message)] });
+        throw error;
+      }
+    },
+  );
+
+  /**
+   * GET /api/test-support/v1/scorm-attempts?learner=ID → { data: [{ scoId, attempt, state, totalCentis,
+   * cmi, activityWorkflowState, score, passed }] }: what the database keeps of a learner's SCORM
+   * attempts, for the browser tests that check it (issue 30).
+   */
+  r.get(
+    "/scorm-attempts",
+    op("What the database keeps of a learner's SCORM attempts (?learner=ID), for the browser tests (issue 30)"),
+    async (c) => {
+      const [s, { eq }] = await Promise.all([import("../db/schema"), import("drizzle-orm")]);
+      const learnerId = c.req.query("learner") ?? "";
+      if (!/^[0-9a-f-]{36}$/.test(learnerId)) throw new ApiError(400, { learner: [message("invalid", "a user id")] });
+      const rows = await c
+        .get("db")
+        .select({
+          scoId: s.scormAttempts.scoId,
+          attempt: s.scormAttempts.attempt,
+          state: s.scormAttempts.state,
+          totalCentis: s.scormAttempts.totalCentis,
+          cmi: s.scormAttempts.cmi,
+          activityWorkflowState: s.activityWorkflows.state,
+          score: s.activityRecords.score,
+          passed: s.activityRecords.passed,
+        })
+        .from(s.scormAttempts)
+        .innerJoin(s.activityWorkflows, eq(s.activityWorkflows.id, s.scormAttempts.activityWorkflowId))
+        .leftJoin(s.activityRecords, eq(s.activityRecords.activityWorkflowId, s.activityWorkflows.id))
+        .where(eq(s.activityWorkflows.userId, learnerId));
       return c.json({ data: rows });
     },
   );

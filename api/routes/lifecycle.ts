@@ -1,5 +1,6 @@
 import { Hono, type Context } from "hono";
-import { applyScormCommit } from "../scorm/runtime";
+import { SCORM_COMMIT_MAX_BYTES } from "../../domain/contract/scorm";
+import { applyScormCommit, runsScormPackage } from "../scorm/runtime";
 import {
   activityRecordsQuerySchema,
   activityWorkflowPathSchema,
@@ -134,7 +135,10 @@ export function lifecycleRoutes() {
     "/finish-activity-workflows",
     op({
       summary: "Finish activities; completion earns the activity's points unless graded by a person",
+      description:
+        "A SCORM package's activity finishes itself (its Terminate with its result, issue 30): 409 packageFinishesItself.",
       command: true,
+      errors: { 409: "An activity is a SCORM package, which is finished from the package (packageFinishesItself)" },
     }),
     validJson(finishActivityWorkflowsSchema),
     async (c) => {
@@ -142,6 +146,12 @@ export function lifecycleRoutes() {
       const user = c.var.user;
       const now = c.var.now;
       const ids = [...new Set(body.activityWorkflowIds)].sort();
+      // Issue 30 item 7: a SCORM package finishes itself (its Terminate with its result); "Mark as done"
+      // would complete it without any of its data.
+      if (await runsScormPackage(c.var.db, ids))
+        throw new ApiError(409, {
+          "": [message("packageFinishesItself", "This activity is a SCORM package: it is finished from the package.")],
+        });
       return runCommand(
         c,
         {
@@ -365,13 +375,13 @@ export function lifecycleRoutes() {
   r.put(
     "/users/me/objective-workflows/:id/activity-workflows/:awId",
     op({
-      summary: "Save where the learner left off, or one SCORM commit (issue 15, decision 025)",
+      summary: "Save where the learner left off, or one SCORM commit (issues 15 and 30, decisions 025 and 040)",
       description:
-        "{ resume: { page, position } }, or one SCORM commit { scorm: { scoId, sequence, cmi: { element: value }, finish? } }. A commit's sequence must be above the SCO's last applied one (otherwise { applied: false }: a duplicate or late commit changes nothing); each CMI element is checked against the package version's data model (400 with the runtime's error code scorm.401/405 for 1.2, scorm.401/406/407 for 2004); finish on LMSFinish/Terminate rolls the SCOs up and finishes the activity workflow with the package's score. Answers { applied, sequence, finished }, or the saved resume.",
+        "{ resume: { page, position } }, or one SCORM commit { scorm: { scoId, attempt, sequence, cmi: { element: value }, finish?, navRequest?, shared? } }. A commit's sequence must be above the SCO's last applied one and it must belong to the SCO's current attempt (otherwise { applied: false }: a duplicate, late or stale commit changes nothing); each CMI element is checked against the package version's data model by the server's own rules (400 with the runtime's error code scorm.401/405 for 1.2, scorm.401/404/406/407 for 2004); CMI strings are opaque (any character but NUL) and a commit may be up to 2 MiB; finish on LMSFinish/Terminate adds the session time to the attempt's total, suspends or ends the attempt (cmi.exit, adl.nav.request), rolls the SCOs up and finishes the activity workflow with the package's score. Answers { applied, sequence, finished }, or the saved resume.",
       errors: { 403: "The activity is locked in this attempt (the lock reason's code)" },
     }),
     validParams(activityWorkflowPathSchema),
-    validJson(activityWorkflowSaveSchema),
+    validJson(activityWorkflowSaveSchema, { opaque: ["scorm"], maxBytes: SCORM_COMMIT_MAX_BYTES }),
     async (c) => {
       const p = c.req.valid("param");
       const body = c.req.valid("json");

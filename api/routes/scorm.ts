@@ -10,6 +10,7 @@ import { fileStore } from "../files/roots";
 import { importScormPackage, SCORM_LIMITS, saveUpload } from "../scorm/import";
 import { ScormPackageError } from "../scorm/manifest";
 import { loadScormRuntime } from "../scorm/runtime";
+import { contentKeyOf } from "../scorm/content-token";
 import { ownWorkflow } from "../queries/workflows";
 import { validParams, validQuery } from "../validate";
 import { operations } from "../openapi";
@@ -87,14 +88,19 @@ export function scormRoutes() {
     "/users/me/objective-workflows/:id/activity-workflows/:awId/runtime",
     op({
       summary:
-        "A SCORM activity's package (its SCOs in order, launch paths) and what the learner left in each SCO (resume)",
+        "A SCORM activity's package (its SCOs in order, launch paths, the manifest's values), what each SCO's next launch starts from (cmi.entry, attempt, data, total time), the learner's id and name, adl.data, and the grant (contentToken) under which the content origin serves the package's files (issue 30, decision 040)",
       notShown: true,
     }),
     validParams(activityWorkflowPathSchema),
     async (c) => {
       const p = c.req.valid("param");
       const wf = await ownWorkflow(c.var.db, c.var.user.id, p.id);
-      return c.json(await loadScormRuntime(c.var.db, wf.id, p.awId));
+      return c.json(
+        await loadScormRuntime(c.var.db, c.var.user, wf.id, p.awId, {
+          contentKey: contentKeyOf(c.var.deps),
+          now: c.var.now,
+        }),
+      );
     },
   );
   return r;

@@ -20,8 +20,11 @@ import { countLookup, evenly } from "../public-lookups";
 import { loadCertificateByNumber, loadOwnCertificate, type CertificateRow } from "../queries/certificates";
 
 const op = operations("files");
-/** A file of an activity's SCORM package: the activity, and the file's path inside the package. */
-const scormFileParams = z.object({ id: z.uuid(), path: z.string() });
+/**
+ * A file of an activity's SCORM package on the content origin: the grant (checked by the handler: a
+ * garbled one is refused as an expired one, 403), and the file's path inside the package.
+ */
+const scormContentParams = z.object({ token: z.string().max(200), path: z.string() });
 /** Counts a public lookup per address before anything else (issue 12). */
 const countedLookup: MiddlewareHandler<ApiEnv> = async (c, next) => {
   await countLookup(c);
@@ -30,6 +33,7 @@ const countedLookup: MiddlewareHandler<ApiEnv> = async (c, next) => {
 import { ObjectiveState } from "../../domain/vocabulary";
 import { isSafeEntryName } from "../../domain/scorm";
 import { scormDir } from "../scorm/import";
+import { contentKeyOf, verifyContentGrant } from "../scorm/content-token";
 import { contentType } from "mime-types";
 import { attachmentHeaders } from "../files/chat-attachments";
 import { hubMember, readableAttachment } from "../queries/chat";
@@ -98,22 +102,28 @@ export function storageRoutes() {
     },
   );
 
-  // Issue 15: the files of an activity's SCORM package, same-origin (through /learn/scorm/…) to the
-  // learners the activity is open to, with ranges and media types (decision 025).
-  r.use("/scorm/*", requireUser);
+  // Issue 15, issue 29 item 1 (decision 040): the files of an activity's SCORM package, read by the
+  // content origin — which carries no session — under the grant the runtime answer gave the learner
+  // (api/scorm/content-token.ts): the grant names the package, the activity and the learner; the
+  // activity must still run that package and still be open to that learner, as for any content.
   // `:path{.+}` is the rest of the path, slashes included; the handler reads it raw (decoded once, checked).
   r.on(
     ["GET", "HEAD"],
-    "/scorm/:id/:path{.+}",
+    "/scorm-content/:token/:path{.+}",
     op({
-      summary: "A file of an activity's SCORM package, to the learners the activity is open to (ranges, media types)",
+      summary:
+        "A file of an activity's SCORM package for the content origin (issue 29 item 1, decision 040): no session; the signed grant of the runtime answer names package, activity and learner, expires, and the activity must still be open to the learner (ranges, media types)",
+      auth: "none",
       file: true,
       notShown: true,
+      errors: { 403: "The grant is garbled, forged or expired, or the activity is not open to its learner" },
     }),
-    validParams(scormFileParams),
+    validParams(scormContentParams),
     async (c) => {
-      const { id } = c.req.valid("param");
-      const prefix = `/scorm/${id}/`;
+      const { token } = c.req.valid("param");
+      const grant = verifyContentGrant(contentKeyOf(c.var.deps), token, c.var.now);
+      if (!grant) throw new ApiError(403, { "": [message("forbidden", "This link to the package has expired.")] });
+      const prefix = `/scorm-content/${token}/`;
       const at = c.req.path.indexOf(prefix);
       let relative: string;
       try {
@@ -123,10 +133,10 @@ export function storageRoutes() {
       }
       if (at < 0 || !isSafeEntryName(relative)) throw notFound("file");
       const db = c.var.db;
-      const [activity] = await db.select().from(activities).where(eq(activities.id, id)).limit(1);
+      const [activity] = await db.select().from(activities).where(eq(activities.id, grant.activityId)).limit(1);
       const packageId = (activity?.content as { scorm?: { packageId?: string } } | undefined)?.scorm?.packageId;
-      if (!activity || !packageId || activity.tenantId !== c.var.user.tenantId) throw notFound("file");
-      const { found, refusal } = await openActivityRefusal(db, c.var.user.id, { activityId: id }, c.var.now);
+      if (!activity || packageId !== grant.packageId) throw notFound("file");
+      const { found, refusal } = await openActivityRefusal(db, grant.userId, { activityId: activity.id }, c.var.now);
       if (!found || activity.state === ObjectiveState.draft || activity.state === ObjectiveState.archived)
         throw new ApiError(403, { "": [message("forbidden", "You do not have permission to view this file.")] });
       if (refusal) throw refusal;

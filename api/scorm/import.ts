@@ -19,7 +19,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import yauzl from "yauzl";
 import { isSafeEntryName, launchFile, scormScos, type ScormManifest } from "../../domain/scorm";
 import { reindexContentPages } from "../content-pages";
-import { ActivityKind, ActivityType } from "../../domain/vocabulary";
+import { ActivityContentType, ActivityKind, ActivityType } from "../../domain/vocabulary";
 import type { Db } from "../db/client";
 import type { FileStore } from "../files/object-store";
 import { storageRoots } from "../files/roots";
@@ -139,7 +139,7 @@ export async function importScormPackage(db: Queryable, options: ImportOptions):
   if (second) throw new ScormPackageError("ambiguousCourse", `Two tenants have a course "${options.courseCode}".`, 409);
   if (!course) throw new ScormPackageError("unknownCourse", `No course has the code "${options.courseCode}".`, 404);
   const [part] = await db
-    .select({ activityId: activityParts.activityId, kind: activities.kind })
+    .select({ activityId: activityParts.activityId, kind: activities.kind, parentPartId: activityParts.parentPartId })
     .from(activityParts)
     .innerJoin(activities, eq(activities.id, activityParts.activityId))
     .where(
@@ -200,14 +200,32 @@ export async function importScormPackage(db: Queryable, options: ImportOptions):
           manifest,
           bytes,
         });
+        // Issue 30 item 7: every field that decides how the activity is shown, whatever it was before
+        // (a video's content type made the learner see a video frame and "Mark as done").
         await tx
           .update(activities)
           .set({
             kind: ActivityKind.lti,
+            contentType: ActivityContentType.Lti13,
             type: ActivityType.Scorm,
             content: { scorm: { packageId: id, version: manifest.version } },
+            toolUrl: null,
+            duration: null,
+            preferredWidth: null,
+            preferredHeight: null,
+            manualGrading: false,
+            supportLtiGrading: false,
+            supportCollaborativeMode: false,
+            supportPersonalMode: true,
           })
           .where(eq(activities.id, activityId));
+        // A course whose root activity is the package is a SCORM course: its own kind and type say so
+        // (the course page and the cards read them).
+        if (part.parentPartId === null)
+          await tx
+            .update(objectives)
+            .set({ activityKind: ActivityKind.lti, type: ActivityType.Scorm })
+            .where(eq(objectives.id, course.id));
         // The activity's content changed: the tutor's index of it follows (a PDF it held is gone).
         await reindexContentPages(tx, [activityId], storageRoots(options.store));
       });

@@ -4,7 +4,14 @@
  * found whatever prefix the author bound). Decision 025.
  */
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import { durationSeconds, launchFile, launchUrl, type ScormItem, type ScormManifest } from "../../domain/scorm";
+import {
+  durationSeconds,
+  launchFile,
+  launchUrl,
+  type ScormItem,
+  type ScormManifest,
+  type ScormSharedDataMap,
+} from "../../domain/scorm";
 
 /** A package the import refuses: `code` is stable (tests, the API's error code), `message` says why. */
 export class ScormPackageError extends Error {
@@ -22,7 +29,7 @@ type Node = Record<string, unknown>;
 /** Items nest in clusters; no course nests them deeper than this. */
 const MAX_ITEM_DEPTH = 32;
 
-const ARRAYS = new Set(["organization", "item", "resource", "file", "dependency"]);
+const ARRAYS = new Set(["organization", "item", "resource", "file", "dependency", "map"]);
 
 const parser = new XMLParser({
   ignoreAttributes: false,
@@ -102,6 +109,7 @@ export function parseManifest(xml: string): ScormManifest {
       throw new ScormPackageError("manifestInvalid", `imsmanifest.xml nests items more than ${MAX_ITEM_DEPTH} deep.`);
     const ref = attr(n, "identifierref");
     let launch: string | null = null;
+    let scormType: "sco" | "asset" = "sco";
     if (ref) {
       const res = resources.get(ref);
       if (!res)
@@ -118,6 +126,8 @@ export function parseManifest(xml: string): ScormManifest {
       } catch {
         throw new ScormPackageError("missingLaunch", `The launch path of resource "${ref}" is not a valid path.`);
       }
+      // adlcp:scormType (2004) / adlcp:scormtype (1.2): an asset gets no run-time API.
+      if ((attr(res, "scormType") ?? attr(res, "scormtype"))?.toLowerCase() === "asset") scormType = "asset";
     }
     const sequencing = child(n, "sequencing");
     const objective = child(child(sequencing, "objectives"), "primaryObjective");
@@ -127,6 +137,12 @@ export function parseManifest(xml: string): ScormManifest {
     const masteryScore =
       mastery1p2 !== null ? Number(mastery1p2) : minMeasure !== null ? Math.round(Number(minMeasure) * 100) : null;
     const limits = child(sequencing, "limitConditions");
+    // Issue 30 item 4: cmi.scaled_passing_score is the primary objective's minNormalizedMeasure when the
+    // objective is satisfied by measure (default 1.0); otherwise it is not initialised.
+    const scaledPassingScore =
+      objective && attr(objective, "satisfiedByMeasure") === "true"
+        ? measure(text(objective["minNormalizedMeasure"]), -1, 1, 1)
+        : null;
     return {
       identifier: attr(n, "identifier") ?? "",
       title: text(n["title"]) ?? attr(n, "identifier") ?? "",
@@ -135,6 +151,10 @@ export function parseManifest(xml: string): ScormManifest {
       timeLimit: durationSeconds(text(n["maxtimeallowed"]) ?? attr(limits, "attemptAbsoluteDurationLimit")),
       timeLimitAction: text(n["timelimitaction"]) ?? text(n["timeLimitAction"]),
       launchData: text(n["datafromlms"]) ?? text(n["dataFromLMS"]),
+      completionThreshold: completionThreshold(n["completionThreshold"]),
+      scaledPassingScore,
+      sharedData: sharedDataMaps(child(n, "data")),
+      scormType,
       children: list(n, "item").map((c) => item(c, depth + 1)),
     };
   };
@@ -153,9 +173,40 @@ export function parseManifest(xml: string): ScormManifest {
     items,
     controlMode: {
       choice: attr(control, "choice") !== "false",
-      flow: attr(control, "flow") === "true" || version === "1.2" || !control,
+      // SCORM 2004 CAM: flow defaults to false (a package that wants Previous/Next says so); 1.2 has no sequencing.
+      flow: version === "1.2" || attr(control, "flow") === "true",
     },
   };
+}
+
+/** A number in [min, max] from the manifest's text; `fallback` when absent, null when it is not one. */
+function measure(value: string | null, min: number, max: number, fallback: number | null): number | null {
+  if (value === null || value === "") return fallback;
+  const n = Number(value);
+  return Number.isFinite(n) && n >= min && n <= max ? n : null;
+}
+
+/**
+ * adlcp:completionThreshold: the 4th edition's attributes (minProgressMeasure counts only when
+ * completedByMeasure is true; default 1.0), or the 3rd edition's text content.
+ */
+function completionThreshold(node: unknown): number | null {
+  if (node === undefined || node === null) return null;
+  if (typeof node === "string") return measure(node.trim(), 0, 1, null);
+  const n = node as Node;
+  if (attr(n, "completedByMeasure") !== "true") return null;
+  return measure(attr(n, "minProgressMeasure"), 0, 1, 1);
+}
+
+/** adlcp:data's maps: target id with read (default true) and write (default true) permission. */
+function sharedDataMaps(data: Node | undefined): ScormSharedDataMap[] {
+  return list(data, "map")
+    .map((m) => ({
+      targetId: attr(m, "targetID") ?? "",
+      read: attr(m, "readSharedData") !== "false",
+      write: attr(m, "writeSharedData") !== "false",
+    }))
+    .filter((m) => m.targetId !== "" && m.targetId.length <= 4000);
 }
 
 function joinBase(a: string, b: string): string {

@@ -1,5 +1,5 @@
 import { Link, redirect, useActionData, useLoaderData } from "react-router";
-import { useRef } from "react";
+import { Suspense, useRef } from "react";
 import { data } from "react-router";
 import { useTranslation } from "~/common/i18n";
 import { listCrumb } from "~/components/list-crumb";
@@ -38,9 +38,12 @@ import {
   teamSaveSchema,
 } from "~/common/forms/content";
 import { ActivitySection, type ContentActionResult } from "~/components/content/activity-section";
-import { FullscreenToggle } from "~/components/content/fullscreen-toggle";
+import { lazyWidget } from "~/components/lazy-widget";
 import { SubmitCourse, SubmitDialog } from "~/components/content/submit-course";
 import { TableOfContents } from "~/components/content/table-of-contents";
+
+/** Only with JavaScript and where the course allows it: its own chunk, not first-load JavaScript. */
+const FullscreenToggle = lazyWidget(() => import("~/components/content/fullscreen-toggle"));
 
 export const handle = {
   title: (d: { course?: { name: string } } | undefined) => d?.course?.name ?? null,
@@ -233,7 +236,11 @@ export default function CourseContent() {
               {t("finish.mobileNotice")}
             </p>
           ) : null}
-          {d.course.supportFullscreenView && hydrated ? <FullscreenToggle target={panel} /> : null}
+          {d.course.supportFullscreenView && hydrated ? (
+            <Suspense fallback={null}>
+              <FullscreenToggle target={panel} />
+            </Suspense>
+          ) : null}
           {d.review ? <p className="notice">{t("course.reviewMode")}</p> : null}
           {d.proctorLock ? (
             <p className="notice" role="note" id="proctor-lock">

@@ -44,8 +44,9 @@ export function routeLabel(path: string, status: number): string {
     }
     out.push(UUID.test(s) || VALUE.test(s) ? ":id" : s.length > 40 ? ":id" : s);
     const before = out.slice(0, i + 1).join("/");
-    // Files of a SCORM package, build assets, stored files: the rest of the path is a file name.
-    if (/^(learn\/(assets|scorm\/:id|files)|api\/lms-storage\/v1\/scorm\/:id)$/.test(before)) {
+    // Files of a SCORM package (on the content origin, decision 040, and from the API), build assets,
+    // stored files: the rest of the path is a file name.
+    if (/^(learn\/(assets|files)|scorm\/:id|api\/lms-storage\/v1\/scorm-content\/:id)$/.test(before)) {
       out.push("*");
       break;
     }

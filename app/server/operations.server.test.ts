@@ -127,7 +127,11 @@ describe("metrics", () => {
     expect(routeLabel(`/api/lms/v1/users/me/objective-workflows/${id}/activity-workflows/${id}`, 200)).toBe(
       "/api/lms/v1/users/me/objective-workflows/:id/activity-workflows/:id",
     );
-    expect(routeLabel(`/learn/scorm/${id}/shared/launch.html`, 200)).toBe("/learn/scorm/:id/*");
+    const grant = "Ab9-_x".repeat(16); // a content grant: 96 characters of base64url
+    expect(routeLabel(`/scorm/${grant}/shared/launch.html`, 200)).toBe("/scorm/:id/*");
+    expect(routeLabel(`/api/lms-storage/v1/scorm-content/${grant}/a/b.js`, 200)).toBe(
+      "/api/lms-storage/v1/scorm-content/:id/*",
+    );
     expect(routeLabel("/learn/assets/entry.client-AbC123.js", 200)).toBe("/learn/assets/*");
     expect(routeLabel("/learn/certificate/LA-ABCD-EFGH-JKMN-PQRS", 200)).toBe("/learn/certificate/:id");
     expect(routeLabel("/wp-admin/setup.php", 404)).toBe("(not found)");

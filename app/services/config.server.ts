@@ -16,6 +16,7 @@ const schema = z.object({
   OIDC_CLIENT_SECRET: z.string().min(1),
   OIDC_SCOPES: z.string().default("openid profile email lms"),
   LMS_API_URL: z.url().optional(),
+  CONTENT_URL: z.url({ protocol: /^https?$/ }).default("http://127.0.0.1:3001"),
   PLATFORM_URL: z.string().default("/platform"),
   ADMIN_URL: z.string().default("/admin"),
   SIGN_UP_URL: z.string().optional(),
@@ -30,6 +31,8 @@ export interface AppConfig {
   appUrl: string;
   sessionSecret: string;
   oidc: { issuer: string; clientId: string; clientSecret: string; scopes: string[]; embedded: boolean };
+  /** The content origin where SCORM packages run (CONTENT_URL, issue 29 item 1, decision 040). */
+  contentOrigin: string;
   /** An external LMS API (spec 7), or null for the embedded one in this process. */
   lmsApiUrl: string | null;
   platformUrl: string;
@@ -77,6 +80,7 @@ export function parseAppConfig(
       embedded: extra.oidcEmbedded ?? false,
     },
     lmsApiUrl: e.LMS_API_URL ? e.LMS_API_URL.replace(/\/$/, "") : null,
+    contentOrigin: new URL(e.CONTENT_URL).origin,
     platformUrl: e.PLATFORM_URL,
     adminUrl: e.ADMIN_URL,
     signUpUrl: e.SIGN_UP_URL ?? null,

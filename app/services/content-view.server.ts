@@ -193,6 +193,7 @@ export async function loadContentView(input: ContentViewInput): Promise<{
               // Issue 26: a locked attempt launches no tool (the API would refuse the launch too).
               launch:
                 readOnly || proctorLock ? null : { workflowId: workflow.id, displayMode: agg.objective.displayMode },
+              contentOrigin: input.config.contentOrigin,
             }),
           ] as const,
       ),

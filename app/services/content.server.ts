@@ -33,6 +33,8 @@ export async function activityBody(
     workflowId?: string;
     /** Where an LTI activity launches from (an attempt in progress); null when reviewing. */
     launch?: { workflowId: string; displayMode: DisplayMode } | null;
+    /** Where SCORM packages run (CONTENT_URL's origin, decision 040). */
+    contentOrigin?: string;
   },
 ): Promise<ActivityBody> {
   const a = node.childActivity;
@@ -95,6 +97,7 @@ export async function activityBody(
     return {
       kind: "scorm",
       workflowId: ctx.workflowId ?? null,
+      contentOrigin: ctx.contentOrigin ?? "",
       runtime,
       inProgress: aw?.state === ActivityWorkflowState.inProgress,
     };

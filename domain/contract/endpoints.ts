@@ -189,14 +189,16 @@ export const endpoints = {
       `${LMS}/users/me/objective-workflows/${seg(workflowId)}/activity-paths/${seg(activityPathId)}/participants/query`,
     ),
 
-  /** Issue 15: a SCORM activity's package and what the learner left in each SCO (resume). */
+  /** Issue 15, issue 30: a SCORM activity's package and what each SCO's next launch starts from. */
   scormRuntime: (workflowId: string, activityWorkflowId: string) =>
     get<ScormRuntime>(
       `${SCORM}/users/me/objective-workflows/${seg(workflowId)}/activity-workflows/${seg(activityWorkflowId)}/runtime`,
     ),
-  /** Issue 15: a file of an activity's SCORM package (same-origin through /learn/scorm/…). */
-  scormFile: (activityId: string, path: string) =>
-    get<never>(`${STORAGE}/scorm/${seg(activityId)}/${path.split("/").map(seg).join("/")}`),
+  /**
+   * Issue 29 item 1: a file of a SCORM package for the content origin, under the grant the runtime
+   * answer carries (no session; decision 040). `path` is already URL-encoded as the browser sent it.
+   */
+  scormContentFile: (token: string, path: string) => get<never>(`${STORAGE}/scorm-content/${seg(token)}/${path}`),
 
   // 7.4 Activity tree.
   activityTree: (workflowId: string) =>

@@ -121,7 +121,7 @@ export async function expectNoReact(page: Page) {
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
 /** Serious and critical findings of axe on a page, as "rule: help (targets)". */
-async function seriousFindings(page: Page): Promise<string[]> {
+export async function seriousFindings(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
@@ -132,13 +132,13 @@ async function seriousFindings(page: Page): Promise<string[]> {
 const lngCookieValue = (lng: string) => encodeURIComponent(Buffer.from(JSON.stringify(lng)).toString("base64"));
 
 /**
- * axe on the page as the test has it, then (issue 25 item 7) on the same address at 390 px and on a
- * desktop, in English and in Arabic — the four variants a phone user and an Arabic reader see. axe-core
- * needs script to run: in the no-JavaScript project each page is opened in a script-enabled context
- * with the same cookies whose own scripts are blocked (without hydration it is the same markup). Pass
- * `{ variants: false }` for a page whose address cannot be opened again (a one-time link).
+ * axe on the page as the test has it. axe-core needs script to run: in the no-JavaScript project the
+ * page is opened in a script-enabled context with the same cookies whose own scripts are blocked
+ * (without hydration it is the same markup). Every route is also checked at 390 px and on a desktop,
+ * in English and in Arabic, by the walk (phone-walk.spec.ts, issue 25 item 7); `{ variants: true }`
+ * checks those four variants of this page's state too (a state the walk does not reach).
  */
-export async function expectAccessible(page: Page, options: { variants?: boolean } = {}) {
+export async function expectAccessible(page: Page, options: { variants?: boolean } = { variants: false }) {
   const jsOff = base.info().project.use.javaScriptEnabled === false;
   const browser = page.context().browser()!;
   const url = page.url();
@@ -160,9 +160,8 @@ export async function expectAccessible(page: Page, options: { variants?: boolean
   };
   if (jsOff) await check(null, null);
   else findings.push(...(await seriousFindings(page)));
-  // The other widths and languages of this page state: in the JavaScript project (the axe walk,
-  // axe-walk.spec.ts, covers every route's variants without JavaScript too), to keep the suite's time.
-  if (options.variants !== false && !jsOff) {
+  // The other widths and languages of this page state, when asked: in the JavaScript project.
+  if (options.variants === true && !jsOff) {
     // Three more pages to open and check: time of their own, so a test near its limit is not cut short.
     base.info().setTimeout(base.info().timeout + 45_000);
     const current = (await page.locator("html").getAttribute("lang")) ?? "en-US";

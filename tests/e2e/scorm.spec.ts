@@ -18,6 +18,12 @@ async function openCourse(page: Page, learner: Learner, name: string) {
   await expect(page).toHaveURL(/\/view\/content/);
 }
 
+/**
+ * The running SCO: the player's frame (named by the SCO's title) holds the launcher on the content
+ * origin, whose own frame holds the SCO (decision 040).
+ */
+const sco = (page: Page, title: string) => page.frameLocator(`iframe[title="${title}"]`).frameLocator("iframe#sco");
+
 /** The player's first commit reaching the server (the SCO has initialised). */
 const firstCommit = (page: Page) => page.waitForResponse((r) => r.url().includes("/learn/scorm-runtime/") && r.ok());
 
@@ -51,7 +57,7 @@ async function openQuiz(page: Page, learner: Learner, jsEnabled: boolean) {
     return null;
   }
   await initialised;
-  return page.frameLocator('iframe[title="Gifts and hospitality quiz"]');
+  return sco(page, "Gifts and hospitality quiz");
 }
 
 /** Takes the browser offline, answers in the quiz, and checks the learner is told the answers wait. */
@@ -77,7 +83,7 @@ test.describe("SCORM 1.2 quiz", () => {
     await expectAccessible(page);
 
     await page.reload();
-    const again = page.frameLocator('iframe[title="Gifts and hospitality quiz"]');
+    const again = sco(page, "Gifts and hospitality quiz");
     await expect(again.getByLabel("Decline it and tell your manager")).toBeChecked();
     await expect(again.getByLabel("Yes, it is modest hospitality")).toBeChecked();
     await again.getByLabel("A facilitation payment, which is forbidden").check();
@@ -100,7 +106,7 @@ test.describe("SCORM 1.2 quiz", () => {
     await context.setOffline(false);
     await expect(page.getByRole("status").filter({ hasText: "Your progress is saved." })).toBeVisible();
     await page.reload();
-    const again = page.frameLocator('iframe[title="Gifts and hospitality quiz"]');
+    const again = sco(page, "Gifts and hospitality quiz");
     await expect(again.getByLabel("Decline it and tell your manager")).toBeChecked();
     await expect(again.getByLabel("Yes, it is modest hospitality")).toBeChecked();
   });
@@ -123,15 +129,13 @@ test.describe("SCORM 1.2 quiz", () => {
     const sent = firstCommit(next);
     await next.goto(url);
     await sent;
-    const again = next.frameLocator('iframe[title="Gifts and hospitality quiz"]');
+    const again = sco(next, "Gifts and hospitality quiz");
     await expect(again.getByLabel("Decline it and tell your manager")).toBeChecked();
     await expect(next.getByRole("status").filter({ hasText: "Your progress is saved." })).toBeVisible();
     // And the server has it: with the browser's storage cleared, the answer still comes back.
     await next.evaluate(() => localStorage.clear());
     await next.reload();
-    await expect(
-      next.frameLocator('iframe[title="Gifts and hospitality quiz"]').getByLabel("Decline it and tell your manager"),
-    ).toBeChecked();
+    await expect(sco(next, "Gifts and hospitality quiz").getByLabel("Decline it and tell your manager")).toBeChecked();
   });
 });
 
@@ -148,18 +152,18 @@ test.describe("SCORM 2004 lesson", () => {
     if (!jsEnabled) return expectNeedsJavaScript(page);
     const toc = page.getByRole("navigation", { name: "Parts of this package" });
     await expect(toc.getByRole("button", { name: "How phishing works" })).toHaveAttribute("aria-current", "step");
-    const read = page.frameLocator('iframe[title="How phishing works"]');
+    const read = sco(page, "How phishing works");
     await read.getByRole("button", { name: "Next page" }).click();
     await expect(read.getByRole("heading", { name: "Page 2 of 3: the signs" })).toBeVisible();
     await expect(page.getByRole("status").filter({ hasText: "Your progress is saved." })).toBeVisible();
 
     await page.reload();
-    const back = page.frameLocator('iframe[title="How phishing works"]');
+    const back = sco(page, "How phishing works");
     await expect(back.getByRole("heading", { name: "Page 2 of 3: the signs" })).toBeVisible();
     await back.getByRole("button", { name: "Next page" }).click();
     await back.getByRole("button", { name: "Continue to the check" }).click();
     // adl.nav.request "continue" launched the next SCO.
-    const check = page.frameLocator('iframe[title="Check your knowledge"]');
+    const check = sco(page, "Check your knowledge");
     await check.getByLabel("Probably phishing").check();
     await check.getByLabel('Report it with "Report phishing"').check();
     await check.getByRole("button", { name: "Submit" }).click();

@@ -1,6 +1,6 @@
 /**
  * Issue 25: every route of app/routes.ts, with the demo data that reaches it — the walk of the overflow
- * test (overflow.spec.ts, `npm run overflow`) and of the phone-width axe runs. A route added to
+ * test (phone-walk.spec.ts, `npm run overflow`), with axe at 390 and 1280 px. A route added to
  * app/routes.ts without a stop or a reason here fails `walkCoversEveryRoute`.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";

@@ -16,6 +16,7 @@ import { startTestS3, type TestS3 } from "../fixtures/s3";
 import { openFileStore } from "../../api/files/object-store";
 import { zipFolder } from "../../api/scorm/zip-folder";
 import * as s from "../../api/db/schema";
+import { contentKeyOf, signContentGrant } from "../../api/scorm/content-token";
 
 let t: TestApi;
 let s3: TestS3;
@@ -104,22 +105,30 @@ describe("SCORM packages in the bucket", () => {
     expect(keys).toContain(`lms/scorm/${imported.id}/imsmanifest.xml`);
     expect(existsSync(join(dataDir, "storage", "scorm"))).toBe(false);
 
-    const path = `/api/lms-storage/v1/scorm/${a.id}/imsmanifest.xml`;
-    const file = await get(path, "ada");
+    // The content origin reads the files under the learner's grant (decision 040), with no session.
+    const grant = (user: string) =>
+      signContentGrant(contentKeyOf({}), {
+        packageId: imported.id,
+        activityId: a.id,
+        userId: (t.users as Record<string, string>)[user]!,
+        expires: Math.floor(Date.now() / 1000) + 3600,
+      });
+    const path = `/api/lms-storage/v1/scorm-content/${grant("ada")}/imsmanifest.xml`;
+    const file = await get(path, null);
     expect(file.status).toBe(200);
     expect(file.headers.get("content-type")).toMatch(/xml/);
     const manifest = await file.text();
     expect(manifest).toContain("<manifest");
-    const part = await get(path, "ada", { Range: "bytes=5-9" });
+    const part = await get(path, null, { Range: "bytes=5-9" });
     expect(part.status).toBe(206);
     expect(await part.text()).toBe(manifest.slice(5, 10));
-    expect((await get(path, "ada", {}, "HEAD")).headers.get("content-length")).toBe(
-      String(Buffer.byteLength(manifest)),
-    );
+    expect((await get(path, null, {}, "HEAD")).headers.get("content-length")).toBe(String(Buffer.byteLength(manifest)));
     // Grace is not enrolled; a file the package does not have is 404, and so is a path that climbs out.
-    expect((await get(path, "grace")).status).toBe(403);
-    expect((await get(`/api/lms-storage/v1/scorm/${a.id}/nothing.html`, "ada")).status).toBe(404);
-    expect((await get(`/api/lms-storage/v1/scorm/${a.id}/..%2F..%2Fsecrets.json`, "ada")).status).toBe(404);
+    expect((await get(`/api/lms-storage/v1/scorm-content/${grant("grace")}/imsmanifest.xml`, null)).status).toBe(403);
+    expect((await get(`/api/lms-storage/v1/scorm-content/${grant("ada")}/nothing.html`, null)).status).toBe(404);
+    expect((await get(`/api/lms-storage/v1/scorm-content/${grant("ada")}/..%2F..%2Fsecrets.json`, null)).status).toBe(
+      404,
+    );
 
     // A refused package leaves nothing in the bucket.
     const before = (await s3.keys("lms/scorm/")).length;

@@ -9,6 +9,7 @@ import { createCourse, enrolUser } from "../fixtures/courses";
 import * as s from "../../api/db/schema";
 import { storageDir } from "../../api/files/roots";
 import { zipFolder } from "../../api/scorm/zip-folder";
+import { contentKeyOf, signContentGrant, type ContentGrant } from "../../api/scorm/content-token";
 
 let t: TestApi;
 let tenantId: string;
@@ -46,8 +47,24 @@ async function post(api: TestApi, zipPath: string, query: string, user: string) 
 }
 const upload = (zipPath: string, query = `course=${courseCode}`, user = "admin") => post(t, zipPath, query, user);
 
+/**
+ * The grant the runtime answer hands a learner (decision 040): the content origin reads the package's
+ * files under it, with no session. Signed here with the in-process API's own key.
+ */
+async function grant(user = "ada", over: Partial<ContentGrant> = {}) {
+  const [activity] = await t.database.db.select().from(s.activities).where(eq(s.activities.id, activityId));
+  const packageId = (activity.content as { scorm: { packageId: string } }).scorm.packageId;
+  const userId = (t.users as Record<string, string>)[user];
+  return signContentGrant(contentKeyOf({}), {
+    packageId,
+    activityId,
+    userId,
+    expires: Math.floor(Date.now() / 1000) + 3600,
+    ...over,
+  });
+}
 const fileOf = async (path: string, user = "ada", headers: Record<string, string> = {}) =>
-  t.request("GET", `/api/lms-storage/v1/scorm/${activityId}/${path}`, { token: await t.token(user), headers });
+  t.request("GET", `/api/lms-storage/v1/scorm-content/${await grant(user)}/${path}`, { headers });
 
 describe("importing a SCORM package (issue 15 item 1)", () => {
   it("imports a 1.2 package into the course's activity and serves its files to the enrolled learner", async () => {
@@ -76,11 +93,22 @@ describe("importing a SCORM package (issue 15 item 1)", () => {
     expect((await fileOf("style.css")).headers.get("content-type")).toMatch(/^text\/css/);
   });
 
-  it("serves nothing to a learner without the course, or outside the package", async () => {
+  it("serves nothing to a learner without the course, outside the package, or under a grant that is not good", async () => {
     expect((await fileOf("quiz.html", "grace")).status).toBe(403);
     expect((await fileOf("missing.html")).status).toBe(404);
     expect((await fileOf("..%2F..%2Fpackage.json")).status).toBe(404);
-    expect((await t.request("GET", `/api/lms-storage/v1/scorm/${activityId}/quiz.html`)).status).toBe(401);
+    const path = (token: string) => `/api/lms-storage/v1/scorm-content/${token}/quiz.html`;
+    // Expired, forged, garbled: 403; a grant for a package the activity no longer runs: 404.
+    expect(
+      (await t.request("GET", path(await grant("ada", { expires: Math.floor(Date.now() / 1000) - 1 })))).status,
+    ).toBe(403);
+    const good = await grant();
+    const forged = good.slice(0, -2) + (good.endsWith("AA") ? "BB" : "AA");
+    expect((await t.request("GET", path(forged))).status).toBe(403);
+    expect((await t.request("GET", path("x".repeat(96)))).status).toBe(403);
+    expect(
+      (await t.request("GET", path(await grant("ada", { packageId: "00000000-0000-4000-8000-000000000000" })))).status,
+    ).toBe(404);
   });
 
   it("imports a 2004 multi-SCO package over the previous one", async () => {

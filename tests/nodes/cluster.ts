@@ -167,6 +167,10 @@ export async function startCluster(options: {
         E2E_FIXTURES: "1",
         PORT: String(port),
         APP_URL: appUrl,
+        // The content origin (decision 040) through the same proxy under the other loopback name, as
+        // a content host name would be in production: every node serves it on its own port (none apart).
+        CONTENT_URL: `http://127.0.0.1:${ports.balancer}`,
+        CONTENT_PORT: "0",
         DATA_DIR: dataDir,
         DATABASE_URL: database.url,
         METRICS_PORT: String(metricsPort),

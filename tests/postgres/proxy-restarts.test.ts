@@ -21,6 +21,7 @@ import { startCluster, PORTS, type Cluster } from "../nodes/cluster";
 import { ObjectiveState } from "../../domain/vocabulary";
 import { LMS_API_RESOURCE } from "../../api/runtime";
 import { zipFolder } from "../../api/scorm/zip-folder";
+import { contentKeyFromSessionSecret, signContentGrant } from "../../api/scorm/content-token";
 
 const server = process.env.TEST_DATABASE_URL;
 /** Ports of their own, beside the browser tests' cluster: 3530–3535. */
@@ -507,8 +508,17 @@ describe.skipIf(!server)("two nodes behind nginx", () => {
       }),
     });
     const learner = (await made.json()) as { id: string; email: string };
-    const path = `${cluster.appUrl}/api/lms-storage/v1/scorm/${imported.activityId}/imsmanifest.xml`;
-    const headers = { Authorization: `Bearer ${await tokenFor(learner)}`, "x-node": "B" };
+    // The content origin reads the files under the learner's grant (decision 040), signed with the
+    // deployment's key (derived from the session secret both nodes share), with no session.
+    const [secret] = await sql<{ value: string }>("select value from deployment_secrets where name = 'session-secret'");
+    const grant = signContentGrant(Buffer.from(contentKeyFromSessionSecret(secret.value), "base64url"), {
+      packageId: imported.id,
+      activityId: imported.activityId,
+      userId: learner.id,
+      expires: Math.floor(Date.now() / 1000) + 3600,
+    });
+    const path = `${cluster.appUrl}/api/lms-storage/v1/scorm-content/${grant}/imsmanifest.xml`;
+    const headers = { "x-node": "B" };
     const whole = await fetch(path, { headers });
     const text = await whole.text();
     expect([whole.status, whole.headers.get("x-served-by")]).toEqual([200, "B"]);

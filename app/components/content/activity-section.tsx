@@ -3,7 +3,7 @@ import { textLanguage } from "#domain/locales";
 import { Suspense } from "react";
 import { Form } from "react-router";
 import type { SubmissionResult } from "@conform-to/react";
-import { ActivityKind, ActivityWorkflowState, ObjectiveState } from "#domain/vocabulary";
+import { ActivityKind, ActivityType, ActivityWorkflowState, ObjectiveState } from "#domain/vocabulary";
 import { INTENT } from "~/common/forms/intents";
 import { useTranslation } from "~/common/i18n";
 import type { ContentItem, ContentView } from "~/common/views/content";
@@ -39,8 +39,9 @@ function ActivityActions({ d, item }: { d: ContentView; item: ContentItem }) {
   if (aw && aw.state !== ActivityWorkflowState.inProgress) return null;
   // A collaborative activity is started (mode chosen) and submitted for the group in its team panel.
   if (a.supportCollaborativeMode && (!aw || aw.groupActivityWorkflowId)) return null;
-  // A SCORM package finishes itself (LMSFinish/Terminate with its result, issue 15).
-  if (aw && d.bodies[item.node.activityPathId]?.kind === "scorm") return null;
+  // A SCORM package finishes itself (LMSFinish/Terminate with its result, issue 15): "Mark as done" never
+  // shows on one, whatever its body is (issue 30 item 7; the API refuses it too).
+  if (aw && (a.type === ActivityType.Scorm || d.bodies[item.node.activityPathId]?.kind === "scorm")) return null;
   // Issue 26: the tool that grades the activity finishes it (its launch starts it): nothing to press here.
   if (a.gradedByTool) return null;
   return (

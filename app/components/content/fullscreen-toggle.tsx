@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "~/common/i18n";
 
 /** Spec 3 supportFullscreenView: the activity panel in full screen and back (the Fullscreen API needs JavaScript). */
-export function FullscreenToggle({ target }: { target: React.RefObject<HTMLElement | null> }) {
+export default function FullscreenToggle({ target }: { target: React.RefObject<HTMLElement | null> }) {
   const { t } = useTranslation();
   const [on, setOn] = useState(false);
   useEffect(() => {

@@ -41,16 +41,16 @@ export class CommitQueue {
     }
   }
 
-  /** The newest data of each SCO that only this browser has yet (from a previous visit), to resume from. */
-  unsent(): Record<string, Record<string, string>> {
-    return Object.fromEntries(this.queue.map((c) => [c.scoId, c.cmi]));
+  /** The newest commit of each SCO that only this browser has yet (from a previous visit), to resume from. */
+  unsent(): Record<string, ScormCommit> {
+    return Object.fromEntries(this.queue.map((c) => [c.scoId, c]));
   }
 
-  /** Queues one commit of a SCO's kept data. */
-  push(scoId: string, cmi: Record<string, string>, finish: boolean) {
-    const sequence = (this.sequences.get(scoId) ?? 0) + 1;
-    this.sequences.set(scoId, sequence);
-    this.queue.push({ scoId, sequence, cmi, ...(finish ? { finish } : {}) });
+  /** Queues one commit of a SCO's kept data (its sequence number is the queue's to give). */
+  push(commit: Omit<ScormCommit, "sequence">) {
+    const sequence = (this.sequences.get(commit.scoId) ?? 0) + 1;
+    this.sequences.set(commit.scoId, sequence);
+    this.queue.push({ ...commit, sequence });
     this.persist();
     this.onStatus("pending");
     void this.flush();
@@ -68,7 +68,8 @@ export class CommitQueue {
   private stored(): ScormCommit[] {
     try {
       const value: unknown = JSON.parse(localStorage.getItem(this.storageKey) ?? "[]");
-      return Array.isArray(value) ? value.filter(isCommit) : [];
+      // Commits kept before attempts were counted belong to the first attempt.
+      return Array.isArray(value) ? value.filter(isCommit).map((c) => ({ ...c, attempt: c.attempt ?? 1 })) : [];
     } catch {
       return []; // storage off (a locked-down browser) or garbled: nothing kept
     }
@@ -134,6 +135,7 @@ function isCommit(value: unknown): value is ScormCommit {
     typeof c.scoId === "string" &&
     Number.isInteger(c.sequence) &&
     typeof c.cmi === "object" &&
-    c.cmi !== null
+    c.cmi !== null &&
+    (c.attempt === undefined || Number.isInteger(c.attempt))
   );
 }
