@@ -28,7 +28,9 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000,
+  // A test with two learners or several sign-ins takes 20–35 s on a busy two-core machine (expectAccessible
+  // no longer adds its 45 s for the four variants: the walk checks those, decision 035).
+  timeout: 60_000,
   expect: { timeout: 7_000 },
   reporter: process.env.PW_JSON_OUTPUT ? [["list"], ["json", { outputFile: process.env.PW_JSON_OUTPUT }]] : [["list"]],
   use: {
