@@ -149,9 +149,12 @@ export function ltiPlatformRoutes() {
       let raw: Record<string, unknown>;
       if (type.startsWith("application/x-www-form-urlencoded"))
         raw = Object.fromEntries(new URLSearchParams(await c.req.text()));
-      else if (type.startsWith("application/json"))
-        raw = (await c.req.json().catch(() => ({}))) as Record<string, unknown>;
-      else throw oauthError(400, "invalid_request", "Send the token request as application/x-www-form-urlencoded.");
+      else if (type.startsWith("application/json")) {
+        const json: unknown = await c.req.json().catch(() => ({}));
+        // `null`, a number or an array is valid JSON but no token request.
+        raw =
+          json !== null && typeof json === "object" && !Array.isArray(json) ? (json as Record<string, unknown>) : {};
+      } else throw oauthError(400, "invalid_request", "Send the token request as application/x-www-form-urlencoded.");
       const parsed = tokenRequestSchema.safeParse(raw);
       if (!parsed.success)
         throw oauthError(

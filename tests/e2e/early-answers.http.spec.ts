@@ -21,18 +21,29 @@ function send(base: URL, method: string, path: string, headers: Record<string, s
 test("the front's early answers carry the security headers of every page", async ({ baseURL }) => {
   const base = new URL(baseURL!);
   const crossSite = { Origin: "https://evil.example", "Sec-Fetch-Site": "cross-site", "Content-Length": "0" };
-  const cases: [string, string, string, Record<string, string>, number][] = [
-    ["a cross-origin POST to a page", "POST", "/learn/feedback", crossSite, 403],
-    ["a cross-origin POST to the API", "POST", "/api/lms/v1/create-discussion-posts", crossSite, 403],
-    ["a cross-origin POST to the provider's sign-out confirmation", "POST", "/idp/session/end/confirm", crossSite, 403],
-    ["a body declared too large", "POST", "/learn/feedback", { "Content-Length": String(50 * 1024 * 1024) }, 413],
-    ["an address too long", "GET", `/learn/courses?keyword=${"a".repeat(9000)}`, {}, 414],
+  // The app's pages send the origin alone to other sites; the provider's pages (its refusal is one, in
+  // the visitor's language) send no referrer off their origin at all — stricter, never missing.
+  const app = "strict-origin-when-cross-origin";
+  const provider = "same-origin";
+  const cases: [string, string, string, Record<string, string>, number, string][] = [
+    ["a cross-origin POST to a page", "POST", "/learn/feedback", crossSite, 403, app],
+    ["a cross-origin POST to the API", "POST", "/api/lms/v1/create-discussion-posts", crossSite, 403, app],
+    [
+      "a cross-origin POST to the provider's sign-out confirmation",
+      "POST",
+      "/idp/session/end/confirm",
+      crossSite,
+      403,
+      provider,
+    ],
+    ["a body declared too large", "POST", "/learn/feedback", { "Content-Length": String(50 * 1024 * 1024) }, 413, app],
+    ["an address too long", "GET", `/learn/courses?keyword=${"a".repeat(9000)}`, {}, 414, app],
   ];
-  for (const [name, method, path, headers, status] of cases) {
+  for (const [name, method, path, headers, status, referrerPolicy] of cases) {
     const res = await send(base, method, path, headers);
     expect(res.status, name).toBe(status);
     expect(res.headers["x-content-type-options"], name).toBe("nosniff");
-    expect(res.headers["referrer-policy"], name).toBe("strict-origin-when-cross-origin");
+    expect(res.headers["referrer-policy"], name).toBe(referrerPolicy);
     expect(String(res.headers["content-security-policy"]), name).toContain("frame-ancestors");
   }
 });

@@ -313,6 +313,15 @@ describe("Assignment and Grade Services: token endpoint, line items, scores (AGS
         })
       ).status,
     ).toBe(400);
+    // JSON that is no object (the fuzz found `null` a 500): an OAuth error, never a crash.
+    for (const body of ["null", "[]", "7", '"x"']) {
+      const res = await t.request("POST", "/api/lti/v1/token", {
+        body,
+        headers: { "Content-Type": "application/json" },
+      });
+      expect(res.status, body).toBe(400);
+      expect((await res.json()).title, body).toBe("invalid_request");
+    }
 
     // An expired access token: the clock moves past its hour.
     const lab = await (await serviceToken("lab", LTI_SCOPE.score)).json();
