@@ -184,6 +184,7 @@ if (!unitOnly) {
     });
     if (existsSync(ctsOut)) {
       const r = JSON.parse(readFileSync(ctsOut, "utf8"));
+      playwrightFailures(r, "conformance");
       passed += (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0);
       failed += r.stats?.unexpected ?? 0;
       if (ctsStatus !== 0 && !(r.stats?.unexpected > 0)) failed += 1;

@@ -41,13 +41,14 @@ describe("temporary files left by killed writers (issue 29 item 4)", () => {
     const storage = join(root, "storage");
     const message = uuid();
     const pkg = uuid();
+    // Writers with a process id no process can have (above pid_max): gone, whatever runs beside the test.
     const leftovers = [
-      put(join(storage, "chat", message, `${uuid()}.31337.tmp`), 512 * 1024),
-      put(join(storage, "chat", message, `${uuid()}.31337.tmp`), 1536 * 1024),
-      put(join(storage, "certificates", "c.pdf.31337.1700000000000.tmp")),
+      put(join(storage, "chat", message, `${uuid()}.99999999.tmp`), 512 * 1024),
+      put(join(storage, "chat", message, `${uuid()}.99999999.tmp`), 1536 * 1024),
+      put(join(storage, "certificates", "c.pdf.99999999.1700000000000.tmp")),
       put(join(storage, "scorm", `${uuid()}.tmp`, "index.html")),
-      put(join(root, "outbox", "2026-11-26-x.eml.31337.abcdef12.tmp")),
-      put(join(root, "secrets.json.31337.abcdef12.tmp")),
+      put(join(root, "outbox", "2026-11-26-x.eml.99999999.abcdef12.tmp")),
+      put(join(root, "secrets.json.99999999.abcdef12.tmp")),
     ];
     const kept = [
       put(join(storage, "chat", message, uuid())),

@@ -73,7 +73,9 @@ export interface SweepOptions {
 export async function sweepTemporaryFiles(dataDir: string, options: SweepOptions): Promise<number> {
   const now = options.now ?? Date.now();
   let removed = 0;
-  const stale = async (path: string) => now - (await newestChange(path)) >= options.olderThanMs;
+  // 0 means every one, whatever its time says (a file's mtime can be a moment ahead of Date.now()).
+  const stale = async (path: string) =>
+    options.olderThanMs <= 0 || now - (await newestChange(path)) >= options.olderThanMs;
   /** `into(relative)`: whether to look inside a folder (its path under the swept root). */
   const sweep = async (root: string, relative: string, into: (relative: string) => boolean) => {
     const dir = relative ? join(root, relative) : root;

@@ -1,3 +1,4 @@
+import { PRIORITY_VALUES, PROGRESS_VALUES } from "#domain/vocabulary";
 import { useEffect, useRef } from "react";
 import { Form, Link, useNavigation, useSubmit } from "react-router";
 import { useTranslation } from "~/common/i18n";
@@ -8,6 +9,54 @@ export interface FilterSection {
   label: string;
   options: { value: string; label: string }[];
   selected: string[];
+}
+
+type Named = { id: string; name: string };
+
+/** What a loader gives of My courses' filters (spec 2.3): the options it read and the values chosen. */
+export interface CourseFilterChoices {
+  collection: { options: Named[]; selected: string[] };
+  term: { options: Named[]; selected: string[] };
+  courseProgress: { selected: string[] };
+  coursePriority: { selected: string[] };
+  categories: (Named & { attributes: Named[]; selected: string[] })[];
+}
+
+/** The filter drawer's sections of My courses, and of Grades, which filters the same way (issue 31). */
+export function myCoursesFilterSections(d: CourseFilterChoices, t: (key: string) => string): FilterSection[] {
+  const sections: FilterSection[] = [
+    {
+      param: "collection",
+      label: t("coursesFilterDrawer.collection"),
+      options: d.collection.options.map((o) => ({ value: o.id, label: o.name })),
+      selected: d.collection.selected,
+    },
+    {
+      param: "term",
+      label: t("coursesFilterDrawer.term"),
+      options: d.term.options.map((o) => ({ value: o.id, label: o.name })),
+      selected: d.term.selected,
+    },
+    {
+      param: "courseProgress",
+      label: t("coursesFilterDrawer.progress"),
+      options: PROGRESS_VALUES.map((v) => ({ value: v, label: t(`coursesFilterDrawer.progressValues.${v}`) })),
+      selected: d.courseProgress.selected,
+    },
+    {
+      param: "coursePriority",
+      label: t("coursesFilterDrawer.priority"),
+      options: PRIORITY_VALUES.map((v) => ({ value: v, label: t(`coursesFilterDrawer.priorityValues.${v}`) })),
+      selected: d.coursePriority.selected,
+    },
+    ...d.categories.map((c) => ({
+      param: `category[${c.id}]`,
+      label: c.name,
+      options: c.attributes.map((a) => ({ value: a.id, label: a.name })),
+      selected: c.selected,
+    })),
+  ];
+  return sections.filter((s) => s.options.length > 0);
 }
 
 const SEARCH_DEBOUNCE_MS = 500;

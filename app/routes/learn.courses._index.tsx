@@ -2,7 +2,6 @@ import { data, redirect, useLoaderData, useLocation } from "react-router";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.courses._index";
 import { countActiveFilters } from "#domain/courses";
-import { PRIORITY_VALUES, PROGRESS_VALUES } from "#domain/vocabulary";
 import { workflowStateLabelKey } from "#domain/lifecycle";
 import { state } from "~/services/request.server";
 import { courseEvents, record } from "~/services/analytics.server";
@@ -26,7 +25,13 @@ import { rememberList } from "~/services/breadcrumbs.server";
 import { cameFromOwnPages } from "~/services/auth.server";
 import { startCourse } from "~/services/course.server";
 import { CourseCard } from "~/components/course-card";
-import { CollectionChips, FilterDrawer, Pagination, SearchBox, type FilterSection } from "~/components/course-filters";
+import {
+  CollectionChips,
+  FilterDrawer,
+  myCoursesFilterSections,
+  Pagination,
+  SearchBox,
+} from "~/components/course-filters";
 import { endpoints, type Endpoint } from "#domain/contract/endpoints";
 
 export const handle = {
@@ -191,38 +196,7 @@ export default function MyCourses() {
   const { t } = useTranslation();
   const location = useLocation();
   const params = new URLSearchParams(location.search);
-  const sections: FilterSection[] = [
-    {
-      param: "collection",
-      label: t("coursesFilterDrawer.collection"),
-      options: d.sections.collection.options.map((o) => ({ value: o.id, label: o.name })),
-      selected: d.sections.collection.selected,
-    },
-    {
-      param: "term",
-      label: t("coursesFilterDrawer.term"),
-      options: d.sections.term.options.map((o) => ({ value: o.id, label: o.name })),
-      selected: d.sections.term.selected,
-    },
-    {
-      param: "courseProgress",
-      label: t("coursesFilterDrawer.progress"),
-      options: PROGRESS_VALUES.map((v) => ({ value: v, label: t(`coursesFilterDrawer.progressValues.${v}`) })),
-      selected: d.sections.courseProgress.selected,
-    },
-    {
-      param: "coursePriority",
-      label: t("coursesFilterDrawer.priority"),
-      options: PRIORITY_VALUES.map((v) => ({ value: v, label: t(`coursesFilterDrawer.priorityValues.${v}`) })),
-      selected: d.sections.coursePriority.selected,
-    },
-    ...d.sections.categories.map((c) => ({
-      param: `category[${c.id}]`,
-      label: c.name,
-      options: c.attributes.map((a) => ({ value: a.id, label: a.name })),
-      selected: c.selected,
-    })),
-  ].filter((s) => s.options.length > 0);
+  const sections = myCoursesFilterSections(d.sections, t);
   const searching = d.keyword.length > 0 || d.activeCount > 0;
   return (
     <div className="course-list">

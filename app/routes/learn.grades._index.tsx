@@ -3,7 +3,6 @@ import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.grades._index";
 import { countActiveFilters } from "#domain/courses";
 import { GRADE_SORTS, gradeApiSort, validateGradesQuery } from "#domain/grades";
-import { PRIORITY_VALUES, PROGRESS_VALUES } from "#domain/vocabulary";
 import { endpoints, type Endpoint } from "#domain/contract/endpoints";
 import { state } from "~/services/request.server";
 import { getLocale } from "~/services/i18n.server";
@@ -13,7 +12,13 @@ import { toGradeRow } from "~/services/grades.server";
 import { clearPersistedFilters, persistFilters, readPersistedFilters } from "~/services/preferences.server";
 import { redirectWithToast, type Toast } from "~/services/toast.server";
 import { PAGE_SIZE } from "~/common/constants";
-import { CollectionChips, FilterDrawer, Pagination, SearchBox, type FilterSection } from "~/components/course-filters";
+import {
+  CollectionChips,
+  FilterDrawer,
+  myCoursesFilterSections,
+  Pagination,
+  SearchBox,
+} from "~/components/course-filters";
 import { GradeCourse, GradeSortForm } from "~/components/grades";
 
 export const handle = {
@@ -96,38 +101,7 @@ export default function Grades() {
   const { t } = useTranslation();
   const location = useLocation();
   const params = new URLSearchParams(location.search);
-  const sections: FilterSection[] = [
-    {
-      param: "collection",
-      label: t("coursesFilterDrawer.collection"),
-      options: d.sections.collection.options.map((o) => ({ value: o.id, label: o.name })),
-      selected: d.sections.collection.selected,
-    },
-    {
-      param: "term",
-      label: t("coursesFilterDrawer.term"),
-      options: d.sections.term.options.map((o) => ({ value: o.id, label: o.name })),
-      selected: d.sections.term.selected,
-    },
-    {
-      param: "courseProgress",
-      label: t("coursesFilterDrawer.progress"),
-      options: PROGRESS_VALUES.map((v) => ({ value: v, label: t(`coursesFilterDrawer.progressValues.${v}`) })),
-      selected: d.sections.courseProgress.selected,
-    },
-    {
-      param: "coursePriority",
-      label: t("coursesFilterDrawer.priority"),
-      options: PRIORITY_VALUES.map((v) => ({ value: v, label: t(`coursesFilterDrawer.priorityValues.${v}`) })),
-      selected: d.sections.coursePriority.selected,
-    },
-    ...d.sections.categories.map((c) => ({
-      param: `category[${c.id}]`,
-      label: c.name,
-      options: c.attributes.map((a) => ({ value: a.id, label: a.name })),
-      selected: c.selected,
-    })),
-  ].filter((s) => s.options.length > 0);
+  const sections = myCoursesFilterSections(d.sections, t);
   const searching = d.keyword.length > 0 || d.activeCount > 0;
   return (
     <div className="course-list grades">

@@ -462,9 +462,12 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     const id = await courseIdByName(page, PYTHON);
     await page.setViewportSize({ width: 412, height: 823 });
     if (!jsEnabled) {
-      // Without JavaScript nothing changes after the first paint: the table stays open above the activity.
+      // Without JavaScript nothing changes after the first paint: on a phone the table is closed (CSS
+      // decides by the width; issue 25 item 6), the lesson first and the table one tap away.
       await page.goto(contentUrl(id));
-      await expect(page.locator("details.toc-panel")).toHaveAttribute("open", "");
+      await expect(page.locator("details.toc-panel")).not.toHaveAttribute("open", "");
+      await expect(page.locator("details.toc-panel nav.toc")).toBeHidden();
+      await expect(page.locator(".activity-panel")).toBeVisible();
       return;
     }
     // Every layout shift from the first byte on, as Lighthouse counts them (CLS).
@@ -610,6 +613,7 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     page,
     baseURL,
     learner,
+    jsEnabled,
   }) => {
     await signIn(page, learner);
     const id = await courseIdByName(page, PYTHON);
@@ -625,7 +629,8 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     await expect(page.locator("html")).toHaveAttribute("lang", "ar");
     // (Names are translated: the table of contents is found by its markup here.)
     const panel = page.locator("details.toc-panel");
-    await expect(panel).toHaveAttribute("open", "");
+    // With JavaScript the panel is opened on a wide screen; without it CSS shows its contents from 1280 px.
+    if (jsEnabled) await expect(panel).toHaveAttribute("open", "");
     await expect(panel.locator("nav.toc")).toBeVisible();
     const tocBox = (await panel.boundingBox())!;
     const activityBox = (await page.locator(".activity-panel").boundingBox())!;

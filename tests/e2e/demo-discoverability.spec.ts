@@ -89,7 +89,8 @@ test("the SCORM course she started is one click away and resumes where she left 
   }
   await saved;
   // The two answers she gave before are there again (the package read its suspend data).
-  const quiz = page.frameLocator('iframe[title="Gifts and hospitality quiz"]');
+  // The launcher's frame on the content origin, and the SCO's inside it (decision 040).
+  const quiz = page.frameLocator('iframe[title="Gifts and hospitality quiz"]').frameLocator("iframe#sco");
   await expect(quiz.getByLabel("Decline it and tell your manager")).toBeChecked();
   await expect(quiz.getByLabel("Yes, it is modest hospitality")).toBeChecked();
   await expect(quiz.getByLabel("A facilitation payment, which is forbidden")).not.toBeChecked();
