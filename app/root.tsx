@@ -53,9 +53,6 @@ export function headers({ errorHeaders }: Route.HeadersArgs) {
 export const links: Route.LinksFunction = () => [
   { rel: "stylesheet", href: stylesHref },
   { rel: "icon", href: "/learn/favicon.svg", type: "image/svg+xml" },
-  // Issue 31 item 3: installable. The manifest is fetched with the cookies, so it speaks the learner's language.
-  { rel: "manifest", href: "/learn/manifest.webmanifest", crossOrigin: "use-credentials" },
-  { rel: "apple-touch-icon", href: "/learn/icons/icon-192.png" },
 ];
 
 /** The app's theme colour (the header, the installed app's title bar): --color-primary. */
@@ -68,7 +65,8 @@ const THEME_COLOR = "#1f5fbf";
  * offline page) instead of the router's data requests, which cannot be answered offline. Not in
  * development (no built worker there).
  */
-const REGISTER_SERVICE_WORKER = `if("serviceWorker"in navigator){addEventListener("load",function(){navigator.serviceWorker.register(${JSON.stringify(SERVICE_WORKER_URL)},{scope:${JSON.stringify(SERVICE_WORKER_SCOPE)}}).catch(function(){})});var o=function(){return!navigator.onLine&&!!navigator.serviceWorker.controller};addEventListener("click",function(e){if(o()&&e.target.closest&&e.target.closest("a[href]"))e.stopPropagation()},true);addEventListener("submit",function(e){if(o())e.stopPropagation()},true)}`;
+const registerServiceWorker = () =>
+  `if("serviceWorker"in navigator){addEventListener("load",function(){navigator.serviceWorker.register(${JSON.stringify(SERVICE_WORKER_URL)},{scope:${JSON.stringify(SERVICE_WORKER_SCOPE)}}).catch(function(){})});var o=function(){return!navigator.onLine&&!!navigator.serviceWorker.controller};addEventListener("click",function(e){if(o()&&e.target.closest&&e.target.closest("a[href]"))e.stopPropagation()},true);addEventListener("submit",function(e){if(o())e.stopPropagation()},true)}`;
 
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const locale = getLocale(context);
@@ -157,7 +155,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="theme-color" content={THEME_COLOR} />
+        {/* Issue 31 item 3: installable (the manifest is fetched with the cookies, so it speaks the learner's
+            language). Written by the server only: hydration skips what it does not render in the head. */}
+        {import.meta.env.SSR ? (
+          <>
+            <meta name="theme-color" content={THEME_COLOR} />
+            <link rel="manifest" href="/learn/manifest.webmanifest" crossOrigin="use-credentials" />
+            <link rel="apple-touch-icon" href="/learn/icons/icon-192.png" />
+          </>
+        ) : null}
         <Meta />
         <Links />
       </head>
@@ -165,9 +171,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
-        {import.meta.env.DEV ? null : (
-          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: REGISTER_SERVICE_WORKER }} />
-        )}
+        {/* Issue 31 item 3: the service worker, registered after load by lines the server writes (hydration skips
+            them): nothing in any route's JavaScript. Not in development (no built worker there). */}
+        {import.meta.env.SSR && !import.meta.env.DEV ? (
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: registerServiceWorker() }} />
+        ) : null}
       </body>
     </html>
   );

@@ -24,7 +24,6 @@ import { ScoreBadge, CourseLayers } from "~/components/course-parts";
 import type { ListSlug } from "~/common/lists";
 import { Suspense } from "react";
 import { isOfflineCopyRequest } from "~/services/offline.server";
-import { OfflineCopyBanner } from "~/components/offline/offline-banner";
 import { lazyWidget } from "~/components/lazy-widget";
 import { useHydrated } from "~/components/use-hydrated";
 
@@ -336,7 +335,14 @@ export default function CourseDetails() {
         hasTutor={view.hasTutor}
       />
       <article className="course-details">
-        {offlineCopy ? <OfflineCopyBanner savedAt={offlineCopy.savedAt} /> : null}
+        {/* Issue 31: the notice of a copy kept for offline reading, hidden until the service worker serves the copy
+ offline. Only in a copy, which runs no script: the server alone renders it (not in the page's JavaScript). */}
+        {import.meta.env.SSR && offlineCopy ? (
+          <p className="offline-banner" data-offline-banner="" hidden role="status">
+            <span aria-hidden="true" className="offline-banner__icon" />
+            {t("offline.banner", { date: offlineCopy.savedAt })}
+          </p>
+        ) : null}
         <CourseHeader name={o.name} code={o.code} collections={o.showcases} language={o.language} />
         <div className="course-details__grid">
           <div>
@@ -496,8 +502,8 @@ export default function CourseDetails() {
                 </button>
               ) : null}
             </div>
-            {/* Issue 31: keep the course for reading offline (JavaScript and a service worker needed). */}
-            {hydrated && view.showContentLayer && !offlineCopy ? (
+            {/* Issue 31: keep the course for reading offline (JavaScript and a service worker needed; a copy never hydrates). */}
+            {hydrated && view.showContentLayer ? (
               <Suspense fallback={null}>
                 <OfflineSave courseId={o.id} />
               </Suspense>

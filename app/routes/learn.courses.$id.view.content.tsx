@@ -47,7 +47,6 @@ import { ActivitySection, type ContentActionResult } from "~/components/content/
 import { lazyWidget } from "~/components/lazy-widget";
 import { SubmitCourse, SubmitDialog } from "~/components/content/submit-course";
 import { TableOfContents } from "~/components/content/table-of-contents";
-import { OfflineCopyBanner } from "~/components/offline/offline-banner";
 
 /** Only with JavaScript and where the course allows it: its own chunk, not first-load JavaScript. */
 const FullscreenToggle = lazyWidget(() => import("~/components/content/fullscreen-toggle"));
@@ -265,7 +264,14 @@ export default function CourseContent() {
       <div className={`content-view content-view--${d.mode}`}>
         <TableOfContents d={d} linkTo={linkTo} />
         <div className="activity-panel" ref={panel}>
-          {d.offlineCopy ? <OfflineCopyBanner savedAt={d.offlineCopy.savedAt} /> : null}
+          {/* Issue 31: the notice of a copy kept for offline reading, hidden until the service worker serves the copy
+ offline. Only in a copy, which runs no script: the server alone renders it (not in the page's JavaScript). */}
+          {import.meta.env.SSR && d.offlineCopy ? (
+            <p className="offline-banner" data-offline-banner="" hidden role="status">
+              <span aria-hidden="true" className="offline-banner__icon" />
+              {t("offline.banner", { date: d.offlineCopy.savedAt })}
+            </p>
+          ) : null}
           {!d.course.supportMobileView ? (
             <p className="notice mobile-only-notice" role="note">
               {t("finish.mobileNotice")}
@@ -328,7 +334,10 @@ export default function CourseContent() {
                 </ul>
               ) : null}
               <ActivitySection d={d} item={selected} headingLevel={1} actionData={actionData} />
-              {selected.node.childActivity.proctored && !d.readOnly && !d.proctorLock && !d.offlineCopy ? (
+              {selected.node.childActivity.proctored &&
+              !d.readOnly &&
+              !d.proctorLock &&
+              !(import.meta.env.SSR && d.offlineCopy) ? (
                 <Link
                   className="button"
                   prefetch="intent"
@@ -356,7 +365,7 @@ export default function CourseContent() {
             <p>{t("activity.empty")}</p>
           )}
           {/* Submitting needs the network: a page kept for offline reading does not offer it (issue 31). */}
-          {!d.readOnly && !d.offlineCopy ? (
+          {!d.readOnly && !(import.meta.env.SSR && d.offlineCopy) ? (
             <SubmitCourse
               workflowId={d.workflow.id}
               unfinished={d.unfinished}

@@ -44,7 +44,8 @@ function ActivityActions({ d, item }: { d: ContentView; item: ContentItem }) {
   if (aw && (a.type === ActivityType.Scorm || d.bodies[item.node.activityPathId]?.kind === "scorm")) return null;
   // Issue 26: the tool that grades the activity finishes it (its launch starts it): nothing to press here.
   if (a.gradedByTool) return null;
-  if (d.offlineCopy) return <OfflineFinish d={d} item={item} back={back} />;
+  // A copy never runs a script: only the server renders its form (it is not in the page's JavaScript).
+  if (import.meta.env.SSR && d.offlineCopy) return <OfflineFinish d={d} item={item} back={back} />;
   return (
     <div className="activity-panel__actions">
       <Form method="post">
