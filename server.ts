@@ -615,6 +615,19 @@ if (!vite) {
       onFound: (_p, c) => c.header("Cache-Control", "public, max-age=31536000, immutable"),
     }),
   );
+  // Issue 31 (decision 042): the service worker — checked for a new version on every visit.
+  web.get(
+    "/learn/sw.js",
+    serveStatic({
+      root: "./build/client",
+      rewriteRequestPath: (p) => p.replace(/^\/learn/, ""),
+      onFound: (_p, c) => {
+        c.header("Cache-Control", "no-cache");
+        // Its scope is /learn (the dashboard itself), one level above the script's folder.
+        c.header("Service-Worker-Allowed", "/learn");
+      },
+    }),
+  );
   web.use(
     "/learn/*",
     serveStatic({

@@ -17,6 +17,8 @@ import { localeDirection, parseSupportedLocales, LOCALE_NAMES, portalDisplayName
 import { PUBLIC_MENU, pageTitle } from "#domain/menu";
 import { localeMiddleware, getInstance, getLocale, translationsVersion } from "./services/i18n.server";
 import { requestStateMiddleware, state } from "./services/request.server";
+import { isOfflineCopyRequest, offlineHeadersMiddleware } from "./services/offline.server";
+import { SERVICE_WORKER_SCOPE, SERVICE_WORKER_URL } from "./common/offline";
 import { popToast } from "./services/toast.server";
 import { showBrowserAlert } from "./services/browser-support.server";
 import { record } from "./services/analytics.server";
@@ -28,7 +30,12 @@ import { ErrorPage, errorStatus, errorVariant } from "./components/error-page";
 import { useNonce } from "./components/nonce";
 import stylesHref from "./styles/app.scss?url";
 
-export const middleware: Route.MiddlewareFunction[] = [requestStateMiddleware, localeMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [
+  requestStateMiddleware,
+  localeMiddleware,
+  // Issue 31 item 3: whose page and which language (the service worker reads both).
+  offlineHeadersMiddleware,
+];
 
 /**
  * An error page keeps what its error said of caching and of when to come back (the 429 page's
@@ -48,6 +55,19 @@ export const links: Route.LinksFunction = () => [
   { rel: "icon", href: "/learn/favicon.svg", type: "image/svg+xml" },
 ];
 
+/** The app's theme colour (the header, the installed app's title bar): --color-primary. */
+const THEME_COLOR = "#1f5fbf";
+
+/**
+ * Issue 31 item 3: the service worker is registered after the page has loaded, by these lines in the
+ * document — nothing in any route's first-load JavaScript. While the browser is offline, links and forms
+ * are left to the browser (a whole page, which the service worker answers from a kept copy or with the
+ * offline page) instead of the router's data requests, which cannot be answered offline. Not in
+ * development (no built worker there).
+ */
+const registerServiceWorker = () =>
+  `if("serviceWorker"in navigator){addEventListener("load",function(){navigator.serviceWorker.register(${JSON.stringify(SERVICE_WORKER_URL)},{scope:${JSON.stringify(SERVICE_WORKER_SCOPE)}}).catch(function(){})});var o=function(){return!navigator.onLine&&!!navigator.serviceWorker.controller};addEventListener("click",function(e){if(o()&&e.target.closest&&e.target.closest("a[href]"))e.stopPropagation()},true);addEventListener("submit",function(e){if(o())e.stopPropagation()},true)}`;
+
 export async function loader({ request, url, context }: Route.LoaderArgs) {
   const locale = getLocale(context);
   const s = state(context);
@@ -61,11 +81,13 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   }
   // Issue 16 item 8: a page view of every document, recorded on the server (so without JavaScript too);
   // the browser's client records only its own navigations. Not awaited: the page never waits for it.
-  if (request.method === "GET" && !new URL(request.url).pathname.endsWith(".data"))
+  // A page the service worker keeps for offline reading (issue 31) is nobody's view, and leaves the toasts be.
+  const keeping = isOfflineCopyRequest(request);
+  if (request.method === "GET" && !new URL(request.url).pathname.endsWith(".data") && !keeping)
     void record(request, context, [{ name: "page_view", page: url.pathname, props: {} }]);
   const [publicSettings, { toasts, setCookie }] = await Promise.all([
     shell ? null : loadPublicSettings(publicLms(context)),
-    popToast(request, s.config),
+    keeping ? { toasts: [], setCookie: null } : popToast(request, s.config),
   ]);
   // Issue 25 item 3: the built-in name in the page's language, as on the sign-in page; a tenant's own name as written.
   const portalName = portalDisplayName(
@@ -133,6 +155,15 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {/* Issue 31 item 3: installable (the manifest is fetched with the cookies, so it speaks the learner's
+            language). Written by the server only: hydration skips what it does not render in the head. */}
+        {import.meta.env.SSR ? (
+          <>
+            <meta name="theme-color" content={THEME_COLOR} />
+            <link rel="manifest" href="/learn/manifest.webmanifest" crossOrigin="use-credentials" />
+            <link rel="apple-touch-icon" href="/learn/icons/icon-192.png" />
+          </>
+        ) : null}
         <Meta />
         <Links />
       </head>
@@ -140,6 +171,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {children}
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
+        {/* Issue 31 item 3: the service worker, registered after load by lines the server writes (hydration skips
+            them): nothing in any route's JavaScript. Not in development (no built worker there). */}
+        {import.meta.env.SSR && !import.meta.env.DEV ? (
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: registerServiceWorker() }} />
+        ) : null}
       </body>
     </html>
   );

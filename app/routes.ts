@@ -26,6 +26,9 @@ export default [
     route("lti/authorize", "routes/learn.lti.authorize.ts"),
     route("lti-tool-callback", "routes/learn.lti-tool-callback.ts"),
     route("forbidden", "routes/learn.forbidden.tsx"),
+    // Issue 31 item 3: installable (the manifest), and the page shown offline for a page never kept.
+    route("manifest.webmanifest", "routes/learn.manifest.ts"),
+    route("offline", "routes/learn.offline.tsx"),
     // Issue 26: where signing out ends.
     route("signed-out", "routes/learn.signed-out.tsx"),
     // Issue 31: an e-mail's unsubscribe link (signed; no sign-in; RFC 8058 one-click POST).
@@ -66,6 +69,8 @@ export default [
         "routes/learn.courses.proctor.$objectiveId.$activityPathId.tsx",
       ),
       route("courses/:id/view/notifications", "routes/learn.courses.$id.view.notifications.tsx"),
+      // Issue 31 item 3: which pages of a course the service worker keeps for offline reading.
+      route("courses/:id/offline-copy", "routes/learn.courses.$id.offline-copy.ts"),
       // Issue 16: the live chat of the Notifications layer (server-sent events).
       route("courses/:id/chat-events", "routes/learn.courses.$id.chat-events.ts"),
       // Issue 26: the course pages of an LTI course learn of the tool's score (server-sent events).

@@ -23,9 +23,14 @@ const builtAt = (output) => (existsSync(output) ? statSync(output).mtimeMs : 0);
 const stale = (output, sources) => sources.some((s) => newest(s) > builtAt(output));
 
 const serverOnly = process.argv.includes("--server");
-// The content origin's launcher is a build of its own (decision 040): missing, the app build is stale too.
-const launcherMissing = !existsSync("build/content/scorm-launcher.js");
-if (!serverOnly && (launcherMissing || stale(appOutput, ["app", "domain", "locales", "public"]))) {
+// The content origin's launcher (decision 040) and the service worker (issue 31, decision 044) are builds
+// of their own: missing, the app build is stale too.
+const ownBuildsMissing = !existsSync("build/content/scorm-launcher.js") || !existsSync("build/client/sw.js");
+if (
+  !serverOnly &&
+  (ownBuildsMissing ||
+    stale(appOutput, ["app", "domain", "locales", "public", "vite.sw.config.ts", "scripts/pwa-icons.mjs"]))
+) {
   console.log("[start] building the app (npm run build)…");
   execSync("npm run build", { stdio: "inherit" });
 } else if (

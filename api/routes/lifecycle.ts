@@ -155,10 +155,11 @@ export function lifecycleRoutes() {
       return runCommand(
         c,
         {
-          id: stableUuid(`finish-aw:${body.objectiveWorkflowId}:${ids.join(",")}`),
+          id: body.id ?? stableUuid(`finish-aw:${body.objectiveWorkflowId}:${ids.join(",")}`),
           type: "finish-activity-workflows",
           body: { objectiveWorkflowId: body.objectiveWorkflowId, activityWorkflowIds: ids },
-          derived: true,
+          // A client's id (a write made offline, issue 31) remembers its answer; a derived one only a success.
+          derived: body.id === undefined,
         },
         (tx) => finishActivityWorkflows(tx, user, body.objectiveWorkflowId, ids, now),
       );

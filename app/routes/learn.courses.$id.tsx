@@ -22,6 +22,13 @@ import { ShareLink } from "~/components/share-link";
 import { useLiveProgress } from "~/components/live-progress";
 import { ScoreBadge, CourseLayers } from "~/components/course-parts";
 import type { ListSlug } from "~/common/lists";
+import { Suspense } from "react";
+import { isOfflineCopyRequest } from "~/services/offline.server";
+import { lazyWidget } from "~/components/lazy-widget";
+import { useHydrated } from "~/components/use-hydrated";
+
+/** Issue 31: "Make available offline" loads only where it can work (after hydration, with a service worker). */
+const OfflineSave = lazyWidget(() => import("~/components/offline/offline-save"));
 
 export const handle = {
   title: (d: { view?: CourseView } | undefined) => d?.view?.objective.name ?? null,
@@ -52,6 +59,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     list: await listCameFrom(request, s.config),
     shareUrl: `${s.config.appUrl}/learn/open-catalog/${id}/view/details`,
     ids: { workflow: crypto.randomUUID(), enrol: crypto.randomUUID(), finish: crypto.randomUUID() },
+    // Issue 31: this page is being kept for offline reading (its notice says when).
+    offlineCopy: isOfflineCopyRequest(request)
+      ? { savedAt: dateFormatter(getLocale(context), shell.user.timezone).dateTime(new Date().toISOString())! }
+      : null,
   };
 }
 
@@ -226,7 +237,8 @@ function StartForm({
 }
 
 export default function CourseDetails() {
-  const { view, shareUrl, ids } = useLoaderData<typeof loader>();
+  const { view, shareUrl, ids, offlineCopy } = useLoaderData<typeof loader>();
+  const hydrated = useHydrated();
   const { t } = useTranslation();
   const b = view.buttons;
   const o = view.objective;
@@ -323,6 +335,14 @@ export default function CourseDetails() {
         hasTutor={view.hasTutor}
       />
       <article className="course-details">
+        {/* Issue 31: the notice of a copy kept for offline reading, hidden until the service worker serves the copy
+ offline. Only in a copy, which runs no script: the server alone renders it (not in the page's JavaScript). */}
+        {import.meta.env.SSR && offlineCopy ? (
+          <p className="offline-banner" data-offline-banner="" hidden role="status">
+            <span aria-hidden="true" className="offline-banner__icon" />
+            {t("offline.banner", { date: offlineCopy.savedAt })}
+          </p>
+        ) : null}
         <CourseHeader name={o.name} code={o.code} collections={o.showcases} language={o.language} />
         <div className="course-details__grid">
           <div>
@@ -482,6 +502,12 @@ export default function CourseDetails() {
                 </button>
               ) : null}
             </div>
+            {/* Issue 31: keep the course for reading offline (JavaScript and a service worker needed; a copy never hydrates). */}
+            {hydrated && view.showContentLayer ? (
+              <Suspense fallback={null}>
+                <OfflineSave courseId={o.id} />
+              </Suspense>
+            ) : null}
           </aside>
         </div>
       </article>

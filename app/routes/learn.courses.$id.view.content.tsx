@@ -14,14 +14,20 @@ import { courseEvents } from "~/services/analytics.server";
 import { getLocale } from "~/services/i18n.server";
 import { requireCourseId } from "~/services/catalog.server";
 import { loadCourse, submitCourse } from "~/services/course.server";
-import { loadContentView, recordLearnerIsHere, workflowOfCourse } from "~/services/content-view.server";
+import {
+  loadContentView,
+  offlineCopyParts,
+  recordLearnerIsHere,
+  workflowOfCourse,
+} from "~/services/content-view.server";
 import { commandErrorToast } from "~/services/command-errors.server";
 import { dateFormatter } from "~/services/format.server";
 import { discussionPage, postToDiscussion } from "~/services/discussion.server";
 import { saveTeamWork } from "~/services/group-work.server";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
 import { LmsError } from "~/services/lms.server";
-import { redirectWithToast } from "~/services/toast.server";
+import { isOfflineCopyRequest, isOfflineReplay } from "~/services/offline.server";
+import { redirectWithToast, setToast } from "~/services/toast.server";
 import { discussionPostSchema } from "~/common/forms/discussion";
 import { INTENT } from "~/common/forms/intents";
 import { parseSubmission } from "~/common/forms/parse";
@@ -75,8 +81,14 @@ export async function loader({ params, request, url, context }: Route.LoaderArgs
     locale: getLocale(context),
     timezone: shell.user.timezone,
   });
-  if (openedActivity) await recordLearnerIsHere(lms, openedActivity);
-  return { ...view, list: await listCameFrom(request, s.config) };
+  // Issue 31: a page kept for offline reading is not the learner opening it (their place stays where it was).
+  const keeping = isOfflineCopyRequest(request);
+  if (openedActivity && !keeping) await recordLearnerIsHere(lms, openedActivity);
+  return {
+    ...view,
+    list: await listCameFrom(request, s.config),
+    offlineCopy: keeping ? offlineCopyParts(view, dateFormatter(getLocale(context), shell.user.timezone)) : null,
+  };
 }
 
 export async function action({ params, request, url, context }: Route.ActionArgs) {
@@ -155,18 +167,39 @@ export async function action({ params, request, url, context }: Route.ActionArgs
     case INTENT.finishActivity: {
       const submission = parseSubmission(form, finishActivitySchema);
       if (submission.status !== "success") badRequest();
-      const { workflowId, activityWorkflowId } = submission.value;
+      const { workflowId, activityPathId, commandId } = submission.value;
       const here = backTo(submission.value.back);
+      // Issue 31: a write made offline, sent again by the service worker: its answer is a status.
+      const replay = isOfflineReplay(request);
       await ofThisCourse(workflowId);
       try {
+        let activityWorkflowId = submission.value.activityWorkflowId;
+        if (!activityWorkflowId && activityPathId) {
+          // A kept page's "Mark as done" of an activity not started yet: started here (idempotent), then finished.
+          const started = await lms.command(endpoints.startActivityWorkflows, {
+            objectiveWorkflowId: workflowId,
+            activityPartIds: [activityPathId],
+          });
+          activityWorkflowId = started.activityWorkflows.find((aw) => aw.activityPartId === activityPathId)?.id;
+          if (!activityWorkflowId) badRequest();
+        }
         await lms.command(endpoints.finishActivityWorkflows, {
           objectiveWorkflowId: workflowId,
-          activityWorkflowIds: [activityWorkflowId],
+          activityWorkflowIds: [activityWorkflowId!],
+          ...(commandId ? { id: commandId } : {}),
         });
       } catch (err) {
+        // Refused for good: the answer says so, and the learner's next page says why (a toast).
+        if (replay && err instanceof LmsError && err.status < 500 && err.status !== 429) {
+          const fmt = dateFormatter(getLocale(context), shell.user.timezone);
+          return data(
+            { sent: false, code: err.firstMessage()?.code ?? null },
+            { status: err.status, headers: { "Set-Cookie": await setToast(commandErrorToast(err, fmt), s.config) } },
+          );
+        }
         return commandFailed(err, here);
       }
-      return redirect(here, 303);
+      return replay ? data({ sent: true }) : redirect(here, 303);
     }
     case INTENT.teamSave: {
       const submission = parseSubmission(form, teamSaveSchema);
@@ -231,6 +264,14 @@ export default function CourseContent() {
       <div className={`content-view content-view--${d.mode}`}>
         <TableOfContents d={d} linkTo={linkTo} />
         <div className="activity-panel" ref={panel}>
+          {/* Issue 31: the notice of a copy kept for offline reading, hidden until the service worker serves the copy
+ offline. Only in a copy, which runs no script: the server alone renders it (not in the page's JavaScript). */}
+          {import.meta.env.SSR && d.offlineCopy ? (
+            <p className="offline-banner" data-offline-banner="" hidden role="status">
+              <span aria-hidden="true" className="offline-banner__icon" />
+              {t("offline.banner", { date: d.offlineCopy.savedAt })}
+            </p>
+          ) : null}
           {!d.course.supportMobileView ? (
             <p className="notice mobile-only-notice" role="note">
               {t("finish.mobileNotice")}
@@ -293,7 +334,10 @@ export default function CourseContent() {
                 </ul>
               ) : null}
               <ActivitySection d={d} item={selected} headingLevel={1} actionData={actionData} />
-              {selected.node.childActivity.proctored && !d.readOnly && !d.proctorLock ? (
+              {selected.node.childActivity.proctored &&
+              !d.readOnly &&
+              !d.proctorLock &&
+              !(import.meta.env.SSR && d.offlineCopy) ? (
                 <Link
                   className="button"
                   prefetch="intent"
@@ -320,7 +364,8 @@ export default function CourseContent() {
           ) : (
             <p>{t("activity.empty")}</p>
           )}
-          {!d.readOnly ? (
+          {/* Submitting needs the network: a page kept for offline reading does not offer it (issue 31). */}
+          {!d.readOnly && !(import.meta.env.SSR && d.offlineCopy) ? (
             <SubmitCourse
               workflowId={d.workflow.id}
               unfinished={d.unfinished}

@@ -18,7 +18,7 @@ import { activityBody } from "./content.server";
 import { loadCourse } from "./course.server";
 import { loadDiscussion } from "./discussion.server";
 import { loadTeam } from "./group-work.server";
-import { dateFormatter } from "./format.server";
+import { dateFormatter, type DateFormatter } from "./format.server";
 import { LmsError, type LmsClient } from "./lms.server";
 import { redirectWithToast } from "./toast.server";
 import type { AppConfig } from "./config.server";
@@ -258,4 +258,16 @@ export async function recordLearnerIsHere(
   await lms
     .put(endpoints.activityWorkflow(opened.workflowId, opened.activityWorkflowId), { resume: {} })
     .catch(() => null);
+}
+
+/**
+ * Issue 31: what a page kept for offline reading adds — its notice's date (when it was kept) and a
+ * command id per activity for its "Mark as done", so the write made offline counts once however often
+ * it is sent.
+ */
+export function offlineCopyParts(view: ContentView, fmt: DateFormatter): NonNullable<ContentView["offlineCopy"]> {
+  return {
+    savedAt: fmt.dateTime(new Date().toISOString())!,
+    commandIds: Object.fromEntries(view.items.map((i) => [i.node.activityPathId, crypto.randomUUID()])),
+  };
 }

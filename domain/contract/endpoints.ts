@@ -149,7 +149,7 @@ export const endpoints = {
     { objectiveWorkflowId: string; activityPartIds: string[]; mode?: WorkMode },
     { objectiveWorkflowId: string; activityWorkflows: { id: string; activityPartId: string }[] }
   >(`${LMS}/start-activity-workflows`),
-  finishActivityWorkflows: command<{ objectiveWorkflowId: string; activityWorkflowIds: string[] }>(
+  finishActivityWorkflows: command<{ objectiveWorkflowId: string; activityWorkflowIds: string[]; id?: string }>(
     `${LMS}/finish-activity-workflows`,
   ),
   createSelfEnrollments: command<

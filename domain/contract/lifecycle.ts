@@ -20,6 +20,11 @@ export const startActivityWorkflowsSchema = z.object({
 export const finishActivityWorkflowsSchema = z.object({
   objectiveWorkflowId: z.uuid(),
   activityWorkflowIds: z.array(z.uuid()).min(1).max(500),
+  /**
+   * The client's command id (issue 31: a write made offline and sent again carries one). Without it the
+   * id is derived from the workflows, as before; with it, the same id answers once (decision 018).
+   */
+  id: z.uuid().optional(),
 });
 
 /** `users/me/objective-workflows/{id}/activity/{path}`: the workflow, and a node of its tree (none: the root). */

@@ -38,6 +38,8 @@ export const NOT_PAGES: Record<string, string> = {
   "routes/learn.courses.$id.chat-events": "server-sent events",
   "routes/learn.courses.$id.tutor.stream": "server-sent events",
   "routes/learn.courses.$id.progress-events": "server-sent events (the course tab's live progress)",
+  "routes/learn.manifest": "the web app manifest (JSON, issue 31)",
+  "routes/learn.courses.$id.offline-copy": "what the service worker keeps of a course (JSON, issue 31)",
 };
 
 interface RouteEntry {
@@ -230,6 +232,7 @@ export const STOPS: (Omit<Stop, "url"> & { url: (ids: WalkIds) => string })[] = 
   { route: "routes/learn.language", label: "language (GET)", url: () => "/learn/language" },
   { route: "routes/learn.forbidden", label: "forbidden", url: () => "/learn/forbidden" },
   { route: "routes/learn.signed-out", label: "signed out", url: () => "/learn/signed-out", visitor: true },
+  { route: "routes/learn.offline", label: "offline page", url: () => "/learn/offline" },
   { route: "routes/learn.catalog._index", label: "catalog", url: () => "/learn/catalog" },
   { route: "routes/learn.catalog.$id", label: "catalog course", url: (i) => `/learn/catalog/${i.sql}` },
   { route: "routes/learn.open-catalog._index", label: "open catalog", url: () => "/learn/open-catalog", visitor: true },

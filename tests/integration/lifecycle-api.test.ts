@@ -115,6 +115,40 @@ describe("the learning lifecycle (spec 4.1, 4.4, 4.5, 7.3)", () => {
     ).toBe(409);
   });
 
+  it("issue 31: a finish sent again with its command id (a write made offline) counts once, in order", async () => {
+    const c = await setup();
+    const wfId = crypto.randomUUID();
+    await call("start-objective-workflows", { objectiveWorkflowAggregateId: c.aggregate.id, id: wfId });
+    const aws = await (
+      await call("start-activity-workflows", { objectiveWorkflowId: wfId, activityPartIds: [c.partIds[0]] })
+    ).json();
+    const body = {
+      objectiveWorkflowId: wfId,
+      activityWorkflowIds: [aws.data.activityWorkflows[0].id],
+      id: crypto.randomUUID(),
+    };
+    const first = await call("finish-activity-workflows", body);
+    expect(first.status).toBe(200);
+    const progress = (await first.json()).data.progress;
+    expect(progress).toBeGreaterThan(0);
+    // Sent again (the connection dropped before the answer came back): the same answer, nothing more.
+    const again = await Promise.all([1, 2, 3].map(() => call("finish-activity-workflows", body)));
+    expect(again.map((r) => r.status)).toEqual([200, 200, 200]);
+    for (const r of again) expect((await r.json()).data.progress).toBe(progress);
+    const finished = await t.database.db
+      .select()
+      .from(s.activityWorkflows)
+      .where(eq(s.activityWorkflows.objectiveWorkflowId, wfId));
+    expect(finished.filter((aw) => aw.finished !== null)).toHaveLength(1);
+    const records = await t.database.db
+      .select()
+      .from(s.activityRecords)
+      .where(eq(s.activityRecords.objectiveWorkflowId, wfId));
+    expect(records).toHaveLength(1);
+    // A command id is a uuid: anything else is a 400, not a 500.
+    expect((await call("finish-activity-workflows", { ...body, id: "not-a-uuid" })).status).toBe(400);
+  });
+
   it("20 parallel identical submits make one submission and one record", async () => {
     const c = await setup();
     const wfId = crypto.randomUUID();

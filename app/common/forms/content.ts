@@ -24,12 +24,24 @@ export const teamSaveSchema = z.object({
   text: z.string().max(GROUP_WORK_MAX).optional(),
   back,
 });
-export const finishActivitySchema = z.object({
-  intent: z.literal(INTENT.finishActivity),
-  workflowId: z.uuid(),
-  activityWorkflowId: z.uuid(),
-  back,
-});
+/**
+ * Mark as done. A page kept for offline reading (issue 31) offers it for a text activity not started
+ * yet too — naming the activity (`activityPathId`), which is then started and finished in one go — and
+ * carries a command id, so the write sent again when back online counts once.
+ */
+export const finishActivitySchema = z
+  .object({
+    intent: z.literal(INTENT.finishActivity),
+    workflowId: z.uuid(),
+    activityWorkflowId: z.uuid().optional(),
+    activityPathId: z.uuid().optional(),
+    commandId: z.uuid().optional(),
+    back,
+  })
+  .refine((v) => Boolean(v.activityWorkflowId) !== Boolean(v.activityPathId), {
+    message: "Name the activity workflow or the activity, one of them.",
+    path: ["activityWorkflowId"],
+  });
 /** The PDF viewer's page, saved in the background so the learner resumes there. */
 export const resumeSchema = z.object({
   intent: z.literal(INTENT.resume),

@@ -57,4 +57,6 @@ export interface ContentView {
   unfinished: Unfinished;
   refreshAt: string | null;
   reviewQuery: string;
+  /** Issue 31: this page is being kept for offline reading (its notice's date, a command id per activity). */
+  offlineCopy?: { savedAt: string; commandIds: Record<string, string> } | null;
 }

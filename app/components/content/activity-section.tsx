@@ -44,6 +44,8 @@ function ActivityActions({ d, item }: { d: ContentView; item: ContentItem }) {
   if (aw && (a.type === ActivityType.Scorm || d.bodies[item.node.activityPathId]?.kind === "scorm")) return null;
   // Issue 26: the tool that grades the activity finishes it (its launch starts it): nothing to press here.
   if (a.gradedByTool) return null;
+  // A copy never runs a script: only the server renders its form (it is not in the page's JavaScript).
+  if (import.meta.env.SSR && d.offlineCopy) return <OfflineFinish d={d} item={item} back={back} />;
   return (
     <div className="activity-panel__actions">
       <Form method="post">
@@ -59,6 +61,42 @@ function ActivityActions({ d, item }: { d: ContentView; item: ContentItem }) {
           {aw ? t("activity.finish") : t("activity.start")}
         </button>
       </Form>
+    </div>
+  );
+}
+
+/**
+ * Issue 31: a page kept for offline reading offers "Mark as done" for a text activity — started or not
+ * (the form names the activity then) — with a command id, and a note the service worker shows instead
+ * once the learner pressed it offline. Nothing else there needs the network less than this.
+ */
+function OfflineFinish({ d, item, back }: { d: ContentView; item: ContentItem; back: string }) {
+  const { t } = useTranslation();
+  const a = item.node.childActivity;
+  const aw = a.activityWorkflowAggregate.lastActivityWorkflow;
+  const path = item.node.activityPathId;
+  const body = d.bodies[path];
+  if (a.kind !== ActivityKind.text || (body && body.kind !== "text" && body.kind !== "pdf" && body.kind !== "images"))
+    return null;
+  return (
+    <div className="activity-panel__actions">
+      <Form method="post" data-offline-form={path}>
+        <input type="hidden" name="intent" value={INTENT.finishActivity} />
+        <input type="hidden" name="workflowId" value={d.workflow.id} />
+        {aw ? (
+          <input type="hidden" name="activityWorkflowId" value={aw.id} />
+        ) : (
+          <input type="hidden" name="activityPathId" value={path} />
+        )}
+        <input type="hidden" name="commandId" value={d.offlineCopy?.commandIds[path] ?? ""} />
+        <input type="hidden" name="back" value={back} />
+        <button type="submit" className="button button--primary">
+          {t("activity.finish")}
+        </button>
+      </Form>
+      <p className="notice" data-offline-queued={path} hidden role="status">
+        {t("offline.queued")}
+      </p>
     </div>
   );
 }
