@@ -1,6 +1,6 @@
 // The tutor's language model (issue 16 item 6, decision 028): any OpenAI-compatible chat endpoint
 // (TUTOR_BASE_URL, TUTOR_API_KEY, TUTOR_MODEL) through the official `openai` client, streamed.
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { log } from "./db/log";
 import type { TutorPassage } from "../domain/contract/tutor";
 
@@ -20,11 +20,13 @@ const INSTRUCTIONS = [
 ].join(" ");
 
 const clients = new Map<string, OpenAI>();
-function clientFor(cfg: TutorModelConfig): OpenAI {
+/** The client of one endpoint; the `openai` package is imported by the first question (decision 038). */
+async function clientFor(cfg: TutorModelConfig): Promise<OpenAI> {
   const key = `${cfg.baseUrl}\n${cfg.apiKey}`;
   let client = clients.get(key);
   if (!client) {
-    client = new OpenAI({ baseURL: cfg.baseUrl, apiKey: cfg.apiKey, maxRetries: 0 });
+    const { default: OpenAIClient } = await import("openai");
+    client = new OpenAIClient({ baseURL: cfg.baseUrl, apiKey: cfg.apiKey, maxRetries: 0 });
     clients.set(key, client);
   }
   return client;
@@ -46,7 +48,9 @@ export async function modelAnswer(
   const timer = setTimeout(() => controller.abort(), cfg.timeoutMs ?? 20_000);
   live.signal?.addEventListener("abort", () => controller.abort(), { once: true });
   try {
-    const stream = await clientFor(cfg).chat.completions.create(
+    const stream = await (
+      await clientFor(cfg)
+    ).chat.completions.create(
       {
         model: cfg.model,
         stream: true,

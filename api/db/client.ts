@@ -1,18 +1,14 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { log } from "./log";
 import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
-import pg from "pg";
+import type { PGlite } from "@electric-sql/pglite";
+import type pg from "pg";
 import { CHANGES_CHANNEL, parseChange, type ChangeFeed, type DataChange } from "../../domain/contract/changes";
 import * as schema from "./schema";
 import { PGliteThread } from "./pglite-thread";
 import { pgliteOptions } from "./pglite-options.mjs";
 
-export type Db = ReturnType<typeof drizzlePglite<typeof schema>>;
+export type Db = ReturnType<typeof import("drizzle-orm/pglite").drizzle<typeof schema>>;
 /** The transaction `db.transaction` hands its callback (what commands run in). */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
@@ -140,7 +136,10 @@ const RELISTEN_MS = 1_000;
  * `learner_changes`, opened when the first listener subscribes. When it breaks, notices may have been
  * missed: listeners hear "all" (forget everything), and it listens again a second later.
  */
-function postgresChanges(connectionString: string): ListeningFeed & { close(): Promise<void> } {
+function postgresChanges(
+  Client: typeof pg.Client,
+  connectionString: string,
+): ListeningFeed & { close(): Promise<void> } {
   const listeners = new Set<(change: DataChange) => void>();
   const emit = (change: DataChange) => {
     for (const l of listeners) l(change);
@@ -161,7 +160,7 @@ function postgresChanges(connectionString: string): ListeningFeed & { close(): P
   const connect = async () => {
     timer = null;
     if (closed) return;
-    const c = new pg.Client({ connectionString });
+    const c = new Client({ connectionString });
     client = c;
     let lost = false;
     const onLost = (error?: Error) => {
@@ -256,7 +255,14 @@ export async function openDatabase(options: {
 }): Promise<Database> {
   let count = 0;
   const logger = { logQuery: () => void count++ };
+  // Each mode imports only its own driver (decision 038): `pg` is ≈3 MB of heap a PGlite node never
+  // uses, and PGlite's module is not needed by a node on PostgreSQL or by the thread's host.
   if (options.databaseUrl) {
+    const [{ default: pg }, { drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([
+      import("pg"),
+      import("drizzle-orm/node-postgres"),
+      import("drizzle-orm/node-postgres/migrator"),
+    ]);
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
     // An idle connection the server closed (a restart, a failover) is dropped from the pool; without
     // a listener its error would end the process.
@@ -265,7 +271,7 @@ export async function openDatabase(options: {
       if (!closing) log().error({ err: error }, "db: idle connection lost");
     });
     const db = drizzlePg(pool, { schema, logger }) as unknown as Db;
-    const changes = postgresChanges(options.databaseUrl);
+    const changes = postgresChanges(pg.Client, options.databaseUrl);
     const exclusive = <T>(name: string, work: () => Promise<T>) => withAdvisoryLock(pool, name, work);
     return {
       db,
@@ -298,11 +304,17 @@ export async function openDatabase(options: {
         ? undefined
         : Number(process.env.DB_SLOW_MS);
     thread = options.thread ? await PGliteThread.create(dataDir, { slowMs: slow }) : undefined;
-    client = thread ? thread.asPGlite() : await PGlite.create(dataDir, pgliteOptions());
+    client = thread
+      ? thread.asPGlite()
+      : await (await import("@electric-sql/pglite")).PGlite.create(dataDir, pgliteOptions());
   } catch (error) {
     unlock();
     throw error;
   }
+  const [{ drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import("drizzle-orm/pglite"),
+    import("drizzle-orm/pglite/migrator"),
+  ]);
   const db = drizzlePglite(client, { schema, logger });
   return {
     db,

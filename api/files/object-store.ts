@@ -18,14 +18,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
-import {
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-} from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
 
 export interface FileStore {
   readonly kind: "local" | "s3";
@@ -203,15 +196,22 @@ const notFound = (err: unknown) => {
 
 /** Files in a bucket over the S3 API. */
 function s3Store(config: Extract<StorageConfig, { kind: "s3" }>): FileStore {
-  const client = new S3Client({
-    region: config.region,
-    endpoint: config.endpoint,
-    forcePathStyle: config.forcePathStyle,
-    credentials: config.credentials,
-    // Checksums only where S3 requires them: S3-compatible servers do not all know the newer ones.
-    requestChecksumCalculation: "WHEN_REQUIRED",
-    responseChecksumValidation: "WHEN_REQUIRED",
-  });
+  // The SDK (≈5 MB of heap, 0.2 s to import) is loaded by the first file operation, never by a node
+  // that keeps its files in a folder (decision 038).
+  let loading: Promise<{ client: S3Client; sdk: typeof import("@aws-sdk/client-s3") }> | null = null;
+  const s3 = () =>
+    (loading ??= import("@aws-sdk/client-s3").then((sdk) => ({
+      sdk,
+      client: new sdk.S3Client({
+        region: config.region,
+        endpoint: config.endpoint,
+        forcePathStyle: config.forcePathStyle,
+        credentials: config.credentials,
+        // Checksums only where S3 requires them: S3-compatible servers do not all know the newer ones.
+        requestChecksumCalculation: "WHEN_REQUIRED",
+        responseChecksumValidation: "WHEN_REQUIRED",
+      }),
+    })));
   const Bucket = config.bucket;
   const keyOf = (key: string) => {
     const safe = safeKey(key);
@@ -219,9 +219,10 @@ function s3Store(config: Extract<StorageConfig, { kind: "s3" }>): FileStore {
     return `${config.prefix}${safe}`;
   };
   const deleteKeys = async (keys: string[]) => {
+    const { client, sdk } = await s3();
     for (let i = 0; i < keys.length; i += 1000) {
       const Objects = keys.slice(i, i + 1000).map((Key) => ({ Key }));
-      const out = await client.send(new DeleteObjectsCommand({ Bucket, Delete: { Objects, Quiet: true } }));
+      const out = await client.send(new sdk.DeleteObjectsCommand({ Bucket, Delete: { Objects, Quiet: true } }));
       if (out.Errors?.length) throw new Error(`S3 delete failed: ${out.Errors[0]!.Code} ${out.Errors[0]!.Message}`);
     }
   };
@@ -229,8 +230,9 @@ function s3Store(config: Extract<StorageConfig, { kind: "s3" }>): FileStore {
     kind: "s3",
     async stat(key) {
       if (!safeKey(key)) return null;
+      const { client, sdk } = await s3();
       try {
-        const head = await client.send(new HeadObjectCommand({ Bucket, Key: keyOf(key) }));
+        const head = await client.send(new sdk.HeadObjectCommand({ Bucket, Key: keyOf(key) }));
         return { size: Number(head.ContentLength ?? 0) };
       } catch (err) {
         if (notFound(err)) return null;
@@ -238,8 +240,9 @@ function s3Store(config: Extract<StorageConfig, { kind: "s3" }>): FileStore {
       }
     },
     async read(key, range) {
+      const { client, sdk } = await s3();
       const out = await client.send(
-        new GetObjectCommand({
+        new sdk.GetObjectCommand({
           Bucket,
           Key: keyOf(key),
           Range: range ? `bytes=${range.start}-${range.end}` : undefined,
@@ -250,8 +253,9 @@ function s3Store(config: Extract<StorageConfig, { kind: "s3" }>): FileStore {
     },
     async readBytes(key) {
       if (!safeKey(key)) return null;
+      const { client, sdk } = await s3();
       try {
-        const out = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(key) }));
+        const out = await client.send(new sdk.GetObjectCommand({ Bucket, Key: keyOf(key) }));
         return out.Body ? await out.Body.transformToByteArray() : null;
       } catch (err) {
         if (notFound(err)) return null;
@@ -259,15 +263,17 @@ function s3Store(config: Extract<StorageConfig, { kind: "s3" }>): FileStore {
       }
     },
     async put(key, bytes) {
+      const { client, sdk } = await s3();
       // A PUT is atomic in S3: the object appears whole or not at all.
       await client.send(
-        new PutObjectCommand({ Bucket, Key: keyOf(key), Body: bytes, ContentLength: bytes.byteLength }),
+        new sdk.PutObjectCommand({ Bucket, Key: keyOf(key), Body: bytes, ContentLength: bytes.byteLength }),
       );
     },
     stagingDir(prefix) {
       return join(tmpdir(), `learner-app-staging-${randomUUID()}`, prefix.replace(/\//g, "_"));
     },
     async putFolder(prefix, folder) {
+      const { client, sdk } = await s3();
       const files = await filesUnder(folder);
       const uploaded: string[] = [];
       try {
@@ -275,7 +281,9 @@ function s3Store(config: Extract<StorageConfig, { kind: "s3" }>): FileStore {
           const full = join(folder, file);
           const { size } = await stat(full);
           const Key = keyOf(`${prefix}/${file}`);
-          await client.send(new PutObjectCommand({ Bucket, Key, Body: createReadStream(full), ContentLength: size }));
+          await client.send(
+            new sdk.PutObjectCommand({ Bucket, Key, Body: createReadStream(full), ContentLength: size }),
+          );
           uploaded.push(Key);
         });
       } catch (err) {
@@ -289,10 +297,11 @@ function s3Store(config: Extract<StorageConfig, { kind: "s3" }>): FileStore {
       await deleteKeys(keys.map(keyOf));
     },
     async deletePrefix(prefix) {
+      const { client, sdk } = await s3();
       const Prefix = `${keyOf(prefix)}/`;
       let token: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken: token }));
+        const page = await client.send(new sdk.ListObjectsV2Command({ Bucket, Prefix, ContinuationToken: token }));
         await deleteKeys((page.Contents ?? []).map((o) => o.Key!).filter(Boolean));
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token);

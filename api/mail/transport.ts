@@ -7,7 +7,7 @@ import { mkdirSync } from "node:fs";
 import { writeFileAtomicSync } from "../files/temporary";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 
 export interface MailOptions {
   appUrl: string;
@@ -35,21 +35,28 @@ function outboxDir(dataDir: string | undefined): string {
 /** A sender for one run of a job: `send` delivers one message; `close` ends the connection. */
 export function openMailer(options: MailOptions) {
   const from = options.from ?? DEFAULT_FROM;
-  const transport = options.smtpUrl
-    ? nodemailer.createTransport(options.smtpUrl)
-    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  // nodemailer (≈3 MB of heap) is imported by the first message, not by every node at start (decision 038).
+  let transport: Promise<Transporter> | null = null;
+  const open = () =>
+    (transport ??= import("nodemailer").then(({ default: nodemailer }) =>
+      options.smtpUrl
+        ? nodemailer.createTransport(options.smtpUrl)
+        : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" }),
+    ));
   const outbox = outboxDir(options.dataDir);
   if (!options.smtpUrl) mkdirSync(outbox, { recursive: true });
   return {
     /** Sends (or writes) the message; `name` names the .eml file without SMTP. Returns the file or null. */
     async send(message: MailMessage, name: string): Promise<string | null> {
-      const info = await transport.sendMail({ from, ...message });
+      const info = await (await open()).sendMail({ from, ...message });
       if (options.smtpUrl) return null;
       const file = join(outbox, `${new Date().toISOString().replace(/[:.]/g, "-")}-${name}.eml`);
       // Whole or not at all: a mail reader never picks up half a message (issue 29).
       writeFileAtomicSync(file, (info as unknown as { message: Buffer }).message);
       return file;
     },
-    close: () => transport.close(),
+    close: () => {
+      void transport?.then((t) => t.close());
+    },
   };
 }

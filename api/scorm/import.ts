@@ -16,7 +16,7 @@ import { randomUUID } from "node:crypto";
 import { pipeline } from "node:stream/promises";
 import { Readable } from "node:stream";
 import { and, eq, isNull } from "drizzle-orm";
-import yauzl from "yauzl";
+import type yauzl from "yauzl";
 import { isSafeEntryName, launchFile, scormScos, type ScormManifest } from "../../domain/scorm";
 import { reindexContentPages } from "../content-pages";
 import { ActivityContentType, ActivityKind, ActivityType } from "../../domain/vocabulary";
@@ -58,15 +58,18 @@ export interface ImportedPackage {
   bytes: number;
 }
 
-const openZip = (path: string) =>
-  new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(
+/** yauzl is imported by the first package, not at every start (decision 038). */
+const openZip = async (path: string) => {
+  const { default: unzip } = await import("yauzl");
+  return new Promise<yauzl.ZipFile>((resolve, reject) =>
+    unzip.open(
       path,
       { lazyEntries: true, autoClose: false, strictFileNames: true, validateEntrySizes: true },
       (err, zip) =>
         err || !zip ? reject(new ScormPackageError("notZip", "The file is not a zip archive.", 400)) : resolve(zip),
     ),
   );
+};
 
 const readStream = (zip: yauzl.ZipFile, entry: yauzl.Entry) =>
   new Promise<Readable>((resolve, reject) =>
