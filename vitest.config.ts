@@ -12,7 +12,14 @@ const PGLITE_ONLY = ["tests/integration/pglite-thread.test.ts", "tests/integrati
 /** A PostgreSQL server (CI; `npm test` where PostgreSQL is installed): the database tests run on it too. */
 const postgres = process.env.TEST_DATABASE_URL;
 
-const test = { environment: "node", pool: "forks", testTimeout: 30_000, hookTimeout: 60_000 } as const;
+const test = {
+  environment: "node",
+  pool: "forks",
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+  // A migrated PGlite dump that every in-memory test database starts from (tests/fixtures/pglite-snapshot.ts).
+  globalSetup: ["tests/fixtures/global-setup.ts"] as string[],
+} as const;
 
 export default defineConfig({
   resolve: {

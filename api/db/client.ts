@@ -252,6 +252,8 @@ export async function openDatabase(options: {
   databaseUrl?: string;
   dataDir?: string;
   thread?: boolean;
+  /** PGlite in memory started from a dump of a data directory (`dumpDataDir`), not from initdb: tests. */
+  loadDataDir?: Blob;
 }): Promise<Database> {
   let count = 0;
   const logger = { logQuery: () => void count++ };
@@ -306,7 +308,12 @@ export async function openDatabase(options: {
     thread = options.thread ? await PGliteThread.create(dataDir, { slowMs: slow }) : undefined;
     client = thread
       ? thread.asPGlite()
-      : await (await import("@electric-sql/pglite")).PGlite.create(dataDir, pgliteOptions());
+      : await (
+          await import("@electric-sql/pglite")
+        ).PGlite.create(dataDir, {
+          ...pgliteOptions(),
+          loadDataDir: options.loadDataDir,
+        });
   } catch (error) {
     unlock();
     throw error;

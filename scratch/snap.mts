@@ -1,0 +1,22 @@
+import { PGlite } from "@electric-sql/pglite";
+import { openDatabase } from "/work/main/api/db/client";
+import { pgliteOptions } from "/work/main/api/db/pglite-options.mjs";
+let t = performance.now();
+const d = await openDatabase({ dataDir: "memory://" });
+await d.migrate();
+console.log("open+migrate", Math.round(performance.now() - t));
+// @ts-ignore
+const raw: PGlite = (d.db as any).$client;
+t = performance.now();
+const dump = await raw.dumpDataDir("none");
+console.log("dump", Math.round(performance.now() - t), dump.size);
+await d.close();
+t = performance.now();
+const p2 = await PGlite.create("memory://", { ...pgliteOptions(), loadDataDir: dump });
+console.log("load", Math.round(performance.now() - t));
+t = performance.now();
+const r = await p2.query("select count(*) from information_schema.tables where table_schema='public'");
+console.log(r.rows, Math.round(performance.now() - t));
+t = performance.now();
+const p3 = await PGlite.create("memory://", { ...pgliteOptions() });
+console.log("fresh", Math.round(performance.now() - t));
