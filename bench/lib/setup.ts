@@ -72,7 +72,8 @@ export async function signIn(
       `expected the provider's sign-in form, got ${start.status} at ${start.url.pathname} (${start.hops.join(" → ")})`,
     );
   }
-  const action = /<form\b[^>]*\baction="([^"]+)"/.exec(start.body)?.[1];
+  // The sign-in form is the page's POST form (the language menu above it is a GET form).
+  const action = /<form\b[^>]*\bmethod="post"[^>]*\baction="([^"]+)"/i.exec(start.body)?.[1];
   if (!action) throw new Error(`no sign-in form at ${start.url.pathname}`);
   const landed = await browser.navigate(unescapeHtml(action), {
     method: "POST",
