@@ -306,7 +306,9 @@ test.describe("spec 8 / 9: the share link", () => {
 });
 
 test.describe("spec 8: 'Module not found'", () => {
-  test.use({ learnerRecipe: { like: "ada" } });
+  // A browser without the offline worker (decision 044): once the worker controls the page it fetches the
+  // widget's code itself, past `page.route`, and the missing file this test stands for would still load.
+  test.use({ learnerRecipe: { like: "ada" }, serviceWorkers: "block" });
 
   test("a widget whose code cannot be loaded says 'Module not found'; the page keeps working", async ({
     page,
