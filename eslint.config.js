@@ -68,7 +68,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["api/**", "tests/**", "server.ts", "bench/**", "scripts/**", "domain/**"],
+    files: ["api/**", "tests/**", "server.ts", "server-entry.ts", "bench/**", "scripts/**", "domain/**"],
     rules: { "no-restricted-imports": "off" },
   },
   {

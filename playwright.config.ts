@@ -50,10 +50,14 @@ export default defineConfig({
     { name: "http", testMatch: HTTP_ONLY, use: { ...devices["Desktop Chrome"], javaScriptEnabled: true } },
   ],
   webServer: {
-    command: "tsx server.ts",
+    // The server as `npm start` runs it (decision 038): the compiled build, built first when stale
+    // (ensure-build), so the tests exercise what production runs, its start-up included.
+    command:
+      "node scripts/ensure-build.mjs && MALLOC_ARENA_MAX=2 exec node --max-old-space-size=512 --max-semi-space-size=8 build/node/server.js",
     url: `${baseURL}/config-ui/config.json`,
     reuseExistingServer: false,
-    timeout: 120_000,
+    // A stale app build is rebuilt first (about a minute, more on a busy machine).
+    timeout: 300_000,
     stdout: "pipe",
     stderr: "pipe",
     env: {

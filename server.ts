@@ -8,7 +8,6 @@ import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { resolve } from "node:path";
 import { rm } from "node:fs/promises";
 import { Hono, type Context } from "hono";
-import { sql } from "drizzle-orm";
 import { getRequestListener } from "@hono/node-server";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
@@ -38,6 +37,8 @@ import {
 import { PUBLIC_PAGE_TTL_MS, publicPageCache } from "./app/server/public-page-cache.server";
 import { createApi } from "./api/app";
 import { openDatabase } from "./api/db/client";
+import { embeddedDataDir } from "./api/db/pglite-start";
+import { refreshStatistics, statisticsMarkFile } from "./api/db/maintenance";
 import { importScormPackage, saveUpload, SCORM_LIMITS } from "./api/scorm/import";
 import { ScormPackageError } from "./api/scorm/manifest";
 import { contentKeyFromSessionSecret } from "./api/scorm/content-token";
@@ -148,6 +149,8 @@ type SigningKeys = Pick<Secrets, "signingKey" | "previousSigningKeys">;
 const onRotation: ((keys: SigningKeys) => void)[] = [];
 const SECRETS_REFRESH_MS = Number(process.env.SECRETS_REFRESH_MS ?? 30_000);
 let follower: ReturnType<typeof followSigningKeys> | null = null;
+/** Makes the embedded database's planner statistics when due, or now (`force`); set with the embedded API. */
+let keepStatistics: (force: boolean) => Promise<void> = async () => {};
 
 /** IDP_EXTRA_APP_URLS: comma-separated origins of other app processes; a value that is no http(s) origin stops the server. */
 function otherAppUrls(value: string | undefined): string[] {
@@ -178,7 +181,7 @@ const demoAllowed = demoAccountsAllowed(appUrl, process.env.DEMO_ACCOUNTS);
 // API is an external one; with the embedded API it holds everything.
 const database = await openDatabase({
   databaseUrl: process.env.DATABASE_URL,
-  dataDir: resolve(dataDir, "pglite"),
+  dataDir: embeddedDataDir(),
   thread: process.env.PGLITE_THREAD !== "0",
 });
 await database.migrate();
@@ -220,20 +223,22 @@ if (!process.env.LMS_API_URL) {
   // seed run on one of them under advisory locks; the others wait, then find nothing left to do (decision 019).
   // Decision 043: a registry file this node kept before the tools moved to the database is taken over once.
   await takeOverToolsFile(database, resolve(dataDir, TOOLS_FILE));
-  if (await database.exclusive("seed", () => seedIfEmpty(database.db, { accounts: demoAllowed, store: files })))
+  const seeded = await database.exclusive("seed", () =>
+    seedIfEmpty(database.db, { accounts: demoAllowed, store: files }),
+  );
+  if (seeded)
     rootLog.info(
       demoAllowed
         ? "seed: demo data created (accounts: see README, password 'demo')"
         : "seed: demo data created without the demo accounts (APP_URL is not a loopback origin; DEMO_ACCOUNTS=1 allows them)",
     );
-  // PGlite runs no autovacuum: fresh planner statistics (without them joins are planned blind) and
-  // a fresh visibility map (index-only scans, e.g. the catalog's total, skip the table). 0.6 s on
-  // the 10,000-course data. A PostgreSQL server vacuums by itself; statistics are refreshed as before.
-  // Beside the first requests, not before them (decision 038: start to first answer ≤ 3 s); an existing
-  // database still has its last statistics meanwhile.
-  void database.db
-    .execute(database.kind === "pglite" ? sql`vacuum analyze` : sql`analyze`)
-    .catch((err: unknown) => console.warn("[db] statistics not refreshed:", (err as Error).message));
+  // Planner statistics (api/db/maintenance.ts): after a seed at once, else when a day old or the data
+  // grew, checked now and with every clean-up. Beside the first requests, not before them (decision 038).
+  keepStatistics = (force) =>
+    refreshStatistics(database, { markFile: statisticsMarkFile(embeddedDataDir()), force })
+      .then(() => undefined)
+      .catch((err: unknown) => rootLog.warn({ err }, "db: planner statistics not refreshed"));
+  void keepStatistics(seeded);
   // Background jobs (decision 021): reinforcement e-mails (SMTP_URL, else .eml files in
   // DATA_DIR/outbox) and certificate files. Every node may run them: rows are claimed with SKIP LOCKED.
   const jobs = { smtpUrl: process.env.SMTP_URL };
@@ -432,6 +437,7 @@ async function loadContext(clientIp: string | undefined): Promise<RouterContextP
 const TEMPORARY_FILES_AGE_MS = 60 * 60_000;
 let firstCleanUp = true;
 const cleanUp = async () => {
+  if (!firstCleanUp) void keepStatistics(false);
   try {
     const olderThanMs = firstCleanUp && database.kind === "pglite" ? 0 : TEMPORARY_FILES_AGE_MS;
     firstCleanUp = false;

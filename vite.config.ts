@@ -11,5 +11,5 @@ export default defineConfig({
       "#domain": fileURLToPath(new URL("./domain", import.meta.url)),
     },
   },
-  build: { sourcemap: false },
+  build: { sourcemap: process.env.SOURCEMAP === "1" },
 });

@@ -4,7 +4,7 @@
  * and of the public certificate page as an anonymous visitor sees it; plus first-load JavaScript per route from the
  * production build. See bench/README.md.
  *
- *   npx tsx bench/run.ts [--rate 100] [--rate-duration 20] [--duration 10] [--warmup 2] [--prewarm 3] [--connections 50] [--timeout 10] [--port 3400] [--fresh] [--strict]
+ *   npx tsx bench/run.ts [--rate 100] [--rate-duration 60] [--duration 10] [--warmup 2] [--prewarm 3] [--connections 50] [--timeout 10] [--port 3400] [--fresh] [--strict]
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
@@ -99,7 +99,7 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "50" },
     timeout: { type: "string", default: "10" },
     rate: { type: "string", default: "100" },
-    "rate-duration": { type: "string", default: "20" },
+    "rate-duration": { type: "string", default: "60" },
     port: { type: "string", default: "3400" },
     fresh: { type: "boolean", default: false },
     strict: { type: "boolean", default: false },
@@ -108,7 +108,7 @@ const { values: args } = parseArgs({
 });
 if (args.help) {
   console.log(
-    "npx tsx bench/run.ts [--rate R=100] [--rate-duration S=20] [--duration S=10] [--warmup S=2] [--prewarm S=3] [--connections N=50] [--timeout S=10] [--port P=3400] [--fresh] [--strict]",
+    "npx tsx bench/run.ts [--rate R=100] [--rate-duration S=60] [--duration S=10] [--warmup S=2] [--prewarm S=3] [--connections N=50] [--timeout S=10] [--port P=3400] [--fresh] [--strict]",
   );
   process.exit(0);
 }

@@ -20,7 +20,9 @@ export const SERVER_OUT = join(root, "build", "node");
 
 /** Output name (without .js) → source. */
 export const SERVER_ENTRIES = {
-  server: "server.ts",
+  // The entry starts the database thread, then imports server-main.js (server-entry.ts).
+  server: "server-entry.ts",
+  "server-main": "server.ts",
   // Hosted by the database thread (api/db/pglite-worker.mjs `host`, decision 012).
   "app-thread": "api/app-thread.ts",
   // Loaded by the certificate renderer's thread (api/files/render-worker.mjs, decision 020).

@@ -7,7 +7,7 @@
  */
 const rooms = [
   // The launcher: puts the web app and the embedded API together.
-  { name: "server.ts", side: "launcher", floor: 9, path: "^server\\.ts$" },
+  { name: "server.ts", side: "launcher", floor: 9, path: "^server(-entry)?\\.ts$" },
   // The web app (React Router).
   { name: "routes", side: "app", floor: 8, path: "^app/(routes/|routes\\.ts$|root\\.tsx$|entry\\.)" },
   { name: "components", side: "app", floor: 7, path: "^app/(components/|analytics\\.client\\.ts$)" },

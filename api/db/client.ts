@@ -1,4 +1,4 @@
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { log } from "./log";
 import { fileURLToPath } from "node:url";
 import type { PGlite } from "@electric-sql/pglite";
@@ -6,6 +6,7 @@ import type pg from "pg";
 import { CHANGES_CHANNEL, parseChange, type ChangeFeed, type DataChange } from "../../domain/contract/changes";
 import * as schema from "./schema";
 import { PGliteThread } from "./pglite-thread";
+import { lockDataDir, slowMsFromEnv, takeEarlyStart } from "./pglite-start";
 import { pgliteOptions } from "./pglite-options.mjs";
 
 export type Db = ReturnType<typeof import("drizzle-orm/pglite").drizzle<typeof schema>>;
@@ -35,62 +36,6 @@ export interface Database {
 }
 
 const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
-
-const isAlive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-};
-
-/**
- * PGlite has one connection and does not honour PostgreSQL's postmaster.pid: two processes on one
- * data directory would both write to it and corrupt it. A lock file beside the directory holds the
- * owner's pid; a lock left by a process that no longer runs (kill -9) is taken over.
- */
-const heldHere = new Set<string>();
-
-export function lockDataDir(dataDir: string): () => void {
-  const lockFile = `${dataDir.replace(/\/+$/, "")}.lock`;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lockFile, "wx");
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      heldHere.add(lockFile);
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        heldHere.delete(lockFile);
-        process.off("exit", release);
-        try {
-          if (readFileSync(lockFile, "utf8") === String(process.pid)) unlinkSync(lockFile);
-        } catch {
-          // already gone
-        }
-      };
-      process.on("exit", release);
-      return release;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const owner = Number(readFileSync(lockFile, "utf8").trim());
-      // Our own pid counts only if this process took the lock: after a restart in a container the
-      // server often gets the same pid its killed predecessor had.
-      const inUse =
-        owner === process.pid ? heldHere.has(lockFile) : Number.isInteger(owner) && owner > 0 && isAlive(owner);
-      if (inUse) {
-        throw new Error(
-          `The database in ${dataDir} is in use by process ${owner}. Stop it, or give this one another DATA_DIR.`,
-        );
-      }
-      unlinkSync(lockFile); // stale: its process is gone
-    }
-  }
-  throw new Error(`Could not lock ${dataDir}`);
-}
 
 /** A change feed that can say when it hears: `listening()` starts listening and resolves once LISTEN is on. */
 export interface ListeningFeed extends ChangeFeed {
@@ -293,19 +238,21 @@ export async function openDatabase(options: {
     };
   }
   const dataDir = options.dataDir ?? "memory://";
-  let unlock = () => {};
-  if (!dataDir.startsWith("memory://")) {
+  // The production entry may have locked the directory and started its thread already (pglite-start.ts).
+  const early = options.thread ? takeEarlyStart(dataDir) : undefined;
+  let unlock = early?.unlock ?? (() => {});
+  if (!early && !dataDir.startsWith("memory://")) {
     mkdirSync(dataDir, { recursive: true });
     unlock = lockDataDir(dataDir);
   }
   let client: PGlite;
   let thread: PGliteThread | undefined;
   try {
-    const slow =
-      process.env.DB_SLOW_MS === undefined || process.env.DB_SLOW_MS === ""
-        ? undefined
-        : Number(process.env.DB_SLOW_MS);
-    thread = options.thread ? await PGliteThread.create(dataDir, { slowMs: slow }) : undefined;
+    thread = early
+      ? await early.thread
+      : options.thread
+        ? await PGliteThread.create(dataDir, { slowMs: slowMsFromEnv() })
+        : undefined;
     client = thread
       ? thread.asPGlite()
       : await (

@@ -49,10 +49,13 @@ export class PGliteThread implements Queryable {
     this.#worker = worker;
   }
 
-  /** Starts the thread and opens `dataDir` ("memory://" for a database in memory). */
-  static async create(dataDir: string, options: { slowMs?: number } = {}): Promise<PGliteThread> {
+  /**
+   * Starts the thread and opens `dataDir` ("memory://" for a database in memory). `preload`: the URL
+   * of the module the thread will host, loaded as soon as the database is open.
+   */
+  static async create(dataDir: string, options: { slowMs?: number; preload?: string } = {}): Promise<PGliteThread> {
     const worker = new Worker(new URL("./pglite-worker.mjs", import.meta.url), {
-      workerData: { dataDir, slowMs: options.slowMs },
+      workerData: { dataDir, slowMs: options.slowMs, preload: options.preload },
     });
     const client = new PGliteThread(worker);
     const ready = new Promise<void>((resolve, reject) => {

@@ -466,3 +466,7 @@ port.on("message", (message) => {
   );
 });
 port.postMessage({ id: 0, ok: true, result: "ready" });
+// The module this thread will host (workerData.preload, the server build's API): loaded now, while the
+// main thread is still loading its own modules, so `host` finds it in the module cache (decision 038,
+// addendum 2). A failure is left for `host` to report: a failed import stays cached under its URL.
+if (typeof workerData.preload === "string") import(workerData.preload).catch(() => {});

@@ -1,10 +1,8 @@
 import { useTranslation } from "~/common/i18n";
-import { useFetcher } from "react-router";
 import { Suspense } from "react";
-import { PdfViewer } from "./viewer/pdf-viewer";
 import { Gallery, GalleryFromHtml } from "./viewer/gallery";
 import { LazyIframe } from "./viewer/lazy-iframe";
-import { lazyWidget } from "./lazy-widget";
+import { lazyWidget, serverRenderedWidget } from "./lazy-widget";
 import type { ActivityBody } from "~/common/views/activity";
 import { textLanguage } from "#domain/locales";
 
@@ -12,26 +10,13 @@ import { textLanguage } from "#domain/locales";
 const ScormPlayer = lazyWidget(() => import("./scorm/scorm-player"));
 
 /** Issue 14: the LTI launch (frame, forms) loads lazily; without JavaScript it is rendered whole on the server. */
-const LtiLaunch = lazyWidget(() => import("./lti/lti-launch"));
+const LtiLaunch = serverRenderedWidget(() => import("./lti/lti-launch"));
 
-/** Saves the PDF page for resume (a fetcher; without JavaScript the page is simply not remembered). */
-function PdfWithResume({ body, title }: { body: Extract<ActivityBody, { kind: "pdf" }>; title: string }) {
-  const fetcher = useFetcher();
-  return (
-    <PdfViewer
-      url={body.url}
-      title={title}
-      initialPage={body.page ?? undefined}
-      onPageChange={(page) => {
-        if (!body.resumeTarget) return;
-        fetcher.submit(
-          { intent: "resume", activityWorkflowId: body.resumeTarget, page: String(page) },
-          { method: "post" },
-        );
-      }}
-    />
-  );
-}
+/**
+ * The PDF viewer loads with a PDF activity only: a text lesson's first load does without it. The
+ * server renders it whole, so the browser's own viewer shows before its code arrives.
+ */
+const PdfWithResume = serverRenderedWidget(() => import("./viewer/pdf-with-resume"));
 
 /** Spec 1/3: the activity kinds — text, files (PDF viewer, gallery), video, event, LTI, module. */
 export function ActivityView({
@@ -103,12 +88,7 @@ export function ActivityView({
         </div>
       );
     case "lti":
-      if (body.launch)
-        return (
-          <Suspense fallback={null}>
-            <LtiLaunch {...body.launch} title={title} />
-          </Suspense>
-        );
+      if (body.launch) return <LtiLaunch {...body.launch} title={title} />;
       return body.toolUrl ? (
         <p>
           <a className="button button--primary" href={body.toolUrl} target="_blank" rel="noopener noreferrer">

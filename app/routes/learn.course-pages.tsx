@@ -1,12 +1,11 @@
-import { Suspense } from "react";
 import { Outlet, useLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { Route } from "./+types/learn.course-pages";
 import { isUuid } from "#domain/contract/common";
 import { tutorWidget } from "~/services/tutor.server";
-import { lazyWidget } from "~/components/lazy-widget";
+import { serverRenderedWidget } from "~/components/lazy-widget";
 
 /** The widget's code, the tutor's and Conform's load only where a widget shows (not in a page's first load). */
-const TutorWidget = lazyWidget(() => import("~/components/tutor-widget"));
+const TutorWidget = serverRenderedWidget(() => import("~/components/tutor-widget"));
 
 /**
  * A layout without a URL of its own around a course's details and content pages (issue 16 item 4, spec
@@ -42,11 +41,7 @@ export default function CoursePages() {
   return (
     <div className="course-pages">
       <Outlet />
-      {widget ? (
-        <Suspense fallback={null}>
-          <TutorWidget key={widget.objectiveId} {...widget} />
-        </Suspense>
-      ) : null}
+      {widget ? <TutorWidget key={widget.objectiveId} {...widget} /> : null}
     </div>
   );
 }

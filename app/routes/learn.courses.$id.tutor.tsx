@@ -1,4 +1,3 @@
-import { Suspense } from "react";
 import { data, redirect, useActionData, useLoaderData } from "react-router";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.courses.$id.tutor";
@@ -15,9 +14,9 @@ import { parseSubmission } from "~/common/forms/parse";
 import { INTENT } from "~/common/forms/intents";
 import { askTutorFormSchema } from "~/common/forms/tutor";
 import { CourseLayers } from "~/components/course-parts";
-import { lazyWidget } from "~/components/lazy-widget";
+import { serverRenderedWidget } from "~/components/lazy-widget";
 
-const Tutor = lazyWidget(() => import("~/components/tutor"));
+const Tutor = serverRenderedWidget(() => import("~/components/tutor"), { loading: true });
 
 /**
  * /learn/courses/{id}/tutor (issue 16 items 4–6): the AI tutor of a course, grounded in the course's own
@@ -92,15 +91,13 @@ export default function CourseTutor() {
       <section className="course-details" aria-labelledby="tutor-title">
         <h1 id="tutor-title">{t("tutor.title")}</h1>
         {d.available ? (
-          <Suspense fallback={<p className="notice">{t("app.loading")}</p>}>
-            <Tutor
-              objectiveId={d.id}
-              language={d.language}
-              exchanges={d.exchanges}
-              commandId={d.commandId}
-              lastResult={lastResult ?? null}
-            />
-          </Suspense>
+          <Tutor
+            objectiveId={d.id}
+            language={d.language}
+            exchanges={d.exchanges}
+            commandId={d.commandId}
+            lastResult={lastResult ?? null}
+          />
         ) : (
           <p className="notice" role="status">
             {t("messages.chatUnavailable")}

@@ -1,4 +1,3 @@
-import { Suspense } from "react";
 import { data, Link, useActionData, useLoaderData } from "react-router";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.courses.$id.view.notifications";
@@ -18,11 +17,11 @@ import { parseSubmission } from "~/common/forms/parse";
 import { INTENT } from "~/common/forms/intents";
 import { CHAT_FILES_FIELD, chatPostSchema, chosenFiles } from "~/common/forms/chat";
 import { CourseLayers } from "~/components/course-parts";
-import { lazyWidget } from "~/components/lazy-widget";
+import { serverRenderedWidget } from "~/components/lazy-widget";
 import { ActivityKind } from "#domain/vocabulary";
 import type { ChatView } from "~/common/views/chat";
 
-const Chat = lazyWidget(() => import("~/components/chat"));
+const Chat = serverRenderedWidget(() => import("~/components/chat"), { loading: true });
 
 /**
  * Spec 2.5 Notifications layer: the course's communications hub — its announcement channel and its
@@ -135,9 +134,7 @@ export default function CourseNotifications() {
             </p>
           </>
         ) : d.chat ? (
-          <Suspense fallback={<p className="notice">{t("app.loading")}</p>}>
-            <Chat key={d.chat.channel} {...d.chat} objectiveId={d.id} lastResult={lastResult ?? null} />
-          </Suspense>
+          <Chat key={d.chat.channel} {...d.chat} objectiveId={d.id} lastResult={lastResult ?? null} />
         ) : (
           <p className="notice" role="status">
             {t("messages.chatUnavailable")}

@@ -1,4 +1,3 @@
-import { Suspense } from "react";
 import { data, useActionData, useLoaderData } from "react-router";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.feedback";
@@ -14,10 +13,10 @@ import { formError } from "~/common/forms/errors";
 import { parseSubmission } from "~/common/forms/parse";
 import { INTENT } from "~/common/forms/intents";
 import { feedbackSchema } from "~/common/forms/feedback";
-import { lazyWidget } from "~/components/lazy-widget";
+import { serverRenderedWidget } from "~/components/lazy-widget";
 import { record } from "~/services/analytics.server";
 
-const FeedbackForm = lazyWidget(() => import("~/components/feedback-form"));
+const FeedbackForm = serverRenderedWidget(() => import("~/components/feedback-form"), { loading: true });
 
 /** Only a path of this app (never `//host` or a URL): where the learner came from. */
 /** Where the learner was: a page of the app by the one redirect rule (issue 29 item 4), else /learn. */
@@ -97,9 +96,7 @@ export default function FeedbackPage() {
   return (
     <section className="feedback-page" aria-labelledby="feedback-title">
       <h1 id="feedback-title">{t("feedback.title")}</h1>
-      <Suspense fallback={<p className="notice">{t("app.loading")}</p>}>
-        <FeedbackForm commandId={d.commandId} returnTo={d.returnTo} lastResult={lastResult ?? null} />
-      </Suspense>
+      <FeedbackForm commandId={d.commandId} returnTo={d.returnTo} lastResult={lastResult ?? null} />
     </section>
   );
 }

@@ -49,10 +49,17 @@ export function logTail(logFile: string, lines = 30): string {
  * Spawns the server and returns at once, so the caller can stop it even while it starts (Ctrl-C);
  * await `ready` before using it.
  */
-/** The Node flags `npm start` gives the server (its V8 heap caps), so the benches measure what operators run. */
-function startFlags(cwd: string): string[] {
+/**
+ * What `npm start` gives the server besides its script: the Node flags (V8's heap caps) and the
+ * settings in the environment (`MALLOC_ARENA_MAX`, `NODE_COMPILE_CACHE`), so the benches measure
+ * what operators run.
+ */
+function startSettings(cwd: string): { flags: string[]; env: Record<string, string> } {
   const start: string = JSON.parse(readFileSync(join(cwd, "package.json"), "utf8")).scripts.start;
-  return start.match(/--max-(?:old|semi)-space-size=\d+/g) ?? [];
+  const env = Object.fromEntries(
+    [...start.matchAll(/\b(MALLOC_[A-Z_]+|NODE_COMPILE_CACHE)=(\S+)/g)].map((m) => [m[1] as string, m[2] as string]),
+  );
+  return { flags: start.match(/--max-(?:old|semi)-space-size=\d+/g) ?? [], env };
 }
 
 export function startServer(options: {
@@ -70,9 +77,10 @@ export function startServer(options: {
   const entry = options.entry ?? "build/node/server.js";
   const runner = entry.endsWith(".ts") ? [createRequire(import.meta.url).resolve("tsx/cli")] : [];
   const log = openSync(options.logFile, "w");
-  const child: ChildProcess = spawn(process.execPath, [...runner, ...startFlags(options.cwd), entry], {
+  const settings = startSettings(options.cwd);
+  const child: ChildProcess = spawn(process.execPath, [...runner, ...settings.flags, entry], {
     cwd: options.cwd,
-    env: { ...process.env, ...options.env, PORT: String(options.port) },
+    env: { ...process.env, ...settings.env, ...options.env, PORT: String(options.port) },
     stdio: ["ignore", log, log],
     // Its own process group: Ctrl-C in the terminal reaches only the bench, which then stops the
     // server itself, and stop() can signal everything it started together.

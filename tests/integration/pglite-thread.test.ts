@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lockDataDir, openDatabase } from "../../api/db/client";
+import { openDatabase } from "../../api/db/client";
+import { lockDataDir, startEarly, takeEarlyStart } from "../../api/db/pglite-start";
 import { PGliteThread } from "../../api/db/pglite-thread";
 import { seedDemo } from "../../api/demo/seed";
 import { users } from "../../api/db/schema";
@@ -132,4 +133,33 @@ describe("one owner per data directory", () => {
     release();
     expect(existsSync(`${dataDir}.lock`)).toBe(false);
   });
+
+  it("starts the thread early under the lock, and openDatabase takes that thread instead of a second one (decision 038)", async () => {
+    const dataDir = join(dir, "early");
+    startEarly(dataDir);
+    // The lock is held from the start: another opener is refused while the thread is still starting.
+    await expect(openDatabase({ dataDir })).rejects.toThrow(/in use/);
+    const database = await openDatabase({ dataDir, thread: true });
+    try {
+      expect(takeEarlyStart(dataDir)).toBeUndefined(); // taken once
+      await database.migrate();
+      const rows = await database.db.execute(sql`select 1 as one`);
+      expect(rows.rows).toEqual([{ one: 1 }]);
+    } finally {
+      await database.close();
+    }
+    expect(existsSync(`${dataDir}.lock`)).toBe(false);
+  }, 60_000);
+
+  it("leaves an early start for another directory alone", async () => {
+    const dataDir = join(dir, "early-other");
+    startEarly(dataDir);
+    const memory = await openDatabase({ dataDir: "memory://", thread: true });
+    await memory.close();
+    const early = takeEarlyStart(dataDir);
+    expect(early).toBeDefined();
+    await (await early!.thread).close();
+    early!.unlock();
+    expect(existsSync(`${dataDir}.lock`)).toBe(false);
+  }, 60_000);
 });

@@ -1,6 +1,5 @@
 /** One activity on the content page: its name, state, lock reason, body, discussion or team panel, and its start/finish control. */
 import { textLanguage } from "#domain/locales";
-import { Suspense } from "react";
 import { Form } from "react-router";
 import type { SubmissionResult } from "@conform-to/react";
 import { ActivityKind, ActivityType, ActivityWorkflowState, ObjectiveState } from "#domain/vocabulary";
@@ -8,12 +7,12 @@ import { INTENT } from "~/common/forms/intents";
 import { useTranslation } from "~/common/i18n";
 import type { ContentItem, ContentView } from "~/common/views/content";
 import { ActivityView } from "../activity-view";
-import { lazyWidget } from "../lazy-widget";
+import { serverRenderedWidget } from "../lazy-widget";
 
 /** Loaded with the discussion activity only (Conform, its schema): not in every course's first load. */
-const Discussion = lazyWidget(() => import("../discussion"));
+const Discussion = serverRenderedWidget(() => import("../discussion"), { loading: true });
 /** Loaded with a team or mini-group activity only (decision 026). */
-const TeamPanel = lazyWidget(() => import("../team-panel"));
+const TeamPanel = serverRenderedWidget(() => import("../team-panel"), { loading: true });
 
 /** What the last post of the page's action answered (a refused discussion post, a team save that lost a race). */
 export interface ContentActionResult {
@@ -152,25 +151,21 @@ export function ActivitySection({
         </p>
       ) : null}
       {d.discussion && item.node.activityPathId === d.selectedPath ? (
-        <Suspense fallback={<p className="notice">{t("app.loading")}</p>}>
-          <Discussion
-            {...d.discussion}
-            formAction={`?activityPathId=${item.node.activityPathId}${d.discussion.page > 1 ? `&page=${d.discussion.page}` : ""}`}
-            lastResult={actionData?.discussion ?? null}
-          />
-        </Suspense>
+        <Discussion
+          {...d.discussion}
+          formAction={`?activityPathId=${item.node.activityPathId}${d.discussion.page > 1 ? `&page=${d.discussion.page}` : ""}`}
+          lastResult={actionData?.discussion ?? null}
+        />
       ) : null}
       {d.team && item.node.activityPathId === d.team.activityPathId ? (
-        <Suspense fallback={<p className="notice">{t("app.loading")}</p>}>
-          <TeamPanel
-            team={d.team}
-            workflowId={d.workflow.id}
-            activityWorkflowId={a.activityWorkflowAggregate.lastActivityWorkflow?.id ?? null}
-            back={`/learn/courses/${d.course.id}/view/content?activityPathId=${item.node.activityPathId}`}
-            readOnly={d.readOnly || d.proctorLock}
-            conflict={actionData?.team?.conflict ?? null}
-          />
-        </Suspense>
+        <TeamPanel
+          team={d.team}
+          workflowId={d.workflow.id}
+          activityWorkflowId={a.activityWorkflowAggregate.lastActivityWorkflow?.id ?? null}
+          back={`/learn/courses/${d.course.id}/view/content?activityPathId=${item.node.activityPathId}`}
+          readOnly={d.readOnly || d.proctorLock}
+          conflict={actionData?.team?.conflict ?? null}
+        />
       ) : null}
       <ActivityActions d={d} item={item} />
     </section>

@@ -1,0 +1,21 @@
+/**
+ * The production server's entry, `build/node/server.js` (decision 038, addendum 2).
+ *
+ * With the embedded database it starts the database thread first — its lock, PGlite's WebAssembly,
+ * PostgreSQL opening the data directory — and only then loads the server (`server-main.js`, the
+ * bundle of `server.ts`), whose modules take the main thread about a second. The two overlap on two
+ * cores instead of following each other; `openDatabase` takes the thread already starting
+ * (`api/db/pglite-start.ts`), and the thread has loaded the API it is about to host meanwhile. Development (`tsx server.ts`) starts `server.ts` directly.
+ */
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { embeddedDataDir, startEarly } from "./api/db/pglite-start";
+
+/** A bundle beside this one, by a specifier the bundler does not follow. */
+const beside = (file: string) => pathToFileURL(join(import.meta.dirname, file)).href;
+
+// The thread loads the API it will host (app-thread.js) as soon as its database is open.
+if (!process.env.DATABASE_URL && process.env.PGLITE_THREAD !== "0")
+  startEarly(embeddedDataDir(), { preload: beside("app-thread.js") });
+
+await import(beside("server-main.js"));
