@@ -390,7 +390,13 @@ const operations = createOperations({
   databaseNotReady: () => databaseNotReady(database.db),
   pool: database.pool,
   pendingJobs: process.env.LMS_API_URL ? undefined : () => pendingJobs(database.db),
-  close: () => database.close(),
+  // Page views still waiting for their batch (app/services/analytics.server.ts) go first.
+  close: async () => {
+    const current = typeof build === "function" ? await build() : build;
+    const { flushPendingEvents } = current.entry.module as unknown as { flushPendingEvents?: () => Promise<void> };
+    await flushPendingEvents?.().catch(() => {});
+    await database.close();
+  },
 });
 const lmsTransport = operations.withRequestId(apiFetch ?? ((request: Request) => fetch(request)));
 

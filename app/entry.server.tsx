@@ -12,6 +12,8 @@ import { record } from "./services/analytics.server";
 
 /** The load context's key, read by `server.ts` from this entry module of the build (decision 015). */
 export { appLoadContext } from "./services/config.server";
+/** Called by `server.ts` when it drains, before the database closes (decision 037). */
+export { flushPendingEvents } from "./services/analytics.server";
 
 export const streamTimeout = 5_000;
 

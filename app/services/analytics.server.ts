@@ -32,11 +32,11 @@ const BATCH_EVENTS = 50;
  */
 const waiting = new Map<string, { lms: LmsClient; events: Events; sent: ((outcome: RecordOutcome) => void)[] }>();
 
-function send(key: string): void {
+function send(key: string): Promise<void> {
   const batch = waiting.get(key);
-  if (!batch) return;
+  if (!batch) return Promise.resolve();
   waiting.delete(key);
-  void (async () => {
+  return (async () => {
     let outcome: RecordOutcome = { kind: "sent" };
     try {
       for (let i = 0; i < batch.events.length; i += BATCH_EVENTS)
@@ -54,6 +54,15 @@ function send(key: string): void {
       for (const done of batch.sent) done(outcome);
     }
   })();
+}
+
+/**
+ * Sends every waiting batch now and resolves when all are through. The drain (decision 037) calls it,
+ * through the build's entry module, before it closes the database: a page view of the last 250 ms
+ * before SIGTERM is recorded, not logged as lost.
+ */
+export async function flushPendingEvents(): Promise<void> {
+  await Promise.all([...waiting.keys()].map(send));
 }
 
 /**
@@ -82,11 +91,11 @@ export async function record(
   if (!batch) {
     batch = { lms, events: [], sent: [] };
     waiting.set(key, batch);
-    setTimeout(() => send(key), BATCH_MS).unref();
+    setTimeout(() => void send(key), BATCH_MS).unref();
   }
   batch.events.push(...events);
   const sent = new Promise<RecordOutcome>((resolve) => batch.sent.push(resolve));
-  if (batch.events.length >= BATCH_EVENTS) send(key);
+  if (batch.events.length >= BATCH_EVENTS) void send(key);
   return sent;
 }
 
