@@ -14,8 +14,9 @@ import { embeddedDataDir, startEarly } from "./api/db/pglite-start";
 /** A bundle beside this one, by a specifier the bundler does not follow. */
 const beside = (file: string) => pathToFileURL(join(import.meta.dirname, file)).href;
 
-// The thread loads the API it will host (app-thread.js) as soon as its database is open.
+// The thread loads the API it will host (app-thread.js) as soon as its database is open; with an
+// external LMS API (LMS_API_URL) it holds the app's sessions only, and hosts nothing.
 if (!process.env.DATABASE_URL && process.env.PGLITE_THREAD !== "0")
-  startEarly(embeddedDataDir(), { preload: beside("app-thread.js") });
+  startEarly(embeddedDataDir(), { preload: process.env.LMS_API_URL ? undefined : beside("app-thread.js") });
 
 await import(beside("server-main.js"));
