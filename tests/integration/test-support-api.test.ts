@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eq, inArray } from "drizzle-orm";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eq, inArray, isNull } from "drizzle-orm";
 import { demoContent } from "../../api/demo/demo-content";
 import { createTestApi, type TestApi } from "../fixtures/api";
 import * as s from "../../api/db/schema";
@@ -213,6 +216,34 @@ describe("POST /api/test-support/v1/learners", () => {
       expect(mine.courses).toEqual(grace.courses);
     } finally {
       await threaded.close();
+    }
+  });
+});
+
+describe("POST /api/test-support/v1/learner-mail", () => {
+  it("empties the whole outbox, not one run's 50: a suite's newest message does not wait a minute", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "outbox-"));
+    const api = await createTestApi({ testSupport: true, dataDir });
+    try {
+      const rows = Array.from({ length: 120 }, (_, i) => ({
+        kind: "test",
+        to: `pile-${i}@example.com`,
+        subject: `Message ${i}`,
+        text: "Hello",
+        html: "<p>Hello</p>",
+      }));
+      await api.database.db.insert(s.mailOutbox).values(rows);
+      const res = await api.request("POST", "/api/test-support/v1/learner-mail");
+      expect(res.status).toBe(200);
+      expect((await res.json()).sent).toBeGreaterThanOrEqual(120);
+      const waiting = await api.database.db
+        .select({ id: s.mailOutbox.id })
+        .from(s.mailOutbox)
+        .where(isNull(s.mailOutbox.sentAt));
+      expect(waiting).toEqual([]);
+    } finally {
+      await api.close();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
