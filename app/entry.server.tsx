@@ -77,6 +77,12 @@ export default function handleRequest(
     // are lazily loaded components (the discussion, later widgets), and a browser without JavaScript
     // could never swap a streamed Suspense fallback for them.
     const readyOption = "onAllReady";
+    // A render still unfinished after the stream's time is cut off. The timer holds the whole render
+    // (the request, its loader data and React's state), so it is cleared the moment the document is
+    // sent: left to run, it kept every page of the last six seconds in memory, about 1,000 renders
+    // and 100 MB of heap at 180 pages a second (issue 27).
+    const timer = setTimeout(() => abort(), streamTimeout + 1000);
+    timer.unref();
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
         <I18nProvider i18n={getInstance(loadContext)}>
@@ -100,9 +106,12 @@ export default function handleRequest(
           );
           if (!responseHeaders.has("Cache-Control")) responseHeaders.set("Cache-Control", "private, no-store");
           resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }));
+          // Sent (or the browser went away): the timer must not keep this render alive for seconds.
+          body.once("close", () => clearTimeout(timer));
           pipe(body);
         },
         onShellError(error: unknown) {
+          clearTimeout(timer);
           reject(error);
         },
         onError(error: unknown) {
@@ -111,7 +120,6 @@ export default function handleRequest(
         },
       },
     );
-    setTimeout(abort, streamTimeout + 1000);
   });
 }
 
