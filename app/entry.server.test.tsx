@@ -61,7 +61,7 @@ describe("a document's render is let go once it is sent (issue 27: memory under 
       context(),
     );
     expect(vi.getTimerCount()).toBe(1);
-    await answer.then((r) => r.text());
+    await (await answer).text();
     await new Promise((resolve) => setImmediate(resolve));
     expect(vi.getTimerCount()).toBe(0);
   });
