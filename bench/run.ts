@@ -368,7 +368,8 @@ async function openLoop(origin: string, target: Target): Promise<OpenLoopResult>
   let ok = 0;
   let non2xx = 0;
   let errors = 0;
-  const one = (due: number) =>
+  const errorCodes = new Map<string, number>();
+  const one = (due: number, retried = false): Promise<void> =>
     new Promise<void>((resolvePromise) => {
       const req = httpRequest(url, { agent, headers, timeout: options.timeout * 1000 }, (res) => {
         res.resume();
@@ -380,8 +381,17 @@ async function openLoop(origin: string, target: Target): Promise<OpenLoopResult>
         });
       });
       req.on("timeout", () => req.destroy(new Error("timeout")));
-      req.on("error", () => {
+      req.on("error", (err: NodeJS.ErrnoException) => {
+        // A kept-alive connection the server closed for idleness just as this request went out on it:
+        // a browser sends the request again on a new connection, and so does this client (once; the
+        // latency still counts from when the request was due).
+        if (!retried && req.reusedSocket && err.code === "ECONNRESET") {
+          resolvePromise(one(due, true));
+          return;
+        }
         errors++;
+        const code = err.code ?? err.message;
+        errorCodes.set(code, (errorCodes.get(code) ?? 0) + 1);
         resolvePromise();
       });
       req.end();
@@ -413,7 +423,7 @@ async function openLoop(origin: string, target: Target): Promise<OpenLoopResult>
     maxMs: latencies.at(-1) ?? Number.NaN,
   };
   say(
-    `${target.url}: ${ok}/${total} answered 2xx at ${rate}/s; p50 ${fixed(r.p50Ms, 1)} ms, p90 ${fixed(r.p90Ms, 1)} ms, p99 ${fixed(r.p99Ms, 1)} ms, max ${fixed(r.maxMs, 1)} ms; ${non2xx} non-2xx, ${errors} errors`,
+    `${target.url}: ${ok}/${total} answered 2xx at ${rate}/s; p50 ${fixed(r.p50Ms, 1)} ms, p90 ${fixed(r.p90Ms, 1)} ms, p99 ${fixed(r.p99Ms, 1)} ms, max ${fixed(r.maxMs, 1)} ms; ${non2xx} non-2xx, ${errors} errors${errors ? ` (${[...errorCodes].map(([c, n]) => `${c} ×${n}`).join(", ")})` : ""}`,
   );
   return r;
 }
