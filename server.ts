@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createHmac, hkdfSync, timingSafeEqual } from "node:crypto";
 import { resolve } from "node:path";
+import { existsSync, readdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { Hono, type Context } from "hono";
 import { getRequestListener } from "@hono/node-server";
@@ -640,14 +641,15 @@ if (!vite) {
       },
     }),
   );
-  web.use(
-    "/learn/*",
-    serveStatic({
-      root: "./build/client",
-      rewriteRequestPath: (p) => p.replace(/^\/learn/, ""),
-      onFound: (_p, c) => c.header("Cache-Control", "public, max-age=3600"),
-    }),
-  );
+  // The build's other public files (icons, covers, the demo's files, favicon.svg): only a path under
+  // one of these names is looked for on disk, so a page (/learn/courses…) costs no file-system call.
+  const publicNames = new Set(existsSync("./build/client") ? readdirSync("./build/client") : []);
+  const publicFiles = serveStatic({
+    root: "./build/client",
+    rewriteRequestPath: (p) => p.replace(/^\/learn/, ""),
+    onFound: (_p, c) => c.header("Cache-Control", "public, max-age=3600"),
+  });
+  web.use("/learn/*", (c, next) => (publicNames.has(c.req.path.split("/")[2] ?? "") ? publicFiles(c, next) : next()));
 }
 web.get("/", (c) => c.redirect("/learn", 302));
 // Issue 14 item 7: the demo LTI tool, a tool of its own that reaches the platform over HTTP only.

@@ -25,13 +25,26 @@ function lookup(resources: Resources, key: string): unknown {
 
 export function createLiteI18n(language: string, resources: Resources): LiteI18n {
   const plural = new Intl.PluralRules(language);
+  // A page asks for the same few hundred keys again and again: each is looked up once per translator.
+  // The resources never change, and only keys the catalogue has are kept (a key made from data that
+  // names nothing is looked up each time), so this holds at most one entry per key of the catalogue.
+  const found = new Map<string, unknown>();
+  const cached = (key: string): unknown => {
+    let value = found.get(key);
+    if (value === undefined) {
+      value = lookup(resources, key);
+      if (value !== undefined) found.set(key, value);
+    }
+    return value;
+  };
   const t = (key: string, options: Options = {}): string => {
     let value: unknown;
     if (typeof options.count === "number") {
-      value = lookup(resources, `${key}_${plural.select(options.count)}`) ?? lookup(resources, `${key}_other`);
+      value = cached(`${key}_${plural.select(options.count)}`) ?? cached(`${key}_other`);
     }
-    value ??= lookup(resources, key);
+    value ??= cached(key);
     if (typeof value !== "string") return options.defaultValue ?? key;
+    if (!value.includes("{{")) return value;
     return value.replace(/\{\{\s*([\w.]+)\s*\}\}/g, (match, name: string) => {
       const v = options[name];
       return v === undefined || v === null ? match : String(v);
