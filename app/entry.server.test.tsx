@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { testAppConfig } from "../tests/fixtures/app-config";
 import { RouterContextProvider, type EntryContext } from "react-router";
-import { appLoadContext, parseAppConfig } from "~/services/config.server";
+import { appLoadContext } from "~/services/config.server";
 
 // The document's routes are not what this test is about: a one-paragraph page stands for them.
 vi.mock("react-router", async (original) => ({
@@ -14,13 +15,7 @@ vi.mock("./services/i18n.server", () => ({
 const { default: handleRequest } = await import("./entry.server");
 
 function context() {
-  const config = parseAppConfig({
-    APP_URL: "http://localhost:3000",
-    SESSION_SECRET: "x".repeat(32),
-    OIDC_ISSUER: "http://localhost:3000/idp",
-    OIDC_CLIENT_ID: "c",
-    OIDC_CLIENT_SECRET: "s",
-  });
+  const config = testAppConfig();
   const provider = new RouterContextProvider();
   provider.set(appLoadContext, { config, lmsTransport: () => new Response(), sessions: null as never });
   return provider;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { testAppConfig } from "../../tests/fixtures/app-config";
 import { RouterContextProvider } from "react-router";
-import { appLoadContext, parseAppConfig } from "~/services/config.server";
+import { appLoadContext } from "~/services/config.server";
 import { requestContext } from "~/services/request.server";
 import { action } from "./learn.collect";
 
@@ -11,14 +12,7 @@ function post(
   answer: () => Response = () => Response.json({ accepted: 1 }),
 ) {
   const calls: string[] = [];
-  const config = parseAppConfig({
-    APP_ENV: appEnv,
-    APP_URL: "http://localhost:3000",
-    SESSION_SECRET: "x".repeat(32),
-    OIDC_ISSUER: "http://localhost:3000/idp",
-    OIDC_CLIENT_ID: "c",
-    OIDC_CLIENT_SECRET: "s",
-  });
+  const config = testAppConfig({ APP_ENV: appEnv });
   const context = new RouterContextProvider();
   context.set(appLoadContext, {
     config,

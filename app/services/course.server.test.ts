@@ -1,16 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { parseAppConfig } from "./config.server";
+import { testAppConfig } from "../../tests/fixtures/app-config";
 import { loadCourse } from "./course.server";
 import { LmsError, type LmsClient } from "./lms.server";
 import { popToast } from "./toast.server";
 
-const config = parseAppConfig({
-  APP_URL: "http://localhost:3000",
-  SESSION_SECRET: "x".repeat(32),
-  OIDC_ISSUER: "http://localhost:3000/idp",
-  OIDC_CLIENT_ID: "c",
-  OIDC_CLIENT_SECRET: "s",
-});
+const config = testAppConfig();
 
 /** An LMS client whose every read fails with `status`. */
 const failing = (status: number) =>

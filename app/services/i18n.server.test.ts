@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { testAppConfig } from "../../tests/fixtures/app-config";
 import { RouterContextProvider } from "react-router";
-import { appLoadContext, parseAppConfig, type Transport } from "./config.server";
+import { appLoadContext, type Transport } from "./config.server";
 import type { ChangeFeed, DataChange } from "#domain/contract/changes";
 import { getLocale, localeCookie, localeMiddleware } from "./i18n.server";
 
@@ -12,13 +13,7 @@ function setup(defaultLocale: string | null, supportedLocales = "") {
     if (defaultLocale === null) return new Response("down", { status: 503 });
     return Response.json({ portalName: "P", supportedLocales, defaultLocale, features: { catalog: true } });
   };
-  const config = parseAppConfig({
-    APP_URL: "http://localhost:3000",
-    SESSION_SECRET: "x".repeat(32),
-    OIDC_ISSUER: "http://localhost:3000/idp",
-    OIDC_CLIENT_ID: "c",
-    OIDC_CLIENT_SECRET: "s",
-  });
+  const config = testAppConfig();
   const localeOf = async (headers: Record<string, string>) => {
     const context = new RouterContextProvider();
     context.set(appLoadContext, { config, lmsTransport: transport, sessions: null as never });
@@ -62,13 +57,7 @@ describe("spec 9, issue 25: the lng cookie, then Accept-Language among the tenan
     const changes: ChangeFeed = { subscribe: (l) => (listeners.push(l), () => {}) };
     const transport: Transport = () =>
       Response.json({ portalName: "P", supportedLocales: "", defaultLocale, features: { catalog: true } });
-    const config = parseAppConfig({
-      APP_URL: "http://localhost:3000",
-      SESSION_SECRET: "x".repeat(32),
-      OIDC_ISSUER: "http://localhost:3000/idp",
-      OIDC_CLIENT_ID: "c",
-      OIDC_CLIENT_SECRET: "s",
-    });
+    const config = testAppConfig();
     const localeOf = async () => {
       const context = new RouterContextProvider();
       context.set(appLoadContext, { config, lmsTransport: transport, sessions: null as never, changes });
