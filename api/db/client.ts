@@ -8,6 +8,7 @@ import * as schema from "./schema";
 import { PGliteThread } from "./pglite-thread";
 import { lockDataDir, slowMsFromEnv, takeEarlyStart } from "./pglite-start";
 import { pgliteOptions } from "./pglite-options.mjs";
+import { preparedStatementsFromEnv, preparingClient } from "./pg-prepared";
 
 export type Db = ReturnType<typeof import("drizzle-orm/pglite").drizzle<typeof schema>>;
 /** The transaction `db.transaction` hands its callback (what commands run in). */
@@ -210,7 +211,16 @@ export async function openDatabase(options: {
       import("drizzle-orm/node-postgres"),
       import("drizzle-orm/node-postgres/migrator"),
     ]);
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // Repeated data statements are prepared per connection and planned once (decision 038, addendum 4).
+    const statements = preparedStatementsFromEnv();
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      Client: statements.prepared ? preparingClient(pg.Client, statements.prepared) : pg.Client,
+      ...(statements.planCacheMode === "auto" ? {} : { options: `-c plan_cache_mode=${statements.planCacheMode}` }),
+      // A connection starts its prepared statements afresh now and then.
+      maxUses: 20_000,
+    });
     // An idle connection the server closed (a restart, a failover) is dropped from the pool; without
     // a listener its error would end the process.
     let closing = false;

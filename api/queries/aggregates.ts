@@ -22,31 +22,27 @@ import {
   recordColumns,
   toAggregate,
   workflowColumns,
-  type AggregateRow,
   type GradeRow,
-  type ObjectiveRow,
-  type RecordRow,
-  type WorkflowRow,
 } from "../mappers/courses";
 import {
   collectionAndAttributeConditions,
-  searchCondition,
+  searchConditionFor,
+  searchPattern,
   sortOrder,
   STANDING,
   type CourseListOptions,
 } from "./course-scopes";
 
 /**
- * A page of the learner's aggregates with their courses, collections, workflows, records and
- * grades in one statement. With a selection (spec 7.2 `select`) it reads only the columns, and
- * joins only the tables, that the selected fields need, and returns only those fields.
+ * The statement of a page of the learner's aggregates with their courses, collections, workflows,
+ * records and grades. With a selection (spec 7.2 `select`) it reads only the columns, and joins only
+ * the tables, that the selected fields need. `limit` and `offset` are the placeholders of that name.
  */
-async function loadAggregates(
+function aggregatesQuery(
   db: Db,
   where: SQL | undefined,
-  opts: { order: SQL[]; limit: number; offset: number; selection?: AggregateSelection | null },
-  now: Date,
-): Promise<Aggregate[]> {
+  opts: { order: SQL[]; selection?: AggregateSelection | null },
+) {
   const selection = opts.selection ?? null;
   const wants = (field: keyof Aggregate) => !selection || selection.fields.has(field);
   // The record's reveal rule reads the workflow's state (spec 4.7).
@@ -60,13 +56,14 @@ async function loadAggregates(
     ...(withWorkflow ? { w: workflowColumns } : {}),
     ...(withRecord ? { r: recordColumns, g: gradeColumns } : {}),
   };
-  type Row = { a: AggregateRow; o: ObjectiveRow; w?: WorkflowRow | null; r?: RecordRow | null; g?: GradeRow | null };
   type Query = {
     leftJoin(table: unknown, on: SQL): Query;
     where(w: SQL | undefined): Query;
     orderBy(...o: SQL[]): Query;
-    limit(n: number): Query;
-    offset(n: number): Promise<Row[]>;
+    limit(n: unknown): Query;
+    offset(n: unknown): Query;
+    prepare(name: string): unknown;
+    then: PromiseLike<AggregateQueryRow[]>["then"];
   };
   let query = db
     .select(fields)
@@ -78,13 +75,11 @@ async function loadAggregates(
     query = query
       .leftJoin(objectiveRecords, eq(objectiveRecords.id, owa.lastRecordId))
       .leftJoin(grades, eq(grades.id, objectiveRecords.gradeId));
-  const rows = await query
+  return query
     .where(where)
     .orderBy(...opts.order)
-    .limit(opts.limit)
-    .offset(opts.offset);
-  const gradeMap = gradeMapOf(rows.map((row) => row.g ?? null));
-  return rows.map((row) => toAggregate(row, { selection, withWorkflow, withRecord, gradeMap, now }));
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset"));
 }
 
 export async function loadAggregateFor(
@@ -93,13 +88,92 @@ export async function loadAggregateFor(
   objectiveId: string,
   now: Date,
 ): Promise<Aggregate | null> {
-  const list = await loadAggregates(
-    db,
-    and(eq(owa.userId, userId), eq(owa.objectiveId, objectiveId)),
-    { order: [asc(owa.id)], limit: 1, offset: 0 },
-    now,
+  const query = aggregatesQuery(db, and(eq(owa.userId, userId), eq(owa.objectiveId, objectiveId)), {
+    order: [asc(owa.id)],
+  });
+  const rows = await (query.prepare("") as PreparedRead<AggregateQueryRow[]>).execute({ limit: 1, offset: 0 });
+  const gradeMap = gradeMapOf(rows.map((row) => row.g ?? null));
+  const row = rows[0];
+  return row ? toAggregate(row, { selection: null, withWorkflow: true, withRecord: true, gradeMap, now }) : null;
+}
+
+/** A prepared list or count statement of `queryAggregates`: its SQL is built once per shape. */
+interface PreparedRead<T> {
+  execute(values: Record<string, unknown>): Promise<T>;
+}
+interface AggregateStatements {
+  list: PreparedRead<AggregateQueryRow[]>;
+  count: PreparedRead<{ n: number }[]>;
+  /** The count statement's text: what the count cache keys by, with the learner. */
+  countSql: string;
+}
+type AggregateQueryRow = Parameters<typeof toAggregate>[0] & { g?: GradeRow | null };
+
+/** Shapes kept per database client; past it they start over (a memory bound, not a policy). */
+const MAX_SHAPES = 200;
+const statementsByDb = new WeakMap<Db, Map<string, AggregateStatements>>();
+
+/**
+ * The list and count statements of one shape of My courses' query — filter, search or not,
+ * collections, categories, sort and selected fields — with the learner, the search text and the page
+ * as placeholders. Building drizzle's SQL for both took ~0.3 ms of every My courses request
+ * (decision 038, addendum 4); most learners ask for the same few shapes.
+ */
+function aggregateStatements(
+  db: Db,
+  list: CourseListOptions & { filter: FilterNode | null; selection: AggregateSelection | null },
+): AggregateStatements {
+  const selection = list.selection;
+  const key = JSON.stringify([
+    list.filter,
+    Boolean(searchPattern(list.search)),
+    list.showcaseIds,
+    list.attributeGroups,
+    list.sort,
+    selection ? [...selection.fields] : null,
+    selection?.objectiveFields ? [...selection.objectiveFields] : null,
+  ]);
+  let shapes = statementsByDb.get(db);
+  if (!shapes) statementsByDb.set(db, (shapes = new Map()));
+  const known = shapes.get(key);
+  if (known) return known;
+  const tree = andAll(STANDING, list.filter)!;
+  const search = searchPattern(list.search) ? sql.placeholder("search") : undefined;
+  const where = and(
+    eq(owa.userId, sql.placeholder("userId")),
+    filterToSql(tree),
+    search ? searchConditionFor(search) : undefined,
+    ...collectionAndAttributeConditions(list.showcaseIds, list.attributeGroups, sql`${owa.objectiveId}`),
   );
-  return list[0] ?? null;
+  // Name order comes from the aggregate's own copy (index owa_user_sort_idx); the count joins
+  // courses only when the filter reads their columns.
+  const order =
+    list.sort === "objective.name"
+      ? [asc(owa.sortName), asc(owa.id)]
+      : list.sort === "-objective.name"
+        ? [desc(owa.sortName), desc(owa.id)]
+        : sortOrder(list.sort);
+  const countQuery =
+    needsObjectiveJoin(tree) || search
+      ? db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(owa)
+          .innerJoin(objectives, eq(objectives.id, owa.objectiveId))
+          .where(where)
+      : db
+          .select({ n: sql<number>`count(*)::int` })
+          .from(owa)
+          .where(where);
+  // prepare(""): drizzle's own unnamed statement (as `execute()` makes one); on PostgreSQL the client
+  // names it once it repeats (api/db/pg-prepared.ts).
+  const statements: AggregateStatements = {
+    list: aggregatesQuery(db, where, { order, selection }).prepare("") as unknown as PreparedRead<AggregateQueryRow[]>,
+    count: countQuery.prepare("") as unknown as PreparedRead<{ n: number }[]>,
+    countSql: countQuery.toSQL().sql,
+  };
+  if (shapes.size >= MAX_SHAPES) shapes.clear();
+  shapes.set(key, statements);
+  return statements;
 }
 
 /**
@@ -113,37 +187,32 @@ export async function queryAggregates(
   now: Date,
   counts?: CountCache,
 ): Promise<{ data: Aggregate[]; totalCount: number | null }> {
-  const tree = andAll(STANDING, list.filter)!;
-  const where = and(
-    eq(owa.userId, userId),
-    filterToSql(tree),
-    searchCondition(list.search),
-    ...collectionAndAttributeConditions(list.showcaseIds, list.attributeGroups, sql`${owa.objectiveId}`),
-  );
-  // Name order comes from the aggregate's own copy (index owa_user_sort_idx); the count joins
-  // courses only when the filter reads their columns.
-  const order =
-    list.sort === "objective.name"
-      ? [asc(owa.sortName), asc(owa.id)]
-      : list.sort === "-objective.name"
-        ? [desc(owa.sortName), desc(owa.id)]
-        : sortOrder(list.sort);
-  const countQuery =
-    needsObjectiveJoin(tree) || list.search
-      ? db
-          .select({ n: sql<number>`count(*)::int` })
-          .from(owa)
-          .innerJoin(objectives, eq(objectives.id, owa.objectiveId))
-          .where(where)
-      : db
-          .select({ n: sql<number>`count(*)::int` })
-          .from(owa)
-          .where(where);
-  const [data, totalCount] = await Promise.all([
-    loadAggregates(db, where, { order, limit: list.take, offset: list.skip, selection: list.selection }, now),
-    !list.requireTotalCount ? null : counts ? counts.count(userId, countQuery) : countQuery.then((t) => t[0].n),
+  const statements = aggregateStatements(db, list);
+  const search = searchPattern(list.search);
+  const values = { userId, ...(search ? { search } : {}) };
+  const selection = list.selection;
+  const wants = (field: keyof Aggregate) => !selection || selection.fields.has(field);
+  const withRecord = wants("lastObjectiveRecord");
+  const withWorkflow = withRecord || wants("lastObjectiveWorkflow");
+  const readCount = () => statements.count.execute(values).then((t) => t[0]?.n ?? 0);
+  const [rows, totalCount] = await Promise.all([
+    statements.list.execute({ ...values, limit: list.take, offset: list.skip }),
+    !list.requireTotalCount
+      ? null
+      : counts
+        ? counts.countBy(
+            userId,
+            `${statements.countSql}\u0000${JSON.stringify(values)}`,
+            statements.countSql,
+            readCount,
+          )
+        : readCount(),
   ]);
-  return { data, totalCount };
+  const gradeMap = gradeMapOf(rows.map((row) => row.g ?? null));
+  return {
+    data: rows.map((row) => toAggregate(row, { selection, withWorkflow, withRecord, gradeMap, now })),
+    totalCount,
+  };
 }
 
 /** The "separate query that selects termId for the user" (spec 7.2): the terms of the learner's courses. */

@@ -29,12 +29,19 @@ export class CountCache {
   /** The query's count: remembered, or read (and remembered for `userId`, null for counts of the whole tenant). */
   async count(userId: string | null, query: CountQuery): Promise<number> {
     const { sql, params } = query.toSQL();
-    if (CLOCK.test(sql)) return (await query)[0]?.n ?? 0;
-    const key = `${sql}\u0000${JSON.stringify(params)}`;
+    return this.countBy(userId, `${sql}\u0000${JSON.stringify(params)}`, sql, async () => (await query)[0]?.n ?? 0);
+  }
+
+  /**
+   * A count by a key the caller made from its statement's text and parameters (a statement built once
+   * per shape: `queryAggregates`). `sql` is the statement's text: one reading the clock is not kept.
+   */
+  async countBy(userId: string | null, key: string, sql: string, read: () => Promise<number>): Promise<number> {
+    if (CLOCK.test(sql)) return read();
     const known = this.entries.get(key);
     if (known) return known.n;
     const heard = this.heard;
-    const n = (await query)[0]?.n ?? 0;
+    const n = await read();
     if (heard === this.heard) {
       if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
       this.entries.set(key, { userId, n });

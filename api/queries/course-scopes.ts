@@ -1,6 +1,6 @@
 // Queries: reads and writes the handlers share, grouped by resource. This one: which courses a list may show
 // (standing conditions, catalog and public visibility, filter scopes), and its search, filter and order conditions.
-import { and, asc, desc, eq, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, ne, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { parseFilter } from "../../domain/filter-expression";
 import { ObjectiveState } from "../../domain/vocabulary";
 import { objectiveAttributes, objectiveShowcases, objectives, objectiveWorkflowAggregates as owa } from "../db/schema";
@@ -92,9 +92,19 @@ export function collectionAndAttributeConditions(
 }
 
 export function searchCondition(search: string | undefined): SQL | undefined {
+  const pattern = searchPattern(search);
+  return pattern === null ? undefined : searchConditionFor(pattern);
+}
+
+/** The `like` pattern of a search (its wildcards escaped), or null when there is nothing to search for. */
+export function searchPattern(search: string | undefined): string | null {
   const s = search?.trim().toLowerCase();
-  if (!s) return undefined;
-  return sql`lower(${objectives.name}) like ${`%${s.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`}`;
+  return s ? `%${s.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` : null;
+}
+
+/** The search condition on a pattern: a value, or a placeholder of a statement built once (aggregates). */
+export function searchConditionFor(pattern: string | Placeholder): SQL {
+  return sql`lower(${objectives.name}) like ${pattern}`;
 }
 
 export function sortOrder(sort: string): SQL[] {

@@ -89,6 +89,24 @@ describe("objective-workflow-aggregates/query (spec 7.2)", () => {
     expect(names(grace)).toEqual(["Grace only"]);
   });
 
+  it("one statement per query shape: each learner, search text and page gets its own answer (decision 038)", async () => {
+    // The same shape — no filter, name order, a search — asked with other values, alternately.
+    const q = (search: string, skip = 0, take = 10) =>
+      `/api/lms/v1/objective-workflow-aggregates/query?requireTotalCount=true&search=${search}&skip=${skip}&take=${take}`;
+    for (let round = 0; round < 2; round++) {
+      const safety = await (await get(q("safety"))).json();
+      expect([names(safety), safety.totalCount]).toEqual([["Mandatory safety"], 1]);
+      const course = await (await get(q("COURSE"))).json();
+      expect([names(course), course.totalCount]).toEqual([["Finished course"], 1]);
+      const graceOnly = await (await get(q("only"), "grace")).json();
+      expect([names(graceOnly), graceOnly.totalCount]).toEqual([["Grace only"], 1]);
+      const none = await (await get(q("only"))).json();
+      expect([names(none), none.totalCount]).toEqual([[], 0]);
+      const page2 = await (await get(q("s", 1, 1))).json();
+      expect([names(page2), page2.totalCount]).toEqual([["Mandatory safety"], 3]);
+    }
+  });
+
   it.each([
     ["objective.name contains 'PYTHON'", ["Python basics"]],
     ["isMandatory eq true", ["Mandatory safety"]],
