@@ -83,6 +83,66 @@ export const recordColumns = {
   imported: objectiveRecords.imported,
 };
 export type AggregateRow = Pick<typeof owa.$inferSelect, keyof typeof aggregateColumns>;
+
+/** The record's fields its reveal rule (spec 4.7) hides: selecting one reads what the rule needs. */
+const REVEALED = new Set<keyof ObjectiveRecord>([
+  "score",
+  "maxScore",
+  "normalizedScore",
+  "grade",
+  "passed",
+  "resultsHidden",
+]);
+
+/**
+ * What a selection (spec 7.2 `select`) reads: the aggregate's columns, whether the last workflow and
+ * record are joined and which of their columns, and whether the grades are. Whole objects without a
+ * selection. The reveal rule reads the access's policy, the record's `protectResults` and the
+ * workflow's state whenever a field it hides is selected, even when those are not.
+ */
+export function aggregateReadFor(selection: AggregateSelection | null) {
+  if (!selection)
+    return {
+      a: aggregateColumns,
+      w: workflowColumns as Partial<typeof workflowColumns> | null,
+      r: recordColumns as Partial<typeof recordColumns> | null,
+      grades: true,
+    };
+  const { fields } = selection;
+  const recordFields = fields.has("lastObjectiveRecord") ? (selection.recordFields ?? null) : new Set<never>();
+  const withRecord = fields.has("lastObjectiveRecord");
+  const reveal = withRecord && (recordFields === null || [...recordFields].some((f) => REVEALED.has(f)));
+  const a: Partial<typeof aggregateColumns> = { id: aggregateColumns.id };
+  for (const field of fields) {
+    const key = field === "objectiveAccess" ? "objectiveAccessId" : field;
+    if (key in aggregateColumns)
+      (a as Record<string, unknown>)[key] = aggregateColumns[key as keyof typeof aggregateColumns];
+  }
+  if (reveal) Object.assign(a, { gradeRevealPolicy: owa.gradeRevealPolicy, gradeRevealDate: owa.gradeRevealDate });
+  const narrow = <C extends Record<string, unknown>>(all: C, wanted: Iterable<string> | null, extra: string[]) => {
+    if (wanted === null) return all;
+    const out: Record<string, unknown> = { id: all.id };
+    for (const key of [...wanted, ...extra]) if (key in all) out[key] = all[key];
+    return out as Partial<C>;
+  };
+  const withWorkflow = fields.has("lastObjectiveWorkflow") || reveal;
+  const workflowFields = fields.has("lastObjectiveWorkflow") ? (selection.workflowFields ?? null) : new Set<string>();
+  const w = withWorkflow ? narrow(workflowColumns, workflowFields, reveal ? ["state"] : []) : null;
+  const r = withRecord
+    ? narrow(
+        recordColumns,
+        recordFields === null ? null : [...recordFields].map((f) => (f === "grade" ? "gradeId" : f)),
+        reveal ? ["protectResults"] : [],
+      )
+    : null;
+  return {
+    a: a as typeof aggregateColumns,
+    w,
+    r,
+    grades: withRecord && (recordFields === null || recordFields.has("grade")),
+  };
+}
+
 export type WorkflowRow = Pick<typeof objectiveWorkflows.$inferSelect, keyof typeof workflowColumns>;
 export type RecordRow = Pick<typeof objectiveRecords.$inferSelect, keyof typeof recordColumns>;
 
@@ -191,6 +251,12 @@ function pickObjective(o: Partial<ObjectiveRow>, fields: Set<keyof Objective>): 
   return out;
 }
 
+/** A workflow or record narrowed to the selected fields (spec 7.2 `select`), with its id; whole without them. */
+function narrowTo<T extends { id: string }>(value: T | null, fields: Set<keyof T> | null | undefined): T | null {
+  if (!value || !fields) return value;
+  return { ...pick(value, fields), id: value.id } as T;
+}
+
 function pick<T extends object, K extends keyof T>(value: T, keys: Iterable<K>): Pick<T, K> {
   const out = {} as Pick<T, K>;
   for (const key of keys) out[key] = value[key];
@@ -275,8 +341,10 @@ export function toAggregate(
     gradeRevealDate: iso(a.gradeRevealDate),
     objectiveAccess: a.objectiveAccessId ? { id: a.objectiveAccessId } : null,
     objective: objectiveFields ? (pickObjective(o, objectiveFields) as Objective) : toObjective(o),
-    lastObjectiveWorkflow: withWorkflow ? toWorkflow(w) : null,
-    lastObjectiveRecord: withRecord ? toRecord(r, a, w?.state ?? null, read.gradeMap, read.now) : null,
+    lastObjectiveWorkflow: withWorkflow ? narrowTo(toWorkflow(w), selection?.workflowFields) : null,
+    lastObjectiveRecord: withRecord
+      ? narrowTo(toRecord(r, a, w?.state ?? null, read.gradeMap, read.now), selection?.recordFields)
+      : null,
   };
   return selection ? (pick(full, selection.fields) as Aggregate) : full;
 }

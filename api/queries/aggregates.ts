@@ -15,13 +15,11 @@ import {
 } from "../db/schema";
 import { filterToSql, needsObjectiveJoin } from "../filter-sql";
 import {
-  aggregateColumns,
+  aggregateReadFor,
   gradeColumns,
   gradeMapOf,
   objectiveColumnsFor,
-  recordColumns,
   toAggregate,
-  workflowColumns,
   type GradeRow,
 } from "../mappers/courses";
 import {
@@ -44,17 +42,14 @@ function aggregatesQuery(
   opts: { order: SQL[]; selection?: AggregateSelection | null },
 ) {
   const selection = opts.selection ?? null;
-  const wants = (field: keyof Aggregate) => !selection || selection.fields.has(field);
-  // The record's reveal rule reads the workflow's state (spec 4.7).
-  const withRecord = wants("lastObjectiveRecord");
-  const withWorkflow = withRecord || wants("lastObjectiveWorkflow");
-  const oColumns = objectiveColumnsFor(selection?.objectiveFields ?? null);
   // Only the tables and columns the selected fields need (drizzle's types cannot follow the branches).
+  const read = aggregateReadFor(selection);
   const fields = {
-    a: aggregateColumns,
-    o: oColumns,
-    ...(withWorkflow ? { w: workflowColumns } : {}),
-    ...(withRecord ? { r: recordColumns, g: gradeColumns } : {}),
+    a: read.a,
+    o: objectiveColumnsFor(selection?.objectiveFields ?? null),
+    ...(read.w ? { w: read.w } : {}),
+    ...(read.r ? { r: read.r } : {}),
+    ...(read.grades ? { g: gradeColumns } : {}),
   };
   type Query = {
     leftJoin(table: unknown, on: SQL): Query;
@@ -70,11 +65,9 @@ function aggregatesQuery(
     .from(owa)
     .innerJoin(objectives, eq(objectives.id, owa.objectiveId))
     .$dynamic() as unknown as Query;
-  if (withWorkflow) query = query.leftJoin(objectiveWorkflows, eq(objectiveWorkflows.id, owa.lastWorkflowId));
-  if (withRecord)
-    query = query
-      .leftJoin(objectiveRecords, eq(objectiveRecords.id, owa.lastRecordId))
-      .leftJoin(grades, eq(grades.id, objectiveRecords.gradeId));
+  if (read.w) query = query.leftJoin(objectiveWorkflows, eq(objectiveWorkflows.id, owa.lastWorkflowId));
+  if (read.r) query = query.leftJoin(objectiveRecords, eq(objectiveRecords.id, owa.lastRecordId));
+  if (read.grades) query = query.leftJoin(grades, eq(grades.id, objectiveRecords.gradeId));
   return query
     .where(where)
     .orderBy(...opts.order)
@@ -191,9 +184,9 @@ export async function queryAggregates(
   const search = searchPattern(list.search);
   const values = { userId, ...(search ? { search } : {}) };
   const selection = list.selection;
-  const wants = (field: keyof Aggregate) => !selection || selection.fields.has(field);
-  const withRecord = wants("lastObjectiveRecord");
-  const withWorkflow = withRecord || wants("lastObjectiveWorkflow");
+  const read = aggregateReadFor(selection);
+  const withWorkflow = read.w !== null;
+  const withRecord = read.r !== null;
   const readCount = () => statements.count.execute(values).then((t) => t[0]?.n ?? 0);
   const [rows, totalCount] = await Promise.all([
     statements.list.execute({ ...values, limit: list.take, offset: list.skip }),

@@ -137,7 +137,7 @@ export function courseRoutes() {
   r.get(
     "/objective-workflow-aggregates/query",
     op({
-      summary: `My courses. ${LIST_QUERY}; filter = text expression (docs/decisions/006), always combined with the standing conditions of spec 7.2; select = comma-separated fields to return (objective.<field> for parts of the course; id always; decision 012)`,
+      summary: `My courses. ${LIST_QUERY}; filter = text expression (docs/decisions/006), always combined with the standing conditions of spec 7.2; select = comma-separated fields to return (objective.<field>, lastObjectiveWorkflow.<field> and lastObjectiveRecord.<field> for parts of those objects; id always; decisions 012, 038)`,
       response: listOf(aggregateSchema),
       repeatedQuery: COURSE_LIST_REPEATED,
     }),

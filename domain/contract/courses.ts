@@ -134,16 +134,25 @@ export type Aggregate = z.infer<typeof aggregateSchema>;
 
 /**
  * Spec 7.2 `select` on the aggregates query: the fields of each aggregate to return, comma-separated;
- * `objective.<field>` narrows the course to those fields (`objective` alone is the whole course).
- * `id` is always returned. A list that reads a few fields (My courses' cards) costs the database,
- * both threads and the JSON less than one that reads them all (decision 012).
+ * `objective.<field>`, `lastObjectiveWorkflow.<field>` and `lastObjectiveRecord.<field>` narrow those
+ * objects to the fields named (the name alone is the whole object). `id` is always returned, and a
+ * narrowed object keeps its `id`. A list that reads a few fields (My courses' cards) costs the
+ * database, both threads and the JSON less than one that reads them all (decisions 012, 038).
  */
 const AGGREGATE_FIELDS = Object.keys(aggregateSchema.shape) as (keyof Aggregate)[];
-const OBJECTIVE_FIELDS = Object.keys(objectiveSchema.shape) as (keyof Objective)[];
+const NARROWABLE = {
+  objective: Object.keys(objectiveSchema.shape),
+  lastObjectiveWorkflow: Object.keys(objectiveWorkflowSchema.shape),
+  lastObjectiveRecord: Object.keys(objectiveRecordSchema.shape),
+} as const;
 export interface AggregateSelection {
   fields: Set<keyof Aggregate>;
   /** The course's fields when only some are asked for; null when the whole course is. */
   objectiveFields: Set<keyof Objective> | null;
+  /** The last workflow's fields when only some are asked for; null when the whole workflow is. */
+  workflowFields?: Set<keyof ObjectiveWorkflow> | null;
+  /** The last record's fields when only some are asked for; null when the whole record is. */
+  recordFields?: Set<keyof ObjectiveRecord> | null;
 }
 
 export function parseAggregateSelect(
@@ -156,25 +165,39 @@ export function parseAggregateSelect(
   if (parts.length === 0 || parts.length > 60)
     return { ok: false, error: "select lists 1 to 60 comma-separated fields." };
   const fields = new Set<keyof Aggregate>(["id"]);
-  let objectiveFields: Set<keyof Objective> | null = new Set<keyof Objective>(["id"]);
-  let wholeObjective = false;
+  // Per narrowable object: the fields named (with its id), or "whole" once named alone.
+  const narrowed: Record<keyof typeof NARROWABLE, Set<string> | "whole" | undefined> = {
+    objective: undefined,
+    lastObjectiveWorkflow: undefined,
+    lastObjectiveRecord: undefined,
+  };
   for (const part of parts) {
     const [head, sub, ...rest] = part.split(".");
+    const object = Object.hasOwn(NARROWABLE, head) ? (head as keyof typeof NARROWABLE) : null;
     if (
       rest.length ||
       !(AGGREGATE_FIELDS as string[]).includes(head) ||
-      (sub !== undefined && (head !== "objective" || !(OBJECTIVE_FIELDS as string[]).includes(sub)))
+      (sub !== undefined && (!object || !(NARROWABLE[object] as readonly string[]).includes(sub)))
     ) {
       return { ok: false, error: `select: unknown field "${part.slice(0, 80)}".` };
     }
     fields.add(head as keyof Aggregate);
-    if (head === "objective") {
-      if (sub === undefined) wholeObjective = true;
-      else objectiveFields.add(sub as keyof Objective);
-    }
+    if (!object) continue;
+    const known = narrowed[object];
+    if (sub === undefined) narrowed[object] = "whole";
+    else if (known !== "whole") narrowed[object] = (known ?? new Set(["id"])).add(sub);
   }
-  if (wholeObjective) objectiveFields = null;
-  return { ok: true, selection: { fields, objectiveFields } };
+  const subset = <T>(n: Set<string> | "whole" | undefined) => (n === undefined || n === "whole" ? null : (n as Set<T>));
+  return {
+    ok: true,
+    selection: {
+      fields,
+      // A selection that does not name the course still carries its id (as before).
+      objectiveFields: narrowed.objective === undefined ? new Set(["id"]) : subset(narrowed.objective),
+      workflowFields: subset(narrowed.lastObjectiveWorkflow),
+      recordFields: subset(narrowed.lastObjectiveRecord),
+    },
+  };
 }
 
 /** Spec 3 Objective access (as listed for a user): a course the learner may see in the catalog. */
@@ -299,8 +322,13 @@ export const CARD_SELECT = [
   "availabilityDate",
   "availabilityEndDate",
   "dueDate",
-  "lastObjectiveWorkflow",
-  "lastObjectiveRecord",
+  "lastObjectiveWorkflow.state",
+  "lastObjectiveWorkflow.progress",
+  "lastObjectiveWorkflow.started",
+  "lastObjectiveWorkflow.submitted",
+  "lastObjectiveWorkflow.finished",
+  "lastObjectiveRecord.finished",
+  "lastObjectiveRecord.progress",
   "objective.id",
   "objective.name",
   "objective.code",
@@ -310,14 +338,12 @@ export const CARD_SELECT = [
 ].join(",");
 export type CardAggregate = Pick<
   Aggregate,
-  | "id"
-  | "isMandatory"
-  | "isSelfEnrolled"
-  | "availabilityDate"
-  | "availabilityEndDate"
-  | "dueDate"
-  | "lastObjectiveWorkflow"
-  | "lastObjectiveRecord"
+  "id" | "isMandatory" | "isSelfEnrolled" | "availabilityDate" | "availabilityEndDate" | "dueDate"
 > & {
   objective: Pick<Aggregate["objective"], "id" | "name" | "code" | "imageUrl" | "showcases" | "language">;
+  lastObjectiveWorkflow: Pick<
+    ObjectiveWorkflow,
+    "id" | "state" | "progress" | "started" | "submitted" | "finished"
+  > | null;
+  lastObjectiveRecord: Pick<ObjectiveRecord, "id" | "finished" | "progress"> | null;
 };

@@ -160,6 +160,43 @@ describe("objective-workflow-aggregates/query (spec 7.2)", () => {
     expect(finished.lastObjectiveRecord).toMatchObject({ score: null, resultsHidden: true });
   });
 
+  it("narrows the last workflow and record to the fields named, with their ids and the reveal rule (decision 038)", async () => {
+    const query = "/api/lms/v1/objective-workflow-aggregates/query";
+    const full = await (await get(query)).json();
+    const pickOf = <T extends Record<string, unknown> | null>(value: T, keys: string[]) =>
+      value === null ? null : Object.fromEntries(["id", ...keys].map((k) => [k, value[k]]));
+    // A card's fields: no field the reveal rule hides, so no score, grade or policy is read.
+    const cardSelect =
+      "lastObjectiveWorkflow.state,lastObjectiveWorkflow.finished,lastObjectiveRecord.finished,lastObjectiveRecord.progress";
+    const cards = await (await get(`${query}?select=${cardSelect}`)).json();
+    // With a hidden field: the rule still applies to it.
+    const scored = await (
+      await get(`${query}?select=lastObjectiveRecord.score,lastObjectiveRecord.resultsHidden`)
+    ).json();
+    expect(cards.data).toHaveLength(full.data.length);
+    full.data.forEach(
+      (
+        f: {
+          id: string;
+          lastObjectiveWorkflow: Record<string, unknown> | null;
+          lastObjectiveRecord: Record<string, unknown> | null;
+        },
+        i: number,
+      ) => {
+        expect(cards.data[i]).toEqual({
+          id: f.id,
+          lastObjectiveWorkflow: pickOf(f.lastObjectiveWorkflow, ["state", "finished"]),
+          lastObjectiveRecord: pickOf(f.lastObjectiveRecord, ["finished", "progress"]),
+        });
+        expect(scored.data[i].lastObjectiveRecord).toEqual(pickOf(f.lastObjectiveRecord, ["score", "resultsHidden"]));
+        expect(scored.data[i]).not.toHaveProperty("lastObjectiveWorkflow");
+      },
+    );
+    const finished =
+      scored.data[full.data.findIndex((a: { objective: { name: string } }) => a.objective.name === "Finished course")];
+    expect(finished.lastObjectiveRecord).toEqual({ id: expect.any(String), score: null, resultsHidden: true });
+  });
+
   it("lists a course's collections as the database keeps them: added, renamed, removed (migration 0006)", async () => {
     const db = t.database.db;
     const showcasesOf = async () => {
@@ -210,7 +247,9 @@ describe("objective-workflow-aggregates/query (spec 7.2)", () => {
     "password",
     "objective.password",
     "objective.activity.state",
-    "lastObjectiveRecord.score",
+    "lastObjectiveRecord.password",
+    "lastObjectiveWorkflow.state.x",
+    "isMandatory.value",
     ",",
     Array(61).fill("id").join(","),
   ])("refuses select=%s with 400", async (select) => {
