@@ -97,8 +97,13 @@ interface PreparedRead<T> {
 interface AggregateStatements {
   list: PreparedRead<AggregateQueryRow[]>;
   count: PreparedRead<{ n: number }[]>;
-  /** The count statement's text: what the count cache keys by, with the learner. */
+  /** The count statement's text (the cache keeps no count of a statement that reads the clock). */
   countSql: string;
+  /**
+   * What the count cache keys by, with the placeholders' values: the statement's text and the shape,
+   * whose filter values are written into the statement as parameters of their own.
+   */
+  countKey: string;
 }
 type AggregateQueryRow = Parameters<typeof toAggregate>[0] & { g?: GradeRow | null };
 
@@ -163,6 +168,7 @@ function aggregateStatements(
     list: aggregatesQuery(db, where, { order, selection }).prepare("") as unknown as PreparedRead<AggregateQueryRow[]>,
     count: countQuery.prepare("") as unknown as PreparedRead<{ n: number }[]>,
     countSql: countQuery.toSQL().sql,
+    countKey: `${countQuery.toSQL().sql}\u0000${key}`,
   };
   if (shapes.size >= MAX_SHAPES) shapes.clear();
   shapes.set(key, statements);
@@ -195,7 +201,7 @@ export async function queryAggregates(
       : counts
         ? counts.countBy(
             userId,
-            `${statements.countSql}\u0000${JSON.stringify(values)}`,
+            `${statements.countKey}\u0000${JSON.stringify(values)}`,
             statements.countSql,
             readCount,
           )

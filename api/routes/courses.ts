@@ -64,6 +64,19 @@ function listParams(c: Context<ApiEnv>, q: CourseListQuery): CourseListOptions &
   return { ...q, showcaseIds, attributeGroups: attrs.groups };
 }
 
+/** `select` lists parsed once each: My courses sends the same one with every page (decision 038). */
+const selects = new Map<string, ReturnType<typeof parseAggregateSelect>>();
+function parsedSelect(text: string): ReturnType<typeof parseAggregateSelect> {
+  let parsed = selects.get(text);
+  if (!parsed) {
+    parsed = parseAggregateSelect(text);
+    // A bound on memory, not a policy: lists of fields are few, a client could make up many.
+    if (selects.size >= 100) selects.clear();
+    selects.set(text, parsed);
+  }
+  return parsed;
+}
+
 export function courseRoutes() {
   const r = new Hono<ApiEnv>();
 
@@ -152,7 +165,7 @@ export function courseRoutes() {
       }
       let selection: AggregateSelection | null = null;
       if (p.select) {
-        const parsed = parseAggregateSelect(p.select);
+        const parsed = parsedSelect(p.select);
         if (!parsed.ok) throw new ApiError(400, { select: [message("invalidSelect", parsed.error)] });
         selection = parsed.selection;
       }

@@ -52,8 +52,11 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     throw redirect("/learn/courses", { headers: { "Set-Cookie": await clearPersistedFilters(s.config) } });
   }
   // Spec 9: restore the learner's last filters and search when they come back to the page.
+  const savedFilters = readPersistedFilters(request, shell.user.id, s.config);
+  // Awaited below unless a redirect comes first: no unhandled rejection meanwhile.
+  savedFilters.catch(() => {});
   if ([...url.searchParams.keys()].length === 0) {
-    const saved = await readPersistedFilters(request, shell.user.id, s.config);
+    const saved = await savedFilters;
     if (saved) throw redirect(`/learn/courses?${saved}`);
   }
 
@@ -131,7 +134,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   // The list and the two cookies (each a signature to check) at once: no waterfall.
   const [list, saved, remember] = await Promise.all([
     lms.get(endpoints.cardAggregates, listQuery(filters, { filter, select: CARD_SELECT })),
-    readPersistedFilters(request, shell.user.id, s.config),
+    savedFilters,
     rememberList(request, "courses-list", s.config),
   ]);
   // Issue 16 item 8: a search, as its length and result count (the words only where configured).

@@ -104,6 +104,18 @@ describe("objective-workflow-aggregates/query (spec 7.2)", () => {
       expect([names(none), none.totalCount]).toEqual([[], 0]);
       const page2 = await (await get(q("s", 1, 1))).json();
       expect([names(page2), page2.totalCount]).toEqual([["Mandatory safety"], 3]);
+      // A filter's values are part of the statement: same shape, other value, its own list and total.
+      for (const [word, expected] of [
+        ["s", ["Finished course", "Mandatory safety", "Python basics"]],
+        ["python", ["Python basics"]],
+        ["nothing like it", []],
+      ] as const) {
+        const filter = encodeURIComponent(`objective.name contains '${word}'`);
+        const body = await (
+          await get(`/api/lms/v1/objective-workflow-aggregates/query?requireTotalCount=true&filter=${filter}`)
+        ).json();
+        expect([names(body), body.totalCount]).toEqual([expected, expected.length]);
+      }
     }
   });
 
