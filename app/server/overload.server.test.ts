@@ -58,6 +58,37 @@ describe("admission by waiting time (issue 27 item 1)", () => {
     gate.close();
   });
 
+  it("serves the newest first once the oldest has waited three quarters of maxWaitMs, and refuses the oldest at maxWaitMs as before", () => {
+    const clock = fakeClock();
+    const gate = new AdmissionControl(options({ maxWaitMs: 1_000 }), clock.now);
+    const running = [candidate(), candidate()];
+    running.forEach((c) => gate.admit(c));
+    const [a, b, c, d] = [candidate(), candidate(), candidate(), candidate()];
+    gate.admit(a); // waits from 0
+    clock.advance(100);
+    gate.admit(b); // from 100
+    clock.advance(600);
+    // a has waited 700 ms: still in order.
+    running[0]!.ticket!.done();
+    expect([a.state, b.state]).toEqual(["started", "new"]);
+    gate.admit(c); // from 700
+    clock.advance(150);
+    gate.admit(d); // from 850
+    // b has waited 750 ms: the queue does not drain, the newest (d) goes first, then c.
+    a.ticket!.done();
+    expect([b.state, c.state, d.state]).toEqual(["new", "new", "started"]);
+    d.ticket!.done();
+    expect([b.state, c.state]).toEqual(["new", "started"]);
+    // b is refused when it has waited maxWaitMs, no sooner.
+    clock.advance(249);
+    gate.admit(candidate());
+    expect(b.state).toBe("new");
+    clock.advance(1);
+    gate.admit(candidate());
+    expect(b.state).toBe("refused");
+    gate.close();
+  });
+
   it("refuses a request that waited maxWaitMs without a place, and never one that still may start", () => {
     const clock = fakeClock();
     const gate = new AdmissionControl(options({ maxWaitMs: 500 }), clock.now);

@@ -3,7 +3,8 @@
  *
  * Requests are admitted by the **time they wait**, not by how many there are. A request starts at
  * once while fewer than the concurrency limit are being served; otherwise it waits in a queue (first
- * come, first served) and starts when one finishes. A request that has waited `maxWaitMs` without
+ * come, first served — newest first once the oldest has waited three quarters of the limit) and
+ * starts when one finishes. A request that has waited `maxWaitMs` without
  * starting is refused — 503 with `Retry-After`, a few hundred bytes in the learner's language — and so
  * is one that finds `maxQueue` requests already waiting. So an ordinary burst (50 busy clients) is
  * queued and served, and under a real overload (1,000 clients that never pause) the server keeps
@@ -182,6 +183,12 @@ export interface AdmissionStats {
   queued: number;
 }
 
+/**
+ * Past this share of `maxWaitMs` waited by the oldest request, the queue serves the newest first. An
+ * ordinary burst (50 busy clients) drains well within it and is served in order.
+ */
+const LIFO_AFTER = 0.75;
+
 /** Samples per window of the limit (and at most a second per window). */
 const WINDOW = { minSamples: 10, minMs: 250, maxMs: 1_000 };
 
@@ -284,6 +291,18 @@ export class AdmissionControl {
     return undefined;
   }
 
+  /** The newest request still waiting, taken off the queue. */
+  private pop(): Waiting | undefined {
+    while (this.queue.length > this.head) {
+      const entry = this.queue.pop()!;
+      if (entry.gone) continue;
+      entry.gone = true;
+      this.waiting--;
+      return entry;
+    }
+    return undefined;
+  }
+
   private peek(): Waiting | undefined {
     while (this.head < this.queue.length && this.queue[this.head]!.gone) this.head++;
     return this.queue[this.head];
@@ -302,7 +321,13 @@ export class AdmissionControl {
   private pump(): void {
     this.expire();
     while (this.inProgress < this.limiter.limit) {
-      const next = this.shift();
+      // Adaptive LIFO (as in Facebook's and Netflix's servers): while the oldest request has already
+      // waited most of `maxWaitMs`, the queue does not drain, and first come first served would give
+      // every request it serves that whole wait. The newest then goes first, and the oldest — refused
+      // at `maxWaitMs` either way — are refused no sooner than before (decision 038, addendum 4).
+      const oldest = this.peek();
+      const next =
+        oldest && this.now() - oldest.arrived >= this.options.maxWaitMs * LIFO_AFTER ? this.pop() : this.shift();
       if (!next) break;
       this.begin(next.candidate, true);
     }
