@@ -6,6 +6,7 @@ import { andAll } from "../../domain/filter-expression/format";
 import type { Aggregate, AggregateSelection } from "../../domain/contract/courses";
 import type { CountCache } from "./count-cache";
 import type { Db } from "../db/client";
+import { withCompiledRows } from "../db/compiled-rows";
 import {
   grades,
   objectiveRecords,
@@ -84,7 +85,10 @@ export async function loadAggregateFor(
   const query = aggregatesQuery(db, and(eq(owa.userId, userId), eq(owa.objectiveId, objectiveId)), {
     order: [asc(owa.id)],
   });
-  const rows = await (query.prepare("") as PreparedRead<AggregateQueryRow[]>).execute({ limit: 1, offset: 0 });
+  const rows = await (withCompiledRows(query.prepare("")) as PreparedRead<AggregateQueryRow[]>).execute({
+    limit: 1,
+    offset: 0,
+  });
   const gradeMap = gradeMapOf(rows.map((row) => row.g ?? null));
   const row = rows[0];
   return row ? toAggregate(row, { selection: null, withWorkflow: true, withRecord: true, gradeMap, now }) : null;
@@ -163,9 +167,12 @@ function aggregateStatements(
           .from(owa)
           .where(where);
   // prepare(""): drizzle's own unnamed statement (as `execute()` makes one); on PostgreSQL the client
-  // names it once it repeats (api/db/pg-prepared.ts).
+  // names it once it repeats (api/db/pg-prepared.ts). Its rows are mapped by a function built once for
+  // its columns (api/db/compiled-rows.ts).
   const statements: AggregateStatements = {
-    list: aggregatesQuery(db, where, { order, selection }).prepare("") as unknown as PreparedRead<AggregateQueryRow[]>,
+    list: withCompiledRows(aggregatesQuery(db, where, { order, selection }).prepare("")) as unknown as PreparedRead<
+      AggregateQueryRow[]
+    >,
     count: countQuery.prepare("") as unknown as PreparedRead<{ n: number }[]>,
     countSql: countQuery.toSQL().sql,
     countKey: `${countQuery.toSQL().sql}\u0000${key}`,
