@@ -55,28 +55,30 @@ export function preparingClient(Base: typeof pg.Client, options: PreparedStateme
     /** Named statements this connection has been given. */
     private named = new Set<string>();
 
+    /** The name a data statement runs under here, or null (unseen before, or no room left). */
+    private nameFor(text: string): string | null {
+      if (!DATA_STATEMENT.test(text)) return null;
+      const name = nameOf(text);
+      if (name === null || (!this.named.has(name) && this.named.size >= options.perConnection)) return null;
+      this.named.add(name);
+      return name;
+    }
+
     override query(...args: unknown[]): never {
       const config = args[0] as QueryConfigLike | null;
-      if (
+      if (typeof config === "string") {
+        const name = this.nameFor(config);
+        if (name) args[0] = { text: config, name };
+      } else if (
         config !== null &&
         typeof config === "object" &&
         typeof config.text === "string" &&
         // Unnamed: no name, or drizzle's `prepare("")` (a statement built once, run unnamed by pg).
         !config.name &&
-        typeof config.submit !== "function" &&
-        DATA_STATEMENT.test(config.text)
+        typeof config.submit !== "function"
       ) {
-        const name = nameOf(config.text);
-        if (name !== null && (this.named.has(name) || this.named.size < options.perConnection)) {
-          this.named.add(name);
-          args[0] = { ...config, name };
-        }
-      } else if (typeof config === "string" && DATA_STATEMENT.test(config)) {
-        const name = nameOf(config);
-        if (name !== null && (this.named.has(name) || this.named.size < options.perConnection)) {
-          this.named.add(name);
-          args[0] = { text: config, name };
-        }
+        const name = this.nameFor(config.text);
+        if (name) args[0] = { ...config, name };
       }
       return (super.query as (...a: unknown[]) => never)(...args);
     }
