@@ -36,7 +36,9 @@ beforeAll(async () => {
   await db.execute(
     sql`create table cr_parent (id uuid primary key, name text not null, created_at timestamptz not null, n integer, meta jsonb)`,
   );
-  await db.execute(sql`create table cr_child (id uuid primary key, parent_id uuid not null, note text, at timestamptz)`);
+  await db.execute(
+    sql`create table cr_child (id uuid primary key, parent_id uuid not null, note text, at timestamptz)`,
+  );
   await db.insert(parent).values([
     { id: P1, name: "one", createdAt: new Date("2026-01-02T03:04:05.678Z"), n: 1, meta: { a: [1, 2] } },
     { id: P2, name: "two", createdAt: new Date("2026-02-03T04:05:06Z"), n: null, meta: null },
