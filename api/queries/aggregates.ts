@@ -85,10 +85,7 @@ export async function loadAggregateFor(
   const query = aggregatesQuery(db, and(eq(owa.userId, userId), eq(owa.objectiveId, objectiveId)), {
     order: [asc(owa.id)],
   });
-  const rows = await (withCompiledRows(query.prepare("")) as PreparedRead<AggregateQueryRow[]>).execute({
-    limit: 1,
-    offset: 0,
-  });
+  const rows = await (query.prepare("") as PreparedRead<AggregateQueryRow[]>).execute({ limit: 1, offset: 0 });
   const gradeMap = gradeMapOf(rows.map((row) => row.g ?? null));
   const row = rows[0];
   return row ? toAggregate(row, { selection: null, withWorkflow: true, withRecord: true, gradeMap, now }) : null;
