@@ -4,7 +4,7 @@
  * drizzle maps every row of a select through `mapResultRow`, which works out again for each cell what
  * kind of field it holds (`is(field, Column)`, `is(field, SQL)`…), walks the field's path with an
  * iterator, and builds the table's "all null" bookkeeping. On My courses' page (24 rows of about 35
- * columns) that was ~0.2 ms and ~120 KB of garbage per request. A statement built once per shape
+ * columns) that was ~0.2 ms and ~100 KB of garbage per request. A statement built once per shape
  * (api/queries/aggregates.ts) can have its mapping worked out once too: this reads the prepared
  * query's ordered fields and left-join map and installs an equivalent mapper as the query's
  * `customResultMapper`, the hook drizzle's own relational queries use. Both drivers (node-postgres and
@@ -13,7 +13,7 @@
  * The result is the one drizzle gives, to the same nesting and the same nulls: each value goes through
  * its column's `mapFromDriverValue`, and a joined table's object is `null` when drizzle would make it
  * null — its first column is null, all its columns come from that table, and the join may miss.
- * `tests/api/compiled-rows.test.ts` compares the two on left joins that hit and miss. A query whose
+ * `compiled-rows.test.ts` beside this file compares the two on left joins that hit and miss. A query whose
  * internals do not look as expected (another drizzle version) is left to drizzle's own mapping.
  */
 import { Column, getTableName, is, SQL, Subquery } from "drizzle-orm";
