@@ -3,7 +3,7 @@
  *
  * drizzle maps every row of a select through `mapResultRow`, which works out again for each cell what
  * kind of field it holds (`is(field, Column)`, `is(field, SQL)`…), walks the field's path with an
- * iterator, and builds the table's "all null" bookkeeping. On My courses' page (24 rows of about 35
+ * iterator, and builds the table's "all null" bookkeeping. On My courses' page (24 rows of about 20
  * columns) that was ~0.2 ms and ~100 KB of garbage per request. A statement built once per shape
  * (api/queries/aggregates.ts) can have its mapping worked out once too: this reads the prepared
  * query's ordered fields and left-join map and installs an equivalent mapper as the query's
