@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { useDelegatedLinks } from "./delegated-links";
 import { useTranslation } from "~/common/i18n";
 import { coverFallbackColor, progressPercent } from "#domain/courses";
 import { textLanguage } from "#domain/locales";
@@ -46,9 +46,10 @@ export function CourseCard(props: CardProps) {
       {props.badge}
       <p className="course-card__code">{props.code}</p>
       <h2 className="course-card__title" {...own}>
-        <Link to={props.href} prefetch="intent" className="course-card__link">
+        {/* A plain link: the grid navigates and prefetches for all its cards (CardGrid). */}
+        <a href={props.href} className="course-card__link" data-discover="true">
           {props.name}
-        </Link>
+        </a>
       </h2>
       {props.description ? (
         <p className="course-card__description" {...own}>
@@ -77,5 +78,21 @@ export function CourseCard(props: CardProps) {
       ) : null}
       {props.footer ? <p className="course-card__footer">{props.footer}</p> : null}
     </li>
+  );
+}
+
+/**
+ * The list of course cards. Its links navigate in the app and prefetch on intent through one set of
+ * handlers on the list, not a `<Link>` per card (decision 045); without JavaScript they are plain links.
+ */
+export function CardGrid({ children }: { children: React.ReactNode }) {
+  const { handlers, prefetch } = useDelegatedLinks();
+  return (
+    <>
+      <ul className="card-grid" {...handlers}>
+        {children}
+      </ul>
+      {prefetch}
+    </>
   );
 }

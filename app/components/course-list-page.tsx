@@ -1,7 +1,7 @@
 import { useLocation } from "react-router";
 import { useTranslation } from "~/common/i18n";
 import { PAGE_SIZE } from "~/common/constants";
-import { CourseCard } from "./course-card";
+import { CardGrid, CourseCard } from "./course-card";
 import { CollectionChips, FilterDrawer, Pagination, SearchBox, type FilterSection } from "./course-filters";
 
 export interface CatalogListData {
@@ -61,7 +61,7 @@ export function CatalogList({ d, title, clearHref }: { d: CatalogListData; title
           <p>{d.keyword || d.activeCount ? t("courses.emptySearchText") : t("catalog.emptyText")}</p>
         </div>
       ) : (
-        <ul className="card-grid">
+        <CardGrid>
           {d.cards.map((card, i) => (
             <CourseCard
               key={card.id}
@@ -77,7 +77,7 @@ export function CatalogList({ d, title, clearHref }: { d: CatalogListData; title
               badge={card.enrolled ? <span className="cover-badge">{t("catalog.enrolled")}</span> : undefined}
             />
           ))}
-        </ul>
+        </CardGrid>
       )}
       <Pagination params={params} page={d.page} total={d.total} pageSize={PAGE_SIZE} />
     </div>

@@ -2,10 +2,9 @@ import { data, redirect, useLoaderData, useLocation } from "react-router";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.courses._index";
 import { countActiveFilters } from "#domain/courses";
-import { workflowStateLabelKey } from "#domain/lifecycle";
 import { state } from "~/services/request.server";
 import { courseEvents, record } from "~/services/analytics.server";
-import { getLocale } from "~/services/i18n.server";
+import { getInstance, getLocale } from "~/services/i18n.server";
 import { dateFormatter } from "~/services/format.server";
 import {
   aggregatesFilter,
@@ -15,7 +14,6 @@ import {
   listQuery,
   occflowCommandId,
   toCourseCard,
-  type CourseCardData,
 } from "~/services/courses.server";
 import { PAGE_SIZE } from "~/common/constants";
 import { CARD_SELECT } from "#domain/contract/courses";
@@ -24,7 +22,7 @@ import { redirectWithToast } from "~/services/toast.server";
 import { rememberList } from "~/services/breadcrumbs.server";
 import { cameFromOwnPages } from "~/services/auth.server";
 import { startCourse } from "~/services/course.server";
-import { CourseCard } from "~/components/course-card";
+import { CardGrid, CourseCard } from "~/components/course-card";
 import {
   CollectionChips,
   FilterDrawer,
@@ -151,12 +149,13 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
       },
     ]);
   const fmt = dateFormatter(getLocale(context), shell.user.timezone);
+  const { t } = getInstance(context);
   const headers = new Headers();
   if (saved !== canonical) headers.append("Set-Cookie", await persistFilters(shell.user.id, canonical, s.config));
   if (remember) headers.append("Set-Cookie", remember);
   return data(
     {
-      cards: list.data.map((a) => toCourseCard(a, fmt)),
+      cards: list.data.map((a) => toCourseCard(a, fmt, t)),
       total: list.totalCount,
       page: filters.page,
       keyword: filters.keyword,
@@ -173,25 +172,6 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
     },
     { headers },
   );
-}
-
-export function CardFooter({ card }: { card: CourseCardData }) {
-  const { t } = useTranslation();
-  const f = card.footer;
-  switch (f.kind) {
-    case "availableFrom":
-      return <>{t("courseCard.availableFrom", { date: f.date })}</>;
-    case "notStarted":
-      return <>{t("courseCard.notStarted")}</>;
-    case "submitted":
-      return <>{t("courseCard.submitted", { date: f.date, progress: Math.round(f.progress * 100) })}</>;
-    case "started":
-      return <>{t("courseCard.started", { date: f.date, progress: Math.round(f.progress * 100) })}</>;
-    case "completed":
-      return <>{f.date ? t("courseCard.completed", { date: f.date }) : t("workflowState.finished")}</>;
-    case "due":
-      return <>{f.date ? t("courseCard.due", { date: f.date }) : t(workflowStateLabelKey(card.state))}</>;
-  }
 }
 
 export default function MyCourses() {
@@ -239,7 +219,7 @@ export default function MyCourses() {
           </div>
         )
       ) : (
-        <ul className="card-grid">
+        <CardGrid>
           {d.cards.map((card, i) => (
             <CourseCard
               key={card.id}
@@ -253,10 +233,10 @@ export default function MyCourses() {
               collections={card.collections}
               mandatory={card.mandatory}
               progress={card.progress}
-              footer={<CardFooter card={card} />}
+              footer={card.footer}
             />
           ))}
-        </ul>
+        </CardGrid>
       )}
       <Pagination params={params} page={d.page} total={d.total} pageSize={PAGE_SIZE} />
     </div>

@@ -6,6 +6,7 @@ import {
   countActiveFilters,
   courseCardFooter,
   courseCardLink,
+  type CourseCardFooter,
   validateCourseFilters,
   type CourseAccessSummary,
   type CourseFilters,
@@ -14,6 +15,7 @@ import {
 import type { FilterNode } from "#domain/filter-expression/fields";
 import { formatFilter } from "#domain/filter-expression/format";
 import { clampProgress } from "#domain/courses";
+import { workflowStateLabelKey } from "#domain/lifecycle";
 import type { LmsClient } from "./lms.server";
 import { LmsError } from "./lms.server";
 import type { DateFormatter } from "./format.server";
@@ -99,7 +101,11 @@ export function listQuery(filters: CourseFilters, extra: Record<string, string |
 }
 
 /** What a card shows; text is chosen by the component from `footer` (spec 4.11). */
-export function toCourseCard(a: CardAggregate, fmt: DateFormatter) {
+/**
+ * A My courses card as the page shows it. Its footer (spec 4.11) is the text itself, in the learner's
+ * language: one string per card for the page's data rather than the footer's parts (decision 045).
+ */
+export function toCourseCard(a: CardAggregate, fmt: DateFormatter, t: Translate) {
   const summary: CourseAccessSummary = {
     objectiveId: a.objective.id,
     accessId: a.id,
@@ -111,8 +117,6 @@ export function toCourseCard(a: CardAggregate, fmt: DateFormatter) {
     lastObjectiveWorkflow: a.lastObjectiveWorkflow,
     lastObjectiveRecord: a.lastObjectiveRecord,
   };
-  const footer = courseCardFooter(summary);
-  const date = "date" in footer ? fmt.date(footer.date) : null;
   return {
     id: a.objective.id,
     name: a.objective.name,
@@ -123,11 +127,35 @@ export function toCourseCard(a: CardAggregate, fmt: DateFormatter) {
     progress: clampProgress(a.lastObjectiveWorkflow?.progress ?? a.lastObjectiveRecord?.progress ?? 0),
     mandatory: a.isMandatory,
     collections: a.objective.showcases.map((s) => s.name),
-    footer: { ...footer, date },
-    state: a.lastObjectiveWorkflow?.state ?? null,
+    footer: courseCardFooterText(courseCardFooter(summary), a.lastObjectiveWorkflow?.state ?? null, fmt, t),
   };
 }
-export type CourseCardData = ReturnType<typeof toCourseCard>;
+
+type Translate = (key: string, values?: Record<string, unknown>) => string;
+
+/** Spec 4.11: the footer's text, its date in the learner's time zone. */
+export function courseCardFooterText(
+  footer: CourseCardFooter,
+  state: Parameters<typeof workflowStateLabelKey>[0],
+  fmt: DateFormatter,
+  t: Translate,
+): string {
+  const date = "date" in footer ? fmt.date(footer.date) : null;
+  switch (footer.kind) {
+    case "availableFrom":
+      return t("courseCard.availableFrom", { date });
+    case "notStarted":
+      return t("courseCard.notStarted");
+    case "submitted":
+      return t("courseCard.submitted", { date, progress: Math.round(footer.progress * 100) });
+    case "started":
+      return t("courseCard.started", { date, progress: Math.round(footer.progress * 100) });
+    case "completed":
+      return date ? t("courseCard.completed", { date }) : t("workflowState.finished");
+    case "due":
+      return date ? t("courseCard.due", { date }) : t(workflowStateLabelKey(state));
+  }
+}
 
 export function toCatalogCard(a: ObjectiveAccess) {
   return {

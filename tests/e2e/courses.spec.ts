@@ -590,6 +590,42 @@ test.describe("My courses", () => {
     await expect(page.getByRole("navigation", { name: "Pages" })).toHaveCount(0);
   });
 
+  test("a card's link opens the course in the app: prefetched on hover, no page reload on click or Enter", async ({
+    page,
+    jsEnabled,
+    learner,
+  }) => {
+    test.skip(!jsEnabled, "without JavaScript a card's link is a plain link (the first test follows one)");
+    await openMyCourses(page, learner, jsEnabled);
+    // A marker on this document: it survives only a navigation inside the app.
+    await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
+    const sameDocument = () => page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument === true);
+
+    // Hover: after a short rest the course's data is prefetched, as a <Link prefetch="intent"> does.
+    const sql = card(page, "SQL Fundamentals");
+    const sqlId = await courseId(sql);
+    const prefetched = page.waitForRequest((r) => r.url().includes(`/learn/courses/${sqlId}.data`));
+    await sql.getByRole("link").hover();
+    await prefetched;
+    await expect(page.locator(`link[rel="prefetch"][href*="/learn/courses/${sqlId}.data"]`)).toHaveCount(1);
+
+    await sql.getByRole("link").click();
+    await expect(page.getByRole("heading", { level: 1, name: "SQL Fundamentals" })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/learn/courses/${sqlId}$`));
+    expect(await sameDocument(), "a click navigates inside the app").toBe(true);
+
+    // Back, then the keyboard: Enter on a focused card link also stays in the app.
+    await page.goBack();
+    await expect(page.getByRole("heading", { level: 1, name: "My courses" })).toBeVisible();
+    const git = card(page, "Git Workflows for Teams");
+    const gitId = await courseId(git);
+    await git.getByRole("link").focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(new RegExp(`/learn/courses/${gitId}/${UUID}$`));
+    await expect(page.getByRole("heading", { level: 1, name: "Git Workflows for Teams" })).toBeVisible();
+    expect(await sameDocument(), "Enter navigates inside the app").toBe(true);
+  });
+
   test("My courses is accessible", async ({ page, jsEnabled, learner }) => {
     await openMyCourses(page, learner, jsEnabled);
     await expect(titles(page)).toContainText(ADA_COURSES);
