@@ -1,6 +1,7 @@
 import { PRIORITY_VALUES, PROGRESS_VALUES } from "#domain/vocabulary";
 import { useEffect, useRef } from "react";
-import { Form, Link, useNavigation, useSubmit } from "react-router";
+import { Form, Link, useHref, useNavigation, useSubmit } from "react-router";
+import { useDelegatedLinks } from "./delegated-links";
 import { useTranslation } from "~/common/i18n";
 
 export interface FilterSection {
@@ -121,7 +122,10 @@ export function SearchBox({ params, label }: { params: URLSearchParams; label: s
   );
 }
 
-/** Collection chips: links that toggle one collection in the URL. */
+/**
+ * Collection chips: links that toggle one collection in the URL. Plain links, navigated in the app by
+ * the list's handlers (decision 045), keeping the scroll position.
+ */
 export function CollectionChips({
   params,
   collections,
@@ -130,10 +134,13 @@ export function CollectionChips({
   collections: { id: string; name: string }[];
 }) {
   const { t } = useTranslation();
+  // This page's path, as a `<Link to="?…">` resolves it: once for all the chips.
+  const here = useHref("");
+  const { handlers } = useDelegatedLinks({ prefetch: false });
   if (collections.length === 0) return null;
   const selected = new Set((params.get("collection") ?? "").split(",").filter(Boolean));
   return (
-    <nav aria-label={t("courses.collections")} className="chips">
+    <nav aria-label={t("courses.collections")} className="chips" {...handlers}>
       <ul>
         {collections.map((c) => {
           const next = new URLSearchParams(params);
@@ -146,15 +153,16 @@ export function CollectionChips({
           const on = selected.has(c.id);
           return (
             <li key={c.id}>
-              <Link
+              <a
                 className={`chip ${on ? "chip--on" : ""}`}
-                to={`?${next.toString()}`}
+                href={next.size ? `${here}?${next}` : here}
                 aria-current={on ? "true" : undefined}
-                preventScrollReset
+                data-prevent-scroll-reset=""
+                data-discover="true"
               >
                 {on ? <span aria-hidden="true">✓ </span> : null}
                 {c.name}
-              </Link>
+              </a>
             </li>
           );
         })}
@@ -304,7 +312,7 @@ export function FilterDrawer({
   );
 }
 
-/** Page links that work without JavaScript. */
+/** Page links that work without JavaScript; with it the list's handlers navigate in the app (decision 045). */
 export function Pagination({
   params,
   page,
@@ -320,26 +328,28 @@ export function Pagination({
   param?: string;
 }) {
   const { t } = useTranslation();
+  // This page's path, as a `<Link to="?…">` resolves it: once for all the page links.
+  const here = useHref("");
+  const { handlers } = useDelegatedLinks({ prefetch: false });
   const pages = Math.max(1, Math.ceil(total / pageSize));
   if (pages <= 1) return null;
   const href = (p: number) => {
     const next = new URLSearchParams(params);
     if (p > 1) next.set(param, String(p));
     else next.delete(param);
-    const q = next.toString();
-    return q ? `?${q}` : "?";
+    return next.size ? `${here}?${next}` : here;
   };
   const window = [...new Set([1, page - 1, page, page + 1, pages].filter((p) => p >= 1 && p <= pages))].sort(
     (a, b) => a - b,
   );
   return (
-    <nav aria-label={t("pagination.label")} className="pagination">
+    <nav aria-label={t("pagination.label")} className="pagination" {...handlers}>
       <ul>
         <li>
           {page > 1 ? (
-            <Link to={href(page - 1)} rel="prev">
+            <a href={href(page - 1)} rel="prev" data-discover="true">
               {t("pagination.previous")}
-            </Link>
+            </a>
           ) : (
             <span aria-disabled="true">{t("pagination.previous")}</span>
           )}
@@ -350,17 +360,17 @@ export function Pagination({
             {p === page ? (
               <span aria-current="page">{p}</span>
             ) : (
-              <Link to={href(p)} aria-label={t("pagination.page", { page: p })}>
+              <a href={href(p)} aria-label={t("pagination.page", { page: p })} data-discover="true">
                 {p}
-              </Link>
+              </a>
             )}
           </li>
         ))}
         <li>
           {page < pages ? (
-            <Link to={href(page + 1)} rel="next">
+            <a href={href(page + 1)} rel="next" data-discover="true">
               {t("pagination.next")}
-            </Link>
+            </a>
           ) : (
             <span aria-disabled="true">{t("pagination.next")}</span>
           )}

@@ -5,7 +5,7 @@ import { PrefetchPageLinks, useNavigate } from "react-router";
 const INTENT_MS = 100;
 
 /** The same-origin link an event came from inside `container`, or null (another site, a new tab, a download…). */
-function ownLink(event: React.SyntheticEvent<HTMLElement>): URL | null {
+function ownLink(event: React.SyntheticEvent<HTMLElement>): { url: URL; anchor: HTMLAnchorElement } | null {
   const target = event.target;
   if (!(target instanceof Element)) return null;
   const a = target.closest("a[href]");
@@ -13,7 +13,7 @@ function ownLink(event: React.SyntheticEvent<HTMLElement>): URL | null {
   if ((a.target && a.target !== "_self") || a.hasAttribute("download") || a.hasAttribute("data-reload-document"))
     return null;
   const url = new URL(a.href);
-  return url.origin === window.location.origin ? url : null;
+  return url.origin === window.location.origin ? { url, anchor: a } : null;
 }
 
 const pathOf = (url: URL) => `${url.pathname}${url.search}${url.hash}`;
@@ -24,11 +24,12 @@ const pathOf = (url: URL) => `${url.pathname}${url.search}${url.hash}`;
  * server about as much to render as the rest of a card (its hooks resolve its path on every render);
  * the links are the same `<a href>` either way, so without JavaScript nothing changes (decision 045).
  *
- * A click with no modifier key on a same-origin link navigates in the app, as a `<Link>` does; a
- * pointer or focus resting on one for 100 ms prefetches its page's modules and data, as
- * `prefetch="intent"` does. Spread `handlers` on the container and render `prefetch` beside it.
+ * A click with no modifier key on a same-origin link navigates in the app, as a `<Link>` does (a link
+ * with `data-prevent-scroll-reset` keeps the scroll position, as `preventScrollReset`); a pointer or
+ * focus resting on one for 100 ms prefetches its page's modules and data, as `prefetch="intent"` does
+ * (unless `prefetch: false`). Spread `handlers` on the container and render `prefetch` beside it.
  */
-export function useDelegatedLinks(): {
+export function useDelegatedLinks({ prefetch: prefetchOnIntent = true }: { prefetch?: boolean } = {}): {
   handlers: Pick<
     React.HTMLAttributes<HTMLElement>,
     "onClick" | "onMouseOver" | "onMouseOut" | "onFocus" | "onBlur" | "onTouchStart"
@@ -44,7 +45,8 @@ export function useDelegatedLinks(): {
   };
   useEffect(() => cancel, []);
   const intent = (event: React.SyntheticEvent<HTMLElement>, wait: number) => {
-    const url = ownLink(event);
+    if (!prefetchOnIntent) return;
+    const url = ownLink(event)?.url;
     if (!url) return;
     const path = `${url.pathname}${url.search}`;
     // Over the link's own text, or already prefetched: nothing to start again.
@@ -64,11 +66,11 @@ export function useDelegatedLinks(): {
       onClick(event) {
         if (event.defaultPrevented || event.button !== 0) return;
         if (event.metaKey || event.altKey || event.ctrlKey || event.shiftKey) return;
-        const url = ownLink(event);
-        if (!url) return;
+        const link = ownLink(event);
+        if (!link) return;
         event.preventDefault();
         cancel();
-        void navigate(pathOf(url));
+        void navigate(pathOf(link.url), { preventScrollReset: link.anchor.hasAttribute("data-prevent-scroll-reset") });
       },
       onMouseOver: (event) => intent(event, INTENT_MS),
       onMouseOut: leave,

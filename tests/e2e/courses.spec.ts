@@ -590,7 +590,7 @@ test.describe("My courses", () => {
     await expect(page.getByRole("navigation", { name: "Pages" })).toHaveCount(0);
   });
 
-  test("a card's link opens the course in the app: prefetched on hover, no page reload on click or Enter", async ({
+  test("card and chip links navigate in the app: prefetched on hover, no page reload on click or Enter", async ({
     page,
     jsEnabled,
     learner,
@@ -624,6 +624,19 @@ test.describe("My courses", () => {
     await expect(page).toHaveURL(new RegExp(`/learn/courses/${gitId}/${UUID}$`));
     await expect(page.getByRole("heading", { level: 1, name: "Git Workflows for Teams" })).toBeVisible();
     expect(await sameDocument(), "Enter navigates inside the app").toBe(true);
+
+    // A collection chip (a plain link too) filters in the app and does not scroll back to the top.
+    await page.goBack();
+    const chip = page.getByRole("navigation", { name: "Collections" }).getByRole("link", { name: "Leadership" });
+    await page.setViewportSize({ width: 1280, height: 400 });
+    await page.evaluate(() => window.scrollTo(0, 120));
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    await chip.evaluate((a) => (a as HTMLAnchorElement).click());
+    await expect(page).toHaveURL(/\/learn\/courses\?collection=/);
+    await expect(chip).toHaveAttribute("aria-current", "true");
+    expect(await sameDocument(), "a chip navigates inside the app").toBe(true);
+    // Not back to the top, as a navigation without preventScrollReset would be.
+    expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
   });
 
   test("My courses is accessible", async ({ page, jsEnabled, learner }) => {
