@@ -123,8 +123,9 @@ export function followSigningKeys(
 ): { check(): Promise<void>; stop(): void } {
   let kid = current.kid;
   let reading: Promise<void> | null = null;
-  const check = () =>
-    (reading ??= storedSigningKeys(db)
+  let again: Promise<void> | null = null;
+  const read = () =>
+    storedSigningKeys(db)
       .then(
         (keys) => {
           if (!keys || keys.signingKey.kid === kid) return;
@@ -134,8 +135,19 @@ export function followSigningKeys(
         },
         (err: unknown) => log().warn({ err }, "secrets: the signing keys could not be read"),
       )
-      .finally(() => (reading = null)));
-  const timer = setInterval(() => void check(), everyMs);
+      .finally(() => (reading = null));
+  // Asked (a token signed by a key this node does not know): a read already under way may have begun
+  // before the rotation, so the answer is a read that begins after the asking — one more, shared by
+  // everyone who asks meanwhile.
+  const check = (): Promise<void> => {
+    if (!reading) return (reading = read());
+    return (again ??= reading.then(() => {
+      again = null;
+      return check();
+    }));
+  };
+  // The timer only reads when no read is under way.
+  const timer = setInterval(() => void (reading ?? check()), everyMs);
   timer.unref();
   return { check, stop: () => clearInterval(timer) };
 }
