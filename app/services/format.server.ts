@@ -29,11 +29,37 @@ function createFormatter(locale: string, tz: string) {
     timeZoneName: "short",
     timeZone: tz,
   });
+  const dateKey = `d|${locale}|${tz}|`;
+  const dateTimeKey = `t|${locale}|${tz}|`;
   return {
     timeZone: tz,
-    date: (iso: string | null | undefined) => (iso ? date.format(new Date(iso)) : null),
-    dateTime: (iso: string | null | undefined) => (iso ? dateTime.format(new Date(iso)) : null),
+    date: (iso: string | null | undefined) => (iso ? remembered(dateKey, iso, date) : null),
+    dateTime: (iso: string | null | undefined) => (iso ? remembered(dateTimeKey, iso, dateTime) : null),
   };
+}
+
+/**
+ * Formatted dates, remembered for the process: ICU takes a few microseconds per date, and a
+ * learner's pages show the same dates on every visit (My courses: one per card, 24 a page). At most
+ * `FORMATTED_MAX` entries (about a megabyte); a full map starts over.
+ */
+const formatted = new Map<string, string>();
+export const FORMATTED_MAX = 5_000;
+
+function remembered(prefix: string, iso: string, format: Intl.DateTimeFormat): string {
+  const key = prefix + iso;
+  let text = formatted.get(key);
+  if (text === undefined) {
+    text = format.format(new Date(iso));
+    if (formatted.size >= FORMATTED_MAX) formatted.clear();
+    formatted.set(key, text);
+  }
+  return text;
+}
+
+/** @internal For the table test: how many formatted dates are remembered. */
+export function formattedDatesRemembered(): number {
+  return formatted.size;
 }
 export type DateFormatter = ReturnType<typeof dateFormatter>;
 
