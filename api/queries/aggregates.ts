@@ -7,6 +7,7 @@ import type { Aggregate, AggregateSelection } from "../../domain/contract/course
 import type { CountCache } from "./count-cache";
 import type { Db } from "../db/client";
 import { withCompiledRows } from "../db/compiled-rows";
+import { countStatement, statementShapes, type ListStatements, type PreparedRead } from "./statement-shapes";
 import {
   grades,
   objectiveRecords,
@@ -91,26 +92,10 @@ export async function loadAggregateFor(
   return row ? toAggregate(row, { selection: null, withWorkflow: true, withRecord: true, gradeMap, now }) : null;
 }
 
-/** A prepared list or count statement of `queryAggregates`: its SQL is built once per shape. */
-interface PreparedRead<T> {
-  execute(values: Record<string, unknown>): Promise<T>;
-}
-interface AggregateStatements {
-  list: PreparedRead<AggregateQueryRow[]>;
-  count: PreparedRead<{ n: number }[]>;
-  /** The count statement's text (the cache keeps no count of a statement that reads the clock). */
-  countSql: string;
-  /**
-   * What the count cache keys by, with the placeholders' values: the statement's text and the shape,
-   * whose filter values are written into the statement as parameters of their own.
-   */
-  countKey: string;
-}
+type AggregateStatements = ListStatements<AggregateQueryRow>;
 type AggregateQueryRow = Parameters<typeof toAggregate>[0] & { g?: GradeRow | null };
 
-/** Shapes kept per database client; past it they start over (a memory bound, not a policy). */
-const MAX_SHAPES = 200;
-const statementsByDb = new WeakMap<Db, Map<string, AggregateStatements>>();
+const shapes = statementShapes<AggregateStatements>();
 
 /**
  * The list and count statements of one shape of My courses' query — filter, search or not,
@@ -132,10 +117,15 @@ function aggregateStatements(
     selection ? [...selection.fields] : null,
     selection?.objectiveFields ? [...selection.objectiveFields] : null,
   ]);
-  let shapes = statementsByDb.get(db);
-  if (!shapes) statementsByDb.set(db, (shapes = new Map()));
-  const known = shapes.get(key);
-  if (known) return known;
+  return shapes(db, key, () => buildAggregateStatements(db, list, key));
+}
+
+function buildAggregateStatements(
+  db: Db,
+  list: CourseListOptions & { filter: FilterNode | null; selection: AggregateSelection | null },
+  key: string,
+): AggregateStatements {
+  const selection = list.selection;
   const tree = andAll(STANDING, list.filter)!;
   const search = searchPattern(list.search) ? sql.placeholder("search") : undefined;
   const where = and(
@@ -166,17 +156,12 @@ function aggregateStatements(
   // prepare(""): drizzle's own unnamed statement (as `execute()` makes one); on PostgreSQL the client
   // names it once it repeats (api/db/pg-prepared.ts). Its rows are mapped by a function built once for
   // its columns (api/db/compiled-rows.ts).
-  const statements: AggregateStatements = {
+  return {
     list: withCompiledRows(aggregatesQuery(db, where, { order, selection }).prepare("")) as unknown as PreparedRead<
       AggregateQueryRow[]
     >,
-    count: countQuery.prepare("") as unknown as PreparedRead<{ n: number }[]>,
-    countSql: countQuery.toSQL().sql,
-    countKey: `${countQuery.toSQL().sql}\u0000${key}`,
+    ...countStatement(countQuery, key),
   };
-  if (shapes.size >= MAX_SHAPES) shapes.clear();
-  shapes.set(key, statements);
-  return statements;
 }
 
 /**

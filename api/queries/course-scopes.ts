@@ -31,7 +31,7 @@ export const STANDING = (() => {
  * literals, so that plans made once for every tenant (decision 012: generic plans) still match the
  * partial index on visible courses (migration 0007).
  */
-export const catalogVisible = (tenantId: string) =>
+export const catalogVisible = (tenantId: string | Placeholder) =>
   and(
     eq(objectives.tenantId, tenantId),
     sql`${objectives.inCatalog} and ${objectives.state} = ${sql.raw(String(ObjectiveState.ready))} and ${objectives.activityState} <> ${sql.raw(String(ObjectiveState.archived))}`,

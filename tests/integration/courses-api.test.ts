@@ -369,6 +369,27 @@ describe("catalog (spec 7.2)", () => {
     expect(none.data).toEqual([]);
   });
 
+  // The statement is built once per shape (decision 038, addendum 7): the learner, the tenant and the
+  // search text are its values, so two learners, or two searches, of one shape each get their own answer.
+  it("answers each learner and each search of one shape with their own enrolments and totals", async () => {
+    const query = "/api/lms/v1/users/me/objective-accesses/query?requireTotalCount=true&take=100";
+    const enrolled = (body: { data: { enrolled: boolean; objective: { name: string } }[] }) =>
+      body.data.filter((a) => a.enrolled).map((a) => a.objective.name);
+    const asAda = await (await get(query)).json();
+    const asGrace = await (await get(query, "grace")).json();
+    expect(enrolled(asAda)).toContain("Python basics");
+    expect(enrolled(asGrace)).not.toContain("Python basics");
+    expect(enrolled(asGrace)).toContain("Grace only");
+    expect(enrolled(asAda)).not.toContain("Grace only");
+    expect(asGrace.totalCount).toBe(asAda.totalCount);
+    const rust = await (await get(`${query}&search=rust`)).json();
+    const python = await (await get(`${query}&search=python`)).json();
+    expect([names(rust), rust.totalCount]).toEqual([["Rust in depth"], 1]);
+    expect([names(python), python.totalCount]).toEqual([["Python basics"], 1]);
+    const page2 = await (await get(`${query.replace("take=100", "take=2")}&skip=2`)).json();
+    expect(names(page2)).toEqual(names(asAda).slice(2, 4));
+  });
+
   it("a course that is not listed reads as not found", async () => {
     expect((await get(`/api/lms/v1/users/me/objectives/${ids.hidden}/objective-access`)).status).toBe(404);
     expect((await get(`/api/lms/v1/users/me/objectives/${ids.rust}/objective-access`)).status).toBe(200);
