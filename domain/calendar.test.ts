@@ -177,6 +177,10 @@ describe("days in the learner's time zone", () => {
     expect(zoneOrUtc("Mars/Olympus")).toBe("UTC");
     expect(zoneOrUtc(null)).toBe("UTC");
     expect(zoneOrUtc("Asia/Tokyo")).toBe("Asia/Tokyo");
+    // Asked again (the known zones are remembered, the unknown ones never): the same answers.
+    expect(zoneOrUtc("Asia/Tokyo")).toBe("Asia/Tokyo");
+    expect(zoneOrUtc("Mars/Olympus")).toBe("UTC");
+    expect(zoneOrUtc("")).toBe("UTC");
   });
 
   it.each([

@@ -520,16 +520,25 @@ export function monthGrid(
 // Instants and days in the learner's time zone
 // ---------------------------------------------------------------------------------------------
 
-/** The zone to show times in: the learner's preferred one when the engine knows it, else UTC. */
+/**
+ * The zone to show times in: the learner's preferred one when the engine knows it, else UTC. Asking
+ * the engine builds a formatter (a quarter of a millisecond, on every dashboard and calendar page),
+ * so the zones it knows are remembered: only known ones, at most `KNOWN_ZONES_MAX`, so garbage from a
+ * profile cannot grow the set.
+ */
 export function zoneOrUtc(timeZone: string | null | undefined): string {
   if (!timeZone) return "UTC";
+  if (knownZones.has(timeZone)) return timeZone;
   try {
     new Intl.DateTimeFormat("en-US", { timeZone });
-    return timeZone;
   } catch {
     return "UTC";
   }
+  if (knownZones.size < KNOWN_ZONES_MAX) knownZones.add(timeZone);
+  return timeZone;
 }
+const KNOWN_ZONES_MAX = 1_000;
+const knownZones = new Set<string>();
 
 /** The civil date of an instant in a zone. */
 export function dateIn(at: Date, timeZone: string): CalendarDate {

@@ -28,7 +28,11 @@ export function countStatement(
   const { sql } = query.toSQL();
   // prepare(""): drizzle's own unnamed statement; on PostgreSQL the client names it once it repeats
   // (api/db/pg-prepared.ts).
-  return { count: query.prepare("") as PreparedRead<{ n: number }[]>, countSql: sql, countKey: `${sql}\u0000${shapeKey}` };
+  return {
+    count: query.prepare("") as PreparedRead<{ n: number }[]>,
+    countSql: sql,
+    countKey: `${sql}\u0000${shapeKey}`,
+  };
 }
 
 /** Shapes kept per database client; past it they start over (a memory bound, not a policy). */

@@ -4,10 +4,34 @@ import { dateFormatter, FORMATTED_MAX, formattedDatesRemembered } from "./format
 // Spec 2.9: dates in the learner's locale and chosen time zone; the zone's name where a time is shown.
 describe("dateFormatter", () => {
   const cases = [
-    { locale: "en-US", tz: "UTC", iso: "2026-07-15T10:00:00.000Z", date: "Jul 15, 2026", time: "Jul 15, 2026, 10:00 AM UTC" },
-    { locale: "en-US", tz: "Asia/Tokyo", iso: "2026-07-15T20:30:00.000Z", date: "Jul 16, 2026", time: "Jul 16, 2026, 5:30 AM GMT+9" },
-    { locale: "de-DE", tz: "Europe/Berlin", iso: "2026-12-31T23:30:00.000Z", date: "01.01.2027", time: "1. Jan. 2027, 00:30 MEZ" },
-    { locale: "en-US", tz: "Not/AZone", iso: "2026-07-15T10:00:00.000Z", date: "Jul 15, 2026", time: "Jul 15, 2026, 10:00 AM UTC" },
+    {
+      locale: "en-US",
+      tz: "UTC",
+      iso: "2026-07-15T10:00:00.000Z",
+      date: "Jul 15, 2026",
+      time: "Jul 15, 2026, 10:00 AM UTC",
+    },
+    {
+      locale: "en-US",
+      tz: "Asia/Tokyo",
+      iso: "2026-07-15T20:30:00.000Z",
+      date: "Jul 16, 2026",
+      time: "Jul 16, 2026, 5:30 AM GMT+9",
+    },
+    {
+      locale: "de-DE",
+      tz: "Europe/Berlin",
+      iso: "2026-12-31T23:30:00.000Z",
+      date: "01.01.2027",
+      time: "1. Jan. 2027, 00:30 MEZ",
+    },
+    {
+      locale: "en-US",
+      tz: "Not/AZone",
+      iso: "2026-07-15T10:00:00.000Z",
+      date: "Jul 15, 2026",
+      time: "Jul 15, 2026, 10:00 AM UTC",
+    },
   ];
   it.each(cases)("$locale in $tz: $iso", ({ locale, tz, iso, date, time }) => {
     const fmt = dateFormatter(locale, tz);
