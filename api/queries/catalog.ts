@@ -87,10 +87,6 @@ export async function loadPublicObjective(db: Db, tenantId: string, objectiveId:
 }
 
 /**
- * Catalog (spec 7.2): a page of the courses available to the whole tenant, each with the learner's
- * aggregate id (enrolled or not) and last record, and their total when asked for.
- */
-/**
  * The page and count statements of one shape of the catalog's query — search or not, collections,
  * categories and order — with the tenant, the learner, the search text and the page as placeholders.
  * Building drizzle's SQL for both, and mapping ~45 columns a row its generic way, was the largest part
@@ -142,6 +138,10 @@ type CatalogRow = {
 };
 const shapes = statementShapes<ListStatements<CatalogRow>>();
 
+/**
+ * Catalog (spec 7.2): a page of the courses available to the whole tenant, each with the learner's
+ * aggregate id (enrolled or not) and last record, and their total when asked for.
+ */
 export async function queryCatalogAccesses(db: Db, user: Principal, list: CourseListOptions, counts?: CountCache) {
   const statements = catalogStatements(db, list);
   const search = searchPattern(list.search);
