@@ -34,6 +34,26 @@ export const SERVER_ENTRIES = {
   "scorm-cli": "api/scorm/cli.ts",
 };
 
+/**
+ * Packages compiled into the bundles rather than imported from node_modules at run time. Node resolves
+ * each file of an imported package against its package.json, and Node 24 parses that file's `exports`
+ * again for every one: drizzle-orm's package.json is 179 KB and a node loads some 300 of its files on each
+ * thread, which made module loading ~1 s of CPU per thread at start (decision 038, addendum 8). Pure
+ * JavaScript with no files of its own to find, so it bundles as it is.
+ */
+const BUNDLED_PACKAGES = /^drizzle-orm(?:\/|$)/;
+
+/** Every other package stays external (esbuild's `packages: "external"`, less the bundled ones). */
+const externalPackages = {
+  name: "external-packages",
+  setup(b) {
+    // Bare specifiers: not relative, not absolute, not the project's `#…` imports or `~/…` alias.
+    b.onResolve({ filter: /^[^./#~]/ }, (args) =>
+      BUNDLED_PACKAGES.test(args.path) ? undefined : { path: args.path, external: true },
+    );
+  },
+};
+
 /** `import.meta.url` of a project module → its source file's URL, relative to the bundle. */
 const sourceUrls = {
   name: "source-urls",
@@ -61,15 +81,15 @@ export async function buildServer() {
     platform: "node",
     format: "esm",
     target: "node24",
-    // Packages load from node_modules at run time (PGlite's WebAssembly, fonts, pdf.js find their files there).
-    packages: "external",
+    // Packages load from node_modules at run time (PGlite's WebAssembly, fonts, pdf.js find their files
+    // there), except BUNDLED_PACKAGES.
     outExtension: { ".js": ".js" },
     // Tells the thread hosts to load the compiled modules beside the bundle (api/app-thread.ts, api/files/render-thread.ts).
     define: { SERVER_BUILD: "true" },
     sourcemap: "linked",
     logLevel: "warning",
     metafile: true,
-    plugins: [sourceUrls],
+    plugins: [externalPackages, sourceUrls],
   });
   const outputs = Object.entries(result.metafile.outputs).filter(([file]) => file.endsWith(".js"));
   const bytes = outputs.reduce((n, [, o]) => n + o.bytes, 0);
