@@ -3,6 +3,8 @@ import {
   activityCalendarItems,
   CalendarDate,
   calendarItemHref,
+  dateIn,
+  datesInRemembered,
   checkCalendarRange,
   courseCalendarItems,
   reinforcementCalendarItem,
@@ -21,6 +23,7 @@ import {
   parseMonthId,
   parseWeekId,
   segmentOn,
+  sortItems,
   startOfDayIn,
   upcomingEvents,
   weekOf,
@@ -171,6 +174,37 @@ describe("days in the learner's time zone", () => {
     const { from, to } = daysRange(d(day), d(day), zone);
     expect(from.toISOString()).toBe(start);
     expect((to.getTime() - from.getTime()) / 3_600_000).toBe(hours);
+  });
+
+  it.each([
+    // The last second of a day and the first of the next, in zones whose offsets are whole hours,
+    // half hours and quarter hours, with and without summer time (spec 4.12: items on the learner's days).
+    ["2026-11-27T22:59:59Z", "Europe/Berlin", "2026-11-27"],
+    ["2026-11-27T23:00:00Z", "Europe/Berlin", "2026-11-28"],
+    ["2026-03-29T00:59:59Z", "Europe/Berlin", "2026-03-29"],
+    ["2026-11-27T18:29:59Z", "Asia/Kolkata", "2026-11-27"],
+    ["2026-11-27T18:30:00Z", "Asia/Kolkata", "2026-11-28"],
+    ["2026-11-27T18:14:59Z", "Asia/Kathmandu", "2026-11-27"],
+    ["2026-11-27T18:15:00Z", "Asia/Kathmandu", "2026-11-28"],
+    ["2026-11-28T03:29:59Z", "America/St_Johns", "2026-11-27"],
+    ["2026-11-28T03:30:00Z", "America/St_Johns", "2026-11-28"],
+    ["2026-11-27T10:14:59Z", "Pacific/Chatham", "2026-11-27"],
+    ["2026-11-27T10:15:00Z", "Pacific/Chatham", "2026-11-28"],
+    // One instant, two zones: each its own date (what is remembered is per zone).
+    ["2026-11-27T23:30:00Z", "UTC", "2026-11-27"],
+    ["2026-11-27T23:30:00Z", "Asia/Tokyo", "2026-11-28"],
+  ])("%s is on %s's %s, asked once or again", (at, zone, date) => {
+    expect(dateIn(new Date(at), zone).toString()).toBe(date);
+    expect(dateIn(new Date(at), zone).toString()).toBe(date);
+  });
+
+  it("remembers at most 10,000 civil dates", () => {
+    const from = Date.parse("2026-01-01T00:00:00Z");
+    for (let n = 0; n < 12_000; n++) dateIn(new Date(from + n * 60_000), "Europe/Berlin");
+    expect(datesInRemembered()).toBeLessThanOrEqual(10_000);
+    expect(datesInRemembered()).toBeGreaterThan(0);
+    // Still right after being forgotten: 12,000 minutes after New Year is 9 January in Berlin.
+    expect(dateIn(new Date(from + 11_999 * 60_000), "Europe/Berlin").toString()).toBe("2026-01-09");
   });
 
   it("unknown zones show UTC", () => {
@@ -474,6 +508,27 @@ describe("dashboard windows (issue 13)", () => {
     done: false,
     question: null,
     ...over,
+  });
+
+  it("calendar order: by start, all-day first on the same instant, then course, activity and id", () => {
+    const b = { ...course, name: "B" };
+    const act = (name: string) => ({ id: name, pathId: name, name, kind: ActivityKind.text });
+    const ordered = [
+      make("courseDue", "2026-11-20T00:00:00.000Z", { allDay: true, course: b }),
+      make("activityDue", "2026-11-20T00:00:00.000Z", { course: { ...course, name: "A" } }),
+      make("activityDue", "2026-11-20T00:00:00.000Z", { course: b, activity: act("Quiz") }),
+      make("activityDue", "2026-11-20T00:00:00.000Z", { course: b, activity: act("Test") }),
+      make("event", "2026-11-20T00:00:00.000Z", { id: "z1", course: b, activity: act("Test") }),
+      make("event", "2026-11-20T00:00:00.000Z", { id: "z2", course: b, activity: act("Test") }),
+      make("event", "2026-11-20T09:30:00+01:00"), // 08:30 UTC: the offset counts, not the text
+      make("event", "2026-11-20T09:00:00.000Z"),
+    ];
+    // Every rotation of the list comes back in the same order, sorted in place.
+    for (let n = 0; n < ordered.length; n++) {
+      const shuffled = [...ordered.slice(n), ...ordered.slice(0, n)].reverse();
+      expect(sortItems(shuffled)).toBe(shuffled);
+      expect(shuffled).toEqual(ordered);
+    }
   });
 
   it("due soon: overdue first, then the next 14 days; handed-in and later ones left out", () => {

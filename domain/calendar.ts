@@ -285,13 +285,24 @@ export function reinforcementCalendarItem(r: ReinforcementDue): CalendarItem {
   };
 }
 
-/** Calendar order: by start; on the same instant all-day first, then by course and activity name. */
-export function compareItems(a: CalendarItem, b: CalendarItem): number {
-  const d = Date.parse(a.start) - Date.parse(b.start);
-  if (d !== 0) return d;
-  if (a.allDay !== b.allDay) return a.allDay ? -1 : 1;
-  const names = (i: CalendarItem) => `${i.course.name}\u0000${i.activity?.name ?? ""}\u0000${i.id}`;
-  return names(a) < names(b) ? -1 : names(a) > names(b) ? 1 : 0;
+/**
+ * `items` in calendar order, sorted in place: by start; on the same instant all-day first, then by
+ * course and activity name (and id, so the order is total). Each item's keys are worked out once, not
+ * on each of the n·log n comparisons (a month of a learner with many courses sorts hundreds).
+ */
+export function sortItems<T extends CalendarItem>(items: T[]): T[] {
+  const keyed = items.map((item) => ({
+    item,
+    at: Date.parse(item.start),
+    names: `${item.course.name}\u0000${item.activity?.name ?? ""}\u0000${item.id}`,
+  }));
+  keyed.sort((a, b) => {
+    if (a.at !== b.at) return a.at - b.at;
+    if (a.item.allDay !== b.item.allDay) return a.item.allDay ? -1 : 1;
+    return a.names < b.names ? -1 : a.names > b.names ? 1 : 0;
+  });
+  keyed.forEach((k, n) => (items[n] = k.item));
+  return items;
 }
 
 /** A due item not handed in whose date has passed (issue 13: marked overdue). */
@@ -305,15 +316,17 @@ export function isOverdue(i: Pick<CalendarItem, "kind" | "start" | "done">, now:
  */
 export function dueSoonAndOverdue(items: readonly CalendarItem[], now: Date): CalendarItem[] {
   const horizon = now.getTime() + DUE_SOON_DAYS * DAY_MS;
-  return items.filter((i) => DUE_KINDS.includes(i.kind) && !i.done && Date.parse(i.start) < horizon).sort(compareItems);
+  return sortItems(items.filter((i) => DUE_KINDS.includes(i.kind) && !i.done && Date.parse(i.start) < horizon));
 }
 
 /** Dashboard 'Upcoming events': events under way or starting within 7 days. */
 export function upcomingEvents(items: readonly CalendarItem[], now: Date): CalendarItem[] {
   const horizon = now.getTime() + UPCOMING_EVENT_DAYS * DAY_MS;
-  return items
-    .filter((i) => i.kind === "event" && Date.parse(i.end ?? i.start) >= now.getTime() && Date.parse(i.start) < horizon)
-    .sort(compareItems);
+  return sortItems(
+    items.filter(
+      (i) => i.kind === "event" && Date.parse(i.end ?? i.start) >= now.getTime() && Date.parse(i.start) < horizon,
+    ),
+  );
 }
 
 /**
@@ -540,10 +553,28 @@ export function zoneOrUtc(timeZone: string | null | undefined): string {
 const KNOWN_ZONES_MAX = 1_000;
 const knownZones = new Set<string>();
 
-/** The civil date of an instant in a zone. */
+/**
+ * The civil date of an instant in a zone. Remembered per zone and instant: a month page asks it about
+ * three times for each of its items (the days an item falls on, then how it sits on each), and the same
+ * items come back on every page of a learner's calendar; each answer costs the zone's offset from `Intl`
+ * (~10 µs). At most DATES_IN_MAX answers (about 2 MB), forgotten all at once when full.
+ */
 export function dateIn(at: Date, timeZone: string): CalendarDate {
-  return toCalendarDate(fromAbsolute(at.getTime(), timeZone));
+  const ms = at.getTime();
+  const key = `${timeZone}|${ms}`;
+  let date = datesIn.get(key);
+  if (date === undefined) {
+    date = toCalendarDate(fromAbsolute(ms, timeZone));
+    if (datesIn.size >= DATES_IN_MAX) datesIn.clear();
+    datesIn.set(key, date);
+  }
+  return date;
 }
+const DATES_IN_MAX = 10_000;
+const datesIn = new Map<string, CalendarDate>();
+
+/** How many civil dates `dateIn` remembers (for its test). */
+export const datesInRemembered = () => datesIn.size;
 
 /**
  * The instant a civil date begins in a zone: its midnight, or — where a DST change skips midnight —

@@ -2,7 +2,6 @@
 // (issue 13) from a learner's course dates and course trees, with the domain's rules (decision 022).
 import {
   activityCalendarItems,
-  compareItems,
   courseCalendarItems,
   eventDetails,
   reinforcementCalendarItem,
@@ -91,10 +90,6 @@ export function reinforcementItemsOf(rows: ReinforcementDateRow[]): CalendarItem
       answer: r.answer,
     }),
   );
-}
-
-export function sortItems(items: CalendarItem[]): CalendarItem[] {
-  return items.sort(compareItems);
 }
 
 type CourseRow = {

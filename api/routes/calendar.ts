@@ -6,6 +6,7 @@ import {
   isOverdue,
   overlaps,
   RECENT_RESULT_DAYS,
+  sortItems,
   upcomingEvents,
 } from "../../domain/calendar";
 import {
@@ -35,13 +36,7 @@ import {
   tokenHash,
 } from "../commands/calendar-feeds";
 import { ApiError, message, notFound } from "../errors";
-import {
-  activityItemsOf,
-  courseItemsOf,
-  reinforcementItemsOf,
-  sortItems,
-  toDashboardCourse,
-} from "../mappers/calendar";
+import { activityItemsOf, courseItemsOf, reinforcementItemsOf, toDashboardCourse } from "../mappers/calendar";
 import { gradeMapOf, toRecord } from "../mappers/courses";
 import { publishedHash, toICalendar } from "../mappers/ical";
 import {

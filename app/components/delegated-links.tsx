@@ -4,7 +4,7 @@ import { PrefetchPageLinks, useNavigate } from "react-router";
 /** How long a pointer or focus rests on a link before its page is prefetched (as `<Link prefetch="intent">`). */
 const INTENT_MS = 100;
 
-/** The same-origin link an event came from inside `container`, or null (another site, a new tab, a download…). */
+/** The same-origin link an event came from inside `container`, or null (another site, a new tab, a download, this page…). */
 function ownLink(event: React.SyntheticEvent<HTMLElement>): { url: URL; anchor: HTMLAnchorElement } | null {
   const target = event.target;
   if (!(target instanceof Element)) return null;
@@ -13,7 +13,10 @@ function ownLink(event: React.SyntheticEvent<HTMLElement>): { url: URL; anchor: 
   if ((a.target && a.target !== "_self") || a.hasAttribute("download") || a.hasAttribute("data-reload-document"))
     return null;
   const url = new URL(a.href);
-  return url.origin === window.location.origin ? { url, anchor: a } : null;
+  if (url.origin !== window.location.origin) return null;
+  // A link within the page (`#…` on this URL) is the browser's: it scrolls and moves the focus there.
+  if (url.hash && url.pathname === window.location.pathname && url.search === window.location.search) return null;
+  return { url, anchor: a };
 }
 
 const pathOf = (url: URL) => `${url.pathname}${url.search}${url.hash}`;

@@ -1,4 +1,4 @@
-import { Link, redirect, useLoaderData } from "react-router";
+import { redirect, useLoaderData } from "react-router";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn._index";
 import { zoneOrUtc } from "#domain/calendar";
@@ -10,6 +10,7 @@ import { state } from "~/services/request.server";
 import { getLocale } from "~/services/i18n.server";
 import { formats, itemView, zoneLabel } from "~/services/calendar.server";
 import { CalendarItemEntry } from "~/components/calendar/item";
+import { useDelegatedLinks } from "~/components/delegated-links";
 import type { ItemView } from "~/common/views/calendar";
 
 export const handle = {
@@ -112,10 +113,10 @@ function Section({
       {total === 0 ? <p className="dash-section__empty">{empty}</p> : children}
       {all ? (
         <p className="dash-section__all">
-          <Link to={all.href}>
-            {all.label}
+          <a href={all.href} data-discover="true">
+            {all.label} data-discover="true"
             {total > shown ? ` (${total})` : ""}
-          </Link>
+          </a>
         </p>
       ) : null}
     </section>
@@ -134,9 +135,9 @@ function CourseList({
     <ul className="dash-list">
       {courses.map((c) => (
         <li key={c.id} className="dash-course">
-          <Link to={c.href} className="dash-course__link">
-            {c.name}
-          </Link>
+          <a href={c.href} className="dash-course__link" data-discover="true">
+            {c.name} data-discover="true"
+          </a>
           <span className="dash-course__meta">
             <span className="dash-course__code">{c.code}</span>
             {c.mandatory ? <span className="tag tag--mandatory">{t("courses.mandatory")}</span> : null}
@@ -171,8 +172,11 @@ export default function DashboardPage() {
     ["dueSoon", s.dueSoon, "#dash-due"],
   ] as const;
   const agenda = d.calendar ? { href: "/learn/calendar/agenda", label: t("dashboard.due.all") } : null;
+  // The page's links are plain ones; this one set of handlers navigates in the app and prefetches on
+  // intent for all of them, as a `<Link prefetch="intent">` each would (decision 045).
+  const { handlers, prefetch } = useDelegatedLinks();
   return (
-    <div className="dashboard">
+    <div className="dashboard" {...handlers}>
       <h1>{t("dashboard.title")}</h1>
       <section className="dash-summary" aria-labelledby="dash-summary">
         <h2 id="dash-summary" className="visually-hidden">
@@ -211,9 +215,9 @@ export default function DashboardPage() {
           <ul className="dash-list">
             {d.continueLearning.data.map((c) => (
               <li key={c.id} className="dash-course">
-                <Link to={c.href} className="dash-course__link">
-                  {c.name}
-                </Link>
+                <a href={c.href} className="dash-course__link" data-discover="true">
+                  {c.name} data-discover="true"
+                </a>
                 <progress
                   className="progress"
                   max={100}
@@ -286,9 +290,9 @@ export default function DashboardPage() {
           <ul className="dash-list">
             {d.results.data.map((r) => (
               <li key={r.course.id} className="dash-course">
-                <Link to={`/learn/courses/${r.course.id}`} className="dash-course__link">
+                <a href={`/learn/courses/${r.course.id}`} data-discover="true" className="dash-course__link">
                   {r.course.name}
-                </Link>
+                </a>
                 <span className="dash-course__meta">
                   <span>{r.finished}</span>
                   {r.resultsHidden ? (
@@ -303,10 +307,14 @@ export default function DashboardPage() {
                   )}
                 </span>
                 {r.certificate ? (
-                  <Link className="dash-course__certificate" to={`/learn/courses/${r.course.id}#certificates-title`}>
+                  <a
+                    className="dash-course__certificate"
+                    href={`/learn/courses/${r.course.id}#certificates-title`}
+                    data-discover="true"
+                  >
                     {t("dashboard.results.certificate", { number: r.certificate.number })}
                     {r.certificate.expired ? ` ${t("dashboard.results.expired")}` : ""}
-                  </Link>
+                  </a>
                 ) : null}
               </li>
             ))}
@@ -323,6 +331,7 @@ export default function DashboardPage() {
           <ItemList items={d.events.data} />
         </Section>
       </div>
+      {prefetch}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { data, Link, redirect, useLoaderData } from "react-router";
+import { data, redirect, useLoaderData } from "react-router";
 import { isTooManyRequests, tooManyRequestsToast } from "~/services/command-errors.server";
 import { safeTarget } from "~/services/auth.server";
 import { z } from "zod";
@@ -43,6 +43,7 @@ import { INTENT } from "~/common/forms/intents";
 import { DayList, type NowInfo } from "~/components/calendar/day-list";
 import { MonthGrid, type MonthGridData } from "~/components/calendar/month-grid";
 import { FeedLink } from "~/components/calendar/feed-link";
+import { useDelegatedLinks } from "~/components/delegated-links";
 
 /** A new personal feed link (the old one stops working); the id makes a double submit one link. */
 const createFeedSchema = z.object({ intent: z.literal(INTENT.createFeed), id: z.uuid() });
@@ -197,20 +198,23 @@ export default function CalendarPage() {
       : d.view === "agenda"
         ? t("calendar.views.agenda")
         : d.title;
+  // Plain links throughout (a month lists each item twice): one set of handlers navigates in the app
+  // and prefetches on intent for all of them (decision 045).
+  const { handlers, prefetch } = useDelegatedLinks();
   return (
-    <div className="calendar">
+    <div className="calendar" {...handlers}>
       <h1>{t("calendar.title")}</h1>
       <div className="calendar__toolbar">
         <nav aria-label={t("calendar.nav.label")} className="calendar__nav">
-          <Link className="button" to={d.nav.prev} rel="prev">
+          <a className="button" href={d.nav.prev} rel="prev" data-discover="true">
             <span aria-hidden="true">‹</span> {t("calendar.nav.previous")}
-          </Link>
-          <Link className="button" to={d.nav.today}>
+          </a>
+          <a className="button" href={d.nav.today} data-discover="true">
             {t("calendar.nav.today")}
-          </Link>
-          <Link className="button" to={d.nav.next} rel="next">
+          </a>
+          <a className="button" href={d.nav.next} rel="next" data-discover="true">
             {t("calendar.nav.next")} <span aria-hidden="true">›</span>
-          </Link>
+          </a>
         </nav>
         {/* Issue 25 item 6: the feed's section, below the whole month, found from the top. */}
         <a className="calendar__to-feed" href="#calendar-feed">
@@ -218,14 +222,15 @@ export default function CalendarPage() {
         </a>
         <nav aria-label={t("calendar.views.label")} className="calendar__views">
           {(["month", "week", "agenda"] as const).map((v) => (
-            <Link
+            <a
               key={v}
-              to={d.views[v]}
+              href={d.views[v]}
+              data-discover="true"
               className={`chip${d.view === v ? " chip--on" : ""}`}
               aria-current={d.view === v ? "page" : undefined}
             >
               {t(`calendar.views.${v}`)}
-            </Link>
+            </a>
           ))}
         </nav>
       </div>
@@ -256,6 +261,7 @@ export default function CalendarPage() {
         </div>
       )}
       <FeedLink feed={d.feed} commandIds={d.commandIds} />
+      {prefetch}
     </div>
   );
 }

@@ -28,6 +28,8 @@ test("the month view: a grid of the current month with today marked, and previou
   await expect(page.locator('td[aria-current="date"]')).toHaveCount(1);
   await expect(page.getByText(/Times are shown in /)).toBeVisible();
 
+  // A marker on this document: it survives only a navigation inside the app (decision 045).
+  await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
   await page.getByRole("link", { name: "Next" }).click();
   const next = new Date(Date.UTC(Number(year), Number(month), 1));
   await expect(page).toHaveURL(
@@ -40,6 +42,10 @@ test("the month view: a grid of the current month with today marked, and previou
   await expect(page).toHaveURL(
     new RegExp(`/month/${prev.getUTCFullYear()}-${String(prev.getUTCMonth() + 1).padStart(2, "0")}$`),
   );
+  expect(
+    await page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument === true),
+    jsEnabled ? "the links navigate inside the app" : "each link loads its page",
+  ).toBe(jsEnabled);
   await expectAccessible(page);
 });
 

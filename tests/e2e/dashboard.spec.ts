@@ -107,6 +107,59 @@ test.describe("dashboard of a learner like ada", () => {
     await expect(page.getByRole("heading", { name: "Live Q&A with the instructors" }).first()).toBeVisible();
   });
 
+  test("its links: with JavaScript in the app (prefetch on hover, no reload), a count's link to its section is the browser's; without it plain links", async ({
+    page,
+    learner,
+    jsEnabled,
+  }) => {
+    await openDashboard(page, learner);
+    // A marker on this document: it survives only a navigation inside the app (decision 045).
+    const mark = () => page.evaluate(() => Object.assign(window, { __sameDocument: true }));
+    const sameDocument = () => page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument === true);
+    await mark();
+
+    // A count whose link is a section of this page: the browser's own jump, with or without JavaScript.
+    await page.evaluate(() =>
+      window.addEventListener("hashchange", () => Object.assign(window, { __jumped: true }), { once: true }),
+    );
+    await page.getByRole("link", { name: /^\d+ Overdue$/ }).click();
+    await expect(page).toHaveURL(/\/learn#dash-due$/);
+    expect(await sameDocument(), "a link within the page keeps the document").toBe(true);
+    // The browser's jump (a router navigation would push the URL without a hashchange).
+    if (jsEnabled)
+      await expect.poll(() => page.evaluate(() => (window as { __jumped?: boolean }).__jumped === true)).toBe(true);
+
+    const mandatory = page
+      .getByRole("region", { name: /^Mandatory, not started/ })
+      .getByRole("link", { name: "Information Security Awareness 2026" });
+    const href = (await mandatory.getAttribute("href"))!;
+    if (jsEnabled) {
+      // A rest on the link prefetches the course page's data, as <Link prefetch="intent"> does.
+      const prefetched = page.waitForRequest((r) => r.url().includes(`${href}.data`));
+      await mandatory.hover();
+      await prefetched;
+    }
+    await mandatory.click();
+    await expect(page.getByRole("heading", { level: 1, name: "Information Security Awareness 2026" })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`${href}$`));
+    expect(await sameDocument(), jsEnabled ? "a click navigates inside the app" : "a click loads the page").toBe(
+      jsEnabled,
+    );
+
+    // The keyboard: Enter on a focused item of a calendar section.
+    await page.goto("/learn");
+    await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
+    await mark();
+    await page
+      .getByRole("region", { name: /^Upcoming events/ })
+      .getByRole("link", { name: /Live Q&A with the instructors/ })
+      .first()
+      .focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/view\/content\?activityPathId=[0-9a-f-]{36}/);
+    expect(await sameDocument(), jsEnabled ? "Enter navigates inside the app" : "Enter loads the page").toBe(jsEnabled);
+  });
+
   test("in Arabic the dashboard is right-to-left and translated", async ({ page, learner }) => {
     await openDashboard(page, learner);
     await page.locator("details.language-menu summary").click();

@@ -1,10 +1,11 @@
-import { Link } from "react-router";
 import { useTranslation } from "~/common/i18n";
 import type { ItemView } from "~/common/views/calendar";
 
 /**
  * One calendar item: a link to its activity or course that says what it is and when, then what the
  * learner should know — overdue, handed in, locked and why (spec 4.12), where and how to join.
+ * Its links are plain ones: the page around it navigates and prefetches for them (`useDelegatedLinks`,
+ * decision 045) — a month lists each item twice, the dashboard a dozen.
  */
 export function CalendarItemEntry({ item, variant }: { item: ItemView; variant: "cell" | "day" | "list" }) {
   const compact = variant === "cell";
@@ -15,11 +16,11 @@ export function CalendarItemEntry({ item, variant }: { item: ItemView; variant: 
     <li
       className={`cal-item cal-item--${item.kind}${item.overdue ? " cal-item--overdue" : ""}${item.lock ? " cal-item--locked" : ""}`}
     >
-      <Link to={item.href} className="cal-item__link">
+      <a href={item.href} className="cal-item__link" data-discover="true">
         <span className="cal-item__time">{variant === "list" ? item.when : time}</span>{" "}
         <span className="cal-item__kind">{kind}:</span> <span className="cal-item__title">{item.title}</span>
         {item.title !== item.course ? <span className="cal-item__course"> · {item.course}</span> : null}
-      </Link>
+      </a>
       {compact ? null : (
         <span className="cal-item__meta">
           {item.overdue ? <span className="tag tag--overdue">{t("calendar.overdue")}</span> : null}
@@ -53,7 +54,9 @@ export function CalendarItemEntry({ item, variant }: { item: ItemView; variant: 
               <ul className="cal-item__options" aria-labelledby={`answers-${item.id.replace(/\W/g, "-")}`}>
                 {item.question.options.map((o) => (
                   <li key={o.href}>
-                    <Link to={o.href}>{o.text}</Link>
+                    <a href={o.href} data-discover="true">
+                      {o.text}
+                    </a>
                   </li>
                 ))}
               </ul>

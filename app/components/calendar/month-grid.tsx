@@ -1,5 +1,5 @@
 import { useRef, useState, type KeyboardEvent } from "react";
-import { Link, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import { useTranslation } from "~/common/i18n";
 import { useHydrated } from "../use-hydrated";
 import { CalendarItemEntry } from "./item";
@@ -127,9 +127,9 @@ export function MonthGrid({ data, rtl }: { data: MonthGridData; rtl: boolean }) 
           {data.weeks.map((week) => (
             <tr key={week.id}>
               <th scope="row" className="month-grid__week">
-                <Link to={week.href} aria-label={t("calendar.weekLink", { week: week.number })}>
+                <a href={week.href} aria-label={t("calendar.weekLink", { week: week.number })} data-discover="true">
                   {week.number}
-                </Link>
+                </a>
               </th>
               {week.days.map((day) => {
                 const shown = day.items.slice(0, CELL_ITEMS);
@@ -159,9 +159,9 @@ export function MonthGrid({ data, rtl }: { data: MonthGridData; rtl: boolean }) 
                       </ul>
                     ) : null}
                     {more > 0 ? (
-                      <Link className="month-grid__more" to={week.href}>
+                      <a className="month-grid__more" href={week.href} data-discover="true">
                         {t("calendar.more", { count: more })}
-                      </Link>
+                      </a>
                     ) : null}
                     {day.items.length && day.inMonth ? (
                       // Issue 25 item 6: on a phone a day shows a mark, leading to its items listed below the month.
