@@ -4,7 +4,7 @@
 // build; `npm start` runs `node build/node/server.js` (scripts/ensure-build.mjs builds when stale).
 //
 // Each entry is one bundle of the project's own code; packages stay in node_modules (imported at run
-// time as usual). Project code finds files beside its source (`new URL("../../locales",
+// time as usual), except BUNDLED_PACKAGES below. Project code finds files beside its source (`new URL("../../locales",
 // import.meta.url)`: locales, migrations, the demo data, the worker scripts): in a bundle
 // `import.meta.url` would be the bundle's, so every `import.meta.url` of a project module is replaced
 // by its source file's URL, written relative to the bundle (the repository can move with its build).
@@ -37,8 +37,8 @@ export const SERVER_ENTRIES = {
 /**
  * Packages compiled into the bundles rather than imported from node_modules at run time. Node resolves
  * each file of an imported package against its package.json, and Node 24 parses that file's `exports`
- * again for every one: drizzle-orm's package.json is 179 KB and a node loads some 300 of its files on each
- * thread, which made module loading ~1 s of CPU per thread at start (decision 038, addendum 8). Pure
+ * again for every resolution: drizzle-orm's package.json is 179 KB and a thread resolves its files 444
+ * times, which made module loading ~1 s of CPU per thread at start (decision 038, addendum 8). Pure
  * JavaScript with no files of its own to find, so it bundles as it is.
  */
 const BUNDLED_PACKAGES = /^drizzle-orm(?:\/|$)/;
