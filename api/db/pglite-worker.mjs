@@ -23,6 +23,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { PGlite, types, parse as pgParse, protocol } from "@electric-sql/pglite";
+import { Parser as ProtocolParser } from "pg-protocol/dist/parser.js";
 import pino from "pino";
 import { pgliteOptions } from "./pglite-options.mjs";
 
@@ -59,6 +60,8 @@ if (!PLAN_CACHE_MODES.has(planCacheMode))
   throw new Error(`PGLITE_PLAN_CACHE_MODE must be one of ${[...PLAN_CACHE_MODES].join(", ")}`);
 /** @type {PGlite} */
 let db;
+/** The reader of each type the app reads (PGlite's, with the overrides above), for `readRows`. */
+let columnParsers;
 try {
   db = await PGlite.create(workerData.dataDir, pgliteOptions());
 } catch (error) {
@@ -67,6 +70,7 @@ try {
 }
 
 await db.exec(`set plan_cache_mode = ${planCacheMode}`);
+columnParsers = { ...db.parsers, ...parsers };
 
 /** Open transactions: id → { tx, finish: { resolve, reject }, settled }. */
 const transactions = new Map();
@@ -119,6 +123,7 @@ const slowMs = Number.isFinite(workerData.slowMs) ? workerData.slowMs : null;
 
 const { serialize } = protocol;
 const PREPARABLE = /^\s*(select|with|insert|update|delete|values)\b/i;
+const PLAIN_READ = /^\s*select\b/i;
 /** Statements after which cached plans and descriptions may be stale. */
 const SCHEMA_CHANGE =
   /^\s*(create|alter|drop|truncate|comment|reindex|cluster|grant|revoke|import|set\s+search_path)\b/i;
@@ -160,10 +165,18 @@ async function statementFor(sql) {
   const name = `s${nextStatement++}`;
   parts.push(serialize.parse({ name, text: sql }), serialize.describe({ type: "S", name }), serialize.sync());
   const messages = await db.execProtocolStream(batch(parts), { syncToFs: false });
+  const rowDescription = messages.find((m) => m.name === "rowDescription") ?? null;
+  const fields = rowDescription ? rowDescription.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })) : [];
   const statement = {
     name,
     paramTypes: pgParse.parseDescribeStatementResults(messages),
-    rowDescription: messages.find((m) => m.name === "rowDescription") ?? null,
+    rowDescription,
+    // A read that cannot NOTIFY: its answer is read by `readRows` (a write may fire a trigger that
+    // notifies, which PGlite's own parser hands to this thread's listeners).
+    plainRead: PLAIN_READ.test(sql) && !/notify/i.test(sql),
+    fields,
+    // Each column's reader, looked up once here rather than for every value of every row.
+    readers: fields.map((f) => columnParsers[f.dataTypeID] ?? null),
   };
   statements.set(sql, statement);
   if (statements.size > STATEMENT_LIMIT) {
@@ -181,12 +194,19 @@ async function runPrepared(statementSql, params, rowMode, inTransaction, retried
     const serializer = db.serializers[statement.paramTypes[i]];
     return serializer ? serializer(param) : param.toString();
   });
-  let messages;
+  let result;
   try {
-    messages = await db.execProtocolStream(
-      batch([serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]),
-      { syncToFs: false },
-    );
+    const bound = batch([
+      serialize.bind({ statement: statement.name, values }),
+      serialize.execute({}),
+      serialize.sync(),
+    ]);
+    if (statement.plainRead) result = await readRows(statement, bound, rowMode);
+    else {
+      const messages = await db.execProtocolStream(bound, { syncToFs: false });
+      const described = statement.rowDescription ? [statement.rowDescription, ...messages] : messages;
+      result = pgParse.parseResults(described, db.parsers, { rowMode, parsers })[0];
+    }
   } catch (error) {
     // After DDL, PostgreSQL refuses a cached plan whose result columns changed: parse it again,
     // unless a transaction is open (the error has aborted it; the caller sees the error).
@@ -198,9 +218,50 @@ async function runPrepared(statementSql, params, rowMode, inTransaction, retried
     throw error;
   }
   if (!inTransaction) await db.syncToFs();
-  const described = statement.rowDescription ? [statement.rowDescription, ...messages] : messages;
-  return pgParse.parseResults(described, db.parsers, { rowMode, parsers })[0];
+  return result;
 }
+
+/**
+ * The answer of a read (a prepared statement's Bind, Execute, Sync: `bound`), parsed by
+ * node-postgres's protocol parser (decision 038, addendum 9). PGlite's own parser copies every field
+ * of every row into an ArrayBuffer of its own before decoding it: a third of this thread's time on a
+ * page of the catalog. PGlite's raw call hands over the answer's bytes as they are; the first error
+ * is thrown once the answer is read, as PGlite's parser does.
+ */
+async function readRows(statement, bound, rowMode) {
+  const parser = new ProtocolParser();
+  const { fields, readers } = statement;
+  const rows = [];
+  let affectedRows = 0;
+  let error = null;
+  const onMessage = (message) => {
+    if (message.name === "dataRow") {
+      const raw = message.fields;
+      const row = rowMode === "array" ? new Array(raw.length) : {};
+      for (let i = 0; i < raw.length; i++) {
+        const text = raw[i];
+        const read = readers[i];
+        const value = text === null ? null : read ? read(text, fields[i].dataTypeID) : text;
+        if (rowMode === "array") row[i] = value;
+        else row[fields[i].name] = value;
+      }
+      rows.push(row);
+    } else if (message.name === "commandComplete") {
+      const words = message.text.split(" ");
+      if (AFFECTING.has(words[0])) affectedRows += Number.parseInt(words.at(-1), 10) || 0;
+    } else if (message.name === "error") error ??= message;
+  };
+  await db.execProtocolRawStream(bound, {
+    syncToFs: false,
+    // The bytes are a view of PGlite's memory, reused after this call: the parser reads a copy.
+    onRawData: (data) => parser.parse(Buffer.from(data), onMessage),
+  });
+  if (error) throw error;
+  return { rows, affectedRows, fields };
+}
+
+/** The commands whose count PostgreSQL reports as rows changed. */
+const AFFECTING = new Set(["INSERT", "UPDATE", "DELETE", "COPY", "MERGE"]);
 
 /** A data statement through a named prepared statement, with PGlite's own locking around it. */
 function preparedQuery(statementSql, params, rowMode, inTransaction) {

@@ -46,6 +46,62 @@ describe("PGlite in a worker thread", () => {
     expect(String((error as Error).message)).toMatch(/duplicate key/);
   });
 
+  // Decision 038, addendum 9: a plain `select` is read by node-postgres's protocol parser, every other
+  // statement by PGlite's. A `with` in front sends the same select down PGlite's path: both must answer
+  // alike, in both row modes, for every type the app reads.
+  const EVERY_TYPE = `select 7::int2 as i2, 2147483647::int4 as i4, 9007199254740993::int8 as i8, 1.5::float8 as f8,
+    12.340::numeric as num, true as yes, false as no, null::text as nothing, 'é😀 ع'::text as text,
+    '2026-11-22T10:00:00Z'::timestamptz as at, '2026-11-22 10:00'::timestamp as local, '2026-11-22'::date as day,
+    '1 day 02:00'::interval as span, '{"a":[1,null,"x"]}'::jsonb as doc, '[1, 2]'::json as list,
+    'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11'::uuid as id, '\\x00ff'::bytea as bytes, array[1, 2]::int4[] as ints,
+    array['a', null, 'b c']::text[] as texts, array['2026-11-22T10:00:00Z']::timestamptz[] as ats,
+    array[1.5]::numeric[] as nums, '' as empty`;
+  it.each(["object", "array"] as const)(
+    "reads every type the app uses the same way on both paths (%s rows)",
+    async (rowMode) => {
+      const fast = await thread.query(EVERY_TYPE, [], { rowMode });
+      const pglite = await thread.query(`with _ as (select 1) ${EVERY_TYPE}`, [], { rowMode });
+      expect(fast.rows).toEqual(pglite.rows);
+      expect(fast.fields).toEqual(pglite.fields);
+      expect(fast.rows).toHaveLength(1);
+      const row = fast.rows[0] as Record<string, unknown>;
+      if (rowMode === "object") {
+        expect(row).toMatchObject({ i4: 2147483647, yes: true, nothing: null, text: "é😀 ع", empty: "" });
+        expect(row.at).toBe("2026-11-22 10:00:00+00");
+        expect(row.doc).toEqual({ a: [1, null, "x"] });
+      }
+    },
+  );
+
+  it("reads a long answer whole, whatever the number of rows and their sizes", async () => {
+    const statement = `select n, repeat('ж', n % 700) as t from generate_series(1, 5000) n order by n`;
+    const fast = await thread.query<{ n: number; t: string }>(statement);
+    const pglite = await thread.query<{ n: number; t: string }>(`with _ as (select 1) ${statement}`);
+    expect(fast.rows).toHaveLength(5000);
+    expect(fast.rows[4999]).toEqual({ n: 5000, t: "ж".repeat(5000 % 700) });
+    expect(fast.rows).toEqual(pglite.rows);
+  });
+
+  it("gives a read's error with PostgreSQL's fields, and answers the next read", async () => {
+    const error = await thread.query("select 1 / $1::int as x", [0]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toMatchObject({ code: "22012" });
+    expect(String((error as Error).message)).toMatch(/division by zero/);
+    expect((await thread.query("select 1 / $1::int as x", [1])).rows).toEqual([{ x: 1 }]);
+  });
+
+  it("passes on the NOTIFY a write's trigger sends, and counts the rows it changed", async () => {
+    await thread.exec(`create table watched (id int primary key);
+      create function watched_notify() returns trigger language plpgsql as $$
+        begin perform pg_notify('watched_changes', new.id::text); return new; end $$;
+      create trigger watched_notify after insert on watched for each row execute function watched_notify();`);
+    const heard: string[] = [];
+    await thread.listen("watched_changes", (payload) => heard.push(payload));
+    const inserted = await thread.query("insert into watched values ($1), ($2)", [1, 2]);
+    expect(inserted.affectedRows).toBe(2);
+    await expect.poll(() => heard).toEqual(["1", "2"]);
+  });
+
   it("commits a transaction that resolves and rolls back one that throws", async () => {
     await thread.transaction(async (tx) => {
       await tx.query("insert into t (id, name) values (2, 'two')");
