@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { localeDirection, parseSupportedLocales, SUPPORTED_LOCALES } from "./locales";
+import { localeDirection, parseSupportedLocales, SUPPORTED_LOCALES, textLanguage } from "./locales";
 import { negotiateLocale } from "./locale-negotiation";
 
 describe("spec 9: locales", () => {
@@ -64,5 +64,30 @@ describe("spec 9: locales", () => {
   it("keeps to the tenant's supported list", () => {
     expect(negotiateLocale({ chosen: ["ja"], acceptLanguage: "ja", supported: ["de", "fr"] })).toBe("de");
     expect(negotiateLocale({ acceptLanguage: "fr", supported: ["de", "fr"] })).toBe("fr");
+  });
+});
+
+describe("issue 25 item 2: a course's text keeps its own language (textLanguage)", () => {
+  it.each([
+    ["ar", { lang: "ar", dir: "rtl" }],
+    ["AR-eg", { lang: "ar-EG", dir: "rtl" }],
+    ["he-IL", { lang: "he-IL", dir: "rtl" }],
+    ["fa", { lang: "fa", dir: "rtl" }],
+    ["de", { lang: "de", dir: "ltr" }],
+    ["en-us", { lang: "en-US", dir: "ltr" }],
+    ["zh-hant-tw", { lang: "zh-Hant-TW", dir: "ltr" }],
+    ["not a tag!", { dir: "auto" }],
+    ["", { dir: "auto" }],
+    [null, { dir: "auto" }],
+    [undefined, { dir: "auto" }],
+  ])("%j → %j, the same when asked again", (language, expected) => {
+    expect(textLanguage(language)).toEqual(expected);
+    expect(textLanguage(language)).toEqual(expected);
+  });
+
+  it("keeps answering after more distinct languages than it remembers", () => {
+    for (let i = 0; i < 1500; i++) textLanguage(`en-x-n${i}`);
+    expect(textLanguage("ar")).toEqual({ lang: "ar", dir: "rtl" });
+    expect(textLanguage("en-x-n3")).toEqual({ lang: "en-x-n3", dir: "ltr" });
   });
 });

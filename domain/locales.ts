@@ -131,11 +131,27 @@ export interface TextLanguage {
  * always left to right (app.scss).
  */
 export function textLanguage(language: string | null | undefined): TextLanguage {
-  if (!language) return { dir: "auto" };
+  if (!language) return AUTO;
+  let known = textLanguages.get(language);
+  if (!known) {
+    // A page asks once per course it shows; canonicalising a tag through Intl is the costly part.
+    known = Object.freeze(languageOf(language));
+    if (textLanguages.size >= MAX_TEXT_LANGUAGES) textLanguages.clear();
+    textLanguages.set(language, known);
+  }
+  return known;
+}
+
+const AUTO: TextLanguage = Object.freeze({ dir: "auto" });
+/** The languages courses are written in, each worked out once (a bound, not a policy). */
+const MAX_TEXT_LANGUAGES = 1000;
+const textLanguages = new Map<string, TextLanguage>();
+
+function languageOf(language: string): TextLanguage {
   try {
     const [tag] = Intl.getCanonicalLocales(language);
-    return tag ? { lang: tag, dir: localeDirection(tag) } : { dir: "auto" };
+    return tag ? { lang: tag, dir: localeDirection(tag) } : AUTO;
   } catch {
-    return { dir: "auto" };
+    return AUTO;
   }
 }
