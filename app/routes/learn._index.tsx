@@ -8,7 +8,7 @@ import { endpoints } from "#domain/contract/endpoints";
 import type { DashboardCourse } from "#domain/contract/calendar";
 import { state } from "~/services/request.server";
 import { getLocale } from "~/services/i18n.server";
-import { formats, itemView, zoneLabel } from "~/services/calendar.server";
+import { formats, formatted, itemView, zoneLabel } from "~/services/calendar.server";
 import { CalendarItemEntry } from "~/components/calendar/item";
 import { useDelegatedLinks } from "~/components/delegated-links";
 import type { ItemView } from "~/common/views/calendar";
@@ -35,7 +35,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
   const f = formats(locale, timeZone);
   const now = new Date();
   const ctx = { f, timeZone, now };
-  const date = (iso: string | null) => (iso ? f.date.format(new Date(iso)) : null);
+  const date = (iso: string | null) => (iso ? formatted(f.date, new Date(iso)) : null);
   const course = (c: DashboardCourse, href: string) => ({
     id: c.id,
     name: c.name,
@@ -71,7 +71,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
       total: d.recentResults.total,
       data: d.recentResults.data.map((r) => ({
         ...r,
-        finished: f.date.format(new Date(r.finished)),
+        finished: formatted(f.date, new Date(r.finished)),
         percent: r.normalizedScore === null ? null : Math.round(r.normalizedScore * 100),
       })),
     },

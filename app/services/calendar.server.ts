@@ -62,11 +62,46 @@ export function formats(locale: string, timeZone: string): Formats {
   return f;
 }
 
+/** Texts already formatted, per formatter (a bound, not a policy: past it they start over). */
+const MAX_TEXTS = 5_000;
+const texts = new WeakMap<Intl.DateTimeFormat, Map<number | string, string>>();
+
+function remembered(format: Intl.DateTimeFormat, key: number | string, make: () => string): string {
+  let known = texts.get(format);
+  if (!known) texts.set(format, (known = new Map()));
+  let text = known.get(key);
+  if (text === undefined) {
+    text = make();
+    if (known.size >= MAX_TEXTS) known.clear();
+    known.set(key, text);
+  }
+  return text;
+}
+
+/**
+ * `format.format(date)`, worked out once per formatter and instant: the dashboard and the calendar
+ * show the same due dates on every visit, and formatting through `Intl` is the costly part of an item
+ * (decision 038, addendum 9).
+ */
+export function formatted(format: Intl.DateTimeFormat, date: Date): string {
+  return remembered(format, date.getTime(), () => format.format(date));
+}
+
+/** `format.formatRange(start, end)`, once per formatter and pair of instants. */
+export function formattedRange(format: Intl.DateTimeFormat, start: Date, end: Date): string {
+  return remembered(format, `${start.getTime()}/${end.getTime()}`, () => format.formatRange(start, end));
+}
+
 const utcDate = (d: CalendarDate) => new Date(Date.UTC(d.year, d.month - 1, d.day));
 
 /** "Europe/Berlin (GMT+01:00)": the zone the page's times are in. */
 export function zoneLabel(f: Formats, timeZone: string, now: Date): string {
-  const offset = f.zone.formatToParts(now).find((p) => p.type === "timeZoneName")?.value ?? "";
+  // An offset changes on a whole minute at most: one lookup per formatter and minute.
+  const offset = remembered(
+    f.zone,
+    Math.floor(now.getTime() / 60_000),
+    () => f.zone.formatToParts(now).find((p) => p.type === "timeZoneName")?.value ?? "",
+  );
   return offset && offset !== timeZone ? `${timeZone} (${offset})` : timeZone;
 }
 
@@ -75,10 +110,10 @@ export function itemView(i: CalendarItem, ctx: { f: Formats; timeZone: string; n
   const start = new Date(i.start);
   const end = i.end ? new Date(i.end) : null;
   const when = i.allDay
-    ? f.date.format(start)
+    ? formatted(f.date, start)
     : end && end.getTime() !== start.getTime()
-      ? f.dateTime.formatRange(start, end)
-      : f.dateTime.format(start);
+      ? formattedRange(f.dateTime, start, end)
+      : formatted(f.dateTime, start);
   const segment = ctx.day ? segmentOn(i, ctx.day, ctx.timeZone) : { startsBefore: false, endsAfter: false };
   return {
     id: i.id,
@@ -87,13 +122,13 @@ export function itemView(i: CalendarItem, ctx: { f: Formats; timeZone: string; n
     title: i.activity?.name ?? i.course.name,
     course: i.course.name,
     mandatory: i.course.mandatory,
-    time: i.allDay || segment.startsBefore ? null : f.time.format(start),
+    time: i.allDay || segment.startsBefore ? null : formatted(f.time, start),
     when,
     allDay: i.allDay,
     start: i.start,
     overdue: isOverdue(i, ctx.now),
     done: i.done,
-    lock: i.lock ? { key: i.lock.key, date: i.lock.date ? f.dateTime.format(new Date(i.lock.date)) : null } : null,
+    lock: i.lock ? { key: i.lock.key, date: i.lock.date ? formatted(f.dateTime, new Date(i.lock.date)) : null } : null,
     location: i.location,
     url: i.url,
     // Answered: the question alone (the item's link leads to the review).
