@@ -122,7 +122,16 @@ const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
 /** Serious and critical findings of axe on a page, as "rule: help (targets)". */
 export async function seriousFindings(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  // axe's default run goes frame by frame and finishes in a blank page it opens: it reaches frames of
+  // other origins (the content origin's SCORM launcher, an LTI tool). A page whose frames are all of its
+  // own origin gets the same checks from one `axe.run` in the page ("legacy mode"), in about half the
+  // time (0.9–1.0 → 0.5–0.55 s a page here; the walk alone runs axe four times per route and project).
+  const origin = new URL(page.url()).origin;
+  const onlyOwnFrames = page
+    .frames()
+    .slice(1)
+    .every((frame) => URL.canParse(frame.url()) && new URL(frame.url()).origin === origin);
+  const results = await new AxeBuilder({ page }).setLegacyMode(onlyOwnFrames).withTags(AXE_TAGS).analyze();
   return results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
