@@ -20,6 +20,10 @@ const test = {
   // waits (servers starting, restarts, timers) then run one after another. One per core: 896 → 619 s
   // on this 2-core box with PostgreSQL (docs/decisions/046-test-time.md).
   maxWorkers: availableParallelism(),
+  // As the browser suites (playwright.config.ts): in CI a failed test runs once more, since files now
+  // share the cores and a few tests measure time (overload, idle threads, restarts). The report marks a
+  // retried pass "(retry x1)".
+  retry: process.env.CI ? 1 : 0,
   testTimeout: 30_000,
   hookTimeout: 60_000,
   // A migrated PGlite dump that every in-memory test database starts from (tests/fixtures/pglite-snapshot.ts).
