@@ -125,7 +125,7 @@ export async function seriousFindings(page: Page): Promise<string[]> {
   // axe's default run goes frame by frame and finishes in a blank page it opens: it reaches frames of
   // other origins (the content origin's SCORM launcher, an LTI tool). A page whose frames are all of its
   // own origin gets the same checks from one `axe.run` in the page ("legacy mode"), in about half the
-  // time (0.9–1.0 → 0.5–0.55 s a page here; the walk alone runs axe four times per route and project).
+  // time (0.9–1.0 → 0.5–0.67 s a page here; the walk alone runs axe four times per route and project).
   const origin = new URL(page.url()).origin;
   const onlyOwnFrames = page
     .frames()
