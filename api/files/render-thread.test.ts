@@ -17,7 +17,7 @@ const facts = {
 // Decision 038, addendum 4: the renderer's thread (fonts, PDF and PNG libraries, ~150 MB) ends when
 // no work came for a while, and starts again for the next file.
 describe("the certificate renderer's thread", () => {
-  afterAll(() => setRendererIdleMs(30_000));
+  afterAll(() => setRendererIdleMs(5_000));
 
   it("ends after its idle time and renders again when asked", { timeout: 60_000 }, async () => {
     setRendererIdleMs(300);

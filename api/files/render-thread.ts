@@ -1,8 +1,10 @@
 /**
  * Renders certificate files in a thread of their own (`render-worker.mjs`): one worker per process,
  * started on first use and not keeping the process alive; requests queue in it one after another. It
- * ends after 30 s without work: its fonts, PDF and PNG libraries held ~150 MB that a node which
- * rendered the seed's certificates at its first start kept for good (decision 038, addendum 4).
+ * ends after 5 s without work: its fonts, PDF and PNG libraries held ~150 MB that a node which
+ * rendered the seed's certificates at its first start kept for good (decision 038, addendum 4). The
+ * jobs render in batches a minute apart (api/jobs/run.ts), so a longer wait kept the memory without
+ * saving a start (decision 038, addendum 10).
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -14,7 +16,7 @@ type Reply = { id: number; pdf?: Uint8Array; png?: Uint8Array; error?: string };
 let worker: Worker | null = null;
 let idle: ReturnType<typeof setTimeout> | null = null;
 /** How long the thread waits for more work before it ends (a later file starts it again, ~0.5 s). */
-let idleMs = 30_000;
+let idleMs = 5_000;
 
 /** Another wait before the idle thread ends (tests). */
 export function setRendererIdleMs(ms: number): void {
