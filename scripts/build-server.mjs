@@ -8,7 +8,7 @@
 // import.meta.url)`: locales, migrations, the demo data, the worker scripts): in a bundle
 // `import.meta.url` would be the bundle's, so every `import.meta.url` of a project module is replaced
 // by its source file's URL, written relative to the bundle (the repository can move with its build).
-// The worker scripts (`api/db/pglite-worker.mjs`, `api/files/render-worker.mjs`) are plain JavaScript
+// The worker scripts (`api/db/pglite-worker.mjs`, `api/files/render-child.mjs`) are plain JavaScript
 // and run from the source tree; they load the compiled modules the bundle names (`SERVER_BUILD`).
 import { build } from "esbuild";
 import { readFile, rm } from "node:fs/promises";
@@ -25,7 +25,7 @@ export const SERVER_ENTRIES = {
   "server-main": "server.ts",
   // Hosted by the database thread (api/db/pglite-worker.mjs `host`, decision 012).
   "app-thread": "api/app-thread.ts",
-  // Loaded by the certificate renderer's thread (api/files/render-worker.mjs, decision 020).
+  // Loaded by the certificate renderer's process (api/files/render-child.mjs, decisions 020 and 038).
   "certificate-render": "api/files/certificate-render.ts",
   // The operators' commands (npm run sessions | lti:tool | content:import-scorm | certificates).
   "sessions-cli": "api/sessions/cli.ts",
@@ -84,7 +84,7 @@ export async function buildServer() {
     // Packages load from node_modules at run time (PGlite's WebAssembly, fonts, pdf.js find their files
     // there), except BUNDLED_PACKAGES.
     outExtension: { ".js": ".js" },
-    // Tells the thread hosts to load the compiled modules beside the bundle (api/app-thread.ts, api/files/render-thread.ts).
+    // Tells the thread hosts to load the compiled modules beside the bundle (api/app-thread.ts, api/files/render-process.ts).
     define: { SERVER_BUILD: "true" },
     sourcemap: "linked",
     logLevel: "warning",

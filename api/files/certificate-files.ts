@@ -14,7 +14,7 @@ import type { CertificateRow } from "../queries/certificates";
 import { credentialUrls } from "../credentials";
 import { holderName } from "../mappers/certificates";
 import type { CertificateFacts } from "./certificate-render";
-import { renderCertificateFiles } from "./render-thread";
+import { renderCertificateFiles } from "./render-process";
 
 const CERTIFICATE_DIR = "certificates";
 
