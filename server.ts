@@ -43,7 +43,7 @@ import { refreshStatistics, statisticsMarkFile } from "./api/db/maintenance";
 import { importScormPackage, saveUpload, SCORM_LIMITS } from "./api/scorm/import";
 import { ScormPackageError } from "./api/scorm/manifest";
 import { contentKeyFromSessionSecret } from "./api/scorm/content-token";
-import { seedIfEmpty } from "./api/demo/seed";
+import { seedOnStart } from "./api/demo/seed-process";
 import { demoAccountsAllowed, demoPassword, disableDemoPasswordAccounts } from "./api/demo/demo-accounts";
 import { createIdentityProvider, IDP_MOUNT } from "./api/idp/provider";
 import { deleteExpiredModels } from "./api/idp/adapter";
@@ -224,9 +224,9 @@ if (!process.env.LMS_API_URL) {
   // seed run on one of them under advisory locks; the others wait, then find nothing left to do (decision 019).
   // Decision 043: a registry file this node kept before the tools moved to the database is taken over once.
   await takeOverToolsFile(database, resolve(dataDir, TOOLS_FILE));
-  const seeded = await database.exclusive("seed", () =>
-    seedIfEmpty(database.db, { accounts: demoAllowed, store: files }),
-  );
+  // On PostgreSQL from a child process, so this node never holds what seeding used (decision 038,
+  // addendum 11); the embedded database has one owner, this node.
+  const seeded = await seedOnStart(database, { accounts: demoAllowed, store: files });
   if (seeded)
     rootLog.info(
       demoAllowed

@@ -32,6 +32,8 @@ export const SERVER_ENTRIES = {
   "certificates-cli": "api/certificates-cli.ts",
   "lti-cli": "api/lti/cli.ts",
   "scorm-cli": "api/scorm/cli.ts",
+  // A node on PostgreSQL seeds the demo from a child process (api/demo/seed-process.ts, decision 038).
+  "seed-child": "api/demo/seed-child.ts",
 };
 
 /**

@@ -20,9 +20,14 @@ export type { DemoUser };
  * start. `accounts: false` (a server that refuses demo accounts, decision 017) seeds the tenant
  * and catalog without the demo accounts.
  */
-export async function seedIfEmpty(db: Db, options: { accounts?: boolean; store?: FileStore } = {}): Promise<boolean> {
+/** Whether the database has no tenant yet: nothing seeded. */
+export async function isEmpty(db: Db): Promise<boolean> {
   const existing = await db.select({ id: s.tenants.id }).from(s.tenants).limit(1);
-  if (existing.length > 0) return false;
+  return existing.length === 0;
+}
+
+export async function seedIfEmpty(db: Db, options: { accounts?: boolean; store?: FileStore } = {}): Promise<boolean> {
+  if (!(await isEmpty(db))) return false;
   await seedDemo(db, { accounts: options.accounts, store: options.store });
   return true;
 }

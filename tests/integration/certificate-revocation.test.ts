@@ -10,6 +10,7 @@ import { createLocalJWKSet, jwtVerify } from "jose";
 import { createTestApi, type TestApi } from "../fixtures/api";
 import * as s from "../../api/db/schema";
 import { CertificateCommandError, listCertificates, revokeCertificate } from "../../api/certificate-revocation";
+import { operatorCommand } from "../fixtures/operator-cli";
 
 /**
  * Issue 32 item 4: `npm run certificates -- list|revoke` — the operator revokes a certificate with a
@@ -110,14 +111,11 @@ describe("npm run certificates (the operator's command, no server running)", () 
       const dir = mkdtempSync(join(tmpdir(), "certificates-cli-"));
       const run = async (args: string[]) => {
         try {
-          const out = await promisify(execFile)(
-            join(process.cwd(), "node_modules/.bin/tsx"),
-            ["api/certificates-cli.ts", ...args],
-            {
-              env: { ...process.env, DATA_DIR: dir, PORT: "3997" },
-              timeout: 60_000,
-            },
-          );
+          const [program, argv] = operatorCommand("certificates", args);
+          const out = await promisify(execFile)(program, argv, {
+            env: { ...process.env, DATA_DIR: dir, PORT: "3997" },
+            timeout: 60_000,
+          });
           return { code: 0, ...out };
         } catch (err) {
           return err as { code: number; stdout: string; stderr: string };

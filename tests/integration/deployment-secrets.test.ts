@@ -20,6 +20,7 @@ import {
   rotateStoredSigningKey,
 } from "../../api/stored-secrets";
 import { openTestDatabase, testDatabaseUrl } from "../fixtures/database";
+import { operatorCommand } from "../fixtures/operator-cli";
 
 /** This file runs in both vitest projects: PostgreSQL keeps the secrets in the database, PGlite in the file. */
 const onPostgres = testDatabaseUrl() !== null;
@@ -94,11 +95,10 @@ describe("on PostgreSQL", () => {
         expect(heard).toEqual([kid]);
 
         // The operator's command against DATABASE_URL.
-        const { stdout } = await promisify(execFile)(
-          process.execPath,
-          ["--import", "tsx", "api/sessions/cli.ts", "rotate-signing-key"],
-          { env: { ...process.env, DATABASE_URL: database.url, DATA_DIR: folder(), LOG_LEVEL: "warn" } },
-        );
+        const [program, argv] = operatorCommand("sessions", ["rotate-signing-key"]);
+        const { stdout } = await promisify(execFile)(program, argv, {
+          env: { ...process.env, DATABASE_URL: database.url, DATA_DIR: folder(), LOG_LEVEL: "warn" },
+        });
         expect(stdout).toMatch(/^New signing key \S+ in the database; still published: /m);
         const rotated = await loadStoredSecrets(database);
         expect(rotated.signingKey.kid).not.toBe(kid);

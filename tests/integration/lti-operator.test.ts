@@ -13,6 +13,7 @@ import * as s from "../../api/db/schema";
 import { AttachError, runAttachmentCommand } from "../../api/lti/attach";
 import { listStoredTools, registryOf, type LtiTool } from "../../api/lti/registry";
 import { ActivityContentType, ActivityKind } from "../../domain/vocabulary";
+import { operatorCommand } from "../fixtures/operator-cli";
 
 /**
  * Issue 32 item 2: `npm run lti:tool -- attach|detach` — which activity launches which tool — with the
@@ -167,13 +168,11 @@ describe("attach and detach (runAttachmentCommand)", () => {
 });
 
 const exec = promisify(execFile);
-/** `npm run lti:tool -- …` as the operator runs it, on a DATA_DIR of its own (no server holds it). */
+/** `npm run lti:tool -- …` as the operator runs it (the compiled CLI), on a DATA_DIR of its own (no server holds it). */
 async function cli(args: string[], env: Record<string, string>) {
   try {
-    const { stdout, stderr } = await exec(join(process.cwd(), "node_modules/.bin/tsx"), ["api/lti/cli.ts", ...args], {
-      env: { ...process.env, ...env },
-      timeout: 60_000,
-    });
+    const [program, argv] = operatorCommand("lti:tool", args);
+    const { stdout, stderr } = await exec(program, argv, { env: { ...process.env, ...env }, timeout: 60_000 });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };

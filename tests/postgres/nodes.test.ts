@@ -4,11 +4,15 @@
  * whichever node gets it, and what a node remembers follows the other nodes' writes.
  * Only in the vitest project "postgres" (TEST_DATABASE_URL; docs/postgres-tests.md).
  */
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, count, eq, sql } from "drizzle-orm";
 import { openDatabase, type Database } from "../../api/db/client";
 import { seedIfEmpty } from "../../api/demo/seed";
+import { seedOnStart } from "../../api/demo/seed-process";
+import { localStore } from "../../api/files/object-store";
 import * as s from "../../api/db/schema";
 import { ReadCache } from "../../app/services/read-cache.server";
 import type { DataChange } from "../../domain/contract/changes";
@@ -58,6 +62,38 @@ describe("nodes started together on an empty database", () => {
     const emails = await nodes[0].db.select({ email: s.users.email }).from(s.users);
     expect(new Set(emails.map((e) => e.email)).size).toBe(emails.length);
   });
+
+  it(
+    "a node seeds from a child process, once: the others find it done (decision 038, addendum 11)",
+    { timeout: 120_000 },
+    async () => {
+      const fresh = await createPostgresDatabase(server, { empty: true });
+      const starting: Database[] = [];
+      const dataDir = mkdtempSync(join(tmpdir(), "seed-nodes-"));
+      try {
+        for (let i = 0; i < 3; i++) starting.push(await openDatabase({ databaseUrl: fresh.url }));
+        await Promise.all(starting.map((n) => n.migrate()));
+        // What server.ts does at start; the child reads the node's environment.
+        const env = { ...process.env, DATABASE_URL: fresh.url, DATA_DIR: dataDir };
+        const store = localStore(join(dataDir, "storage"));
+        const seeded = await Promise.all(starting.map((n) => seedOnStart(n, { accounts: true, store, env })));
+        expect(seeded.filter(Boolean)).toHaveLength(1);
+        const [{ n }] = await starting[0].db.select({ n: count() }).from(s.tenants);
+        expect(n).toBe(1);
+        // The demo accounts and their courses are there (README: ada@example.com).
+        const [ada] = await starting[0].db
+          .select({ id: s.users.id })
+          .from(s.users)
+          .where(eq(s.users.email, "ada@example.com"));
+        expect(ada).toBeDefined();
+        expect(await seedOnStart(starting[1], { accounts: true, store, env })).toBe(false);
+      } finally {
+        await Promise.all(starting.map((n) => n.close()));
+        await fresh.drop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it("a node that holds a lock makes the others wait for it, not fail", async () => {
     const order: string[] = [];
