@@ -798,7 +798,16 @@ server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
   markAwaitingContinue(req);
   serve(req, res);
 });
-server.listen(port, () => {
+/**
+ * Connections the kernel completes before the node accepts them (decision 038, addendum 11). Node's
+ * default, 511, overflowed under 1,000 clients connecting at once: the kernel dropped the rest, which
+ * tried again after 1, 3 and 7 s (TCP's retransmission), so their requests waited seconds before
+ * the overload control could serve or refuse them. Linux caps it at `net.core.somaxconn` (4096 here).
+ */
+const LISTEN_BACKLOG = Number(process.env.LISTEN_BACKLOG ?? 4_096);
+if (!Number.isInteger(LISTEN_BACKLOG) || LISTEN_BACKLOG < 1)
+  throw new Error(`LISTEN_BACKLOG must be a whole number ≥ 1, got "${process.env.LISTEN_BACKLOG}"`);
+server.listen({ port, backlog: LISTEN_BACKLOG }, () => {
   rootLog.info(
     { url: `${appUrl}/learn`, appEnv, lmsApi: process.env.LMS_API_URL ?? "embedded", database: database.kind },
     "learner app listening",
