@@ -15,17 +15,17 @@ import { DEFAULT_FEATURE_ROWS, DEFAULT_SETTINGS } from "../settings-defaults";
 
 export type { DemoUser };
 
-/**
- * Seeds the demo tenant and accounts when the database has no tenant yet; safe to call on every
- * start. `accounts: false` (a server that refuses demo accounts, decision 017) seeds the tenant
- * and catalog without the demo accounts.
- */
 /** Whether the database has no tenant yet: nothing seeded. */
 export async function isEmpty(db: Db): Promise<boolean> {
   const existing = await db.select({ id: s.tenants.id }).from(s.tenants).limit(1);
   return existing.length === 0;
 }
 
+/**
+ * Seeds the demo tenant and accounts when the database has no tenant yet; safe to call on every
+ * start. `accounts: false` (a server that refuses demo accounts, decision 017) seeds the tenant
+ * and catalog without the demo accounts.
+ */
 export async function seedIfEmpty(db: Db, options: { accounts?: boolean; store?: FileStore } = {}): Promise<boolean> {
   if (!(await isEmpty(db))) return false;
   await seedDemo(db, { accounts: options.accounts, store: options.store });
