@@ -33,7 +33,21 @@ const VALUE = /^(\d+|[\w-]{24,}|[^/]*@[^/]*|[0-9a-f]{16,}|(?=.*\d)[\w.:-]{5,}|(?
  */
 export function routeLabel(path: string, status: number): string {
   if (status === 404) return "(not found)";
-  const segments = path.split("?")[0]!.split("/").filter(Boolean).slice(0, 10);
+  const key = path.split("?")[0]!;
+  let label = labels.get(key);
+  if (label === undefined) {
+    label = labelOf(key);
+    // Bounded: paths with ids are many; the work saved is a few microseconds a request.
+    if (labels.size >= 2_000) labels.clear();
+    labels.set(key, label);
+  }
+  return label;
+}
+
+const labels = new Map<string, string>();
+
+function labelOf(path: string): string {
+  const segments = path.split("/").filter(Boolean).slice(0, 10);
   const out: string[] = [];
   for (const [i, segment] of segments.entries()) {
     let s: string;

@@ -2,13 +2,14 @@
  * Operations of a node (issue 28, decision 037): health endpoints, the drain, metrics, request ids —
  * each on a real HTTP server on a free loopback port.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Drain } from "./drain.server";
 import { healthEndpoints } from "./health.server";
 import { createMetrics, routeLabel } from "./metrics.server";
 import { currentRequestId, inRequest, log, requestIdFrom, withRequestIdHeader } from "./logger.server";
+import { refusalLineBudget } from "./operations.server";
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -193,5 +194,35 @@ describe("request ids", () => {
     expect(seen).toEqual(["req-42", "given"]);
     expect(currentRequestId()).toBeUndefined();
     expect(log().bindings().reqId).toBeUndefined();
+  });
+});
+
+describe("lines of 503 answers under a storm (decision 038, addendum 12)", () => {
+  it("writes the first of each second one by one, and one line a second later with how many were left out", () => {
+    vi.useFakeTimers();
+    try {
+      let t = 0;
+      const summaries: number[] = [];
+      const line = refusalLineBudget(
+        3,
+        (n) => summaries.push(n),
+        () => t,
+      );
+      const second = (count: number) => Array.from({ length: count }, () => line()).filter(Boolean).length;
+      expect(second(10)).toBe(3);
+      expect(summaries).toEqual([]);
+      vi.advanceTimersByTime(1_000);
+      expect(summaries).toEqual([7]);
+      t += 1_000;
+      expect(second(2)).toBe(2); // a quiet second: every answer has its line, nothing to sum up
+      vi.advanceTimersByTime(2_000);
+      expect(summaries).toEqual([7]);
+      t += 1_000;
+      expect(second(5)).toBe(3);
+      vi.advanceTimersByTime(1_000);
+      expect(summaries).toEqual([7, 2]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -30,6 +30,49 @@ function envNumber(env: Record<string, string | undefined>, name: string, fallba
   return n;
 }
 
+/**
+ * A budget for the lines of 503 answers (refused for overload, or while the database is not ready):
+ * a storm brings them by the hundred a second, each costing the node CPU it needs for the requests
+ * it serves and drowning the lines that matter. The first `perSecond` of each second are written
+ * one by one; the rest are counted, and a second after the first one left out `summarize` is told
+ * how many (decision 038, addendum 12). Returns whether this answer gets its line.
+ */
+export function refusalLineBudget(
+  perSecond: number,
+  summarize: (notLogged: number) => void,
+  now: () => number = () => performance.now(),
+): () => boolean {
+  let windowStart = -Infinity;
+  let written = 0;
+  let notLogged = 0;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const flush = () => {
+    timer = null;
+    if (notLogged > 0) summarize(notLogged);
+    notLogged = 0;
+  };
+  return () => {
+    const t = now();
+    if (t - windowStart >= 1_000) {
+      windowStart = t;
+      written = 0;
+    }
+    if (written < perSecond) {
+      written++;
+      return true;
+    }
+    notLogged++;
+    if (!timer) {
+      timer = setTimeout(flush, 1_000);
+      timer.unref();
+    }
+    return false;
+  };
+}
+
+/** 503 lines written one by one per second (`refusalLineBudget`). */
+const REFUSAL_LINES_PER_SECOND = 20;
+
 export function createOperations(options: OperationsOptions) {
   const { env } = options;
   const drain = new Drain({
@@ -46,6 +89,9 @@ export function createOperations(options: OperationsOptions) {
     inFlight: () => drain.inFlight,
   });
   let metricsServer: Server | null = null;
+  const refusalLine = refusalLineBudget(REFUSAL_LINES_PER_SECOND, (notLogged) =>
+    rootLog.warn({ status: 503, notLogged }, "503 answers in the last second beyond those logged one by one"),
+  );
 
   return {
     /** Aborted when the drain starts (the load context's `shutdown`: event streams end on it). */
@@ -65,7 +111,8 @@ export function createOperations(options: OperationsOptions) {
         drain.track(req, res);
         metrics.track(req, res);
         const started = performance.now();
-        res.once("finish", () =>
+        res.once("finish", () => {
+          if (res.statusCode === 503 && !refusalLine()) return;
           rootLog.info(
             {
               reqId: id,
@@ -75,8 +122,8 @@ export function createOperations(options: OperationsOptions) {
               ms: Math.round((performance.now() - started) * 10) / 10,
             },
             "request",
-          ),
-        );
+          );
+        });
         inRequest(id, () => handle(req, res));
       };
     },

@@ -161,6 +161,107 @@ describe("admission by waiting time (issue 27 item 1)", () => {
   });
 });
 
+describe("a client that comes back before Retry-After (decision 038, addendum 12)", () => {
+  /** A candidate on a given connection (its socket, in the server). */
+  const on = (connection: object) => Object.assign(candidate(), { connection });
+  /** Any admission looks at the queue's head: one that leaves at once (the gate is full in these tests). */
+  const tick = (gate: AdmissionControl) => gate.admit(candidate())();
+
+  it("is refused when its last refusal's Retry-After has passed, not at maxWaitMs; a new connection at maxWaitMs", () => {
+    const clock = fakeClock();
+    const gate = new AdmissionControl(options({ maxWaitMs: 1_000, retryAfterSeconds: 2 }), clock.now);
+    const running = [candidate(), candidate()];
+    running.forEach((c) => gate.admit(c));
+    const socket = {};
+    const first = on(socket);
+    gate.admit(first);
+    clock.advance(1_000);
+    tick(gate);
+    expect(first.state).toBe("refused"); // at maxWaitMs: refused at t = 1,000
+    clock.advance(10);
+    const again = on(socket); // came back at once, ignoring Retry-After: 2
+    const stranger = on({}); // another visitor, same moment
+    gate.admit(again);
+    gate.admit(stranger);
+    clock.advance(1_000);
+    tick(gate);
+    expect([again.state, stranger.state]).toEqual(["new", "refused"]);
+    clock.advance(989); // 1 ms before Retry-After has passed since its refusal
+    tick(gate);
+    expect(again.state).toBe("new");
+    clock.advance(1);
+    tick(gate);
+    expect(again.state).toBe("refused");
+    expect(gate.stats().refused).toBe(3);
+    gate.close();
+  });
+
+  it("is still served as soon as a place frees for it, and one that waited Retry-After is not held", () => {
+    const clock = fakeClock();
+    const gate = new AdmissionControl(
+      options({ maxWaitMs: 1_000, retryAfterSeconds: 2, minConcurrency: 1, maxConcurrency: 1 }),
+      clock.now,
+    );
+    const running = candidate();
+    gate.admit(running);
+    const socket = {};
+    const refused = on(socket);
+    gate.admit(refused);
+    clock.advance(1_000);
+    tick(gate);
+    expect(refused.state).toBe("refused");
+    const held = on(socket);
+    gate.admit(held);
+    clock.advance(500);
+    running.ticket!.done();
+    expect(held.state).toBe("started"); // held only from being refused, never from a place
+    held.ticket!.done();
+    // Once Retry-After has passed, the same connection waits maxWaitMs like anyone.
+    const blocker = candidate();
+    gate.admit(blocker);
+    clock.advance(1_500);
+    const polite = on(socket);
+    gate.admit(polite);
+    clock.advance(1_000);
+    tick(gate);
+    expect(polite.state).toBe("refused");
+    gate.close();
+  });
+
+  it("is not started once it has waited maxWaitMs (a newer request is), and others are refused when due, not behind it", () => {
+    const clock = fakeClock();
+    const gate = new AdmissionControl(options({ maxWaitMs: 1_000, retryAfterSeconds: 5 }), clock.now);
+    const running = [candidate(), candidate()];
+    running.forEach((c) => gate.admit(c));
+    const socket = {};
+    const refused = on(socket);
+    gate.admit(refused);
+    clock.advance(1_000);
+    tick(gate); // refuses `refused`
+    const held = on(socket); // from t = 1,000, refused at 6,000
+    gate.admit(held);
+    clock.advance(500);
+    const later = candidate(); // from 1,500, refused at 2,500
+    gate.admit(later);
+    clock.advance(1_000);
+    tick(gate);
+    expect([held.state, later.state]).toEqual(["new", "refused"]); // due first, refused first
+    const newest = candidate(); // from 2,500
+    gate.admit(newest);
+    running[0]!.ticket!.done();
+    expect([held.state, newest.state]).toEqual(["new", "started"]); // held has waited 1,500 ms: not started
+    running[1]!.ticket!.done();
+    expect(held.state).toBe("new"); // a place is free, but its answer would only come later than its wait
+    const visitor = candidate();
+    gate.admit(visitor);
+    expect(visitor.state).toBe("started"); // takes the free place at once
+    clock.advance(3_500);
+    tick(gate);
+    expect(held.state).toBe("refused");
+    gate.close();
+  });
+});
+
 describe("the adaptive concurrency limit (Vegas)", () => {
   const noProbe = { probeMultiplier: 1e9, random: () => 1 };
 

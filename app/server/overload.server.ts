@@ -8,9 +8,12 @@
  * starting is refused — 503 with `Retry-After`, a few hundred bytes in the learner's language — and so
  * is one that finds `maxQueue` requests already waiting. So an ordinary burst (50 busy clients) is
  * queued and served, and under a real overload (1,000 clients that never pause) the server keeps
- * serving at its capacity while the rest are refused after at most `maxWaitMs`: refusals cost a few
- * microseconds each, and holding them that long (not answering at once) keeps clients that ignore
- * `Retry-After` from spending the CPU on being refused again and again.
+ * serving at its capacity while the rest are refused after at most `maxWaitMs`. A refusal costs the
+ * node about a quarter of a millisecond (most of it the socket write), so holding refusals (not
+ * answering at once) keeps clients that ignore `Retry-After` from spending the CPU on being refused
+ * again and again: a request that comes back on the same connection before its last refusal's
+ * `Retry-After` has passed is refused, if no place frees for it, when that time has passed — not
+ * sooner (decision 038, addendum 12). A new visitor is refused within `maxWaitMs` as before.
  *
  * The concurrency limit adapts (a Vegas limit, as in Netflix's concurrency-limits): it grows while the
  * time a request takes once started stays near the time it takes without load, and shrinks when that
@@ -42,13 +45,15 @@ export interface AdmissionOptions {
 
 /**
  * Defaults (decision 038): a request waits at most 1 s, so an answer comes within about 1 s plus
- * its own time, refusals included; 4–64 at once (two threads overlap a few CPU-bound requests; the
- * queue holds the rest, and requests waiting on I/O let the limit grow).
+ * its own time, refusals included; 8–64 at once (two threads overlap a few CPU-bound requests; the
+ * queue holds the rest, and requests waiting on I/O let the limit grow). Not fewer than 8: under a
+ * storm the refusals' work lengthens every request's time, the limit falls to its floor, and at 4
+ * the main thread sat idle a tenth of the time while its requests waited on the database (addendum 12).
  */
 export const DEFAULT_ADMISSION: AdmissionOptions = {
   maxWaitMs: 1_000,
   maxQueue: 4_096,
-  minConcurrency: 4,
+  minConcurrency: 8,
   maxConcurrency: 64,
   retryAfterSeconds: 2,
 };
@@ -159,6 +164,8 @@ export class VegasLimit {
 export interface Candidate {
   start(ticket: Ticket): void;
   refuse(): void;
+  /** The client's connection (its socket): a refusal is remembered on it for `Retry-After` seconds. */
+  connection?: object;
 }
 
 /** The request's part after admission: `done` once its answer is finished (or the client left). */
@@ -170,6 +177,8 @@ export interface Ticket {
 interface Waiting {
   candidate: Candidate;
   arrived: number;
+  /** When it is refused if it has not started: `maxWaitMs` after it came, or later (held, see `deadlineOf`). */
+  deadline: number;
   gone: boolean;
 }
 
@@ -192,11 +201,48 @@ const LIFO_AFTER = 0.75;
 /** Samples per window of the limit (and at most a second per window). */
 const WINDOW = { minSamples: 10, minMs: 250, maxMs: 1_000 };
 
+/** The waiting requests in one order; one taken off through the other order (`gone`) is skipped. */
+class Line {
+  private items: Waiting[] = [];
+  private head = 0;
+
+  /** At the end; with `byDeadline`, before those due later (a held request passes a few at most). */
+  add(entry: Waiting, byDeadline = false): void {
+    let at = this.items.length;
+    if (byDeadline) while (at > this.head && this.items[at - 1]!.deadline > entry.deadline) at--;
+    if (at === this.items.length) this.items.push(entry);
+    else this.items.splice(at, 0, entry);
+  }
+
+  first(): Waiting | undefined {
+    while (this.head < this.items.length && this.items[this.head]!.gone) this.head++;
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return this.items[this.head];
+  }
+
+  last(): Waiting | undefined {
+    while (this.items.length > this.head && this.items[this.items.length - 1]!.gone) this.items.pop();
+    return this.items.length > this.head ? this.items[this.items.length - 1] : undefined;
+  }
+
+  clear(): void {
+    this.items = [];
+    this.head = 0;
+  }
+}
+
 export class AdmissionControl {
   readonly limiter: VegasLimit;
   private inProgress = 0;
-  private queue: Waiting[] = [];
-  private head = 0;
+  /** The waiting requests in the order they came (served from either end)… */
+  private byArrival = new Line();
+  /** …and in the order they are to be refused (the same, but for held requests). */
+  private byDeadline = new Line();
+  /** When each connection last got a refusal (decision 038, addendum 12). */
+  private lastRefused = new WeakMap<object, number>();
   private waiting = 0;
   private counts = { started: 0, refused: 0, queued: 0 };
   private window = { started: 0, samples: 0, sum: 0, peak: 0 };
@@ -227,18 +273,19 @@ export class AdmissionControl {
       return nothing;
     }
     if (this.waiting >= this.options.maxQueue) {
-      this.counts.refused++;
-      candidate.refuse();
+      this.refuse(candidate);
       return nothing;
     }
-    const entry: Waiting = { candidate, arrived: this.now(), gone: false };
-    this.queue.push(entry);
+    const arrived = this.now();
+    const entry: Waiting = { candidate, arrived, deadline: this.deadlineOf(candidate, arrived), gone: false };
+    this.byArrival.add(entry);
+    this.byDeadline.add(entry, true);
     this.waiting++;
     this.sweep();
+    // A place is free while only held requests wait (they are not started): this one takes it.
+    if (this.inProgress < this.limiter.limit) this.pump();
     return () => {
-      if (entry.gone) return;
-      entry.gone = true;
-      this.waiting--;
+      if (!entry.gone) this.take(entry);
     };
   }
 
@@ -250,10 +297,39 @@ export class AdmissionControl {
   close(): void {
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = null;
-    for (let e = this.shift(); e; e = this.shift()) {
-      this.counts.refused++;
-      e.candidate.refuse();
+    for (let e = this.byDeadline.first(); e; e = this.byDeadline.first()) {
+      this.take(e);
+      this.refuse(e.candidate);
     }
+  }
+
+  private take(entry: Waiting): void {
+    entry.gone = true;
+    if (--this.waiting === 0) {
+      this.byArrival.clear();
+      this.byDeadline.clear();
+    }
+  }
+
+  private refuse(candidate: Candidate): void {
+    this.counts.refused++;
+    if (candidate.connection) this.lastRefused.set(candidate.connection, this.now());
+    candidate.refuse();
+  }
+
+  /**
+   * `maxWaitMs` after it came; for a client that comes back on the same connection before the
+   * `Retry-After` of its last refusal has passed, that time if it is later. Such a client, if no
+   * place frees for it, gets its next refusal when it should have asked again, not sooner: a client
+   * that ignores `Retry-After` is refused every `Retry-After` seconds instead of every `maxWaitMs`,
+   * which leaves the CPU to the requests being served (decision 038, addendum 12). It is not
+   * started once it has waited `maxWaitMs` (`pump`), so holding it never makes an answer later.
+   */
+  private deadlineOf(candidate: Candidate, arrived: number): number {
+    const deadline = arrived + this.options.maxWaitMs;
+    const last = candidate.connection ? this.lastRefused.get(candidate.connection) : undefined;
+    if (last === undefined) return deadline;
+    return Math.max(deadline, last + this.options.retryAfterSeconds * 1_000);
   }
 
   private begin(candidate: Candidate, queued = false): void {
@@ -274,47 +350,12 @@ export class AdmissionControl {
     });
   }
 
-  /** The oldest request still waiting, taken off the queue. */
-  private shift(): Waiting | undefined {
-    while (this.head < this.queue.length) {
-      const entry = this.queue[this.head]!;
-      this.head++;
-      if (this.head > 1024 && this.head * 2 > this.queue.length) {
-        this.queue = this.queue.slice(this.head);
-        this.head = 0;
-      }
-      if (entry.gone) continue;
-      entry.gone = true;
-      this.waiting--;
-      return entry;
-    }
-    return undefined;
-  }
-
-  /** The newest request still waiting, taken off the queue. */
-  private pop(): Waiting | undefined {
-    while (this.queue.length > this.head) {
-      const entry = this.queue.pop()!;
-      if (entry.gone) continue;
-      entry.gone = true;
-      this.waiting--;
-      return entry;
-    }
-    return undefined;
-  }
-
-  private peek(): Waiting | undefined {
-    while (this.head < this.queue.length && this.queue[this.head]!.gone) this.head++;
-    return this.queue[this.head];
-  }
-
-  /** Refuses the requests at the head of the queue that waited `maxWaitMs`. */
+  /** Refuses the waiting requests whose deadline has come. */
   private expire(): void {
-    const oldest = this.now() - this.options.maxWaitMs;
-    for (let e = this.peek(); e && e.arrived <= oldest; e = this.peek()) {
-      this.shift();
-      this.counts.refused++;
-      e.candidate.refuse();
+    const now = this.now();
+    for (let e = this.byDeadline.first(); e && e.deadline <= now; e = this.byDeadline.first()) {
+      this.take(e);
+      this.refuse(e.candidate);
     }
   }
 
@@ -325,10 +366,14 @@ export class AdmissionControl {
       // waited most of `maxWaitMs`, the queue does not drain, and first come first served would give
       // every request it serves that whole wait. The newest then goes first, and the oldest — refused
       // at `maxWaitMs` either way — are refused no sooner than before (decision 038, addendum 4).
-      const oldest = this.peek();
-      const next =
-        oldest && this.now() - oldest.arrived >= this.options.maxWaitMs * LIFO_AFTER ? this.pop() : this.shift();
-      if (!next) break;
+      // Nothing that has waited `maxWaitMs` starts: a held request (addendum 12) only waits for its
+      // refusal then, and the newest are served instead.
+      const now = this.now();
+      const oldest = this.byArrival.first();
+      if (!oldest) break;
+      const next = now - oldest.arrived >= this.options.maxWaitMs * LIFO_AFTER ? this.byArrival.last()! : oldest;
+      if (now - next.arrived >= this.options.maxWaitMs) break;
+      this.take(next);
       this.begin(next.candidate, true);
     }
     if (this.waiting === 0 && this.sweeper) {
@@ -487,6 +532,7 @@ export function admissionGate(control: AdmissionControl, respond: ReturnType<typ
         else resume();
       },
       refuse: () => refuse(req, res),
+      connection: req.socket,
     });
     deciding = false;
     if (admitted.has(req)) return false;
