@@ -70,6 +70,7 @@ import { ANALYTICS_BATCH_MAX_BYTES } from "./domain/analytics";
 import { chatAttachmentRules, isChatPostPath } from "./app/server/chat-uploads.server";
 import { flushLogs, log, rootLog } from "./app/server/logger.server";
 import { createOperations } from "./app/server/operations.server";
+import { listenShared } from "./app/server/listeners.server";
 import { databaseNotReady } from "./api/db/health";
 import { pendingJobs } from "./api/jobs/run";
 import { openFileStore, storageConfigFrom } from "./api/files/object-store";
@@ -807,20 +808,30 @@ server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
 const LISTEN_BACKLOG = Number(process.env.LISTEN_BACKLOG ?? 4_096);
 if (!Number.isInteger(LISTEN_BACKLOG) || LISTEN_BACKLOG < 1)
   throw new Error(`LISTEN_BACKLOG must be a whole number ≥ 1, got "${process.env.LISTEN_BACKLOG}"`);
-server.listen({ port, backlog: LISTEN_BACKLOG }, () => {
-  rootLog.info(
-    { url: `${appUrl}/learn`, appEnv, lmsApi: process.env.LMS_API_URL ?? "embedded", database: database.kind },
-    "learner app listening",
-  );
-  // Issue 26: the demo's way in, on the last line `npm start` prints (only where demo accounts are
-  // allowed) — after the log's buffered lines, which are written asynchronously.
-  if (demoAllowed && !process.env.LMS_API_URL && !process.env.OIDC_ISSUER) {
-    flushLogs();
-    console.log(
-      `Demo sign-in: open ${appUrl}/learn and sign in as ada@example.com with the password "${demoPassword()}" (also grace@, admin@ and rita@example.com)`,
+/** Listening sockets on the port, so a node at capacity still accepts new connections (decision 038, addendum 13). */
+const LISTEN_SOCKETS = Number(process.env.LISTEN_SOCKETS ?? 64);
+if (!Number.isInteger(LISTEN_SOCKETS) || LISTEN_SOCKETS < 1 || LISTEN_SOCKETS > 256)
+  throw new Error(`LISTEN_SOCKETS must be a whole number from 1 to 256, got "${process.env.LISTEN_SOCKETS}"`);
+listenShared(server, { port, backlog: LISTEN_BACKLOG, count: LISTEN_SOCKETS }).then(
+  () => {
+    rootLog.info(
+      { url: `${appUrl}/learn`, appEnv, lmsApi: process.env.LMS_API_URL ?? "embedded", database: database.kind },
+      "learner app listening",
     );
-  }
-});
+    // Issue 26: the demo's way in, on the last line `npm start` prints (only where demo accounts are
+    // allowed) — after the log's buffered lines, which are written asynchronously.
+    if (demoAllowed && !process.env.LMS_API_URL && !process.env.OIDC_ISSUER) {
+      flushLogs();
+      console.log(
+        `Demo sign-in: open ${appUrl}/learn and sign in as ada@example.com with the password "${demoPassword()}" (also grace@, admin@ and rita@example.com)`,
+      );
+    }
+  },
+  (error: NodeJS.ErrnoException) => {
+    rootLog.fatal({ port, error: error.code ?? error.message }, "the app cannot listen on its port (PORT)");
+    process.exit(1);
+  },
+);
 
 // The content origin's own port (decision 040): nothing but the launcher and the packages' files,
 // with the same request ids, metrics and log lines as the app's port.
