@@ -11,10 +11,12 @@
  *
  * SO_REUSEPORT would also let a second process of the same user bind the port and silently take half
  * of the connections, so the port is first bound alone for a moment: a node started twice on one port
- * still fails at once with EADDRINUSE.
+ * still fails at once with EADDRINUSE. A worker of `node:cluster` listens once, as before: its primary
+ * accepts the connections and hands them over.
  */
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from "node:net";
 import type { Server } from "node:http";
+import cluster from "node:cluster";
 
 export interface ListenOptions {
   port: number;
@@ -43,7 +45,8 @@ const closeOnce = (server: NetServer) => new Promise<void>((resolve) => server.c
  */
 export async function listenShared(server: Server, options: ListenOptions): Promise<void> {
   const { port, host, backlog, count } = options;
-  if (count <= 1) return listenOnce(server, { port, host, backlog });
+  // A worker of `node:cluster` listens through its primary, which accepts for it.
+  if (count <= 1 || cluster.isWorker) return listenOnce(server, { port, host, backlog });
   if (port !== 0) {
     // The port must be free: bound without SO_REUSEPORT, it refuses any other socket for a moment.
     const probe = createNetServer();
