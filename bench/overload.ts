@@ -23,7 +23,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { Browser, BROWSER_USER_AGENT, send } from "./lib/http";
 import { freePort, logTail, startServer, type RunningServer } from "./lib/server";
 import { ensureBigData, run, signIn } from "./lib/setup";
-import { groupProcesses, groupRss, mb, transpilers } from "./lib/processes";
+import { cpuMeter, groupProcesses, groupRss, mb, transpilers, type CpuReading } from "./lib/processes";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const DATA_DIR = join(ROOT, "bench", ".data-big");
@@ -234,7 +234,9 @@ async function main(): Promise<number> {
 
   // --- The server's throughput (16 busy connections), then an ordinary burst (50) -----------
   say(`${pagePath}: 16 connections for ${options.baseDuration} s (the throughput goodput is measured against)`);
+  const readBaseCpu = cpuMeter(server.pid);
   const base = await loadRun(`${loadOrigin}${pagePath}`, 16, options.baseDuration, headers).done;
+  const baseCpu = readBaseCpu();
   const baseRate = base.served.length / options.baseDuration;
   say(`  ${fixed(baseRate)} 2xx/s, p99 ${fixed(percentile(base.served, 99), 0)} ms, ${base.refused.length} refused`);
   await sleep(1_000);
@@ -260,9 +262,12 @@ async function main(): Promise<number> {
   // probe's time was spent on this side.
   const benchLoop = monitorEventLoopDelay({ resolution: 10 });
   benchLoop.enable();
+  const readStormCpu = cpuMeter(server.pid);
+  let stormCpu: CpuReading | null = null;
   const storm = loadRun(`${loadOrigin}${pagePath}`, options.connections, options.duration, headers);
   stopLoad = storm.stop;
   const loadDone = storm.done.finally(() => {
+    stormCpu = readStormCpu();
     loadRunning = false;
     stopLoad = null;
   });
@@ -443,6 +448,11 @@ async function main(): Promise<number> {
   console.log(
     `  16 connections       ${fixed(baseRate)} 2xx/s over ${options.baseDuration} s, p50 ${fixed(percentile(base.served, 50), 0)} ms, p99 ${fixed(percentile(base.served, 99), 0)} ms, ${base.refused.length} refused`,
   );
+  const cpuLine = (cpu: CpuReading | null) =>
+    cpu
+      ? `${args.cluster ? "the primary's" : "the server's"} main thread busy ${fixed(cpu.mainBusyPct, 0)} %, the machine's CPU stolen ${fixed(cpu.stealPct, 0)} %, idle ${fixed(cpu.idlePct, 0)} %`
+      : "not measured";
+  console.log(`  CPU                  16 connections: ${cpuLine(baseCpu)}; the storm (b): ${cpuLine(stormCpu)}`);
   console.log(
     `  (a) 50 connections   ${fixed(burst50Rate)} 2xx/s, ${burst50.refused.length} refused, ${burst50.result.non2xx} non-2xx, ${burst50.result.errors} errors; p50 ${fixed(percentile(burst50All, 50), 0)} ms, p99 ${fixed(burst50P99, 0)} ms`,
   );
@@ -526,7 +536,7 @@ async function main(): Promise<number> {
         startedAt: new Date().toISOString(),
         options,
         loadAverage: { before: loadBefore, after: loadAfter },
-        base: { connections: 16, ratePerS: baseRate, p99Ms: percentile(base.served, 99) },
+        base: { connections: 16, ratePerS: baseRate, p99Ms: percentile(base.served, 99), cpu: baseCpu },
         burst50: {
           ratePerS: burst50Rate,
           refused: burst50.refused.length,
@@ -537,6 +547,7 @@ async function main(): Promise<number> {
         goodput: {
           perS: goodput,
           ratio: goodput / baseRate,
+          cpu: stormCpu,
           servedP99Ms: servedP99,
           refusedP99Ms: percentile(refusedMs, 99),
         },

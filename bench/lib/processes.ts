@@ -51,3 +51,57 @@ export function transpilers(pgid: number): GroupProcess[] {
 }
 
 export const mb = (bytes: number) => bytes / (1024 * 1024);
+
+/** Linux reports CPU times in clock ticks of 1/100 s (USER_HZ) on every architecture Node runs on. */
+const TICK_MS = 10;
+
+const ticksOf = (statLine: string) =>
+  statLine
+    .slice(statLine.lastIndexOf(")") + 2)
+    .split(" ")
+    .slice(11, 13)
+    .reduce((sum, n) => sum + Number(n), 0);
+
+/** CPU ticks of the machine (all CPUs: busy, idle, stolen by the hypervisor) and of `pid`'s main thread. */
+function cpuSnapshot(pid: number) {
+  const [, ...fields] = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = fields.map(Number);
+  let main = Number.NaN;
+  try {
+    main = ticksOf(readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8"));
+  } catch {
+    // The process ended.
+  }
+  return { busy: user + nice + system + irq + softirq, idle: idle + iowait, steal, main, at: performance.now() };
+}
+
+export interface CpuReading {
+  /** Share of the machine's CPU time the hypervisor gave to other guests (steal). */
+  stealPct: number;
+  /** Share of the machine's CPU time nobody used. */
+  idlePct: number;
+  /** The server's main thread: share of one CPU it used. */
+  mainBusyPct: number;
+  /** The server's main thread's CPU time, in ms. */
+  mainMs: number;
+}
+
+/**
+ * Starts measuring the CPU time of the machine and of the server's main thread (which renders every
+ * page, so its busy share is the page queue's utilisation); the function returned stops and reads it.
+ * Where figures move between runs, steal says whether the machine itself gave less.
+ */
+export function cpuMeter(pid: number): () => CpuReading {
+  const before = cpuSnapshot(pid);
+  return () => {
+    const after = cpuSnapshot(pid);
+    const total = after.busy + after.idle + after.steal - (before.busy + before.idle + before.steal);
+    const mainMs = (after.main - before.main) * TICK_MS;
+    return {
+      stealPct: total > 0 ? (100 * (after.steal - before.steal)) / total : Number.NaN,
+      idlePct: total > 0 ? (100 * (after.idle - before.idle)) / total : Number.NaN,
+      mainBusyPct: (100 * mainMs) / (after.at - before.at),
+      mainMs,
+    };
+  };
+}
