@@ -38,6 +38,10 @@ const TARGETS = {
   servedP99Ms: 2_000,
 };
 
+/** When the settled memory is read, after recovery (ms). */
+const SETTLED_AFTER_MS = 30_000;
+const signed = (n: number) => `${n >= 0 ? "+" : ""}${fixed(n, 0)}`;
+
 const { values: args } = parseArgs({
   options: {
     connections: { type: "string", default: "1000" },
@@ -403,6 +407,10 @@ async function main(): Promise<number> {
     if (isRecorded && w.refused) refusedButRecorded++;
   }
   const refusedByApp = writes.filter((w) => w.refused).length;
+  // Memory once the allocators have had time to give back what the storm's connections left: V8's
+  // memory reducer shrinks the heap only after some seconds with little allocation.
+  await sleep(Math.max(0, recoveredAt + SETTLED_AFTER_MS - performance.now()));
+  const settledRss = groupRssBytes(server.pid);
   let alive = true;
   try {
     process.kill(server.pid, 0);
@@ -442,6 +450,7 @@ async function main(): Promise<number> {
   const refusalProbes503 = refusalProbes.filter((p) => p.status === 503);
   const burst50P99 = percentile(burst50All, 99);
   const afterDeltaMb = mb(afterRss) - mb(idleRss);
+  const settledDeltaMb = mb(settledRss) - mb(idleRss);
   console.log(
     `\nOverload${args.proxy === "nginx" ? " through nginx" : ""}${args.cluster ? " (cluster primary + 1 worker)" : ""}: ${pagePath} as ada (1,000 enrolments), autocannon on the same machine (${cpus().length} CPUs); load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after`,
   );
@@ -475,7 +484,7 @@ async function main(): Promise<number> {
     `  (c) recovery         ${fixed(recoveryS)} s until My courses answered 200 in < 1 s three times in a row (${recoveryLog.slice(0, 12).join(" ")}${recoveryLog.length > 12 ? " …" : ""})`,
   );
   console.log(
-    `  (d) resident memory  before the storm ${fixed(mb(idleRss), 0)} MB, peak ${fixed(mb(peakRss), 0)} MB, 5 s after recovery ${fixed(mb(afterRss), 0)} MB (${afterDeltaMb >= 0 ? "+" : ""}${fixed(afterDeltaMb, 0)} MB; the server's process group, ${processes.length} process(es); the node process alone: ${fixed(mb(idleLargest), 0)}, ${fixed(mb(peakLargest), 0)}, ${fixed(mb(afterLargest), 0)} MB)`,
+    `  (d) resident memory  before the storm ${fixed(mb(idleRss), 0)} MB, peak ${fixed(mb(peakRss), 0)} MB, 5 s after recovery ${fixed(mb(afterRss), 0)} MB (${signed(afterDeltaMb)} MB), ${SETTLED_AFTER_MS / 1000} s after ${fixed(mb(settledRss), 0)} MB (${signed(settledDeltaMb)} MB; the server's process group, ${processes.length} process(es); the node process alone: ${fixed(mb(idleLargest), 0)}, ${fixed(mb(peakLargest), 0)}, ${fixed(mb(afterLargest), 0)} MB)`,
   );
   console.log(
     `  processes            ${processes.map((p) => `${p.pid} ${fixed(mb(p.rssBytes), 0)} MB ${p.threads} threads: ${p.command.slice(0, 90)}`).join("; ")}${transpiling.length ? ` — TRANSPILER RUNNING: ${transpiling.map((p) => p.command).join("; ")}` : " — no transpiler"}`,
@@ -556,7 +565,7 @@ async function main(): Promise<number> {
         timeouts: result.timeouts,
         probes: { count: probes.length, ok: probesOk, p50Ms: percentile(probeMs, 50), p99Ms: percentile(probeMs, 99) },
         recoveryS,
-        rssMb: { beforeStorm: mb(idleRss), peak: mb(peakRss), after: mb(afterRss) },
+        rssMb: { beforeStorm: mb(idleRss), peak: mb(peakRss), after: mb(afterRss), settled: mb(settledRss) },
         processes,
         nodeRssMb: { idle: mb(idleLargest), peak: mb(peakLargest), after: mb(afterLargest) },
         writes: {
