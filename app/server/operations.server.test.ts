@@ -155,10 +155,11 @@ describe("metrics", () => {
     );
     for (const path of ["/learn/courses", "/learn/courses", "/busy", "/big"])
       await (await fetch(`${base}${path}`)).text();
-    const port = 40_000 + Math.floor(Math.random() * 20_000);
-    const server = metrics.listen(port, "127.0.0.1");
+    // Port 0: the system picks a free one (a random one once collided with another test's port).
+    const server = metrics.listen(0, "127.0.0.1");
     servers.push(server);
     await new Promise((r) => server.once("listening", r));
+    const port = (server.address() as AddressInfo).port;
     const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
     expect(text).toContain('http_requests_total{method="GET",route="/learn/courses",status="200"} 2');
     expect(text).toContain('http_request_duration_seconds_count{method="GET",route="/learn/courses"} 2');
