@@ -123,14 +123,28 @@ test("the month grid moves by keyboard (ARIA grid pattern); without JavaScript i
   }
   await expect(today).toHaveAttribute("tabindex", "0");
   await today.focus();
-  const date = await today.getAttribute("data-date");
+  const date = (await today.getAttribute("data-date"))!;
+  const focusedDate = () => page.evaluate(() => (document.activeElement as HTMLElement).dataset.date);
+  const weekFrom = (day: string, weeks: number) => {
+    const d = new Date(`${day}T00:00:00Z`);
+    d.setUTCDate(d.getUTCDate() + 7 * weeks);
+    return d.toISOString().slice(0, 10);
+  };
+  // Down a week and back up; from the grid's last row (the month's last days), up and back down.
+  const cells = await page.locator("td[data-date]").evaluateAll((tds) => tds.map((td) => td.dataset.date));
+  const lastRow = cells.indexOf(date) + 7 >= cells.length;
+  const [there, back] = lastRow ? ["ArrowUp", "ArrowDown"] : ["ArrowDown", "ArrowUp"];
+  await page.keyboard.press(there);
+  expect(await focusedDate()).toBe(weekFrom(date, lastRow ? -1 : 1));
+  await page.keyboard.press(back);
+  expect(await focusedDate()).toBe(date);
+  // At the grid's last cell, down stays there (the grid pattern: focus does not wrap).
+  await page.keyboard.press("Control+End");
+  expect(await focusedDate()).toBe(cells.at(-1));
   await page.keyboard.press("ArrowDown");
-  const focused = await page.evaluate(() => (document.activeElement as HTMLElement).dataset.date);
-  const expected = new Date(`${date}T00:00:00Z`);
-  expected.setUTCDate(expected.getUTCDate() + 7);
-  expect(focused).toBe(expected.toISOString().slice(0, 10));
-  await page.keyboard.press("ArrowUp");
-  expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.date)).toBe(date);
+  expect(await focusedDate()).toBe(cells.at(-1));
+  await page.keyboard.press("Control+Home");
+  expect(await focusedDate()).toBe(cells[0]);
   const url = page.url();
   await page.keyboard.press("PageDown");
   await expect(page).not.toHaveURL(url);
