@@ -418,8 +418,10 @@ registerRoute(
   ({ request, url }) =>
     request.mode === "navigate" && sameOrigin(url) && (url.pathname === "/learn" || url.pathname.startsWith("/learn/")),
   async ({ request, url, event }) => {
+    // A send under way counts too: its write has left the queue but may not have reached the server
+    // (the page's `online` event starts one), and the page must not be read before it has.
     const user = await currentUser();
-    if (user && (await queuedWrites(user)).length > 0)
+    if (sending || (user && (await queuedWrites(user)).length > 0))
       await Promise.race([sendQueued(), new Promise((r) => setTimeout(r, 10_000))]);
     try {
       const response = await fetch(request);
