@@ -97,6 +97,12 @@ export default function CatalogCourse() {
                 {t("catalog.goToCourse")}
               </a>
             </>
+          ) : o.allowSelfEnrollment === false ? (
+            // Offered only where it can work: the API refuses a course that does not allow it (spec 7.3),
+            // and a form posted anyway (an old page, the setting changed since) still gets that toast.
+            <p className="notice" role="note">
+              {t("apiErrors.selfEnrollmentNotAllowed")}
+            </p>
           ) : (
             <Form method="post">
               <input type="hidden" name="intent" value={INTENT.enrol} />
