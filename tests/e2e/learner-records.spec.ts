@@ -305,9 +305,12 @@ test.describe("the profile (spec 2.9)", () => {
     // 25 hours apart: the same instant falls on the previous day, or two days before when it is
     // between 00:00 and 01:00 in Kiritimati (10:00–11:00 UTC). The instant is the fixture's start,
     // somewhere between this test's start and now, so either end's difference is right.
-    const day = (s: string) => Date.parse(/([A-Z][a-z]{2} \d{1,2}, \d{4})/.exec(s)![1]);
+    // A date is read as a UTC day: read in the runner's zone, the card's dates (six days back) and today's
+    // could straddle different DST changes, 25 or 23 hours apart against 24 (a Berlin runner on 2026-10-31).
+    const utcDay = (date: string) => Date.parse(`${date} UTC`);
+    const day = (s: string) => utcDay(/([A-Z][a-z]{2} \d{1,2}, \d{4})/.exec(s)![1]);
     const dayIn = (zone: string, at: number) =>
-      Date.parse(new Intl.DateTimeFormat("en-US", { timeZone: zone, dateStyle: "medium" }).format(at));
+      utcDay(new Intl.DateTimeFormat("en-US", { timeZone: zone, dateStyle: "medium" }).format(at));
     const apart = (at: number) => dayIn("Pacific/Kiritimati", at) - dayIn("Pacific/Pago_Pago", at);
     expect([apart(startedBefore - 120_000), apart(Date.now())]).toContain(day(east) - day(west));
     expect(day(east) - day(west)).toBeGreaterThanOrEqual(86_400_000);
