@@ -53,7 +53,7 @@ export default defineConfig({
     // The server as `npm start` runs it (decision 038): the compiled build, built first when stale
     // (ensure-build), so the tests exercise what production runs, its start-up included.
     command:
-      "node scripts/ensure-build.mjs && MALLOC_ARENA_MAX=2 exec node --max-old-space-size=512 --max-semi-space-size=8 build/node/server.js",
+      "node scripts/ensure-build.mjs && MALLOC_ARENA_MAX=2 exec node --max-old-space-size=512 --max-semi-space-size=8 --expose-gc build/node/server.js",
     url: `${baseURL}/config-ui/config.json`,
     reuseExistingServer: false,
     // A stale app build is rebuilt first (about a minute, more on a busy machine).

@@ -69,6 +69,7 @@ import { sweepTemporaryFiles } from "./api/files/temporary";
 import { ANALYTICS_BATCH_MAX_BYTES } from "./domain/analytics";
 import { chatAttachmentRules, isChatPostPath } from "./app/server/chat-uploads.server";
 import { flushLogs, log, rootLog } from "./app/server/logger.server";
+import { loadFullCollection, loadMallocTrim, quietTrimmer, releaseMemory } from "./app/server/memory-trim.server";
 import { createOperations } from "./app/server/operations.server";
 import { listenShared } from "./app/server/listeners.server";
 import { databaseNotReady } from "./api/db/health";
@@ -721,10 +722,42 @@ const listener = getRequestListener(web.fetch);
 // Overload control (decision 038): a request waits at most OVERLOAD_MAX_WAIT_MS for a place among
 // those being served (an adaptive number), then gets 503 + Retry-After in the learner's language.
 const admission = admissionOptionsFrom(process.env);
+const admissionControl = new AdmissionControl(admission);
 const shed = admissionGate(
-  new AdmissionControl(admission),
+  admissionControl,
   createOverloadResponder(loadOverloadTexts(resolve("locales")), admission.retryAfterSeconds),
 );
+
+/** Every request the app port has had (the memory trim's measure of quiet; the gate may be off). */
+let requestsSeen = 0;
+
+// After a burst, once quiet (nothing refused or waiting, under 20 requests a second), V8's free heap
+// and the C allocator's free memory go back to the system (decision 038, addendum 15);
+// MEMORY_TRIM_AFTER_MB=0 turns it off.
+const mallocTrim = loadMallocTrim();
+const trimAfterMb = Number(process.env.MEMORY_TRIM_AFTER_MB ?? 32);
+if (mallocTrim && trimAfterMb > 0) {
+  let last = admissionControl.stats();
+  let lastSeen = requestsSeen;
+  const trimmer = quietTrimmer({
+    trim: releaseMemory(mallocTrim, loadFullCollection()),
+    rss: () => process.memoryUsage.rss(),
+    busy: () => {
+      const now = admissionControl.stats();
+      const busy = now.refused !== last.refused || now.waiting > 0 || requestsSeen - lastSeen >= 20;
+      last = now;
+      lastSeen = requestsSeen;
+      return busy;
+    },
+    growthBytes: trimAfterMb * 1024 * 1024,
+    report: ({ beforeBytes, afterBytes, ms }) =>
+      rootLog.info(
+        { beforeMb: Math.round(beforeBytes / 2 ** 20), afterMb: Math.round(afterBytes / 2 ** 20), ms: Math.round(ms) },
+        "memory: returned to the system after a burst",
+      ),
+  });
+  setInterval(() => trimmer.check(), 1_000).unref();
+}
 
 /** The content origin's answers (decision 040): its own headers, none of the app's. */
 const serveContent = (req: IncomingMessage, res: ServerResponse) => {
@@ -738,6 +771,7 @@ const serveContent = (req: IncomingMessage, res: ServerResponse) => {
 };
 
 const handle = (req: IncomingMessage, res: ServerResponse) => {
+  requestsSeen++;
   const url = req.url ?? "/";
   // A proxy may bring the content origin's host name to this port: it gets the content origin only.
   if (contentHost !== appHost && requestHost(req) === contentHost) {

@@ -50,7 +50,8 @@ export function logTail(logFile: string, lines = 30): string {
  * await `ready` before using it.
  */
 /**
- * What `npm start` gives the server besides its script: the Node flags (V8's heap caps) and the
+ * What `npm start` gives the server besides its script: the Node flags (V8's heap caps, `--expose-gc`
+ * for the collection after a burst) and the
  * settings in the environment (`MALLOC_ARENA_MAX`, `NODE_COMPILE_CACHE`), so the benches measure
  * what operators run.
  */
@@ -59,7 +60,7 @@ function startSettings(cwd: string): { flags: string[]; env: Record<string, stri
   const env = Object.fromEntries(
     [...start.matchAll(/\b(MALLOC_[A-Z_]+|NODE_COMPILE_CACHE)=(\S+)/g)].map((m) => [m[1] as string, m[2] as string]),
   );
-  return { flags: start.match(/--max-(?:old|semi)-space-size=\d+/g) ?? [], env };
+  return { flags: start.match(/--max-(?:old|semi)-space-size=\d+|--expose-gc\b/g) ?? [], env };
 }
 
 export function startServer(options: {
