@@ -1,4 +1,4 @@
-import type { Browser, Page } from "@playwright/test";
+import type { Browser, Locator, Page } from "@playwright/test";
 import { test, expect, login, expectAccessible, type Learner } from "./fixtures";
 
 /**
@@ -45,6 +45,17 @@ async function signedIn(browser: Browser, who: Learner, jsEnabled: boolean): Pro
 
 const panel = (page: Page) => page.getByRole("region", { name: /^Team: Team Pandas$/ });
 
+/**
+ * With JavaScript, "Start activity" may have gone as a plain form post (the click came before the page
+ * hydrated): the box then comes in the server's new page, and text typed into it before React hydrates
+ * that page is lost (5 of 8 runs when typed at once). This test is about the group's versions, so it
+ * types once the box is React's; the loss itself is recorded in the 2026-11-29 closing note of issue 27.
+ */
+async function hydrated(box: Locator, jsEnabled: boolean) {
+  if (!jsEnabled) return;
+  await expect.poll(() => box.evaluate((el) => Object.keys(el).some((k) => k.startsWith("__reactProps")))).toBe(true);
+}
+
 test("two members of a team write one answer, a stale save is kept and shown, one submission counts for both", async ({
   page,
   browser,
@@ -63,6 +74,7 @@ test("two members of a team write one answer, a stale save is kept and shown, on
   await expect(panel(page)).toContainText("You work on this activity with Team Pandas");
   await panel(page).getByRole("button", { name: "Start activity" }).click();
   const answer = panel(page).getByLabel("Your group's answer");
+  await hydrated(answer, jsEnabled);
   await answer.fill("The chart answers: when do people ride?");
   await panel(page).getByRole("button", { name: "Save for the group" }).click();
   await expect(page.getByText("Your group's answer is saved.")).toBeVisible();
@@ -76,6 +88,7 @@ test("two members of a team write one answer, a stale save is kept and shown, on
   const adaRow = panel(other).getByRole("row").filter({ hasText: "Ada Teamlead" });
   await expect(adaRow.getByRole("cell").first()).toHaveText("1");
   await expect(adaRow).toContainText("Saved");
+  await hydrated(panel(other).getByLabel("Your group's answer"), jsEnabled);
   await panel(other)
     .getByLabel("Your group's answer")
     .fill("The chart answers: when do people ride? Peaks at 8 and 17.");
