@@ -9,6 +9,7 @@ import { INTENT } from "~/common/forms/intents";
 import { parseSubmission } from "~/common/forms/parse";
 import { FieldErrors } from "./field-errors";
 import { type ChatAttachmentView, type ChatMessageView, type ChatView } from "~/common/views/chat";
+import { useTypedBeforeHydration } from "./use-typed-before-hydration";
 
 /** Plain text with its links made clickable; React escapes the rest, so HTML shows as typed. */
 /** Issue 25 item 2: a message keeps its own direction (`dir="auto"`), whatever the page's. */
@@ -119,6 +120,7 @@ export default function Chat(props: ChatProps) {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseSubmission(formData, schema),
   });
+  useTypedBeforeHydration(fields.body.id);
   const fileHint = `${fields.attachments.id}-hint`;
   // Until the page with the new command id has loaded: a second message sent sooner would reuse the id
   // and be taken for a repeat of the first.

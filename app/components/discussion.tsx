@@ -8,6 +8,7 @@ import { parseSubmission } from "~/common/forms/parse";
 import { FieldErrors } from "./field-errors";
 import { Pagination } from "./course-filters";
 import { type DiscussionData, type DiscussionPostView } from "~/common/views/discussion";
+import { useTypedBeforeHydration } from "./use-typed-before-hydration";
 
 export interface DiscussionProps extends DiscussionData {
   /** The action's answer to the last refused post, and which form sent it (null: a new post). */
@@ -39,6 +40,7 @@ function PostForm(props: {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseSubmission(formData, discussionPostSchema),
   });
+  useTypedBeforeHydration(fields.body.id);
   const sending =
     navigation.state === "submitting" &&
     navigation.formData?.get("intent") === INTENT.post &&

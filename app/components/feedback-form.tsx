@@ -7,6 +7,7 @@ import { feedbackSchema } from "~/common/forms/feedback";
 import { INTENT } from "~/common/forms/intents";
 import { parseSubmission } from "~/common/forms/parse";
 import { FieldErrors } from "./field-errors";
+import { useTypedBeforeHydration } from "./use-typed-before-hydration";
 
 export interface FeedbackFormProps {
   commandId: string;
@@ -33,6 +34,7 @@ export default function FeedbackForm({ commandId, returnTo, lastResult, inPopove
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseSubmission(formData, feedbackSchema),
   });
+  useTypedBeforeHydration(fields.comment.id);
   const sending = inPopover ? fetcher.state !== "idle" : navigation.state === "submitting";
   return (
     <FormTag

@@ -5,6 +5,7 @@ import { ActivityWorkflowState } from "#domain/vocabulary";
 import { INTENT } from "~/common/forms/intents";
 import { Pagination } from "./course-filters";
 import type { TeamView } from "~/common/views/team";
+import { useTypedBeforeHydration } from "./use-typed-before-hydration";
 
 export interface TeamPanelProps {
   team: TeamView;
@@ -33,6 +34,7 @@ export default function TeamPanel({ team, workflowId, activityWorkflowId, back, 
     : t("team.title");
   const work = team.work;
   const open = work?.state === ActivityWorkflowState.inProgress && !readOnly;
+  useTypedBeforeHydration("team-text");
   return (
     <section className="team" aria-labelledby="team-title">
       <h2 id="team-title">{title}</h2>

@@ -10,6 +10,7 @@ import { parseSubmission } from "~/common/forms/parse";
 import { textLanguage } from "#domain/locales";
 import { FieldErrors } from "./field-errors";
 import { useHydrated } from "./use-hydrated";
+import { useTypedBeforeHydration } from "./use-typed-before-hydration";
 
 export interface TutorProps {
   objectiveId: string;
@@ -129,6 +130,7 @@ export default function Tutor({
       void ask(formData);
     },
   });
+  useTypedBeforeHydration(fields.question.id);
   const asking =
     live?.state === "streaming" ||
     (navigation.state === "submitting" && navigation.formData?.get("intent") === INTENT.askTutor);

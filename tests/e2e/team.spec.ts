@@ -47,9 +47,9 @@ const panel = (page: Page) => page.getByRole("region", { name: /^Team: Team Pand
 
 /**
  * With JavaScript, "Start activity" may have gone as a plain form post (the click came before the page
- * hydrated): the box then comes in the server's new page, and text typed into it before React hydrates
- * that page is lost (5 of 8 runs when typed at once). This test is about the group's versions, so it
- * types once the box is React's; the loss itself is recorded in the 2026-11-29 closing note of issue 27.
+ * hydrated): the box then comes in the server's new page. Text typed before that page hydrates is kept
+ * (`useTypedBeforeHydration`, the last test), but typing while React takes the box over can interleave
+ * with it, so the tests that are about the group's versions type once the box is React's.
  */
 async function hydrated(box: Locator, jsEnabled: boolean) {
   if (!jsEnabled) return;
@@ -138,4 +138,48 @@ test("an activity taken either way: the learner chooses, and working alone is a 
   await expect(region).toContainText("You chose to work on this activity on your own.");
   await page.getByRole("button", { name: "Mark as done" }).click();
   await expect(page.getByRole("button", { name: "Mark as done" })).toHaveCount(0);
+});
+
+test.describe("a slow phone", () => {
+  // Scripts come from the network here, not the offline worker's cache, so the test can hold them back.
+  test.use({ serviceWorkers: "block" });
+
+  test("what a member types into the group's answer before the page's script has run is still there when it has", async ({
+    page,
+    learner,
+    jsEnabled,
+  }) => {
+    test.skip(!jsEnabled, "about the moment the page's script takes over");
+    await login(page, learner);
+    const content = await pythonContent(page);
+    await open(page, content, TEAM_TASK);
+    await panel(page).getByRole("button", { name: "Start activity" }).click();
+    const box = panel(page).getByLabel("Your group's answer");
+    await hydrated(box, jsEnabled);
+    // A box with text in it (React puts an empty one's value back only when it is not empty).
+    await box.fill("First words");
+    await panel(page).getByRole("button", { name: "Save for the group" }).click();
+    await expect(page.getByText("Your group's answer is saved.")).toBeVisible();
+
+    // The page again, its scripts held back (a slow phone): the member types into the server's page.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let heldScripts = 0;
+    await page.route(/\/learn\/assets\/.+\.js$/, async (route) => {
+      heldScripts++;
+      await held;
+      await route.continue();
+    });
+    await page.reload({ waitUntil: "commit" });
+    await expect(box).toHaveValue("First words");
+    await box.fill("First words, then typed on a slow phone");
+    expect(heldScripts).toBeGreaterThan(0);
+    release();
+    await hydrated(box, jsEnabled);
+    await expect(box).toHaveValue("First words, then typed on a slow phone");
+    await panel(page).getByRole("button", { name: "Save for the group" }).click();
+    await expect(page.getByText("Your group's answer is saved.")).toBeVisible();
+    await page.reload();
+    await expect(box).toHaveValue("First words, then typed on a slow phone");
+  });
 });
