@@ -2,8 +2,9 @@
  * The floors of the house (docs/architecture.md), checked by `npm run layers` inside `npm run validate`.
  * `npm run layers:graph` draws docs/layers.mmd from the same folders.
  *
+ *   launcher: server/ (composition root → HTTP front, overload, operations), ops/ → app, api
  *   app:  routes (+ root, entries) → components → common → domain
- *         routes → services (*.server.ts, app/server) → common → domain
+ *         routes → services (*.server.ts) → common → domain
  *   api:  app.ts, thread host → routes → commands, queries, mappers, … → db → domain
  *   demo: api/demo (seeders, demo content) → api (what it imports) → db → domain
  *   domain imports nothing of the project.
@@ -40,7 +41,7 @@ module.exports = {
       severity: "error",
       comment: "domain/ holds the spec's rules as pure code: it imports nothing of app/ or api/.",
       from: { path: "^domain/" },
-      to: { path: "^(app|api|server\\.ts)" },
+      to: { path: "^(app|api|server|ops)/" },
     },
     {
       name: "app-reaches-api-over-http",
@@ -54,7 +55,24 @@ module.exports = {
       severity: "error",
       comment: "The embedded LMS API could be any LMS: it imports nothing of the web app.",
       from: { path: "^api/" },
-      to: { path: "^(app/|server\\.ts)" },
+      to: { path: "^(app|server|ops)/" },
+    },
+    {
+      name: "app-knows-no-launcher",
+      severity: "error",
+      comment: "The web app is started by the launcher (server/) and gets everything through its load context.",
+      from: { path: "^app/" },
+      to: { path: "^(server|ops)/" },
+    },
+    {
+      name: "only-roots-build-the-api",
+      severity: "error",
+      comment: "Building the API is the composition roots' job: server/embedded-lms.ts, the thread host, tests.",
+      from: {
+        path: "^",
+        pathNot: "^(server/embedded-lms\\.ts|api/app-thread\\.ts|api/demo/|tests/|bench/)|\\.test\\.ts$",
+      },
+      to: { path: "^api/app\\.ts$" },
     },
     {
       name: "db-is-ground",
@@ -75,13 +93,13 @@ module.exports = {
       severity: "error",
       comment: "Components render what routes hand them: no route modules, no server code.",
       from: { path: "^app/components/" },
-      to: { path: "^app/(routes/|services/|server/|root\\.tsx|entry\\.)|\\.server\\.tsx?$" },
+      to: { path: "^app/(routes/|services/|root\\.tsx|entry\\.)|\\.server\\.tsx?$" },
     },
     {
       name: "services-below-components",
       severity: "error",
       comment: "Services (server-only) know no component and no route: what both need lives in app/common or domain.",
-      from: { path: "^app/(services|server)/" },
+      from: { path: "^app/services/" },
       to: { path: "^app/(routes/|components/|root\\.tsx|entry\\.)" },
     },
     {

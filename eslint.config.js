@@ -68,12 +68,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ["api/**", "tests/**", "server.ts", "server-entry.ts", "bench/**", "scripts/**", "domain/**"],
+    files: ["api/**", "tests/**", "server/**", "ops/**", "bench/**", "scripts/**", "domain/**"],
     rules: { "no-restricted-imports": "off" },
   },
   {
     // Issue 29 item 4: one redirect rule (domain/redirect.ts) for every target built from input.
-    files: ["app/**/*.{ts,tsx}", "api/**/*.ts", "server.ts"],
+    files: ["app/**/*.{ts,tsx}", "api/**/*.ts", "server/**/*.ts", "ops/**/*.ts"],
     ignores: ["**/*.test.ts", "**/*.test.tsx"],
     plugins: { local: redirectTargets },
     rules: {

@@ -35,7 +35,7 @@ process.env.E2E_MODEL_URL = modelUrl;
 /** One process of this server in production mode: `url` answers when it is ready. */
 function server(origin: string, readyPath: string, name: string, env: Record<string, string>) {
   return {
-    command: "tsx server.ts",
+    command: "tsx server/index.ts",
     url: `${origin}${readyPath}`,
     reuseExistingServer: false,
     timeout: 120_000,

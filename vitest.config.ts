@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 
-const ALL = ["{app,api,domain,tests/unit,tests/integration,tests/conformance,scripts}/**/*.test.{ts,tsx}"];
+const ALL = ["{app,api,domain,server,ops,tests/unit,tests/integration,tests/conformance,scripts}/**/*.test.{ts,tsx}"];
 /**
  * Tests that touch the database: the API integration suite and the API's own tests, and the tests
  * of several nodes on one server, which need PostgreSQL (docs/postgres-tests.md).

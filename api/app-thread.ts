@@ -2,7 +2,7 @@
  * The embedded LMS API as the database thread hosts it (`db/pglite-worker.mjs`, decision 012): the
  * same Hono app as in process, on a drizzle instance over that thread's own PGlite client. The main
  * thread calls `startApiInThread`; the database thread imports this module and calls
- * `createThreadHandler`. Like `server.ts`, this is where the API is put together (test support
+ * `createThreadHandler`. Like `server/`, this is where the API is put together (test support
  * comes from the demo room above the API).
  */
 import { join } from "node:path";
@@ -10,7 +10,8 @@ import { pathToFileURL } from "node:url";
 import type { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { createApi } from "./app";
-import type { ApiDeps } from "./context";
+import type { ApiDeps, ApiSettings } from "./context";
+import { startJobs } from "./jobs/run";
 import { pgliteChanges, type Database } from "./db/client";
 import type { PGliteThread } from "./db/pglite-thread";
 import { testSupportMount } from "./demo/test-support";
@@ -18,30 +19,13 @@ import * as schema from "./db/schema";
 import { verifierFrom, type VerifierConfig } from "./runtime";
 import { openFileStore, type StorageConfig } from "./files/object-store";
 
-export interface ThreadApiOptions {
+/** What the main thread sends the database thread to build the API from: plain data only. */
+export interface ThreadApiOptions extends ApiSettings {
   verifier: VerifierConfig;
-  /** DATA_DIR, for private file storage. */
-  dataDir?: string;
   /** Where stored files live (decision 037); none → DATA_DIR/storage. Built again in the thread. */
   storage?: StorageConfig;
   /** Mounts /api/test-support (decision 014). */
   testSupport?: boolean;
-  appUrl?: string;
-  signingKey?: ApiDeps["signingKey"];
-  previousSigningKeys?: ApiDeps["previousSigningKeys"];
-  lti?: ApiDeps["lti"];
-  jobs?: ApiDeps["jobs"];
-  /** Key of the personal calendar feed links (decision 022). */
-  calendarFeedKey?: string;
-  /** Key of the e-mails' unsubscribe links (decision 042). */
-  mailLinkKey?: string;
-  tutorModel?: ApiDeps["tutorModel"];
-  scormLimits?: ApiDeps["scormLimits"];
-  contentKey?: string;
-  analyticsUrl?: string;
-  chatAttachments?: ApiDeps["chatAttachments"];
-  analyticsRetentionDays?: number;
-  analyticsAnonymousPerHour?: number;
 }
 
 /** Set by the server build (scripts/build-server.mjs): this code runs bundled, compiled modules lie beside it. */
@@ -81,26 +65,16 @@ export function createThreadHandler(
     close: async () => {},
     queryCount: () => count,
   };
-  const api = createApi({
+  const { verifier, storage, testSupport, ...settings } = options;
+  const deps: ApiDeps = {
+    ...settings,
     database,
-    verifyToken: verifierFrom(options.verifier),
-    dataDir: options.dataDir,
-    files: options.storage ? openFileStore(options.storage) : undefined,
-    internalRoutes: testSupportMount(options.testSupport),
-    appUrl: options.appUrl,
-    signingKey: options.signingKey,
-    previousSigningKeys: options.previousSigningKeys,
-    lti: options.lti,
-    jobs: options.jobs,
-    calendarFeedKey: options.calendarFeedKey,
-    mailLinkKey: options.mailLinkKey,
-    tutorModel: options.tutorModel,
-    scormLimits: options.scormLimits,
-    contentKey: options.contentKey,
-    analyticsUrl: options.analyticsUrl,
-    chatAttachments: options.chatAttachments,
-    analyticsRetentionDays: options.analyticsRetentionDays,
-    analyticsAnonymousPerHour: options.analyticsAnonymousPerHour,
-  });
+    verifyToken: verifierFrom(verifier),
+    files: storage ? openFileStore(storage) : undefined,
+    internalRoutes: testSupportMount(testSupport),
+  };
+  const api = createApi(deps);
+  // The thread that hosts the API runs its background jobs too (decision 021).
+  if (deps.jobs) startJobs(deps);
   return async (request) => api.fetch(request);
 }

@@ -13,7 +13,6 @@ import { groupWorkRoutes } from "./routes/group-work";
 import { discussionRoutes } from "./routes/discussions";
 import { certificateRoutes } from "./routes/certificates";
 import { reinforcementRoutes } from "./routes/reinforcement";
-import { startJobs } from "./jobs/run";
 import { proctoringRoutes, proctoringServiceRoutes } from "./routes/proctoring";
 import { calendarRoutes } from "./routes/calendar";
 import { chatRoutes } from "./routes/chat";
@@ -110,13 +109,12 @@ export function createApi(deps: ApiDeps) {
   app.route("/analytics/v1", analyticsRoutes());
   app.route("/lms-storage/v1", storageRoutes());
   app.route("/scorm/v1", scormRoutes());
-  // Decision 014: test support, only for the browser tests' server (server.ts decides and keeps it to loopback).
+  // Decision 014: test support, only for the browser tests' server (the composition root decides and keeps it to loopback).
   // Whatever is mounted here is documented as internal (tag "internal", x-internal: true; decision 034).
   for (const [path, routes] of Object.entries(deps.internalRoutes ?? {})) {
     app.use(`${path}/*`, internalOperations);
     app.route(path, routes);
   }
-  if (deps.jobs) startJobs(deps);
 
   return app;
 }

@@ -16,41 +16,32 @@ interface TokenClaims {
 
 export type VerifyToken = (token: string) => Promise<TokenClaims>;
 
-export interface ApiDeps {
-  database: Database;
-  verifyToken: VerifyToken;
-  /** Injectable clock so availability and reveal rules can be tested at fixed instants. */
-  now?: () => Date;
+/**
+ * What the API is configured with, as plain data: the same object whether the API is built in this
+ * process or in the database thread (it crosses `postMessage` as it is).
+ */
+export interface ApiSettings {
   /** DATA_DIR, for private file storage ($DATA_DIR/storage) unless `files` says otherwise. */
   dataDir?: string;
-  /** Where stored files live (decision 037): a bucket or a folder; none → $DATA_DIR/storage. */
-  files?: FileStore;
-  /**
-   * Routes that are not part of the LMS API, mounted under /api by their path (test support, decision
-   * 014: the browser tests' server only). The composition roots (server.ts, app-thread.ts) decide.
-   */
-  internalRoutes?: Record<string, Hono<ApiEnv>>;
   /** Public origin of the app (APP_URL): links in e-mails, certificate QR codes, credential ids. */
   appUrl?: string;
   /** The platform's signing key (credentials, decision 020); none → a key of the process's own. */
   signingKey?: JWK;
   /** Keys kept after a rotation: still published (LTI platform JWKS) so what they signed stays valid. */
   previousSigningKeys?: JWK[];
-  /** The LTI tool registry (decision 023): DATA_DIR's file and the demo tools. */
+  /** The LTI tool registry (decision 023): the database's tools and the demo tools. */
   lti?: LtiRegistryOptions;
-  /** Runs the background jobs (reinforcement mail, certificate files) in this API's process/thread. */
+  /** Settings of the background jobs the composition root starts (`startApiJobs`). */
   jobs?: { smtpUrl?: string; intervalMs?: number };
   /** Key of the personal calendar feed links (decision 022); without it, one per process. */
   calendarFeedKey?: string;
-  /** Key of the e-mails' unsubscribe links (issue 31, decision 042); without it, one per process. */
+  /** Key of the e-mails' unsubscribe links (decision 042); without it, one per process. */
   mailLinkKey?: string;
   /** The tutor's OpenAI-compatible model (TUTOR_BASE_URL…); none: extractive answers (decision 028). */
   tutorModel?: TutorModelConfig;
-  /** Other numbers for the per-user write limits (`api/write-limits.ts`); tests only. */
-  writeLimits?: WriteLimitOptions;
   /**
-   * Key (base64url) of the grants that let the content origin read a package's files (issue 29 item 1,
-   * decision 040), derived from the session secret so every node shares it; without it, one per process.
+   * Key (base64url) of the grants that let the content origin read a package's files (decision 040),
+   * derived from the session secret so every node shares it; without it, one per process.
    */
   contentKey?: string;
   /** The most bytes and files a SCORM package may unpack to (SCORM_MAX_BYTES, SCORM_MAX_ENTRIES). */
@@ -63,6 +54,23 @@ export interface ApiDeps {
   analyticsAnonymousPerHour?: number;
   /** What files a chat message may carry (CHAT_ATTACHMENT_*); none: the defaults (decision 027). */
   chatAttachments?: AttachmentRules;
+}
+
+/** The settings and the live objects the API is built from. */
+export interface ApiDeps extends ApiSettings {
+  database: Database;
+  verifyToken: VerifyToken;
+  /** Injectable clock so availability and reveal rules can be tested at fixed instants. */
+  now?: () => Date;
+  /** Where stored files live (decision 037): a bucket or a folder; none → $DATA_DIR/storage. */
+  files?: FileStore;
+  /**
+   * Routes that are not part of the LMS API, mounted under /api by their path (test support, decision
+   * 014: the browser tests' server only). The composition roots decide.
+   */
+  internalRoutes?: Record<string, Hono<ApiEnv>>;
+  /** Other numbers for the per-user write limits (`api/write-limits.ts`); tests only. */
+  writeLimits?: WriteLimitOptions;
 }
 
 export interface Principal {

@@ -1,4 +1,4 @@
-// The server build (issue 27 item 3, decision 038): `server.ts`, the LMS API the database thread
+// The server build (issue 27 item 3, decision 038): `server/`, the LMS API the database thread
 // hosts, the certificate renderer's module and the operators' CLIs, compiled to plain JavaScript in
 // build/node/ with esbuild, so production runs no transpiler. `npm run build` runs it after the app's
 // build; `npm start` runs `node build/node/server.js` (scripts/ensure-build.mjs builds when stale).
@@ -20,9 +20,9 @@ export const SERVER_OUT = join(root, "build", "node");
 
 /** Output name (without .js) → source. */
 export const SERVER_ENTRIES = {
-  // The entry starts the database thread, then imports server-main.js (server-entry.ts).
-  server: "server-entry.ts",
-  "server-main": "server.ts",
+  // The entry starts the database thread, then imports server-main.js (server/entry.ts).
+  server: "server/entry.ts",
+  "server-main": "server/index.ts",
   // Hosted by the database thread (api/db/pglite-worker.mjs `host`, decision 012).
   "app-thread": "api/app-thread.ts",
   // Loaded by the certificate renderer's process (api/files/render-child.mjs, decisions 020 and 038).

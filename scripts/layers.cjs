@@ -6,12 +6,14 @@
  * side (web app, LMS API), never up; the rules say which sideways arrows are allowed.
  */
 const rooms = [
-  // The launcher: puts the web app and the embedded API together.
-  { name: "server.ts", side: "launcher", floor: 9, path: "^server(-entry)?\\.ts$" },
+  // The launcher (server/): the composition root puts the web app and the embedded LMS together.
+  { name: "composition root", side: "launcher", floor: 10, path: "^server/[^/]+\\.ts$" },
+  { name: "HTTP front, overload, operations", side: "launcher", floor: 9, path: "^server/" },
+  { name: "operator commands (ops/)", side: "launcher", floor: 9, path: "^ops/" },
   // The web app (React Router).
   { name: "routes", side: "app", floor: 8, path: "^app/(routes/|routes\\.ts$|root\\.tsx$|entry\\.)" },
   { name: "components", side: "app", floor: 7, path: "^app/(components/|analytics\\.client\\.ts$)" },
-  { name: "services (*.server)", side: "app", floor: 7, path: "^app/(services|server)/" },
+  { name: "services (*.server)", side: "app", floor: 7, path: "^app/services/" },
   { name: "common (forms, views, i18n)", side: "app", floor: 6, path: "^app/common/" },
   // The embedded LMS API (Hono).
   { name: "API thread host", side: "api", floor: 9, path: "^api/app-thread\\.ts$" },

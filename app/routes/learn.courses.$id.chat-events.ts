@@ -1,5 +1,5 @@
 import type { Route } from "./+types/learn.courses.$id.chat-events";
-import { log } from "~/server/logger.server";
+import { log } from "~/services/logger.server";
 import { endpoints } from "#domain/contract/endpoints";
 import type { DataChange } from "#domain/contract/changes";
 import { appLoadContext } from "~/services/config.server";

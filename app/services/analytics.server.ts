@@ -1,5 +1,5 @@
 import type { RouterContextProvider } from "react-router";
-import { log } from "~/server/logger.server";
+import { log } from "~/services/logger.server";
 import { analyticsEnabled, optedOut } from "#domain/analytics";
 import type { AnalyticsBatch } from "#domain/contract/analytics";
 import { endpoints } from "#domain/contract/endpoints";

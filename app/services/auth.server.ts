@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { log } from "~/server/logger.server";
+import { log } from "~/services/logger.server";
 import * as oidc from "openid-client";
 import { decodeJwt } from "jose";
 import { safeRedirect } from "#domain/redirect";

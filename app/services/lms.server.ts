@@ -1,5 +1,5 @@
 import type { ApiMessage, CommandStatus } from "#domain/contract/common";
-import { log } from "~/server/logger.server";
+import { log } from "~/services/logger.server";
 import type { Endpoint } from "#domain/contract/endpoints";
 import type { Transport } from "./config.server";
 

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
-import { log } from "~/server/logger.server";
+import { log } from "~/services/logger.server";
 import { createCookie } from "react-router";
 import type { AppConfig, SessionStore } from "./config.server";
 import { memoByConfig } from "./memo.server";

@@ -1,6 +1,6 @@
 import { data, redirect, type RouterContextProvider } from "react-router";
 import { tooManyRequestsPage } from "./command-errors.server";
-import { log } from "~/server/logger.server";
+import { log } from "~/services/logger.server";
 import { learnerAreaDecision, isLearnerOnly, type PermissionEntry } from "#domain/access";
 import { endpoints } from "#domain/contract/endpoints";
 import type { PublicSettings, Settings, User } from "#domain/contract/platform";

@@ -7,7 +7,7 @@ import {
   createOverloadResponder,
   loadOverloadTexts,
   type AdmissionOptions,
-} from "~/server/overload.server";
+} from "../../server/overload/admission";
 
 /**
  * Issue 27 item 1 (decision 038): a real HTTP server with the front's gate wired as server.ts wires it,

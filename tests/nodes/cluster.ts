@@ -158,7 +158,7 @@ export async function startCluster(options: {
     const out = createWriteStream(log);
     // One process per node (node with tsx's loader, not the tsx wrapper, which would stand between
     // the test and the server): a signal reaches the server itself.
-    const child = spawn(process.execPath, ["--import", "tsx", "server.ts"], {
+    const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
       cwd: root,
       env: {
         ...process.env,

@@ -9,7 +9,7 @@ import {
   loadOverloadTexts,
   type AdmissionOptions,
   type Ticket,
-} from "./overload.server";
+} from "./admission";
 
 /** A clock the test moves by hand: the gate's decisions are then deterministic. */
 function fakeClock() {

@@ -13,7 +13,7 @@
  * 5. `cleanup` runs (the database is closed), and the process exits. A second signal exits at once.
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import { rootLog } from "./logger.server";
+import { rootLog } from "../../app/services/logger.server";
 
 export const DEFAULT_DRAIN = { delayMs: 0, timeoutMs: 10_000 };
 

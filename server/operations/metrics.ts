@@ -15,8 +15,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import { HEALTH_PATHS } from "./health.server";
-import { rootLog } from "./logger.server";
+import { HEALTH_PATHS } from "./health";
+import { rootLog } from "../../app/services/logger.server";
 
 export const DEFAULT_METRICS_PORT = 9464;
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer, get, type Server } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
-import { listenShared } from "./listeners.server";
+import { listenShared } from "./listeners";
 
 const opened: Server[] = [];
 const clients: Socket[] = [];

@@ -1,4 +1,4 @@
-import { DEFAULT_ATTACHMENT_RULES, parseAttachmentKinds, type AttachmentRules } from "../../domain/chat-attachments";
+import { DEFAULT_ATTACHMENT_RULES, parseAttachmentKinds, type AttachmentRules } from "#domain/chat-attachments";
 
 /**
  * What files a chat message may carry (issue 16 item 3, decision 027), from the environment:

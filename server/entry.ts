@@ -5,11 +5,11 @@
  * PostgreSQL opening the data directory — and only then loads the server (`server-main.js`, the
  * bundle of `server.ts`), whose modules take the main thread about a second. The two overlap on two
  * cores instead of following each other; `openDatabase` takes the thread already starting
- * (`api/db/pglite-start.ts`), and the thread has loaded the API it is about to host meanwhile. Development (`tsx server.ts`) starts `server.ts` directly.
+ * (`api/db/pglite-start.ts`), and the thread has loaded the API it is about to host meanwhile. Development (`tsx server/index.ts`) starts the composition root directly.
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { embeddedDataDir, startEarly } from "./api/db/pglite-start";
+import { embeddedDataDir, startEarly } from "../api/db/pglite-start";
 
 /** A bundle beside this one, by a specifier the bundler does not follow. */
 const beside = (file: string) => pathToFileURL(join(import.meta.dirname, file)).href;

@@ -9,8 +9,8 @@ import { fileURLToPath } from "node:url";
 import { Readable } from "node:stream";
 import { constants, createBrotliCompress, createGzip } from "node:zlib";
 import type { Context, MiddlewareHandler } from "hono";
-import { DEFAULT_LOCALE, localeDirection } from "../../domain/locales";
-import { negotiateLocale } from "../../domain/locale-negotiation";
+import { DEFAULT_LOCALE, localeDirection } from "#domain/locales";
+import { negotiateLocale } from "#domain/locale-negotiation";
 
 /** Requests whose target (path and query) is longer get 414 (spec 'bodies and URLs bounded'). */
 export const MAX_URL_BYTES = 8 * 1024;

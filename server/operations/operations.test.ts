@@ -5,11 +5,11 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Drain } from "./drain.server";
-import { healthEndpoints } from "./health.server";
-import { createMetrics, routeLabel } from "./metrics.server";
-import { currentRequestId, inRequest, log, requestIdFrom, withRequestIdHeader } from "./logger.server";
-import { refusalLineBudget } from "./operations.server";
+import { Drain } from "./drain";
+import { healthEndpoints } from "./health";
+import { createMetrics, routeLabel } from "./metrics";
+import { currentRequestId, inRequest, log, requestIdFrom, withRequestIdHeader } from "../../app/services/logger.server";
+import { refusalLineBudget } from "./operations";
 
 const servers: Server[] = [];
 afterEach(async () => {

@@ -7,10 +7,10 @@
  * DRAIN_DELAY_MS (0), DRAIN_TIMEOUT_MS (10000), LOG_LEVEL (info).
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import { DEFAULT_DRAIN, Drain } from "./drain.server";
-import { healthEndpoints } from "./health.server";
-import { inRequest, requestIdFrom, rootLog, withRequestIdHeader } from "./logger.server";
-import { createMetrics, DEFAULT_METRICS_PORT, type MetricsSources } from "./metrics.server";
+import { DEFAULT_DRAIN, Drain } from "./drain";
+import { healthEndpoints } from "./health";
+import { inRequest, requestIdFrom, rootLog, withRequestIdHeader } from "../../app/services/logger.server";
+import { createMetrics, DEFAULT_METRICS_PORT, type MetricsSources } from "./metrics";
 
 export interface OperationsOptions {
   env: Record<string, string | undefined>;

@@ -9,7 +9,7 @@ import {
   MAX_URL_BYTES,
   refusalLocale,
   refusalResponse,
-} from "./http.server";
+} from "./front";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 
 describe("request limits (spec: bodies and URLs bounded)", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Hono } from "hono";
-import { publicPageCache } from "./public-page-cache.server";
+import { publicPageCache } from "./public-page-cache";
 
 /** Issue 12 item 2: the public certificate page kept briefly by the HTTP front, each answer with a nonce of its own. */
 

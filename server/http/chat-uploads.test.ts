@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chatAttachmentRules, isChatPostPath } from "./chat-uploads.server";
+import { chatAttachmentRules, isChatPostPath } from "./chat-uploads";
 
 describe("chat attachment configuration (issue 16 item 3)", () => {
   it("defaults: 10 MB, 3 files, every kind", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadFullCollection, loadMallocTrim, quietTrimmer, releaseMemory } from "./memory-trim.server";
+import { loadFullCollection, loadMallocTrim, quietTrimmer, releaseMemory } from "./memory-trim";
 
 const MB = 2 ** 20;
 

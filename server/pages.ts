@@ -1,0 +1,56 @@
+/**
+ * The pages: React Router's request handler over the production build (or Vite's in development),
+ * with the load context every loader and action reads (decision 015).
+ */
+import { resolve } from "node:path";
+import type { ViteDevServer } from "vite";
+import { createRequestHandler, RouterContextProvider, type RouterContext, type ServerBuild } from "react-router";
+import type { AppLoadContext } from "../app/services/config.server";
+
+type Context = Omit<AppLoadContext, "clientIp">;
+
+export interface Pages {
+  handle: (request: Request, clientIp: string | undefined) => Promise<Response>;
+  /** Vite's middleware in development; null in production. */
+  vite: ViteDevServer | null;
+  /** Page views still waiting for their batch are sent (called by the drain before the database closes). */
+  flush: () => Promise<void>;
+}
+
+/** The production build, imported as soon as the launcher starts: it loads while the database opens. */
+export const productionBuild = (dev: boolean) => (dev ? null : import(resolve("build/server/index.js")));
+
+export async function createPages(
+  dev: boolean,
+  early: Promise<unknown> | null,
+  context: () => Context,
+): Promise<Pages> {
+  const vite = dev
+    ? await import("vite").then((v) => v.createServer({ server: { middlewareMode: true }, appType: "custom" }))
+    : null;
+  // The content origin's launcher is its own build (vite.content.config.ts); development builds it once.
+  if (vite)
+    await import("vite").then((v) => v.build({ configFile: resolve("vite.content.config.ts"), logLevel: "warn" }));
+  const build = vite
+    ? () => vite.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>
+    : ((await early) as ServerBuild);
+  const current = async () => (typeof build === "function" ? await build() : build);
+  const handleDocument = createRequestHandler(build, dev ? "development" : "production");
+  return {
+    vite,
+    async handle(request, clientIp) {
+      // The key of the load context comes from the build's own entry module, so both sides share it.
+      const { appLoadContext } = (await current()).entry.module as unknown as {
+        appLoadContext: RouterContext<AppLoadContext>;
+      };
+      const provider = new RouterContextProvider(new Map([[appLoadContext, { ...context(), clientIp }]]));
+      return handleDocument(request, provider);
+    },
+    async flush() {
+      const { flushPendingEvents } = (await current()).entry.module as unknown as {
+        flushPendingEvents?: () => Promise<void>;
+      };
+      await flushPendingEvents?.().catch(() => {});
+    },
+  };
+}
