@@ -7,7 +7,7 @@ const executablePath = process.env.PLAYWRIGHT_CHROMIUM_PATH || undefined;
 // the outside-tool spec registers and attaches its tool there with `npm run lti:tool` (issue 32).
 const dataDir = (process.env.E2E_DATA_DIR ??= `./data/e2e-${Date.now()}`);
 
-// Chromium flags that keep it quiet on a closed network (see STACK.md).
+// Chromium flags that keep it quiet on a closed network (no update checks, sign-in prompts or crash uploads).
 const args = [
   "--no-sandbox",
   "--disable-gpu",

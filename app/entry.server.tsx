@@ -17,7 +17,7 @@ export { flushPendingEvents } from "./services/analytics.server";
 
 export const streamTimeout = 5_000;
 
-/** Content-Security-Policy with a fresh nonce per document (ARCHITECTURE.md security baseline). */
+/** Content-Security-Policy with a fresh nonce per document (docs/architecture.md, security baseline). */
 function csp(nonce: string, dev: boolean, provider: string, content: string, httpApp: boolean): string {
   return [
     "default-src 'self'",

@@ -40,6 +40,8 @@ export interface EmbeddedLms {
   client: { OIDC_ISSUER: string; OIDC_CLIENT_ID: string; OIDC_CLIENT_SECRET: string } | null;
   /** Makes the planner statistics when due, or now (`force`). */
   keepStatistics: (force: boolean) => Promise<void>;
+  /** The last line `npm start` prints when the demo accounts exist and sign-in is the embedded provider's. */
+  demoHint: string | null;
 }
 
 export async function startEmbeddedLms(
@@ -175,5 +177,9 @@ export async function startEmbeddedLms(
     },
     client,
     keepStatistics,
+    demoHint:
+      config.demoAllowed && !config.oidc
+        ? `Demo sign-in: open ${config.appUrl}/learn and sign in as ada@example.com with the password "${demoPassword()}" (also grace@, admin@ and rita@example.com)`
+        : null,
   };
 }

@@ -13,7 +13,7 @@ import { openFileStore } from "../api/files/object-store";
 import { pendingJobs } from "../api/jobs/run";
 import { createSessionStore } from "../api/sessions/store";
 import { loadDeploymentSecrets } from "../api/stored-secrets";
-import { demoPassword, disableDemoPasswordAccounts } from "../api/demo/demo-accounts";
+import { disableDemoPasswordAccounts } from "../api/demo/demo-accounts";
 import { demoTools } from "../api/demo/tools/registry";
 import { DEMO_PROCTORING_PATH } from "../api/demo/tools/proctoring";
 import { parseServerConfig } from "./config";
@@ -46,14 +46,12 @@ const database = await openDatabase({
 await database.migrate();
 const secrets = await loadDeploymentSecrets(database, dataDir);
 const sessionSecret = config.sessionSecret ?? secrets.sessionSecret;
-if (!demoAllowed) {
-  const disabled = await disableDemoPasswordAccounts(database.db);
-  if (disabled.length > 0)
-    rootLog.warn(
-      { appUrl, disabled },
-      "demo: APP_URL is not a loopback origin and DEMO_ACCOUNTS is not 1: accounts with the demo password were disabled",
-    );
-}
+const disabled = demoAllowed ? [] : await disableDemoPasswordAccounts(database.db);
+if (disabled.length > 0)
+  rootLog.warn(
+    { appUrl, disabled },
+    "demo: APP_URL is not loopback nor DEMO_ACCOUNTS=1: demo-password accounts disabled",
+  );
 const files = openFileStore(config.storage);
 // The LTI tools the server gives itself (the demo's); the operator's are in the database (decision 043).
 const lti = { tools: demoAllowed ? demoTools(appUrl) : [] };
@@ -140,10 +138,6 @@ const front = createFront(config, {
 trimMemoryWhenQuiet(admission, front.requestsSeen, config.memoryTrimAfterMb);
 
 // 5. The ports.
-const demoHint =
-  demoAllowed && lms && !config.oidc
-    ? `Demo sign-in: open ${appUrl}/learn and sign in as ada@example.com with the password "${demoPassword()}" (also grace@, admin@ and rita@example.com)`
-    : null;
 listen(config, operations, front, {
   fields: {
     url: `${appUrl}/learn`,
@@ -151,5 +145,5 @@ listen(config, operations, front, {
     lmsApi: config.lmsApiUrl ?? "embedded",
     database: database.kind,
   },
-  demoHint,
+  demoHint: lms?.demoHint ?? null,
 });

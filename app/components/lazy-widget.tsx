@@ -12,7 +12,7 @@ function ModuleNotFound() {
 }
 
 /**
- * `React.lazy` for a widget (STYLE.md: widgets load lazily): when its code cannot be loaded (a
+ * `React.lazy` for a widget (docs/style.md: widgets load lazily): when its code cannot be loaded (a
  * deployment replaced the chunk, the network dropped), the page keeps working and the widget's place
  * says 'Module not found' (spec 8) instead of the whole page becoming the 500 page.
  */

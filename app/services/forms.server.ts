@@ -13,7 +13,7 @@ export async function readForm(request: Request): Promise<FormData> {
   }
 }
 
-/** The intent a form posted (STYLE.md 'One schema per intent'), or null. */
+/** The intent a form posted (docs/style.md, 'One schema per intent'), or null. */
 export function intentOf(form: FormData): string | null {
   const value = form.get(INTENT_FIELD);
   return typeof value === "string" ? value : null;

@@ -63,7 +63,7 @@ interface Fixtures {
   newLearner: (recipe?: LearnerRecipe) => Promise<Learner>;
 }
 
-/** Every browser test fails on a console error (STYLE.md), except the ones a test expects. */
+/** Every browser test fails on a console error (docs/style.md), except the ones a test expects. */
 export const test = base.extend<Fixtures>({
   jsEnabled: async ({ javaScriptEnabled }, use) => use(javaScriptEnabled !== false),
   consoleErrors: [

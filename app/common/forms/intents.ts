@@ -1,5 +1,5 @@
 /**
- * The commands forms post, by name (STYLE.md 'One schema per intent'). A route's action switches
+ * The commands forms post, by name (docs/style.md, 'One schema per intent'). A route's action switches
  * over these and parses each with its own zod schema; a component's hidden `intent` field and the
  * pending-state checks use the same constants.
  */
