@@ -11,7 +11,7 @@ test.use({ learnerRecipe: { like: "ada" } });
 
 const repo = process.cwd();
 const certificates = (args: string[]) =>
-  execFileSync(`${repo}/node_modules/.bin/tsx`, ["api/certificates-cli.ts", ...args], {
+  execFileSync(`${repo}/node_modules/.bin/tsx`, ["ops/cli.ts", "certificates", ...args], {
     cwd: repo,
     env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, PORT: process.env.E2E_PORT ?? "3210" },
     encoding: "utf8",

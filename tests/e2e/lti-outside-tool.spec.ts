@@ -37,7 +37,7 @@ interface OutsideTool {
 
 const repo = process.cwd();
 const cli = (args: string[]) =>
-  execFileSync(`${repo}/node_modules/.bin/tsx`, ["api/lti/cli.ts", ...args], {
+  execFileSync(`${repo}/node_modules/.bin/tsx`, ["ops/cli.ts", "lti", ...args], {
     cwd: repo,
     env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, PORT: process.env.E2E_PORT ?? "3210" },
     encoding: "utf8",

@@ -285,7 +285,7 @@ describe("npm run lti:tool (the operator's command)", () => {
       const unregistered = await cli(["attach", "nope", "--course", "NO-SUCH"], env);
       expect(unregistered.stderr).toContain('Refused: No tool "nope" is registered');
       const usage = await cli(["attach", "lab"], env);
-      expect(usage.code).toBe(1);
+      expect(usage.code).toBe(2);
       expect(usage.stderr).toContain("Usage: npm run lti:tool -- attach <key> --course CODE");
       const badCustom = await cli(["attach", "lab", "--course", "X", "--custom", "novalue"], env);
       expect(badCustom.stderr).toContain("--custom novalue: write it as name=value.");

@@ -1,0 +1,51 @@
+/**
+ * `npm run ops -- <area> <command> …`: the operators' commands, one file each under ops/commands/.
+ * The older names stay as aliases: `npm run sessions | lti:tool | certificates | content:import-scorm`.
+ * Each works on DATABASE_URL's database, or on the embedded one when no process holds it, and otherwise
+ * asks the running server on this machine (ops/database-or-server.ts). Exit status: 0 done, 1 refused
+ * (the reason on standard error, nothing changed), 2 wrong arguments (the usage).
+ */
+import { command as certificates } from "./commands/certificates";
+import { command as importScorm } from "./commands/import-scorm";
+import { command as lti } from "./commands/lti";
+import { command as sessions } from "./commands/sessions";
+import { operatorEnv, Refused, UsageError } from "./database-or-server";
+
+const AREAS = { sessions, lti, certificates, "import-scorm": importScorm } as const;
+
+const USAGE = `Usage: npm run ops -- <area> <command> … (--help after an area for its commands)
+  sessions       sign-in sessions, passwords, impersonation, the provider's signing key
+  lti            the LTI tool registry and the activities that launch each tool
+  certificates   issued certificates: list, revoke
+  import-scorm   a SCORM package into a course's activity`;
+
+const [name, ...args] = process.argv.slice(2);
+const area = name && Object.hasOwn(AREAS, name) ? AREAS[name as keyof typeof AREAS] : null;
+if (!area) {
+  const help = !name || name === "--help" || name === "-h";
+  (help ? console.log : console.error)(help ? USAGE : `Unknown area "${name}".\n${USAGE}`);
+  process.exit(help ? 0 : 2);
+}
+if (args.includes("--help") || args.includes("-h")) {
+  console.log(`Usage: ${area.usage}`);
+  process.exit(0);
+}
+try {
+  await area.main(args, operatorEnv());
+} catch (err) {
+  if (err instanceof UsageError) {
+    console.error(`Usage: ${err.message}`);
+    process.exit(2);
+  }
+  if (err instanceof Refused) {
+    console.error(`Refused: ${err.message}`);
+    process.exit(1);
+  }
+  // parseArgs: an option the command does not know.
+  if ((err as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+    console.error(`${(err as Error).message}\nUsage: ${area.usage}`);
+    process.exit(2);
+  }
+  console.error(err);
+  process.exit(1);
+}
