@@ -334,10 +334,21 @@ export function calendarRoutes() {
       c.header("Content-Disposition", 'inline; filename="calendar.ics"');
       // The link is the credential: no shared cache may keep it; the learner's own client may revalidate.
       c.header("Cache-Control", "private, no-cache");
-      if ((c.req.header("if-none-match") ?? "").split(",").some((t) => t.trim() === doc.etag)) return c.body(null, 304);
+      if (noneMatchHolds(c.req.header("if-none-match"), doc.etag)) return c.body(null, 304);
       return c.body(doc.body, 200, { "Content-Type": "text/calendar; charset=utf-8" });
     },
   );
 
   return r;
+}
+
+/**
+ * RFC 9110 §13.1.2: If-None-Match compares weakly (`W/"x"` matches `"x"`), and `*` matches any current
+ * representation — the answer is then 304.
+ */
+function noneMatchHolds(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
+  return header.split(",").some((tag) => opaque(tag) === opaque(etag));
 }

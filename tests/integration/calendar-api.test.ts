@@ -298,6 +298,10 @@ describe("personal calendar feed", () => {
     const etag = res.headers.get("etag")!;
     const again = await t.request("GET", feed.path, { headers: { "If-None-Match": etag } });
     expect(again.status).toBe(304);
+    // Weak comparison (RFC 9110 §13.1.2) and `*`: calendar clients send both.
+    for (const header of [`W/${etag}`, `"other", ${etag}`, "*"])
+      expect((await t.request("GET", feed.path, { headers: { "If-None-Match": header } })).status).toBe(304);
+    expect((await t.request("GET", feed.path, { headers: { "If-None-Match": '"other"' } })).status).toBe(200);
 
     // A changed date raises the event's SEQUENCE and changes the ETag.
     await t.database.db
