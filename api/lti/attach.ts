@@ -75,7 +75,7 @@ async function targetActivity(db: Db, courseCode: string, activity: string | und
       ? or(eq(activityParts.activityId, activity), eq(activities.code, activity))
       : eq(activities.code, activity);
   const rows = await db
-    .select({ activity: activities })
+    .select({ activity: activities, partId: activityParts.id })
     .from(activityParts)
     .innerJoin(activities, eq(activities.id, activityParts.activityId))
     .where(and(eq(activityParts.objectiveId, course.id), which))
@@ -93,16 +93,50 @@ async function targetActivity(db: Db, courseCode: string, activity: string | und
       `Two activities of "${courseCode}" have the code "${activity}": give the id.`,
     );
   const a = rows[0]!.activity;
-  if (a.kind === ActivityKind.composite)
+  if (a.kind === ActivityKind.composite) {
+    const inside = await ltiActivitiesUnder(db, course.id, rows[0]!.partId);
     throw new AttachError(
       "compositeActivity",
-      `"${a.name}" is a module: name one of its LTI activities with --activity (its id or its code).`,
+      inside.length
+        ? `"${a.name}" is a module: name one of its LTI activities with --activity (its id or its code): ${inside.join("; ")}.`
+        : `"${a.name}" is a module and holds no LTI activity.`,
     );
+  }
   if (a.kind !== ActivityKind.lti)
     throw new AttachError("notLti", `"${a.name}" is not an LTI activity; only an LTI activity launches a tool.`);
   if ((a.content as { scorm?: unknown }).scorm)
     throw new AttachError("scormActivity", `"${a.name}" plays a SCORM package; it cannot launch a tool as well.`);
   return a;
+}
+
+/** The LTI activities (not SCORM players) inside a module, in course order, as "code (name)" or "id (name)". */
+async function ltiActivitiesUnder(db: Db, objectiveId: string, modulePartId: string): Promise<string[]> {
+  const parts = await db
+    .select({
+      id: activityParts.id,
+      parent: activityParts.parentPartId,
+      kind: activities.kind,
+      code: activities.code,
+      activityId: activities.id,
+      name: activities.name,
+      content: activities.content,
+    })
+    .from(activityParts)
+    .innerJoin(activities, eq(activities.id, activityParts.activityId))
+    .where(eq(activityParts.objectiveId, objectiveId))
+    .orderBy(activityParts.order);
+  const children = new Map<string | null, typeof parts>();
+  for (const p of parts) children.set(p.parent, [...(children.get(p.parent) ?? []), p]);
+  const found: string[] = [];
+  const walk = (partId: string) => {
+    for (const p of children.get(partId) ?? []) {
+      if (p.kind === ActivityKind.lti && !(p.content as { scorm?: unknown } | null)?.scorm)
+        found.push(`${p.code ?? p.activityId} (${p.name})`);
+      walk(p.id);
+    }
+  };
+  walk(modulePartId);
+  return found;
 }
 
 /**

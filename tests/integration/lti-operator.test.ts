@@ -165,6 +165,19 @@ describe("attach and detach (runAttachmentCommand)", () => {
     await expect(refusal).rejects.toThrow(reason);
     expect(await t.database.db.select().from(s.activities)).toEqual(before);
   });
+
+  it("names a module's LTI activities when a module is named (not its text or its SCORM player)", async () => {
+    const c = await course();
+    const refusal = runAttachmentCommand(t.database.db, registry, {
+      command: "attach",
+      key: "lab",
+      course: c.code,
+      custom: {},
+    });
+    await expect(refusal).rejects.toThrow(`${c.code}-LAB (${c.lti.name})`);
+    await expect(refusal).rejects.not.toThrow(c.scorm.id);
+    await expect(refusal).rejects.not.toThrow(c.text.name);
+  });
 });
 
 const exec = promisify(execFile);
