@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { afterSave, launchEntry, navOutcome, navValidity, sessionEnding } from "./scorm-attempt";
+import { afterSave, launchEntry, navOutcome, navValidity, sessionEnding, statusAtFinish } from "./scorm-attempt";
 
 // Issue 30 items 2, 3 and 6: SCORM 2004 RTE 4.2.9 (cmi.entry), 4.2.10 (cmi.exit), SN navigation requests.
 describe("how a session ends", () => {
@@ -110,5 +110,23 @@ describe("the next launch on the page after a save", () => {
     });
     expect(next).toEqual({ attempt: 1, entry: "", cmi: { "cmi.location": "p3" }, totalCentis: 6000 });
     expect(ending).toBeNull();
+  });
+});
+
+// SCORM 1.2 RTE 3.4.2.1.4: at LMSFinish the LMS judges a SCO that never set cmi.core.lesson_status.
+describe("a SCORM 1.2 status at LMSFinish", () => {
+  const status = (cmi: Record<string, string>, mastery: number | null, exit = "") =>
+    statusAtFinish(cmi, mastery, exit)["cmi.core.lesson_status"];
+  it.each([
+    ["never set, no mastery score", {}, null, "", "completed"],
+    ["'not attempted', no mastery score", { "cmi.core.lesson_status": "not attempted" }, null, "", "completed"],
+    ["never set, raw 85 over mastery 80", { "cmi.core.score.raw": "85" }, 80, "", "passed"],
+    ["never set, raw 60 under mastery 80", { "cmi.core.score.raw": "60" }, 80, "", "failed"],
+    ["never set, mastery score but no raw score", {}, 80, "", "completed"],
+    ["set by the SCO: kept", { "cmi.core.lesson_status": "incomplete" }, null, "", "incomplete"],
+    ["set by the SCO to failed: kept", { "cmi.core.lesson_status": "failed" }, null, "", "failed"],
+    ["a suspended session is not judged", {}, null, "suspend", undefined],
+  ])("%s", (_what, cmi, mastery, exit, expected) => {
+    expect(status(cmi, mastery, exit)).toBe(expected);
   });
 });

@@ -29,6 +29,30 @@ export function sessionEnding(version: ScormVersion, exit: string, navRequest: s
   return { state: exit === "suspend" ? "suspended" : "ended", exitAll: false, suspendAll: false };
 }
 
+/**
+ * SCORM 1.2 RTE 3.4.2.1.4 (cmi.core.lesson_status): a SCO that ends its session (LMSFinish) without
+ * having set its status is judged by the LMS — "completed", or with a mastery score and a raw score,
+ * "passed" or "failed" by that score. A suspended session is not finished, so it is left as it is.
+ * Returns the data to store.
+ */
+export function statusAtFinish(
+  cmi: Record<string, string>,
+  masteryScore: number | null,
+  exit: string,
+): Record<string, string> {
+  const status = cmi["cmi.core.lesson_status"];
+  if (exit === "suspend" || (status !== undefined && status !== "" && status !== "not attempted")) return cmi;
+  const raw = cmi["cmi.core.score.raw"];
+  const score = raw === undefined || raw === "" ? null : Number(raw);
+  const judged =
+    masteryScore !== null && score !== null && Number.isFinite(score)
+      ? score >= masteryScore
+        ? "passed"
+        : "failed"
+      : "completed";
+  return { ...cmi, "cmi.core.lesson_status": judged };
+}
+
 /** What a SCO's next launch starts with. */
 export interface LaunchEntry {
   /** cmi.entry (2004) / cmi.core.entry (1.2). */

@@ -189,6 +189,9 @@ export function cmiValueError(version: ScormVersion, element: string, value: str
   }
 }
 
+/** The maximum a package's score counts out of when its activity names none (a package reports 0–100 % or scaled 0–1). */
+export const SCORM_DEFAULT_MAX_SCORE = 100;
+
 /** What a SCO reported, read from its kept data. */
 export interface ScoOutcome {
   completed: boolean;

@@ -15,9 +15,15 @@ import { dirname, join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { pipeline } from "node:stream/promises";
 import { Readable } from "node:stream";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type yauzl from "yauzl";
-import { isSafeEntryName, launchFile, scormScos, type ScormManifest } from "../../domain/scorm";
+import {
+  isSafeEntryName,
+  launchFile,
+  SCORM_DEFAULT_MAX_SCORE,
+  scormScos,
+  type ScormManifest,
+} from "../../domain/scorm";
 import { reindexContentPages } from "../content-pages";
 import { ActivityContentType, ActivityKind, ActivityType } from "../../domain/vocabulary";
 import type { Db } from "../db/client";
@@ -217,6 +223,8 @@ export async function importScormPackage(db: Queryable, options: ImportOptions):
             preferredWidth: null,
             preferredHeight: null,
             manualGrading: false,
+            // The package grades itself: its score counts out of the activity's maximum, 100 by default.
+            maxScore: sql`coalesce(${activities.maxScore}, ${SCORM_DEFAULT_MAX_SCORE})`,
             supportLtiGrading: false,
             supportCollaborativeMode: false,
             supportPersonalMode: true,

@@ -14,11 +14,12 @@ import {
   cmiValueError,
   isKeptCmiElement,
   rollup,
+  SCORM_DEFAULT_MAX_SCORE,
   scoOutcome,
   type ScormItem,
   type ScormManifest,
 } from "../../domain/scorm";
-import { launchEntry, sessionEnding } from "../../domain/scorm-attempt";
+import { launchEntry, sessionEnding, statusAtFinish } from "../../domain/scorm-attempt";
 import { formatTotalTime, sessionCentis } from "../../domain/scorm-time";
 import type { ScormCommit, ScormCommitResult, ScormRuntime, ScormSco } from "../../domain/contract/scorm";
 import { ActivityType, ActivityWorkflowState } from "../../domain/vocabulary";
@@ -204,8 +205,10 @@ export async function applyScormCommit(
   if (found.aw.state !== ActivityWorkflowState.inProgress)
     throw new ApiError(409, { "": [message("activityFinished", "This activity is already finished.")] });
 
-  const kept = Object.fromEntries(Object.entries(commit.cmi).filter(([e]) => isKeptCmiElement(version, e)));
-  const ending = commit.finish ? sessionEnding(version, exitOf(version, kept), commit.navRequest ?? "") : null;
+  const sent = Object.fromEntries(Object.entries(commit.cmi).filter(([e]) => isKeptCmiElement(version, e)));
+  const ending = commit.finish ? sessionEnding(version, exitOf(version, sent), commit.navRequest ?? "") : null;
+  const kept =
+    ending && version === "1.2" ? statusAtFinish(sent, sco.masteryScore ?? null, exitOf(version, sent)) : sent;
   // The session's time, as the server reads it (a SCO that set none spent no time it reported).
   const sessionTime = kept[version === "1.2" ? "cmi.core.session_time" : "cmi.session_time"];
   const session = ending && sessionTime ? (sessionCentis(version, sessionTime) ?? 0) : 0;
@@ -300,23 +303,20 @@ export async function applyScormCommit(
   if (!result.completed) return { applied: true, sequence: commit.sequence, finished: false };
   await db.transaction(async (tx) => {
     await finishActivityWorkflows(tx, user, workflowId, [activityWorkflowId], now);
-    const maxScore = found.activity.maxScore;
-    if (maxScore !== null && result.scaled !== null) {
-      // The package grades itself (as an LTI tool's grading does): its score is the record's.
+    // The package grades itself (as an LTI tool's grading does): its score, out of the activity's
+    // maximum (100 when it has none), is the record's. Nobody else grades it, so the activity is
+    // finished with the score, or without one when the package reported none.
+    const maxScore = found.activity.maxScore ?? SCORM_DEFAULT_MAX_SCORE;
+    const score = result.scaled === null ? {} : { score: Math.round(result.scaled * maxScore * 100) / 100 };
+    if (result.scaled !== null || result.passed !== null)
       await tx
         .update(activityRecords)
-        .set({ score: Math.round(result.scaled * maxScore * 100) / 100, passed: result.passed })
+        .set({ ...score, passed: result.passed })
         .where(eq(activityRecords.activityWorkflowId, activityWorkflowId));
-      await tx
-        .update(activityWorkflows)
-        .set({ state: ActivityWorkflowState.finished })
-        .where(eq(activityWorkflows.id, activityWorkflowId));
-    } else if (result.passed !== null) {
-      await tx
-        .update(activityRecords)
-        .set({ passed: result.passed })
-        .where(eq(activityRecords.activityWorkflowId, activityWorkflowId));
-    }
+    await tx
+      .update(activityWorkflows)
+      .set({ state: ActivityWorkflowState.finished })
+      .where(eq(activityWorkflows.id, activityWorkflowId));
   });
   return { applied: true, sequence: commit.sequence, finished: true };
 }

@@ -188,6 +188,35 @@ describe("SCORM 2004 multi-SCO run-time data (issue 15 items 2, 3)", () => {
   });
 });
 
+describe("what a package reports is kept", () => {
+  it("a 1.2 SCO that finishes without setting its status completes the activity (RTE 3.4.2.1.4)", async () => {
+    const c = await scormCourse("gifts-quiz-12", null);
+    const finish = await c.commit({
+      scoId: "quiz",
+      sequence: 1,
+      finish: true,
+      cmi: { "cmi.core.exit": "", "cmi.core.session_time": "00:01:00" },
+    });
+    expect(await finish.json()).toEqual({ applied: true, sequence: 1, finished: true });
+    expect((await c.standing()).state).toBe(3);
+  });
+
+  it("a package's score is kept when its activity had no maximum: out of 100", async () => {
+    const c = await scormCourse("phishing-lesson-2004", null);
+    for (const [sequence, scoId, extra] of [
+      [1, "read", {}],
+      [1, "check", { "cmi.success_status": "passed", "cmi.score.scaled": "0.93" }],
+    ] as const)
+      await c.commit({
+        scoId,
+        sequence,
+        finish: true,
+        cmi: { "cmi.completion_status": "completed", "cmi.exit": "normal", ...extra },
+      });
+    expect(await c.standing()).toEqual({ state: 3, score: 93, passed: true, recorded: true });
+  });
+});
+
 /** A 2004 package with the manifest values issue 30 item 4 names, and two SCOs sharing data. */
 const MANIFEST_VALUES = `<?xml version="1.0"?>
 <manifest identifier="values" xmlns="http://www.imsglobal.org/xsd/imscp_v1p1" xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3"
