@@ -3,6 +3,9 @@ import type { ScormCommit, ScormCommitResult } from "#domain/contract/scorm";
 /** What the learner sees of the queue: everything saved, commits on their way, or waiting for the network. */
 export type SaveStatus = "saved" | "pending" | "offline" | "failed";
 
+/** Chromium and Firefox refuse keepalive requests beyond 64 KB of bodies in flight (the Fetch standard's limit). */
+const KEEPALIVE_BUDGET = 60_000;
+
 /**
  * The SCORM player's commits (issue 15 item 4, decision 025), sent one at a time in the order the
  * SCO made them. Each carries the SCO's next sequence number, so the server applies it once even when
@@ -54,6 +57,26 @@ export class CommitQueue {
     this.persist();
     this.onStatus("pending");
     void this.flush();
+  }
+
+  /**
+   * The page is going away (pagehide): what is still queued is sent at once with `keepalive`, which the
+   * browser delivers after the page is gone (an ordinary request is cancelled with it). Sent together,
+   * not one after another: each is a whole snapshot with its sequence number, so the server applies
+   * the newest and refuses the older ones, whatever order they arrive in. The copy in storage stays
+   * until a later visit sees them applied. Keepalive bodies share a 64 KB budget; what exceeds it is
+   * left for that later visit.
+   */
+  sendWhileLeaving() {
+    let budget = KEEPALIVE_BUDGET;
+    for (const commit of this.queue) {
+      const body = JSON.stringify(commit);
+      if (body.length > budget) break;
+      budget -= body.length;
+      fetch(this.url, { method: "POST", headers: { "Content-Type": "application/json" }, body, keepalive: true }).catch(
+        () => undefined,
+      );
+    }
   }
 
   get pending(): number {

@@ -111,9 +111,12 @@ export default function ScormPlayer({ body }: { body: ScormBody }) {
     const warn = (event: BeforeUnloadEvent) => {
       if (q.pending > 0) event.preventDefault();
     };
+    const leaving = () => q.sendWhileLeaving();
     window.addEventListener("beforeunload", warn);
+    window.addEventListener("pagehide", leaving);
     return () => {
       window.removeEventListener("beforeunload", warn);
+      window.removeEventListener("pagehide", leaving);
       // Leaving the page within the app takes the frame down: the SCO's last save (its Terminate on
       // unload) arrives after this, so the queue keeps sending for a while (its copy in storage stays).
       setTimeout(() => q.dispose(), AFTER_LEAVING_MS);
