@@ -22,6 +22,8 @@ export interface ProjectTime {
 /** One run of a test runner: vitest, or one Playwright config. */
 export interface Part {
   name: string;
+  /** What ran it, for the part's line (e.g. its Playwright config). */
+  source?: string;
   /** How long the run took, start to end (measured around the process). */
   wallMs: number;
   projects: ProjectTime[];
@@ -62,7 +64,13 @@ function addProject(projects: Map<string, ProjectTime>, project: string, ms: num
 }
 
 /** A Playwright config's run from its JSON report; skipped tests are not counted. */
-export function playwrightPart(name: string, wallMs: number, report: PlaywrightReport, cwd = process.cwd()): Part {
+export function playwrightPart(
+  name: string,
+  wallMs: number,
+  report: PlaywrightReport,
+  cwd = process.cwd(),
+  source?: string,
+): Part {
   const root = report.config?.rootDir ?? cwd;
   const projects = new Map<string, ProjectTime>();
   const files = new Map<string, FileTime>();
@@ -84,7 +92,7 @@ export function playwrightPart(name: string, wallMs: number, report: PlaywrightR
     for (const child of suite.suites ?? []) walk(child);
   };
   for (const suite of report.suites ?? []) walk(suite);
-  return { name, wallMs, projects: [...projects.values()], files: [...files.values()] };
+  return { name, source, wallMs, projects: [...projects.values()], files: [...files.values()] };
 }
 
 /** The vitest run from scripts/vitest-file-times.ts's report; one project `""` without projects. */
@@ -111,10 +119,13 @@ const projectName = (p: ProjectTime) => p.project || "tests";
 /** The summary's lines: parts, counts, the `slowest` files (a file's projects added, named after it). */
 export function summary(parts: Part[], totalWallMs: number, slowest = 15): string[] {
   const lines = ["[test] time per part (wall: start to end; tests: the tests' own times added, over the workers)"];
-  const width = Math.max(...parts.map((p) => p.name.length));
+  const width = Math.max(0, ...parts.map((p) => p.name.length));
   for (const part of parts) {
     const projects = part.projects.map((p) => `${projectName(p)} ${p.tests} tests ${seconds(p.ms)}`).join(" · ");
-    lines.push(`  ${part.name.padEnd(width)}  wall ${seconds(part.wallMs).padStart(7)}   ${projects}`);
+    const source = part.source ? ` (${part.source})` : "";
+    lines.push(
+      `  ${part.name.padEnd(width)}  wall ${seconds(part.wallMs).padStart(7)}   ${projects}${source}`.trimEnd(),
+    );
   }
   const over = totalWallMs - BUDGET_MS;
   lines.push(

@@ -194,7 +194,7 @@ if (!unitOnly) {
       if (existsSync(out)) {
         const r = JSON.parse(readFileSync(out, "utf8"));
         playwrightFailures(r, label);
-        parts.push(playwrightPart(`${label} (${config ?? "playwright.config.ts"})`, wallMs, r));
+        parts.push(playwrightPart(label, wallMs, r, process.cwd(), config ?? "playwright.config.ts"));
         passed += (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0);
         failed += r.stats?.unexpected ?? 0;
         if (status !== 0 && !(r.stats?.unexpected > 0)) failed += 1;
