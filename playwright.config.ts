@@ -22,6 +22,13 @@ const args = [
 const HTTP_ONLY = /\.http\.spec\.ts$/;
 /** The external-provider/external-API journeys need a second server: playwright.external.config.ts runs them. */
 const EXTERNAL = /external\.spec\.ts$/;
+/**
+ * Tests that prove nothing more without JavaScript (no form of their own, no behaviour that differs
+ * without scripts: a page read, a link followed, an HTTP answer), tagged `{ tag: "@js-only" }`; and the
+ * few about the page without JavaScript alone, `@nojs-only` (decision 052, docs/testing.md).
+ */
+const JS_ONLY = /@js-only/;
+const NOJS_ONLY = /@nojs-only/;
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -40,10 +47,17 @@ export default defineConfig({
   },
   projects: [
     // A project's testIgnore replaces the config's, so each project names both.
-    { name: "js", testIgnore: [HTTP_ONLY, EXTERNAL], use: { ...devices["Desktop Chrome"], javaScriptEnabled: true } },
+    {
+      name: "js",
+      testIgnore: [HTTP_ONLY, EXTERNAL],
+      grepInvert: NOJS_ONLY,
+      use: { ...devices["Desktop Chrome"], javaScriptEnabled: true },
+    },
+    // Without JavaScript: every test but those tagged @js-only (docs/testing.md says which are).
     {
       name: "nojs",
       testIgnore: [HTTP_ONLY, EXTERNAL],
+      grepInvert: JS_ONLY,
       use: { ...devices["Desktop Chrome"], javaScriptEnabled: false },
     },
     // Tests of HTTP answers (fuzzing, redirects): no page past the sign-in, so they run once.

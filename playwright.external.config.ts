@@ -32,13 +32,19 @@ process.env.E2E_API_DOWN_URL = apiDownUrl;
 process.env.E2E_TUTOR_URL = tutorUrl;
 process.env.E2E_MODEL_URL = modelUrl;
 
-/** One process of this server in production mode: `url` answers when it is ready. */
-function server(origin: string, readyPath: string, name: string, env: Record<string, string>) {
+/**
+ * One process of this server in production mode, as `npm start` and playwright.config.ts run it: the
+ * compiled build (decision 052; `tsx server/index.ts` transpiled the whole server in each of the five
+ * processes). Playwright starts the servers one after another, so the first builds what is stale
+ * (`first`) and the others find it built. `url` answers when it is ready.
+ */
+function server(origin: string, readyPath: string, name: string, env: Record<string, string>, first = false) {
   return {
-    command: "tsx server/index.ts",
+    command: `${first ? "node scripts/ensure-build.mjs && " : ""}MALLOC_ARENA_MAX=2 exec node --max-old-space-size=512 --max-semi-space-size=8 --expose-gc build/node/server.js`,
     url: `${origin}${readyPath}`,
     reuseExistingServer: false,
-    timeout: 120_000,
+    // A stale app build is rebuilt first (about a minute, more on a busy machine).
+    timeout: first ? 300_000 : 120_000,
     stdout: "pipe" as const,
     stderr: "pipe" as const,
     env: {
@@ -74,11 +80,17 @@ export default defineConfig({
     .map((project) => ({ ...project, testMatch: /external\.spec\.ts$/, testIgnore: [] })),
   use: { ...base.use, baseURL: appUrl },
   webServer: [
-    server(otherUrl, "/idp/.well-known/openid-configuration", "provider", {
-      E2E_FIXTURES: "1",
-      IDP_CLIENT_SECRET: clientSecret,
-      IDP_EXTRA_APP_URLS: `${appUrl},${providerOnlyUrl},${apiDownUrl}`,
-    }),
+    server(
+      otherUrl,
+      "/idp/.well-known/openid-configuration",
+      "provider",
+      {
+        E2E_FIXTURES: "1",
+        IDP_CLIENT_SECRET: clientSecret,
+        IDP_EXTRA_APP_URLS: `${appUrl},${providerOnlyUrl},${apiDownUrl}`,
+      },
+      true,
+    ),
     server(appUrl, "/learn/open-catalog", "app", { ...externalSignIn, LMS_API_URL: otherUrl }),
     server(providerOnlyUrl, "/learn/open-catalog", "provider-only", externalSignIn),
     // Ready when it serves its own files: its pages need the API, which never answers.

@@ -2,12 +2,15 @@
 // Finds a Chromium by itself and says what it did; ends with one line "N passed, N failed".
 // Where PostgreSQL is installed (CI installs it) it also runs the tests that touch the database on
 // PostgreSQL, besides PGlite, and the two-node browser test (docs/postgres-tests.md, decision 019).
+// Before that line it prints each part's time, the counts of tests and of runs without JavaScript, and
+// the 15 slowest test files (scripts/test-times.ts; how to read them: docs/testing.md).
 import { spawnSync, execSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { findPostgresBin, startPostgres } from "../tests/fixtures/postgres.ts";
+import { playwrightPart, summary, vitestPart } from "./test-times.ts";
 
 const e2eOnly = process.argv.includes("--e2e-only");
 const unitOnly = process.argv.includes("--unit-only");
@@ -16,6 +19,9 @@ let passed = 0;
 let failed = 0;
 /** The names of the tests that failed, printed before the last line so a CI log's tail says which. */
 const failures = [];
+/** Each run's times (scripts/test-times.ts), printed at the end. */
+const parts = [];
+const started = Date.now();
 
 function vitestFailures(report) {
   for (const file of report.testResults ?? []) {
@@ -51,6 +57,13 @@ function playwrightFailures(report, label) {
 function run(cmd, args, env = {}) {
   const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...env } });
   return r.status ?? 1;
+}
+
+/** Runs a command and says how long it took: `{ status, wallMs }`. */
+function timed(cmd, args, env = {}) {
+  const start = Date.now();
+  const status = run(cmd, args, env);
+  return { status, wallMs: Date.now() - start };
 }
 
 function findChromium() {
@@ -137,11 +150,20 @@ const postgresEnv = postgres ? { TEST_DATABASE_URL: postgres.url } : {};
 
 if (!e2eOnly) {
   const out = join(work, "vitest.json");
-  const status = run(
+  const timesOut = join(work, "vitest-times.json");
+  const { status, wallMs } = timed(
     "npx",
-    ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`],
-    postgresEnv,
+    [
+      "vitest",
+      "run",
+      "--reporter=default",
+      "--reporter=json",
+      "--reporter=./scripts/vitest-file-times.ts",
+      `--outputFile.json=${out}`,
+    ],
+    { ...postgresEnv, VITEST_FILE_TIMES: timesOut },
   );
+  if (existsSync(timesOut)) parts.push(vitestPart(wallMs, JSON.parse(readFileSync(timesOut, "utf8"))));
   if (existsSync(out)) {
     const r = JSON.parse(readFileSync(out, "utf8"));
     vitestFailures(r);
@@ -157,80 +179,45 @@ if (!unitOnly) {
   if (chromium === null) {
     failed += 1;
   } else {
-    run("node", ["scripts/ensure-build.mjs"]);
-    const out = join(work, "playwright.json");
-    const dataDir = join(work, "data");
-    const status = run("npx", ["playwright", "test"], {
-      PW_JSON_OUTPUT: out,
-      E2E_DATA_DIR: dataDir,
-      ...(chromium ? { PLAYWRIGHT_CHROMIUM_PATH: chromium } : {}),
-    });
-    if (existsSync(out)) {
-      const r = JSON.parse(readFileSync(out, "utf8"));
-      playwrightFailures(r, "e2e");
-      passed += (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0);
-      failed += r.stats?.unexpected ?? 0;
-      if (status !== 0 && !(r.stats?.unexpected > 0)) failed += 1;
-    } else if (status !== 0) {
-      failed += 1;
-    }
-    // ADL's SCORM 2004 conformance packages in Chromium through the whole product (decision 040); the
-    // same packages on the API are part of the vitest run above (tests/conformance/).
-    const ctsOut = join(work, "playwright-conformance.json");
-    const ctsStatus = run("npx", ["playwright", "test", "--config", "playwright.conformance.config.ts"], {
-      PW_JSON_OUTPUT: ctsOut,
-      E2E_DATA_DIR: join(work, "data-conformance"),
-      ...(chromium ? { PLAYWRIGHT_CHROMIUM_PATH: chromium } : {}),
-    });
-    if (existsSync(ctsOut)) {
-      const r = JSON.parse(readFileSync(ctsOut, "utf8"));
-      playwrightFailures(r, "conformance");
-      passed += (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0);
-      failed += r.stats?.unexpected ?? 0;
-      if (ctsStatus !== 0 && !(r.stats?.unexpected > 0)) failed += 1;
-    } else if (ctsStatus !== 0) {
-      failed += 1;
-    }
-    // The README's configuration modes: OIDC_ISSUER and LMS_API_URL at a second process of this
-    // server on another origin (playwright.external.config.ts starts both; issue 11).
-    const extOut = join(work, "playwright-external.json");
-    const extStatus = run("npx", ["playwright", "test", "--config", "playwright.external.config.ts"], {
-      PW_JSON_OUTPUT: extOut,
-      E2E_DATA_DIR: join(work, "data-external"),
-      ...(chromium ? { PLAYWRIGHT_CHROMIUM_PATH: chromium } : {}),
-    });
-    if (existsSync(extOut)) {
-      const r = JSON.parse(readFileSync(extOut, "utf8"));
-      playwrightFailures(r, "external");
-      passed += (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0);
-      failed += r.stats?.unexpected ?? 0;
-      if (extStatus !== 0 && !(r.stats?.unexpected > 0)) failed += 1;
-    } else if (extStatus !== 0) {
-      failed += 1;
-    }
-    if (postgres) {
-      // Two app processes on one PostgreSQL database behind a balancer (tests/nodes/).
-      const nodesOut = join(work, "playwright-nodes.json");
-      const nodesStatus = run("npx", ["playwright", "test", "--config", "playwright.nodes.config.ts"], {
-        PW_JSON_OUTPUT: nodesOut,
-        ...postgresEnv,
-        ...(chromium ? { PLAYWRIGHT_CHROMIUM_PATH: chromium } : {}),
+    // The compiled server the browser suites start (a minute or more when the app is stale).
+    const build = timed("node", ["scripts/ensure-build.mjs"]);
+    parts.push({ name: "build (ensure-build)", wallMs: build.wallMs, projects: [], files: [] });
+    const browserEnv = chromium ? { PLAYWRIGHT_CHROMIUM_PATH: chromium } : {};
+    /** One Playwright config's run: its failures, counts and times; `label` names it in the summary. */
+    const playwright = (label, config, env) => {
+      const out = join(work, `playwright-${label}.json`);
+      const { status, wallMs } = timed("npx", ["playwright", "test", ...(config ? ["--config", config] : [])], {
+        PW_JSON_OUTPUT: out,
+        ...env,
+        ...browserEnv,
       });
-      if (existsSync(nodesOut)) {
-        const r = JSON.parse(readFileSync(nodesOut, "utf8"));
-        playwrightFailures(r, "nodes");
+      if (existsSync(out)) {
+        const r = JSON.parse(readFileSync(out, "utf8"));
+        playwrightFailures(r, label);
+        parts.push(playwrightPart(label, wallMs, r, process.cwd(), config ?? "playwright.config.ts"));
         passed += (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0);
         failed += r.stats?.unexpected ?? 0;
-        if (nodesStatus !== 0 && !(r.stats?.unexpected > 0)) failed += 1;
-      } else if (nodesStatus !== 0) {
+        if (status !== 0 && !(r.stats?.unexpected > 0)) failed += 1;
+      } else if (status !== 0) {
         failed += 1;
       }
-    }
+    };
+    // JavaScript on (`js`) and off (`nojs`, only the tests not tagged @js-only), and the `http` project.
+    playwright("e2e", null, { E2E_DATA_DIR: join(work, "data") });
+    // ADL's SCORM 2004 conformance packages in Chromium through the whole product (decision 040); the
+    // same packages on the API are part of the vitest run above (tests/conformance/).
+    playwright("conformance", "playwright.conformance.config.ts", { E2E_DATA_DIR: join(work, "data-conformance") });
+    // The README's configuration modes: OIDC_ISSUER and LMS_API_URL at a second process of this
+    // server on another origin (playwright.external.config.ts starts both; issue 11).
+    playwright("external", "playwright.external.config.ts", { E2E_DATA_DIR: join(work, "data-external") });
+    // Two app processes on one PostgreSQL database behind a balancer (tests/nodes/).
+    if (postgres) playwright("nodes", "playwright.nodes.config.ts", postgresEnv);
   }
 }
 
 stopPostgres();
 rmSync(work, { recursive: true, force: true });
+for (const line of summary(parts, Date.now() - started)) console.log(line);
 if (failures.length > 0) {
   console.log(`[test] what failed (${failures.length}):`);
   for (const f of failures) console.log(`  ✘ ${f}`);

@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "../db/client";
+import type { Database } from "../db/client";
+import { openTestDatabase } from "../../tests/fixtures/database";
 import { SIGN_IN_LIMITS, SIGN_UP_LIMITS, signInLimits, signUpLimits } from "./rate-limit";
 
 /** Two limiters over one database stand for two nodes: they count together (issue 17, item 11). */
 let database: Database;
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
-  await database.migrate();
+  // The migrated dump (PGlite), or a database of its own on PostgreSQL: not initdb and every migration.
+  database = await openTestDatabase();
 });
 afterAll(() => database.close());
 

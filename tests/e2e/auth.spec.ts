@@ -92,7 +92,7 @@ test.describe("sign-in and sign-out", () => {
     await expect(signInHeading(other).or(signedOutHeading(other))).toBeVisible();
   });
 
-  test("a learner's first sign-in is not greeted as a registration", async ({ page, learner }) => {
+  test("a learner's first sign-in is not greeted as a registration", { tag: "@js-only" }, async ({ page, learner }) => {
     await login(page, learner);
     await expect(page).toHaveURL(/\/learn(\/|$)/);
     await expect(page.locator("details.user-menu summary")).toContainText(learner.name);
@@ -123,46 +123,51 @@ test.describe("sign-in and sign-out", () => {
     await expect(page.getByRole("alert")).toHaveText(/too many/i);
   });
 
-  test("the sign-in page is accessible", async ({ page }) => {
+  test("the sign-in page is accessible", { tag: "@js-only" }, async ({ page }) => {
     await page.goto("/learn");
     await expect(signInHeading(page)).toBeVisible();
     await expectAccessible(page);
   });
 
-  test("rita, with only a research licence, is sent to the platform app", async ({ page }) => {
+  test("rita, with only a research licence, is sent to the platform app", { tag: "@js-only" }, async ({ page }) => {
     await login(page, "rita");
     await expect(page).toHaveURL(/\/platform$/);
     await expect(page.getByRole("heading", { name: "Research platform" })).toBeVisible();
   });
 
-  test("an open redirect after sign-in goes to the app root instead", async ({ page, learner }) => {
-    await login(page, learner, "/oidc/login?redirectUrl=https%3A%2F%2Fevil.example%2Fphish");
-    await expect(page).toHaveURL(/localhost:\d+\/learn/);
-  });
+  test(
+    "an open redirect after sign-in goes to the app root instead",
+    { tag: "@js-only" },
+    async ({ page, learner }) => {
+      await login(page, learner, "/oidc/login?redirectUrl=https%3A%2F%2Fevil.example%2Fphish");
+      await expect(page).toHaveURL(/localhost:\d+\/learn/);
+    },
+  );
 });
 
 test.describe("sign-in state", () => {
-  test("100 sign-in starts leave one small state cookie, and signing in still works (no 431)", async ({
-    page,
-    learner,
-  }) => {
-    for (let i = 0; i < 100; i++) {
-      const res = await page.request.get("/oidc/login?redirectUrl=%2Flearn%2Fcourses", { maxRedirects: 0 });
-      expect(res.status()).toBe(302);
-    }
-    const cookies = await page.context().cookies();
-    const header = cookies.map((c) => `${c.name}=${c.value}`).join("; ");
-    expect(cookies.filter((c) => c.name.startsWith("learn_oauth2"))).toEqual([]);
-    expect(header.length).toBeLessThan(2048);
-    await login(page, learner);
-    await expect(page).toHaveURL(/\/learn(\/|$)/);
-    await expect(page.locator("details.user-menu summary")).toContainText(learner.name);
-    // The state of the sign-in that finished is gone; at most two older ones remain, still small.
-    const after = await page.context().cookies();
-    expect(after.map((c) => `${c.name}=${c.value}`).join("; ").length).toBeLessThan(2048);
-  });
+  test(
+    "100 sign-in starts leave one small state cookie, and signing in still works (no 431)",
+    { tag: "@js-only" },
+    async ({ page, learner }) => {
+      for (let i = 0; i < 100; i++) {
+        const res = await page.request.get("/oidc/login?redirectUrl=%2Flearn%2Fcourses", { maxRedirects: 0 });
+        expect(res.status()).toBe(302);
+      }
+      const cookies = await page.context().cookies();
+      const header = cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+      expect(cookies.filter((c) => c.name.startsWith("learn_oauth2"))).toEqual([]);
+      expect(header.length).toBeLessThan(2048);
+      await login(page, learner);
+      await expect(page).toHaveURL(/\/learn(\/|$)/);
+      await expect(page.locator("details.user-menu summary")).toContainText(learner.name);
+      // The state of the sign-in that finished is gone; at most two older ones remain, still small.
+      const after = await page.context().cookies();
+      expect(after.map((c) => `${c.name}=${c.value}`).join("; ").length).toBeLessThan(2048);
+    },
+  );
 
-  test("the sign-in request carries a nonce", async ({ page }) => {
+  test("the sign-in request carries a nonce", { tag: "@js-only" }, async ({ page }) => {
     const res = await page.request.get("/oidc/login", { maxRedirects: 0 });
     const location = new URL(res.headers().location);
     expect(location.searchParams.get("nonce")).toMatch(/^[\w-]{32,}$/);

@@ -28,7 +28,7 @@ test.describe("an unsupported browser", () => {
   });
 });
 
-test("a supported browser (desktop Chrome) sees no alert", async ({ page, learner }) => {
+test("a supported browser (desktop Chrome) sees no alert", { tag: "@js-only" }, async ({ page, learner }) => {
   await login(page, learner, "/learn/courses");
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await expect(page.getByText(ALERT)).toHaveCount(0);

@@ -49,7 +49,7 @@ test("the month view: a grid of the current month with today marked, and previou
   await expectAccessible(page);
 });
 
-test("the week view has its own URL and heading, and moves by week", async ({ page, learner }) => {
+test("the week view has its own URL and heading, and moves by week", { tag: "@js-only" }, async ({ page, learner }) => {
   await login(page, learner, "/learn/calendar");
   await page.getByRole("navigation", { name: "View" }).getByRole("link", { name: "Week" }).click();
   await expect(page).toHaveURL(/\/learn\/calendar\/week\/\d{4}-W\d{2}$/);
@@ -65,39 +65,40 @@ test("the week view has its own URL and heading, and moves by week", async ({ pa
   await expectAccessible(page);
 });
 
-test("the agenda lists what is coming: all-day due dates, events with their join link, locked items with the reason", async ({
-  page,
-  learner,
-}) => {
-  await login(page, learner, "/learn/calendar/agenda");
-  await expect(page).toHaveURL(/\/learn\/calendar\/agenda$/);
-  await expect(page.getByRole("heading", { level: 2, name: /^Agenda/ })).toBeVisible();
-  // The "now" marker sits among today's items.
-  await expect(page.locator("section.day--today .now-marker")).toHaveCount(1);
+test(
+  "the agenda lists what is coming: all-day due dates, events with their join link, locked items with the reason",
+  { tag: "@js-only" },
+  async ({ page, learner }) => {
+    await login(page, learner, "/learn/calendar/agenda");
+    await expect(page).toHaveURL(/\/learn\/calendar\/agenda$/);
+    await expect(page.getByRole("heading", { level: 2, name: /^Agenda/ })).toBeVisible();
+    // The "now" marker sits among today's items.
+    await expect(page.locator("section.day--today .now-marker")).toHaveCount(1);
 
-  const infoSecurity = page.locator(".cal-item").filter({ hasText: "Information Security Awareness 2026" });
-  await expect(infoSecurity.first()).toContainText("All day");
-  await expect(infoSecurity.first()).toContainText("Course due");
+    const infoSecurity = page.locator(".cal-item").filter({ hasText: "Information Security Awareness 2026" });
+    await expect(infoSecurity.first()).toContainText("All day");
+    await expect(infoSecurity.first()).toContainText("Course due");
 
-  const live = page.locator(".cal-item").filter({ hasText: "Live Q&A with the instructors" }).first();
-  await expect(live).toContainText("Event");
-  await expect(live.getByRole("link", { name: /Join online/ })).toHaveAttribute(
-    "href",
-    "https://meet.example/py-101-qa",
-  );
+    const live = page.locator(".cal-item").filter({ hasText: "Live Q&A with the instructors" }).first();
+    await expect(live).toContainText("Event");
+    await expect(live.getByRole("link", { name: /Join online/ })).toHaveAttribute(
+      "href",
+      "https://meet.example/py-101-qa",
+    );
 
-  // Spec 4.12: module 7 opens in a week; its items say so.
-  const locked = page.locator(".cal-item").filter({ hasText: "Module 7: Final project" }).first();
-  await expect(locked).toContainText(/Locked: Available from /);
-  await expectAccessible(page);
+    // Spec 4.12: module 7 opens in a week; its items say so.
+    const locked = page.locator(".cal-item").filter({ hasText: "Module 7: Final project" }).first();
+    await expect(locked).toContainText(/Locked: Available from /);
+    await expectAccessible(page);
 
-  // An item opens its activity.
-  await live.getByRole("link", { name: /^\d{1,2}:\d{2}\s[AP]M Event: Live Q&A with the instructors/ }).click();
-  await expect(page).toHaveURL(/\/view\/content\?activityPathId=[0-9a-f-]{36}/);
-  await expect(page.getByRole("heading", { name: "Live Q&A with the instructors" }).first()).toBeVisible();
-});
+    // An item opens its activity.
+    await live.getByRole("link", { name: /^\d{1,2}:\d{2}\s[AP]M Event: Live Q&A with the instructors/ }).click();
+    await expect(page).toHaveURL(/\/view\/content\?activityPathId=[0-9a-f-]{36}/);
+    await expect(page.getByRole("heading", { name: "Live Q&A with the instructors" }).first()).toBeVisible();
+  },
+);
 
-test("bad calendar addresses are not found", async ({ page, learner }) => {
+test("bad calendar addresses are not found", { tag: "@js-only" }, async ({ page, learner }) => {
   await login(page, learner, "/learn/calendar");
   for (const path of ["/learn/calendar/month/2026-13", "/learn/calendar/week/2026-W60", "/learn/calendar/year/2026"]) {
     const response = await page.goto(path);

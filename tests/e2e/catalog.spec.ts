@@ -141,7 +141,7 @@ test.describe("Catalog", () => {
     await expect(card(page, "Welcome to Northwind")).toBeVisible();
   });
 
-  test("the catalog is accessible", async ({ page, jsEnabled, learner }) => {
+  test("the catalog is accessible", { tag: "@js-only" }, async ({ page, jsEnabled, learner }) => {
     await openCatalog(page, learner, jsEnabled);
     await expect(cards(page)).toHaveCount(24);
     await expectAccessible(page);
@@ -170,14 +170,18 @@ test.describe("Catalog", () => {
     await expectAccessible(page);
   });
 
-  test("an unknown course id shows 'Course is not available'", async ({ page, jsEnabled, learner }) => {
-    await openCatalog(page, learner, jsEnabled);
-    for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-course"]) {
-      const response = await page.goto(`/learn/catalog/${id}`);
-      expect(response?.status(), id).toBe(404);
-      await expect(page.getByRole("heading", { level: 1 }), id).toHaveText("Course is not available");
-    }
-  });
+  test(
+    "an unknown course id shows 'Course is not available'",
+    { tag: "@js-only" },
+    async ({ page, jsEnabled, learner }) => {
+      await openCatalog(page, learner, jsEnabled);
+      for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-course"]) {
+        const response = await page.goto(`/learn/catalog/${id}`);
+        expect(response?.status(), id).toBe(404);
+        await expect(page.getByRole("heading", { level: 1 }), id).toHaveText("Course is not available");
+      }
+    },
+  );
 
   test("'Add to my courses' enrols ada and lands on My courses with a toast", async ({ page, jsEnabled, learner }) => {
     const name = pick().add;

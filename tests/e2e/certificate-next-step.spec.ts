@@ -41,50 +41,50 @@ test("after a pass, the certificate is the course page's next step and 'Start ag
   await expect(page.getByRole("status").filter({ hasText: "Valid certificate" })).toBeVisible();
 });
 
-test("'Add to LinkedIn profile' opens LinkedIn's form filled in; the public page has a preview card", async ({
-  page,
-  learner,
-  request,
-}) => {
-  await login(page, learner);
-  await openCourse(page);
-  await page.getByRole("link", { name: "View your certificate" }).click();
-  await expect(page).toHaveURL(/\/certificate\/LA-/);
-  const number = NUMBER.exec(page.url())![0];
-  const publicUrl = new URL(`/learn/certificate/${number}`, page.url()).href;
+test(
+  "'Add to LinkedIn profile' opens LinkedIn's form filled in; the public page has a preview card",
+  { tag: "@js-only" },
+  async ({ page, learner, request }) => {
+    await login(page, learner);
+    await openCourse(page);
+    await page.getByRole("link", { name: "View your certificate" }).click();
+    await expect(page).toHaveURL(/\/certificate\/LA-/);
+    const number = NUMBER.exec(page.url())![0];
+    const publicUrl = new URL(`/learn/certificate/${number}`, page.url()).href;
 
-  const linkedIn = page.getByRole("link", { name: "Add to LinkedIn profile" });
-  await expect(linkedIn).toHaveAttribute("target", "_blank");
-  const url = new URL((await linkedIn.getAttribute("href"))!);
-  expect(url.origin + url.pathname).toBe("https://www.linkedin.com/profile/add");
-  expect(url.searchParams.get("startTask")).toBe("CERTIFICATION_NAME");
-  expect(url.searchParams.get("name")).toBe(await page.getByRole("heading", { level: 1 }).textContent());
-  expect(url.searchParams.get("organizationName")).toBe("Learning Portal");
-  expect(url.searchParams.get("certId")).toBe(number);
-  expect(url.searchParams.get("certUrl")).toBe(publicUrl);
-  expect(Number(url.searchParams.get("issueYear"))).toBeGreaterThan(2000);
-  expect(Number(url.searchParams.get("issueMonth"))).toBeGreaterThanOrEqual(1);
+    const linkedIn = page.getByRole("link", { name: "Add to LinkedIn profile" });
+    await expect(linkedIn).toHaveAttribute("target", "_blank");
+    const url = new URL((await linkedIn.getAttribute("href"))!);
+    expect(url.origin + url.pathname).toBe("https://www.linkedin.com/profile/add");
+    expect(url.searchParams.get("startTask")).toBe("CERTIFICATION_NAME");
+    expect(url.searchParams.get("name")).toBe(await page.getByRole("heading", { level: 1 }).textContent());
+    expect(url.searchParams.get("organizationName")).toBe("Learning Portal");
+    expect(url.searchParams.get("certId")).toBe(number);
+    expect(url.searchParams.get("certUrl")).toBe(publicUrl);
+    expect(Number(url.searchParams.get("issueYear"))).toBeGreaterThan(2000);
+    expect(Number(url.searchParams.get("issueMonth"))).toBeGreaterThanOrEqual(1);
 
-  // The public page, as a visitor (or a chat app's link preview) reads it.
-  await page.context().clearCookies();
-  await page.goto(publicUrl);
-  const meta = async (attr: "property" | "name", key: string) =>
-    page.locator(`head meta[${attr}="${key}"]`).getAttribute("content");
-  const image = await meta("property", "og:image");
-  expect(image).toBe(`${publicUrl}/download/png`);
-  expect(await meta("property", "og:url")).toBe(publicUrl);
-  expect(await meta("property", "og:type")).toBe("website");
-  expect(await meta("property", "og:title")).toContain(learner.name);
-  expect(await meta("property", "og:description")).toBe(
-    `${learner.name} was awarded this certificate for the course ${COURSE}.`,
-  );
-  expect(await meta("property", "og:image:width")).toBe("1684");
-  expect(await meta("name", "twitter:card")).toBe("summary_large_image");
-  expect(await meta("name", "twitter:image")).toBe(image);
-  // The image the card shows is there for anyone, without a cookie.
-  const png = await request.get(image!, { headers: { Cookie: "" } });
-  expect(png.status()).toBe(200);
-  expect(png.headers()["content-type"]).toBe("image/png");
-  await expect(page.getByRole("link", { name: "Add to LinkedIn profile" })).toHaveAttribute("href", url.href);
-  await expectAccessible(page);
-});
+    // The public page, as a visitor (or a chat app's link preview) reads it.
+    await page.context().clearCookies();
+    await page.goto(publicUrl);
+    const meta = async (attr: "property" | "name", key: string) =>
+      page.locator(`head meta[${attr}="${key}"]`).getAttribute("content");
+    const image = await meta("property", "og:image");
+    expect(image).toBe(`${publicUrl}/download/png`);
+    expect(await meta("property", "og:url")).toBe(publicUrl);
+    expect(await meta("property", "og:type")).toBe("website");
+    expect(await meta("property", "og:title")).toContain(learner.name);
+    expect(await meta("property", "og:description")).toBe(
+      `${learner.name} was awarded this certificate for the course ${COURSE}.`,
+    );
+    expect(await meta("property", "og:image:width")).toBe("1684");
+    expect(await meta("name", "twitter:card")).toBe("summary_large_image");
+    expect(await meta("name", "twitter:image")).toBe(image);
+    // The image the card shows is there for anyone, without a cookie.
+    const png = await request.get(image!, { headers: { Cookie: "" } });
+    expect(png.status()).toBe(200);
+    expect(png.headers()["content-type"]).toBe("image/png");
+    await expect(page.getByRole("link", { name: "Add to LinkedIn profile" })).toHaveAttribute("href", url.href);
+    await expectAccessible(page);
+  },
+);

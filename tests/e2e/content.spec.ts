@@ -92,68 +92,69 @@ async function expectLocked(page: Page, name: string, reason: RegExp, iconLabel 
 }
 
 test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
-  test("the table of contents shows icons with text labels, lock reasons with dates, and hides archived activities", async ({
-    page,
-    learner,
-  }) => {
-    await signIn(page, learner);
-    const id = await courseIdByName(page, PYTHON);
-    await page.goto(contentUrl(id));
-    await expect(toc(page)).toBeVisible();
-    await expect(toc(page).getByRole("heading", { level: 2, name: PYTHON })).toBeVisible();
-    await expect(toc(page).getByText(/^\d+% complete$/)).toBeVisible();
+  test(
+    "the table of contents shows icons with text labels, lock reasons with dates, and hides archived activities",
+    { tag: "@js-only" },
+    async ({ page, learner }) => {
+      await signIn(page, learner);
+      const id = await courseIdByName(page, PYTHON);
+      await page.goto(contentUrl(id));
+      await expect(toc(page)).toBeVisible();
+      await expect(toc(page).getByRole("heading", { level: 2, name: PYTHON })).toBeVisible();
+      await expect(toc(page).getByText(/^\d+% complete$/)).toBeVisible();
 
-    // Completed: green check; not started: empty circle; in progress; optional: dashed circle.
-    const welcome = tocItem(page, "Welcome to Python for Data Analysis");
-    await expectIcon(welcome, "check", "Completed");
-    await expect(welcome.getByRole("link")).toContainText("Completed");
-    const notStarted = tocItem(page, "Missing values, duplicates and types");
-    await expectIcon(notStarted, "empty", "Not started");
-    await expect(notStarted.getByRole("link")).toContainText("Not started");
-    await expectIcon(tocItem(page, "Reading CSV and Excel files"), "empty", "In progress");
-    const optional = tocItem(page, "Live Q&A with the instructors");
-    await expectIcon(optional, "dashed", "Optional");
-    await expect(optional.getByRole("link")).toContainText("Optional");
-    await expect(tocItem(page, "Module 2: Python essentials").getByRole("link")).toContainText(
-      /Module · \d+ of \d+ done/,
-    );
+      // Completed: green check; not started: empty circle; in progress; optional: dashed circle.
+      const welcome = tocItem(page, "Welcome to Python for Data Analysis");
+      await expectIcon(welcome, "check", "Completed");
+      await expect(welcome.getByRole("link")).toContainText("Completed");
+      const notStarted = tocItem(page, "Missing values, duplicates and types");
+      await expectIcon(notStarted, "empty", "Not started");
+      await expect(notStarted.getByRole("link")).toContainText("Not started");
+      await expectIcon(tocItem(page, "Reading CSV and Excel files"), "empty", "In progress");
+      const optional = tocItem(page, "Live Q&A with the instructors");
+      await expectIcon(optional, "dashed", "Optional");
+      await expect(optional.getByRole("link")).toContainText("Optional");
+      await expect(tocItem(page, "Module 2: Python essentials").getByRole("link")).toContainText(
+        /Module · \d+ of \d+ done/,
+      );
 
-    // Coming soon (a draft): clock icon, locked, not a link.
-    const draft = tocItem(page, "Bonus: time series with pandas");
-    await expectIcon(draft, "clock", "Locked, Coming soon, Optional");
-    await expectLocked(page, "Bonus: time series with pandas", /^Coming soon$/, "Locked, Coming soon, Optional");
+      // Coming soon (a draft): clock icon, locked, not a link.
+      const draft = tocItem(page, "Bonus: time series with pandas");
+      await expectIcon(draft, "clock", "Locked, Coming soon, Optional");
+      await expectLocked(page, "Bonus: time series with pandas", /^Coming soon$/, "Locked, Coming soon, Optional");
 
-    // Locked activities: no icon, the reason with its date, not a link (spec 4.12 order).
-    await expectLocked(page, "Module 7: Final project", new RegExp(`^Available from ${DATE_TIME}\\.$`), "Locked");
-    await expectLocked(
-      page,
-      "Webinar replay: ten pandas tricks",
-      new RegExp(`^This activity was open until ${DATE_TIME}\\.$`),
-    );
-    await expectLocked(
-      page,
-      "Warm-up quiz: Python trivia",
-      new RegExp(`^This activity could be started until ${DATE_TIME}\\.$`),
-    );
-    await expectLocked(
-      page,
-      "Exercise: fix the type errors",
-      new RegExp(`^The grace period ended on ${DATE_TIME}\\.$`),
-      "Locked",
-    );
-    await expect(tocItem(page, "Module 7: Final project").locator(".toc-icon svg")).toHaveCount(0);
+      // Locked activities: no icon, the reason with its date, not a link (spec 4.12 order).
+      await expectLocked(page, "Module 7: Final project", new RegExp(`^Available from ${DATE_TIME}\\.$`), "Locked");
+      await expectLocked(
+        page,
+        "Webinar replay: ten pandas tricks",
+        new RegExp(`^This activity was open until ${DATE_TIME}\\.$`),
+      );
+      await expectLocked(
+        page,
+        "Warm-up quiz: Python trivia",
+        new RegExp(`^This activity could be started until ${DATE_TIME}\\.$`),
+      );
+      await expectLocked(
+        page,
+        "Exercise: fix the type errors",
+        new RegExp(`^The grace period ended on ${DATE_TIME}\\.$`),
+        "Locked",
+      );
+      await expect(tocItem(page, "Module 7: Final project").locator(".toc-icon svg")).toHaveCount(0);
 
-    // Archived: not in the table of contents at all.
-    await expect(toc(page).getByText("Python 2 compatibility notes")).toHaveCount(0);
-    await expect(page.getByText("Python 2 compatibility notes")).toHaveCount(0);
+      // Archived: not in the table of contents at all.
+      await expect(toc(page).getByText("Python 2 compatibility notes")).toHaveCount(0);
+      await expect(page.getByText("Python 2 compatibility notes")).toHaveCount(0);
 
-    // Activities inside a module are indented below it.
-    const moduleBox = await tocItem(page, "Module 3: Loading data with pandas").locator(".toc__name").boundingBox();
-    const childBox = await tocItem(page, "Reading CSV and Excel files").locator(".toc__name").boundingBox();
-    expect(childBox!.x).toBeGreaterThan(moduleBox!.x);
+      // Activities inside a module are indented below it.
+      const moduleBox = await tocItem(page, "Module 3: Loading data with pandas").locator(".toc__name").boundingBox();
+      const childBox = await tocItem(page, "Reading CSV and Excel files").locator(".toc__name").boundingBox();
+      expect(childBox!.x).toBeGreaterThan(moduleBox!.x);
 
-    await expectAccessible(page);
-  });
+      await expectAccessible(page);
+    },
+  );
 
   test("an image in a text opens the gallery dialog with JavaScript and is shown as is without", async ({
     page,
@@ -298,30 +299,36 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     await expect(placeholder).toHaveCount(0);
   });
 
-  test("an event shows when, where or the online link, and the time zone", async ({ page, learner, newLearner }) => {
-    await signIn(page, learner);
-    const id = await courseIdByName(page, PYTHON);
-    await openActivity(page, id, "Live Q&A with the instructors");
-    const event = page.locator(".event");
-    await expect(event.getByText("Upcoming", { exact: true })).toBeVisible();
-    await expect(event.getByRole("term")).toHaveText(["When"]);
-    await expect(event.getByRole("definition")).toHaveText(new RegExp(`^${DATE_TIME} – ${DATE_TIME}$`));
-    const join = event.getByRole("link", { name: "Join online" });
-    await expect(join).toHaveAttribute("href", "https://meet.example/py-101-qa");
-    await expect(join).toHaveAttribute("target", "_blank");
-    await expect(event.getByText(/^Times are shown in [A-Za-z_]+(\/[A-Za-z_]+)*\.$/)).toBeVisible();
-    await expect(event.getByText("Bring your questions about modules 3 to 5. The session is recorded.")).toBeVisible();
+  test(
+    "an event shows when, where or the online link, and the time zone",
+    { tag: "@js-only" },
+    async ({ page, learner, newLearner }) => {
+      await signIn(page, learner);
+      const id = await courseIdByName(page, PYTHON);
+      await openActivity(page, id, "Live Q&A with the instructors");
+      const event = page.locator(".event");
+      await expect(event.getByText("Upcoming", { exact: true })).toBeVisible();
+      await expect(event.getByRole("term")).toHaveText(["When"]);
+      await expect(event.getByRole("definition")).toHaveText(new RegExp(`^${DATE_TIME} – ${DATE_TIME}$`));
+      const join = event.getByRole("link", { name: "Join online" });
+      await expect(join).toHaveAttribute("href", "https://meet.example/py-101-qa");
+      await expect(join).toHaveAttribute("target", "_blank");
+      await expect(event.getByText(/^Times are shown in [A-Za-z_]+(\/[A-Za-z_]+)*\.$/)).toBeVisible();
+      await expect(
+        event.getByText("Bring your questions about modules 3 to 5. The session is recorded."),
+      ).toBeVisible();
 
-    // An in-person event (grace attended it): where it takes place, no online link.
-    await page.context().clearCookies();
-    await signIn(page, await newLearner({ like: "grace" }));
-    await page.goto(contentUrl(await myCourseId(page, "Leading High-Performing Teams")));
-    await expect(page.getByRole("heading", { level: 1, name: "Leading High-Performing Teams" })).toBeVisible();
-    await expect(event.getByRole("term")).toHaveText(["When", "Where"]);
-    await expect(event.getByRole("definition").nth(1)).toHaveText("London office, 1 Canada Square, training suite");
-    await expect(event.getByRole("link", { name: "Join online" })).toHaveCount(0);
-    await expect(event.getByText(/^Times are shown in [A-Za-z_]+(\/[A-Za-z_]+)*\.$/)).toBeVisible();
-  });
+      // An in-person event (grace attended it): where it takes place, no online link.
+      await page.context().clearCookies();
+      await signIn(page, await newLearner({ like: "grace" }));
+      await page.goto(contentUrl(await myCourseId(page, "Leading High-Performing Teams")));
+      await expect(page.getByRole("heading", { level: 1, name: "Leading High-Performing Teams" })).toBeVisible();
+      await expect(event.getByRole("term")).toHaveText(["When", "Where"]);
+      await expect(event.getByRole("definition").nth(1)).toHaveText("London office, 1 Canada Square, training suite");
+      await expect(event.getByRole("link", { name: "Join online" })).toHaveCount(0);
+      await expect(event.getByText(/^Times are shown in [A-Za-z_]+(\/[A-Za-z_]+)*\.$/)).toBeVisible();
+    },
+  );
 
   test("a discussion: an empty post is refused, a post appears at the top, a reply appears under it", async ({
     page,
@@ -377,33 +384,32 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     await expect(replies.getByRole("heading", { level: 4 })).toHaveText(`${learner.name} (you)`);
   });
 
-  test("private files answer 401 without a session and never redirect to sign-in", async ({
-    page,
-    playwright,
-    baseURL,
-    learner,
-  }) => {
-    const unknown = "00000000-0000-4000-8000-000000000000";
-    // No session (a fresh request context without the browser's cookies): 401, not a redirect.
-    const anonymous = await playwright.request.newContext({ baseURL });
-    const denied = await anonymous.get(`/learn/files/${unknown}`, { maxRedirects: 0 });
-    expect(denied.status()).toBe(401);
-    expect(denied.headers()["cache-control"]).toBe("no-store");
-    expect(await denied.text()).toBe("Please sign in");
-    await anonymous.dispose();
+  test(
+    "private files answer 401 without a session and never redirect to sign-in",
+    { tag: "@js-only" },
+    async ({ page, playwright, baseURL, learner }) => {
+      const unknown = "00000000-0000-4000-8000-000000000000";
+      // No session (a fresh request context without the browser's cookies): 401, not a redirect.
+      const anonymous = await playwright.request.newContext({ baseURL });
+      const denied = await anonymous.get(`/learn/files/${unknown}`, { maxRedirects: 0 });
+      expect(denied.status()).toBe(401);
+      expect(denied.headers()["cache-control"]).toBe("no-store");
+      expect(await denied.text()).toBe("Please sign in");
+      await anonymous.dispose();
 
-    // Signed in (the browser's cookies): a file that does not exist is 404, a malformed id too.
-    await signIn(page, learner);
-    const missing = await page.request.get(`/learn/files/${unknown}`, { maxRedirects: 0 });
-    expect(missing.status()).toBe(404);
-    const malformed = await page.request.get("/learn/files/not-an-id", { maxRedirects: 0 });
-    expect(malformed.status()).toBe(404);
+      // Signed in (the browser's cookies): a file that does not exist is 404, a malformed id too.
+      await signIn(page, learner);
+      const missing = await page.request.get(`/learn/files/${unknown}`, { maxRedirects: 0 });
+      expect(missing.status()).toBe(404);
+      const malformed = await page.request.get("/learn/files/not-an-id", { maxRedirects: 0 });
+      expect(malformed.status()).toBe(404);
 
-    // The only private file of the demo data is the Board Papers Reading Room's, a course no learner
-    // is given and that neither the catalog lists nor self-enrolment accepts: learners cannot find it.
-    await page.goto("/learn/catalog?keyword=board%20papers");
-    await expect(page.getByRole("link", { name: "Board Papers Reading Room" })).toHaveCount(0);
-  });
+      // The only private file of the demo data is the Board Papers Reading Room's, a course no learner
+      // is given and that neither the catalog lists nor self-enrolment accepts: learners cannot find it.
+      await page.goto("/learn/catalog?keyword=board%20papers");
+      await expect(page.getByRole("link", { name: "Board Papers Reading Room" })).toHaveCount(0);
+    },
+  );
 
   test("the table-of-contents panel is open from 1280 px, closed below, and its toggle works", async ({
     page,
@@ -537,77 +543,82 @@ test.describe("the content viewer (spec 2.6, 4.12, 4.13)", () => {
     await expectAccessible(page);
   });
 
-  test("long read: every activity on one page under its own heading", async ({ page, learner }) => {
-    await signIn(page, learner);
-    const name = "Testing Strategies: Unit, Integration and End-to-End";
-    await page.goto(contentUrl(await myCourseId(page, name)));
-    const panel = page.locator(".activity-panel");
-    await expect(panel.getByRole("heading", { level: 1, name })).toBeVisible();
-    const headings = panel.locator("section.activity > h2");
-    await expect(headings).toContainText([
-      "The testing pyramid",
-      "Unit tests",
-      "What makes a good unit test",
-      "Integration tests",
-      "End-to-end tests with a real browser",
-      "Keeping the suite fast and trustworthy",
-      "Final assignment: a test plan",
-    ]);
-    for (const heading of await headings.all()) {
-      await expect(heading).toBeVisible();
-      await expect(heading).not.toHaveClass(/visually-hidden/);
-    }
-    // Each section is a region named by its heading, with its kind and status under the name.
-    const section = page.getByRole("region", { name: "Integration tests", exact: true });
-    await expect(section.getByText("Text · Completed")).toBeVisible();
-    await expect(section.getByText(/Run against real dependencies where you can/)).toBeVisible();
-    await expect(
-      page
-        .getByRole("region", { name: "The testing pyramid", exact: true })
-        .getByText(/A healthy test suite has many fast unit tests/),
-    ).toBeVisible();
-    // The table of contents still links every activity.
-    await expect(tocItem(page, "Integration tests").getByRole("link")).toBeVisible();
-    await expectAccessible(page);
-  });
+  test(
+    "long read: every activity on one page under its own heading",
+    { tag: "@js-only" },
+    async ({ page, learner }) => {
+      await signIn(page, learner);
+      const name = "Testing Strategies: Unit, Integration and End-to-End";
+      await page.goto(contentUrl(await myCourseId(page, name)));
+      const panel = page.locator(".activity-panel");
+      await expect(panel.getByRole("heading", { level: 1, name })).toBeVisible();
+      const headings = panel.locator("section.activity > h2");
+      await expect(headings).toContainText([
+        "The testing pyramid",
+        "Unit tests",
+        "What makes a good unit test",
+        "Integration tests",
+        "End-to-end tests with a real browser",
+        "Keeping the suite fast and trustworthy",
+        "Final assignment: a test plan",
+      ]);
+      for (const heading of await headings.all()) {
+        await expect(heading).toBeVisible();
+        await expect(heading).not.toHaveClass(/visually-hidden/);
+      }
+      // Each section is a region named by its heading, with its kind and status under the name.
+      const section = page.getByRole("region", { name: "Integration tests", exact: true });
+      await expect(section.getByText("Text · Completed")).toBeVisible();
+      await expect(section.getByText(/Run against real dependencies where you can/)).toBeVisible();
+      await expect(
+        page
+          .getByRole("region", { name: "The testing pyramid", exact: true })
+          .getByText(/A healthy test suite has many fast unit tests/),
+      ).toBeVisible();
+      // The table of contents still links every activity.
+      await expect(tocItem(page, "Integration tests").getByRole("link")).toBeVisible();
+      await expectAccessible(page);
+    },
+  );
 
-  test("long read without activity names: the headings are there for screen readers only", async ({
-    page,
-    learner,
-  }) => {
-    await stubVimeo(page);
-    await signIn(page, learner);
-    const name = "Arbeitssicherheit im Büro: Grundlagen für alle Mitarbeitenden";
-    await page.goto(contentUrl(await myCourseId(page, name)));
-    const panel = page.locator(".activity-panel");
-    await expect(panel.getByRole("heading", { level: 1, name })).toBeVisible();
-    const headings = panel.locator("section.activity > h2");
-    await expect(headings).toContainText([
-      "Ergonomie am Bildschirmarbeitsplatz",
-      "Video: richtig sitzen",
-      "Brandschutz",
-      "Brände verhüten",
-      "Die stabile Seitenlage",
-    ]);
-    expect(await headings.count()).toBeGreaterThan(4);
-    for (const heading of await headings.all()) {
-      await expect(heading).toHaveClass(/visually-hidden/);
-      const box = (await heading.boundingBox())!;
-      expect(box.width).toBeLessThanOrEqual(1);
-      expect(box.height).toBeLessThanOrEqual(1);
-    }
-    // Still in the accessibility tree: each section is a region named by its hidden heading.
-    await expect(page.getByRole("heading", { level: 2, name: "Video: richtig sitzen", exact: true })).toHaveCount(1);
-    const video = page.getByRole("region", { name: "Video: richtig sitzen", exact: true });
-    await expect(video).toHaveCount(1);
-    await expect(video.locator(".lazy-iframe")).toHaveCount(1);
-    // No visible kind/status line under names that are not shown.
-    await expect(panel.getByText(/^(Text|Video|Module|External tool) · /)).toHaveCount(0);
-    await expect(
-      panel.getByText(/Die meisten Beschwerden lassen sich mit wenigen Handgriffen vermeiden/),
-    ).toBeVisible();
-    await expectAccessible(page);
-  });
+  test(
+    "long read without activity names: the headings are there for screen readers only",
+    { tag: "@js-only" },
+    async ({ page, learner }) => {
+      await stubVimeo(page);
+      await signIn(page, learner);
+      const name = "Arbeitssicherheit im Büro: Grundlagen für alle Mitarbeitenden";
+      await page.goto(contentUrl(await myCourseId(page, name)));
+      const panel = page.locator(".activity-panel");
+      await expect(panel.getByRole("heading", { level: 1, name })).toBeVisible();
+      const headings = panel.locator("section.activity > h2");
+      await expect(headings).toContainText([
+        "Ergonomie am Bildschirmarbeitsplatz",
+        "Video: richtig sitzen",
+        "Brandschutz",
+        "Brände verhüten",
+        "Die stabile Seitenlage",
+      ]);
+      expect(await headings.count()).toBeGreaterThan(4);
+      for (const heading of await headings.all()) {
+        await expect(heading).toHaveClass(/visually-hidden/);
+        const box = (await heading.boundingBox())!;
+        expect(box.width).toBeLessThanOrEqual(1);
+        expect(box.height).toBeLessThanOrEqual(1);
+      }
+      // Still in the accessibility tree: each section is a region named by its hidden heading.
+      await expect(page.getByRole("heading", { level: 2, name: "Video: richtig sitzen", exact: true })).toHaveCount(1);
+      const video = page.getByRole("region", { name: "Video: richtig sitzen", exact: true });
+      await expect(video).toHaveCount(1);
+      await expect(video.locator(".lazy-iframe")).toHaveCount(1);
+      // No visible kind/status line under names that are not shown.
+      await expect(panel.getByText(/^(Text|Video|Module|External tool) · /)).toHaveCount(0);
+      await expect(
+        panel.getByText(/Die meisten Beschwerden lassen sich mit wenigen Handgriffen vermeiden/),
+      ).toBeVisible();
+      await expectAccessible(page);
+    },
+  );
 
   test("in Arabic the viewer is right-to-left with the table of contents on the right", async ({
     page,

@@ -100,106 +100,108 @@ async function optionValue(page: Page, section: string, option: string): Promise
 const query = (page: Page) => new URL(page.url()).searchParams;
 
 test.describe("My courses", () => {
-  test("lists ada's courses as a card grid with count, link targets, footers, progress and cover fallback", async ({
-    page,
-    jsEnabled,
-    learner,
-  }) => {
-    await openMyCourses(page, learner, jsEnabled);
-    await expect(page).toHaveURL(/\/learn\/courses$/);
-    await expect(page).toHaveTitle(/My courses/);
-    // Exactly hers: no other test adds to this learner's list.
-    await expect(titles(page)).toHaveText(ADA_COURSES);
-    // Hidden: an archived course, and a ready course whose root activity is archived.
-    await expect(card(page, "COBOL Maintenance (retired)")).toHaveCount(0);
-    await expect(card(page, "Negotiation Masterclass")).toHaveCount(0);
-    // Count text matches the cards (fewer than a page of 25).
-    const n = await cards(page).count();
-    expect(n).toBeGreaterThanOrEqual(ADA_COURSES.length);
-    expect(n).toBeLessThanOrEqual(24); // one page (PAGE_SIZE = 24)
-    await expect(countText(page)).toHaveText(`${n} courses`);
-    // A grid: the first two cards sit side by side in the first row (measured once the stylesheet applies).
-    await expect(page.locator(".card-grid")).toHaveCSS("display", "grid");
-    const [a, b] = [await cards(page).nth(0).boundingBox(), await cards(page).nth(1).boundingBox()];
-    expect(Math.abs(a!.y - b!.y)).toBeLessThan(1);
-    expect(b!.x).toBeGreaterThan(a!.x + a!.width - 1);
+  test(
+    "lists ada's courses as a card grid with count, link targets, footers, progress and cover fallback",
+    { tag: "@js-only" },
+    async ({ page, jsEnabled, learner }) => {
+      await openMyCourses(page, learner, jsEnabled);
+      await expect(page).toHaveURL(/\/learn\/courses$/);
+      await expect(page).toHaveTitle(/My courses/);
+      // Exactly hers: no other test adds to this learner's list.
+      await expect(titles(page)).toHaveText(ADA_COURSES);
+      // Hidden: an archived course, and a ready course whose root activity is archived.
+      await expect(card(page, "COBOL Maintenance (retired)")).toHaveCount(0);
+      await expect(card(page, "Negotiation Masterclass")).toHaveCount(0);
+      // Count text matches the cards (fewer than a page of 25).
+      const n = await cards(page).count();
+      expect(n).toBeGreaterThanOrEqual(ADA_COURSES.length);
+      expect(n).toBeLessThanOrEqual(24); // one page (PAGE_SIZE = 24)
+      await expect(countText(page)).toHaveText(`${n} courses`);
+      // A grid: the first two cards sit side by side in the first row (measured once the stylesheet applies).
+      await expect(page.locator(".card-grid")).toHaveCSS("display", "grid");
+      const [a, b] = [await cards(page).nth(0).boundingBox(), await cards(page).nth(1).boundingBox()];
+      expect(Math.abs(a!.y - b!.y)).toBeLessThan(1);
+      expect(b!.x).toBeGreaterThan(a!.x + a!.width - 1);
 
-    // Spec 4.11 link targets: in progress → content viewer; finished → the course; otherwise → course and access.
-    const python = card(page, "Python for Data Analysis");
-    const pythonId = await courseId(python);
-    await expect(python.getByRole("link", { name: "Python for Data Analysis" })).toHaveAttribute(
-      "href",
-      `/learn/courses/${pythonId}/view/content`,
-    );
-    const sql = card(page, "SQL Fundamentals");
-    const sqlId = await courseId(sql);
-    await expect(sql.getByRole("link")).toHaveAttribute("href", `/learn/courses/${sqlId}`);
-    for (const name of [
-      "Information Security Awareness 2026",
-      "Spanish Conversation Club",
-      "Data Visualisation with D3.js",
-      "Secure Coding Practices",
-    ]) {
-      const c = card(page, name);
-      const id = await courseId(c);
-      const href = await c.getByRole("link").getAttribute("href");
-      expect(href, name).toMatch(new RegExp(`^/learn/courses/${id}/${UUID}$`));
-      expect(href!.split("/").at(-1), `${name}: the access id is not the course id`).not.toBe(id);
-    }
+      // Spec 4.11 link targets: in progress → content viewer; finished → the course; otherwise → course and access.
+      const python = card(page, "Python for Data Analysis");
+      const pythonId = await courseId(python);
+      await expect(python.getByRole("link", { name: "Python for Data Analysis" })).toHaveAttribute(
+        "href",
+        `/learn/courses/${pythonId}/view/content`,
+      );
+      const sql = card(page, "SQL Fundamentals");
+      const sqlId = await courseId(sql);
+      await expect(sql.getByRole("link")).toHaveAttribute("href", `/learn/courses/${sqlId}`);
+      for (const name of [
+        "Information Security Awareness 2026",
+        "Spanish Conversation Club",
+        "Data Visualisation with D3.js",
+        "Secure Coding Practices",
+      ]) {
+        const c = card(page, name);
+        const id = await courseId(c);
+        const href = await c.getByRole("link").getAttribute("href");
+        expect(href, name).toMatch(new RegExp(`^/learn/courses/${id}/${UUID}$`));
+        expect(href!.split("/").at(-1), `${name}: the access id is not the course id`).not.toBe(id);
+      }
 
-    // Spec 4.11 footers and spec 5 progress (percent of a bar clamped to 0..1).
-    const footer = (name: string) => card(page, name).locator(".course-card__footer");
-    const progress = (name: string) => card(page, name).getByRole("progressbar", { name: "Progress" });
-    const percent = async (name: string) =>
-      Number(await progress(name).evaluate((el) => (el as HTMLProgressElement).value));
-    await expect(footer("Python for Data Analysis")).toHaveText(new RegExp(`^Started ${DATE} · 35% done$`));
-    expect(await percent("Python for Data Analysis")).toBe(35);
-    await expect(footer("Arbeitssicherheit im Büro: Grundlagen für alle Mitarbeitenden")).toHaveText(
-      new RegExp(`^Started ${DATE} · 80% done$`),
-    );
-    expect(await percent("Arbeitssicherheit im Büro: Grundlagen für alle Mitarbeitenden")).toBe(80);
-    await expect(footer("Capstone Project: Analytics Portfolio")).toHaveText(
-      new RegExp(`^Submitted ${DATE} · 100% done$`),
-    );
-    await expect(footer("Information Security Awareness 2026")).toHaveText(new RegExp(`^Due ${DATE}$`));
-    expect(await percent("Information Security Awareness 2026")).toBe(0);
-    await expect(footer("Spanish Conversation Club")).toHaveText(new RegExp(`^Available from ${DATE}$`));
-    expect(await percent("Spanish Conversation Club")).toBe(0);
-    // Neither date: "Not started".
-    await expect(footer("Git Workflows for Teams")).toHaveText("Not started");
-    expect(await percent("Git Workflows for Teams")).toBe(0);
-    await expect(footer("SQL Fundamentals")).toHaveText(new RegExp(`^Completed ${DATE}$`));
-    expect(await percent("SQL Fundamentals")).toBe(100);
-    await expect(card(page, "Information Security Awareness 2026").locator(".tag--mandatory")).toHaveText("Mandatory");
+      // Spec 4.11 footers and spec 5 progress (percent of a bar clamped to 0..1).
+      const footer = (name: string) => card(page, name).locator(".course-card__footer");
+      const progress = (name: string) => card(page, name).getByRole("progressbar", { name: "Progress" });
+      const percent = async (name: string) =>
+        Number(await progress(name).evaluate((el) => (el as HTMLProgressElement).value));
+      await expect(footer("Python for Data Analysis")).toHaveText(new RegExp(`^Started ${DATE} · 35% done$`));
+      expect(await percent("Python for Data Analysis")).toBe(35);
+      await expect(footer("Arbeitssicherheit im Büro: Grundlagen für alle Mitarbeitenden")).toHaveText(
+        new RegExp(`^Started ${DATE} · 80% done$`),
+      );
+      expect(await percent("Arbeitssicherheit im Büro: Grundlagen für alle Mitarbeitenden")).toBe(80);
+      await expect(footer("Capstone Project: Analytics Portfolio")).toHaveText(
+        new RegExp(`^Submitted ${DATE} · 100% done$`),
+      );
+      await expect(footer("Information Security Awareness 2026")).toHaveText(new RegExp(`^Due ${DATE}$`));
+      expect(await percent("Information Security Awareness 2026")).toBe(0);
+      await expect(footer("Spanish Conversation Club")).toHaveText(new RegExp(`^Available from ${DATE}$`));
+      expect(await percent("Spanish Conversation Club")).toBe(0);
+      // Neither date: "Not started".
+      await expect(footer("Git Workflows for Teams")).toHaveText("Not started");
+      expect(await percent("Git Workflows for Teams")).toBe(0);
+      await expect(footer("SQL Fundamentals")).toHaveText(new RegExp(`^Completed ${DATE}$`));
+      expect(await percent("SQL Fundamentals")).toBe(100);
+      await expect(card(page, "Information Security Awareness 2026").locator(".tag--mandatory")).toHaveText(
+        "Mandatory",
+      );
 
-    // A course with a cover shows its image; one without gets a fallback colour.
-    await expect(python.locator("img.course-card__cover")).toHaveAttribute(
-      "src",
-      /\/learn\/covers\/python-basics\.svg$/,
-    );
-    const fallbacks = [
-      "rgb(31, 95, 168)",
-      "rgb(46, 125, 50)",
-      "rgb(142, 36, 170)",
-      "rgb(198, 40, 40)",
-      "rgb(0, 105, 92)",
-      "rgb(168, 75, 0)",
-      "rgb(69, 90, 100)",
-    ];
-    const dataViz = card(page, "Data Visualisation with D3.js").locator(".course-card__cover");
-    await expect(dataViz).not.toHaveJSProperty("tagName", "IMG");
-    expect(fallbacks).toContain(await dataViz.evaluate((el) => getComputedStyle(el).backgroundColor));
-    // Cycled by card index: the first card of a list without a cover gets the first colour.
-    await page.goto("/learn/courses?keyword=git");
-    await expect(titles(page)).toHaveText(["Git Workflows for Teams"]);
-    const git = card(page, "Git Workflows for Teams").locator(".course-card__cover");
-    await expect(git).toHaveCSS("background-color", fallbacks[0]);
-    await expect(git.locator(".course-card__initials")).toHaveText(/^gi$/i);
+      // A course with a cover shows its image; one without gets a fallback colour.
+      await expect(python.locator("img.course-card__cover")).toHaveAttribute(
+        "src",
+        /\/learn\/covers\/python-basics\.svg$/,
+      );
+      const fallbacks = [
+        "rgb(31, 95, 168)",
+        "rgb(46, 125, 50)",
+        "rgb(142, 36, 170)",
+        "rgb(198, 40, 40)",
+        "rgb(0, 105, 92)",
+        "rgb(168, 75, 0)",
+        "rgb(69, 90, 100)",
+      ];
+      const dataViz = card(page, "Data Visualisation with D3.js").locator(".course-card__cover");
+      await expect(dataViz).not.toHaveJSProperty("tagName", "IMG");
+      expect(fallbacks).toContain(await dataViz.evaluate((el) => getComputedStyle(el).backgroundColor));
+      // Cycled by card index: the first card of a list without a cover gets the first colour.
+      await page.goto("/learn/courses?keyword=git");
+      await expect(titles(page)).toHaveText(["Git Workflows for Teams"]);
+      const git = card(page, "Git Workflows for Teams").locator(".course-card__cover");
+      await expect(git).toHaveCSS("background-color", fallbacks[0]);
+      await expect(git.locator(".course-card__initials")).toHaveText(/^gi$/i);
 
-    // The id in a card's link is the course's: following it opens that course.
-    await page.goto(`/learn/courses/${sqlId}`);
-    await expect(page.getByRole("heading", { level: 1, name: "SQL Fundamentals" })).toBeVisible();
-  });
+      // The id in a card's link is the course's: following it opens that course.
+      await page.goto(`/learn/courses/${sqlId}`);
+      await expect(page.getByRole("heading", { level: 1, name: "SQL Fundamentals" })).toBeVisible();
+    },
+  );
 
   test("search narrows the list and mirrors the lowercased, left-trimmed text to keyword", async ({
     page,
@@ -582,13 +584,17 @@ test.describe("My courses", () => {
     await expect(titles(page)).toContainText(ADA_COURSES);
   });
 
-  test("with fewer courses than fit on a page there is no pagination", async ({ page, jsEnabled, learner }) => {
-    await openMyCourses(page, learner, jsEnabled);
-    await expect(titles(page)).toContainText(ADA_COURSES);
-    // A page holds 24 cards (app/common/constants.ts); the catalog tests cover the page links.
-    expect(await cards(page).count()).toBeLessThanOrEqual(24);
-    await expect(page.getByRole("navigation", { name: "Pages" })).toHaveCount(0);
-  });
+  test(
+    "with fewer courses than fit on a page there is no pagination",
+    { tag: "@js-only" },
+    async ({ page, jsEnabled, learner }) => {
+      await openMyCourses(page, learner, jsEnabled);
+      await expect(titles(page)).toContainText(ADA_COURSES);
+      // A page holds 24 cards (app/common/constants.ts); the catalog tests cover the page links.
+      expect(await cards(page).count()).toBeLessThanOrEqual(24);
+      await expect(page.getByRole("navigation", { name: "Pages" })).toHaveCount(0);
+    },
+  );
 
   test("card and chip links: with JavaScript in the app (prefetch on hover, no reload), without it plain links", async ({
     page,
@@ -644,7 +650,7 @@ test.describe("My courses", () => {
     if (jsEnabled) expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
   });
 
-  test("My courses is accessible", async ({ page, jsEnabled, learner }) => {
+  test("My courses is accessible", { tag: "@js-only" }, async ({ page, jsEnabled, learner }) => {
     await openMyCourses(page, learner, jsEnabled);
     await expect(titles(page)).toContainText(ADA_COURSES);
     await expectAccessible(page);

@@ -86,17 +86,21 @@ test.describe("dashboard of a learner like ada", () => {
     await expectAccessible(page);
   });
 
-  test("continue learning opens the course where the learner left off", async ({ page, learner }) => {
-    await openDashboard(page, learner);
-    await page
-      .getByRole("region", { name: /^Continue learning/ })
-      .getByRole("link", { name: "Python for Data Analysis" })
-      .click();
-    await expect(page).toHaveURL(/\/learn\/courses\/[0-9a-f-]{36}\/view\/content/);
-    await expect(page.getByRole("navigation", { name: "Table of contents" })).toBeVisible();
-  });
+  test(
+    "continue learning opens the course where the learner left off",
+    { tag: "@js-only" },
+    async ({ page, learner }) => {
+      await openDashboard(page, learner);
+      await page
+        .getByRole("region", { name: /^Continue learning/ })
+        .getByRole("link", { name: "Python for Data Analysis" })
+        .click();
+      await expect(page).toHaveURL(/\/learn\/courses\/[0-9a-f-]{36}\/view\/content/);
+      await expect(page.getByRole("navigation", { name: "Table of contents" })).toBeVisible();
+    },
+  );
 
-  test("an upcoming event opens its activity", async ({ page, learner }) => {
+  test("an upcoming event opens its activity", { tag: "@js-only" }, async ({ page, learner }) => {
     await openDashboard(page, learner);
     await page
       .getByRole("region", { name: /^Upcoming events/ })
@@ -171,7 +175,7 @@ test.describe("dashboard of a learner like ada", () => {
   });
 });
 
-test("a new learner sees every section's empty state", async ({ page, learner }) => {
+test("a new learner sees every section's empty state", { tag: "@js-only" }, async ({ page, learner }) => {
   await openDashboard(page, learner);
   for (const text of [
     "No course in progress.",

@@ -37,37 +37,44 @@ async function fromDashboard(page: Page, learner: Learner) {
 
 const section = (page: Page, name: string) => page.getByRole("region", { name: new RegExp(`^${name}`) });
 
-test("the course chat with its messages is one click away (the header's unread badge), its announcements two", async ({
-  page,
-  learner,
-}) => {
-  const d = await fromDashboard(page, learner);
-  // Every page's header counts the unread messages of her courses and leads to the newest one's channel.
-  await d.click(page.getByRole("link", { name: /^Unread messages: \d+$/ }));
-  await expect(page).toHaveURL(/\/learn\/courses\/[0-9a-f-]{36}\/view\/notifications\?channel=chat$/);
-  await expect(page.getByRole("heading", { level: 2, name: "Course chat" })).toBeVisible();
-  const messages = page.locator(".chat__message");
-  await expect(messages.filter({ hasText: "Katherine Johnson" }).first()).toContainText(
-    "read the started_at column as dates",
-  );
-  await expect(messages.filter({ hasText: "Grace Hopper" }).first()).toContainText("parse_dates");
-  await expectAccessible(page);
+test(
+  "the course chat with its messages is one click away (the header's unread badge), its announcements two",
+  { tag: "@js-only" },
+  async ({ page, learner }) => {
+    const d = await fromDashboard(page, learner);
+    // Every page's header counts the unread messages of her courses and leads to the newest one's channel.
+    await d.click(page.getByRole("link", { name: /^Unread messages: \d+$/ }));
+    await expect(page).toHaveURL(/\/learn\/courses\/[0-9a-f-]{36}\/view\/notifications\?channel=chat$/);
+    await expect(page.getByRole("heading", { level: 2, name: "Course chat" })).toBeVisible();
+    const messages = page.locator(".chat__message");
+    await expect(messages.filter({ hasText: "Katherine Johnson" }).first()).toContainText(
+      "read the started_at column as dates",
+    );
+    await expect(messages.filter({ hasText: "Grace Hopper" }).first()).toContainText("parse_dates");
+    await expectAccessible(page);
 
-  await d.click(page.getByRole("link", { name: /^Announcements/ }));
-  await expect(page.getByRole("heading", { level: 2, name: "Announcements" })).toBeVisible();
-  await expect(page.getByText("The team assignment in Module 6 is open")).toBeVisible();
-  expect(d.clicks()).toBeLessThanOrEqual(2);
-});
+    await d.click(page.getByRole("link", { name: /^Announcements/ }));
+    await expect(page.getByRole("heading", { level: 2, name: "Announcements" })).toBeVisible();
+    await expect(page.getByText("The team assignment in Module 6 is open")).toBeVisible();
+    expect(d.clicks()).toBeLessThanOrEqual(2);
+  },
+);
 
-test("the course's Notifications are two clicks away through Continue learning", async ({ page, learner }) => {
-  const d = await fromDashboard(page, learner);
-  await d.click(section(page, "Continue learning").getByRole("link", { name: PYTHON }));
-  await expect(page).toHaveURL(/\/view\/content\?activityPathId=/);
-  await d.click(page.getByRole("navigation", { name: "Course sections" }).getByRole("link", { name: "Notifications" }));
-  await expect(page.getByRole("heading", { level: 1, name: "Notifications" })).toBeVisible();
-  await expect(page.getByText("Welcome to Python for Data Analysis! Work through the modules")).toBeVisible();
-  expect(d.clicks()).toBe(2);
-});
+test(
+  "the course's Notifications are two clicks away through Continue learning",
+  { tag: "@js-only" },
+  async ({ page, learner }) => {
+    const d = await fromDashboard(page, learner);
+    await d.click(section(page, "Continue learning").getByRole("link", { name: PYTHON }));
+    await expect(page).toHaveURL(/\/view\/content\?activityPathId=/);
+    await d.click(
+      page.getByRole("navigation", { name: "Course sections" }).getByRole("link", { name: "Notifications" }),
+    );
+    await expect(page.getByRole("heading", { level: 1, name: "Notifications" })).toBeVisible();
+    await expect(page.getByText("Welcome to Python for Data Analysis! Work through the modules")).toBeVisible();
+    expect(d.clicks()).toBe(2);
+  },
+);
 
 test("the SCORM course she started is one click away and resumes where she left it", async ({
   page,
@@ -97,48 +104,59 @@ test("the SCORM course she started is one click away and resumes where she left 
   expect(d.clicks()).toBe(1);
 });
 
-test("the AI tutor is one click away, open on the course she continues", async ({ page, learner }) => {
-  const d = await fromDashboard(page, learner);
-  await d.click(section(page, "Continue learning").getByRole("link", { name: PYTHON }));
-  const widget = page.getByRole("region", { name: "AI tutor" });
-  await expect(widget.locator("details")).toHaveAttribute("open", "");
-  await expect(widget.getByLabel("Your question")).toBeVisible();
-  await expect(widget.getByRole("link", { name: "Open the tutor on its own page" })).toBeVisible();
-  expect(d.clicks()).toBe(1);
-});
+test(
+  "the AI tutor is one click away, open on the course she continues",
+  { tag: "@js-only" },
+  async ({ page, learner }) => {
+    const d = await fromDashboard(page, learner);
+    await d.click(section(page, "Continue learning").getByRole("link", { name: PYTHON }));
+    const widget = page.getByRole("region", { name: "AI tutor" });
+    await expect(widget.locator("details")).toHaveAttribute("open", "");
+    await expect(widget.getByLabel("Your question")).toBeVisible();
+    await expect(widget.getByRole("link", { name: "Open the tutor on its own page" })).toBeVisible();
+    expect(d.clicks()).toBe(1);
+  },
+);
 
-test("the team activity is two clicks away: the course, then its entry in the table of contents", async ({
-  page,
-  learner,
-}) => {
-  const d = await fromDashboard(page, learner);
-  await d.click(section(page, "Continue learning").getByRole("link", { name: PYTHON }));
-  await expect(page).toHaveURL(/\/view\/content\?activityPathId=/);
-  await d.click(
-    page
-      .getByRole("navigation", { name: "Table of contents" })
-      .getByRole("link", { name: /Team assignment: review a chart together/ }),
-  );
-  await expect(page.getByRole("heading", { level: 1, name: "Team assignment: review a chart together" })).toBeVisible();
-  await expect(page.getByRole("region", { name: /^Team: Team Pandas$/ })).toContainText(
-    "You work on this activity with Team Pandas",
-  );
-  expect(d.clicks()).toBe(2);
-});
+test(
+  "the team activity is two clicks away: the course, then its entry in the table of contents",
+  { tag: "@js-only" },
+  async ({ page, learner }) => {
+    const d = await fromDashboard(page, learner);
+    await d.click(section(page, "Continue learning").getByRole("link", { name: PYTHON }));
+    await expect(page).toHaveURL(/\/view\/content\?activityPathId=/);
+    await d.click(
+      page
+        .getByRole("navigation", { name: "Table of contents" })
+        .getByRole("link", { name: /Team assignment: review a chart together/ }),
+    );
+    await expect(
+      page.getByRole("heading", { level: 1, name: "Team assignment: review a chart together" }),
+    ).toBeVisible();
+    await expect(page.getByRole("region", { name: /^Team: Team Pandas$/ })).toContainText(
+      "You work on this activity with Team Pandas",
+    );
+    expect(d.clicks()).toBe(2);
+  },
+);
 
-test("a certificate is two clicks away: its number on the dashboard, then its preview", async ({ page, learner }) => {
-  const d = await fromDashboard(page, learner);
-  const link = section(page, "Recent results and certificates").getByRole("link", {
-    name: /^Certificate LA(-[0-9A-Z]{4}){4}/,
-  });
-  const number = /LA(-[0-9A-Z]{4}){4}/.exec((await link.textContent()) ?? "")![0];
-  await d.click(link);
-  await expect(page).toHaveURL(/\/learn\/courses\/[0-9a-f-]{36}#certificates-title$/);
-  await d.click(page.getByRole("region", { name: "Certificates" }).getByRole("link", { name: number }));
-  await expect(page).toHaveURL(new RegExp(`/certificate/${number}$`));
-  await expect(page.getByRole("heading", { level: 1, name: "SQL Fundamentals Certificate" })).toBeVisible();
-  expect(d.clicks()).toBe(2);
-});
+test(
+  "a certificate is two clicks away: its number on the dashboard, then its preview",
+  { tag: "@js-only" },
+  async ({ page, learner }) => {
+    const d = await fromDashboard(page, learner);
+    const link = section(page, "Recent results and certificates").getByRole("link", {
+      name: /^Certificate LA(-[0-9A-Z]{4}){4}/,
+    });
+    const number = /LA(-[0-9A-Z]{4}){4}/.exec((await link.textContent()) ?? "")![0];
+    await d.click(link);
+    await expect(page).toHaveURL(/\/learn\/courses\/[0-9a-f-]{36}#certificates-title$/);
+    await d.click(page.getByRole("region", { name: "Certificates" }).getByRole("link", { name: number }));
+    await expect(page).toHaveURL(new RegExp(`/certificate/${number}$`));
+    await expect(page.getByRole("heading", { level: 1, name: "SQL Fundamentals Certificate" })).toBeVisible();
+    expect(d.clicks()).toBe(2);
+  },
+);
 
 test("a reinforcement question waiting for her is on the dashboard: answered in two clicks", async ({
   page,

@@ -74,7 +74,7 @@ test.describe("breadcrumbs and the user menu (spec 1, 2.2)", () => {
     await expect(crumbs(page)).toHaveText(["Catalog", "SQL Fundamentals"]);
   });
 
-  test("the user menu's admin entry leads to ADMIN_URL", async ({ page, newLearner }) => {
+  test("the user menu's admin entry leads to ADMIN_URL", { tag: "@js-only" }, async ({ page, newLearner }) => {
     const learner = await newLearner({ like: "grace" });
     await login(page, learner);
     await page.locator("details.user-menu > summary").click();
@@ -146,20 +146,21 @@ test.describe("course details of spec 3 in the viewer", () => {
     await expect(page.locator(".activity-panel h1")).toBeVisible();
   }
 
-  test("a course without mobile support says so on mobile widths only (supportMobileView)", async ({
-    page,
-    learner,
-  }) => {
-    await login(page, learner, "/learn/courses");
-    await openContent(page, "Quarterly Learning Survey");
-    const notice = page.getByRole("note").filter({ hasText: "not made for small screens" });
-    await expect(notice).toBeHidden();
-    await page.setViewportSize({ width: 800, height: 900 });
-    await expect(notice).toBeVisible();
-    // A course that supports mobile widths has no such notice.
-    await openContent(page, "Git Workflows for Teams");
-    await expect(page.getByRole("note").filter({ hasText: "not made for small screens" })).toHaveCount(0);
-  });
+  test(
+    "a course without mobile support says so on mobile widths only (supportMobileView)",
+    { tag: "@js-only" },
+    async ({ page, learner }) => {
+      await login(page, learner, "/learn/courses");
+      await openContent(page, "Quarterly Learning Survey");
+      const notice = page.getByRole("note").filter({ hasText: "not made for small screens" });
+      await expect(notice).toBeHidden();
+      await page.setViewportSize({ width: 800, height: 900 });
+      await expect(notice).toBeVisible();
+      // A course that supports mobile widths has no such notice.
+      await openContent(page, "Git Workflows for Teams");
+      await expect(page.getByRole("note").filter({ hasText: "not made for small screens" })).toHaveCount(0);
+    },
+  );
 
   test("the viewer offers full screen where the course supports it (supportFullscreenView)", async ({
     page,

@@ -134,33 +134,41 @@ test.describe("certificates (spec 2.7, issue 12)", () => {
     await expect(page.getByRole("button", { name: "Link copied" })).toHaveCount(0);
   });
 
-  test("the expired certificate says so on its preview and its public page", async ({ page, learner }) => {
-    await login(page, learner);
-    const id = await courseId(page, "SQL Fundamentals");
-    await page.goto(`/learn/courses/${id}`);
-    const older = page.getByRole("region", { name: "Certificates" }).locator("tbody tr").nth(1);
-    await older.locator("a.certificates__number").click();
-    await expect(page.getByRole("status").filter({ hasText: "Expired certificate" })).toBeVisible();
-    await expect(fact(page, "Expiry date")).toContainText("(expired)");
-    const number = (await fact(page, "Certificate ID").textContent())!.trim();
-    await page.goto(`/learn/certificate/${number}`);
-    await expect(page.getByRole("status").filter({ hasText: "Expired certificate" })).toBeVisible();
-    // Also under /certificate/{number}, as the spec's route table lists it.
-    await page.goto(`/certificate/${number}`);
-    await expect(page).toHaveURL(new RegExp(`/learn/certificate/${number}$`));
-  });
+  test(
+    "the expired certificate says so on its preview and its public page",
+    { tag: "@js-only" },
+    async ({ page, learner }) => {
+      await login(page, learner);
+      const id = await courseId(page, "SQL Fundamentals");
+      await page.goto(`/learn/courses/${id}`);
+      const older = page.getByRole("region", { name: "Certificates" }).locator("tbody tr").nth(1);
+      await older.locator("a.certificates__number").click();
+      await expect(page.getByRole("status").filter({ hasText: "Expired certificate" })).toBeVisible();
+      await expect(fact(page, "Expiry date")).toContainText("(expired)");
+      const number = (await fact(page, "Certificate ID").textContent())!.trim();
+      await page.goto(`/learn/certificate/${number}`);
+      await expect(page.getByRole("status").filter({ hasText: "Expired certificate" })).toBeVisible();
+      // Also under /certificate/{number}, as the spec's route table lists it.
+      await page.goto(`/certificate/${number}`);
+      await expect(page).toHaveURL(new RegExp(`/learn/certificate/${number}$`));
+    },
+  );
 
-  test("another learner's certificate number is not found on the preview", async ({ page, learner, newLearner }) => {
-    const someone = await newLearner({ like: "ada" });
-    await login(page, someone);
-    const id = await courseId(page, "SQL Fundamentals");
-    await page.goto(`/learn/courses/${id}`);
-    const theirs = (await page.locator("a.certificates__number").first().textContent())!.trim();
-    await page.context().clearCookies();
-    await login(page, learner);
-    const response = await page.goto(`/learn/courses/${id}/certificate/${theirs}`);
-    expect(response?.status()).toBe(404);
-  });
+  test(
+    "another learner's certificate number is not found on the preview",
+    { tag: "@js-only" },
+    async ({ page, learner, newLearner }) => {
+      const someone = await newLearner({ like: "ada" });
+      await login(page, someone);
+      const id = await courseId(page, "SQL Fundamentals");
+      await page.goto(`/learn/courses/${id}`);
+      const theirs = (await page.locator("a.certificates__number").first().textContent())!.trim();
+      await page.context().clearCookies();
+      await login(page, learner);
+      const response = await page.goto(`/learn/courses/${id}/certificate/${theirs}`);
+      expect(response?.status()).toBe(404);
+    },
+  );
 
   test("Arabic: the preview is laid out right to left", async ({ page, learner }) => {
     await login(page, learner);
@@ -217,52 +225,56 @@ test.describe("the e-mail answer page (spec 2.8, 4.10)", () => {
     await expect(page.getByText("That's correct!")).toBeVisible({ timeout: 15_000 });
   });
 
-  test("a link without both parts is invalid; an unknown or another learner's workflow is not found, with a way home", async ({
-    page,
-    learner,
-    newLearner,
-  }) => {
-    await login(page, learner);
-    let response = await page.goto(`/learn/email-response-callback?workflowId=${learner.reinforcement[0].id}`);
-    expect(response?.status()).toBe(400);
-    await expect(page.getByRole("heading", { name: "This link is incomplete" })).toBeVisible();
-    const someone = await newLearner({ like: "ada" });
-    response = await page.goto(`/learn/email-response-callback?answer=a&workflowId=${someone.reinforcement[0].id}`);
-    expect(response?.status()).toBe(404);
-    await expect(page.getByRole("heading", { name: "Workflow not found" })).toBeVisible();
-    await expectAccessible(page);
-    await page.getByRole("link", { name: "Go to the start page" }).click();
-    await expect(page).toHaveURL(/\/learn(\/courses)?$/);
-  });
+  test(
+    "a link without both parts is invalid; an unknown or another learner's workflow is not found, with a way home",
+    { tag: "@js-only" },
+    async ({ page, learner, newLearner }) => {
+      await login(page, learner);
+      let response = await page.goto(`/learn/email-response-callback?workflowId=${learner.reinforcement[0].id}`);
+      expect(response?.status()).toBe(400);
+      await expect(page.getByRole("heading", { name: "This link is incomplete" })).toBeVisible();
+      const someone = await newLearner({ like: "ada" });
+      response = await page.goto(`/learn/email-response-callback?answer=a&workflowId=${someone.reinforcement[0].id}`);
+      expect(response?.status()).toBe(404);
+      await expect(page.getByRole("heading", { name: "Workflow not found" })).toBeVisible();
+      await expectAccessible(page);
+      await page.getByRole("link", { name: "Go to the start page" }).click();
+      await expect(page).toHaveURL(/\/learn(\/courses)?$/);
+    },
+  );
 });
 
 test.describe("the profile (spec 2.9)", () => {
-  test("from the user menu: personal info, units, the mini-group of four", async ({ page, learner }) => {
-    await login(page, learner);
-    await page.locator("details.user-menu summary").click();
-    await page.getByRole("link", { name: "Profile" }).click();
-    await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
-    await expect(page.getByRole("link", { name: "Personal info" })).toHaveAttribute("aria-current", "page");
-    await expect(fact(page, "E-mail")).toHaveText(learner.email);
-    await expect(fact(page, "Role")).toHaveText("Learner");
-    await expect(fact(page, "Organization")).toHaveText("Demo tenant");
-    await expect(page.getByRole("region", { name: "Units" }).getByRole("listitem")).toHaveText([
-      "Engineering Primary unit",
-    ]);
-    const members = page.getByRole("table", { name: "Members of your mini-group" });
-    await expect(members.getByRole("columnheader")).toHaveText([
-      "First name",
-      "Middle name",
-      "Last name",
-      "E-mail",
-      "Primary unit",
-    ]);
-    await expect(members.locator("tbody tr")).toHaveCount(4);
-    await expect(
-      members.getByRole("row", { name: /Katherine Coleman Johnson katherine@example.com Research/ }),
-    ).toBeVisible();
-    await expectAccessible(page);
-  });
+  test(
+    "from the user menu: personal info, units, the mini-group of four",
+    { tag: "@js-only" },
+    async ({ page, learner }) => {
+      await login(page, learner);
+      await page.locator("details.user-menu summary").click();
+      await page.getByRole("link", { name: "Profile" }).click();
+      await expect(page.getByRole("heading", { level: 1, name: "Your profile" })).toBeVisible();
+      await expect(page.getByRole("link", { name: "Personal info" })).toHaveAttribute("aria-current", "page");
+      await expect(fact(page, "E-mail")).toHaveText(learner.email);
+      await expect(fact(page, "Role")).toHaveText("Learner");
+      await expect(fact(page, "Organization")).toHaveText("Demo tenant");
+      await expect(page.getByRole("region", { name: "Units" }).getByRole("listitem")).toHaveText([
+        "Engineering Primary unit",
+      ]);
+      const members = page.getByRole("table", { name: "Members of your mini-group" });
+      await expect(members.getByRole("columnheader")).toHaveText([
+        "First name",
+        "Middle name",
+        "Last name",
+        "E-mail",
+        "Primary unit",
+      ]);
+      await expect(members.locator("tbody tr")).toHaveCount(4);
+      await expect(
+        members.getByRole("row", { name: /Katherine Coleman Johnson katherine@example.com Research/ }),
+      ).toBeVisible();
+      await expectAccessible(page);
+    },
+  );
 
   test("changing the time zone: dates on My courses and times on the course follow it, with the zone's name", async ({
     page,

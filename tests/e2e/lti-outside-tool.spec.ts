@@ -35,9 +35,10 @@ interface OutsideTool {
   launches: { user: string; resource: string; custom: Record<string, string>; roles: string[] }[];
 }
 
+// The compiled command `npm run lti:tool` runs, built with the test server (no transpiler).
 const repo = process.cwd();
 const cli = (args: string[]) =>
-  execFileSync(`${repo}/node_modules/.bin/tsx`, ["ops/cli.ts", "lti", ...args], {
+  execFileSync(process.execPath, ["build/node/ops-cli.js", "lti", ...args], {
     cwd: repo,
     env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, PORT: process.env.E2E_PORT ?? "3210" },
     encoding: "utf8",

@@ -192,41 +192,45 @@ test("an LTI 1.1 activity posts its signed form to the demo 1.1 tool, and replac
   await expect(page.locator(".activity-panel__meta").first()).toContainText("Completed");
 });
 
-test("the table of contents marks a proctored activity with an icon and its meaning", async ({ page, learner }) => {
-  await login(page, learner);
-  await page.goto(`/learn/courses?keyword=sql`);
-  const card = page
-    .locator(".card-grid > li.course-card")
-    .filter({ has: page.getByRole("heading", { name: "SQL Fundamentals", exact: true }) });
-  const href = await card.getByRole("link").first().getAttribute("href");
-  const id = new RegExp(`/learn/courses/(${UUID})`).exec(href ?? "")?.[1];
-  await page.goto(`/learn/courses/${id}/view/content`);
-  const toc = page.getByRole("navigation", { name: "Table of contents" });
-  const item = (name: string) =>
-    toc.getByRole("listitem").filter({ has: page.locator(".toc__name").getByText(name, { exact: true }) });
-  const mark = item("Final quiz").locator(".toc__proctored");
-  await expect(mark).toHaveAttribute("title", "Proctored activity: a proctor watches this sitting");
-  await expect(mark.locator(".visually-hidden")).toHaveText("Proctored activity: a proctor watches this sitting");
-  await expect(item("Practice: joins").locator(".toc__proctored")).toHaveCount(0);
-  await expectAccessible(page);
-});
+test(
+  "the table of contents marks a proctored activity with an icon and its meaning",
+  { tag: "@js-only" },
+  async ({ page, learner }) => {
+    await login(page, learner);
+    await page.goto(`/learn/courses?keyword=sql`);
+    const card = page
+      .locator(".card-grid > li.course-card")
+      .filter({ has: page.getByRole("heading", { name: "SQL Fundamentals", exact: true }) });
+    const href = await card.getByRole("link").first().getAttribute("href");
+    const id = new RegExp(`/learn/courses/(${UUID})`).exec(href ?? "")?.[1];
+    await page.goto(`/learn/courses/${id}/view/content`);
+    const toc = page.getByRole("navigation", { name: "Table of contents" });
+    const item = (name: string) =>
+      toc.getByRole("listitem").filter({ has: page.locator(".toc__name").getByText(name, { exact: true }) });
+    const mark = item("Final quiz").locator(".toc__proctored");
+    await expect(mark).toHaveAttribute("title", "Proctored activity: a proctor watches this sitting");
+    await expect(mark.locator(".visually-hidden")).toHaveText("Proctored activity: a proctor watches this sitting");
+    await expect(item("Practice: joins").locator(".toc__proctored")).toHaveCount(0);
+    await expectAccessible(page);
+  },
+);
 
-test("the platform publishes its JWKS, and refuses a garbled or unsigned authentication request", async ({
-  page,
-  learner,
-  request,
-}) => {
-  const jwks = await request.get("/api/lti/v1/jwks");
-  expect(jwks.status()).toBe(200);
-  const body = await jwks.json();
-  expect(body.keys[0]).toMatchObject({ kty: "RSA", alg: "RS256", use: "sig" });
-  expect(body.keys[0].d).toBeUndefined();
-  await login(page, learner);
-  const res = await page.goto(
-    "/learn/lti/authorize?scope=openid&response_type=id_token&response_mode=form_post&prompt=none&client_id=demo-lti13-client&redirect_uri=https%3A%2F%2Fevil.example%2F&login_hint=x&lti_message_hint=y&nonce=z",
-  );
-  expect(res?.status()).toBe(400);
-  await expect(page.getByRole("alert")).toHaveText(
-    "The tool could not be opened. Go back to the course and try again.",
-  );
-});
+test(
+  "the platform publishes its JWKS, and refuses a garbled or unsigned authentication request",
+  { tag: "@js-only" },
+  async ({ page, learner, request }) => {
+    const jwks = await request.get("/api/lti/v1/jwks");
+    expect(jwks.status()).toBe(200);
+    const body = await jwks.json();
+    expect(body.keys[0]).toMatchObject({ kty: "RSA", alg: "RS256", use: "sig" });
+    expect(body.keys[0].d).toBeUndefined();
+    await login(page, learner);
+    const res = await page.goto(
+      "/learn/lti/authorize?scope=openid&response_type=id_token&response_mode=form_post&prompt=none&client_id=demo-lti13-client&redirect_uri=https%3A%2F%2Fevil.example%2F&login_hint=x&lti_message_hint=y&nonce=z",
+    );
+    expect(res?.status()).toBe(400);
+    await expect(page.getByRole("alert")).toHaveText(
+      "The tool could not be opened. Go back to the course and try again.",
+    );
+  },
+);

@@ -84,9 +84,8 @@ async function offline(page: Page, on: boolean) {
   await page.context().setOffline(on);
 }
 
-test.describe("with JavaScript", () => {
-  test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "the service worker needs JavaScript");
-
+// The service worker needs JavaScript.
+test.describe("with JavaScript", { tag: "@js-only" }, () => {
   test("installable: the manifest is linked, named, standalone, with icons and theme colours; the worker adds no first-load script", async ({
     page,
     learner,
@@ -337,17 +336,21 @@ test.describe("with JavaScript", () => {
   });
 });
 
-test("without JavaScript the course page works and shows no offline control", async ({ page, learner, jsEnabled }) => {
-  test.skip(jsEnabled, "the JavaScript project checks the control itself");
-  await signIn(page, learner);
-  const courseId = await courseIdByName(page, PYTHON);
-  await page.goto(`/learn/courses/${courseId}`);
-  await expect(page.getByRole("heading", { level: 1, name: PYTHON })).toBeVisible();
-  await expect(page.getByRole("region", { name: "Offline reading" })).toHaveCount(0);
-  await expect(page.getByRole("button", { name: "Make available offline" })).toHaveCount(0);
-  await expect(page.getByText(/You are offline/)).toHaveCount(0);
-  // The content page: "Start activity" / "Mark as done" as ever, no queued note.
-  await page.goto(`/learn/courses/${courseId}/view/content`);
-  await expect(page.getByText(/Marked as done on this device/)).toBeHidden();
-  await expect(page.locator('link[rel="manifest"]')).toHaveAttribute("href", "/learn/manifest.webmanifest");
-});
+// The JavaScript project checks the control itself.
+test(
+  "without JavaScript the course page works and shows no offline control",
+  { tag: "@nojs-only" },
+  async ({ page, learner }) => {
+    await signIn(page, learner);
+    const courseId = await courseIdByName(page, PYTHON);
+    await page.goto(`/learn/courses/${courseId}`);
+    await expect(page.getByRole("heading", { level: 1, name: PYTHON })).toBeVisible();
+    await expect(page.getByRole("region", { name: "Offline reading" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Make available offline" })).toHaveCount(0);
+    await expect(page.getByText(/You are offline/)).toHaveCount(0);
+    // The content page: "Start activity" / "Mark as done" as ever, no queued note.
+    await page.goto(`/learn/courses/${courseId}/view/content`);
+    await expect(page.getByText(/Marked as done on this device/)).toBeHidden();
+    await expect(page.locator('link[rel="manifest"]')).toHaveAttribute("href", "/learn/manifest.webmanifest");
+  },
+);

@@ -90,7 +90,7 @@ test.describe("Open catalog", () => {
     await expect(titles(page)).toHaveText(["SQL Fundamentals"]);
   });
 
-  test("the open catalog is accessible", async ({ page }) => {
+  test("the open catalog is accessible", { tag: "@js-only" }, async ({ page }) => {
     await page.goto("/learn/open-catalog");
     await expect(titles(page)).toHaveText(PUBLIC_COURSES);
     await expectAccessible(page);
@@ -125,33 +125,37 @@ test.describe("Open catalog", () => {
     await expectAccessible(page);
   });
 
-  test("/learn/open-catalog/{id} and /{id}/view lead to the details; other paths are not found", async ({ page }) => {
-    const id = await publicId(page, "SQL Fundamentals");
-    for (const path of [`/learn/open-catalog/${id}`, `/learn/open-catalog/${id}/view`]) {
-      await page.goto(path);
-      await expect(page, path).toHaveURL(`/learn/open-catalog/${id}/view/details`);
-      await expect(page.getByRole("heading", { level: 1, name: "SQL Fundamentals" })).toBeVisible();
-    }
-    const response = await page.goto(`/learn/open-catalog/${id}/somewhere/else`);
-    expect(response?.status()).toBe(404);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page not found");
-  });
+  test(
+    "/learn/open-catalog/{id} and /{id}/view lead to the details; other paths are not found",
+    { tag: "@js-only" },
+    async ({ page }) => {
+      const id = await publicId(page, "SQL Fundamentals");
+      for (const path of [`/learn/open-catalog/${id}`, `/learn/open-catalog/${id}/view`]) {
+        await page.goto(path);
+        await expect(page, path).toHaveURL(`/learn/open-catalog/${id}/view/details`);
+        await expect(page.getByRole("heading", { level: 1, name: "SQL Fundamentals" })).toBeVisible();
+      }
+      const response = await page.goto(`/learn/open-catalog/${id}/somewhere/else`);
+      expect(response?.status()).toBe(404);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Page not found");
+    },
+  );
 
-  test("a course that is not public, or does not exist, is 'Course is not available'", async ({
-    page,
-    browser,
-    learner,
-  }) => {
-    const hidden = await catalogIdAs(learner, browser, "Git Workflows for Teams");
-    for (const id of [hidden, "00000000-0000-4000-8000-000000000000", "not-a-uuid"]) {
-      const response = await page.goto(`/learn/open-catalog/${id}/view/details`);
-      expect(response?.status(), id).toBe(404);
-      await expect(page.getByRole("heading", { level: 1 }), id).toHaveText("Course is not available");
-      await expect(page.getByText("Git Workflows for Teams")).toHaveCount(0);
-    }
-  });
+  test(
+    "a course that is not public, or does not exist, is 'Course is not available'",
+    { tag: "@js-only" },
+    async ({ page, browser, learner }) => {
+      const hidden = await catalogIdAs(learner, browser, "Git Workflows for Teams");
+      for (const id of [hidden, "00000000-0000-4000-8000-000000000000", "not-a-uuid"]) {
+        const response = await page.goto(`/learn/open-catalog/${id}/view/details`);
+        expect(response?.status(), id).toBe(404);
+        await expect(page.getByRole("heading", { level: 1 }), id).toHaveText("Course is not available");
+        await expect(page.getByText("Git Workflows for Teams")).toHaveCount(0);
+      }
+    },
+  );
 
-  test("/learn/catalog sends a visitor to the open catalog", async ({ page }) => {
+  test("/learn/catalog sends a visitor to the open catalog", { tag: "@js-only" }, async ({ page }) => {
     await page.goto("/learn/catalog");
     await expect(page).toHaveURL("/learn/open-catalog");
     await expect(page.getByRole("heading", { level: 1, name: "Course catalog" })).toBeVisible();

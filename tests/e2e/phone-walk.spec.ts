@@ -14,8 +14,12 @@ import { cachedWalk, measureOverflow, NOT_PAGES, ROUTE_IDS, settled, STOPS, type
  * opened it at each width: three times the page loads, for the same markup and styles). axe-core runs as a script: without
  * JavaScript its pages are opened in a second context that runs scripts but blocks the app's own (the
  * same markup, as `expectAccessible` does), and the overflow is measured on the page without JavaScript.
+ * Without JavaScript axe checks the English page only (decision 052): the Arabic page is the same
+ * markup in the other direction, and the JavaScript project checks both languages at both widths.
  */
 const LANGUAGES = ["en-US", "ar"] as const;
+/** The languages axe checks: both with JavaScript; without, the server's markup in English. */
+const axeLanguages = (jsEnabled: boolean): readonly string[] => (jsEnabled ? LANGUAGES : ["en-US"]);
 /** Widths of each language's pass: the two phones measured for overflow, 390 and 1280 px checked by axe. */
 const PASSES = [
   { width: 320, overflow: true, axe: false },
@@ -87,7 +91,7 @@ for (const stop of STOPS) {
             );
           if (overflow > 0) overflowing.push(`${pass.width} px ${lng}: +${overflow} px (${culprits.join(", ")})`);
         }
-        if (pass.axe) {
+        if (pass.axe && axeLanguages(jsEnabled).includes(lng)) {
           if (axeContext) {
             await axePage.setViewportSize({ width: pass.width, height: 800 });
             if (!axeOpened) await axePage.goto(url);

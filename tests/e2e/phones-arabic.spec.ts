@@ -6,7 +6,8 @@ import { test, expect, login, chooseLanguage, expectAccessible, type Learner } f
  * Issue 25: phones and Arabic — the browser's language through sign-in (item 3), course text in its own
  * direction (item 2), time zones a person can find (item 4), widgets that leave the lesson visible
  * (item 5), the calendar and the table of contents on a phone (item 6), axe's findings (item 7). The
- * sideways-overflow and axe walk of every route is phone-walk.spec.ts. JavaScript on and off (both projects).
+ * sideways-overflow and axe walk of every route is phone-walk.spec.ts. JavaScript on and off (both projects),
+ * but the tests tagged @js-only.
  */
 test.use({
   learnerRecipe: {
@@ -17,16 +18,6 @@ test.use({
     ],
   },
 });
-
-/** The page's address in a context with script (for axe) whose own scripts do not run, with the same cookies. */
-async function scriptless(page: Page): Promise<Page> {
-  const ctx = await page.context().browser()!.newContext({ viewport: page.viewportSize() });
-  await ctx.addCookies(await page.context().cookies());
-  const other = await ctx.newPage();
-  await other.route("**/*.js", (route) => route.abort());
-  await other.goto(page.url());
-  return other;
-}
 
 // Sign-ins, several widths and languages, and axe's four variants a test: more than the default 30 s.
 test.beforeEach(() => test.setTimeout(120_000));
@@ -61,19 +52,23 @@ test.describe("item 3: the browser's language, and one language through sign-in"
   test.describe("a browser set to Arabic", () => {
     test.use({ locale: "ar" });
 
-    test("gets Arabic before and after signing in, the portal's name translated", async ({ page, learner }) => {
-      await page.goto("/learn/open-catalog");
-      await expect(page.locator("html")).toHaveAttribute("lang", "ar");
-      await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
-      await page.goto("/oidc/login?redirectUrl=%2Flearn%2Fcourses");
-      await expect(page.locator("html")).toHaveAttribute("lang", "ar");
-      await expect(page.locator("header .portal")).toHaveText("بوابة التعلّم");
-      await signIn(page, learner);
-      await expect(page).toHaveURL(/\/learn\/courses/);
-      await expect(page.locator("html")).toHaveAttribute("lang", "ar");
-      await expect(page.locator(".header__brand")).toHaveText("بوابة التعلّم");
-      await expectAccessible(page);
-    });
+    test(
+      "gets Arabic before and after signing in, the portal's name translated",
+      { tag: "@js-only" },
+      async ({ page, learner }) => {
+        await page.goto("/learn/open-catalog");
+        await expect(page.locator("html")).toHaveAttribute("lang", "ar");
+        await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+        await page.goto("/oidc/login?redirectUrl=%2Flearn%2Fcourses");
+        await expect(page.locator("html")).toHaveAttribute("lang", "ar");
+        await expect(page.locator("header .portal")).toHaveText("بوابة التعلّم");
+        await signIn(page, learner);
+        await expect(page).toHaveURL(/\/learn\/courses/);
+        await expect(page.locator("html")).toHaveAttribute("lang", "ar");
+        await expect(page.locator(".header__brand")).toHaveText("بوابة التعلّم");
+        await expectAccessible(page);
+      },
+    );
   });
 
   test("a language chosen on the sign-in page carries into the app, and to the learner's other browsers", async ({
@@ -120,58 +115,58 @@ test.describe("item 3: the browser's language, and one language through sign-in"
 });
 
 test.describe("item 2: course text keeps its own language and direction", () => {
-  test("an English lesson in the Arabic app: left to right, its code too; an Arabic course in the English app: right to left", async ({
-    page,
-    learner,
-    baseURL,
-  }) => {
-    await login(page, learner);
-    const python = await myCourseId(page, "Python for Data Analysis");
-    const arabic = await myCourseId(page, "مقدمة في تعلم الآلة");
-    const lesson = await lessonUrl(page, python, "Reading CSV and Excel files");
-    const arabicLesson = await lessonUrl(page, arabic, "الانحدار والتصنيف");
+  test(
+    "an English lesson in the Arabic app: left to right, its code too; an Arabic course in the English app: right to left",
+    { tag: "@js-only" },
+    async ({ page, learner, baseURL }) => {
+      await login(page, learner);
+      const python = await myCourseId(page, "Python for Data Analysis");
+      const arabic = await myCourseId(page, "مقدمة في تعلم الآلة");
+      const lesson = await lessonUrl(page, python, "Reading CSV and Excel files");
+      const arabicLesson = await lessonUrl(page, arabic, "الانحدار والتصنيف");
 
-    // The Arabic course in the English app.
-    await page.goto(arabicLesson);
-    await expect(page.locator("html")).toHaveAttribute("dir", "ltr");
-    const arText = page.locator(".activity-text");
-    await expect(arText).toHaveAttribute("lang", "ar");
-    await expect(arText).toHaveAttribute("dir", "rtl");
-    await expect(page.getByRole("heading", { level: 1, name: "الانحدار والتصنيف" })).toHaveAttribute("dir", "rtl");
-    await expect(page.locator(".toc__name").first()).toHaveAttribute("dir", "rtl");
-    // Its code reads left to right inside the right-to-left text.
-    expect(await arText.locator("pre").evaluate((el) => getComputedStyle(el).direction)).toBe("ltr");
+      // The Arabic course in the English app.
+      await page.goto(arabicLesson);
+      await expect(page.locator("html")).toHaveAttribute("dir", "ltr");
+      const arText = page.locator(".activity-text");
+      await expect(arText).toHaveAttribute("lang", "ar");
+      await expect(arText).toHaveAttribute("dir", "rtl");
+      await expect(page.getByRole("heading", { level: 1, name: "الانحدار والتصنيف" })).toHaveAttribute("dir", "rtl");
+      await expect(page.locator(".toc__name").first()).toHaveAttribute("dir", "rtl");
+      // Its code reads left to right inside the right-to-left text.
+      expect(await arText.locator("pre").evaluate((el) => getComputedStyle(el).direction)).toBe("ltr");
 
-    // The English course in the Arabic app.
-    await chooseLanguage(page, baseURL!, "ar");
-    await page.goto(lesson);
-    await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
-    const text = page.locator(".activity-text");
-    await expect(text).toHaveAttribute("lang", "en");
-    await expect(text).toHaveAttribute("dir", "ltr");
-    expect(
-      await text
-        .locator("p")
-        .first()
-        .evaluate((el) => getComputedStyle(el).direction),
-    ).toBe("ltr");
-    expect(
-      await text
-        .locator("code")
-        .first()
-        .evaluate((el) => getComputedStyle(el).direction),
-    ).toBe("ltr");
-    await expect(page.getByRole("heading", { level: 1, name: "Reading CSV and Excel files" })).toHaveAttribute(
-      "lang",
-      "en",
-    );
-    // Course names on My courses carry their language.
-    await page.goto("/learn/courses?keyword=python");
-    await expect(page.locator(".course-card__title").first()).toHaveAttribute("lang", "en");
-    // A discussion post takes its direction from its own text.
-    await page.goto(await lessonUrl(page, python, /Discussion: share your first chart/));
-    await expect(page.locator(".discussion__body").first()).toHaveAttribute("dir", "auto");
-  });
+      // The English course in the Arabic app.
+      await chooseLanguage(page, baseURL!, "ar");
+      await page.goto(lesson);
+      await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+      const text = page.locator(".activity-text");
+      await expect(text).toHaveAttribute("lang", "en");
+      await expect(text).toHaveAttribute("dir", "ltr");
+      expect(
+        await text
+          .locator("p")
+          .first()
+          .evaluate((el) => getComputedStyle(el).direction),
+      ).toBe("ltr");
+      expect(
+        await text
+          .locator("code")
+          .first()
+          .evaluate((el) => getComputedStyle(el).direction),
+      ).toBe("ltr");
+      await expect(page.getByRole("heading", { level: 1, name: "Reading CSV and Excel files" })).toHaveAttribute(
+        "lang",
+        "en",
+      );
+      // Course names on My courses carry their language.
+      await page.goto("/learn/courses?keyword=python");
+      await expect(page.locator(".course-card__title").first()).toHaveAttribute("lang", "en");
+      // A discussion post takes its direction from its own text.
+      await page.goto(await lessonUrl(page, python, /Discussion: share your first chart/));
+      await expect(page.locator(".discussion__body").first()).toHaveAttribute("dir", "auto");
+    },
+  );
 });
 
 test.describe("item 4: time zones a person can find", () => {
@@ -209,109 +204,112 @@ test.describe("item 4: time zones a person can find", () => {
 });
 
 test.describe("item 5 and 6: widgets, the calendar and the table of contents on a phone", () => {
-  test("the tutor widget (expanded for this course) never covers the lesson, and shows its whole introduction", async ({
-    page,
-    learner,
-  }) => {
-    await login(page, learner);
-    const python = await myCourseId(page, "Python for Data Analysis");
-    const lab = await lessonUrl(page, python, /Lab: plotting ride patterns/);
-    for (const size of [
-      { width: 1280, height: 800 },
-      { width: 1600, height: 900 },
-      { width: 390, height: 844 },
-    ]) {
-      await page.setViewportSize(size);
-      await page.goto(lab);
-      const widget = page.getByRole("region", { name: "AI tutor" });
-      await expect(widget.locator("details")).toHaveAttribute("open", "");
-      const w = (await widget.boundingBox())!;
-      const a = (await page.locator(".activity-panel").boundingBox())!;
-      const overlaps = w.x < a.x + a.width && a.x < w.x + w.width && w.y < a.y + a.height && a.y < w.y + w.height;
-      expect(overlaps, `the widget over the activity at ${size.width} px`).toBe(false);
-      // Its whole introduction can be read: at the top of its panel, entirely in the window once scrolled to.
-      const intro = widget.getByText("Ask about this course. Answers quote the course's own content");
-      await intro.scrollIntoViewIfNeeded();
-      await expect(intro).toBeInViewport({ ratio: 1 });
-      expect(await widget.locator(".tutor-widget__panel").evaluate((el) => el.scrollTop)).toBe(0);
-    }
-  });
+  test(
+    "the tutor widget (expanded for this course) never covers the lesson, and shows its whole introduction",
+    { tag: "@js-only" },
+    async ({ page, learner }) => {
+      await login(page, learner);
+      const python = await myCourseId(page, "Python for Data Analysis");
+      const lab = await lessonUrl(page, python, /Lab: plotting ride patterns/);
+      for (const size of [
+        { width: 1280, height: 800 },
+        { width: 1600, height: 900 },
+        { width: 390, height: 844 },
+      ]) {
+        await page.setViewportSize(size);
+        await page.goto(lab);
+        const widget = page.getByRole("region", { name: "AI tutor" });
+        await expect(widget.locator("details")).toHaveAttribute("open", "");
+        const w = (await widget.boundingBox())!;
+        const a = (await page.locator(".activity-panel").boundingBox())!;
+        const overlaps = w.x < a.x + a.width && a.x < w.x + w.width && w.y < a.y + a.height && a.y < w.y + w.height;
+        expect(overlaps, `the widget over the activity at ${size.width} px`).toBe(false);
+        // Its whole introduction can be read: at the top of its panel, entirely in the window once scrolled to.
+        const intro = widget.getByText("Ask about this course. Answers quote the course's own content");
+        await intro.scrollIntoViewIfNeeded();
+        await expect(intro).toBeInViewport({ ratio: 1 });
+        expect(await widget.locator(".tutor-widget__panel").evaluate((el) => el.scrollTop)).toBe(0);
+      }
+    },
+  );
 
-  test("on a phone: the feedback trigger is one small button, the lesson comes before the table of contents", async ({
-    page,
-    learner,
-  }) => {
-    await page.setViewportSize({ width: 390, height: 844 });
-    await login(page, learner);
-    const trigger = page.getByRole("link", { name: "Give feedback" });
-    await expect(trigger).toBeVisible();
-    expect((await trigger.boundingBox())!.height).toBeLessThanOrEqual(44);
-    // The user menu's toggle is named on a phone too (axe: summary-name).
-    await expect(page.locator("details.user-menu > summary")).toHaveAccessibleName(learner.name);
+  test(
+    "on a phone: the feedback trigger is one small button, the lesson comes before the table of contents",
+    { tag: "@js-only" },
+    async ({ page, learner }) => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await login(page, learner);
+      const trigger = page.getByRole("link", { name: "Give feedback" });
+      await expect(trigger).toBeVisible();
+      expect((await trigger.boundingBox())!.height).toBeLessThanOrEqual(44);
+      // The user menu's toggle is named on a phone too (axe: summary-name).
+      await expect(page.locator("details.user-menu > summary")).toHaveAccessibleName(learner.name);
 
-    const python = await myCourseId(page, "Python for Data Analysis");
-    await page.goto(await lessonUrl(page, python, "Reading CSV and Excel files"));
-    const panel = page.locator("details.toc-panel");
-    await expect(panel).not.toHaveAttribute("open");
-    await expect(page.getByRole("navigation", { name: "Table of contents" })).toBeHidden();
-    await expect(page.getByRole("heading", { level: 1, name: "Reading CSV and Excel files" })).toBeInViewport();
-    // Still one tap away.
-    await panel.locator("> summary").click();
-    await expect(page.getByRole("navigation", { name: "Table of contents" })).toBeVisible();
-    // On a wide screen it is open, with or without JavaScript.
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await page.reload();
-    await expect(page.getByRole("navigation", { name: "Table of contents" })).toBeVisible();
-  });
+      const python = await myCourseId(page, "Python for Data Analysis");
+      await page.goto(await lessonUrl(page, python, "Reading CSV and Excel files"));
+      const panel = page.locator("details.toc-panel");
+      await expect(panel).not.toHaveAttribute("open");
+      await expect(page.getByRole("navigation", { name: "Table of contents" })).toBeHidden();
+      await expect(page.getByRole("heading", { level: 1, name: "Reading CSV and Excel files" })).toBeInViewport();
+      // Still one tap away.
+      await panel.locator("> summary").click();
+      await expect(page.getByRole("navigation", { name: "Table of contents" })).toBeVisible();
+      // On a wide screen it is open, with or without JavaScript.
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.reload();
+      await expect(page.getByRole("navigation", { name: "Table of contents" })).toBeVisible();
+    },
+  );
 
-  test("on a phone the month is marks, the chosen day's items below it; the feed is found from the top", async ({
-    page,
-    learner,
-  }) => {
-    await page.setViewportSize({ width: 390, height: 844 });
-    await login(page, learner);
-    await page.goto("/learn/calendar");
-    const grid = page.locator("table.month-grid");
-    await expect(grid.locator(".month-grid__items").first()).toBeHidden();
-    const mark = grid.locator("a.month-grid__jump").first();
-    await expect(mark).toBeVisible();
-    const target = (await mark.getAttribute("href"))!;
-    await mark.click();
-    await expect(page.locator(target)).toBeInViewport();
-    const day = page.locator("section.day").filter({ has: page.locator(target) });
-    await expect(day.getByRole("listitem").first()).toBeVisible();
-    // Cell widths stay whole days (no titles broken into letters).
-    const cell = (await grid.locator("td.month-grid__day").first().boundingBox())!;
-    expect(cell.width).toBeGreaterThan(30);
-    await page.goto("/learn/calendar");
-    await page.getByRole("link", { name: "Subscribe in your calendar app" }).first().click();
-    await expect(page.locator("#calendar-feed")).toBeInViewport();
-    await expectAccessible(page);
-  });
+  test(
+    "on a phone the month is marks, the chosen day's items below it; the feed is found from the top",
+    { tag: "@js-only" },
+    async ({ page, learner }) => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await login(page, learner);
+      await page.goto("/learn/calendar");
+      const grid = page.locator("table.month-grid");
+      await expect(grid.locator(".month-grid__items").first()).toBeHidden();
+      const mark = grid.locator("a.month-grid__jump").first();
+      await expect(mark).toBeVisible();
+      const target = (await mark.getAttribute("href"))!;
+      await mark.click();
+      await expect(page.locator(target)).toBeInViewport();
+      const day = page.locator("section.day").filter({ has: page.locator(target) });
+      await expect(day.getByRole("listitem").first()).toBeVisible();
+      // Cell widths stay whole days (no titles broken into letters).
+      const cell = (await grid.locator("td.month-grid__day").first().boundingBox())!;
+      expect(cell.width).toBeGreaterThan(30);
+      await page.goto("/learn/calendar");
+      await page.getByRole("link", { name: "Subscribe in your calendar app" }).first().click();
+      await expect(page.locator("#calendar-feed")).toBeInViewport();
+      await expectAccessible(page);
+    },
+  );
 });
 
 test.describe("item 7: axe's findings", () => {
-  test("the PDF and review pages: unique landmarks, nothing outside them", async ({ page, learner, jsEnabled }) => {
-    // Without JavaScript the walk (phone-walk.spec.ts) runs axe on both pages at both widths, every rule.
-    test.skip(!jsEnabled, "checked by the walk without JavaScript");
-    await login(page, learner);
-    const python = await myCourseId(page, "Python for Data Analysis");
-    const sql = await myCourseId(page, "SQL Fundamentals");
-    await page.goto(`/learn/courses/${sql}`);
-    const review = (await page.locator(`a[href*="viewType=REVIEW"]`).first().getAttribute("href"))!;
-    for (const url of [await lessonUrl(page, python, /Course handbook \(PDF\)/), review]) {
-      for (const width of [1280, 390]) {
-        await page.setViewportSize({ width, height: 800 });
-        await page.goto(url);
-        await expect(page.locator(".pdf-viewer").first()).toBeVisible();
-        // axe needs script: without JavaScript the same markup, opened where scripts run but the page's are blocked.
-        const checked = jsEnabled ? page : await scriptless(page);
-        const results = await new AxeBuilder({ page: checked }).withRules(["landmark-unique", "region"]).analyze();
-        if (checked !== page) await checked.context().close();
-        expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual(
-          [],
-        );
+  test(
+    "the PDF and review pages: unique landmarks, nothing outside them",
+    { tag: "@js-only" },
+    async ({ page, learner }) => {
+      // Without JavaScript the walk (phone-walk.spec.ts) runs axe on both pages at both widths, every rule.
+      await login(page, learner);
+      const python = await myCourseId(page, "Python for Data Analysis");
+      const sql = await myCourseId(page, "SQL Fundamentals");
+      await page.goto(`/learn/courses/${sql}`);
+      const review = (await page.locator(`a[href*="viewType=REVIEW"]`).first().getAttribute("href"))!;
+      for (const url of [await lessonUrl(page, python, /Course handbook \(PDF\)/), review]) {
+        for (const width of [1280, 390]) {
+          await page.setViewportSize({ width, height: 800 });
+          await page.goto(url);
+          await expect(page.locator(".pdf-viewer").first()).toBeVisible();
+          const results = await new AxeBuilder({ page }).withRules(["landmark-unique", "region"]).analyze();
+          expect(
+            results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+          ).toEqual([]);
+        }
       }
-    }
-  });
+    },
+  );
 });

@@ -72,18 +72,19 @@ test("the sitting starts in the wrapper, the proctoring service verifies and end
   await expect(page.getByRole("link", { name: "Take this activity in a proctored sitting" })).toHaveCount(0);
 });
 
-test("an activity that is not proctored opens in the content view; an unknown one is 'Activity not found'", async ({
-  page,
-  learner,
-}) => {
-  const id = await openSqlContent(page, learner);
-  const practice = page
-    .getByRole("navigation", { name: "Table of contents" })
-    .getByRole("link", { name: /Practice: joins/ });
-  const pathId = /activityPathId=([0-9a-f-]{36})/.exec((await practice.getAttribute("href")) ?? "")?.[1];
-  await page.goto(`/learn/courses/proctor/${id}/${pathId}`);
-  await expect(page).toHaveURL(new RegExp(`/view/content\\?activityPathId=${pathId}$`));
-  const res = await page.goto(`/learn/courses/proctor/${id}/00000000-0000-4000-8000-000000000000`);
-  expect(res?.status()).toBe(404);
-  await expect(page.getByRole("heading", { name: "Activity not found" })).toBeVisible();
-});
+test(
+  "an activity that is not proctored opens in the content view; an unknown one is 'Activity not found'",
+  { tag: "@js-only" },
+  async ({ page, learner }) => {
+    const id = await openSqlContent(page, learner);
+    const practice = page
+      .getByRole("navigation", { name: "Table of contents" })
+      .getByRole("link", { name: /Practice: joins/ });
+    const pathId = /activityPathId=([0-9a-f-]{36})/.exec((await practice.getAttribute("href")) ?? "")?.[1];
+    await page.goto(`/learn/courses/proctor/${id}/${pathId}`);
+    await expect(page).toHaveURL(new RegExp(`/view/content\\?activityPathId=${pathId}$`));
+    const res = await page.goto(`/learn/courses/proctor/${id}/00000000-0000-4000-8000-000000000000`);
+    expect(res?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: "Activity not found" })).toBeVisible();
+  },
+);

@@ -3,7 +3,7 @@ import { test, expect, login, expectAccessible } from "./fixtures";
 /** The shell as a learner of each test's own, without courses (decision 014). */
 
 test.describe("shell, errors and security", () => {
-  test("unknown paths render the not-found page with HTTP 404", async ({ page }) => {
+  test("unknown paths render the not-found page with HTTP 404", { tag: "@js-only" }, async ({ page }) => {
     for (const path of ["/learn/this/does/not/exist", "/nothing-here"]) {
       const response = await page.goto(path);
       expect(response?.status()).toBe(404);
@@ -11,7 +11,7 @@ test.describe("shell, errors and security", () => {
     }
   });
 
-  test("/learn/forbidden is a 403 page with no primary button", async ({ page, learner }) => {
+  test("/learn/forbidden is a 403 page with no primary button", { tag: "@js-only" }, async ({ page, learner }) => {
     await login(page, learner);
     await expect(page.locator("details.user-menu")).toBeVisible();
     const response = await page.goto("/learn/forbidden");
@@ -20,21 +20,21 @@ test.describe("shell, errors and security", () => {
     await expect(page.locator("main .button--primary")).toHaveCount(0);
   });
 
-  test("/learn/simulate-error shows the 500 page without a stack trace outside dev", async ({
-    page,
-    learner,
-    consoleErrors,
-  }) => {
-    await login(page, learner);
-    await expect(page.locator("details.user-menu")).toBeVisible();
-    const response = await page.goto("/learn/simulate-error");
-    expect(response?.status()).toBe(500);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Something went wrong");
-    await expect(page.getByText("Simulated error")).toHaveCount(0);
-    // Learner-only users are offered their courses.
-    await expect(page.getByRole("link", { name: "Go to My courses" })).toBeVisible();
-    consoleErrors.length = 0;
-  });
+  test(
+    "/learn/simulate-error shows the 500 page without a stack trace outside dev",
+    { tag: "@js-only" },
+    async ({ page, learner, consoleErrors }) => {
+      await login(page, learner);
+      await expect(page.locator("details.user-menu")).toBeVisible();
+      const response = await page.goto("/learn/simulate-error");
+      expect(response?.status()).toBe(500);
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Something went wrong");
+      await expect(page.getByText("Simulated error")).toHaveCount(0);
+      // Learner-only users are offered their courses.
+      await expect(page.getByRole("link", { name: "Go to My courses" })).toBeVisible();
+      consoleErrors.length = 0;
+    },
+  );
 
   test("the shell is accessible and its menus work by keyboard", async ({ page, learner }) => {
     await login(page, learner);
@@ -75,7 +75,7 @@ test.describe("shell, errors and security", () => {
     expect(response.headers()["set-cookie"] ?? "").not.toContain("lng=");
   });
 
-  test("public runtime config and security headers", async ({ request }) => {
+  test("public runtime config and security headers", { tag: "@js-only" }, async ({ request }) => {
     const config = await request.get("/config-ui/config.json");
     expect(config.status()).toBe(200);
     const body = await config.json();

@@ -18,18 +18,22 @@ test.use({
   },
 });
 
-test("/learn/catalog is for learners: a user with only a research licence goes to the platform", async ({ page }) => {
-  await login(page, "rita");
-  await expect(page).toHaveURL(/\/platform$/);
-  for (const path of ["/learn/catalog", "/learn/catalog?keyword=sql"]) {
-    await page.goto(path);
+test(
+  "/learn/catalog is for learners: a user with only a research licence goes to the platform",
+  { tag: "@js-only" },
+  async ({ page }) => {
+    await login(page, "rita");
     await expect(page).toHaveURL(/\/platform$/);
-  }
-  // A visitor still gets the open catalog.
-  await page.context().clearCookies();
-  await page.goto("/learn/catalog");
-  await expect(page).toHaveURL(/\/learn\/open-catalog$/);
-});
+    for (const path of ["/learn/catalog", "/learn/catalog?keyword=sql"]) {
+      await page.goto(path);
+      await expect(page).toHaveURL(/\/platform$/);
+    }
+    // A visitor still gets the open catalog.
+    await page.context().clearCookies();
+    await page.goto("/learn/catalog");
+    await expect(page).toHaveURL(/\/learn\/open-catalog$/);
+  },
+);
 
 test("a share link that cannot be copied is shown as an error and reported", async ({
   page,
@@ -97,15 +101,19 @@ test("the PDF viewer says why a file does not open: sign-in, permission, or any 
   await expectAccessible(page);
 });
 
-test("a course without a communications hub says so on its Notifications address", async ({ page, learner }) => {
-  await login(page, learner);
-  const id = await courseIdByName(page, "Git Workflows for Teams");
-  const response = await page.goto(`/learn/courses/${id}/view/notifications`);
-  expect(response?.status()).toBe(404);
-  await expect(page.getByRole("heading", { level: 1, name: "Notifications" })).toBeVisible();
-  await expect(page.getByRole("status")).toHaveText(
-    "Git Workflows for Teams has no announcements or chat: this course has no communications hub.",
-  );
-  await page.getByRole("link", { name: "Back to the course" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Git Workflows for Teams" })).toBeVisible();
-});
+test(
+  "a course without a communications hub says so on its Notifications address",
+  { tag: "@js-only" },
+  async ({ page, learner }) => {
+    await login(page, learner);
+    const id = await courseIdByName(page, "Git Workflows for Teams");
+    const response = await page.goto(`/learn/courses/${id}/view/notifications`);
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: "Notifications" })).toBeVisible();
+    await expect(page.getByRole("status")).toHaveText(
+      "Git Workflows for Teams has no announcements or chat: this course has no communications hub.",
+    );
+    await page.getByRole("link", { name: "Back to the course" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Git Workflows for Teams" })).toBeVisible();
+  },
+);

@@ -144,42 +144,42 @@ test.describe("a slow phone", () => {
   // Scripts come from the network here, not the offline worker's cache, so the test can hold them back.
   test.use({ serviceWorkers: "block" });
 
-  test("what a member types into the group's answer before the page's script has run is still there when it has", async ({
-    page,
-    learner,
-    jsEnabled,
-  }) => {
-    test.skip(!jsEnabled, "about the moment the page's script takes over");
-    await login(page, learner);
-    const content = await pythonContent(page);
-    await open(page, content, TEAM_TASK);
-    await panel(page).getByRole("button", { name: "Start activity" }).click();
-    const box = panel(page).getByLabel("Your group's answer");
-    await hydrated(box, jsEnabled);
-    // A box with text in it (React puts an empty one's value back only when it is not empty).
-    await box.fill("First words");
-    await panel(page).getByRole("button", { name: "Save for the group" }).click();
-    await expect(page.getByText("Your group's answer is saved.")).toBeVisible();
+  test(
+    "what a member types into the group's answer before the page's script has run is still there when it has",
+    { tag: "@js-only" },
+    async ({ page, learner }) => {
+      // About the moment the page's script takes over: JavaScript only.
+      await login(page, learner);
+      const content = await pythonContent(page);
+      await open(page, content, TEAM_TASK);
+      await panel(page).getByRole("button", { name: "Start activity" }).click();
+      const box = panel(page).getByLabel("Your group's answer");
+      await hydrated(box, true);
+      // A box with text in it (React puts an empty one's value back only when it is not empty).
+      await box.fill("First words");
+      await panel(page).getByRole("button", { name: "Save for the group" }).click();
+      await expect(page.getByText("Your group's answer is saved.")).toBeVisible();
 
-    // The page again, its scripts held back (a slow phone): the member types into the server's page.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let heldScripts = 0;
-    await page.route(/\/learn\/assets\/.+\.js$/, async (route) => {
-      heldScripts++;
-      await held;
-      await route.continue();
-    });
-    await page.reload({ waitUntil: "commit" });
-    await expect(box).toHaveValue("First words");
-    await box.fill("First words, then typed on a slow phone");
-    expect(heldScripts).toBeGreaterThan(0);
-    release();
-    await hydrated(box, jsEnabled);
-    await expect(box).toHaveValue("First words, then typed on a slow phone");
-    await panel(page).getByRole("button", { name: "Save for the group" }).click();
-    await expect(page.getByText("Your group's answer is saved.")).toBeVisible();
-    await page.reload();
-    await expect(box).toHaveValue("First words, then typed on a slow phone");
-  });
+      // The page again, its scripts held back (a slow phone): the member types into the server's page.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let heldScripts = 0;
+      await page.route(/\/learn\/assets\/.+\.js$/, async (route) => {
+        heldScripts++;
+        await held;
+        await route.continue();
+      });
+      await page.reload({ waitUntil: "commit" });
+      await expect(box).toHaveValue("First words");
+      await box.fill("First words, then typed on a slow phone");
+      expect(heldScripts).toBeGreaterThan(0);
+      release();
+      await hydrated(box, true);
+      await expect(box).toHaveValue("First words, then typed on a slow phone");
+      await panel(page).getByRole("button", { name: "Save for the group" }).click();
+      await expect(page.getByText("Your group's answer is saved.")).toBeVisible();
+      await page.reload();
+      await expect(box).toHaveValue("First words, then typed on a slow phone");
+    },
+  );
 });

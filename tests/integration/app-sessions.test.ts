@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq, sql } from "drizzle-orm";
-import { openDatabase, type Database } from "../../api/db/client";
+import type { Database } from "../../api/db/client";
+import { openTestDatabase } from "../fixtures/database";
 import { seedDemo } from "../../api/demo/seed";
 import { appSessions, oidcModels, users } from "../../api/db/schema";
 import { createSessionStore } from "../../api/sessions/store";
@@ -39,8 +40,8 @@ async function signIn(sub: string, email: string, expiresAt = Date.now() + 3600_
 }
 
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
-  await database.migrate();
+  // The migrated dump (PGlite), or a database of its own on PostgreSQL: not initdb and every migration.
+  database = await openTestDatabase();
   const { userIds } = await seedDemo(database.db, { catalog: false });
   adaId = userIds.ada;
   store = createSessionStore(database.db);

@@ -4,7 +4,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeJwt, exportJWK, generateKeyPair, type JWK } from "jose";
 import { eq } from "drizzle-orm";
-import { openDatabase, type Database } from "../../api/db/client";
+import type { Database } from "../../api/db/client";
+import { openTestDatabase } from "../fixtures/database";
 import { seedDemo } from "../../api/demo/seed";
 import { oidcModels, pendingRegistrations, users } from "../../api/db/schema";
 import { createIdentityProvider, IDP_MOUNT } from "../../api/idp/provider";
@@ -146,8 +147,8 @@ async function exchange(code: string, verifier: string) {
 }
 
 beforeAll(async () => {
-  database = await openDatabase({ dataDir: "memory://" });
-  await database.migrate();
+  // The migrated dump (PGlite), or a database of its own on PostgreSQL: not initdb and every migration.
+  database = await openTestDatabase();
   await seedDemo(database.db, { catalog: false });
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
   signingKey = { ...(await exportJWK(privateKey)), alg: "RS256", use: "sig", kid: "k1" };

@@ -156,9 +156,9 @@ export async function startCluster(options: {
     const metricsPort = name === "A" ? ports.metricsA : ports.metricsB;
     const log = join(dataDir, `node-${name}-${++run}.log`);
     const out = createWriteStream(log);
-    // One process per node (node with tsx's loader, not the tsx wrapper, which would stand between
-    // the test and the server): a signal reaches the server itself.
-    const child = spawn(process.execPath, ["--import", "tsx", "server/index.ts"], {
+    // One process per node, the compiled build `npm start` runs (built above; no transpiler in each
+    // start and restart, decision 052), node itself with no wrapper: a signal reaches the server.
+    const child = spawn(process.execPath, ["--expose-gc", "build/node/server.js"], {
       cwd: root,
       env: {
         ...process.env,
