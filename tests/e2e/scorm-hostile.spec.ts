@@ -83,3 +83,42 @@ test("a hostile package reads nothing of the learner's and changes nothing but i
   expect(unexpected).toEqual([]);
   consoleErrors.length = 0;
 });
+
+/** A 1.2 package whose SCO needs a script from another site before it initialises, as many exports do. */
+const CDN_PACKAGE = {
+  "imsmanifest.xml": `<?xml version="1.0"?>
+<manifest identifier="cdn" xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2" xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_rootv1p2">
+  <metadata><schema>ADL SCORM</schema><schemaversion>1.2</schemaversion></metadata>
+  <organizations default="o"><organization identifier="o"><title>Needs a CDN</title>
+    <item identifier="lesson" identifierref="r"><title>Lesson from a CDN</title></item>
+  </organization></organizations>
+  <resources><resource identifier="r" type="webcontent" adlcp:scormtype="sco" href="index.html"><file href="index.html"/></resource></resources>
+</manifest>`,
+  "index.html": `<!DOCTYPE html><html lang="en"><head><title>Lesson</title>
+<script src="https://cdn.example.com/jquery.min.js"></script>
+<script>window.$ && window.parent.API.LMSInitialize("");</script></head><body><p>Lesson</p></body></html>`,
+};
+
+test(
+  "a package whose script is blocked says it did not start, rather than nothing",
+  { tag: "@js-only" },
+  async ({ page, request, learner, consoleErrors }) => {
+    test.setTimeout(60_000);
+    const zip = zipFolder(null, CDN_PACKAGE);
+    const body = readFileSync(zip);
+    rmSync(zip);
+    const made = await request.post(
+      `/api/test-support/v1/scorm-courses?learner=${learner.id}&name=${encodeURIComponent("Course from a CDN")}`,
+      { data: body, headers: { "Content-Type": "application/zip" } },
+    );
+    expect(made.status()).toBe(201);
+    await login(page, learner, "/learn/courses");
+    await page.getByRole("link", { name: "Course from a CDN" }).first().click();
+    await page.getByRole("button", { name: "Start activity" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "This part did not start" })).toBeVisible({
+      timeout: 25_000,
+    });
+    expect(consoleErrors.filter((e) => !REFUSALS.some((re) => re.test(e)))).toEqual([]);
+    consoleErrors.length = 0;
+  },
+);

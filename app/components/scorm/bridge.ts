@@ -54,7 +54,9 @@ export type ToLauncher =
 export type FromLauncher =
   | { type: "scorm:ready" }
   | { type: "scorm:commit"; launchId: string; commit: SessionCommit }
-  | { type: "scorm:unloaded"; launchId: string };
+  | { type: "scorm:unloaded"; launchId: string }
+  /** The SCO's page loaded but never called Initialize (a script it needs was blocked or failed). */
+  | { type: "scorm:notStarted"; launchId: string };
 
 const isStringRecord = (v: unknown, maxEntries: number): v is Record<string, string> =>
   typeof v === "object" &&
@@ -73,6 +75,7 @@ export function readFromLauncher(data: unknown): FromLauncher | null {
   if (m.type === "scorm:ready") return { type: "scorm:ready" };
   if (typeof m.launchId !== "string" || m.launchId.length > 64) return null;
   if (m.type === "scorm:unloaded") return { type: "scorm:unloaded", launchId: m.launchId };
+  if (m.type === "scorm:notStarted") return { type: "scorm:notStarted", launchId: m.launchId };
   if (m.type !== "scorm:commit" || typeof m.commit !== "object" || m.commit === null) return null;
   const c = m.commit as Record<string, unknown>;
   if (!isStringRecord(c.cmi, 5000) || !isStringRecord(c.shared, 1000)) return null;

@@ -12,6 +12,11 @@ import { createRuntime, type RuntimeHandle } from "./runtime-adapter";
 
 /** Unsaved changes are sent at most this often (a SCO that never commits still loses at most this much). */
 const AUTOSAVE_MS = 1000;
+/**
+ * How long a SCO's page may take, once loaded, to call Initialize before the learner is told it did not
+ * start (a script it needs blocked by the content origin's policy, or one that failed).
+ */
+const NOT_STARTED_MS = 10_000;
 
 const appOrigin = document.querySelector<HTMLMetaElement>('meta[name="app-origin"]')?.content ?? "";
 const frame = document.getElementById("sco") as HTMLIFrameElement;
@@ -31,6 +36,17 @@ async function start(message: Extract<ToLauncher, { type: "scorm:launch" }>) {
     setInterval(() => runtime.flush(), AUTOSAVE_MS);
     window.addEventListener("pagehide", () => runtime.flush());
   }
+  const runtime = launch.runtime;
+  if (runtime)
+    frame.addEventListener(
+      "load",
+      () =>
+        setTimeout(() => {
+          if (launch?.id === id && !runtime.initialized && !runtime.terminated)
+            post({ type: "scorm:notStarted", launchId: id });
+        }, NOT_STARTED_MS),
+      { once: true },
+    );
   frame.title = data.title;
   // The package's files are this origin's /scorm/{grant}/…; the launch path is the manifest's, relative to it.
   frame.src = /^[a-z][a-z0-9+.-]*:/i.test(data.launch)

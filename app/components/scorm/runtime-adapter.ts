@@ -22,6 +22,8 @@ import { getError, setError } from "./data-model-2004";
 export interface RuntimeHandle {
   api: Record<string, unknown>;
   global: "API" | "API_1484_11";
+  /** The SCO called Initialize/LMSInitialize. */
+  readonly initialized: boolean;
   /** The SCO called Terminate/LMSFinish. */
   readonly terminated: boolean;
   /** Sends what changed since the last commit (the launcher's autosave, and before the SCO is taken down). */
@@ -394,6 +396,9 @@ export async function createRuntime(d: LaunchData, onCommit: (commit: SessionCom
   return {
     api,
     global: version === "1.2" ? "API" : "API_1484_11",
+    get initialized() {
+      return initialized;
+    },
     get terminated() {
       return terminated;
     },

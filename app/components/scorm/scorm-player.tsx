@@ -63,6 +63,8 @@ export default function ScormPlayer({ body }: { body: ScormBody }) {
   /** The learner left the package (exit, suspendAll, time-out…): nothing runs until it is opened again. */
   const [left, setLeft] = useState(false);
   const [status, setStatus] = useState<SaveStatus | null>(null);
+  /** The launch whose SCO never connected to the run-time (its page loaded, Initialize never came). */
+  const [notStarted, setNotStarted] = useState<string | null>(null);
   const [done, setDone] = useState(false);
   /** SCOs completed on this page since it loaded (the loader's `completed` covers the earlier ones). */
   const [completedHere, setCompletedHere] = useState<string[]>([]);
@@ -212,6 +214,8 @@ export default function ScormPlayer({ body }: { body: ScormBody }) {
         // An asset cannot report: its launch is what the LMS records (it then counts as completed).
         if (s.asset) onSave(launchId, { cmi: {}, finish: true, navRequest: "", shared: {} });
       } else if (message.type === "scorm:commit") onSave(message.launchId, message.commit);
+      else if (message.type === "scorm:notStarted" && message.launchId === currentLaunch.current)
+        setNotStarted(message.launchId);
       else if (message.type === "scorm:unloaded" && switching.current?.launchId === message.launchId) {
         switching.current.resolve();
       }
@@ -225,6 +229,7 @@ export default function ScormPlayer({ body }: { body: ScormBody }) {
   // Each new frame waits for its launcher's "ready" before it gets a launch.
   useEffect(() => {
     currentLaunch.current = null;
+    setNotStarted(null);
   }, [launchKey, current, left]);
 
   /** The learner opens another SCO: the running one is taken down first (it may still Terminate). */
@@ -322,6 +327,11 @@ export default function ScormPlayer({ body }: { body: ScormBody }) {
             </p>
           ) : null}
         </>
+      ) : null}
+      {running && notStarted && !left ? (
+        <p role="alert" className="notice">
+          {t("scorm.notStarted")}
+        </p>
       ) : null}
       {running && left && !done ? (
         <p className="notice">
