@@ -191,6 +191,7 @@ export default function ScormPlayer({ body }: { body: ScormBody }) {
       const outcome = ending.exitAll
         ? { kind: "leave" as const }
         : navOutcome(save.navRequest, launch.index, ids, runtime.controlMode);
+      setNotStarted(null);
       if (outcome.kind === "leave") setLeft(true);
       else if (outcome.kind === "launch") {
         setCurrent(outcome.index);
@@ -229,7 +230,6 @@ export default function ScormPlayer({ body }: { body: ScormBody }) {
   // Each new frame waits for its launcher's "ready" before it gets a launch.
   useEffect(() => {
     currentLaunch.current = null;
-    setNotStarted(null);
   }, [launchKey, current, left]);
 
   /** The learner opens another SCO: the running one is taken down first (it may still Terminate). */
@@ -250,6 +250,7 @@ export default function ScormPlayer({ body }: { body: ScormBody }) {
       });
       switching.current = null;
     }
+    setNotStarted(null);
     setLeft(false);
     setCurrent(index);
     setLaunchKey((k) => k + 1);
