@@ -289,7 +289,12 @@ async function importEnrolments(tx: Tx, tenantId: string, records: Parameters<ty
 }
 
 /** Reads, checks and (with `apply`) imports one CSV file of people or of enrolments. */
-export async function importPeopleCsv(db: Db, text: string, options: { apply: boolean }): Promise<PeopleReport> {
+export async function importPeopleCsv(
+  db: Db,
+  text: string,
+  /** `tenantId`: the importing administrator's; the operator's CLI leaves it out (the default tenant). */
+  options: { apply: boolean; tenantId?: string },
+): Promise<PeopleReport> {
   const read = readCsv(text);
   if ("problems" in read)
     return {
@@ -300,7 +305,7 @@ export async function importPeopleCsv(db: Db, text: string, options: { apply: bo
       counts: counts([]),
       made: { units: [], terms: [] },
     };
-  const tenantId = await defaultTenantId(db);
+  const tenantId = options.tenantId ?? (await defaultTenantId(db));
   if (!tenantId) throw new Error("The database has no tenant yet: start the server once.");
   const result = await inTransaction(db, options.apply, (tx) =>
     read.kind === "users" ? importUsers(tx, tenantId, read.records) : importEnrolments(tx, tenantId, read.records),

@@ -15,6 +15,7 @@ import {
 import { seedDemo } from "../../api/demo/seed";
 import { importPeopleCsv } from "../../api/people/import";
 import { openTestDatabase } from "../fixtures/database";
+import { createTestApi, type TestApi } from "../fixtures/api";
 
 /**
  * Issue 50 item 3 (decision 049): people and enrolments from CSV on real PGlite — a dry run that writes
@@ -187,5 +188,41 @@ describe("enrolments from CSV", () => {
     const [after] = await database.db.select().from(owa).where(eq(owa.id, aggregate.id));
     expect(after.dueDate).toEqual(new Date("2027-05-31T23:59:59Z"));
     expect(await database.db.select().from(owa).where(eq(owa.userId, hedy.id))).toHaveLength(1);
+  });
+});
+
+describe("POST /api/people/v1/imports (an HR system)", () => {
+  let t: TestApi;
+  beforeAll(async () => {
+    t = await createTestApi();
+  });
+  afterAll(() => t.close());
+  const send = (token: string, body: string, query = "") =>
+    t.request("POST", `/api/people/v1/imports${query}`, {
+      token,
+      body,
+      headers: { "Content-Type": "text/csv" },
+    });
+  const FILE = "email,first_name,last_name,external_id\nalan.turing@acme.example,Alan,Turing,HR-7";
+
+  it("a learner is refused (403); an administrator gets the dry run's report, then imports with apply=true", async () => {
+    expect((await send(await t.token("ada"), FILE, "?apply=true")).status).toBe(403);
+    const admin = await t.token("admin");
+    const dry = await send(admin, FILE);
+    expect(dry.status).toBe(200);
+    expect(await dry.json()).toMatchObject({ applied: false, counts: { created: 1 } });
+    const applied = await send(admin, FILE, "?apply=true");
+    expect(await applied.json()).toMatchObject({ applied: true, counts: { created: 1 } });
+    const again = await send(admin, FILE, "?apply=true");
+    expect(await again.json()).toMatchObject({ applied: true, counts: { created: 0, unchanged: 1 } });
+  });
+
+  it("problems are a 422 with their lines; a JSON body is 415", async () => {
+    const admin = await t.token("admin");
+    const res = await send(admin, "email,first_name,last_name\nnope,A,B", "?apply=true");
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ problems: [{ line: 2, column: "email" }] });
+    const json = await t.request("POST", "/api/people/v1/imports", { token: admin, body: { email: "x" } });
+    expect(json.status).toBe(415);
   });
 });
