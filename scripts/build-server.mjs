@@ -27,12 +27,13 @@ export const SERVER_ENTRIES = {
   "app-thread": "api/app-thread.ts",
   // Loaded by the certificate renderer's process (api/files/render-child.mjs, decisions 020 and 038).
   "certificate-render": "api/files/certificate-render.ts",
-  // The operators' commands (npm run sessions | lti:tool | content:import-scorm | certificates | people).
+  // The operators' commands (npm run sessions | lti:tool | content:import-scorm | certificates | people | content:import-cc).
   "sessions-cli": "api/sessions/cli.ts",
   "certificates-cli": "api/certificates-cli.ts",
   "lti-cli": "api/lti/cli.ts",
   "scorm-cli": "api/scorm/cli.ts",
   "people-cli": "api/people/cli.ts",
+  "cartridge-cli": "api/cartridge/cli.ts",
   // A node on PostgreSQL seeds the demo from a child process (api/demo/seed-process.ts, decision 038).
   "seed-child": "api/demo/seed-child.ts",
 };

@@ -230,7 +230,7 @@ export async function importCartridge(db: Db, options: CartridgeImportOptions): 
         else if (entry) notServed.add(path);
       }
       return sanitizeHtml(body, {
-        allowedTags: sanitizeHtml.defaults.allowedTags.concat(["img", "figure", "figcaption", "h2"]),
+        allowedTags: sanitizeHtml.defaults.allowedTags.concat(["img", "figure", "figcaption", "h2", "span"]),
         allowedAttributes: { a: ["href", "title"], img: ["src", "alt", "width", "height"], "*": ["lang", "dir"] },
         allowedSchemes: ["https", "http", "mailto"],
         allowedSchemesByTag: { img: ["https", "data"] },
