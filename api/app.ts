@@ -25,6 +25,7 @@ import { ltiNrpsRoutes } from "./routes/lti-nrps";
 import { storageRoutes } from "./routes/storage";
 import { scormRoutes } from "./routes/scorm";
 import { peopleRoutes } from "./routes/people";
+import { cartridgeRoutes } from "./routes/cartridges";
 import { gradeRoutes } from "./routes/grades";
 import { mailPreferenceRoutes } from "./routes/mail-preferences";
 import { idParams, refuseControlCharacters, validParams } from "./validate";
@@ -105,6 +106,7 @@ export function createApi(deps: ApiDeps) {
   lms.route("/", feedbackRoutes());
   lms.route("/", ltiLaunchRoutes());
   lms.route("/", gradeRoutes());
+  lms.route("/", cartridgeRoutes());
   app.route("/lms/v1", lms);
   app.route("/lms-km/v1", tutorRoutes());
   app.route("/analytics/v1", analyticsRoutes());

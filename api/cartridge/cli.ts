@@ -42,7 +42,9 @@ try {
 try {
   await database.migrate();
   const report = await importCartridge(database.db, { zipPath: zip, code: values.code, limits });
-  console.log(`${report.course.code} "${report.course.name}" ${report.course.outcome} (Common Cartridge ${report.version})`);
+  console.log(
+    `${report.course.code} "${report.course.name}" ${report.course.outcome} (Common Cartridge ${report.version})`,
+  );
   for (const item of report.items)
     console.log(`  ${item.became.padEnd(12)} ${item.title}${item.reason ? ` — ${item.reason}` : ""}`);
   if (report.filesNotServed.length) console.log(`  files not served yet: ${report.filesNotServed.join(", ")}`);

@@ -131,7 +131,8 @@ export async function importCartridge(db: Db, options: CartridgeImportOptions): 
         throw new CartridgeError("unsafePath", `The cartridge holds a symbolic link: "${e.fileName.slice(0, 200)}".`);
     const files = new Map(entries.filter((e) => !e.fileName.endsWith("/")).map((e) => [e.fileName, e]));
     const manifestEntry = files.get("imsmanifest.xml");
-    if (!manifestEntry) throw new CartridgeError("noManifest", "The cartridge has no imsmanifest.xml at the top of the zip.");
+    if (!manifestEntry)
+      throw new CartridgeError("noManifest", "The cartridge has no imsmanifest.xml at the top of the zip.");
     const manifest = parseCartridgeManifest(textOf(await readEntry(zip, manifestEntry, DOCUMENT_MAX_BYTES)));
     const read = async (name: string, max = DOCUMENT_MAX_BYTES) => {
       const entry = files.get(name);
@@ -200,7 +201,11 @@ export async function importCartridge(db: Db, options: CartridgeImportOptions): 
         };
         planned.push(p);
         if (!item.resource && item.children.length) {
-          Object.assign(p, { kind: ActivityKind.composite, contentType: ActivityContentType.Composite, type: ActivityType.Composite });
+          Object.assign(p, {
+            kind: ActivityKind.composite,
+            contentType: ActivityContentType.Composite,
+            type: ActivityType.Composite,
+          });
           plan(item.children, p.partId, axis);
         }
       });
@@ -295,11 +300,14 @@ export async function importCartridge(db: Db, options: CartridgeImportOptions): 
         }
         const link = parseWebLink(textOf(raw), doc);
         p.content = {
-          html: sanitizeHtml(`<p><a href="${link.url.replace(/"/g, "&quot;")}">${sanitizeHtml(link.title, { allowedTags: [] })}</a></p>`, {
-            allowedTags: ["p", "a"],
-            allowedAttributes: { a: ["href"] },
-            allowedSchemes: ["https", "http", "mailto"],
-          }),
+          html: sanitizeHtml(
+            `<p><a href="${link.url.replace(/"/g, "&quot;")}">${sanitizeHtml(link.title, { allowedTags: [] })}</a></p>`,
+            {
+              allowedTags: ["p", "a"],
+              allowedAttributes: { a: ["href"] },
+              allowedSchemes: ["https", "http", "mailto"],
+            },
+          ),
         };
         entry("link");
       } else if (kind === "discussion" && doc) {
@@ -378,7 +386,13 @@ export async function importCartridge(db: Db, options: CartridgeImportOptions): 
           state: p.state,
           content: p.content,
         };
-        const part = { objectiveId, parentPartId: p.parentPartId, activityId: p.activityId, order: p.order, axis: p.axis };
+        const part = {
+          objectiveId,
+          parentPartId: p.parentPartId,
+          activityId: p.activityId,
+          order: p.order,
+          axis: p.axis,
+        };
         if (byCode.has(activity.code)) {
           await tx.update(activities).set(activity).where(eq(activities.id, p.activityId));
           await tx.update(activityParts).set(part).where(eq(activityParts.id, p.partId));

@@ -74,7 +74,10 @@ const list = (n: Node | undefined, name: string) => ((n?.[name] as Node[] | unde
 /** Parses one of the cartridge's XML documents; `name` says which in the error. */
 export function parseXml(xml: string, name: string): Node {
   if (/<!DOCTYPE/i.test(xml))
-    throw new CartridgeError("xmlInvalid", `${name} declares a document type (DOCTYPE), which a cartridge has no use for.`);
+    throw new CartridgeError(
+      "xmlInvalid",
+      `${name} declares a document type (DOCTYPE), which a cartridge has no use for.`,
+    );
   const valid = XMLValidator.validate(xml);
   if (valid !== true) throw new CartridgeError("xmlInvalid", `${name} is not well-formed XML: ${valid.err.msg}`);
   return parser.parse(xml) as Node;
@@ -95,7 +98,10 @@ export function parseCartridgeManifest(xml: string): CartridgeManifest {
   const schema = text(metadata?.schema) ?? "";
   const version = text(metadata?.schemaversion) ?? "";
   if (!/common cartridge/i.test(schema) && !/imscc/i.test(xml.slice(0, 2000)))
-    throw new CartridgeError("notCartridge", "imsmanifest.xml is not a Common Cartridge's (its schema is not IMS Common Cartridge).");
+    throw new CartridgeError(
+      "notCartridge",
+      "imsmanifest.xml is not a Common Cartridge's (its schema is not IMS Common Cartridge).",
+    );
   if (version && !/^1\.[0-3](\.\d+)?$/.test(version))
     throw new CartridgeError("unsupportedVersion", `Common Cartridge ${version} is not supported (1.0 to 1.3 are).`);
   const resources = new Map<string, CartridgeResource>();

@@ -77,7 +77,10 @@ export const readStream = (zip: yauzl.ZipFile, entry: yauzl.Entry) =>
   );
 
 /** Every entry of the zip's central directory, without reading any content. */
-export function listEntries(zip: yauzl.ZipFile, limits: { maxBytes: number; maxEntries: number }): Promise<yauzl.Entry[]> {
+export function listEntries(
+  zip: yauzl.ZipFile,
+  limits: { maxBytes: number; maxEntries: number },
+): Promise<yauzl.Entry[]> {
   return new Promise((resolve, reject) => {
     const entries: yauzl.Entry[] = [];
     let total = 0;

@@ -49,8 +49,9 @@ test("an external provider with the embedded API: a person this app has never se
   await expect(page).toHaveURL(`${PROVIDER_ONLY}/learn/courses`);
   await expect(page.getByRole("heading", { level: 1, name: "My courses" })).toBeVisible();
   await expect(page.locator("details.user-menu summary")).toContainText("Mae Jemison");
-  // Sign-in's own round trip, not the ten of a loop.
-  expect(redirects.length).toBeLessThan(6);
+  // Sign-in's own redirects (the app, the provider's authorization and interaction, the callback: 6 here),
+  // not a loop's (Chromium gives up at 20 with ERR_TOO_MANY_REDIRECTS and shows no page).
+  expect(redirects.length).toBeLessThanOrEqual(8);
 });
 
 test("an LMS API that does not answer: 'Config couldn't be loaded', and the configuration says 503", async ({

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import { randomUUID } from "node:crypto";
@@ -12,6 +12,7 @@ import { importCartridge } from "../../api/cartridge/import";
 import { CartridgeError } from "../../api/cartridge/manifest";
 import { ActivityKind, ObjectiveState } from "../../domain/vocabulary";
 import { openTestDatabase } from "../fixtures/database";
+import { createTestApi, type TestApi } from "../fixtures/api";
 
 /**
  * Issue 50 item 1 (decision 049): IMS Common Cartridge 1.1–1.3 into a course, on real PGlite, from
@@ -205,7 +206,11 @@ describe("Common Cartridge import", () => {
     }
   });
 
-  const refused = async (entries: Record<string, string | Uint8Array>, code: string, limits?: { maxBytes: number; maxEntries: number }) => {
+  const refused = async (
+    entries: Record<string, string | Uint8Array>,
+    code: string,
+    limits?: { maxBytes: number; maxEntries: number },
+  ) => {
     const count = async () => (await database.db.select({ n: sql<number>`count(*)::int` }).from(activities))[0].n;
     const before = await count();
     const error = await importCartridge(database.db, { zipPath: cartridge(entries), code: "CART-BAD", limits }).then(
@@ -235,8 +240,38 @@ describe("Common Cartridge import", () => {
     );
     await refused({ "imsmanifest.xml": manifest("1.3.0"), "../evil.html": "<p>x</p>" }, "unsafePath");
     await refused({ "imsmanifest.xml": manifest("1.3.0"), ...FILES }, "tooLarge", { maxBytes: 1000, maxEntries: 100 });
-    await refused({ "imsmanifest.xml": manifest("1.3.0"), ...FILES }, "tooLarge", { maxBytes: 10_000_000, maxEntries: 3 });
+    await refused({ "imsmanifest.xml": manifest("1.3.0"), ...FILES }, "tooLarge", {
+      maxBytes: 10_000_000,
+      maxEntries: 3,
+    });
     await refused({ "welcome.html": "<p>hi</p>" }, "noManifest");
     await refused({ "imsmanifest.xml": manifest("2.0.0") }, "unsupportedVersion");
+  });
+});
+
+describe("POST /api/lms/v1/cartridges", () => {
+  let t: TestApi;
+  beforeAll(async () => {
+    t = await createTestApi();
+  });
+  afterAll(() => t.close());
+  const send = (token: string, path: string, query = "") =>
+    t.request("POST", `/api/lms/v1/cartridges${query}`, {
+      token,
+      body: new Uint8Array(readFileSync(path)),
+      headers: { "Content-Type": "application/zip" },
+    });
+
+  it("a learner is refused; an administrator's cartridge becomes a course (201, the report); a refused one is a 422 with its code", async () => {
+    const zip = cartridge({ "imsmanifest.xml": manifest("1.3.0"), ...FILES });
+    expect((await send(await t.token("ada"), zip)).status).toBe(403);
+    const admin = await t.token("admin");
+    const res = await send(admin, zip, "?code=CART-API");
+    expect(res.status).toBe(201);
+    expect(await res.json()).toMatchObject({ course: { code: "CART-API", outcome: "created" } });
+    const bad = await send(admin, cartridge({ "imsmanifest.xml": `<!DOCTYPE x><manifest/>` }), "?code=CART-API2");
+    expect(bad.status).toBe(422);
+    expect(await bad.json()).toMatchObject({ errors: { cartridge: [{ code: "xmlInvalid" }] } });
+    expect((await send(admin, zip, "?code=../x")).status).toBe(400);
   });
 });
