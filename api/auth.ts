@@ -1,8 +1,9 @@
 import { createMiddleware } from "hono/factory";
-import { eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { ApiEnv, Principal } from "./context";
 import { ApiError, message } from "./errors";
-import { features, users } from "./db/schema";
+import { features, userRoles, users } from "./db/schema";
+import type { Db } from "./db/client";
 import type { DataChange } from "../domain/contract/changes";
 import { DEFAULT_FEATURES } from "../domain/menu";
 import { externalSignIn, noAccountError } from "./external-accounts";
@@ -103,3 +104,16 @@ export const requireFeature = (name: "catalog" | "calendar") =>
     }
     await next();
   });
+
+/**
+ * Refuses (403, `text`) a signed-in user who holds none of `roles`: the importing routes' check (SCORM
+ * packages and cartridges for authors and administrators, people files for administrators).
+ */
+export async function requireRole(db: Db, userId: string, roles: readonly string[], text: string): Promise<void> {
+  const [held] = await db
+    .select({ role: userRoles.role })
+    .from(userRoles)
+    .where(and(eq(userRoles.userId, userId), inArray(userRoles.role, [...roles])))
+    .limit(1);
+  if (!held) throw new ApiError(403, { "": [message("forbidden", text)] });
+}

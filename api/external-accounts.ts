@@ -21,10 +21,10 @@ import { ApiError, message } from "./errors";
 import { defaultTenantId } from "./settings";
 import { isSupportedLocale } from "../domain/locales";
 
-export const DEFAULT_EXTERNAL_ACCOUNTS: ExternalAccountPolicy = { newAccounts: "create", emailLinking: "off" };
+const DEFAULT_EXTERNAL_ACCOUNTS: ExternalAccountPolicy = { newAccounts: "create", emailLinking: "off" };
 
 /** The code of the API's answer to a person with no account here (the app's page for it). */
-export const NO_ACCOUNT_CODE = "accountNotProvisioned";
+const NO_ACCOUNT_CODE = "accountNotProvisioned";
 
 export type ExternalSignIn =
   | { userId: string; how: "linked" | "created" | "email" }

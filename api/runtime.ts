@@ -96,7 +96,7 @@ export function localVerifier(issuer: string, key: JWK, previous: JWK[] = []): V
 }
 
 /** What an external provider's access token says of the person (decision 049). */
-export function externalClaims(payload: JWTPayload): TokenClaims {
+function externalClaims(payload: JWTPayload): TokenClaims {
   const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim().slice(0, 300) : undefined);
   return {
     sub: String(payload.sub),

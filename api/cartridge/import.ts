@@ -44,7 +44,7 @@ const IMAGE_TYPES: Record<string, string> = {
   ".webp": "image/webp",
 };
 
-export type Became = "module" | "text" | "link" | "discussion" | "notAvailable" | "skipped";
+type Became = "module" | "text" | "link" | "discussion" | "notAvailable" | "skipped";
 
 export interface CartridgeReport {
   course: { id: string; code: string; name: string; outcome: "created" | "updated" };

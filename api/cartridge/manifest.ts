@@ -5,7 +5,8 @@
  * with a real XML parser (fast-xml-parser, namespace prefixes dropped). A document type is refused before
  * the parser sees it (external entities, expansion bombs), as the SCORM import does (decision 040).
  */
-import { XMLParser, XMLValidator } from "fast-xml-parser";
+import { XMLValidator } from "fast-xml-parser";
+import { manifestParser, text as scormText } from "../scorm/manifest";
 
 export class CartridgeError extends Error {
   constructor(
@@ -27,7 +28,7 @@ export interface CartridgeItem {
   children: CartridgeItem[];
 }
 
-export interface CartridgeResource {
+interface CartridgeResource {
   identifier: string;
   type: string;
   href: string | null;
@@ -45,25 +46,10 @@ export interface CartridgeManifest {
 const MAX_DEPTH = 32;
 const ARRAYS = new Set(["organization", "item", "resource", "file", "dependency", "string"]);
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: "@",
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  processEntities: true,
-  isArray: (name) => ARRAYS.has(name),
-});
+const parser = manifestParser(ARRAYS);
 
-const text = (v: unknown): string | null => {
-  if (v === undefined || v === null) return null;
-  if (typeof v === "string") return v.trim();
-  if (typeof v === "number") return String(v);
-  if (Array.isArray(v)) return text(v[0]);
-  if (typeof v === "object" && "#text" in (v as Node)) return text((v as Node)["#text"]);
-  return null;
-};
+/** The text of an element that may be repeated (its first). */
+const text = (v: unknown): string | null => scormText(Array.isArray(v) ? v[0] : v);
 const attr = (n: Node | undefined, name: string) => (n ? text(n[`@${name}`]) : null);
 const child = (n: Node | undefined, name: string) => {
   const v = n?.[name];
@@ -72,7 +58,7 @@ const child = (n: Node | undefined, name: string) => {
 const list = (n: Node | undefined, name: string) => ((n?.[name] as Node[] | undefined) ?? []).filter(Boolean);
 
 /** Parses one of the cartridge's XML documents; `name` says which in the error. */
-export function parseXml(xml: string, name: string): Node {
+function parseXml(xml: string, name: string): Node {
   if (/<!DOCTYPE/i.test(xml))
     throw new CartridgeError(
       "xmlInvalid",

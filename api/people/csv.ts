@@ -42,7 +42,7 @@ export interface EnrolmentRow {
   term: string | null;
 }
 
-export const USER_COLUMNS = [
+const USER_COLUMNS = [
   "email",
   "first_name",
   "middle_name",
@@ -53,7 +53,7 @@ export const USER_COLUMNS = [
   "units",
   "external_id",
 ] as const;
-export const ENROLMENT_COLUMNS = [
+const ENROLMENT_COLUMNS = [
   "course_code",
   "email",
   "external_id",
@@ -69,9 +69,9 @@ const REQUIRED_USER = ["email", "first_name", "last_name"];
 const REQUIRED_ENROLMENT = ["course_code"];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** The most rows one file may have (a bigger organisation splits its file). */
-export const MAX_ROWS = 50_000;
+const MAX_ROWS = 50_000;
 
-export type CsvKind = "users" | "enrolments";
+type CsvKind = "users" | "enrolments";
 
 type Parsed = { kind: CsvKind; records: { line: number; values: Record<string, string> }[] };
 

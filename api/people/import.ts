@@ -20,7 +20,7 @@ import {
 import { defaultTenantId } from "../settings";
 import { checkEnrolments, checkUsers, readCsv, type RowProblem } from "./csv";
 
-export type RowOutcome = "created" | "updated" | "unchanged";
+type RowOutcome = "created" | "updated" | "unchanged";
 
 export interface PeopleReport {
   kind: "users" | "enrolments";

@@ -1,11 +1,9 @@
 import { Hono } from "hono";
 import { rm } from "node:fs/promises";
-import { and, eq, inArray } from "drizzle-orm";
 import type { ApiEnv } from "../context";
-import { requireUser } from "../auth";
+import { requireRole, requireUser } from "../auth";
 import { limitWrites } from "../limit-writes";
 import { ApiError, message } from "../errors";
-import { userRoles } from "../db/schema";
 import { importCartridge } from "../cartridge/import";
 import { CartridgeError } from "../cartridge/manifest";
 import { SCORM_LIMITS, saveUpload } from "../scorm/import";
@@ -37,13 +35,7 @@ export function cartridgeRoutes() {
       notShown: true,
     }),
     async (c) => {
-      const [role] = await c.var.db
-        .select({ role: userRoles.role })
-        .from(userRoles)
-        .where(and(eq(userRoles.userId, c.var.user.id), inArray(userRoles.role, AUTHORING_ROLES)))
-        .limit(1);
-      if (!role)
-        throw new ApiError(403, { "": [message("forbidden", "Only authors and administrators import cartridges.")] });
+      await requireRole(c.var.db, c.var.user.id, AUTHORING_ROLES, "Only authors and administrators import cartridges.");
       const code = c.req.query("code");
       if (code !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._:-]{0,59}$/.test(code))
         throw new ApiError(400, {

@@ -1,10 +1,8 @@
 import { Hono } from "hono";
-import { and, eq } from "drizzle-orm";
 import type { ApiEnv } from "../context";
-import { requireUser } from "../auth";
+import { requireRole, requireUser } from "../auth";
 import { limitWrites } from "../limit-writes";
 import { ApiError, message } from "../errors";
-import { userRoles } from "../db/schema";
 import { operations } from "../openapi";
 import { importPeopleCsv } from "../people/import";
 
@@ -32,12 +30,7 @@ export function peopleRoutes() {
       notShown: true,
     }),
     async (c) => {
-      const [admin] = await c.var.db
-        .select({ role: userRoles.role })
-        .from(userRoles)
-        .where(and(eq(userRoles.userId, c.var.user.id), eq(userRoles.role, "Administrator")))
-        .limit(1);
-      if (!admin) throw new ApiError(403, { "": [message("forbidden", "Only administrators import people.")] });
+      await requireRole(c.var.db, c.var.user.id, ["Administrator"], "Only administrators import people.");
       const type = c.req.header("content-type") ?? "";
       if (!/^text\/(csv|plain)\b/i.test(type))
         throw new ApiError(415, { "": [message("unsupportedMediaType", "Send the file as text/csv.")] });
