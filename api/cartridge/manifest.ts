@@ -6,17 +6,10 @@
  * the parser sees it (external entities, expansion bombs), as the SCORM import does (decision 040).
  */
 import { XMLValidator } from "fast-xml-parser";
-import { manifestParser, text as scormText } from "../scorm/manifest";
+import { manifestParser, ScormPackageError, text as scormText } from "../scorm/manifest";
 
-export class CartridgeError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly status = 422,
-  ) {
-    super(message);
-  }
-}
+/** A cartridge the import refuses: the SCORM import's refusal (a stable code, why, the HTTP status). */
+export class CartridgeError extends ScormPackageError {}
 
 type Node = Record<string, unknown>;
 
