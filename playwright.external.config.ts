@@ -92,7 +92,12 @@ export default defineConfig({
       true,
     ),
     server(appUrl, "/learn/open-catalog", "app", { ...externalSignIn, LMS_API_URL: otherUrl }),
-    server(providerOnlyUrl, "/learn/open-catalog", "provider-only", externalSignIn),
+    // Decision 049: ada's account here is linked by her verified address (the other process's provider
+    // says it is); a learner only the provider knows is made a learner here at her first sign-in.
+    server(providerOnlyUrl, "/learn/open-catalog", "provider-only", {
+      ...externalSignIn,
+      OIDC_EMAIL_LINKING: "verified",
+    }),
     // Ready when it serves its own files: its pages need the API, which never answers.
     server(apiDownUrl, "/learn/favicon.svg", "api-down", {
       ...externalSignIn,

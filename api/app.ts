@@ -24,6 +24,8 @@ import { ltiAgsRoutes } from "./routes/lti-ags";
 import { ltiNrpsRoutes } from "./routes/lti-nrps";
 import { storageRoutes } from "./routes/storage";
 import { scormRoutes } from "./routes/scorm";
+import { peopleRoutes } from "./routes/people";
+import { cartridgeRoutes } from "./routes/cartridges";
 import { gradeRoutes } from "./routes/grades";
 import { mailPreferenceRoutes } from "./routes/mail-preferences";
 import { idParams, refuseControlCharacters, validParams } from "./validate";
@@ -104,11 +106,13 @@ export function createApi(deps: ApiDeps) {
   lms.route("/", feedbackRoutes());
   lms.route("/", ltiLaunchRoutes());
   lms.route("/", gradeRoutes());
+  lms.route("/", cartridgeRoutes());
   app.route("/lms/v1", lms);
   app.route("/lms-km/v1", tutorRoutes());
   app.route("/analytics/v1", analyticsRoutes());
   app.route("/lms-storage/v1", storageRoutes());
   app.route("/scorm/v1", scormRoutes());
+  app.route("/people/v1", peopleRoutes());
   // Decision 014: test support, only for the browser tests' server (the composition root decides and keeps it to loopback).
   // Whatever is mounted here is documented as internal (tag "internal", x-internal: true; decision 034).
   for (const [path, routes] of Object.entries(deps.internalRoutes ?? {})) {

@@ -1,10 +1,12 @@
 import { createMiddleware } from "hono/factory";
-import { eq, or, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { ApiEnv, Principal } from "./context";
 import { ApiError, message } from "./errors";
-import { features, users } from "./db/schema";
+import { features, userRoles, users } from "./db/schema";
+import type { Db } from "./db/client";
 import type { DataChange } from "../domain/contract/changes";
 import { DEFAULT_FEATURES } from "../domain/menu";
+import { externalSignIn, noAccountError } from "./external-accounts";
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -51,8 +53,14 @@ export const requireUser = createMiddleware<ApiEnv>(async (c, next) => {
     throw unauthorized("The token is invalid or expired.");
   }
   const db = c.var.db;
-  const bySub = UUID_RE.test(claims.sub) ? eq(users.id, claims.sub) : eq(users.externalId, claims.sub);
-  const byEmail = claims.email ? sql`lower(${users.email}) = ${claims.email.toLowerCase()}` : undefined;
+  // Decision 049: the embedded provider's subject is the user's id (or an external id the LMS was given);
+  // an external provider's is found through its stored link — never by the e-mail address in the token.
+  let bySub;
+  if (claims.external) {
+    const signIn = await externalSignIn(db, claims, c.var.deps.externalAccounts);
+    if ("refused" in signIn) throw noAccountError(signIn.refused);
+    bySub = eq(users.id, signIn.userId);
+  } else bySub = UUID_RE.test(claims.sub) ? eq(users.id, claims.sub) : eq(users.externalId, claims.sub);
   const rows = await db
     .select({
       id: users.id,
@@ -70,7 +78,7 @@ export const requireUser = createMiddleware<ApiEnv>(async (c, next) => {
       ),
     })
     .from(users)
-    .where(byEmail ? or(bySub, byEmail) : bySub)
+    .where(bySub)
     .limit(1);
   if (!rows[0]) throw unauthorized("The token's subject is not a user of this LMS.");
   const exp = (claims as { exp?: number }).exp;
@@ -96,3 +104,16 @@ export const requireFeature = (name: "catalog" | "calendar") =>
     }
     await next();
   });
+
+/**
+ * Refuses (403, `text`) a signed-in user who holds none of `roles`: the importing routes' check (SCORM
+ * packages and cartridges for authors and administrators, people files for administrators).
+ */
+export async function requireRole(db: Db, userId: string, roles: readonly string[], text: string): Promise<void> {
+  const [held] = await db
+    .select({ role: userRoles.role })
+    .from(userRoles)
+    .where(and(eq(userRoles.userId, userId), inArray(userRoles.role, [...roles])))
+    .limit(1);
+  if (!held) throw new ApiError(403, { "": [message("forbidden", text)] });
+}

@@ -8,10 +8,23 @@ import type { LtiRegistryOptions } from "./lti/registry";
 import type { AttachmentRules } from "../domain/chat-attachments";
 import type { FileStore } from "./files/object-store";
 
-interface TokenClaims {
+export interface TokenClaims {
   sub: string;
   email?: string;
   exp?: number;
+  /**
+   * Set for a token of an external OpenID provider (decision 049): its issuer, and what it says of the
+   * person — the account here is found by issuer + subject, made or linked on her first sign-in.
+   */
+  external?: {
+    issuer: string;
+    emailVerified: boolean;
+    givenName?: string;
+    familyName?: string;
+    name?: string;
+    locale?: string;
+    zoneinfo?: string;
+  };
 }
 
 export type VerifyToken = (token: string) => Promise<TokenClaims>;
@@ -54,6 +67,18 @@ export interface ApiSettings {
   analyticsAnonymousPerHour?: number;
   /** What files a chat message may carry (CHAT_ATTACHMENT_*); none: the defaults (decision 027). */
   chatAttachments?: AttachmentRules;
+  /**
+   * People an external OpenID provider signs in whom this LMS does not know yet (decision 049):
+   * `newAccounts` "create" makes a learner at her first sign-in, "refuse" shows her a page saying she
+   * has no account (OIDC_NEW_ACCOUNTS); `emailLinking` "verified" links an existing account whose
+   * address the provider says is verified (OIDC_EMAIL_LINKING; default "off").
+   */
+  externalAccounts?: ExternalAccountPolicy;
+}
+
+export interface ExternalAccountPolicy {
+  newAccounts: "create" | "refuse";
+  emailLinking: "off" | "verified";
 }
 
 /** The settings and the live objects the API is built from. */

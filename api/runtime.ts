@@ -2,8 +2,16 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { writeFileAtomicSync } from "./files/temporary";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { createLocalJWKSet, createRemoteJWKSet, exportJWK, generateKeyPair, jwtVerify, type JWK } from "jose";
-import type { VerifyToken } from "./context";
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  exportJWK,
+  generateKeyPair,
+  jwtVerify,
+  type JWK,
+  type JWTPayload,
+} from "jose";
+import type { TokenClaims, VerifyToken } from "./context";
 
 /** The audience of access tokens for the LMS API (the embedded provider issues them for it). */
 export const LMS_API_RESOURCE = "urn:learner-app:lms-api";
@@ -87,9 +95,42 @@ export function localVerifier(issuer: string, key: JWK, previous: JWK[] = []): V
   };
 }
 
+/** What an external provider's access token says of the person (decision 049). */
+function externalClaims(payload: JWTPayload): TokenClaims {
+  const text = (v: unknown) => (typeof v === "string" && v.trim() ? v.trim().slice(0, 300) : undefined);
+  return {
+    sub: String(payload.sub),
+    email: text(payload.email),
+    exp: payload.exp,
+    external: {
+      issuer: String(payload.iss),
+      // Only a literal true (or "true", as some providers write it) counts as verified.
+      emailVerified: payload.email_verified === true || payload.email_verified === "true",
+      givenName: text(payload.given_name),
+      familyName: text(payload.family_name),
+      name: text(payload.name),
+      locale: text(payload.locale),
+      zoneinfo: text(payload.zoneinfo),
+    },
+  };
+}
+
+/** Verifies an external provider's tokens against a key set (its published JWKS, or a test's keys). */
+export function externalVerifier(
+  issuer: string,
+  keys: () => Parameters<typeof jwtVerify>[1],
+  audience?: string,
+): VerifyToken {
+  return async (token) => {
+    const { payload } = await jwtVerify(token, keys() as never, { issuer, ...(audience ? { audience } : {}) });
+    return externalClaims(payload);
+  };
+}
+
 /** Verifies tokens of an external provider against its published JWKS (found by discovery). */
 function remoteVerifier(issuer: string, audience: string | undefined): VerifyToken {
   let jwks: ReturnType<typeof createRemoteJWKSet> | null = null;
+  const verify = externalVerifier(issuer, () => jwks!, audience);
   return async (token) => {
     if (!jwks) {
       const res = await fetch(
@@ -98,8 +139,7 @@ function remoteVerifier(issuer: string, audience: string | undefined): VerifyTok
       const meta = (await res.json()) as { jwks_uri: string };
       jwks = createRemoteJWKSet(new URL(meta.jwks_uri));
     }
-    const { payload } = await jwtVerify(token, jwks, { issuer, ...(audience ? { audience } : {}) });
-    return { sub: String(payload.sub), email: typeof payload.email === "string" ? payload.email : undefined };
+    return verify(token);
   };
 }
 

@@ -1,23 +1,35 @@
 /**
  * `npm run ops -- <area> <command> …`: the operators' commands, one file each under ops/commands/.
- * The older names stay as aliases: `npm run sessions | lti:tool | certificates | content:import-scorm`.
+ * The older names stay as aliases: `npm run sessions | lti:tool | certificates | people | content:import-scorm |
+ * content:import-cc`.
  * Each works on DATABASE_URL's database, or on the embedded one when no process holds it, and otherwise
  * asks the running server on this machine (ops/database-or-server.ts). Exit status: 0 done, 1 refused
  * (the reason on standard error, nothing changed), 2 wrong arguments (the usage).
  */
 import { command as certificates } from "./commands/certificates";
+import { command as importCartridge } from "./commands/import-cartridge";
 import { command as importScorm } from "./commands/import-scorm";
 import { command as lti } from "./commands/lti";
+import { command as people } from "./commands/people";
 import { command as sessions } from "./commands/sessions";
 import { operatorEnv, Refused, UsageError } from "./database-or-server";
 
-const AREAS = { sessions, lti, certificates, "import-scorm": importScorm } as const;
+const AREAS = {
+  sessions,
+  lti,
+  certificates,
+  people,
+  "import-scorm": importScorm,
+  "import-cc": importCartridge,
+} as const;
 
 const USAGE = `Usage: npm run ops -- <area> <command> … (--help after an area for its commands)
   sessions       sign-in sessions, passwords, impersonation, the provider's signing key
   lti            the LTI tool registry and the activities that launch each tool
   certificates   issued certificates: list, revoke
-  import-scorm   a SCORM package into a course's activity`;
+  people         people and enrolments from CSV files
+  import-scorm   a SCORM package into a course's activity
+  import-cc      an IMS Common Cartridge as a course`;
 
 const [name, ...args] = process.argv.slice(2);
 const area = name && Object.hasOwn(AREAS, name) ? AREAS[name as keyof typeof AREAS] : null;

@@ -1,5 +1,5 @@
 /**
- * The operator endpoints: what `npm run sessions | lti:tool | certificates | content:import-scorm` ask
+ * The operator endpoints: what `npm run sessions | lti:tool | certificates | content:import-scorm | people` ask
  * the running server to do while it holds the embedded database. A command comes from this machine
  * with the operator token of DATA_DIR/secrets.json, or it is refused.
  */
@@ -14,6 +14,7 @@ import { certificateCommand, CertificateCommandError, runCertificateCommand } fr
 import { AttachError, attachmentCommand, runAttachmentCommand } from "../api/lti/attach";
 import { registryOf, type LtiRegistryOptions } from "../api/lti/registry";
 import { runToolCommand, toolCommand, ToolStoreError } from "../api/lti/tool-store";
+import { importPeopleCsv } from "../api/people/import";
 import { importScormPackage, saveUpload } from "../api/scorm/import";
 import { ScormPackageError } from "../api/scorm/manifest";
 import { operatorCommand, OperatorError, runOperatorCommand } from "../api/sessions/operator";
@@ -118,6 +119,12 @@ export function operatorRoutes(deps: OperatorRouteDeps): Hono {
     } finally {
       if (zipPath) await rm(zipPath, { force: true });
     }
+  });
+  // A people or enrolments CSV file (decision 049): checked, and imported with ?apply=1.
+  routes.post("/people", async (c) => {
+    if (!allowed(c)) return c.json({ error: "Forbidden" }, 403);
+    const report = await importPeopleCsv(database.db, await c.req.text(), { apply: c.req.query("apply") === "1" });
+    return c.json({ result: report });
   });
   return routes;
 }

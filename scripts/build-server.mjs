@@ -27,7 +27,7 @@ export const SERVER_ENTRIES = {
   "app-thread": "api/app-thread.ts",
   // Loaded by the certificate renderer's process (api/files/render-child.mjs, decisions 020 and 038).
   "certificate-render": "api/files/certificate-render.ts",
-  // The operators' commands (npm run ops, and its aliases sessions | lti:tool | certificates | content:import-scorm).
+  // The operators' commands (npm run ops, and its aliases sessions | lti:tool | certificates | people | content:import-*).
   "ops-cli": "ops/cli.ts",
   // A node on PostgreSQL seeds the demo from a child process (api/demo/seed-process.ts, decision 038).
   "seed-child": "api/demo/seed-child.ts",

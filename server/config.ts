@@ -40,6 +40,10 @@ const schema = z.object({
   LMS_API_URL: z.string().optional(),
   OIDC_ISSUER: z.string().optional(),
   OIDC_AUDIENCE: z.string().optional(),
+  /** Decision 049: a person an external provider signs in whom the LMS does not know — made a learner, or refused. */
+  OIDC_NEW_ACCOUNTS: z.enum(["create", "refuse"]).default("create"),
+  /** Decision 049: "verified" links an existing account by an address the provider says is verified. */
+  OIDC_EMAIL_LINKING: z.enum(["off", "verified"]).default("off"),
   IDP_CLIENT_SECRET: z.string().optional(),
   IDP_EXTRA_APP_URLS: z
     .string()
@@ -129,6 +133,7 @@ export interface ServerConfig {
     | "analyticsRetentionDays"
     | "analyticsAnonymousPerHour"
     | "jobs"
+    | "externalAccounts"
   >;
   /** The environment as given: the web app's own parser and the operations read their variables from it. */
   env: Env;
@@ -210,6 +215,7 @@ export function parseServerConfig(env: Env): ServerConfig {
       analyticsRetentionDays: analytics.retentionDays,
       analyticsAnonymousPerHour: analytics.anonymousPerHour,
       jobs: { smtpUrl: e.SMTP_URL },
+      externalAccounts: { newAccounts: e.OIDC_NEW_ACCOUNTS, emailLinking: e.OIDC_EMAIL_LINKING },
     },
     env,
   };

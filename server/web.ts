@@ -32,6 +32,7 @@ export interface WebParts {
 const STREAMED_UPLOADS = new Set([
   "/api/scorm/v1/packages",
   "/operator/v1/scorm-packages",
+  "/api/lms/v1/cartridges",
   // Test support's package courses (browser tests only, loopback only).
   "/api/test-support/v1/scorm-courses",
 ]);

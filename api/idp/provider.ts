@@ -451,9 +451,9 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
         },
       };
     },
-    // The API's access tokens carry the user's e-mail, as Keycloak's and Entra ID's do: an app that
-    // uses this provider as its external one, with its own embedded API (OIDC_ISSUER without
-    // LMS_API_URL), finds the user by address there. RFC 8693: the access tokens of an
+    // The API's access tokens carry the user's e-mail and names, as Keycloak's do: an app that uses this
+    // provider as its external one, with its own embedded API (OIDC_ISSUER without LMS_API_URL), links
+    // or makes her account there at her first sign-in (decision 049). RFC 8693: the access tokens of an
     // impersonation grant name the administrator acting.
     async extraTokenClaims(_ctx, token) {
       const grantId = "grantId" in token ? token.grantId : undefined;
@@ -467,12 +467,31 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
               .limit(1)
           : Promise.resolve([]),
         accountId
-          ? db.select({ email: users.email }).from(users).where(eq(users.id, accountId)).limit(1)
+          ? db
+              .select({
+                email: users.email,
+                givenName: users.firstName,
+                familyName: users.lastName,
+                locale: users.locale,
+              })
+              .from(users)
+              .where(eq(users.id, accountId))
+              .limit(1)
           : Promise.resolve([]),
       ]);
       if (!acting[0] && !account[0]) return undefined;
       return {
-        ...(account[0] ? { email: account[0].email } : {}),
+        // What an app that has never seen the person makes her account from (decision 049); the address
+        // is verified here (a sign-up link or an account an operator made).
+        ...(account[0]
+          ? {
+              email: account[0].email,
+              email_verified: true,
+              given_name: account[0].givenName,
+              family_name: account[0].familyName,
+              ...(account[0].locale ? { locale: account[0].locale } : {}),
+            }
+          : {}),
         ...(acting[0] ? { act: { sub: acting[0].admin } } : {}),
       };
     },

@@ -1,11 +1,9 @@
 import { Hono } from "hono";
 import { rm } from "node:fs/promises";
-import { and, eq, inArray } from "drizzle-orm";
 import type { ApiEnv } from "../context";
-import { requireUser } from "../auth";
+import { requireRole, requireUser } from "../auth";
 import { limitWrites } from "../limit-writes";
 import { ApiError, message } from "../errors";
-import { userRoles } from "../db/schema";
 import { fileStore } from "../files/roots";
 import { importScormPackage, SCORM_LIMITS, saveUpload } from "../scorm/import";
 import { ScormPackageError } from "../scorm/manifest";
@@ -54,13 +52,7 @@ export function scormRoutes() {
     ),
     async (c) => {
       const query = c.req.valid("query");
-      const [role] = await c.var.db
-        .select({ role: userRoles.role })
-        .from(userRoles)
-        .where(and(eq(userRoles.userId, c.var.user.id), inArray(userRoles.role, AUTHORING_ROLES)))
-        .limit(1);
-      if (!role)
-        throw new ApiError(403, { "": [message("forbidden", "Only authors and administrators import packages.")] });
+      await requireRole(c.var.db, c.var.user.id, AUTHORING_ROLES, "Only authors and administrators import packages.");
       let zipPath: string | null = null;
       try {
         const limits = c.var.deps.scormLimits ?? SCORM_LIMITS;

@@ -65,7 +65,7 @@ export interface ImportedPackage {
 }
 
 /** yauzl is imported by the first package, not at every start (decision 038). */
-const openZip = async (path: string) => {
+export const openZip = async (path: string) => {
   const { default: unzip } = await import("yauzl");
   return new Promise<yauzl.ZipFile>((resolve, reject) =>
     unzip.open(
@@ -77,13 +77,16 @@ const openZip = async (path: string) => {
   );
 };
 
-const readStream = (zip: yauzl.ZipFile, entry: yauzl.Entry) =>
+export const readStream = (zip: yauzl.ZipFile, entry: yauzl.Entry) =>
   new Promise<Readable>((resolve, reject) =>
     zip.openReadStream(entry, (err, stream) => (err || !stream ? reject(err) : resolve(stream))),
   );
 
 /** Every entry of the zip's central directory, without reading any content. */
-function listEntries(zip: yauzl.ZipFile, limits: { maxBytes: number; maxEntries: number }): Promise<yauzl.Entry[]> {
+export function listEntries(
+  zip: yauzl.ZipFile,
+  limits: { maxBytes: number; maxEntries: number },
+): Promise<yauzl.Entry[]> {
   return new Promise((resolve, reject) => {
     const entries: yauzl.Entry[] = [];
     let total = 0;

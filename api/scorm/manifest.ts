@@ -31,18 +31,26 @@ const MAX_ITEM_DEPTH = 32;
 
 const ARRAYS = new Set(["organization", "item", "resource", "file", "dependency", "map"]);
 
-const parser = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: "@",
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  processEntities: true,
-  isArray: (name) => ARRAYS.has(name),
-});
+/**
+ * A parser of IMS packaging manifests (this one, and the Common Cartridge's: decision 049): attributes as
+ * `@name`, namespace prefixes dropped, values as written, the elements in `arrays` always lists.
+ */
+export const manifestParser = (arrays: ReadonlySet<string>) =>
+  new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: "@",
+    removeNSPrefix: true,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: true,
+    processEntities: true,
+    isArray: (name) => arrays.has(name),
+  });
 
-const text = (v: unknown): string | null => {
+const parser = manifestParser(ARRAYS);
+
+/** An element's or attribute's text (trimmed), or null. */
+export const text = (v: unknown): string | null => {
   if (v === undefined || v === null) return null;
   if (typeof v === "string") return v.trim();
   if (typeof v === "number") return String(v);

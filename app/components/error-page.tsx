@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, Link } from "react-router";
 import { useTranslation } from "~/common/i18n";
-import { ACTIVITY_NOT_FOUND } from "~/common/errors";
+import { ACTIVITY_NOT_FOUND, NO_ACCOUNT } from "~/common/errors";
 
 export function errorStatus(error: unknown): number {
   if (isRouteErrorResponse(error)) return error.status;
@@ -23,6 +23,7 @@ const COURSE_UNAVAILABLE = "course-unavailable";
 export function errorVariant(status: number, error: unknown): string {
   if (status === 404 && isRouteErrorResponse(error) && error.data === ACTIVITY_NOT_FOUND) return "404activity";
   if (status === 404 && isRouteErrorResponse(error) && error.data === COURSE_UNAVAILABLE) return "courseUnavailable";
+  if (status === 403 && isRouteErrorResponse(error) && error.data === NO_ACCOUNT) return "noAccount";
   return KNOWN.has(status) ? String(status) : "other";
 }
 
@@ -54,7 +55,14 @@ export function ErrorPage({
       <p className="error-page__code">{t("errors.statusCode", { status })}</p>
       <h1 id="error-title">{t(`errors.${variant}.title`)}</h1>
       <p>{t(`errors.${variant}.text`, { seconds: retryAfterSeconds(error) ?? undefined })}</p>
-      {showButton ? (
+      {variant === "noAccount" ? (
+        // Decision 049: the way out is signing out (at the provider too), not the courses she has none of.
+        <form method="post" action="/oidc/logout">
+          <button type="submit" className="button button--primary">
+            {t("userMenu.signOut")}
+          </button>
+        </form>
+      ) : showButton ? (
         <Link className="button button--primary" to={href} reloadDocument={!href.startsWith("/learn")}>
           {learnerOnly || fallbackUrl ? t("errors.goToMyCourses") : t("errors.goToContentLibrary")}
         </Link>

@@ -1,8 +1,9 @@
-import { createContext, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import { createContext, data, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { readSession, type SessionData } from "./session.server";
 import { enforceLearnerArea, lmsFor, loadShell, type ShellData } from "./user.server";
 import { loginUrl } from "./auth.server";
-import type { LmsClient } from "./lms.server";
+import { LmsError, type LmsClient } from "./lms.server";
+import { NO_ACCOUNT } from "~/common/errors";
 import type { Endpoint } from "#domain/contract/endpoints";
 import { appConfig, appLoadContext, sessionStore, type AppConfig } from "./config.server";
 import { readCacheFor, type ReadCache } from "./read-cache.server";
@@ -47,9 +48,16 @@ export class RequestState {
       const session = await this.session();
       if (!session) return null;
       // A write may change what the shell shows: it is loaded anew.
-      return this.reads.shell(session.accessToken, this.writing, () =>
-        loadShell(lmsFor(this.request, this.context, session), session, this.config),
-      );
+      return this.reads
+        .shell(session.accessToken, this.writing, () =>
+          loadShell(lmsFor(this.request, this.context, session), session, this.config),
+        )
+        .catch((err: unknown) => {
+          // Decision 049: signed in at the provider, but no account here — the "no account" page.
+          if (err instanceof LmsError && err.status === 403 && err.firstMessage()?.code === "accountNotProvisioned")
+            throw data(NO_ACCOUNT, { status: 403 });
+          throw err;
+        });
     })());
   }
 

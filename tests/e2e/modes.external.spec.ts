@@ -3,7 +3,9 @@ import { test, expect } from "./fixtures";
 /**
  * Two more configuration modes of the README (issue 11), run by playwright.external.config.ts:
  * - OIDC_ISSUER at another origin's provider, with this app's own embedded LMS API (no LMS_API_URL):
- *   the API finds the signed-in user by the e-mail address in the provider's access token;
+ *   the API finds the signed-in person by the token's issuer + subject (decision 049); on her first
+ *   sign-in an account with her address is linked — the provider says the address is verified and this
+ *   app allows linking (OIDC_EMAIL_LINKING=verified) — or, for a person it does not know, made (a learner);
  * - an LMS API that does not answer: the app says "Config couldn't be loaded" (spec 7.1, 8) and its
  *   configuration endpoint answers 503, instead of pretending all is well.
  * The demo learner ada exists in both processes' databases (same address, different ids).
@@ -27,6 +29,29 @@ test("an external provider with the embedded API: ada signs in there and sees he
   await expect(page.locator("details.user-menu summary")).toContainText("Ada Lovelace");
   // Her enrolments in this app's database.
   await expect(page.getByRole("heading", { name: "Git Workflows for Teams", exact: true })).toBeVisible();
+});
+
+test("an external provider with the embedded API: a person this app has never seen is made a learner at her first sign-in, no redirect loop", async ({
+  page,
+  newLearner,
+}) => {
+  test.setTimeout(90_000);
+  // Made on the other process only: its provider knows her, this app's database does not.
+  const stranger = await newLearner({ firstName: "Mae", lastName: "Jemison" });
+  const redirects: string[] = [];
+  page.on("response", (r) => {
+    if (r.status() >= 300 && r.status() < 400) redirects.push(r.url());
+  });
+  await page.goto(`${PROVIDER_ONLY}/learn/courses`);
+  await page.getByLabel(/e-mail/i).fill(stranger.email);
+  await page.getByLabel(/password/i).fill(stranger.password);
+  await page.getByRole("button", { name: /sign in/i }).click();
+  await expect(page).toHaveURL(`${PROVIDER_ONLY}/learn/courses`);
+  await expect(page.getByRole("heading", { level: 1, name: "My courses" })).toBeVisible();
+  await expect(page.locator("details.user-menu summary")).toContainText("Mae Jemison");
+  // Sign-in's own redirects (the app, the provider's authorization and interaction, the callback: 6 here),
+  // not a loop's (Chromium gives up at 20 with ERR_TOO_MANY_REDIRECTS and shows no page).
+  expect(redirects.length).toBeLessThanOrEqual(8);
 });
 
 test("an LMS API that does not answer: 'Config couldn't be loaded', and the configuration says 503", async ({

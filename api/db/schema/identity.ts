@@ -128,3 +128,25 @@ export const emailTokens = pgTable(
   },
   (t) => [index("email_tokens_user_idx").on(t.userId), index("email_tokens_expires_idx").on(t.expiresAt)],
 );
+
+/**
+ * Issue 52 item 1 / issue 50 (decision 049): who a person signed in at an external OpenID provider is
+ * here — only the token's issuer and subject identify her (OIDC Core §5.7), never her e-mail address.
+ * Written on her first sign-in: `how` says whether the account was made then (`created`) or an existing
+ * account was linked by a verified e-mail address the deployment allows linking by (`email`) — the audit
+ * of every link, with the address the provider vouched for.
+ */
+export const identityLinks = pgTable(
+  "identity_links",
+  {
+    issuer: text("issuer").notNull(),
+    subject: text("subject").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    how: text("how").$type<"created" | "email">().notNull(),
+    email: text("email"),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.issuer, t.subject] }), index("identity_links_user_idx").on(t.userId)],
+);
