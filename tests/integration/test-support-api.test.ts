@@ -217,7 +217,8 @@ describe("POST /api/test-support/v1/learners", () => {
     } finally {
       await threaded.close();
     }
-  });
+    // Starting PGlite and the API in a thread and seeding it: ~20 s of CPU on a loaded 2-core box.
+  }, 90_000);
 });
 
 describe("POST /api/test-support/v1/learner-mail", () => {
