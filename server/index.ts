@@ -9,6 +9,8 @@ import { rootLog } from "../app/services/logger.server";
 import { openDatabase } from "../api/db/client";
 import { embeddedDataDir } from "../api/db/pglite-start";
 import { databaseNotReady } from "../api/db/health";
+import { waitForDatabase } from "../api/db/wait";
+import { sql } from "drizzle-orm";
 import { openFileStore } from "../api/files/object-store";
 import { pendingJobs } from "../api/jobs/run";
 import { createSessionStore } from "../api/sessions/store";
@@ -43,6 +45,9 @@ const database = await openDatabase({
   dataDir: embeddedDataDir(),
   thread: config.database.thread,
 });
+// A database that does not answer yet is waited for, with the tries in the log (decision 053); then
+// the migrations, refused by a build older than the schema.
+await waitForDatabase(() => database.db.execute(sql`select 1`));
 await database.migrate();
 const secrets = await loadDeploymentSecrets(database, dataDir);
 const sessionSecret = config.sessionSecret ?? secrets.sessionSecret;
