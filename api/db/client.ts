@@ -10,6 +10,7 @@ import { lockDataDir, slowMsFromEnv, takeEarlyStart } from "./pglite-start";
 import { pgliteOptions } from "./pglite-options.mjs";
 import { preparedStatementsFromEnv, preparingClient } from "./pg-prepared";
 import { migrateLogged } from "./schema-version";
+import { explainOpenFailure, requireFreeSpace } from "./disk-space";
 
 export type Db = ReturnType<typeof import("drizzle-orm/pglite").drizzle<typeof schema>>;
 /** The transaction `db.transaction` hands its callback (what commands run in). */
@@ -257,6 +258,8 @@ export async function openDatabase(options: {
   const early = options.thread ? takeEarlyStart(dataDir) : undefined;
   let unlock = early?.unlock ?? (() => {});
   if (!early && !dataDir.startsWith("memory://")) {
+    // A full disk stops the start here with the folder and the space needed (disk-space.ts).
+    requireFreeSpace(dataDir);
     mkdirSync(dataDir, { recursive: true });
     unlock = lockDataDir(dataDir);
   }
@@ -278,7 +281,7 @@ export async function openDatabase(options: {
         });
   } catch (error) {
     unlock();
-    throw error;
+    throw dataDir.startsWith("memory://") ? error : explainOpenFailure(error, dataDir);
   }
   const [{ drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
     import("drizzle-orm/pglite"),

@@ -11,8 +11,10 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { sql } from "drizzle-orm";
-import type { Db } from "./client";
+import { sql, type SQL } from "drizzle-orm";
+
+/** What these reads need of the database (client.ts's `Db`, which imports this module). */
+type Db = { execute: (query: SQL) => PromiseLike<{ rows: Record<string, unknown>[] }> };
 import { log } from "./log";
 
 export interface JournalEntry {
@@ -53,14 +55,10 @@ export function compareMigrations(
 
 /** The timestamps of the migrations applied to this database (none on a new one). */
 export async function appliedMigrations(db: Db): Promise<number[]> {
-  const exists = await db.execute<{ t: string | null }>(
-    sql`select to_regclass('drizzle.__drizzle_migrations')::text as t`,
-  );
+  const exists = await db.execute(sql`select to_regclass('drizzle.__drizzle_migrations')::text as t`);
   if (!exists.rows[0]?.t) return [];
-  const rows = await db.execute<{ created_at: string | number }>(
-    sql`select created_at from drizzle.__drizzle_migrations order by created_at`,
-  );
-  return rows.rows.map((r) => Number(r.created_at));
+  const rows = await db.execute(sql`select created_at from drizzle.__drizzle_migrations order by created_at`);
+  return rows.rows.map((r) => Number(r.created_at as string | number));
 }
 
 export async function schemaStatus(db: Db): Promise<SchemaStatus> {

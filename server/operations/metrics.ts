@@ -11,11 +11,16 @@
  * - the process's own (prom-client's defaults): event-loop delay (`nodejs_eventloop_lag_*`), heap,
  *   garbage collection, CPU, open handles,
  * - `db_pool_connections{state}` (PostgreSQL's pool: total, idle, waiting),
- * - `jobs_pending{job}`: rows the background jobs have still to do, read at most every 10 s.
+ * - `jobs_pending{job}`: rows the background jobs have still to do, read at most every 10 s,
+ * - `db_up` and `storage_up` (1 or 0, decision 053): the database and the storage answer, probed at
+ *   most once a second; `http_requests_unavailable_total{dependency}`: the 503 pages given while one
+ *   was down (counted apart from the overload refusals).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { HEALTH_PATHS } from "./health";
+import type { DependencyProbe } from "./dependencies";
+import { UNAVAILABLE_HEADER } from "../http/unavailable";
 import { rootLog } from "../../app/services/logger.server";
 
 export const DEFAULT_METRICS_PORT = 9464;
@@ -78,6 +83,8 @@ export interface MetricsSources {
   pendingJobs?: () => Promise<Record<string, number>>;
   draining: () => boolean;
   inFlight: () => number;
+  /** The database's and the storage's probes (`db_up`, `storage_up`). */
+  dependencies?: DependencyProbe[];
 }
 
 export function createMetrics(sources: MetricsSources) {
@@ -133,6 +140,22 @@ export function createMetrics(sources: MetricsSources) {
       },
     });
   }
+  for (const probe of sources.dependencies ?? []) {
+    new Gauge({
+      name: probe.name === "database" ? "db_up" : "storage_up",
+      help: `1 when the ${probe.name} answers, else 0 (probed at most once a second).`,
+      registers: [registry],
+      async collect() {
+        this.set((await probe.status()) === null ? 1 : 0);
+      },
+    });
+  }
+  const unavailable = new Counter({
+    name: "http_requests_unavailable_total",
+    help: "503 answers given because the database or the storage could not be used, by dependency.",
+    labelNames: ["dependency"] as const,
+    registers: [registry],
+  });
   if (sources.pendingJobs) {
     const read = sources.pendingJobs;
     let cached: { at: number; value: Promise<Record<string, number>> } | null = null;
@@ -165,8 +188,10 @@ export function createMetrics(sources: MetricsSources) {
         const method = req.method ?? "GET";
         requests.inc({ method, route, status: String(status) });
         duration.observe({ method, route }, Number(process.hrtime.bigint() - start) / 1e9);
-        // A 503 of the front is the overload control's (the API and the app answer none of their own).
-        if (status === 503 && !HEALTH_PATHS.has(path.split("?")[0]!)) refused.inc({ reason: "overload" });
+        // A 503 is the overload control's, unless it says the database or the storage is down.
+        const down = status === 503 ? res.getHeader(UNAVAILABLE_HEADER) : undefined;
+        if (typeof down === "string") unavailable.inc({ dependency: down });
+        else if (status === 503 && !HEALTH_PATHS.has(path.split("?")[0]!)) refused.inc({ reason: "overload" });
         else if (REFUSALS[status]) refused.inc({ reason: REFUSALS[status] });
       });
     },
