@@ -85,7 +85,11 @@ export function renderError(c: Context, err: unknown): Response {
         ],
       }),
       503,
-      { "Retry-After": String(RETRY_AFTER_SECONDS), "Cache-Control": "no-store" },
+      {
+        "Retry-After": String(RETRY_AFTER_SECONDS),
+        "Cache-Control": "no-store",
+        "X-Unavailable": unavailable.dependency,
+      },
     );
   }
   log().error({ err, method: c.req.method, path: c.req.path }, "api: unhandled error");

@@ -74,6 +74,22 @@ function labelOf(path: string): string {
   return `/${out.join("/")}`;
 }
 
+/** X-Unavailable of an answer, from `setHeader` or from `writeHead`'s headers (an object or a flat array). */
+function unavailableHeader(res: ServerResponse, args: unknown[]): string | undefined {
+  const name = UNAVAILABLE_HEADER.toLowerCase();
+  const set = res.getHeader(name);
+  if (typeof set === "string") return set === "database" || set === "storage" ? set : undefined;
+  for (const arg of args.slice(1)) {
+    let value: unknown;
+    if (Array.isArray(arg)) {
+      for (let i = 0; i + 1 < arg.length; i += 2) if (String(arg[i]).toLowerCase() === name) value = arg[i + 1];
+    } else if (arg && typeof arg === "object")
+      for (const [k, v] of Object.entries(arg)) if (k.toLowerCase() === name) value = v;
+    if (value === "database" || value === "storage") return value;
+  }
+  return undefined;
+}
+
 const REFUSALS: Record<number, string> = { 413: "body_too_large", 414: "target_too_long", 429: "rate_limited" };
 
 export interface MetricsSources {
@@ -182,6 +198,13 @@ export function createMetrics(sources: MetricsSources) {
     track(req: IncomingMessage, res: ServerResponse): void {
       const start = process.hrtime.bigint();
       const path = req.url ?? "/";
+      // Which dependency a 503 names (X-Unavailable): headers given to writeHead are not readable after.
+      let down: string | undefined;
+      const writeHead = res.writeHead;
+      res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+        if (args[0] === 503) down = unavailableHeader(res, args);
+        return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+      } as typeof res.writeHead;
       res.once("finish", () => {
         const status = res.statusCode;
         const route = routeLabel(path, status);
@@ -189,8 +212,7 @@ export function createMetrics(sources: MetricsSources) {
         requests.inc({ method, route, status: String(status) });
         duration.observe({ method, route }, Number(process.hrtime.bigint() - start) / 1e9);
         // A 503 is the overload control's, unless it says the database or the storage is down.
-        const down = status === 503 ? res.getHeader(UNAVAILABLE_HEADER) : undefined;
-        if (typeof down === "string") unavailable.inc({ dependency: down });
+        if (status === 503 && down) unavailable.inc({ dependency: down });
         else if (status === 503 && !HEALTH_PATHS.has(path.split("?")[0]!)) refused.inc({ reason: "overload" });
         else if (REFUSALS[status]) refused.inc({ reason: REFUSALS[status] });
       });
