@@ -179,7 +179,9 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
   const resetLimit = resetLimits({ db });
   /** Sends what the outbox holds now, off the answer's path (the background jobs retry what fails). */
   const sendMailSoon = () =>
-    void sendPendingMail(db, options.mail).catch((error: unknown) => console.error("[idp] sending mail failed", error));
+    void sendPendingMail(db, options.mail).catch((error: unknown) =>
+      log().warn({ err: error }, "idp: sending mail failed"),
+    );
   /**
    * The tenant's languages and portal name, read from its settings at most every 30 s (the pages are
    * rendered before anyone is signed in: the first tenant is the visitors' one, as for public settings).
@@ -197,7 +199,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
         portalName: s["platform.common.portal_name"],
       };
     })().catch((err: unknown) => {
-      console.warn("[idp] tenant settings unavailable:", (err as Error).message);
+      log().warn({ err }, "idp: tenant settings unavailable");
       return { defaultLocale: null, languages: [...SUPPORTED_LOCALES], portalName: null };
     });
     tenantCache = { expires: Date.now() + 30_000, value };
@@ -729,7 +731,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     }
     // Decision 017: a password change ends every session of the account, the app's and the provider's.
     await Promise.all([revokeSessionsOf(db, { subject: done.userId }), revokeAccountModels(db, done.userId)]);
-    console.log(`[idp] password of account ${done.userId} reset by e-mailed link; its sessions ended`);
+    log().info({ userId: done.userId }, "idp: password reset by e-mailed link; the account's sessions ended");
     await provider.interactionFinished(
       req,
       res,
