@@ -25,6 +25,18 @@ function fatal(error: unknown): never {
   process.stdout.write(`${redactLine(JSON.stringify(line))}\n`);
   process.exit(1);
 }
+// Node's own warnings (a deprecation) as JSON lines too, on standard output with the rest.
+process.removeAllListeners("warning");
+process.on("warning", (warning) => {
+  const line = {
+    level: "warn",
+    time: new Date().toISOString(),
+    pid: process.pid,
+    err: safeError(warning),
+    msg: `node: ${warning.name}`,
+  };
+  process.stdout.write(`${redactLine(JSON.stringify(line))}\n`);
+});
 process.on("uncaughtException", fatal);
 process.on("unhandledRejection", fatal);
 

@@ -84,7 +84,7 @@ export async function waitForDatabase(probe: () => Promise<unknown>, options: Wa
         );
       }
       log().warn(
-        { attempt, retryInMs: delay, error: (error as { code?: string }).code ?? (error as Error).message },
+        { attempt, retryInMs: delay, error: reasonOf(error) },
         "db: the database does not answer at start; waiting for it",
       );
       await sleep(delay);
@@ -99,4 +99,21 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${ms} ms`), { code: "ETIMEDOUT" })), ms);
   });
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** The innermost code of an error's chain (drizzle wraps the driver's), or its first line. */
+export function reasonOf(error: unknown): string {
+  let found: string | null = null;
+  for (
+    let e = error as { code?: unknown; cause?: unknown } | undefined, i = 0;
+    e && i < 4;
+    i++, e = e.cause as typeof e
+  )
+    if (typeof e.code === "string") found = e.code;
+  return (
+    found ??
+    String((error as Error)?.message ?? error)
+      .split("\n")[0]!
+      .slice(0, 200)
+  );
 }

@@ -6,6 +6,7 @@
  * "database reachable again after 31.2 s"), not one per request.
  */
 import { rootLog } from "../../app/services/logger.server";
+import { reasonOf } from "../../api/db/wait";
 
 export interface ProbeOptions {
   /** A result is reused for this long. */
@@ -85,9 +86,11 @@ export class DependencyProbe {
 }
 
 function describe(err: unknown): string {
-  const e = err as { code?: unknown; reason?: unknown; message?: unknown; cause?: { code?: unknown } };
+  const e = err as { reason?: unknown; message?: unknown; cause?: { message?: unknown } };
   if (typeof e?.reason === "string") return e.reason;
-  const code = typeof e?.code === "string" ? e.code : typeof e?.cause?.code === "string" ? e.cause.code : null;
-  const message = typeof e?.message === "string" ? e.message.split("\n")[0]!.slice(0, 200) : String(err);
-  return code && !message.includes(code) ? `${code}: ${message}` : message;
+  // A query's failure: the driver's own message (drizzle's says only "Failed query: …").
+  const inner = /^Failed query/.test(String(e?.message)) && typeof e?.cause?.message === "string" ? e.cause : e;
+  const message = typeof inner?.message === "string" ? inner.message.split("\n")[0]!.slice(0, 200) : String(err);
+  const code = reasonOf(err);
+  return message.includes(code) ? message : `${code}: ${message}`;
 }

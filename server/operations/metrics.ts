@@ -4,7 +4,8 @@
  * learner-facing port, so what the proxy exposes cannot reach it.
  *
  * - `http_requests_total{method,route,status}` and `http_request_duration_seconds{method,route}`
- *   (a histogram): every answer of the front, by a route label with ids folded (`/learn/courses/:id`),
+ *   (a histogram): every answer of the front, by a route label with ids folded (`/learn/courses/:id`;
+ *   a 404 keeps its label when the route is known, else `(not found)`),
  * - `http_requests_refused_total{reason}`: overload (503 with Retry-After), body too large (413),
  *   target too long (414), rate-limited (429),
  * - `http_requests_in_flight`, `app_draining`,
@@ -37,7 +38,6 @@ const VALUE = /^(\d+|[\w-]{24,}|[^/]*@[^/]*|[0-9a-f]{16,}|(?=.*\d)[\w.:-]{5,}|(?
  * to `*`, at most 10 segments — a bounded set of labels whatever the requests.
  */
 export function routeLabel(path: string, status: number): string {
-  if (status === 404) return "(not found)";
   const key = path.split("?")[0]!;
   let label = labels.get(key);
   if (label === undefined) {
@@ -46,10 +46,17 @@ export function routeLabel(path: string, status: number): string {
     if (labels.size >= 2_000) labels.clear();
     labels.set(key, label);
   }
+  // A 404 keeps its route when the route is one this node has answered otherwise (an activity whose file
+  // is missing: `/scorm/:id/*`); any other path — a scanner's, a typo — is "(not found)", so the set of
+  // labels stays bounded by the routes that exist (decision 053).
+  if (status === 404) return knownRoutes.has(label) ? label : "(not found)";
+  if (knownRoutes.size < 2_000) knownRoutes.add(label);
   return label;
 }
 
 const labels = new Map<string, string>();
+/** Route labels answered with something else than 404: the known routes. */
+const knownRoutes = new Set<string>();
 
 function labelOf(path: string): string {
   const segments = path.split("/").filter(Boolean).slice(0, 10);

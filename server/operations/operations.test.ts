@@ -136,6 +136,14 @@ describe("metrics", () => {
     expect(routeLabel("/learn/assets/entry.client-AbC123.js", 200)).toBe("/learn/assets/*");
     expect(routeLabel("/learn/certificate/LA-ABCD-EFGH-JKMN-PQRS", 200)).toBe("/learn/certificate/:id");
     expect(routeLabel("/wp-admin/setup.php", 404)).toBe("(not found)");
+    // A 404 of a route this node answers otherwise keeps its route (a missing activity, a file gone).
+    expect(routeLabel("/learn/courses/11111111-2222-3333-4444-555555555555/activities/a-1234567", 404)).toBe(
+      "(not found)",
+    );
+    routeLabel("/learn/courses/11111111-2222-3333-4444-555555555555/activities/a-7654321", 200);
+    expect(routeLabel("/learn/courses/11111111-2222-3333-4444-555555555555/activities/a-1234567", 404)).toBe(
+      "/learn/courses/:id/activities/:id",
+    );
   });
 
   it("counts and times answers and refusals, and serves /metrics on its own port only", async () => {
