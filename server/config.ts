@@ -12,6 +12,7 @@ import { storageConfigFrom, type StorageConfig } from "../api/files/object-store
 import { demoAccountsAllowed } from "../api/demo/demo-accounts";
 import { testSupportEnabled } from "../api/demo/test-support";
 import { DEFAULT_BODY_LIMIT_BYTES } from "./http/front";
+import { DEFAULT_BODY_BUDGET, type BodyBudgetOptions } from "./http/body-budget";
 import { chatAttachmentRules } from "./http/chat-uploads";
 import { defaultContentUrl } from "./http/content-origin";
 import { rootLog } from "../app/services/logger.server";
@@ -81,6 +82,9 @@ const schema = z.object({
   TUTOR_MODEL: z.string().optional(),
   TUTOR_API_KEY: z.string().default(""),
   BODY_LIMIT_BYTES: wholeNumber(1).default(DEFAULT_BODY_LIMIT_BYTES),
+  BODY_MIN_BYTES_PER_SECOND: wholeNumber(0).default(DEFAULT_BODY_BUDGET.minBytesPerSecond),
+  BODY_READ_TIMEOUT_MS: wholeNumber(0).default(DEFAULT_BODY_BUDGET.readTimeoutMs),
+  BODY_READERS_PER_ADDRESS: wholeNumber(0).default(DEFAULT_BODY_BUDGET.readersPerAddress),
   MEMORY_TRIM_AFTER_MB: wholeNumber(0).default(32),
   LISTEN_BACKLOG: wholeNumber(1).default(4_096),
   LISTEN_SOCKETS: wholeNumber(1, 256).default(64),
@@ -117,6 +121,8 @@ export interface ServerConfig {
   secretsRefreshMs: number;
   proctoringUrl?: string;
   bodyLimitBytes: number;
+  /** How bodies are read before the overload gate (decision 050). */
+  bodyBudget: BodyBudgetOptions;
   memoryTrimAfterMb: number;
   listen: { backlog: number; sockets: number };
   storage: StorageConfig;
@@ -198,6 +204,12 @@ export function parseServerConfig(env: Env): ServerConfig {
     secretsRefreshMs: e.SECRETS_REFRESH_MS,
     proctoringUrl: e.PROCTORING_URL || undefined,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    bodyBudget: {
+      minBytesPerSecond: e.BODY_MIN_BYTES_PER_SECOND,
+      readTimeoutMs: e.BODY_READ_TIMEOUT_MS,
+      readersPerAddress: e.BODY_READERS_PER_ADDRESS,
+      graceMs: Math.min(DEFAULT_BODY_BUDGET.graceMs, e.BODY_READ_TIMEOUT_MS || DEFAULT_BODY_BUDGET.graceMs),
+    },
     memoryTrimAfterMb: e.MEMORY_TRIM_AFTER_MB,
     listen: { backlog: e.LISTEN_BACKLOG, sockets: e.LISTEN_SOCKETS },
     storage: storageConfigFrom(env, resolve(dataDir, "storage")),

@@ -21,6 +21,8 @@ export interface FrontParts {
   withSecurityHeaders: ReturnType<typeof securityHeaders>;
   /** The overload gate: true when it answered (503) or queued the request to run `handle` later. */
   shed: (req: IncomingMessage, res: ServerResponse, handle: NodeHandler) => boolean;
+  /** The body budget (decision 050): reads a request's body, then calls `next`, or answers itself. */
+  readBody: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 }
 
 /** The short cookie that marks the redirect to APP_URL's host, so a proxy rewriting Host gets no loop. */
@@ -106,7 +108,13 @@ export function createFront(config: ServerConfig, parts: FrontParts) {
       res.end();
       return;
     }
-    if (parts.shed(req, res, handle)) return;
+    parts.readBody(req, res, () => {
+      if (!parts.shed(req, res, handle)) dispatch(req, res, url);
+    });
+  };
+
+  /** An admitted request (its body read, if it had one) to the provider, Vite or the web router. */
+  const dispatch = (req: IncomingMessage, res: ServerResponse, url: string) => {
     const idp = parts.idpHandler();
     if (idp && (url === IDP_MOUNT || url.startsWith(`${IDP_MOUNT}/`) || url.startsWith(`${IDP_MOUNT}?`))) {
       // The provider writes its own answers (the security headers are set above).

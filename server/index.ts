@@ -21,6 +21,7 @@ import { startEmbeddedLms } from "./embedded-lms";
 import { createFront } from "./front";
 import { securityHeaders } from "./http/front";
 import { createContentOrigin } from "./http/content-origin";
+import { BodyBudget, bodyBudgetAnswers, bodyBudgetStep } from "./http/body-budget";
 import { deriveKeys } from "./keys";
 import { listen } from "./listen";
 import { startCleanUp } from "./operations/clean-up";
@@ -28,7 +29,8 @@ import { createOperations } from "./operations/operations";
 import { AdmissionControl, admissionGate, createOverloadResponder, loadOverloadTexts } from "./overload/admission";
 import { trimMemoryWhenQuiet } from "./overload/quiet-memory";
 import { createPages, productionBuild } from "./pages";
-import { createWebRouter } from "./web";
+import { createWebRouter, largestReadBody, streamsBody } from "./web";
+import { IDP_MOUNT } from "../api/idp/provider";
 
 const config = parseServerConfig(process.env);
 // The pages' build loads while the database and the API start (decision 038: start to first answer).
@@ -127,6 +129,12 @@ const overloadAnswer = createOverloadResponder(
   loadOverloadTexts(resolve("locales")),
   config.admission.retryAfterSeconds,
 );
+// The body budget (decision 050): bodies are read before the gate, at a minimum rate, a few per address.
+const readBody = bodyBudgetStep(new BodyBudget(config.bodyBudget), {
+  maxBytes: largestReadBody(config.bodyLimitBytes),
+  exempt: (path) => streamsBody(path) || path === IDP_MOUNT || path.startsWith(`${IDP_MOUNT}/`),
+  answers: bodyBudgetAnswers(overloadAnswer),
+});
 const front = createFront(config, {
   web: web.fetch,
   content,
@@ -134,6 +142,7 @@ const front = createFront(config, {
   vite: pages.vite,
   withSecurityHeaders,
   shed: admissionGate(admission, overloadAnswer),
+  readBody,
 });
 trimMemoryWhenQuiet(admission, front.requestsSeen, config.memoryTrimAfterMb);
 

@@ -132,6 +132,28 @@ describe("streamed bodies (issue 29 item 2)", () => {
     );
     expect(read.bytes).toBeLessThanOrEqual(11_000);
   });
+  it("cuts a body off that falls behind the body budget's rate: 408", async () => {
+    const slow = new Hono();
+    slow.use(
+      "*",
+      streamedBody(() => 10_000, { minBytesPerSecond: 1000, readTimeoutMs: 5_000, readersPerAddress: 0, graceMs: 100 }),
+    );
+    slow.post("/upload", async (c) => c.text(String((await c.req.arrayBuffer()).byteLength)));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          await new Promise((r) => setTimeout(r, 50));
+          sent++;
+          controller.enqueue(new Uint8Array(1));
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const res = await slow.request("/upload", { method: "POST", body, duplex: "half" } as RequestInit);
+    expect(res.status).toBe(408);
+    expect(sent).toBeLessThan(20);
+  });
   it("refuses a declared length past the limit before the handler runs", async () => {
     const { body, read } = counted(1_000_000);
     const res = await post(body, { Authorization: "Bearer author", "Content-Length": "1000000" });
