@@ -17,6 +17,7 @@ import { chatAttachmentRules } from "./http/chat-uploads";
 import { defaultContentUrl } from "./http/content-origin";
 import { rootLog } from "../app/services/logger.server";
 import { admissionOptionsFrom, type AdmissionOptions } from "./overload/admission";
+import { streamCapsFrom, type StreamCaps } from "./overload/streams";
 
 type Env = Record<string, string | undefined>;
 
@@ -127,6 +128,8 @@ export interface ServerConfig {
   listen: { backlog: number; sockets: number };
   storage: StorageConfig;
   admission: AdmissionOptions;
+  /** Places of the long-lived streams (decision 050). */
+  streams: StreamCaps;
   /** The API's settings that come from the environment (the keys are added at start). */
   api: Pick<
     ApiSettings,
@@ -214,6 +217,7 @@ export function parseServerConfig(env: Env): ServerConfig {
     listen: { backlog: e.LISTEN_BACKLOG, sockets: e.LISTEN_SOCKETS },
     storage: storageConfigFrom(env, resolve(dataDir, "storage")),
     admission: admissionOptionsFrom(env),
+    streams: streamCapsFrom(env),
     api: {
       dataDir,
       appUrl,

@@ -28,6 +28,7 @@ import { startCleanUp } from "./operations/clean-up";
 import { createOperations } from "./operations/operations";
 import { AdmissionControl, admissionGate, createOverloadResponder, loadOverloadTexts } from "./overload/admission";
 import { trimMemoryWhenQuiet } from "./overload/quiet-memory";
+import { isStreamPath, StreamPlaces } from "./overload/streams";
 import { createPages, productionBuild } from "./pages";
 import { createWebRouter, largestReadBody, streamsBody } from "./web";
 import { IDP_MOUNT } from "../api/idp/provider";
@@ -141,7 +142,10 @@ const front = createFront(config, {
   idpHandler: () => lms?.idpHandler() ?? null,
   vite: pages.vite,
   withSecurityHeaders,
-  shed: admissionGate(admission, overloadAnswer),
+  shed: admissionGate(admission, overloadAnswer, {
+    isStream: (req) => isStreamPath(pages.routes, (req.url ?? "/").split("?", 1)[0]!),
+    places: new StreamPlaces(config.streams),
+  }),
   readBody,
 });
 trimMemoryWhenQuiet(admission, front.requestsSeen, config.memoryTrimAfterMb);

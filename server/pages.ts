@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import type { ViteDevServer } from "vite";
 import { createRequestHandler, RouterContextProvider, type RouterContext, type ServerBuild } from "react-router";
 import type { AppLoadContext } from "../app/services/config.server";
+import { routeTable, type RouteTable } from "./http/route-table";
 
 type Context = Omit<AppLoadContext, "clientIp">;
 
@@ -13,6 +14,8 @@ export interface Pages {
   handle: (request: Request, clientIp: string | undefined) => Promise<Response>;
   /** Vite's middleware in development; null in production. */
   vite: ViteDevServer | null;
+  /** The build's routes (development: as they were at start), for the front's decisions (decision 050). */
+  routes: RouteTable;
   /** Page views still waiting for their batch are sent (called by the drain before the database closes). */
   flush: () => Promise<void>;
 }
@@ -36,8 +39,10 @@ export async function createPages(
     : ((await early) as ServerBuild);
   const current = async () => (typeof build === "function" ? await build() : build);
   const handleDocument = createRequestHandler(build, dev ? "development" : "production");
+  const routes = routeTable((await current()).routes);
   return {
     vite,
+    routes,
     async handle(request, clientIp) {
       // The key of the load context comes from the build's own entry module, so both sides share it.
       const { appLoadContext } = (await current()).entry.module as unknown as {

@@ -4,9 +4,21 @@ import { connect, type AddressInfo, type Socket } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { Hono } from "hono";
 import { AdmissionControl, admissionGate, createOverloadResponder } from "../overload/admission";
-import { BodyBudget, bodyBudgetAnswers, bodyBudgetStep, bodyTooSlow, RateCheck, type BodyBudgetOptions } from "./body-budget";
+import {
+  BodyBudget,
+  bodyBudgetAnswers,
+  bodyBudgetStep,
+  bodyTooSlow,
+  RateCheck,
+  type BodyBudgetOptions,
+} from "./body-budget";
 
-const options: BodyBudgetOptions = { minBytesPerSecond: 1000, readTimeoutMs: 5_000, readersPerAddress: 3, graceMs: 300 };
+const options: BodyBudgetOptions = {
+  minBytesPerSecond: 1000,
+  readTimeoutMs: 5_000,
+  readersPerAddress: 3,
+  graceMs: 300,
+};
 
 describe("bodyTooSlow: a body keeps up with the minimum rate after the grace, and ends within the total time", () => {
   it.each([

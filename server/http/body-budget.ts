@@ -43,10 +43,7 @@ export const DEFAULT_BODY_BUDGET: BodyBudgetOptions = {
 
 /** Why a body's read was stopped: too slow (408), or the body passed `maxBytes` (413). */
 export type BodyOutcome =
-  | { kind: "read"; body: Buffer }
-  | { kind: "tooSlow" }
-  | { kind: "tooLarge" }
-  | { kind: "broken" };
+  { kind: "read"; body: Buffer } | { kind: "tooSlow" } | { kind: "tooLarge" } | { kind: "broken" };
 
 /**
  * Whether a body that started `elapsedMs` ago and has brought `received` bytes is too slow: past the
