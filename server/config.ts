@@ -12,7 +12,7 @@ import { storageConfigFrom, type StorageConfig } from "../api/files/object-store
 import { demoAccountsAllowed } from "../api/demo/demo-accounts";
 import { testSupportEnabled } from "../api/demo/test-support";
 import { DEFAULT_BODY_LIMIT_BYTES } from "./http/front";
-import { DEFAULT_BODY_BUDGET, type BodyBudgetOptions } from "./http/body-budget";
+import { DEFAULT_BODY_BUDGET, type BodyBudgetOptions } from "./http/body-rate";
 import { chatAttachmentRules } from "./http/chat-uploads";
 import { defaultContentUrl } from "./http/content-origin";
 import { rootLog } from "../app/services/logger.server";

@@ -4,14 +4,8 @@ import { connect, type AddressInfo, type Socket } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { Hono } from "hono";
 import { AdmissionControl, admissionGate, createOverloadResponder } from "../overload/admission";
-import {
-  BodyBudget,
-  bodyBudgetAnswers,
-  bodyBudgetStep,
-  bodyTooSlow,
-  RateCheck,
-  type BodyBudgetOptions,
-} from "./body-budget";
+import { BodyBudget, bodyBudgetAnswers, bodyBudgetStep } from "./body-budget";
+import { bodyTooSlow, RateCheck, type BodyBudgetOptions } from "./body-rate";
 
 const options: BodyBudgetOptions = {
   minBytesPerSecond: 1000,

@@ -11,7 +11,7 @@ import { constants, createBrotliCompress, createGzip } from "node:zlib";
 import type { Context, MiddlewareHandler } from "hono";
 import { DEFAULT_LOCALE, localeDirection } from "#domain/locales";
 import { negotiateLocale } from "#domain/locale-negotiation";
-import { RateCheck, type BodyBudgetOptions } from "./body-budget";
+import { RateCheck, type BodyBudgetOptions } from "./body-rate";
 
 /** Requests whose target (path and query) is longer get 414 (spec 'bodies and URLs bounded'). */
 export const MAX_URL_BYTES = 8 * 1024;
