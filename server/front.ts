@@ -66,9 +66,15 @@ export function createFront(config: ServerConfig, parts: FrontParts) {
     return `${config.appUrl}${url}`;
   }
 
-  /** The content origin's answers (decision 040): its own headers, none of the app's. */
+  /**
+   * The content origin's answers (decision 040): its own headers, none of the app's. Only under
+   * CONTENT_URL's host: a package opened under another name that reaches this port (the app's host
+   * name, another loopback name) would run on that host and could set cookies for it, so any other
+   * Host gets 421 Misdirected Request (RFC 9110 §15.5.20) and nothing of the package (decision 050).
+   */
   const serveContent: NodeHandler = (req, res) => {
-    const refusal = checkRequestTarget(req.url ?? "/");
+    const target = checkRequestTarget(req.url ?? "/");
+    const refusal = requestHost(req) !== contentHost ? { status: 421 } : target;
     if (refusal) {
       res.writeHead(refusal.status, { "Cache-Control": "no-store", Connection: "close" });
       res.end();
