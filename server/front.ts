@@ -9,6 +9,7 @@ import type { ViteDevServer } from "vite";
 import { IDP_MOUNT } from "../api/idp/provider";
 import { log } from "../app/services/logger.server";
 import type { ServerConfig } from "./config";
+import { contentTemplate, idpTemplate, ROUTE_TEMPLATE_HEADER } from "./http/route-table";
 import { checkRequestTarget, continueIfAwaited, refusalResponse, securityHeaders, sendResponse } from "./http/front";
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -80,6 +81,7 @@ export function createFront(config: ServerConfig, parts: FrontParts) {
       res.end();
       return;
     }
+    res.setHeader(ROUTE_TEMPLATE_HEADER, contentTemplate((req.url ?? "/").split("?", 1)[0]!));
     void contentListener(req, res);
   };
 
@@ -124,6 +126,7 @@ export function createFront(config: ServerConfig, parts: FrontParts) {
     const idp = parts.idpHandler();
     if (idp && (url === IDP_MOUNT || url.startsWith(`${IDP_MOUNT}/`) || url.startsWith(`${IDP_MOUNT}?`))) {
       // The provider writes its own answers (the security headers are set above).
+      res.setHeader(ROUTE_TEMPLATE_HEADER, idpTemplate(IDP_MOUNT, url.split("?", 1)[0]!));
       continueIfAwaited(req, res);
       void idp(req, res);
       return;

@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import type { ViteDevServer } from "vite";
 import { createRequestHandler, RouterContextProvider, type RouterContext, type ServerBuild } from "react-router";
 import type { AppLoadContext } from "../app/services/config.server";
-import { routeTable, type RouteTable } from "./http/route-table";
+import { pageTemplate, ROUTE_TEMPLATE_HEADER, routeTable, type RouteTable } from "./http/route-table";
 
 type Context = Omit<AppLoadContext, "clientIp">;
 
@@ -18,6 +18,18 @@ export interface Pages {
   routes: RouteTable;
   /** Page views still waiting for their batch are sent (called by the drain before the database closes). */
   flush: () => Promise<void>;
+}
+
+/** The answer with the route that made it named (a redirect's headers cannot be changed: a copy). */
+function withRouteTemplate(response: Response, template: string): Response {
+  try {
+    response.headers.set(ROUTE_TEMPLATE_HEADER, template);
+    return response;
+  } catch {
+    const headers = new Headers(response.headers);
+    headers.set(ROUTE_TEMPLATE_HEADER, template);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
 }
 
 /** The production build, imported as soon as the launcher starts: it loads while the database opens. */
@@ -49,7 +61,8 @@ export async function createPages(
         appLoadContext: RouterContext<AppLoadContext>;
       };
       const provider = new RouterContextProvider(new Map([[appLoadContext, { ...context(), clientIp }]]));
-      return handleDocument(request, provider);
+      const response = await handleDocument(request, provider);
+      return withRouteTemplate(response, pageTemplate(routes, new URL(request.url).pathname));
     },
     async flush() {
       const { flushPendingEvents } = (await current()).entry.module as unknown as {

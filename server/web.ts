@@ -5,6 +5,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { Hono } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
+import { routePath } from "hono/route";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { ANALYTICS_BATCH_MAX_BYTES } from "#domain/analytics";
 import { attachmentBodyLimit } from "#domain/chat-attachments";
@@ -19,6 +20,7 @@ import type { ServerConfig } from "./config";
 import { isChatPostPath } from "./http/chat-uploads";
 import { audienceOf, bodyLimit, compressResponses, refusalResponse, securityHeaders, streamedBody } from "./http/front";
 import { PUBLIC_PAGE_TTL_MS, publicPageCache } from "./http/public-page-cache";
+import { ROUTE_TEMPLATE_HEADER, UNMATCHED } from "./http/route-table";
 
 export interface WebParts {
   /** The embedded LMS API, or null: the app reaches LMS_API_URL over HTTP. */
@@ -62,6 +64,11 @@ export async function createWebRouter(config: ServerConfig, parts: WebParts): Pr
     }
     await next();
     parts.withSecurityHeaders(c.req.path, c.res.headers);
+    // The pages and the API name their own route; the others here are named by their registration.
+    if (!c.res.headers.has(ROUTE_TEMPLATE_HEADER)) {
+      const registered = routePath(c);
+      c.res.headers.set(ROUTE_TEMPLATE_HEADER, registered === "*" || registered === "/*" ? UNMATCHED : registered);
+    }
   });
 
   // Bodies are counted while they stream and refused past their limit (413) before any other work.

@@ -73,3 +73,54 @@ export function routeTable(routes: BuildRoutes) {
 }
 
 export type RouteTable = ReturnType<typeof routeTable>;
+
+/** What a path no route took is labelled (the metrics, the log's `route`). */
+export const UNMATCHED = "(unmatched)";
+
+/** The header an answer names its route template in; the front's metrics and log read it. */
+export const ROUTE_TEMPLATE_HEADER = "X-Route-Template";
+
+/** The embedded provider's endpoints (oidc-provider's, and the sign-in pages' under /interaction). */
+const IDP_ROUTES = [
+  "/.well-known/openid-configuration",
+  "/auth",
+  "/token",
+  "/token/introspection",
+  "/token/revocation",
+  "/me",
+  "/jwks",
+  "/session/end",
+  "/session/end/confirm",
+  "/session/end/success",
+  "/reg",
+];
+const IDP_INTERACTION = /^\/interaction\/[\w-]+(\/login|\/signup|\/forgot|\/confirm|\/reset)?$/;
+
+/** The provider's route template of a path under its mount `mount` (`/idp/interaction/:uid/login`). */
+export function idpTemplate(mount: string, path: string): string {
+  const rest = path.slice(mount.length) || "/";
+  if (IDP_ROUTES.includes(rest)) return `${mount}${rest}`;
+  const m = IDP_INTERACTION.exec(rest);
+  if (m) return `${mount}/interaction/:uid${m[1] ?? ""}`;
+  return UNMATCHED;
+}
+
+/** The content origin's routes (decision 040): the launcher's files and a package's files under its grant. */
+export function contentTemplate(path: string): string {
+  if (path.startsWith("/runtime/")) return "/runtime/*";
+  if (/^\/scorm\/[^/]+\//.test(path)) return "/scorm/:grant/*";
+  return UNMATCHED;
+}
+
+/**
+ * The template of a page or data request (`/learn/courses/abc.data` is `/learn/courses/:id.data`,
+ * React Router's single fetch), from the route table; UNMATCHED when no route takes it.
+ */
+export function pageTemplate(table: RouteTable, pathname: string): string {
+  if (pathname.endsWith(".data")) {
+    const page = pathname === "/_root.data" ? "/" : pathname.slice(0, -".data".length);
+    const info = table.match(page);
+    return info ? `${info.template}.data` : UNMATCHED;
+  }
+  return table.match(pathname)?.template ?? UNMATCHED;
+}

@@ -4,7 +4,8 @@
  * learner-facing port, so what the proxy exposes cannot reach it.
  *
  * - `http_requests_total{method,route,status}` and `http_request_duration_seconds{method,route}`
- *   (a histogram): every answer of the front, by a route label with ids folded (`/learn/courses/:id`),
+ *   (a histogram): every answer of the front, by its route's template (`/learn/courses/:id`,
+ *   `(unmatched)` for a path no route took),
  * - `http_requests_refused_total{reason}`: overload (503 with Retry-After), body too large (413),
  *   target too long (414), rate-limited (429),
  * - `http_requests_in_flight`, `app_draining`,
@@ -16,57 +17,20 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { HEALTH_PATHS } from "./health";
+import { ROUTE_TEMPLATE_HEADER, UNMATCHED } from "../http/route-table";
 import { rootLog } from "../../app/services/logger.server";
 
 export const DEFAULT_METRICS_PORT = 9464;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
- * Anything that looks like an id or a value rather than a route's name (those are short, lowercase, and
- * have no digits but a version's): numbers, long tokens, e-mail addresses, tokens with digits or capitals.
+ * The route label of an answer: the template its route declared (`X-Route-Template`, set by the pages'
+ * router, the API's, the provider's and the content origin's tables — decision 050), never a piece of
+ * the path a client sent; an answer without one (a path no route took, the front's own refusals) is
+ * UNMATCHED. So the set of labels is the set of routes, whatever the requests.
  */
-const VALUE = /^(\d+|[\w-]{24,}|[^/]*@[^/]*|[0-9a-f]{16,}|(?=.*\d)[\w.:-]{5,}|(?=.*[A-Z])[\w.:-]{8,})$/;
-
-/**
- * The route label of a path: ids folded to `:id`, files under a package or the build's assets folded
- * to `*`, at most 10 segments — a bounded set of labels whatever the requests.
- */
-export function routeLabel(path: string, status: number): string {
-  if (status === 404) return "(not found)";
-  const key = path.split("?")[0]!;
-  let label = labels.get(key);
-  if (label === undefined) {
-    label = labelOf(key);
-    // Bounded: paths with ids are many; the work saved is a few microseconds a request.
-    if (labels.size >= 2_000) labels.clear();
-    labels.set(key, label);
-  }
-  return label;
-}
-
-const labels = new Map<string, string>();
-
-function labelOf(path: string): string {
-  const segments = path.split("/").filter(Boolean).slice(0, 10);
-  const out: string[] = [];
-  for (const [i, segment] of segments.entries()) {
-    let s: string;
-    try {
-      s = decodeURIComponent(segment);
-    } catch {
-      s = segment;
-    }
-    out.push(UUID.test(s) || VALUE.test(s) ? ":id" : s.length > 40 ? ":id" : s);
-    const before = out.slice(0, i + 1).join("/");
-    // Files of a SCORM package (on the content origin, decision 040, and from the API), build assets,
-    // stored files: the rest of the path is a file name.
-    if (/^(learn\/(assets|files)|scorm\/:id|api\/lms-storage\/v1\/scorm-content\/:id)$/.test(before)) {
-      out.push("*");
-      break;
-    }
-    if (out.length >= 10) break;
-  }
-  return `/${out.join("/")}`;
+export function routeLabel(res: Pick<ServerResponse, "getHeader">): string {
+  const template = res.getHeader(ROUTE_TEMPLATE_HEADER);
+  return typeof template === "string" && template.length > 0 && template.length <= 200 ? template : UNMATCHED;
 }
 
 const REFUSALS: Record<number, string> = { 413: "body_too_large", 414: "target_too_long", 429: "rate_limited" };
@@ -161,7 +125,7 @@ export function createMetrics(sources: MetricsSources) {
       const path = req.url ?? "/";
       res.once("finish", () => {
         const status = res.statusCode;
-        const route = routeLabel(path, status);
+        const route = routeLabel(res);
         const method = req.method ?? "GET";
         requests.inc({ method, route, status: String(status) });
         duration.observe({ method, route }, Number(process.hrtime.bigint() - start) / 1e9);
