@@ -24,7 +24,7 @@ import {
   type SignUpValues,
 } from "./pages";
 import { checkRegistration, type CheckResult } from "./register";
-import { resetLimits, signInLimits, signUpLimits } from "./rate-limit";
+import { clientKey, resetLimits, signInLimits, signUpLimits } from "./rate-limit";
 import {
   confirmSignUp,
   linkTarget,
@@ -567,7 +567,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     if (req.method !== "POST") return renderSignUp(res, uid, t, empty, {});
     const form = await readForm(req);
     if (!form) return renderSignUp(res, uid, t, empty, { form: t.t("required") }, 413);
-    const ip = req.socket.remoteAddress ?? "unknown";
+    const ip = clientKey(req.socket.remoteAddress);
     const input = {
       firstName: form.get("firstName") ?? "",
       lastName: form.get("lastName") ?? "",
@@ -628,7 +628,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     const email = (form.get("email") ?? "").trim().toLowerCase().slice(0, 254);
     const checked = checkRegistration({ firstName: "-", lastName: "-", email, password: "--------" });
     if (!checked.ok) return render(400, email, t.t(email ? "invalidEmail" : "fieldRequired"));
-    const wait = await resetLimit(req.socket.remoteAddress ?? "unknown", email);
+    const wait = await resetLimit(clientKey(req.socket.remoteAddress), email);
     if (wait > 0) {
       const minutes = Math.max(1, Math.ceil(wait / 60));
       return render(429, email, t.t("tooManyAttempts", { minutes }), { "Retry-After": String(wait) });
@@ -847,7 +847,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     if (!form) return renderLogin(req, res, uid, t, "", t.t("invalidCredentials"), 413);
     const email = (form.get("email") ?? "").trim().slice(0, 254);
     const password = (form.get("password") ?? "").slice(0, 1024);
-    const ip = req.socket.remoteAddress ?? "unknown";
+    const ip = clientKey(req.socket.remoteAddress);
     const blocked = await signIn.blockedFor(ip, email);
     if (blocked > 0) {
       const minutes = Math.max(1, Math.ceil(blocked / 60));
