@@ -10,7 +10,14 @@ import { IDP_MOUNT } from "../api/idp/provider";
 import { log } from "../app/services/logger.server";
 import type { ServerConfig } from "./config";
 import { contentTemplate, idpTemplate, ROUTE_TEMPLATE_HEADER } from "./http/route-table";
-import { checkRequestTarget, continueIfAwaited, refusalResponse, securityHeaders, sendResponse } from "./http/front";
+import {
+  checkMethod,
+  checkRequestTarget,
+  continueIfAwaited,
+  refusalResponse,
+  securityHeaders,
+  sendResponse,
+} from "./http/front";
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -74,10 +81,11 @@ export function createFront(config: ServerConfig, parts: FrontParts) {
    * Host gets 421 Misdirected Request (RFC 9110 §15.5.20) and nothing of the package (decision 050).
    */
   const serveContent: NodeHandler = (req, res) => {
-    const target = checkRequestTarget(req.url ?? "/");
+    const target = checkMethod(req.method) ?? checkRequestTarget(req.url ?? "/");
     const refusal = requestHost(req) !== contentHost ? { status: 421 } : target;
     if (refusal) {
-      res.writeHead(refusal.status, { "Cache-Control": "no-store", Connection: "close" });
+      const allow = refusal.status === 405 ? { Allow: "GET, HEAD" } : {};
+      res.writeHead(refusal.status, { "Cache-Control": "no-store", Connection: "close", ...allow });
       res.end();
       return;
     }
@@ -96,7 +104,7 @@ export function createFront(config: ServerConfig, parts: FrontParts) {
       has: (n) => res.hasHeader(n),
       set: (n, v) => void res.setHeader(n, v),
     });
-    const refusal = checkRequestTarget(url);
+    const refusal = checkMethod(req.method) ?? checkRequestTarget(url);
     if (refusal) {
       const { accept, cookie } = req.headers;
       void sendResponse(

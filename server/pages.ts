@@ -6,6 +6,7 @@ import { resolve } from "node:path";
 import type { ViteDevServer } from "vite";
 import { createRequestHandler, RouterContextProvider, type RouterContext, type ServerBuild } from "react-router";
 import type { AppLoadContext } from "../app/services/config.server";
+import { audienceOf, refusalResponse } from "./http/front";
 import { pageTemplate, ROUTE_TEMPLATE_HEADER, routeTable, type RouteTable } from "./http/route-table";
 
 type Context = Omit<AppLoadContext, "clientIp">;
@@ -56,13 +57,20 @@ export async function createPages(
     vite,
     routes,
     async handle(request, clientIp) {
+      const pathname = new URL(request.url).pathname;
+      // A GET on a POST-only resource route: 405 with Allow, not the router's 400 and its stack.
+      if ((request.method === "GET" || request.method === "HEAD") && routes.match(pathname)?.postOnly)
+        return withRouteTemplate(
+          refusalResponse({ status: 405, code: "methodNotAllowed", allow: "POST" }, audienceOf(request.headers)),
+          pageTemplate(routes, pathname),
+        );
       // The key of the load context comes from the build's own entry module, so both sides share it.
       const { appLoadContext } = (await current()).entry.module as unknown as {
         appLoadContext: RouterContext<AppLoadContext>;
       };
       const provider = new RouterContextProvider(new Map([[appLoadContext, { ...context(), clientIp }]]));
       const response = await handleDocument(request, provider);
-      return withRouteTemplate(response, pageTemplate(routes, new URL(request.url).pathname));
+      return withRouteTemplate(response, pageTemplate(routes, pathname));
     },
     async flush() {
       const { flushPendingEvents } = (await current()).entry.module as unknown as {

@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import {
   bodyLimit,
   streamedBody,
+  checkMethod,
   checkRequestTarget,
   chooseEncoding,
   compressResponses,
@@ -72,6 +73,29 @@ describe("request limits (spec: bodies and URLs bounded)", () => {
       title: "Request too large",
       errors: { "": [{ code: "tooLarge", message: "What was sent is too large to be accepted." }] },
     });
+  });
+});
+
+describe("methods: one no route answers is 405 at the front, with Allow, in the caller's language", () => {
+  it.each([
+    ["GET", null],
+    ["POST", null],
+    ["OPTIONS", null],
+    ["TRACE", 405],
+    ["CONNECT", 405],
+    ["PROPFIND", 405],
+    [undefined, 405],
+  ])("%s → %s", (method, status) => {
+    expect(checkMethod(method)?.status ?? null).toBe(status);
+  });
+  it("the answer names the methods and speaks the caller's language", async () => {
+    const res = refusalResponse(checkMethod("TRACE")!, { acceptLanguage: "de", accept: "application/json" });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("Allow")).toContain("POST");
+    const body = (await res.json()) as { title: string };
+    expect(body.title).toBe("Methode nicht erlaubt");
+    const post = refusalResponse({ status: 405, code: "methodNotAllowed", allow: "POST" });
+    expect(post.headers.get("Allow")).toBe("POST");
   });
 });
 

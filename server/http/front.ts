@@ -21,9 +21,18 @@ const MAX_QUERY_PARAMETERS = 100;
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export type LimitRefusal = {
-  status: 400 | 403 | 408 | 413 | 414;
-  code: "tooManyParameters" | "tooLarge" | "uriTooLong" | "badRequest" | "crossOrigin" | "tooSlow";
+  status: 400 | 403 | 405 | 408 | 413 | 414;
+  code: "tooManyParameters" | "tooLarge" | "uriTooLong" | "badRequest" | "crossOrigin" | "tooSlow" | "methodNotAllowed";
 };
+
+/** The methods any route here answers; any other (TRACE, CONNECT, PROPFIND…) is 405 at the front. */
+export const KNOWN_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+const KNOWN = new Set<string>(KNOWN_METHODS);
+
+/** 405 for a method no route answers, before anything parses the request (a TRACE cannot become a Web Request). */
+export function checkMethod(method: string | undefined): LimitRefusal | null {
+  return KNOWN.has(method ?? "") ? null : { status: 405, code: "methodNotAllowed" };
+}
 
 /** The request line's own limits, checked before anything reads a byte of the body. */
 export function checkRequestTarget(url: string): LimitRefusal | null {
@@ -91,11 +100,16 @@ export interface RefusalAudience {
  * A refusal as the caller reads it, in their language (issue 17 item 6): the API's JSON error shape, or a
  * small page with a way back to the start. Nothing of the request is echoed into it.
  */
-export function refusalResponse(refusal: LimitRefusal, audience: RefusalAudience = {}): Response {
+export function refusalResponse(refusal: LimitRefusal & { allow?: string }, audience: RefusalAudience = {}): Response {
   const locale = refusalLocale(audience);
   const texts = textsFor(locale);
   const { title, text } = texts[refusal.code];
-  const headers = { "Cache-Control": "no-store", Connection: "close", "Content-Language": locale };
+  const headers: Record<string, string> = {
+    "Cache-Control": "no-store",
+    Connection: "close",
+    "Content-Language": locale,
+  };
+  if (refusal.status === 405) headers.Allow = refusal.allow ?? KNOWN_METHODS.join(", ");
   const accept = audience.accept ?? "";
   if (accept.includes("application/json") && !accept.includes("text/html")) {
     return Response.json(

@@ -7,6 +7,7 @@ const build = {
   index: { id: "index", parentId: "root", index: true, module: {} },
   learn: { id: "learn", parentId: "root", path: "learn", module: {} },
   course: { id: "course", parentId: "learn", path: "courses/:id", module: {} },
+  language: { id: "language", parentId: "learn", path: "language", module: { action: () => null } },
   splat: { id: "splat", parentId: "learn", path: "*", module: {} },
 } as unknown as ServerBuild["routes"];
 
@@ -20,6 +21,10 @@ describe("templates: the route that takes a path, never the path's letters", () 
     ["/zzzzqqqq.data", "(unmatched)"],
   ])("page %s → %s", (path, template) => {
     expect(pageTemplate(table, path)).toBe(template);
+  });
+  it("a resource route with an action and no loader is POST-only (a GET there is 405)", () => {
+    expect(table.match("/learn/language")?.postOnly).toBe(true);
+    expect(table.match("/learn/courses/c-1")?.postOnly).toBe(false);
   });
   it.each([
     ["/idp/token", "/idp/token"],

@@ -11,6 +11,8 @@ export interface RouteInfo {
   template: string;
   /** The route module says it answers with a stream that lives as long as its page. */
   stream: boolean;
+  /** A resource route with an action and no loader: a GET there is 405 with `Allow: POST`. */
+  postOnly: boolean;
 }
 
 /** What a route module's `handle` may say to the front. */
@@ -47,6 +49,11 @@ export function routeTable(routes: BuildRoutes) {
       .filter((r) => (r?.module.handle as FrontHandle | undefined)?.stream === true)
       .map((r) => r!.id),
   );
+  const postOnly = new Set(
+    Object.values(routes)
+      .filter((r) => r && r.module.action && !r.module.loader && !r.module.default)
+      .map((r) => r!.id),
+  );
   const cache = new Map<string, RouteInfo | null>();
 
   return {
@@ -62,7 +69,11 @@ export function routeTable(routes: BuildRoutes) {
           .join("/")
           .replace(/\/+/g, "/");
         const last = matches[matches.length - 1]!.route as Node;
-        info = { template: `/${template.replace(/^\//, "")}`, stream: streams.has(last.id) };
+        info = {
+          template: `/${template.replace(/^\//, "")}`,
+          stream: streams.has(last.id),
+          postOnly: postOnly.has(last.id),
+        };
       }
       // Bounded: every path of a route with ids is a new key; the work saved is a few microseconds.
       if (cache.size >= 2_000) cache.clear();
