@@ -74,8 +74,9 @@ export async function sendPendingMail(db: Db, options: MailOptions, now = new Da
           `${row.kind}-${row.id}`,
         );
         await db.update(mailOutbox).set({ sentAt: new Date(), lastError: null }).where(eq(mailOutbox.id, row.id));
-        // Without SMTP the message is a file: say where, so a developer or a demo can open its link.
-        if (file) console.log(`[mail] ${row.kind} to ${row.to} written to ${file}`);
+        // Without SMTP the message is a file: say where, so a developer or a demo can open its link. The
+        // line names the message, never its recipient's address (decision 050).
+        if (file) console.log(`[mail] ${row.kind} ${row.id} written to ${file}`);
         sent++;
       } catch (error) {
         console.error(`[mail] sending ${row.kind} ${row.id} failed; will retry`, error);
