@@ -31,7 +31,7 @@ const key = memoByConfig((config) => createHash("sha256").update(`session:${conf
  * under another name of this server, a package's script) can set one that shadows it (decision 050).
  * Plain http (the demo on loopback) cannot have the prefix.
  */
-export const sessionCookieName = (config: Pick<AppConfig, "secureCookies">): string =>
+const sessionCookieName = (config: Pick<AppConfig, "secureCookies">): string =>
   config.secureCookies ? "__Host-learn_session" : "learn_session";
 
 const sessionCookie = memoByConfig((config) =>

@@ -24,12 +24,12 @@ export type BodyOutcome =
   { kind: "read"; body: Buffer } | { kind: "tooSlow" } | { kind: "tooLarge" } | { kind: "broken" };
 
 /** The client address a budget counts by: the socket's (a client's own claim is never read). */
-export function clientAddress(req: IncomingMessage): string {
+function clientAddress(req: IncomingMessage): string {
   return req.socket.remoteAddress ?? "unknown";
 }
 
 /** Whether a request says it carries a body (its headers; the body itself is not touched). */
-export function declaresBody(req: IncomingMessage): boolean {
+function declaresBody(req: IncomingMessage): boolean {
   if (req.headers["transfer-encoding"] !== undefined) return true;
   const length = Number(req.headers["content-length"] ?? "0");
   return !(length === 0);

@@ -26,7 +26,7 @@ export type LimitRefusal = {
 };
 
 /** The methods any route here answers; any other (TRACE, CONNECT, PROPFIND…) is 405 at the front. */
-export const KNOWN_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+const KNOWN_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 const KNOWN = new Set<string>(KNOWN_METHODS);
 
 /** 405 for a method no route answers, before anything parses the request (a TRACE cannot become a Web Request). */

@@ -16,7 +16,7 @@ export interface RouteInfo {
 }
 
 /** What a route module's `handle` may say to the front. */
-export interface FrontHandle {
+interface FrontHandle {
   stream?: boolean;
 }
 
