@@ -1,4 +1,5 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
+import { matchedRoutes } from "hono/route";
 import { describeRoute } from "hono-openapi";
 import { readCommandStatus } from "./commands/run";
 import type { ApiDeps, ApiEnv } from "./context";
@@ -38,6 +39,18 @@ const internalOperations = describeRoute({ tags: ["internal"], "x-internal": tru
 >[0]);
 
 /** The embedded LMS API, mounted at /api. Reached in-process by the app or over HTTP by anyone. */
+/**
+ * The route that answered as registered: the handler at the chain's stop, or — when a middleware
+ * answered first (a 401, a 429) — the handler the request was going to; none (only the catch-all
+ * middlewares matched) is "(unmatched)".
+ */
+function routeTemplate(c: Context): string {
+  const routes = matchedRoutes(c);
+  for (let i = Math.max(0, c.req.routeIndex); i < routes.length; i++)
+    if (routes[i]!.method !== "ALL") return routes[i]!.path;
+  return "(unmatched)";
+}
+
 export function createApi(deps: ApiDeps) {
   const app = new Hono<ApiEnv>().basePath("/api");
   // What this node remembers of users is forgotten when any node changes them (decision 019).
@@ -65,6 +78,9 @@ export function createApi(deps: ApiDeps) {
     // Answers are personal and fresh unless a handler says otherwise (public certificate documents, the
     // calendar feed).
     if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+    // The route that answered, as registered (`/api/lms/v1/courses/:id`): the front's metrics label
+    // and log field; a path no route took is "(unmatched)" (decision 050).
+    c.header("X-Route-Template", routeTemplate(c));
   });
   app.use("*", refuseControlCharacters);
   app.onError((err, c) => renderError(c, err));

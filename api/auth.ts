@@ -66,6 +66,7 @@ export const requireUser = createMiddleware<ApiEnv>(async (c, next) => {
       id: users.id,
       tenantId: users.tenantId,
       email: users.email,
+      tokensValidAfter: users.tokensValidAfter,
       // The outer row's tenant, named in full: drizzle writes a column of the outer table unqualified,
       // which inside the subquery would mean the features' own tenant_id (every tenant's features).
       features: sql<
@@ -80,12 +81,16 @@ export const requireUser = createMiddleware<ApiEnv>(async (c, next) => {
     .from(users)
     .where(bySub)
     .limit(1);
+  const { tokensValidAfter, ...principal } = rows[0] ?? { tokensValidAfter: null };
   if (!rows[0]) throw unauthorized("The token's subject is not a user of this LMS.");
+  // A password reset or an operator's revoke ends the tokens issued before it (decision 050).
+  if (tokensValidAfter && (claims.iat ?? 0) * 1000 < tokensValidAfter.getTime())
+    throw unauthorized("The token is invalid or expired.");
   const exp = (claims as { exp?: number }).exp;
   const expires = Math.min(Date.now() + PRINCIPAL_TTL_MS, exp ? exp * 1000 : Infinity);
-  principals.set(match[1], { principal: rows[0], expires });
+  principals.set(match[1], { principal: principal as Principal, expires });
   if (principals.size > 5_000) principals.delete(principals.keys().next().value!);
-  c.set("user", rows[0]);
+  c.set("user", principal as Principal);
   await next();
 });
 

@@ -12,6 +12,8 @@ export interface TokenClaims {
   sub: string;
   email?: string;
   exp?: number;
+  /** When the token was issued (seconds): one issued before the user's `tokensValidAfter` is refused. */
+  iat?: number;
   /**
    * Set for a token of an external OpenID provider (decision 049): its issuer, and what it says of the
    * person — the account here is found by issuer + subject, made or linked on her first sign-in.

@@ -44,6 +44,16 @@ function errorBody(status: number, errors: Record<string, ApiMessage[]> = {}, ti
   return { status, title: title ?? TITLES[status] ?? "Error", errors };
 }
 
+/**
+ * Whether a type issue is about a value that is not there. zod leaves the input out of its issues, so
+ * an Infinity (`limit=1e400`) or a NaN reads as "missing" by `input` alone: zod's `received` says.
+ */
+function isMissing(issue: z.core.$ZodIssueInvalidType): boolean {
+  const received = (issue as { received?: unknown }).received;
+  if (received !== undefined) return received === "undefined";
+  return issue.input === undefined && /received undefined$/.test(issue.message);
+}
+
 /** zod issues → field messages with codes the app can translate (spec 5 texts). */
 export function zodErrors(error: z.ZodError): Record<string, ApiMessage[]> {
   const out: Record<string, ApiMessage[]> = {};
@@ -52,7 +62,7 @@ export function zodErrors(error: z.ZodError): Record<string, ApiMessage[]> {
     let m: ApiMessage;
     if (issue.code === "too_big" && (issue.origin === "string" || issue.origin === "array")) {
       m = message("maxLength", `Maximum length is ${issue.maximum}`, { length: Number(issue.maximum) });
-    } else if (issue.code === "invalid_type" && issue.input === undefined) {
+    } else if (issue.code === "invalid_type" && isMissing(issue)) {
       m = message("required", "Field is required");
     } else if (issue.code === "too_small" && issue.origin === "string" && Number(issue.minimum) === 1) {
       m = message("required", "Field is required");

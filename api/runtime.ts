@@ -91,6 +91,7 @@ export function localVerifier(issuer: string, key: JWK, previous: JWK[] = []): V
       sub: String(payload.sub),
       email: typeof payload.email === "string" ? payload.email : undefined,
       exp: payload.exp,
+      iat: payload.iat,
     };
   };
 }
@@ -102,6 +103,7 @@ function externalClaims(payload: JWTPayload): TokenClaims {
     sub: String(payload.sub),
     email: text(payload.email),
     exp: payload.exp,
+    iat: payload.iat,
     external: {
       issuer: String(payload.iss),
       // Only a literal true (or "true", as some providers write it) counts as verified.

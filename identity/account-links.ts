@@ -4,7 +4,10 @@
  * - Sign-up: the form's answer is the same whether or not the address has an account ("check your
  *   e-mail"); a new address gets a link that makes the account and signs the learner in, a known one a
  *   message saying it already has an account (sign in, or reset the password). Nothing is made until
- *   the link is used, so an attacker learns nothing from the form and cannot sign up in someone's name.
+ *   the link is used, so an attacker learns nothing from the form and cannot sign up in someone's name:
+ *   the password is chosen on the link's page, by whoever holds the mailbox, and a new sign-up of an
+ *   address voids every earlier link for it (decision 050). The mail greets nobody by the name typed
+ *   in the form (the address has not confirmed it).
  * - Password reset: the same answer whether or not the address has an account; an account gets a link
  *   that works once, within 30 minutes, and every earlier link stops working. Using it sets the password,
  *   ends every session of the account (decision 017) and signs the learner in.
@@ -19,7 +22,7 @@ import { defaultTenantId } from "../api/settings";
 import { enqueueMail } from "../api/mail/outbox";
 import { layoutMail, mailTranslator } from "../api/mail/texts";
 import { hashPassword } from "./password";
-import { createLearnerAccount, PASSWORD_MIN } from "./register";
+import { createLearnerAccount, passwordProblem } from "./register";
 
 export const SIGNUP_LINK_HOURS = 24;
 export const RESET_LINK_MINUTES = 30;
@@ -47,16 +50,15 @@ const linkTo = (appUrl: string, param: "confirm" | "reset", token: string) =>
   `${appUrl}/oidc/login?${param}=${encodeURIComponent(token)}`;
 
 /**
- * A checked, rate-limited sign-up. The password is hashed in every case (the same work for a known and
- * a new address); the e-mail says what the address's owner should do next.
+ * A checked, rate-limited sign-up (names and address; no password): the e-mail says what the address's
+ * owner should do next. A new address's earlier links stop working: only the newest can make the account.
  */
 export async function requestSignUp(
   db: Db,
-  input: { firstName: string; lastName: string; email: string; password: string },
+  input: { firstName: string; lastName: string; email: string },
   opts: { locale: string; appUrl: string; now?: Date },
 ): Promise<void> {
   const now = opts.now ?? new Date();
-  const passwordHash = await hashPassword(input.password);
   const existing = await accountOf(db, input.email);
   const { t } = mailTranslator(opts.locale);
   const common = { locale: opts.locale, to: input.email };
@@ -80,11 +82,21 @@ export async function requestSignUp(
   }
   const { token, hash } = newToken();
   await db.transaction(async (tx) => {
+    await tx
+      .update(emailTokens)
+      .set({ usedAt: now })
+      .where(
+        and(
+          sql`lower(${emailTokens.email}) = ${input.email.toLowerCase()}`,
+          eq(emailTokens.purpose, "signup"),
+          isNull(emailTokens.usedAt),
+        ),
+      );
     await tx.insert(emailTokens).values({
       purpose: "signup",
       tokenHash: hash,
       email: input.email,
-      payload: { firstName: input.firstName, lastName: input.lastName, passwordHash },
+      payload: { firstName: input.firstName, lastName: input.lastName },
       expiresAt: new Date(now.getTime() + SIGNUP_LINK_HOURS * 3600_000),
     });
     await enqueueMail(
@@ -93,7 +105,7 @@ export async function requestSignUp(
       layoutMail({
         ...common,
         subject: t("signUp.subject"),
-        greeting: t("greeting", { name: input.firstName }),
+        greeting: t("greetingPlain"),
         paragraphs: [t("signUp.text")],
         actions: [{ label: t("signUp.action"), href: linkTo(opts.appUrl, "confirm", token) }],
         closing: [t("signUp.expires", { hours: String(SIGNUP_LINK_HOURS) }), t("signUp.ignore")],
@@ -138,20 +150,27 @@ async function takeToken(db: Pick<Db, "update">, purpose: "signup" | "reset", to
   return rows[0] ?? null;
 }
 
-type ConfirmResult = { ok: true; userId: string } | { ok: false; reason: "invalid" | "taken" };
+type ConfirmResult =
+  | { ok: true; userId: string }
+  | { ok: false; reason: "invalid" | "taken" }
+  | { ok: false; reason: "password"; code: "fieldRequired" | "passwordTooShort" | "tooLong" };
 
 /**
- * The sign-up link used: the learner's account in the default tenant (Learner role, LMS licence), greeted
- * once at the first sign-in (spec 2.4 `selfRegistered`). An address that got an account since (another
- * link of the same sign-up) is not signed in by this one.
+ * The sign-up link used, with the password its holder chose there: the learner's account in the default
+ * tenant (Learner role, LMS licence), greeted once at the first sign-in (spec 2.4 `selfRegistered`). An
+ * address that got an account since (another link of the same sign-up) is not signed in by this one.
  */
-export async function confirmSignUp(db: Db, token: string, now = new Date()): Promise<ConfirmResult> {
+export async function confirmSignUp(db: Db, token: string, password: string, now = new Date()): Promise<ConfirmResult> {
+  const problem = passwordProblem(password);
+  if (problem) return { ok: false, reason: "password", code: problem.code as "fieldRequired" };
   const tenantId = await defaultTenantId(db);
   if (!tenantId) return { ok: false, reason: "invalid" };
+  const passwordHash = await hashPassword(password);
   return db.transaction(async (tx): Promise<ConfirmResult> => {
     const row = await takeToken(tx, "signup", token, now);
     if (!row?.payload) return { ok: false, reason: "invalid" };
-    const userId = await createLearnerAccount(tx, tenantId, { email: row.email, ...row.payload });
+    const { firstName, lastName } = row.payload;
+    const userId = await createLearnerAccount(tx, tenantId, { email: row.email, firstName, lastName, passwordHash });
     return userId ? { ok: true, userId } : { ok: false, reason: "taken" };
   });
 }
@@ -205,9 +224,8 @@ type ResetResult =
 
 /** The reset link used with a new password: set once; the caller ends the account's sessions. */
 export async function resetPassword(db: Db, token: string, password: string, now = new Date()): Promise<ResetResult> {
-  if (!password) return { ok: false, reason: "password", code: "fieldRequired" };
-  if (password.length < PASSWORD_MIN) return { ok: false, reason: "password", code: "passwordTooShort" };
-  if (password.length > 1024) return { ok: false, reason: "password", code: "tooLong" };
+  const problem = passwordProblem(password);
+  if (problem) return { ok: false, reason: "password", code: problem.code as "fieldRequired" };
   const passwordHash = await hashPassword(password);
   return db.transaction(async (tx): Promise<ResetResult> => {
     const row = await takeToken(tx, "reset", token, now);

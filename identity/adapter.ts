@@ -1,7 +1,7 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Adapter, AdapterPayload } from "oidc-provider";
 import type { Db } from "../api/db/client";
-import { oidcModels } from "../api/db/schema";
+import { oidcModels, users } from "../api/db/schema";
 
 /**
  * oidc-provider's storage in the database (decision 017): its sessions, grants, codes, tokens and
@@ -98,7 +98,12 @@ export async function deleteExpiredModels(db: Db): Promise<number> {
 }
 
 /** Ends every provider session and grant of an account (an operator's revoke, a password change). */
+/** The start of this second, by the clock that stamps the tokens (`iat` counts whole seconds). */
+const thisSecond = () => new Date(Math.floor(Date.now() / 1000) * 1000);
+
 export async function revokeAccountModels(db: Db, accountId: string): Promise<number> {
+  // The access tokens are signed, not looked up: the API refuses those issued before this second.
+  await db.update(users).set({ tokensValidAfter: thisSecond() }).where(eq(users.id, accountId));
   const grants = db
     .select({ id: oidcModels.id })
     .from(oidcModels)
@@ -112,6 +117,7 @@ export async function revokeAccountModels(db: Db, accountId: string): Promise<nu
 
 /** Ends every provider session and grant (an operator's revoke --all). */
 export async function revokeAllModels(db: Db): Promise<number> {
+  await db.update(users).set({ tokensValidAfter: thisSecond() });
   const gone = await db
     .delete(oidcModels)
     .where(sql`${oidcModels.model} in ('Session', 'Grant', 'AccessToken', 'RefreshToken', 'AuthorizationCode')`)

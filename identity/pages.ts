@@ -140,7 +140,6 @@ ${error ? `<p class="error" id="${name}-error">${escapeHtml(error)}</p>` : ""}`;
 ${field("firstName", t.t("firstName"), "text", "given-name")}
 ${field("lastName", t.t("lastName"), "text", "family-name")}
 ${field("email", t.t("email"), "email", "email")}
-${field("password", t.t("password"), "password", "new-password", t.t("passwordHint"))}
 <button type="submit">${escapeHtml(t.t("signUpSubmit"))}</button>
 </form><p class="hint"><a href="${escapeHtml(input.loginHref)}">${escapeHtml(t.t("haveAccount"))}</a></p></div>`,
     "",
@@ -188,14 +187,26 @@ export function forgotPage(
   );
 }
 
-/** Issue 26: the sign-up link opened — one press makes the account and signs in (never a GET: link checkers open links). */
-export function confirmPage(t: IdpT, nonce: string, input: { action: string; email: string }): string {
+/** The sign-up link opened: the password its holder chooses, then one press makes the account and signs in (never a GET: link checkers open links). */
+export function confirmPage(
+  t: IdpT,
+  nonce: string,
+  input: { action: string; email: string; error?: string | null },
+): string {
+  const error = input.error ? `<p class="error" id="password-error">${escapeHtml(input.error)}</p>` : "";
+  const described = ["password-hint", input.error ? "password-error" : ""].filter(Boolean).join(" ");
   return page(
     t,
     nonce,
     t.t("confirmTitle"),
     `<div class="card"><h1>${escapeHtml(t.t("confirmTitle"))}</h1><p>${escapeHtml(t.t("confirmText", { email: input.email }))}</p>
-<form method="post" action="${escapeHtml(input.action)}"><button type="submit">${escapeHtml(t.t("confirmSubmit"))}</button></form></div>`,
+<form method="post" action="${escapeHtml(input.action)}" novalidate>
+<input type="text" name="username" autocomplete="username" value="${escapeHtml(input.email)}" hidden>
+<label for="password">${escapeHtml(t.t("password"))}</label>
+<p class="hint" id="password-hint">${escapeHtml(t.t("passwordHint"))}</p>
+<input id="password" name="password" type="password" autocomplete="new-password" required maxlength="1024" aria-describedby="${described}"${input.error ? ' aria-invalid="true"' : ""} autofocus>
+${error}<button type="submit">${escapeHtml(t.t("confirmSubmit"))}</button>
+</form></div>`,
   );
 }
 

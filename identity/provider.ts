@@ -24,7 +24,7 @@ import {
   type SignUpValues,
 } from "./pages";
 import { checkRegistration, type CheckResult } from "./register";
-import { resetLimits, signInLimits, signUpLimits } from "./rate-limit";
+import { clientKey, resetLimits, signInLimits, signUpLimits } from "./rate-limit";
 import {
   confirmSignUp,
   linkTarget,
@@ -569,14 +569,14 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     if (req.method !== "POST") return renderSignUp(res, uid, t, empty, {});
     const form = await readForm(req);
     if (!form) return renderSignUp(res, uid, t, empty, { form: t.t("required") }, 413);
-    const ip = req.socket.remoteAddress ?? "unknown";
+    const ip = clientKey(req.socket.remoteAddress);
     const input = {
       firstName: form.get("firstName") ?? "",
       lastName: form.get("lastName") ?? "",
       email: form.get("email") ?? "",
-      password: form.get("password") ?? "",
     };
-    const checked = checkRegistration(input);
+    // No password here: it is chosen on the e-mailed link's page, by whoever holds the mailbox (decision 050).
+    const checked = checkRegistration(input, { password: false });
     if (!checked.ok) return renderSignUp(res, uid, t, checked.values, fieldErrors(t, checked.errors), checked.status);
     // Counted per address and per e-mail (shared by every node) before any password is hashed.
     const wait = await signUpLimit(ip, checked.values.email);
@@ -587,11 +587,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     }
     // Issue 26: nothing is made yet — a new address gets the link that makes the account and signs in,
     // a known one a message saying so; the answer here is the same for both (decision 036).
-    await requestSignUp(
-      db,
-      { ...checked.values, password: input.password },
-      { locale: t.locale, appUrl: options.mail.appUrl },
-    );
+    await requestSignUp(db, checked.values, { locale: t.locale, appUrl: options.mail.appUrl });
     sendMailSoon();
     const nonce = randomBytes(16).toString("base64");
     send(
@@ -628,9 +624,9 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     const form = await readForm(req);
     if (!form) return render(413, "", t.t("invalidEmail"));
     const email = (form.get("email") ?? "").trim().toLowerCase().slice(0, 254);
-    const checked = checkRegistration({ firstName: "-", lastName: "-", email, password: "--------" });
+    const checked = checkRegistration({ firstName: "-", lastName: "-", email }, { password: false });
     if (!checked.ok) return render(400, email, t.t(email ? "invalidEmail" : "fieldRequired"));
-    const wait = await resetLimit(req.socket.remoteAddress ?? "unknown", email);
+    const wait = await resetLimit(clientKey(req.socket.remoteAddress), email);
     if (wait > 0) {
       const minutes = Math.max(1, Math.ceil(wait / 60));
       return render(429, email, t.t("tooManyAttempts", { minutes }), { "Retry-After": String(wait) });
@@ -666,11 +662,30 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     );
   }
 
-  /** Issue 26: the sign-up link — GET shows the one button (link checkers open links), POST makes the account and signs in. */
+  /**
+   * Issue 26: the sign-up link — GET shows the form (link checkers open links; nothing is made), POST
+   * with the password its holder chooses makes the account and signs in (decision 050).
+   */
   async function confirm(req: IncomingMessage, res: ServerResponse, uid: string, t: IdpT, token: string) {
     const again = { href: `${IDP_MOUNT}/interaction/${uid}/signup`, label: t.t("signUpAgain") };
+    const render = (status: number, email: string, error: string | null) => {
+      const nonce = randomBytes(16).toString("base64");
+      send(
+        res,
+        status,
+        confirmPage(t, nonce, { action: `${IDP_MOUNT}/interaction/${uid}/confirm`, email, error }),
+        nonce,
+      );
+    };
     if (req.method === "POST") {
-      const done = await confirmSignUp(db, token);
+      const target = await linkTarget(db, "signup", token);
+      const form = await readForm(req);
+      if (!form) return render(413, target?.email ?? "", t.t("tooLong", { length: 1024 }));
+      const done = await confirmSignUp(db, token, form.get("password") ?? "");
+      if (!done.ok && done.reason === "password") {
+        if (!target) return linkInvalid(res, uid, t, again);
+        return render(400, target.email, done.code === "tooLong" ? t.t("tooLong", { length: 1024 }) : t.t(done.code));
+      }
       if (done.ok)
         return void (await provider.interactionFinished(
           req,
@@ -698,13 +713,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     }
     const target = await linkTarget(db, "signup", token);
     if (!target) return linkInvalid(res, uid, t, again);
-    const nonce = randomBytes(16).toString("base64");
-    send(
-      res,
-      200,
-      confirmPage(t, nonce, { action: `${IDP_MOUNT}/interaction/${uid}/confirm`, email: target.email }),
-      nonce,
-    );
+    render(200, target.email, null);
   }
 
   /** Issue 26: the reset link — a new password; it ends the account's other sessions and signs in. */
@@ -849,7 +858,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     if (!form) return renderLogin(req, res, uid, t, "", t.t("invalidCredentials"), 413);
     const email = (form.get("email") ?? "").trim().slice(0, 254);
     const password = (form.get("password") ?? "").slice(0, 1024);
-    const ip = req.socket.remoteAddress ?? "unknown";
+    const ip = clientKey(req.socket.remoteAddress);
     const blocked = await signIn.blockedFor(ip, email);
     if (blocked > 0) {
       const minutes = Math.max(1, Math.ceil(blocked / 60));

@@ -5,7 +5,7 @@ import { openTestDatabase } from "../tests/fixtures/database";
 import { seedDemo } from "../demo/seed";
 import { licences, pendingRegistrations, userRoles, users } from "../api/db/schema";
 import { verifyPassword } from "./password";
-import { registerLearner } from "./register";
+import { checkRegistration, registerLearner } from "./register";
 
 let database: Database;
 beforeAll(async () => {
@@ -66,5 +66,27 @@ describe("self-registration in the embedded provider", () => {
     if (r.ok) return;
     expect(r.errors[field as "email"]?.code).toBe(code);
     expect((await database.db.select().from(users)).length).toBe(before);
+  });
+});
+
+describe("names are one line of text (no mail's next paragraph)", () => {
+  const base = { firstName: "Ada", lastName: "Lovelace", email: "ada@example.com" };
+  it.each([
+    ["Ada", true],
+    ["Ada,\r\n\r\nYour account is locked. Unlock: https://evil.example/unlock", false],
+    ["Ada\nBob", false],
+    ["Ada\tBob", false],
+    ["Ada\u2028Bob", false],
+    ["Zoë-Ann O'Neil", true],
+    ["x".repeat(101), false],
+  ])("first name %j accepted: %s", (firstName, ok) => {
+    const checked = checkRegistration({ ...base, firstName }, { password: false });
+    expect(checked.ok).toBe(ok);
+    if (!checked.ok && firstName.length <= 100) expect(checked.errors.firstName?.code).toBe("singleLine");
+  });
+  it("the sign-up form has no password; the tools' registration still needs one", () => {
+    expect(checkRegistration(base, { password: false }).ok).toBe(true);
+    const withPassword = checkRegistration(base);
+    expect(!withPassword.ok && withPassword.errors.password?.code).toBe("fieldRequired");
   });
 });

@@ -6,7 +6,7 @@ import { defaultTenantId } from "../api/settings";
 
 type Field = "firstName" | "lastName" | "email" | "password";
 type FieldError = {
-  code: "fieldRequired" | "invalidEmail" | "passwordTooShort" | "tooLong";
+  code: "fieldRequired" | "invalidEmail" | "passwordTooShort" | "tooLong" | "singleLine";
   length?: number;
 };
 
@@ -25,8 +25,18 @@ export type RegisterResult = { ok: true; userId: string | null; values: Values }
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const PASSWORD_MIN = 8;
 
-/** The form's rules, without touching the database or hashing anything. */
-export function checkRegistration(input: Record<Field, string>): CheckResult {
+/** Control characters (CR, LF, tab…): a name is one line of text, never a mail's next paragraph. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/**
+ * The form's rules, without touching the database or hashing anything. Names are one line (CR, LF and
+ * other control characters are refused: they would start a new line in a mail), at most 100 characters.
+ * The sign-up form has no password (`password: false`): it is chosen when the e-mailed link is used.
+ */
+export function checkRegistration(
+  input: Record<Exclude<Field, "password">, string> & { password?: string },
+  options: { password?: boolean } = {},
+): CheckResult {
   const values = {
     firstName: input.firstName.trim().slice(0, 200),
     lastName: input.lastName.trim().slice(0, 200),
@@ -35,15 +45,25 @@ export function checkRegistration(input: Record<Field, string>): CheckResult {
   const errors: Partial<Record<Field, FieldError>> = {};
   for (const f of ["firstName", "lastName", "email"] as const) {
     if (!values[f]) errors[f] = { code: "fieldRequired" };
+    else if (CONTROL.test(values[f])) errors[f] = { code: "singleLine" };
     else if (values[f].length > (f === "email" ? 254 : 100))
       errors[f] = { code: "tooLong", length: f === "email" ? 254 : 100 };
   }
   if (!errors.email && !EMAIL.test(values.email)) errors.email = { code: "invalidEmail" };
-  if (!input.password) errors.password = { code: "fieldRequired" };
-  else if (input.password.length < PASSWORD_MIN) errors.password = { code: "passwordTooShort" };
-  else if (input.password.length > 1024) errors.password = { code: "tooLong", length: 1024 };
+  if (options.password !== false) {
+    const problem = passwordProblem(input.password ?? "");
+    if (problem) errors.password = problem;
+  }
   if (Object.keys(errors).length) return { ok: false, status: 400, errors, values };
   return { ok: true, values };
+}
+
+/** What is wrong with a new password, or null. */
+export function passwordProblem(password: string): FieldError | null {
+  if (!password) return { code: "fieldRequired" };
+  if (password.length < PASSWORD_MIN) return { code: "passwordTooShort" };
+  if (password.length > 1024) return { code: "tooLong", length: 1024 };
+  return null;
 }
 
 /**
@@ -58,7 +78,7 @@ export async function registerLearner(db: Db, input: Record<Field, string>): Pro
   const { values } = checked;
   const tenantId = await defaultTenantId(db);
   if (!tenantId) return { ok: false, status: 503, errors: { email: { code: "fieldRequired" } }, values };
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password ?? "");
   const created = await db.transaction(async (tx) => {
     const taken = await tx
       .select({ id: users.id })

@@ -12,10 +12,12 @@ import { storageConfigFrom, type StorageConfig } from "../api/files/object-store
 import { demoAccountsAllowed } from "../demo/demo-accounts";
 import { testSupportEnabled } from "../demo/test-support";
 import { DEFAULT_BODY_LIMIT_BYTES } from "./http/front";
+import { DEFAULT_BODY_BUDGET, type BodyBudgetOptions } from "./http/body-rate";
 import { chatAttachmentRules } from "./http/chat-uploads";
 import { defaultContentUrl } from "./http/content-origin";
 import { rootLog } from "../app/services/logger.server";
 import { admissionOptionsFrom, type AdmissionOptions } from "./overload/admission";
+import { streamCapsFrom, type StreamCaps } from "./overload/streams";
 
 type Env = Record<string, string | undefined>;
 
@@ -81,6 +83,9 @@ const schema = z.object({
   TUTOR_MODEL: z.string().optional(),
   TUTOR_API_KEY: z.string().default(""),
   BODY_LIMIT_BYTES: wholeNumber(1).default(DEFAULT_BODY_LIMIT_BYTES),
+  BODY_MIN_BYTES_PER_SECOND: wholeNumber(0).default(DEFAULT_BODY_BUDGET.minBytesPerSecond),
+  BODY_READ_TIMEOUT_MS: wholeNumber(0).default(DEFAULT_BODY_BUDGET.readTimeoutMs),
+  BODY_READERS_PER_ADDRESS: wholeNumber(0).default(DEFAULT_BODY_BUDGET.readersPerAddress),
   MEMORY_TRIM_AFTER_MB: wholeNumber(0).default(32),
   LISTEN_BACKLOG: wholeNumber(1).default(4_096),
   LISTEN_SOCKETS: wholeNumber(1, 256).default(64),
@@ -119,12 +124,16 @@ export interface ServerConfig {
   secretsRefreshMs: number;
   proctoringUrl?: string;
   bodyLimitBytes: number;
+  /** How bodies are read before the overload gate (decision 050). */
+  bodyBudget: BodyBudgetOptions;
   memoryTrimAfterMb: number;
   listen: { backlog: number; sockets: number };
   storage: StorageConfig;
   /** READINESS_STORAGE: the storage's part in `/readyz`. */
   readinessStorage: "report" | "gate";
   admission: AdmissionOptions;
+  /** Places of the long-lived streams (decision 050). */
+  streams: StreamCaps;
   /** The API's settings that come from the environment (the keys are added at start). */
   api: Pick<
     ApiSettings,
@@ -202,11 +211,18 @@ export function parseServerConfig(env: Env): ServerConfig {
     secretsRefreshMs: e.SECRETS_REFRESH_MS,
     proctoringUrl: e.PROCTORING_URL || undefined,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    bodyBudget: {
+      minBytesPerSecond: e.BODY_MIN_BYTES_PER_SECOND,
+      readTimeoutMs: e.BODY_READ_TIMEOUT_MS,
+      readersPerAddress: e.BODY_READERS_PER_ADDRESS,
+      graceMs: Math.min(DEFAULT_BODY_BUDGET.graceMs, e.BODY_READ_TIMEOUT_MS || DEFAULT_BODY_BUDGET.graceMs),
+    },
     memoryTrimAfterMb: e.MEMORY_TRIM_AFTER_MB,
     listen: { backlog: e.LISTEN_BACKLOG, sockets: e.LISTEN_SOCKETS },
     storage: storageConfigFrom(env, resolve(dataDir, "storage")),
     readinessStorage: e.READINESS_STORAGE,
     admission: admissionOptionsFrom(env),
+    streams: streamCapsFrom(env),
     api: {
       dataDir,
       appUrl,

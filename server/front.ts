@@ -9,7 +9,15 @@ import type { ViteDevServer } from "vite";
 import { IDP_MOUNT } from "../identity/provider";
 import { log } from "../app/services/logger.server";
 import type { ServerConfig } from "./config";
-import { checkRequestTarget, continueIfAwaited, refusalResponse, securityHeaders, sendResponse } from "./http/front";
+import { contentTemplate, idpTemplate, ROUTE_TEMPLATE_HEADER } from "./http/route-table";
+import {
+  checkMethod,
+  checkRequestTarget,
+  continueIfAwaited,
+  refusalResponse,
+  securityHeaders,
+  sendResponse,
+} from "./http/front";
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -21,6 +29,8 @@ export interface FrontParts {
   withSecurityHeaders: ReturnType<typeof securityHeaders>;
   /** The overload gate: true when it answered (503) or queued the request to run `handle` later. */
   shed: (req: IncomingMessage, res: ServerResponse, handle: NodeHandler) => boolean;
+  /** The body budget (decision 050): reads a request's body, then calls `next`, or answers itself. */
+  readBody: (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 }
 
 /** The short cookie that marks the redirect to APP_URL's host, so a proxy rewriting Host gets no loop. */
@@ -64,14 +74,22 @@ export function createFront(config: ServerConfig, parts: FrontParts) {
     return `${config.appUrl}${url}`;
   }
 
-  /** The content origin's answers (decision 040): its own headers, none of the app's. */
+  /**
+   * The content origin's answers (decision 040): its own headers, none of the app's. Only under
+   * CONTENT_URL's host: a package opened under another name that reaches this port (the app's host
+   * name, another loopback name) would run on that host and could set cookies for it, so any other
+   * Host gets 421 Misdirected Request (RFC 9110 §15.5.20) and nothing of the package (decision 050).
+   */
   const serveContent: NodeHandler = (req, res) => {
-    const refusal = checkRequestTarget(req.url ?? "/");
+    const target = checkMethod(req.method) ?? checkRequestTarget(req.url ?? "/");
+    const refusal = requestHost(req) !== contentHost ? { status: 421 } : target;
     if (refusal) {
-      res.writeHead(refusal.status, { "Cache-Control": "no-store", Connection: "close" });
+      const allow = refusal.status === 405 ? { Allow: "GET, HEAD" } : {};
+      res.writeHead(refusal.status, { "Cache-Control": "no-store", Connection: "close", ...allow });
       res.end();
       return;
     }
+    res.setHeader(ROUTE_TEMPLATE_HEADER, contentTemplate((req.url ?? "/").split("?", 1)[0]!));
     void contentListener(req, res);
   };
 
@@ -86,7 +104,7 @@ export function createFront(config: ServerConfig, parts: FrontParts) {
       has: (n) => res.hasHeader(n),
       set: (n, v) => void res.setHeader(n, v),
     });
-    const refusal = checkRequestTarget(url);
+    const refusal = checkMethod(req.method) ?? checkRequestTarget(url);
     if (refusal) {
       const { accept, cookie } = req.headers;
       void sendResponse(
@@ -106,10 +124,17 @@ export function createFront(config: ServerConfig, parts: FrontParts) {
       res.end();
       return;
     }
-    if (parts.shed(req, res, handle)) return;
+    parts.readBody(req, res, () => {
+      if (!parts.shed(req, res, handle)) dispatch(req, res, url);
+    });
+  };
+
+  /** An admitted request (its body read, if it had one) to the provider, Vite or the web router. */
+  const dispatch = (req: IncomingMessage, res: ServerResponse, url: string) => {
     const idp = parts.idpHandler();
     if (idp && (url === IDP_MOUNT || url.startsWith(`${IDP_MOUNT}/`) || url.startsWith(`${IDP_MOUNT}?`))) {
       // The provider writes its own answers (the security headers are set above).
+      res.setHeader(ROUTE_TEMPLATE_HEADER, idpTemplate(IDP_MOUNT, url.split("?", 1)[0]!));
       continueIfAwaited(req, res);
       void idp(req, res);
       return;

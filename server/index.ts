@@ -25,14 +25,17 @@ import { securityHeaders } from "./http/front";
 import { createContentOrigin } from "./http/content-origin";
 import { whileAvailable } from "./http/unavailable";
 import { DependencyProbe } from "./operations/dependencies";
+import { BodyBudget, bodyBudgetAnswers, bodyBudgetStep } from "./http/body-budget";
 import { deriveKeys } from "./keys";
 import { listen } from "./listen";
 import { startCleanUp } from "./operations/clean-up";
 import { createOperations } from "./operations/operations";
 import { AdmissionControl, admissionGate, createOverloadResponder, loadOverloadTexts } from "./overload/admission";
 import { trimMemoryWhenQuiet } from "./overload/quiet-memory";
+import { isStreamPath, StreamPlaces } from "./overload/streams";
 import { createPages, productionBuild } from "./pages";
-import { createWebRouter } from "./web";
+import { createWebRouter, largestReadBody, streamsBody } from "./web";
+import { IDP_MOUNT } from "../identity/provider";
 
 const config = parseServerConfig(process.env);
 // The pages' build loads while the database and the API start (decision 038: start to first answer).
@@ -146,13 +149,23 @@ const overloadAnswer = createOverloadResponder(
   loadOverloadTexts(resolve("locales")),
   config.admission.retryAfterSeconds,
 );
+// The body budget (decision 050): bodies are read before the gate, at a minimum rate, a few per address.
+const readBody = bodyBudgetStep(new BodyBudget(config.bodyBudget), {
+  maxBytes: largestReadBody(config.bodyLimitBytes),
+  exempt: (path) => streamsBody(path) || path === IDP_MOUNT || path.startsWith(`${IDP_MOUNT}/`),
+  answers: bodyBudgetAnswers(overloadAnswer),
+});
 const front = createFront(config, {
   web: web.fetch,
   content,
   idpHandler: () => lms?.idpHandler() ?? null,
   vite: pages.vite,
   withSecurityHeaders,
-  shed: admissionGate(admission, overloadAnswer),
+  shed: admissionGate(admission, overloadAnswer, {
+    isStream: (req) => isStreamPath(pages.routes, (req.url ?? "/").split("?", 1)[0]!),
+    places: new StreamPlaces(config.streams),
+  }),
+  readBody,
 });
 trimMemoryWhenQuiet(admission, front.requestsSeen, config.memoryTrimAfterMb);
 

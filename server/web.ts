@@ -5,6 +5,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { Hono } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
+import { routePath } from "hono/route";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { ANALYTICS_BATCH_MAX_BYTES } from "#domain/analytics";
 import { attachmentBodyLimit } from "#domain/chat-attachments";
@@ -19,6 +20,7 @@ import type { ServerConfig } from "./config";
 import { isChatPostPath } from "./http/chat-uploads";
 import { audienceOf, bodyLimit, compressResponses, refusalResponse, securityHeaders, streamedBody } from "./http/front";
 import { PUBLIC_PAGE_TTL_MS, publicPageCache } from "./http/public-page-cache";
+import { ROUTE_TEMPLATE_HEADER, UNMATCHED } from "./http/route-table";
 
 export interface WebParts {
   /** The embedded LMS API, or null: the app reaches LMS_API_URL over HTTP. */
@@ -36,6 +38,12 @@ const STREAMED_UPLOADS = new Set([
   // Test support's package courses (browser tests only, loopback only).
   "/api/test-support/v1/scorm-courses",
 ]);
+/** Whether a path's body streams to its handler (read there, under its own limit) rather than being read whole first. */
+export const streamsBody = (path: string): boolean => STREAMED_UPLOADS.has(path) || isChatPostPath(path);
+
+/** The largest body read whole before a handler runs (a SCORM commit's, or BODY_LIMIT_BYTES). */
+export const largestReadBody = (bodyLimitBytes: number): number => Math.max(bodyLimitBytes, SCORM_COMMIT_MAX_BYTES);
+
 /** Analytics batches (the beacon, the collector) are small: a flood of large bodies is refused at 64 KB. */
 const ANALYTICS_PATHS = new Set(["/learn/collect", "/api/analytics/v1/events"]);
 
@@ -56,6 +64,11 @@ export async function createWebRouter(config: ServerConfig, parts: WebParts): Pr
     }
     await next();
     parts.withSecurityHeaders(c.req.path, c.res.headers);
+    // The pages and the API name their own route; the others here are named by their registration.
+    if (!c.res.headers.has(ROUTE_TEMPLATE_HEADER)) {
+      const registered = routePath(c);
+      c.res.headers.set(ROUTE_TEMPLATE_HEADER, registered === "*" || registered === "/*" ? UNMATCHED : registered);
+    }
   });
 
   // Bodies are counted while they stream and refused past their limit (413) before any other work.
@@ -63,7 +76,7 @@ export async function createWebRouter(config: ServerConfig, parts: WebParts): Pr
   // spec's message from the API. A SCORM commit carries the SCO's whole kept data (decision 040).
   const chatBodyLimitBytes = Math.max(bodyLimitBytes, attachmentBodyLimit(config.api.chatAttachments!));
   const streamedLimit = (path: string) =>
-    STREAMED_UPLOADS.has(path) ? config.api.scormLimits!.maxBytes : isChatPostPath(path) ? chatBodyLimitBytes : null;
+    STREAMED_UPLOADS.has(path) ? config.api.scormLimits!.maxBytes : streamsBody(path) ? chatBodyLimitBytes : null;
   const limitBodies = bodyLimit((path) =>
     ANALYTICS_PATHS.has(path)
       ? Math.min(ANALYTICS_BATCH_MAX_BYTES, bodyLimitBytes)
@@ -71,7 +84,7 @@ export async function createWebRouter(config: ServerConfig, parts: WebParts): Pr
         ? Math.max(bodyLimitBytes, SCORM_COMMIT_MAX_BYTES)
         : bodyLimitBytes,
   );
-  const streamBodies = streamedBody((path) => streamedLimit(path) ?? bodyLimitBytes);
+  const streamBodies = streamedBody((path) => streamedLimit(path) ?? bodyLimitBytes, config.bodyBudget);
   web.use("*", (c, next) => (streamedLimit(c.req.path) === null ? limitBodies(c, next) : streamBodies(c, next)));
   web.use("*", compressResponses());
 

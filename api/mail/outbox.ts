@@ -75,7 +75,8 @@ export async function sendPendingMail(db: Db, options: MailOptions, now = new Da
           `${row.kind}-${row.id}`,
         );
         await db.update(mailOutbox).set({ sentAt: new Date(), lastError: null }).where(eq(mailOutbox.id, row.id));
-        // Without SMTP the message is a file: say where, so a developer or a demo can open its link.
+        // Without SMTP the message is a file: say where, so a developer or a demo can open its link. The
+        // line names the message, never its recipient's address (decision 050).
         if (file) log().info({ kind: row.kind, id: row.id, file }, "mail: written to a file (no SMTP_URL)");
         sent++;
       } catch (error) {

@@ -24,6 +24,9 @@ function resumeAfter(request: Request, url: URL): number {
   return Number.isSafeInteger(n) && n >= 0 ? n : 0;
 }
 
+/** A stream that lives as long as its page: the front gives it a stream's place, not a page's (decision 050). */
+export const handle = { stream: true };
+
 /**
  * The live chat of a course channel (issue 16 item 2, decision 027): server-sent events, one `message`
  * event per message posted, edited or deleted after the resume point, with the change number as the

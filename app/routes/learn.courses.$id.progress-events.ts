@@ -18,6 +18,9 @@ async function standing(lms: LmsClient, courseId: string): Promise<string> {
   return JSON.stringify([wf?.id, wf?.state, wf?.progress, rec?.id, rec?.score, rec?.passed]);
 }
 
+/** A stream that lives as long as its page: the front gives it a stream's place, not a page's (decision 050). */
+export const handle = { stream: true };
+
 /**
  * Issue 26 (the LTI lab): the learner's course tab learns that a tool's score arrived — in a frame on
  * this page or in a window of its own — without a reload. Server-sent events over the live channel the

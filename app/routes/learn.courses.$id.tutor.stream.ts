@@ -6,6 +6,9 @@ import { tutorCourse } from "~/services/tutor.server";
 import { parseSubmission } from "~/common/forms/parse";
 import { askTutorFormSchema } from "~/common/forms/tutor";
 
+/** A stream that lives as long as its page: the front gives it a stream's place, not a page's (decision 050). */
+export const handle = { stream: true };
+
 /**
  * POST /learn/courses/{id}/tutor/stream (issue 16 item 6, decision 028): the tutor's answer streamed to
  * the page as it is written — the same form as /learn/courses/{id}/tutor, answered with the API's

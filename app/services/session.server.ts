@@ -25,8 +25,17 @@ const TOUCH_EVERY_MS = 60_000;
 
 const key = memoByConfig((config) => createHash("sha256").update(`session:${config.sessionSecret}`).digest());
 
+/**
+ * The session cookie's name: over https `__Host-learn_session`, which a browser keeps only when set by
+ * this host with `Secure`, `Path=/` and no `Domain` — so no page of a sibling host (the content origin
+ * under another name of this server, a package's script) can set one that shadows it (decision 050).
+ * Plain http (the demo on loopback) cannot have the prefix.
+ */
+const sessionCookieName = (config: Pick<AppConfig, "secureCookies">): string =>
+  config.secureCookies ? "__Host-learn_session" : "learn_session";
+
 const sessionCookie = memoByConfig((config) =>
-  createCookie("learn_session", {
+  createCookie(sessionCookieName(config), {
     path: "/",
     httpOnly: true,
     sameSite: "lax",
@@ -66,18 +75,20 @@ const hashId = (id: string) => createHash("sha256").update(id).digest("hex");
 const CHECKED_MAX = 10_000;
 const checked = memoByConfig(() => new Map<string, string | null>());
 const SESSION_VALUE = /(?:^|;\s*)learn_session=([^;]*)/;
+const HOST_SESSION_VALUE = /(?:^|;\s*)__Host-learn_session=([^;]*)/;
 
 /** The session id the cookie carries, or null (absent, unsigned or malformed). */
 async function cookieId(request: Request, config: AppConfig): Promise<string | null> {
   const header = request.headers.get("Cookie");
-  const raw = header ? SESSION_VALUE.exec(header)?.[1] : undefined;
+  // Over https only the `__Host-` cookie counts: a plain `learn_session` there is anyone's.
+  const raw = header ? (config.secureCookies ? HOST_SESSION_VALUE : SESSION_VALUE).exec(header)?.[1] : undefined;
   if (raw === undefined) return null;
   const known = checked(config);
   const remembered = known.get(raw);
   if (remembered !== undefined) return remembered;
   let id: string | null;
   try {
-    const value: unknown = await sessionCookie(config).parse(`learn_session=${raw}`);
+    const value: unknown = await sessionCookie(config).parse(`${sessionCookieName(config)}=${raw}`);
     id = typeof value === "string" && /^[\w-]{43}$/.test(value) ? value : null;
   } catch {
     id = null;

@@ -3,6 +3,7 @@ import { Hono } from "hono";
 import {
   bodyLimit,
   streamedBody,
+  checkMethod,
   checkRequestTarget,
   chooseEncoding,
   compressResponses,
@@ -75,6 +76,29 @@ describe("request limits (spec: bodies and URLs bounded)", () => {
   });
 });
 
+describe("methods: one no route answers is 405 at the front, with Allow, in the caller's language", () => {
+  it.each([
+    ["GET", null],
+    ["POST", null],
+    ["OPTIONS", null],
+    ["TRACE", 405],
+    ["CONNECT", 405],
+    ["PROPFIND", 405],
+    [undefined, 405],
+  ])("%s → %s", (method, status) => {
+    expect(checkMethod(method)?.status ?? null).toBe(status);
+  });
+  it("the answer names the methods and speaks the caller's language", async () => {
+    const res = refusalResponse(checkMethod("TRACE")!, { acceptLanguage: "de", accept: "application/json" });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("Allow")).toContain("POST");
+    const body = (await res.json()) as { title: string };
+    expect(body.title).toBe("Methode nicht erlaubt");
+    const post = refusalResponse({ status: 405, code: "methodNotAllowed", allow: "POST" });
+    expect(post.headers.get("Allow")).toBe("POST");
+  });
+});
+
 describe("streamed bodies (issue 29 item 2)", () => {
   const app = new Hono();
   app.use(
@@ -131,6 +155,28 @@ describe("streamed bodies (issue 29 item 2)", () => {
       "tooLarge",
     );
     expect(read.bytes).toBeLessThanOrEqual(11_000);
+  });
+  it("cuts a body off that falls behind the body budget's rate: 408", async () => {
+    const slow = new Hono();
+    slow.use(
+      "*",
+      streamedBody(() => 10_000, { minBytesPerSecond: 1000, readTimeoutMs: 5_000, readersPerAddress: 0, graceMs: 100 }),
+    );
+    slow.post("/upload", async (c) => c.text(String((await c.req.arrayBuffer()).byteLength)));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          await new Promise((r) => setTimeout(r, 50));
+          sent++;
+          controller.enqueue(new Uint8Array(1));
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const res = await slow.request("/upload", { method: "POST", body, duplex: "half" } as RequestInit);
+    expect(res.status).toBe(408);
+    expect(sent).toBeLessThan(20);
   });
   it("refuses a declared length past the limit before the handler runs", async () => {
     const { body, read } = counted(1_000_000);

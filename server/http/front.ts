@@ -11,6 +11,7 @@ import { constants, createBrotliCompress, createGzip } from "node:zlib";
 import type { Context, MiddlewareHandler } from "hono";
 import { DEFAULT_LOCALE, localeDirection } from "#domain/locales";
 import { negotiateLocale } from "#domain/locale-negotiation";
+import { RateCheck, type BodyBudgetOptions } from "./body-rate";
 
 /** Requests whose target (path and query) is longer get 414 (spec 'bodies and URLs bounded'). */
 export const MAX_URL_BYTES = 8 * 1024;
@@ -20,9 +21,18 @@ const MAX_QUERY_PARAMETERS = 100;
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export type LimitRefusal = {
-  status: 400 | 403 | 413 | 414;
-  code: "tooManyParameters" | "tooLarge" | "uriTooLong" | "badRequest" | "crossOrigin";
+  status: 400 | 403 | 405 | 408 | 413 | 414;
+  code: "tooManyParameters" | "tooLarge" | "uriTooLong" | "badRequest" | "crossOrigin" | "tooSlow" | "methodNotAllowed";
 };
+
+/** The methods any route here answers; any other (TRACE, CONNECT, PROPFIND…) is 405 at the front. */
+const KNOWN_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+const KNOWN = new Set<string>(KNOWN_METHODS);
+
+/** 405 for a method no route answers, before anything parses the request (a TRACE cannot become a Web Request). */
+export function checkMethod(method: string | undefined): LimitRefusal | null {
+  return KNOWN.has(method ?? "") ? null : { status: 405, code: "methodNotAllowed" };
+}
 
 /** The request line's own limits, checked before anything reads a byte of the body. */
 export function checkRequestTarget(url: string): LimitRefusal | null {
@@ -94,11 +104,16 @@ export interface RefusalAudience {
  * A refusal as the caller reads it, in their language (issue 17 item 6): the API's JSON error shape, or a
  * small page with a way back to the start. Nothing of the request is echoed into it.
  */
-export function refusalResponse(refusal: LimitRefusal, audience: RefusalAudience = {}): Response {
+export function refusalResponse(refusal: LimitRefusal & { allow?: string }, audience: RefusalAudience = {}): Response {
   const locale = refusalLocale(audience);
   const texts = textsFor(locale);
   const { title, text } = texts[refusal.code];
-  const headers = { "Cache-Control": "no-store", Connection: "close", "Content-Language": locale };
+  const headers: Record<string, string> = {
+    "Cache-Control": "no-store",
+    Connection: "close",
+    "Content-Language": locale,
+  };
+  if (refusal.status === 405) headers.Allow = refusal.allow ?? KNOWN_METHODS.join(", ");
   const accept = audience.accept ?? "";
   if (accept.includes("application/json") && !accept.includes("text/html")) {
     return Response.json(
@@ -210,6 +225,33 @@ function withHeader(response: Response, name: string, value: string): Response {
   }
 }
 
+/** What `nextWithin` throws when a streamed body falls behind the budget. */
+const TOO_SLOW = new RangeError("the body arrives more slowly than the body budget allows");
+
+/** The source's next chunk, or `TOO_SLOW` once the rate check says the body has fallen behind. */
+async function nextWithin(
+  source: AsyncIterator<Uint8Array>,
+  rate: RateCheck | null,
+): Promise<IteratorResult<Uint8Array>> {
+  if (!rate) return source.next();
+  if (rate.tooSlow()) throw TOO_SLOW;
+  const wait = rate.deadline();
+  if (wait === null) return source.next();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    const tick = () => {
+      if (rate.tooSlow()) return reject(TOO_SLOW);
+      timer = setTimeout(tick, (rate.deadline() ?? 1_000) + 1);
+    };
+    timer = setTimeout(tick, wait + 1);
+  });
+  try {
+    return await Promise.race([source.next(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /**
  * A body that goes to its handler as it arrives instead of being buffered here (issue 29 item 2): a
  * SCORM package, a chat post with its files. Nothing of it is read until the handler reads it — which
@@ -220,7 +262,11 @@ function withHeader(response: Response, name: string, value: string): Response {
  * close`), so the rest of it is not taken off the wire; a client that asked `Expect: 100-continue`
  * is never told to send it.
  */
-export function streamedBody(limitFor: (path: string) => number): MiddlewareHandler {
+export function streamedBody(
+  limitFor: (path: string) => number,
+  /** The body budget's rate and total time (decision 050): a body that falls behind is cut, 408. */
+  budget?: BodyBudgetOptions,
+): MiddlewareHandler {
   return async (c, next) => {
     const request = c.req.raw;
     if (request.method === "GET" || request.method === "HEAD") return next();
@@ -232,7 +278,8 @@ export function streamedBody(limitFor: (path: string) => number): MiddlewareHand
     const declared = Number(request.headers.get("content-length") ?? "NaN");
     if (Number.isFinite(declared) && declared > limit)
       return refusalResponse({ status: 413, code: "tooLarge" }, audience);
-    const counted = { bytes: 0, done: false, exceeded: false };
+    const counted = { bytes: 0, done: false, exceeded: false, tooSlow: false };
+    let rate: RateCheck | null = null;
     let source: AsyncIterator<Uint8Array> | null = null;
     const release = () => {
       const open = source;
@@ -250,10 +297,12 @@ export function streamedBody(limitFor: (path: string) => number): MiddlewareHand
               ? (incoming.iterator({ destroyOnReturn: false }) as AsyncIterator<Uint8Array>)
               : (request.body as unknown as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]();
           }
+          rate ??= budget ? new RateCheck(budget) : null;
           let step: IteratorResult<Uint8Array>;
           try {
-            step = await source.next();
+            step = await nextWithin(source, rate);
           } catch (error) {
+            if (error === TOO_SLOW) counted.tooSlow = true;
             release();
             controller.error(error);
             return;
@@ -265,6 +314,7 @@ export function streamedBody(limitFor: (path: string) => number): MiddlewareHand
             return;
           }
           counted.bytes += step.value.byteLength;
+          rate?.progress(step.value.byteLength);
           if (counted.bytes > limit) {
             counted.exceeded = true;
             release();
@@ -288,9 +338,11 @@ export function streamedBody(limitFor: (path: string) => number): MiddlewareHand
       signal: request.signal,
     } as RequestInit);
     await next();
-    if (counted.exceeded) {
+    if (counted.exceeded || counted.tooSlow) {
       c.res = undefined as unknown as Response;
-      c.res = refusalResponse({ status: 413, code: "tooLarge" }, audience);
+      c.res = counted.tooSlow
+        ? refusalResponse({ status: 408, code: "tooSlow" }, audience)
+        : refusalResponse({ status: 413, code: "tooLarge" }, audience);
     } else if (!counted.done) {
       release();
       const answer = c.res;

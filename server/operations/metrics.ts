@@ -4,8 +4,8 @@
  * learner-facing port, so what the proxy exposes cannot reach it.
  *
  * - `http_requests_total{method,route,status}` and `http_request_duration_seconds{method,route}`
- *   (a histogram): every answer of the front, by a route label with ids folded (`/learn/courses/:id`;
- *   a 404 keeps its label when the route is known, else `(not found)`),
+ *   (a histogram): every answer of the front, by its route's template (`/learn/courses/:id`,
+ *   `(unmatched)` for a path no route took),
  * - `http_requests_refused_total{reason}`: overload (503 with Retry-After), body too large (413),
  *   target too long (414), rate-limited (429),
  * - `http_requests_in_flight`, `app_draining`,
@@ -22,63 +22,20 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom
 import { HEALTH_PATHS } from "./health";
 import type { DependencyProbe } from "./dependencies";
 import { UNAVAILABLE_HEADER } from "../http/unavailable";
+import { ROUTE_TEMPLATE_HEADER, UNMATCHED } from "../http/route-table";
 import { rootLog } from "../../app/services/logger.server";
 
 export const DEFAULT_METRICS_PORT = 9464;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
- * Anything that looks like an id or a value rather than a route's name (those are short, lowercase, and
- * have no digits but a version's): numbers, long tokens, e-mail addresses, tokens with digits or capitals.
+ * The route label of an answer: the template its route declared (`X-Route-Template`, set by the pages'
+ * router, the API's, the provider's and the content origin's tables — decision 050), never a piece of
+ * the path a client sent; an answer without one (a path no route took, the front's own refusals) is
+ * UNMATCHED. So the set of labels is the set of routes, whatever the requests.
  */
-const VALUE = /^(\d+|[\w-]{24,}|[^/]*@[^/]*|[0-9a-f]{16,}|(?=.*\d)[\w.:-]{5,}|(?=.*[A-Z])[\w.:-]{8,})$/;
-
-/**
- * The route label of a path: ids folded to `:id`, files under a package or the build's assets folded
- * to `*`, at most 10 segments — a bounded set of labels whatever the requests.
- */
-export function routeLabel(path: string, status: number): string {
-  const key = path.split("?")[0]!;
-  let label = labels.get(key);
-  if (label === undefined) {
-    label = labelOf(key);
-    // Bounded: paths with ids are many; the work saved is a few microseconds a request.
-    if (labels.size >= 2_000) labels.clear();
-    labels.set(key, label);
-  }
-  // A 404 keeps its route when the route is one this node has answered otherwise (an activity whose file
-  // is missing: `/scorm/:id/*`); any other path — a scanner's, a typo — is "(not found)", so the set of
-  // labels stays bounded by the routes that exist (decision 053).
-  if (status === 404) return knownRoutes.has(label) ? label : "(not found)";
-  if (knownRoutes.size < 2_000) knownRoutes.add(label);
-  return label;
-}
-
-const labels = new Map<string, string>();
-/** Route labels answered with something else than 404: the known routes. */
-const knownRoutes = new Set<string>();
-
-function labelOf(path: string): string {
-  const segments = path.split("/").filter(Boolean).slice(0, 10);
-  const out: string[] = [];
-  for (const [i, segment] of segments.entries()) {
-    let s: string;
-    try {
-      s = decodeURIComponent(segment);
-    } catch {
-      s = segment;
-    }
-    out.push(UUID.test(s) || VALUE.test(s) ? ":id" : s.length > 40 ? ":id" : s);
-    const before = out.slice(0, i + 1).join("/");
-    // Files of a SCORM package (on the content origin, decision 040, and from the API), build assets,
-    // stored files: the rest of the path is a file name.
-    if (/^(learn\/(assets|files)|scorm\/:id|api\/lms-storage\/v1\/scorm-content\/:id)$/.test(before)) {
-      out.push("*");
-      break;
-    }
-    if (out.length >= 10) break;
-  }
-  return `/${out.join("/")}`;
+export function routeLabel(res: Pick<ServerResponse, "getHeader">): string {
+  const template = res.getHeader(ROUTE_TEMPLATE_HEADER);
+  return typeof template === "string" && template.length > 0 && template.length <= 200 ? template : UNMATCHED;
 }
 
 /** X-Unavailable of an answer, from `setHeader` or from `writeHead`'s headers (an object or a flat array). */
@@ -214,7 +171,7 @@ export function createMetrics(sources: MetricsSources) {
       } as typeof res.writeHead;
       res.once("finish", () => {
         const status = res.statusCode;
-        const route = routeLabel(path, status);
+        const route = routeLabel(res);
         const method = req.method ?? "GET";
         requests.inc({ method, route, status: String(status) });
         duration.observe({ method, route }, Number(process.hrtime.bigint() - start) / 1e9);

@@ -10,7 +10,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { DEFAULT_DRAIN, Drain } from "./drain";
 import { healthEndpoints, type ReadinessCheck } from "./health";
 import { inRequest, requestIdFrom, rootLog, withRequestIdHeader } from "../../app/services/logger.server";
-import { createMetrics, DEFAULT_METRICS_PORT, type MetricsSources } from "./metrics";
+import { createMetrics, DEFAULT_METRICS_PORT, routeLabel, type MetricsSources } from "./metrics";
 
 export interface OperationsOptions {
   env: Record<string, string | undefined>;
@@ -74,6 +74,25 @@ export function refusalLineBudget(
   };
 }
 
+/** Path segments this long are tokens or grants (a calendar feed's 43 characters, a content grant's 96), never a name. */
+const SECRET_SEGMENT_LENGTH = 16;
+
+/**
+ * The path as the request log writes it (decision 050): every segment of 16 characters or more — a
+ * calendar feed's token, a SCORM content grant, an unsubscribe link, an id — is masked to its first
+ * four characters and its length (`abcd…(43)`), so the log never holds a token that opens something;
+ * at most 300 characters.
+ */
+export function maskedPath(path: string): string {
+  return path
+    .split("/")
+    .map((segment) =>
+      segment.length >= SECRET_SEGMENT_LENGTH ? `${segment.slice(0, 4)}…(${segment.length})` : segment,
+    )
+    .join("/")
+    .slice(0, 300);
+}
+
 /** 503 lines written one by one per second (`refusalLineBudget`). */
 const REFUSAL_LINES_PER_SECOND = 20;
 
@@ -126,7 +145,8 @@ export function createOperations(options: OperationsOptions) {
             {
               reqId: id,
               method: req.method,
-              path: (req.url ?? "/").split("?")[0]!.slice(0, 300),
+              route: routeLabel(res),
+              path: maskedPath((req.url ?? "/").split("?")[0]!),
               status: res.statusCode,
               ms: Math.round((performance.now() - started) * 10) / 10,
             },

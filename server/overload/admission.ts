@@ -21,8 +21,8 @@
  * only make each one slower. Requests that wait on something else (a model, a slow client) do not
  * slow the others, so for them the limit grows.
  *
- * Cheap requests (build assets, static files, the configuration and the health checks) and event
- * streams' long life are not weighed. Server-only; `server.ts` wires it in before the app, the API
+ * Cheap requests (build assets, static files, the configuration and the health checks) are not
+ * weighed; event streams have places of their own (`streams.ts`). Server-only; `server.ts` wires it in before the app, the API
  * and the provider.
  */
 import { AsyncResource } from "node:async_hooks";
@@ -31,6 +31,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { negotiateLocale } from "#domain/locale-negotiation";
 import { rootLog } from "../../app/services/logger.server";
+import { streamClient, type StreamPlaces } from "./streams";
 
 export interface AdmissionOptions {
   /** Longest a request waits for its turn before it is refused (ms); 0 = the gate is off (no queue, no limit). */
@@ -497,10 +498,15 @@ export function createOverloadResponder(texts: OverloadTexts, retryAfterSeconds:
  * The front's gate, for Node's request listener: `gate(req, res, handler)` returns false when the
  * caller may serve the request now; true when the gate took it — refused, or queued, in which case the
  * gate calls `handler(req, res)` again when its turn comes (the gate then returns false for it). The
- * request counts as being served until its answer is finished or the client left; an event stream
- * (decision 027) only while it starts, then it lives as long as its page without holding a place.
+ * request counts as being served until its answer is finished or the client left. A stream (its route
+ * says so, decision 050) never waits for nor holds a place: it takes one of the streams' own.
  */
-export function admissionGate(control: AdmissionControl, respond: ReturnType<typeof createOverloadResponder>) {
+export function admissionGate(
+  control: AdmissionControl,
+  respond: ReturnType<typeof createOverloadResponder>,
+  /** Streams (decision 050): what the router says is one, and their own places; none without. */
+  streams?: { isStream: (req: IncomingMessage) => boolean; places: StreamPlaces },
+) {
   const admitted = new WeakSet<IncomingMessage>();
   const refuse = (req: IncomingMessage, res: ServerResponse) => {
     if (res.headersSent || res.destroyed) return;
@@ -521,7 +527,17 @@ export function admissionGate(control: AdmissionControl, respond: ReturnType<typ
     handler: (req: IncomingMessage, res: ServerResponse) => void,
   ): boolean => {
     if (admitted.has(req) || isCheapRequest(req.method, req.url ?? "/")) return false;
-    const stream = /text\/event-stream/i.test(req.headers.accept ?? "");
+    if (streams?.isStream(req)) {
+      // A stream takes one of the streams' places, never the pages': served now, or refused at once.
+      const giveBack = streams.places.take(streamClient(req));
+      if (!giveBack) {
+        refuse(req, res);
+        return true;
+      }
+      admitted.add(req);
+      res.once("close", giveBack);
+      return false;
+    }
     // A queued request starts later, from another request's end or the queue's timer: in its own
     // asynchronous context (its request id for the logs, decision 037), not theirs.
     const resume = AsyncResource.bind(() => handler(req, res));
@@ -529,8 +545,7 @@ export function admissionGate(control: AdmissionControl, respond: ReturnType<typ
     const leave = control.admit({
       start: (ticket) => {
         admitted.add(req);
-        if (stream) ticket.done(false);
-        else res.once("close", () => ticket.done());
+        res.once("close", () => ticket.done());
         if (deciding) return; // started at once: the caller serves it
         if (res.destroyed) ticket.done(false);
         else resume();

@@ -85,6 +85,29 @@ describe("a session is a row; the cookie carries a random id", () => {
     }
   });
 
+  it("over https the cookie is __Host-learn_session, and a plain learn_session (a sibling's shadow) is not read", async () => {
+    const https = parseAppConfig({
+      APP_URL: "https://lms.example",
+      SESSION_SECRET: "a-session-secret-for-tests",
+      OIDC_ISSUER: "https://lms.example/idp",
+      OIDC_CLIENT_ID: "learner-app",
+      OIDC_CLIENT_SECRET: "secret",
+    });
+    const setCookie = await createSession(
+      { sub: adaId, accessToken: "a", idToken: null, expiresAt: Date.now() + 60_000 },
+      https,
+      store,
+    );
+    expect(setCookie).toMatch(/^__Host-learn_session=[^;]+; /);
+    expect(setCookie).toMatch(/; Path=\/(;|$)/);
+    expect(setCookie).toMatch(/; Secure/);
+    expect(setCookie).not.toMatch(/Domain=/i);
+    const value = setCookie.split(";")[0]!.slice("__Host-learn_session=".length);
+    const at = (cookie: string) => new Request("https://lms.example/learn", { headers: { Cookie: cookie } });
+    expect(await readSession(at(`__Host-learn_session=${value}`), https, store)).toMatchObject({ sub: adaId });
+    expect(await readSession(at(`learn_session=${value}`), https, store)).toBeNull();
+  });
+
   it("an expired session reads as signed out", async () => {
     const req = await signIn(adaId, "ada@example.com", Date.now() - 1);
     expect(await readSession(req, config, store)).toBeNull();

@@ -112,3 +112,42 @@ describe("the OpenAPI document lists every route, and only routes (decision 034)
     );
   });
 });
+
+describe("every answer names the route that answered (X-Route-Template, the front's metrics label)", () => {
+  it.each([
+    ["GET", "/api/openapi.json", "/api/openapi.json"],
+    [
+      "GET",
+      "/api/lms/v1/users/me/objective-workflow-aggregates/term-ids",
+      "/api/lms/v1/users/me/objective-workflow-aggregates/term-ids",
+    ],
+    [
+      "GET",
+      "/api/lms/v1/objectives/zzqqxxwwyy/objective-workflow-aggregate",
+      "/api/lms/v1/objectives/:id/objective-workflow-aggregate",
+    ],
+    // A method no route takes on that path.
+    ["POST", "/api/lms/v1/objectives/zzqqxxwwyy/objective-workflow-aggregate", "(unmatched)"],
+    ["GET", "/api/zzqqxxwwyy/abc", "(unmatched)"],
+    ["GET", "/api/lms/v1/zzqqxxwwyy", "(unmatched)"],
+  ])("%s %s → %s", async (method, path, expected) => {
+    const res = await t.request(method, path, { token: await t.token("ada") });
+    expect(res.headers.get("X-Route-Template")).toBe(expected);
+  });
+
+  it("refused by a middleware (no token: 401) before its handler ran: still the handler's template", async () => {
+    const res = await t.request("GET", "/api/lms/v1/users/me/objective-workflow-aggregates/term-ids");
+    expect(res.status).toBe(401);
+    expect(res.headers.get("X-Route-Template")).toBe("/api/lms/v1/users/me/objective-workflow-aggregates/term-ids");
+  });
+
+  it("a flood of random paths names one template, whatever the letters", async () => {
+    const templates = new Set<string>();
+    for (let i = 0; i < 50; i++) {
+      const word = Array.from({ length: 8 }, () => String.fromCharCode(97 + Math.floor(Math.random() * 26))).join("");
+      const res = await t.request("GET", `/api/${word}/x`);
+      templates.add(res.headers.get("X-Route-Template") ?? "none");
+    }
+    expect([...templates]).toEqual(["(unmatched)"]);
+  });
+});

@@ -110,7 +110,7 @@ export const deploymentSecrets = pgTable("deployment_secrets", {
 
 /**
  * Issue 26: one-time links sent by e-mail (decision 036) — `signup` finishes a registration (the
- * account is made when the link is used, from `payload`: names and the password's scrypt hash), `reset`
+ * account is made when the link is used, from `payload`: the names; the password is chosen then), `reset`
  * sets a new password for `userId`. Only the token's SHA-256 is kept; `usedAt` makes it one-time.
  */
 export const emailTokens = pgTable(
@@ -121,7 +121,7 @@ export const emailTokens = pgTable(
     tokenHash: text("token_hash").notNull().unique(),
     email: text("email").notNull(),
     userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
-    payload: jsonb("payload").$type<{ firstName: string; lastName: string; passwordHash: string } | null>(),
+    payload: jsonb("payload").$type<{ firstName: string; lastName: string } | null>(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),

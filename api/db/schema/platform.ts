@@ -63,6 +63,11 @@ export const users = pgTable(
     /** The language the learner chose last (issue 25 item 3: a saved profile language), or null. */
     locale: text("locale"),
     passwordHash: text("password_hash"),
+    /**
+     * Access tokens issued before this second are refused (decision 050): set when the password is reset
+     * and when an operator ends the account's sessions, so a token taken before keeps working nowhere.
+     */
+    tokensValidAfter: timestamp("tokens_valid_after", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
