@@ -30,6 +30,7 @@ import {
   linkTarget,
   requestPasswordReset,
   requestSignUp,
+  signUpTarget,
   resetPassword,
   RESET_LINK_MINUTES,
   SIGNUP_LINK_HOURS,
@@ -339,7 +340,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     // `impersonation=<ticket>`: an operator's one-time impersonation link (`npm run sessions -- impersonate`).
     // Issue 26: `confirm=<token>` / `reset=<token>`: an e-mailed sign-up or password-reset link;
     // `forgot=1` opens "Forgot password?".
-    extraParams: ["signup", "impersonation", "confirm", "reset", "forgot"],
+    extraParams: ["signup", "signup_target", "impersonation", "confirm", "reset", "forgot"],
     scopes: ["openid", "profile", "email", "offline_access"],
     claims: {
       openid: ["sub"],
@@ -562,7 +563,13 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     );
   }
 
-  async function signUp(req: IncomingMessage, res: ServerResponse, uid: string, t: IdpT): Promise<void> {
+  async function signUp(
+    req: IncomingMessage,
+    res: ServerResponse,
+    uid: string,
+    t: IdpT,
+    target: unknown,
+  ): Promise<void> {
     const empty = { firstName: "", lastName: "", email: "" };
     if (req.method !== "POST") return renderSignUp(res, uid, t, empty, {});
     const form = await readForm(req);
@@ -588,7 +595,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     await requestSignUp(
       db,
       { ...checked.values, password: input.password },
-      { locale: t.locale, appUrl: options.mail.appUrl },
+      { locale: t.locale, appUrl: options.mail.appUrl, target: signUpTarget(target) },
     );
     sendMailSoon();
     const nonce = randomBytes(16).toString("base64");
@@ -811,7 +818,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
         { mergeWithLastSubmission: false },
       ));
     }
-    if (sub === "/signup") return signUp(req, res, uid, t);
+    if (sub === "/signup") return signUp(req, res, uid, t, details.params.signup_target);
     if (sub === "/forgot") return forgot(req, res, uid, t);
     // Issue 26: the e-mailed links arrive as the sign-in request's `confirm` / `reset` (from the app's /oidc/login).
     const linkToken = (name: "confirm" | "reset") =>
@@ -832,7 +839,8 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     }
     if (!isLogin) {
       const wantsSignUp = details.params.signup === "1" && !(req.url ?? "").includes("login=1");
-      if (wantsSignUp && (req.method === "GET" || req.method === "HEAD")) return signUp(req, res, uid, t);
+      if (wantsSignUp && (req.method === "GET" || req.method === "HEAD"))
+        return signUp(req, res, uid, t, details.params.signup_target);
       if (req.method !== "GET" && req.method !== "HEAD") {
         res.writeHead(405, { Allow: "GET" });
         return void res.end();
