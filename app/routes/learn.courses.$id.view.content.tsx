@@ -1,5 +1,5 @@
-import { Link, redirect, useActionData, useLoaderData } from "react-router";
-import { Suspense, useRef } from "react";
+import { Link, redirect, useActionData, useLoaderData, useLocation } from "react-router";
+import { Suspense, useEffect, useRef } from "react";
 import { data } from "react-router";
 import { useTranslation } from "~/common/i18n";
 import { listCrumb } from "~/components/list-crumb";
@@ -221,6 +221,19 @@ export async function action({ params, request, url, context }: Route.ActionArgs
   }
 }
 
+/**
+ * After a client navigation to `#<prefix>…` (an activity chosen in the table of contents), focus moves to
+ * that element (a heading with tabIndex −1), as a document navigation to a fragment starts focus there.
+ */
+function useFocusOnFragment(prefix: string) {
+  const location = useLocation();
+  useEffect(() => {
+    if (!location.hash.startsWith(`#${prefix}`)) return;
+    const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    target?.focus({ preventScroll: false });
+  }, [location.key, location.hash, prefix]);
+}
+
 export default function CourseContent() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ContentActionResult | undefined;
@@ -235,7 +248,11 @@ export default function CourseContent() {
   const index = listed.findIndex((i) => i.node.activityPathId === d.selectedPath);
   const prev = index > 0 ? listed[index - 1] : null;
   const next = index >= 0 && index < listed.length - 1 ? listed[index + 1] : null;
-  const linkTo = (i: ContentItem) => `?activityPathId=${i.node.activityPathId}${d.reviewQuery}`;
+  // The activity's heading as fragment: after a choice in the table of contents (or the pager) focus
+  // starts at what was chosen, not 20-odd Tabs before it; with JavaScript `useFocusOnFragment` moves it there.
+  const linkTo = (i: ContentItem) =>
+    `?activityPathId=${i.node.activityPathId}${d.reviewQuery}#activity-${i.node.activityPathId}`;
+  useFocusOnFragment("activity-");
   if (d.framed)
     return (
       <div className="content-view content-view--framed">

@@ -179,6 +179,8 @@ export async function loadContentView(input: ContentViewInput): Promise<{
   // Decision 026: a collaborative activity shows the learner's group, its shared answer and members.
   const showTeam =
     !longRead && selected?.childActivity.supportCollaborativeMode && selectedItem && !selectedItem.locked;
+  // Spec 2.1 (issue 26): framed by the proctored sitting — the selected activity alone.
+  const framed = url.searchParams.has("inProctoringIframe");
   const [bodies, discussion, team] = await Promise.all([
     Promise.all(
       shown.map(
@@ -191,8 +193,11 @@ export async function loadContentView(input: ContentViewInput): Promise<{
               childCount: childCount(i.node),
               workflowId: workflow.id,
               // Issue 26: a locked attempt launches no tool (the API would refuse the launch too).
+              // Spec 4.8: a proctored activity launches inside its sitting only (the proctor's frame).
               launch:
-                readOnly || proctorLock ? null : { workflowId: workflow.id, displayMode: agg.objective.displayMode },
+                readOnly || proctorLock || (i.node.childActivity.proctored && !framed)
+                  ? null
+                  : { workflowId: workflow.id, displayMode: agg.objective.displayMode, autoLaunch: !longRead },
               contentOrigin: input.config.contentOrigin,
             }),
           ] as const,
@@ -238,7 +243,7 @@ export async function loadContentView(input: ContentViewInput): Promise<{
       proctorLock,
       confirmSubmit: url.searchParams.get("confirm") === "submit" && !readOnly,
       // Spec 2.1 (issue 26): framed by the proctored sitting — the selected activity alone.
-      framed: url.searchParams.has("inProctoringIframe"),
+      framed,
       unfinished: unfinishedActivities(nodes),
       refreshAt: refresh ? refresh.toISOString() : null,
       reviewQuery: review ? "&viewType=REVIEW" : "",

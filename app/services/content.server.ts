@@ -32,7 +32,7 @@ export async function activityBody(
     childCount: number;
     workflowId?: string;
     /** Where an LTI activity launches from (an attempt in progress); null when reviewing. */
-    launch?: { workflowId: string; displayMode: DisplayMode } | null;
+    launch?: { workflowId: string; displayMode: DisplayMode; autoLaunch: boolean } | null;
     /** Where SCORM packages run (CONTENT_URL's origin, decision 040). */
     contentOrigin?: string;
   },
@@ -113,6 +113,7 @@ export async function activityBody(
               workflowId: ctx.launch.workflowId,
               activityPathId: node.activityPathId,
               displayMode: ctx.launch.displayMode,
+              autoLaunch: ctx.launch.autoLaunch,
               version: content.contentType === ActivityContentType.Lti11 ? ("1.1" as const) : ("1.3" as const),
               frame: content.frame ?? DEFAULT_FRAME_POLICY,
               // Spec 3 EmbeddedCustom: the activity's preferred size (else it grows as EmbeddedAuto does).

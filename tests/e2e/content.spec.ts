@@ -50,7 +50,7 @@ const tocItem = (page: Page, name: string) =>
 async function openActivity(page: Page, courseId: string, name: string) {
   await page.goto(contentUrl(courseId));
   const link = tocItem(page, name).getByRole("link");
-  await expect(link).toHaveAttribute("href", new RegExp(`\\?activityPathId=${UUID}$`));
+  await expect(link).toHaveAttribute("href", new RegExp(`\\?activityPathId=(${UUID})#activity-\\1$`));
   await page.goto((await link.getAttribute("href"))!);
   await expect(page.getByRole("heading", { level: 1, name, exact: true })).toBeVisible();
 }

@@ -121,6 +121,7 @@ export function ActivitySection({
     <section className="activity" aria-labelledby={`activity-${item.node.activityPathId}`}>
       <H
         id={`activity-${item.node.activityPathId}`}
+        tabIndex={-1}
         className={hideName ? "visually-hidden" : undefined}
         {...textLanguage(d.course.language)}
       >
