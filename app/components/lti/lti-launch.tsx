@@ -46,15 +46,13 @@ export default function LtiLaunch({
   const frame = useRef<HTMLIFrameElement>(null);
   const form = useRef<HTMLFormElement>(null);
   const [height, setHeight] = useState(640);
-  const [launched, setLaunched] = useState(false);
+  const [clicked, setLaunched] = useState(false);
+  const launched = clicked || (embedded && autoLaunch);
   const name = `lti-${activityPathId}`;
 
   // The learner opened this activity alone: opening it is her request to launch it.
   useEffect(() => {
-    if (embedded && autoLaunch) {
-      form.current?.submit();
-      setLaunched(true);
-    }
+    if (embedded && autoLaunch) form.current?.submit();
   }, [embedded, autoLaunch, workflowId, activityPathId]);
 
   const navigate = useNavigate();
