@@ -15,9 +15,11 @@ import { getLocale } from "~/services/i18n.server";
 import { requireCourseId } from "~/services/catalog.server";
 import { loadCourse, submitCourse } from "~/services/course.server";
 import {
+  completeOnView,
   loadContentView,
   offlineCopyParts,
   recordLearnerIsHere,
+  viewToComplete,
   workflowOfCourse,
 } from "~/services/content-view.server";
 import { commandErrorToast } from "~/services/command-errors.server";
@@ -26,7 +28,7 @@ import { discussionPage, postToDiscussion } from "~/services/discussion.server";
 import { saveTeamWork } from "~/services/group-work.server";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
 import { LmsError } from "~/services/lms.server";
-import { isOfflineCopyRequest, isOfflineReplay } from "~/services/offline.server";
+import { isOfflineCopyRequest, isOfflineReplay, isPrefetch } from "~/services/offline.server";
 import { redirectWithToast, setToast } from "~/services/toast.server";
 import { discussionPostSchema } from "~/common/forms/discussion";
 import { INTENT } from "~/common/forms/intents";
@@ -71,19 +73,26 @@ export async function loader({ params, request, url, context }: Route.LoaderArgs
   const s = state(context);
   const shell = await s.requireLearner();
   const lms = await s.lms();
-  const { view, openedActivity } = await loadContentView({
-    lms,
-    config: s.config,
-    courseId: requireCourseId(params.id),
-    workflowId: params.workflowId ?? null,
-    axis: params.axis ?? null,
-    url,
-    locale: getLocale(context),
-    timezone: shell.user.timezone,
-  });
-  // Issue 31: a page kept for offline reading is not the learner opening it (their place stays where it was).
+  const load = () =>
+    loadContentView({
+      lms,
+      config: s.config,
+      courseId: requireCourseId(params.id),
+      workflowId: params.workflowId ?? null,
+      axis: params.axis ?? null,
+      url,
+      locale: getLocale(context),
+      timezone: shell.user.timezone,
+    });
+  let { view, openedActivity } = await load();
+  // Issue 31: a page kept for offline reading is not the learner opening it (their place stays where it was),
+  // nor is a prefetch (a pointer resting on a link).
   const keeping = isOfflineCopyRequest(request);
-  if (openedActivity && !keeping) await recordLearnerIsHere(lms, openedActivity);
+  const opening = !keeping && !isPrefetch(request);
+  // The activity shown completes when it is opened (a text, a PDF): done now, and the page shows it so.
+  const toComplete = opening ? viewToComplete(view) : null;
+  if (toComplete && (await completeOnView(lms, toComplete))) ({ view, openedActivity } = await load());
+  if (openedActivity && opening) await recordLearnerIsHere(lms, openedActivity);
   return {
     ...view,
     list: await listCameFrom(request, s.config),

@@ -35,6 +35,8 @@ export async function activityBody(
     launch?: { workflowId: string; displayMode: DisplayMode; autoLaunch: boolean } | null;
     /** Where SCORM packages run (CONTENT_URL's origin, decision 040). */
     contentOrigin?: string;
+    /** The attempt takes writes (not a review, no proctor lock): a PDF's page is kept for resume. */
+    writable?: boolean;
   },
 ): Promise<ActivityBody> {
   const a = node.childActivity;
@@ -59,7 +61,8 @@ export async function activityBody(
         fileName,
         size,
         page: aw?.resume?.page ?? null,
-        resumeTarget: aw && aw.state === ActivityWorkflowState.inProgress ? aw.id : null,
+        // Kept while the attempt takes writes, also once the PDF is done (opening it completes it).
+        resumeTarget: aw && (aw.state === ActivityWorkflowState.inProgress || ctx.writable) ? aw.id : null,
       };
     }
     if (mime.startsWith("image/") || IMAGE.test(url)) return { kind: "images", images: [{ src: url, alt: fileName }] };
