@@ -246,7 +246,7 @@ export async function loadContentView(input: ContentViewInput): Promise<{
       confirmSubmit: url.searchParams.get("confirm") === "submit" && !readOnly,
       // Spec 2.1 (issue 26): framed by the proctored sitting — the selected activity alone.
       framed,
-      unfinished: unfinishedActivities(nodes),
+      unfinished: unfinishedActivities(nodes, now),
       refreshAt: refresh ? refresh.toISOString() : null,
       reviewQuery: review ? "&viewType=REVIEW" : "",
     },
