@@ -47,7 +47,7 @@ import {
 } from "~/common/forms/content";
 import { ActivitySection, type ContentActionResult } from "~/components/content/activity-section";
 import { lazyWidget } from "~/components/lazy-widget";
-import { SubmitCourse, SubmitDialog } from "~/components/content/submit-course";
+import { wouldFail, SubmitCourse, SubmitDialog } from "~/components/content/submit-course";
 import { TableOfContents } from "~/components/content/table-of-contents";
 
 /** Only with JavaScript and where the course allows it: its own chunk, not first-load JavaScript. */
@@ -154,6 +154,11 @@ export async function action({ params, request, url, context }: Route.ActionArgs
       const submission = parseSubmission(form, submitSchema);
       if (submission.status !== "success") badRequest();
       await ofThisCourse(submission.value.workflowId);
+      // Spec 4.5: submitting now would fail the course and she has not said yes to that: asked again.
+      if (!submission.value.acceptFail) {
+        const preview = await lms.get(endpoints.submitPreview(submission.value.workflowId)).catch(() => null);
+        if (wouldFail(preview)) return redirect(`${contentPage}?confirm=submit`, 303);
+      }
       return submitCourse(lms, s.config, id, submission.value.workflowId, courseEvents(request, context, id));
     }
     case INTENT.startActivity: {
@@ -315,7 +320,12 @@ export default function CourseContent() {
             </p>
           ) : null}
           {d.confirmSubmit && !d.proctorLock ? (
-            <SubmitDialog workflowId={d.workflow.id} unfinished={d.unfinished} titleId="confirm-page-title" />
+            <SubmitDialog
+              workflowId={d.workflow.id}
+              unfinished={d.unfinished}
+              preview={d.submitPreview}
+              titleId="confirm-page-title"
+            />
           ) : null}
           {d.longRead ? (
             <>
@@ -395,6 +405,7 @@ export default function CourseContent() {
             <SubmitCourse
               workflowId={d.workflow.id}
               unfinished={d.unfinished}
+              preview={d.submitPreview}
               lockedBy={d.proctorLock ? "proctor-lock" : null}
             />
           ) : null}

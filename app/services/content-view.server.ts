@@ -182,7 +182,7 @@ export async function loadContentView(input: ContentViewInput): Promise<{
     !longRead && selected?.childActivity.supportCollaborativeMode && selectedItem && !selectedItem.locked;
   // Spec 2.1 (issue 26): framed by the proctored sitting — the selected activity alone.
   const framed = url.searchParams.has("inProctoringIframe");
-  const [bodies, discussion, team] = await Promise.all([
+  const [bodies, discussion, team, submitPreview] = await Promise.all([
     Promise.all(
       shown.map(
         async (i) =>
@@ -209,6 +209,8 @@ export async function loadContentView(input: ContentViewInput): Promise<{
     showTeam && selected
       ? loadTeam(lms, { node: selected, workflowId: workflow.id, aggregateId: agg.id, url, fmt })
       : null,
+    // Spec 4.5: the confirmation says when submitting now would fail the course (an API without it: nothing).
+    readOnly || proctorLock ? null : lms.get(endpoints.submitPreview(workflow.id)).catch(() => null),
   ]);
   // `pdfPage=N` (a tutor citation of a PDF's page) opens the selected PDF at that page, over the resume page.
   const pdfPage = pdfPageParam(url.searchParams.get("pdfPage"));
@@ -247,6 +249,7 @@ export async function loadContentView(input: ContentViewInput): Promise<{
       // Spec 2.1 (issue 26): framed by the proctored sitting — the selected activity alone.
       framed,
       unfinished: unfinishedActivities(nodes, now),
+      submitPreview,
       refreshAt: refresh ? refresh.toISOString() : null,
       reviewQuery: review ? "&viewType=REVIEW" : "",
     },
