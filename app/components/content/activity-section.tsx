@@ -154,7 +154,7 @@ export function ActivitySection({
       </H>
       {!hideName ? (
         <p className="activity-panel__meta">
-          {t(`activityKind.${a.kind}`)} · {t(item.statusKey)}
+          {t(a.type === ActivityType.Scorm ? "activityKind.scorm" : `activityKind.${a.kind}`)} · {t(item.statusKey)}
           {item.due ? ` · ${t("content.due", { date: item.due })}` : ""}
         </p>
       ) : null}
