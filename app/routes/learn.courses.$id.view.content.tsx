@@ -86,9 +86,9 @@ export async function loader({ params, request, url, context }: Route.LoaderArgs
     });
   let { view, openedActivity } = await load();
   // Issue 31: a page kept for offline reading is not the learner opening it (their place stays where it was),
-  // nor is a prefetch (a pointer resting on a link).
+  // nor is a prefetch (a pointer resting on a link), nor the submit confirmation shown over it.
   const keeping = isOfflineCopyRequest(request);
-  const opening = !keeping && !isPrefetch(request);
+  const opening = !keeping && !isPrefetch(request) && !url.searchParams.has("confirm");
   // The activity shown completes when it is opened (a text, a PDF): done now, and the page shows it so.
   const toComplete = opening ? viewToComplete(view) : null;
   if (toComplete && (await completeOnView(lms, toComplete))) ({ view, openedActivity } = await load());
