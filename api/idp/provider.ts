@@ -547,6 +547,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     values: SignUpValues,
     errors: Parameters<typeof signUpPage>[2]["errors"],
     status = 200,
+    password = "",
   ) {
     const nonce = randomBytes(16).toString("base64");
     send(
@@ -556,6 +557,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
         action: `${IDP_MOUNT}/interaction/${uid}/signup`,
         loginHref: `${IDP_MOUNT}/interaction/${uid}?login=1`,
         values,
+        password,
         errors,
         languageAction: `${IDP_MOUNT}/interaction/${uid}/signup`,
       }),
@@ -582,7 +584,8 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
       password: form.get("password") ?? "",
     };
     const checked = checkRegistration(input);
-    if (!checked.ok) return renderSignUp(res, uid, t, checked.values, fieldErrors(t, checked.errors), checked.status);
+    if (!checked.ok)
+      return renderSignUp(res, uid, t, checked.values, fieldErrors(t, checked.errors), checked.status, input.password);
     // Counted per address and per e-mail (shared by every node) before any password is hashed.
     const wait = await signUpLimit(ip, checked.values.email);
     if (wait > 0) {

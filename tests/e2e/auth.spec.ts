@@ -238,6 +238,9 @@ test.describe("sign-up and password reset by e-mailed link (issue 26, decision 0
     await expect(page.getByText("Enter a valid e-mail address.")).toBeVisible();
     await expect(page.getByText("The password must have at least 8 characters.")).toBeVisible();
     await expect(page.getByLabel("First name")).toHaveValue("Nia");
+    // The password too (she need not type it again), and the form says its minimum to the browser.
+    await expect(page.getByLabel("Password")).toHaveValue("short");
+    await expect(page.getByLabel("Password")).toHaveAttribute("minlength", "8");
     const email = `nia-${test.info().project.name}-${Date.now()}@example.com`;
     expect(await fillSignUp(page, email)).toBe(200);
     // Nothing is made yet: the answer is "check your e-mail", as it is for a known address.
