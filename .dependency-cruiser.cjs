@@ -2,11 +2,12 @@
  * The floors of the house (docs/architecture.md), checked by `npm run layers` inside `npm run validate`.
  * `npm run layers:graph` draws docs/layers.mmd from the same folders.
  *
- *   launcher: server/ (composition root → HTTP front, overload, operations), ops/ → app, api
+ *   launcher: server/ (composition root → HTTP front, overload, operations), ops/ → app, api, identity, demo
+ *   identity: identity/ (the provider and the web app's sessions, main thread) → api/db, api services → domain
  *   app:  routes (+ root, entries) → components → common → domain
  *         routes → services (*.server.ts) → common → domain
  *   api:  app.ts, thread host → routes → commands, queries, mappers, … → db → domain
- *   demo: api/demo (seeders, demo content) → api (what it imports) → db → domain
+ *   demo: demo/ (seeders, demo content, demo tools) → api, identity (what it imports) → db → domain
  *   domain imports nothing of the project.
  * Type-only imports count: a circle of types is still a circle a reader has to hold.
  */
@@ -39,9 +40,9 @@ module.exports = {
     {
       name: "domain-is-pure",
       severity: "error",
-      comment: "domain/ holds the spec's rules as pure code: it imports nothing of app/ or api/.",
+      comment: "domain/ holds the spec's rules as pure code: it imports nothing of the project.",
       from: { path: "^domain/" },
-      to: { path: "^(app|api|server|ops)/" },
+      to: { path: "^(app|api|server|ops|identity|demo)/" },
     },
     {
       name: "app-reaches-api-over-http",
@@ -62,7 +63,7 @@ module.exports = {
       severity: "error",
       comment: "The web app is started by the launcher (server/) and gets everything through its load context.",
       from: { path: "^app/" },
-      to: { path: "^(server|ops)/" },
+      to: { path: "^(server|ops|identity|demo)/" },
     },
     {
       name: "only-roots-build-the-api",
@@ -70,9 +71,17 @@ module.exports = {
       comment: "Building the API is the composition roots' job: server/embedded-lms.ts, the thread host, tests.",
       from: {
         path: "^",
-        pathNot: "^(server/embedded-lms\\.ts|api/app-thread\\.ts|api/demo/|tests/|bench/)|\\.test\\.ts$",
+        pathNot: "^(server/embedded-lms\\.ts|api/app-thread\\.ts|demo/|tests/|bench/)|\\.test\\.ts$",
       },
       to: { path: "^api/app\\.ts$" },
+    },
+    {
+      name: "api-runs-without-identity",
+      severity: "error",
+      comment:
+        "The API may run in the database thread; the identity provider and sessions run on the main thread: no import.",
+      from: { path: "^api/", pathNot: "\\.test\\.ts$" },
+      to: { path: "^identity/" },
     },
     {
       name: "db-is-ground",
@@ -85,8 +94,8 @@ module.exports = {
       name: "api-knows-no-demo",
       severity: "error",
       comment: "The demo data and its seeders sit above the API; the API never imports them.",
-      from: { path: "^api/", pathNot: "^api/(demo/|app-thread\\.ts$)|\\.test\\.ts$" },
-      to: { path: "^api/demo/" },
+      from: { path: "^api/", pathNot: "^api/app-thread\\.ts$|\\.test\\.ts$" },
+      to: { path: "^demo/" },
     },
     {
       name: "components-below-routes",

@@ -68,12 +68,22 @@ export default tseslint.config(
     },
   },
   {
-    files: ["api/**", "tests/**", "server/**", "ops/**", "bench/**", "scripts/**", "domain/**"],
+    files: [
+      "api/**",
+      "identity/**",
+      "demo/**",
+      "tests/**",
+      "server/**",
+      "ops/**",
+      "bench/**",
+      "scripts/**",
+      "domain/**",
+    ],
     rules: { "no-restricted-imports": "off" },
   },
   {
     // Issue 29 item 4: one redirect rule (domain/redirect.ts) for every target built from input.
-    files: ["app/**/*.{ts,tsx}", "api/**/*.ts", "server/**/*.ts", "ops/**/*.ts"],
+    files: ["app/**/*.{ts,tsx}", "api/**/*.ts", "identity/**/*.ts", "demo/**/*.ts", "server/**/*.ts", "ops/**/*.ts"],
     ignores: ["**/*.test.ts", "**/*.test.tsx"],
     plugins: { local: redirectTargets },
     rules: {

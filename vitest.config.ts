@@ -2,12 +2,14 @@ import { defineConfig } from "vitest/config";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 
-const ALL = ["{app,api,domain,server,ops,tests/unit,tests/integration,tests/conformance,scripts}/**/*.test.{ts,tsx}"];
+const ALL = [
+  "{app,api,identity,demo,domain,server,ops,tests/unit,tests/integration,tests/conformance,scripts}/**/*.test.{ts,tsx}",
+];
 /**
  * Tests that touch the database: the API integration suite and the API's own tests, and the tests
  * of several nodes on one server, which need PostgreSQL (docs/postgres-tests.md).
  */
-const DATABASE = ["tests/integration/**/*.test.ts", "api/**/*.test.ts", "tests/postgres/**/*.test.ts"];
+const DATABASE = ["tests/integration/**/*.test.ts", "{api,identity,demo}/**/*.test.ts", "tests/postgres/**/*.test.ts"];
 /** What only PGlite has: its worker thread and its data directory lock, a killed process on its files. */
 const PGLITE_ONLY = ["tests/integration/pglite-thread.test.ts", "tests/integration/crash-submit.test.ts"];
 /** A PostgreSQL server (CI; `npm test` where PostgreSQL is installed): the database tests run on it too. */

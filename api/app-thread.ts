@@ -14,7 +14,7 @@ import type { ApiDeps, ApiSettings } from "./context";
 import { startJobs } from "./jobs/run";
 import { pgliteChanges, type Database } from "./db/client";
 import type { PGliteThread } from "./db/pglite-thread";
-import { testSupportMount } from "./demo/test-support";
+import { testSupportMount } from "../demo/test-support";
 import * as schema from "./db/schema";
 import { verifierFrom, type VerifierConfig } from "./runtime";
 import { openFileStore, type StorageConfig } from "./files/object-store";

@@ -1,5 +1,7 @@
 import type { Context } from "hono";
 import { log } from "./db/log";
+import { isUnreachable } from "./db/wait";
+import { StorageUnavailable } from "./files/object-store";
 import { HTTPException } from "hono/http-exception";
 import type { z } from "zod";
 import type { ApiErrorBody, ApiMessage } from "../domain/contract/common";
@@ -17,6 +19,7 @@ const TITLES: Record<number, string> = {
   429: "Too many requests",
   500: "Internal error",
   501: "Not implemented",
+  503: "Service unavailable",
 };
 
 /** Thrown anywhere in the API; rendered as the one error body shape. */
@@ -67,6 +70,49 @@ export function renderError(c: Context, err: unknown): Response {
     const status = err.status;
     return c.json(errorBody(status, { "": [message("http", err.message || TITLES[status] || "Error")] }), status);
   }
+  // The storage or the database cannot be used now: 503 with Retry-After, not a 404 or an unknown
+  // error (decision 053); the line names what failed, once per kind of failure (log-policy).
+  const unavailable = unavailableDependency(err);
+  if (unavailable) {
+    log().warn(
+      { err, method: c.req.method, path: c.req.path, dependency: unavailable.dependency },
+      `api: ${unavailable.dependency} unavailable`,
+    );
+    return c.json(
+      errorBody(503, {
+        "": [
+          message(unavailable.code, `The ${unavailable.dependency} is temporarily unavailable. Try again in a moment.`),
+        ],
+      }),
+      503,
+      {
+        "Retry-After": String(RETRY_AFTER_SECONDS),
+        "Cache-Control": "no-store",
+        "X-Unavailable": unavailable.dependency,
+      },
+    );
+  }
   log().error({ err, method: c.req.method, path: c.req.path }, "api: unhandled error");
   return c.json(errorBody(500, { "": [message("internal", "Server returns unknown error")] }), 500);
+}
+
+/** What a client is told to wait when the database or the storage is down. */
+export const RETRY_AFTER_SECONDS = 5;
+
+/** PostgreSQL's "insufficient resources" class (53…: disk full, out of memory, too many connections). */
+const RESOURCE_CODE = /^53/;
+
+/** The database or the storage an error says cannot be used now, or null. */
+export function unavailableDependency(
+  err: unknown,
+): { dependency: "storage" | "database"; code: "storageUnavailable" | "databaseUnavailable" } | null {
+  for (let e = err as { cause?: unknown; code?: unknown } | undefined, i = 0; e && i < 4; i++, e = e.cause as typeof e)
+    if (e instanceof StorageUnavailable) return { dependency: "storage", code: "storageUnavailable" };
+  // A query's failure only (drizzle wraps each one): another service's ECONNREFUSED is not the database's.
+  if (!(err instanceof Error) || !/^Failed query/.test(err.message)) return null;
+  if (isUnreachable(err)) return { dependency: "database", code: "databaseUnavailable" };
+  for (let e = err as { cause?: unknown; code?: unknown } | undefined, i = 0; e && i < 4; i++, e = e.cause as typeof e)
+    if (typeof e.code === "string" && RESOURCE_CODE.test(e.code))
+      return { dependency: "database", code: "databaseUnavailable" };
+  return null;
 }

@@ -9,6 +9,7 @@ import { getInstance } from "./services/i18n.server";
 import { NonceProvider } from "./components/nonce";
 import { appConfig, type AppConfig } from "./services/config.server";
 import { record } from "./services/analytics.server";
+import { logPageError } from "./services/page-errors.server";
 
 /** The load context's key, read by `server.ts` from this entry module of the build (decision 015). */
 export { appLoadContext } from "./services/config.server";
@@ -116,7 +117,8 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           responseStatusCode = 500;
-          if (shellRendered) console.error(error);
+          if (shellRendered)
+            logPageError(error, request, routerContext.staticHandlerContext.matches.at(-1)?.params, "render");
         },
       },
     );
@@ -125,11 +127,20 @@ export default function handleRequest(
 
 export function handleError(
   error: unknown,
-  { request, context }: { request: Request; context?: Readonly<RouterContextProvider> },
+  {
+    request,
+    params,
+    context,
+  }: {
+    request: Request;
+    params?: Readonly<Record<string, string | undefined>>;
+    context?: Readonly<RouterContextProvider>;
+  },
 ) {
   if (request.signal.aborted) return;
   if (error instanceof Response) return;
-  console.error("[app]", error);
+  // One JSON line with the request id, the route and the user (decision 053), never a plain-text block.
+  logPageError(error, request, params);
   // Issue 16 item 8: server errors go to the collector with their stack (trace sample rate 1), never to the user.
   if (context) {
     const err = error instanceof Error ? error : new Error(String(error));

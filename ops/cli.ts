@@ -1,12 +1,13 @@
 /**
  * `npm run ops -- <area> <command> …`: the operators' commands, one file each under ops/commands/.
  * The older names stay as aliases: `npm run sessions | lti:tool | certificates | people | content:import-scorm |
- * content:import-cc`.
+ * content:import-cc | db`.
  * Each works on DATABASE_URL's database, or on the embedded one when no process holds it, and otherwise
  * asks the running server on this machine (ops/database-or-server.ts). Exit status: 0 done, 1 refused
  * (the reason on standard error, nothing changed), 2 wrong arguments (the usage).
  */
 import { command as certificates } from "./commands/certificates";
+import { command as db } from "./commands/db";
 import { command as importCartridge } from "./commands/import-cartridge";
 import { command as importScorm } from "./commands/import-scorm";
 import { command as lti } from "./commands/lti";
@@ -21,6 +22,7 @@ const AREAS = {
   people,
   "import-scorm": importScorm,
   "import-cc": importCartridge,
+  db,
 } as const;
 
 const USAGE = `Usage: npm run ops -- <area> <command> … (--help after an area for its commands)
@@ -29,7 +31,8 @@ const USAGE = `Usage: npm run ops -- <area> <command> … (--help after an area 
   certificates   issued certificates: list, revoke
   people         people and enrolments from CSV files
   import-scorm   a SCORM package into a course's activity
-  import-cc      an IMS Common Cartridge as a course`;
+  import-cc      an IMS Common Cartridge as a course
+  db             the database: migration status, migrate, backup, restore`;
 
 const [name, ...args] = process.argv.slice(2);
 const area = name && Object.hasOwn(AREAS, name) ? AREAS[name as keyof typeof AREAS] : null;

@@ -17,8 +17,8 @@ import { runToolCommand, toolCommand, ToolStoreError } from "../api/lti/tool-sto
 import { importPeopleCsv } from "../api/people/import";
 import { importScormPackage, saveUpload } from "../api/scorm/import";
 import { ScormPackageError } from "../api/scorm/manifest";
-import { operatorCommand, OperatorError, runOperatorCommand } from "../api/sessions/operator";
-import { isLoopback } from "../api/demo/test-support";
+import { operatorCommand, OperatorError, runOperatorCommand } from "../identity/sessions/operator";
+import { isLoopback } from "../demo/test-support";
 
 export interface OperatorRouteDeps {
   database: Database;

@@ -29,8 +29,8 @@ export const SERVER_ENTRIES = {
   "certificate-render": "api/files/certificate-render.ts",
   // The operators' commands (npm run ops, and its aliases sessions | lti:tool | certificates | people | content:import-*).
   "ops-cli": "ops/cli.ts",
-  // A node on PostgreSQL seeds the demo from a child process (api/demo/seed-process.ts, decision 038).
-  "seed-child": "api/demo/seed-child.ts",
+  // A node on PostgreSQL seeds the demo from a child process (demo/seed-process.ts, decision 038).
+  "seed-child": "demo/seed-child.ts",
 };
 
 /**

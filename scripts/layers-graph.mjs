@@ -16,6 +16,8 @@ const json = execFileSync(
     "depcruise",
     "app",
     "api",
+    "identity",
+    "demo",
     "domain",
     "server",
     "ops",
@@ -48,6 +50,8 @@ for (const m of modules) {
 const sides = [
   ["launcher", "launcher"],
   ["app", "app/ — the web app"],
+  ["identity", "identity/ — the identity provider and sessions (main thread)"],
+  ["demo", "demo/ — the demo's data, seeders and tools"],
   ["api", "api/ — the embedded LMS API"],
   ["domain", "domain/ — pure rules, shared"],
 ];

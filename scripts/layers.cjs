@@ -10,6 +10,10 @@ const rooms = [
   { name: "composition root", side: "launcher", floor: 10, path: "^server/[^/]+\\.ts$" },
   { name: "HTTP front, overload, operations", side: "launcher", floor: 9, path: "^server/" },
   { name: "operator commands (ops/)", side: "launcher", floor: 9, path: "^ops/" },
+  // The demo (data, seeders, demo tools, test support): above the API it fills, started by the launcher.
+  { name: "demo (data, seeders, demo tools, test support)", side: "demo", floor: 8, path: "^demo/" },
+  // The identity provider and the web app's sessions: main thread, beside the web app, on the API's database.
+  { name: "identity provider and sessions", side: "identity", floor: 5, path: "^identity/" },
   // The web app (React Router).
   { name: "routes", side: "app", floor: 8, path: "^app/(routes/|routes\\.ts$|root\\.tsx$|entry\\.)" },
   { name: "components", side: "app", floor: 7, path: "^app/(components/|analytics\\.client\\.ts$)" },
@@ -17,17 +21,15 @@ const rooms = [
   { name: "common (forms, views, i18n)", side: "app", floor: 6, path: "^app/common/" },
   // The embedded LMS API (Hono).
   { name: "API thread host", side: "api", floor: 9, path: "^api/app-thread\\.ts$" },
-  { name: "demo (data, seeders, demo tools, test support)", side: "api", floor: 8, path: "^api/demo/" },
   { name: "API app", side: "api", floor: 7, path: "^api/app\\.ts$" },
   { name: "API routes", side: "api", floor: 6, path: "^api/routes/" },
   { name: "OpenAPI document", side: "api", floor: 6, path: "^api/openapi\\.ts$" },
   { name: "commands", side: "api", floor: 5, path: "^api/commands/" },
-  { name: "identity provider", side: "api", floor: 5, path: "^api/idp/" },
   {
-    name: "SCORM, LTI, proctoring, jobs, sessions",
+    name: "SCORM, LTI, proctoring, jobs",
     side: "api",
     floor: 5,
-    path: "^api/(scorm|lti/(?!registry\\.ts$)|proctoring|jobs|sessions)/?",
+    path: "^api/(scorm|lti/(?!registry\\.ts$)|proctoring|jobs)/?",
   },
   { name: "LTI tool registry", side: "api", floor: 4, path: "^api/lti/registry\\.ts$" },
   { name: "files (storage, certificate files)", side: "api", floor: 4, path: "^api/files/" },

@@ -9,8 +9,8 @@ import type { ApiSettings } from "../api/context";
 import { analyticsConfigFrom } from "../api/analytics-limits";
 import { SCORM_LIMITS } from "../api/scorm/import";
 import { storageConfigFrom, type StorageConfig } from "../api/files/object-store";
-import { demoAccountsAllowed } from "../api/demo/demo-accounts";
-import { testSupportEnabled } from "../api/demo/test-support";
+import { demoAccountsAllowed } from "../demo/demo-accounts";
+import { testSupportEnabled } from "../demo/test-support";
 import { DEFAULT_BODY_LIMIT_BYTES } from "./http/front";
 import { chatAttachmentRules } from "./http/chat-uploads";
 import { defaultContentUrl } from "./http/content-origin";
@@ -84,6 +84,8 @@ const schema = z.object({
   MEMORY_TRIM_AFTER_MB: wholeNumber(0).default(32),
   LISTEN_BACKLOG: wholeNumber(1).default(4_096),
   LISTEN_SOCKETS: wholeNumber(1, 256).default(64),
+  /** Decision 053: whether a storage outage takes the node out of readiness ("gate") or is only reported. */
+  READINESS_STORAGE: z.enum(["report", "gate"]).default("report"),
 });
 
 export interface ServerConfig {
@@ -120,6 +122,8 @@ export interface ServerConfig {
   memoryTrimAfterMb: number;
   listen: { backlog: number; sockets: number };
   storage: StorageConfig;
+  /** READINESS_STORAGE: the storage's part in `/readyz`. */
+  readinessStorage: "report" | "gate";
   admission: AdmissionOptions;
   /** The API's settings that come from the environment (the keys are added at start). */
   api: Pick<
@@ -201,6 +205,7 @@ export function parseServerConfig(env: Env): ServerConfig {
     memoryTrimAfterMb: e.MEMORY_TRIM_AFTER_MB,
     listen: { backlog: e.LISTEN_BACKLOG, sockets: e.LISTEN_SOCKETS },
     storage: storageConfigFrom(env, resolve(dataDir, "storage")),
+    readinessStorage: e.READINESS_STORAGE,
     admission: admissionOptionsFrom(env),
     api: {
       dataDir,

@@ -10,13 +10,33 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { embeddedDataDir, startEarly } from "../api/db/pglite-start";
+import { redactLine, safeError } from "../domain/log-policy";
 
 /** A bundle beside this one, by a specifier the bundler does not follow. */
 const beside = (file: string) => pathToFileURL(join(import.meta.dirname, file)).href;
 
+/**
+ * A failure at start (a bad setting, a database that refuses this build) is the log's last line, in
+ * JSON like every other (decision 053), and the exit status 1 a supervisor sees.
+ */
+function fatal(error: unknown): never {
+  const err = safeError(error);
+  const line = { level: "fatal", time: new Date().toISOString(), pid: process.pid, err, msg: err.message };
+  process.stdout.write(`${redactLine(JSON.stringify(line))}\n`);
+  process.exit(1);
+}
+process.on("uncaughtException", fatal);
+process.on("unhandledRejection", fatal);
+
 // The thread loads the API it will host (app-thread.js) as soon as its database is open; with an
 // external LMS API (LMS_API_URL) it holds the app's sessions only, and hosts nothing.
-if (!process.env.DATABASE_URL && process.env.PGLITE_THREAD !== "0")
-  startEarly(embeddedDataDir(), { preload: process.env.LMS_API_URL ? undefined : beside("app-thread.js") });
+// A full disk (DiskFull) is the fatal line, with the folder and the space needed.
+if (!process.env.DATABASE_URL && process.env.PGLITE_THREAD !== "0") {
+  try {
+    startEarly(embeddedDataDir(), { preload: process.env.LMS_API_URL ? undefined : beside("app-thread.js") });
+  } catch (error) {
+    fatal(error);
+  }
+}
 
-await import(beside("server-main.js"));
+await import(beside("server-main.js")).catch(fatal);

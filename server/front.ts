@@ -6,7 +6,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import type { ViteDevServer } from "vite";
-import { IDP_MOUNT } from "../api/idp/provider";
+import { IDP_MOUNT } from "../identity/provider";
 import { log } from "../app/services/logger.server";
 import type { ServerConfig } from "./config";
 import { checkRequestTarget, continueIfAwaited, refusalResponse, securityHeaders, sendResponse } from "./http/front";

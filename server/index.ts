@@ -9,18 +9,22 @@ import { rootLog } from "../app/services/logger.server";
 import { openDatabase } from "../api/db/client";
 import { embeddedDataDir } from "../api/db/pglite-start";
 import { databaseNotReady } from "../api/db/health";
-import { openFileStore } from "../api/files/object-store";
+import { waitForDatabase } from "../api/db/wait";
+import { sql } from "drizzle-orm";
+import { openFileStore, StorageUnavailable } from "../api/files/object-store";
 import { pendingJobs } from "../api/jobs/run";
-import { createSessionStore } from "../api/sessions/store";
+import { createSessionStore } from "../identity/sessions/store";
 import { loadDeploymentSecrets } from "../api/stored-secrets";
-import { disableDemoPasswordAccounts } from "../api/demo/demo-accounts";
-import { demoTools } from "../api/demo/tools/registry";
-import { DEMO_PROCTORING_PATH } from "../api/demo/tools/proctoring";
+import { disableDemoPasswordAccounts } from "../demo/demo-accounts";
+import { demoTools } from "../demo/tools/registry";
+import { DEMO_PROCTORING_PATH } from "../demo/tools/proctoring";
 import { parseServerConfig } from "./config";
 import { startEmbeddedLms } from "./embedded-lms";
 import { createFront } from "./front";
 import { securityHeaders } from "./http/front";
 import { createContentOrigin } from "./http/content-origin";
+import { whileAvailable } from "./http/unavailable";
+import { DependencyProbe } from "./operations/dependencies";
 import { deriveKeys } from "./keys";
 import { listen } from "./listen";
 import { startCleanUp } from "./operations/clean-up";
@@ -43,6 +47,9 @@ const database = await openDatabase({
   dataDir: embeddedDataDir(),
   thread: config.database.thread,
 });
+// A database that does not answer yet is waited for, with the tries in the log (decision 053); then
+// the migrations, refused by a build older than the schema.
+await waitForDatabase(() => database.db.execute(sql`select 1`));
 await database.migrate();
 const secrets = await loadDeploymentSecrets(database, dataDir);
 const sessionSecret = config.sessionSecret ?? secrets.sessionSecret;
@@ -53,6 +60,16 @@ if (disabled.length > 0)
     "demo: APP_URL is not loopback nor DEMO_ACCOUNTS=1: demo-password accounts disabled",
   );
 const files = openFileStore(config.storage);
+// The storage at start (decision 053): a bucket that does not exist or credentials it refuses stop the
+// start with the setting to fix; one that does not answer yet is logged, and readiness reports it.
+await files.check().catch((error: unknown) => {
+  if (error instanceof StorageUnavailable && error.configuration)
+    throw new Error(`storage: ${error.reason}; the node does not start (docs/configuration.md)`, { cause: error });
+  rootLog.warn({ err: error }, "storage: does not answer at start; starting anyway (see /readyz, storage_up)");
+});
+// Whether the database and the storage answer now: readiness, db_up and storage_up, the 503 pages.
+const databaseProbe = new DependencyProbe("database", () => database.db.execute(sql`select 1`));
+const storageProbe = new DependencyProbe("storage", () => files.check());
 // The LTI tools the server gives itself (the demo's); the operator's are in the database (decision 043).
 const lti = { tools: demoAllowed ? demoTools(appUrl) : [] };
 
@@ -87,7 +104,9 @@ const pages = await createPages(config.dev, early, () => ({
 // Health endpoints, request ids, metrics, the drain (decision 037).
 const operations = createOperations({
   env: config.env,
-  databaseNotReady: () => databaseNotReady(database.db),
+  databaseNotReady: async () => (await databaseProbe.status()) ?? databaseNotReady(database.db),
+  dependencies: [databaseProbe, storageProbe],
+  storage: { status: () => storageProbe.status(), gates: config.readinessStorage === "gate" },
   pool: database.pool,
   pendingJobs: lms ? () => pendingJobs(database.db) : undefined,
   close: async () => {
@@ -111,7 +130,7 @@ const web = await createWebRouter(config, {
     scormLimits: config.api.scormLimits!,
   },
   withSecurityHeaders,
-  pages: (request, clientIp) => pages.handle(request, clientIp),
+  pages: whileAvailable(databaseProbe, storageProbe, (request, clientIp) => pages.handle(request, clientIp)),
 });
 // The content origin: the launcher and the package files, read from the LMS API under the grant in their URL.
 const content = createContentOrigin({

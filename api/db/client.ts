@@ -9,6 +9,8 @@ import { PGliteThread } from "./pglite-thread";
 import { lockDataDir, slowMsFromEnv, takeEarlyStart } from "./pglite-start";
 import { pgliteOptions } from "./pglite-options.mjs";
 import { preparedStatementsFromEnv, preparingClient } from "./pg-prepared";
+import { migrateLogged } from "./schema-version";
+import { explainOpenFailure, requireFreeSpace } from "./disk-space";
 
 export type Db = ReturnType<typeof import("drizzle-orm/pglite").drizzle<typeof schema>>;
 /** The transaction `db.transaction` hands its callback (what commands run in). */
@@ -235,7 +237,11 @@ export async function openDatabase(options: {
       kind: "postgres",
       // Two nodes started together on an empty database both created the same tables (one died with
       // "duplicate key … (typname)"): the lock lets one migrate; the other then finds nothing to do.
-      migrate: () => exclusive("migrate", () => migratePg(db as never, { migrationsFolder })),
+      // A build older than the schema refuses, and the migrations run are logged (schema-version.ts).
+      migrate: () =>
+        exclusive("migrate", () => migrateLogged(db, () => migratePg(db as never, { migrationsFolder }))).then(
+          () => undefined,
+        ),
       exclusive,
       changes,
       close: async () => {
@@ -252,6 +258,8 @@ export async function openDatabase(options: {
   const early = options.thread ? takeEarlyStart(dataDir) : undefined;
   let unlock = early?.unlock ?? (() => {});
   if (!early && !dataDir.startsWith("memory://")) {
+    // A full disk stops the start here with the folder and the space needed (disk-space.ts).
+    requireFreeSpace(dataDir);
     mkdirSync(dataDir, { recursive: true });
     unlock = lockDataDir(dataDir);
   }
@@ -273,7 +281,7 @@ export async function openDatabase(options: {
         });
   } catch (error) {
     unlock();
-    throw error;
+    throw dataDir.startsWith("memory://") ? error : explainOpenFailure(error, dataDir);
   }
   const [{ drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
     import("drizzle-orm/pglite"),
@@ -283,7 +291,7 @@ export async function openDatabase(options: {
   return {
     db,
     kind: "pglite",
-    migrate: () => migratePglite(db, { migrationsFolder }),
+    migrate: () => migrateLogged(db, () => migratePglite(db, { migrationsFolder })).then(() => undefined),
     // One process owns a PGlite directory (the lock file above), so there is nobody to wait for.
     exclusive: (_name, work) => work(),
     changes: pgliteChanges(thread ?? client),

@@ -9,14 +9,19 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { isMainThread } from "node:worker_threads";
 import pino, { type Logger } from "pino";
+import { logPolicyOptions } from "../../domain/log-policy";
 
 /** LOG_LEVEL: fatal, error, warn, info (default), debug, trace or silent. */
 const level = process.env.LOG_LEVEL || "info";
 
 /** The process's root logger; the database thread's names itself. */
+const policy = logPolicyOptions(() => rootLog);
 const rootLog: Logger = pino(
   {
     level,
+    // Errors as type, code, message and stack; no e-mail address or secret; repeated lines counted (decision 053).
+    serializers: policy.serializers,
+    hooks: policy.hooks,
     base: { pid: process.pid, ...(isMainThread ? {} : { thread: "database" }) },
     // Synchronous writes: a line is out before the process exits (a crash, SIGTERM's last words).
     timestamp: pino.stdTimeFunctions.isoTime,

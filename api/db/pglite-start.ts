@@ -7,6 +7,7 @@
  * first answer). `openDatabase` then takes the thread already starting instead of starting one.
  * Kept to Node's own modules and the thread's client, so the entry stays small.
  */
+import { requireFreeSpace } from "./disk-space";
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
 import { PGliteThread } from "./pglite-thread";
@@ -91,6 +92,7 @@ const slot = globalThis as { [EARLY]?: EarlyStart };
  * `openDatabase` would (a directory in use). `preload`: the URL of the module the thread will host.
  */
 export function startEarly(dataDir: string, options: { preload?: string } = {}): void {
+  requireFreeSpace(dataDir);
   mkdirSync(dataDir, { recursive: true });
   const unlock = lockDataDir(dataDir);
   const thread = PGliteThread.create(dataDir, { slowMs: slowMsFromEnv(), preload: options.preload });

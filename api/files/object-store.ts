@@ -12,8 +12,8 @@
  * finds nothing. What is served and to whom (ranges, HEAD, the access checks) is the routes' business
  * and the same for both (`send-file.ts`).
  */
-import { createReadStream } from "node:fs";
-import { cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { constants, createReadStream } from "node:fs";
+import { access, cp, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { randomUUID } from "node:crypto";
@@ -38,6 +38,71 @@ export interface FileStore {
   delete(keys: string[]): Promise<void>;
   /** Removes every file under `prefix/`. */
   deletePrefix(prefix: string): Promise<void>;
+  /**
+   * Resolves when the store can be used (the folder is there and writable; the bucket exists and the
+   * credentials are good), else rejects with `StorageUnavailable`: the start, readiness and `storage_up`.
+   */
+  check(): Promise<void>;
+}
+
+/**
+ * The storage cannot be used now (decision 053, issue 53 item 3): the bucket's server does not answer,
+ * the bucket is missing, the credentials are refused, or the disk is full. The API answers 503 with
+ * `storageUnavailable` rather than a 404 or an unknown error; readiness and `storage_up` say so.
+ */
+export class StorageUnavailable extends Error {
+  constructor(
+    /** What an operator reads: "unreachable: ECONNREFUSED", "no such bucket", "disk full"… */
+    readonly reason: string,
+    options?: { cause?: unknown; configuration?: boolean },
+  ) {
+    super(`storage unavailable: ${reason}`, { cause: options?.cause });
+    this.configuration = options?.configuration ?? false;
+  }
+
+  /** A setting is wrong (no such bucket, refused credentials): waiting will not cure it. */
+  readonly configuration: boolean;
+}
+
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EPIPE",
+]);
+const S3_REFUSALS: Record<string, string> = {
+  NoSuchBucket: "no such bucket (S3_BUCKET)",
+  AccessDenied: "access denied (S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY)",
+  InvalidAccessKeyId: "unknown access key (S3_ACCESS_KEY_ID)",
+  SignatureDoesNotMatch: "wrong secret key (S3_SECRET_ACCESS_KEY)",
+  Forbidden: "access denied (S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY)",
+};
+const DISK_CODES: Record<string, string> = {
+  ENOSPC: "disk full",
+  EDQUOT: "disk quota exceeded",
+  EROFS: "read-only file system",
+  EIO: "input/output error",
+};
+
+/** A storage failure as `StorageUnavailable` when it is one (the error itself otherwise). */
+export function storageFailure(error: unknown): unknown {
+  if (error instanceof StorageUnavailable) return error;
+  const e = error as { name?: string; code?: string; $metadata?: { httpStatusCode?: number }; errors?: unknown[] };
+  const code = e?.code ?? (e?.errors?.[0] as { code?: string } | undefined)?.code ?? "";
+  if (NETWORK_CODES.has(code)) return new StorageUnavailable(`unreachable: ${code}`, { cause: error });
+  if (DISK_CODES[code]) return new StorageUnavailable(DISK_CODES[code], { cause: error });
+  if (e?.name && S3_REFUSALS[e.name])
+    return new StorageUnavailable(S3_REFUSALS[e.name]!, { cause: error, configuration: true });
+  if (e?.name === "TimeoutError" || e?.name === "RequestTimeout")
+    return new StorageUnavailable("no answer in time", { cause: error });
+  const status = e?.$metadata?.httpStatusCode;
+  if (status !== undefined && status >= 500)
+    return new StorageUnavailable(`the storage answered ${status}`, { cause: error });
+  return error;
 }
 
 export type StorageConfig =
@@ -143,7 +208,20 @@ export function localStore(root: string): FileStore {
         await rename(tmp, full);
       } catch (err) {
         await rm(tmp, { force: true });
-        throw err;
+        throw storageFailure(err);
+      }
+    },
+    async check() {
+      try {
+        await mkdir(base, { recursive: true });
+        await access(base, constants.W_OK);
+      } catch (err) {
+        const failure = storageFailure(err);
+        throw failure instanceof StorageUnavailable
+          ? failure
+          : new StorageUnavailable(`${base}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, {
+              cause: err,
+            });
       }
     },
     stagingDir(prefix) {
@@ -200,18 +278,33 @@ function s3Store(config: Extract<StorageConfig, { kind: "s3" }>): FileStore {
   // that keeps its files in a folder (decision 038).
   let loading: Promise<{ client: S3Client; sdk: typeof import("@aws-sdk/client-s3") }> | null = null;
   const s3 = () =>
-    (loading ??= import("@aws-sdk/client-s3").then((sdk) => ({
-      sdk,
-      client: new sdk.S3Client({
-        region: config.region,
-        endpoint: config.endpoint,
-        forcePathStyle: config.forcePathStyle,
-        credentials: config.credentials,
-        // Checksums only where S3 requires them: S3-compatible servers do not all know the newer ones.
-        requestChecksumCalculation: "WHEN_REQUIRED",
-        responseChecksumValidation: "WHEN_REQUIRED",
-      }),
-    })));
+    (loading ??= import("@aws-sdk/client-s3")
+      .then((sdk) => ({
+        sdk,
+        client: new sdk.S3Client({
+          region: config.region,
+          endpoint: config.endpoint,
+          forcePathStyle: config.forcePathStyle,
+          credentials: config.credentials,
+          // Checksums only where S3 requires them: S3-compatible servers do not all know the newer ones.
+          requestChecksumCalculation: "WHEN_REQUIRED",
+          responseChecksumValidation: "WHEN_REQUIRED",
+        }),
+      }))
+      .then(({ sdk, client }) => {
+        // Every command's failure as `StorageUnavailable` when it is one (the outermost step sees them all).
+        client.middlewareStack.add(
+          (next) => async (args) => {
+            try {
+              return await next(args);
+            } catch (error) {
+              throw storageFailure(error);
+            }
+          },
+          { step: "initialize", name: "storageFailure" },
+        );
+        return { sdk, client };
+      }));
   const Bucket = config.bucket;
   const keyOf = (key: string) => {
     const safe = safeKey(key);
@@ -295,6 +388,24 @@ function s3Store(config: Extract<StorageConfig, { kind: "s3" }>): FileStore {
     },
     async delete(keys) {
       await deleteKeys(keys.map(keyOf));
+    },
+    async check() {
+      const { client, sdk } = await s3();
+      try {
+        await client.send(new sdk.HeadBucketCommand({ Bucket }));
+      } catch (err) {
+        if (err instanceof StorageUnavailable) throw err;
+        // HEAD has no body: a missing bucket is a bare 404, refused credentials a bare 403.
+        const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+        if (status === 404)
+          throw new StorageUnavailable(`no such bucket "${Bucket}" (S3_BUCKET)`, { cause: err, configuration: true });
+        if (status === 403 || status === 401)
+          throw new StorageUnavailable("access denied (S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY)", {
+            cause: err,
+            configuration: true,
+          });
+        throw new StorageUnavailable((err as Error).message, { cause: err });
+      }
     },
     async deletePrefix(prefix) {
       const { client, sdk } = await s3();

@@ -1,7 +1,7 @@
 /**
  * The LTI tool registry (issue 14 item 1, decisions 023 and 043): what the operator registered with
  * `npm run lti:tool`, kept in the database (`lti_tools`, `./tool-store.ts`), plus the tools the server
- * gives directly (the demo's, `api/demo/tools/registry.ts`). Each API instance keeps the tools it read
+ * gives directly (the demo's, `demo/tools/registry.ts`). Each API instance keeps the tools it read
  * until the database says they changed (the change notice "lti-tools", or "all" after a lost LISTEN
  * connection, decision 019): a tool added through any node, or by the command on any machine, is
  * launched by every node at once.
@@ -59,7 +59,7 @@ export function toolProblems(tool: LtiTool): string[] {
   return out;
 }
 
-/** Keys that begin so belong to the demo's tools (api/demo/data/lti-tools.json): the operator's may not. */
+/** Keys that begin so belong to the demo's tools (demo/data/lti-tools.json): the operator's may not. */
 const DEMO_KEY_PREFIX = "demo-";
 
 /**

@@ -5,6 +5,7 @@
  * two nodes never send the same message, and gives a row back when its send fails (tried again on a
  * later run, at most MAX_ATTEMPTS times).
  */
+import { log } from "../db/log";
 import { and, eq, isNotNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { mailOutbox } from "../db/schema";
@@ -75,10 +76,10 @@ export async function sendPendingMail(db: Db, options: MailOptions, now = new Da
         );
         await db.update(mailOutbox).set({ sentAt: new Date(), lastError: null }).where(eq(mailOutbox.id, row.id));
         // Without SMTP the message is a file: say where, so a developer or a demo can open its link.
-        if (file) console.log(`[mail] ${row.kind} to ${row.to} written to ${file}`);
+        if (file) log().info({ kind: row.kind, id: row.id, file }, "mail: written to a file (no SMTP_URL)");
         sent++;
       } catch (error) {
-        console.error(`[mail] sending ${row.kind} ${row.id} failed; will retry`, error);
+        log().warn({ kind: row.kind, id: row.id, err: error }, "mail: sending failed; will retry");
         await db
           .update(mailOutbox)
           .set({ claimedAt: null, lastError: String((error as Error).message ?? error).slice(0, 500) })

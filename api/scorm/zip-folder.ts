@@ -1,5 +1,5 @@
 /**
- * A package's source folder zipped to a temporary file: the demo packages (api/demo/data/scorm/) are
+ * A package's source folder zipped to a temporary file: the demo packages (demo/data/scorm/) are
  * kept as folders and zipped when the seed imports them, and the tests make their packages the same
  * way (fflate; the files are small). `extra` adds or overrides entries (a test's unsafe names).
  */

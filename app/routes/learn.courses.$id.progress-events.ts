@@ -5,6 +5,7 @@ import { appLoadContext } from "~/services/config.server";
 import { state } from "~/services/request.server";
 import { requireCourseId } from "~/services/catalog.server";
 import { LmsError, type LmsClient } from "~/services/lms.server";
+import { log } from "~/services/logger.server";
 
 /** A comment line every so often keeps proxies from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;
@@ -69,7 +70,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
           } while (again && !closed);
         } catch (err) {
           // A session that ended, a course left: the stream ends; the browser's reconnect gets the answer.
-          if (!(err instanceof LmsError)) console.error("[progress] live read failed", err);
+          if (!(err instanceof LmsError)) log().warn({ err }, "progress: live read failed");
           close();
         } finally {
           reading = false;

@@ -8,6 +8,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import pino, { type Logger } from "pino";
+import { logPolicyOptions } from "#domain/log-policy";
 
 /**
  * server.ts imports this module from source while the app's build bundles its own copy: both find one
@@ -26,16 +27,28 @@ const destination = (shared[DESTINATION] ??= pino.destination({ fd: 1, sync: fal
   typeof pino.destination
 >;
 
-/** LOG_LEVEL: fatal, error, warn, info (default), debug, trace or silent. */
-export const rootLog: Logger = (shared[ROOT] ??= pino(
-  {
-    level: process.env.LOG_LEVEL || "info",
-    base: { pid: process.pid },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-  },
-  destination,
-)) as Logger;
+/**
+ * LOG_LEVEL: fatal, error, warn, info (default), debug, trace or silent. Errors are logged as their
+ * type, code, message and stack; e-mail addresses and secrets never reach a line; a warning repeated
+ * many times is counted (domain/log-policy.ts, decision 053).
+ */
+export const rootLog: Logger = (shared[ROOT] ??= makeRoot()) as Logger;
+
+function makeRoot(): Logger {
+  const policy = logPolicyOptions(() => logger);
+  const logger: Logger = pino(
+    {
+      level: process.env.LOG_LEVEL || "info",
+      serializers: policy.serializers,
+      hooks: policy.hooks,
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    destination,
+  );
+  return logger;
+}
 
 /** Writes out what is buffered, now: when the process exits (the drain, a crash), or before a plain line. */
 export function flushLogs(): void {
@@ -50,6 +63,8 @@ process.once("exit", flushLogs);
 interface RequestScope {
   id: string;
   log: Logger;
+  /** The signed-in user's id (the session's subject), once the session is read: page errors name it. */
+  userId?: string;
 }
 
 const scope = (shared[SCOPE] ??= new AsyncLocalStorage<RequestScope>()) as AsyncLocalStorage<RequestScope>;
@@ -62,6 +77,17 @@ export function log(): Logger {
 /** The id of the request being served, if any. */
 export function currentRequestId(): string | undefined {
   return scope.getStore()?.id;
+}
+
+/** The request's user is known (its session was read): its page errors say whose they were. */
+export function noteRequestUser(userId: string): void {
+  const current = scope.getStore();
+  if (current) current.userId = userId;
+}
+
+/** The signed-in user of the request being served, when its session was read. */
+export function currentUserId(): string | undefined {
+  return scope.getStore()?.userId;
 }
 
 /** A proxy's id is taken when it is short and plain (letters, digits, `-_.:`); anything else is replaced. */

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
-import { log } from "~/services/logger.server";
+import { log, noteRequestUser } from "~/services/logger.server";
 import { createCookie } from "react-router";
 import type { AppConfig, SessionStore } from "./config.server";
 import { memoByConfig } from "./memo.server";
@@ -105,6 +105,7 @@ export async function readSession(
   if (Date.now() - row.lastSeenAt.getTime() > TOUCH_EVERY_MS) {
     store.touch(idHash).catch((err: unknown) => log().warn({ err }, "session: last-seen not written"));
   }
+  noteRequestUser(row.subject);
   return { sub: row.subject, ...sealed };
 }
 

@@ -53,7 +53,7 @@ export async function ensureBigData(options: {
   );
   mkdirSync(dataDir, { recursive: true });
   const tsxCli = createRequire(import.meta.url).resolve("tsx/cli");
-  // = npx tsx api/demo/seed-big.ts --data-dir DIR (with the counts spelled out), without npx.
+  // = npx tsx demo/seed-big.ts --data-dir DIR (with the counts spelled out), without npx.
   const counts = ["--courses", String(options.courses), "--aggregates", String(options.aggregates)];
   await run(process.execPath, [tsxCli, script, "--data-dir", dataDir, ...counts], root);
   const seeded = { courses: options.courses, aggregates: options.aggregates, seededAt: new Date().toISOString() };

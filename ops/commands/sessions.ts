@@ -7,7 +7,7 @@ import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { openDatabase } from "../../api/db/client";
 import { rotateSigningKey } from "../../api/runtime";
-import { operatorCommand, OperatorError, runOperatorCommand } from "../../api/sessions/operator";
+import { operatorCommand, OperatorError, runOperatorCommand } from "../../identity/sessions/operator";
 import { rotateStoredSigningKey } from "../../api/stored-secrets";
 import { issueLines, onDatabaseOrServer, Refused, UsageError, type OperatorEnv } from "../database-or-server";
 

@@ -9,6 +9,7 @@
  * only by the launcher in the app's page, cannot be framed anywhere else, cannot post forms to or
  * fetch from another origin, and cannot navigate the app's page (the app frames them sandboxed).
  */
+import { UNAVAILABLE_RETRY_AFTER_SECONDS, unavailableResponse } from "./unavailable";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { extname, join, resolve } from "node:path";
@@ -144,6 +145,18 @@ export function createContentOrigin(options: ContentOriginOptions): (request: Re
       );
     } catch {
       return new Response("The package could not be read.", { status: 502, headers: COMMON });
+    }
+    // The storage or the database is down: 503 with Retry-After in the learner's language, not "Not found".
+    if (res.status === 503) {
+      const body = (await res.json().catch(() => null)) as { errors?: { ""?: { code?: string }[] } } | null;
+      const dependency = body?.errors?.[""]?.[0]?.code === "databaseUnavailable" ? "database" : "storage";
+      const answer = unavailableResponse(
+        dependency,
+        { acceptLanguage: request.headers.get("accept-language") },
+        UNAVAILABLE_RETRY_AFTER_SECONDS,
+      );
+      for (const [name, value] of Object.entries(COMMON)) answer.headers.set(name, value);
+      return answer;
     }
     if (!res.ok && res.status !== 206) {
       const status = res.status === 403 || res.status === 416 ? res.status : 404;

@@ -36,12 +36,16 @@ export function checkRequestTarget(url: string): LimitRefusal | null {
   return null;
 }
 
-type RefusalTexts = Record<LimitRefusal["code"], { title: string; text: string }> & { home: string };
+type RefusalTexts = Record<LimitRefusal["code"], { title: string; text: string }> & {
+  home: string;
+  /** The page of a database or storage outage (server/http/unavailable.ts). */
+  unavailable: { title: string; text: string; retry: string };
+};
 
 /** `locales/{locale}/http.json` (its one key `http`), read once per locale; English fills any gap. */
 const localesDir = fileURLToPath(new URL("../../locales", import.meta.url));
 const refusalTexts = new Map<string, RefusalTexts>();
-function textsFor(locale: string): RefusalTexts {
+export function textsFor(locale: string): RefusalTexts {
   let texts = refusalTexts.get(locale);
   if (!texts) {
     const read = (l: string) => {
@@ -77,7 +81,7 @@ export function refusalLocale(headers: { cookie?: string | null; acceptLanguage?
   }
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /** The request headers a refusal reads: who asks (JSON or a page) and in which language. */
 export interface RefusalAudience {

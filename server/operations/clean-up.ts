@@ -4,8 +4,8 @@
  * this process alone holds the embedded database, else those untouched for an hour (another node
  * may be writing into a shared folder).
  */
-import { deleteExpiredModels } from "../../api/idp/adapter";
-import { deleteEndedSessions } from "../../api/sessions/store";
+import { deleteExpiredModels } from "../../identity/adapter";
+import { deleteEndedSessions } from "../../identity/sessions/store";
 import { sweepTemporaryFiles } from "../../api/files/temporary";
 import type { Database } from "../../api/db/client";
 import { rootLog } from "../../app/services/logger.server";

@@ -6,7 +6,8 @@
  *   whose liveness fails; it says nothing of the database, so a database outage does not restart
  *   every node at once.
  * - `GET /readyz` (readiness): 200 when the node should get traffic — not draining, the database
- *   answers and its migrations are the ones this build expects; else 503 with the reason. A load
+ *   answers and its migrations are the ones this build expects (and the storage answers, with
+ *   READINESS_STORAGE=gate); else 503 with the reason. The storage's state is in the answer either way. A load
  *   balancer takes a node out while it is not ready. The check runs at most once a second (answers
  *   in between reuse it), so polling it costs next to nothing.
  *
@@ -20,6 +21,12 @@ export interface ReadinessCheck {
   /** Resolves with null when ready, else the reason (the database's error, migrations missing). */
   database(): Promise<string | null>;
   draining(): boolean;
+  /**
+   * The storage (decision 053): its state is in every readiness answer (`storage`: "ok" or why
+   * not); it makes the node not ready only when `gates` (READINESS_STORAGE=gate) — a bucket shared by
+   * every node going down would otherwise take every node out, pages that need no file included.
+   */
+  storage?: { status(): Promise<string | null>; gates: boolean };
 }
 
 const CHECK_EVERY_MS = 1_000;
@@ -61,8 +68,13 @@ export function healthEndpoints(check: ReadinessCheck) {
       send(req, res, 503, { status: "not ready", reason: "draining" });
       return true;
     }
-    void databaseReason().then((reason) =>
-      reason === null ? send(req, res, 200, { status: "ready" }) : send(req, res, 503, { status: "not ready", reason }),
+    void Promise.all([databaseReason(), check.storage?.status().catch((err: unknown) => String(err)) ?? null]).then(
+      ([reason, storageReason]) => {
+        const storage = check.storage ? { storage: storageReason ?? "ok" } : {};
+        if (reason === null && storageReason && check.storage?.gates) reason = `storage: ${storageReason}`;
+        if (reason === null) send(req, res, 200, { status: "ready", ...storage });
+        else send(req, res, 503, { status: "not ready", reason, ...storage });
+      },
     );
     return true;
   };

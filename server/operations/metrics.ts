@@ -11,11 +11,16 @@
  * - the process's own (prom-client's defaults): event-loop delay (`nodejs_eventloop_lag_*`), heap,
  *   garbage collection, CPU, open handles,
  * - `db_pool_connections{state}` (PostgreSQL's pool: total, idle, waiting),
- * - `jobs_pending{job}`: rows the background jobs have still to do, read at most every 10 s.
+ * - `jobs_pending{job}`: rows the background jobs have still to do, read at most every 10 s,
+ * - `db_up` and `storage_up` (1 or 0, decision 053): the database and the storage answer, probed at
+ *   most once a second; `http_requests_unavailable_total{dependency}`: the 503 pages given while one
+ *   was down (counted apart from the overload refusals).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { HEALTH_PATHS } from "./health";
+import type { DependencyProbe } from "./dependencies";
+import { UNAVAILABLE_HEADER } from "../http/unavailable";
 import { rootLog } from "../../app/services/logger.server";
 
 export const DEFAULT_METRICS_PORT = 9464;
@@ -69,6 +74,22 @@ function labelOf(path: string): string {
   return `/${out.join("/")}`;
 }
 
+/** X-Unavailable of an answer, from `setHeader` or from `writeHead`'s headers (an object or a flat array). */
+function unavailableHeader(res: ServerResponse, args: unknown[]): string | undefined {
+  const name = UNAVAILABLE_HEADER.toLowerCase();
+  const set = res.getHeader(name);
+  if (typeof set === "string") return set === "database" || set === "storage" ? set : undefined;
+  for (const arg of args.slice(1)) {
+    let value: unknown;
+    if (Array.isArray(arg)) {
+      for (let i = 0; i + 1 < arg.length; i += 2) if (String(arg[i]).toLowerCase() === name) value = arg[i + 1];
+    } else if (arg && typeof arg === "object")
+      for (const [k, v] of Object.entries(arg)) if (k.toLowerCase() === name) value = v;
+    if (value === "database" || value === "storage") return value;
+  }
+  return undefined;
+}
+
 const REFUSALS: Record<number, string> = { 413: "body_too_large", 414: "target_too_long", 429: "rate_limited" };
 
 export interface MetricsSources {
@@ -78,6 +99,8 @@ export interface MetricsSources {
   pendingJobs?: () => Promise<Record<string, number>>;
   draining: () => boolean;
   inFlight: () => number;
+  /** The database's and the storage's probes (`db_up`, `storage_up`). */
+  dependencies?: DependencyProbe[];
 }
 
 export function createMetrics(sources: MetricsSources) {
@@ -133,6 +156,22 @@ export function createMetrics(sources: MetricsSources) {
       },
     });
   }
+  for (const probe of sources.dependencies ?? []) {
+    new Gauge({
+      name: probe.name === "database" ? "db_up" : "storage_up",
+      help: `1 when the ${probe.name} answers, else 0 (probed at most once a second).`,
+      registers: [registry],
+      async collect() {
+        this.set((await probe.status()) === null ? 1 : 0);
+      },
+    });
+  }
+  const unavailable = new Counter({
+    name: "http_requests_unavailable_total",
+    help: "503 answers given because the database or the storage could not be used, by dependency.",
+    labelNames: ["dependency"] as const,
+    registers: [registry],
+  });
   if (sources.pendingJobs) {
     const read = sources.pendingJobs;
     let cached: { at: number; value: Promise<Record<string, number>> } | null = null;
@@ -159,14 +198,22 @@ export function createMetrics(sources: MetricsSources) {
     track(req: IncomingMessage, res: ServerResponse): void {
       const start = process.hrtime.bigint();
       const path = req.url ?? "/";
+      // Which dependency a 503 names (X-Unavailable): headers given to writeHead are not readable after.
+      let down: string | undefined;
+      const writeHead = res.writeHead;
+      res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+        if (args[0] === 503) down = unavailableHeader(res, args);
+        return (writeHead as (...a: unknown[]) => ServerResponse).apply(this, args);
+      } as typeof res.writeHead;
       res.once("finish", () => {
         const status = res.statusCode;
         const route = routeLabel(path, status);
         const method = req.method ?? "GET";
         requests.inc({ method, route, status: String(status) });
         duration.observe({ method, route }, Number(process.hrtime.bigint() - start) / 1e9);
-        // A 503 of the front is the overload control's (the API and the app answer none of their own).
-        if (status === 503 && !HEALTH_PATHS.has(path.split("?")[0]!)) refused.inc({ reason: "overload" });
+        // A 503 is the overload control's, unless it says the database or the storage is down.
+        if (status === 503 && down) unavailable.inc({ dependency: down });
+        else if (status === 503 && !HEALTH_PATHS.has(path.split("?")[0]!)) refused.inc({ reason: "overload" });
         else if (REFUSALS[status]) refused.inc({ reason: REFUSALS[status] });
       });
     },

@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { DEFAULT_DRAIN, Drain } from "./drain";
-import { healthEndpoints } from "./health";
+import { healthEndpoints, type ReadinessCheck } from "./health";
 import { inRequest, requestIdFrom, rootLog, withRequestIdHeader } from "../../app/services/logger.server";
 import { createMetrics, DEFAULT_METRICS_PORT, type MetricsSources } from "./metrics";
 
@@ -18,6 +18,10 @@ export interface OperationsOptions {
   databaseNotReady: () => Promise<string | null>;
   pool?: MetricsSources["pool"];
   pendingJobs?: MetricsSources["pendingJobs"];
+  /** The database's and the storage's probes (decision 053). */
+  dependencies?: MetricsSources["dependencies"];
+  /** The storage's part in readiness. */
+  storage?: ReadinessCheck["storage"];
   /** Runs last when draining: close the database. */
   close: () => Promise<void>;
 }
@@ -81,10 +85,15 @@ export function createOperations(options: OperationsOptions) {
   });
   const metricsPort = envNumber(env, "METRICS_PORT", DEFAULT_METRICS_PORT);
   const metricsHost = env.METRICS_HOST || "127.0.0.1";
-  const health = healthEndpoints({ database: options.databaseNotReady, draining: () => drain.draining });
+  const health = healthEndpoints({
+    database: options.databaseNotReady,
+    draining: () => drain.draining,
+    storage: options.storage,
+  });
   const metrics = createMetrics({
     pool: options.pool,
     pendingJobs: options.pendingJobs,
+    dependencies: options.dependencies,
     draining: () => drain.draining,
     inFlight: () => drain.inFlight,
   });

@@ -30,6 +30,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { negotiateLocale } from "#domain/locale-negotiation";
+import { rootLog } from "../../app/services/logger.server";
 
 export interface AdmissionOptions {
   /** Longest a request waits for its turn before it is refused (ms); 0 = the gate is off (no queue, no limit). */
@@ -72,7 +73,10 @@ export function admissionOptionsFrom(env: Record<string, string | undefined>): A
   };
   for (const gone of ["OVERLOAD_MAX_IN_FLIGHT", "OVERLOAD_MAX_DELAY_MS"])
     if (env[gone] !== undefined)
-      console.warn(`[overload] ${gone} is no longer read: requests are admitted by their wait (OVERLOAD_MAX_WAIT_MS)`);
+      rootLog.warn(
+        { variable: gone },
+        "overload: this variable is no longer read: requests are admitted by their wait (OVERLOAD_MAX_WAIT_MS)",
+      );
   const d = DEFAULT_ADMISSION;
   const minConcurrency = Math.max(1, Math.round(number("OVERLOAD_MIN_CONCURRENCY", d.minConcurrency)));
   return {

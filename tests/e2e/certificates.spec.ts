@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 
 /**
  * Course details (spec 2.5): ada's certificates and the proctor lock (spec 4.3, 4.8), as the demo data
- * gives them to her (api/demo/data/learners/ada.json), each test on a learner of its own like ada.
+ * gives them to her (demo/data/learners/ada.json), each test on a learner of its own like ada.
  */
 test.use({ learnerRecipe: { like: "ada" } });
 

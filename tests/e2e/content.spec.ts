@@ -7,7 +7,7 @@ import type { Locator, Page } from "@playwright/test";
  * the presentation modes and right-to-left layout.
  *
  * Each test signs in as a learner of its own (decision 014), like ada unless it says otherwise: with
- * her attempt in progress on Python for Data Analysis (the lock showcase of api/demo/seed-activities.ts)
+ * her attempt in progress on Python for Data Analysis (the lock showcase of demo/seed-activities.ts)
  * and her other enrolments. What one test starts, finishes or remembers no other test sees; only a
  * discussion's posts are shared, as they are between the learners of a course.
  */

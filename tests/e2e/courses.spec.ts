@@ -4,7 +4,7 @@ import type { Locator, Page } from "@playwright/test";
 
 /**
  * My courses (spec 2.3, 2.4, 4.11, 5) as ada sees them: each test signs in as a learner of its own
- * like ada (decision 014), with her enrolments from api/demo/data/learners/ada.json, so no other test
+ * like ada (decision 014), with her enrolments from demo/data/learners/ada.json, so no other test
  * changes what a test sees.
  */
 test.use({ learnerRecipe: { like: "ada" } });

@@ -3,7 +3,7 @@ import type { Locator, Page } from "@playwright/test";
 
 /**
  * Issue 26, "discoverability in the demo": signed in as a learner like ada (her recipe,
- * api/demo/data/learners/ada.json), every capability the demo shows is at most two clicks from the
+ * demo/data/learners/ada.json), every capability the demo shows is at most two clicks from the
  * landing page (the dashboard): a course with announcements and a chat with messages in it, a SCORM
  * course she has started (it resumes where she left it), the AI tutor, a team activity, a certificate
  * and a reinforcement question waiting for her answer. Each test counts its clicks from /learn.

@@ -1,6 +1,6 @@
 import { test as base, expect, type APIRequestContext, type Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
-import type { EnrolmentInput } from "../../api/demo/content/schemas";
+import type { EnrolmentInput } from "../../demo/content/schemas";
 
 /** The demo accounts (README): for the few tests about the demo itself. Nothing may change their data. */
 export const DEMO = {
@@ -25,7 +25,7 @@ export interface Learner {
 
 /**
  * What a test's learner has: the account and enrolments of a demo user (`like`, as in
- * api/demo/data/learners/<user>.json), and/or enrolments of its own in the same format. `{}` is a
+ * demo/data/learners/<user>.json), and/or enrolments of its own in the same format. `{}` is a
  * learner with no courses.
  */
 export interface LearnerRecipe {

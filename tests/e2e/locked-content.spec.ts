@@ -10,7 +10,7 @@ import type { Page } from "@playwright/test";
 test.use({ learnerRecipe: { like: "ada" } });
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/;
-/** Sentences of the locked activities' bodies (api/demo/data/courses/python-basics/texts/). */
+/** Sentences of the locked activities' bodies (demo/data/courses/python-basics/texts/). */
 const LOCKED_TEXTS = ["add docking stations", "Resampling, rolling windows"];
 
 async function pythonCourseId(page: Page): Promise<string> {

@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 
 /**
  * Issue 26 (journeys, the LTI lab): a new learner takes the Physics Lab Simulations — one LTI activity
- * graded by its tool (the demo LTI 1.3 tool, api/demo/tools/lti13.ts). Start opens the tool at once,
+ * graded by its tool (the demo LTI 1.3 tool, demo/tools/lti13.ts). Start opens the tool at once,
  * nothing but the tool can finish it, and the course pages learn of the tool's score by themselves.
  */
 const LAB = "Physics Lab Simulations";

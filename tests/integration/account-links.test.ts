@@ -5,9 +5,9 @@ import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "../../api/db/client";
 import { openTestDatabase } from "../fixtures/database";
-import { seedDemo } from "../../api/demo/seed";
+import { seedDemo } from "../../demo/seed";
 import { mailOutbox, pendingRegistrations, users } from "../../api/db/schema";
-import { verifyPassword } from "../../api/idp/password";
+import { verifyPassword } from "../../identity/password";
 import {
   confirmSignUp,
   linkTarget,
@@ -15,7 +15,7 @@ import {
   requestSignUp,
   resetPassword,
   signUpTarget,
-} from "../../api/idp/account-links";
+} from "../../identity/account-links";
 import { sendPendingMail } from "../../api/mail/outbox";
 
 /**

@@ -323,7 +323,7 @@ describe("the LMS API in the database thread answers like the API in process", (
     const token = await threaded.token("ada");
     expect((await threaded.request("POST", path, { token, body: learner.body, headers })).status).toBe(403);
     expect([anonymous.read.bytes, learner.read.bytes]).toEqual([0, 0]);
-    const zip = readFileSync(zipFolder("api/demo/data/scorm/gifts-quiz-12", { "padding.bin": randomBytes(300_000) }));
+    const zip = readFileSync(zipFolder("demo/data/scorm/gifts-quiz-12", { "padding.bin": randomBytes(300_000) }));
     const author = countedBody(zip.length, zip);
     const res = await threaded.request("POST", path, {
       token: await threaded.token("admin"),

@@ -7,7 +7,7 @@ import { zipSync, type Zippable } from "fflate";
 import { asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../../api/db/client";
 import { activities, activityParts, objectives } from "../../api/db/schema";
-import { seedDemo } from "../../api/demo/seed";
+import { seedDemo } from "../../demo/seed";
 import { importCartridge } from "../../api/cartridge/import";
 import { CartridgeError } from "../../api/cartridge/manifest";
 import { ActivityKind, ObjectiveState } from "../../domain/vocabulary";

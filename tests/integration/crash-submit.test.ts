@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { exportJWK, generateKeyPair, SignJWT } from "jose";
-import { LMS_API_RESOURCE } from "../../api/idp/provider";
+import { LMS_API_RESOURCE } from "../../identity/provider";
 import { stableUuid } from "../../api/ids";
 import { ObjectiveWorkflowState } from "../../domain/vocabulary";
 

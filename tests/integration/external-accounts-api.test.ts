@@ -5,7 +5,7 @@ import { createApi } from "../../api/app";
 import type { ExternalAccountPolicy } from "../../api/context";
 import type { Database } from "../../api/db/client";
 import { identityLinks, userRoles, users } from "../../api/db/schema";
-import { seedDemo } from "../../api/demo/seed";
+import { seedDemo } from "../../demo/seed";
 import { externalVerifier, LMS_API_RESOURCE, localVerifier, publicJwk } from "../../api/runtime";
 import { forgetPrincipals } from "../../api/auth";
 import { openTestDatabase } from "../fixtures/database";

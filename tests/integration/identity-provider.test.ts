@@ -6,12 +6,12 @@ import { decodeJwt, exportJWK, generateKeyPair, type JWK } from "jose";
 import { eq } from "drizzle-orm";
 import type { Database } from "../../api/db/client";
 import { openTestDatabase } from "../fixtures/database";
-import { seedDemo } from "../../api/demo/seed";
+import { seedDemo } from "../../demo/seed";
 import { oidcModels, pendingRegistrations, users } from "../../api/db/schema";
-import { createIdentityProvider, IDP_MOUNT } from "../../api/idp/provider";
-import { deleteExpiredModels } from "../../api/idp/adapter";
-import { registerLearner } from "../../api/idp/register";
-import { runOperatorCommand } from "../../api/sessions/operator";
+import { createIdentityProvider, IDP_MOUNT } from "../../identity/provider";
+import { deleteExpiredModels } from "../../identity/adapter";
+import { registerLearner } from "../../identity/register";
+import { runOperatorCommand } from "../../identity/sessions/operator";
 
 /**
  * The embedded provider over HTTP, as a browser and the app would use it (issue 17, items 2, 5, 14;

@@ -89,7 +89,7 @@ describe("SCORM packages in the bucket", () => {
       .returning();
     await db.insert(s.activityParts).values({ objectiveId: objective.id, activityId: a.id, axis: "0" });
     await enrolUser(db, { tenantId, userId: t.users.ada, objectiveId: objective.id }, { workflowState: 1 });
-    const zip = zipFolder("api/demo/data/scorm/gifts-quiz-12");
+    const zip = zipFolder("demo/data/scorm/gifts-quiz-12");
     const body = readFileSync(zip);
     rmSync(zip, { force: true });
     const res = await t.api.fetch(

@@ -12,7 +12,7 @@ import {
   userUnits,
   units,
 } from "../../api/db/schema";
-import { seedDemo } from "../../api/demo/seed";
+import { seedDemo } from "../../demo/seed";
 import { importPeopleCsv } from "../../api/people/import";
 import { openTestDatabase } from "../fixtures/database";
 import { createTestApi, type TestApi } from "../fixtures/api";

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../api/db/client";
 import { lockDataDir, startEarly, takeEarlyStart } from "../../api/db/pglite-start";
 import { PGliteThread } from "../../api/db/pglite-thread";
-import { seedDemo } from "../../api/demo/seed";
+import { seedDemo } from "../../demo/seed";
 import { users } from "../../api/db/schema";
 
 describe("PGlite in a worker thread", () => {

@@ -89,7 +89,7 @@ describe("current user, permissions, licences, settings", () => {
     expect(s.features).toEqual({
       catalog: true,
       rooms: false,
-      // The demo tenant turns the dashboard and the calendar on (api/demo/data/tenant.json).
+      // The demo tenant turns the dashboard and the calendar on (demo/data/tenant.json).
       calendar: true,
       researchProjects: false,
       knowledgeModels: false,

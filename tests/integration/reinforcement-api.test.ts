@@ -37,7 +37,7 @@ const get = async (id: string, user = "ada") => t.request("GET", `${base}/${id}`
 const answer = async (id: string, body: unknown, user = "ada") =>
   t.request("POST", `${base}/${id}/answer`, { token: await t.token(user), body, headers: { Prefer: "respond-sync" } });
 
-describe("the demo (api/demo/data/reinforcement.json, ada's recipe)", () => {
+describe("the demo (demo/data/reinforcement.json, ada's recipe)", () => {
   it("has questions due for ada about Python for Data Analysis", async () => {
     const rows = await adasDue();
     expect(rows.length).toBeGreaterThanOrEqual(3);

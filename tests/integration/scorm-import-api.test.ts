@@ -17,7 +17,7 @@ let courseCode: string;
 let activityId: string;
 const scormRoot = () => join(storageDir(undefined), "scorm");
 const packagesOnDisk = () => (existsSync(scormRoot()) ? readdirSync(scormRoot()).length : 0);
-const demo = (name: string) => `api/demo/data/scorm/${name}`;
+const demo = (name: string) => `demo/data/scorm/${name}`;
 const tmp = join(tmpdir(), `scorm-test-${process.pid}`);
 
 beforeAll(async () => {

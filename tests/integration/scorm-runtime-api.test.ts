@@ -21,7 +21,7 @@ async function scormCourse(folder: string, maxScore: number | null, files?: Reco
     .insert(s.activityParts)
     .values({ objectiveId: objective.id, activityId: a.id, axis: "0" })
     .returning();
-  const zip = files ? zipFolder(null, files) : zipFolder(`api/demo/data/scorm/${folder}`);
+  const zip = files ? zipFolder(null, files) : zipFolder(`demo/data/scorm/${folder}`);
   const body = readFileSync(zip);
   rmSync(zip);
   const res = await t.api.fetch(
@@ -381,7 +381,7 @@ describe("SCORM run-time conformance (issue 30)", () => {
       .insert(s.activityParts)
       .values({ objectiveId: objective.id, activityId: video.id, axis: "0" })
       .returning();
-    const zip = zipFolder("api/demo/data/scorm/gifts-quiz-12");
+    const zip = zipFolder("demo/data/scorm/gifts-quiz-12");
     const body = readFileSync(zip);
     rmSync(zip);
     const res = await t.api.fetch(

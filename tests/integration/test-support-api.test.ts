@@ -3,11 +3,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { eq, inArray, isNull } from "drizzle-orm";
-import { demoContent } from "../../api/demo/demo-content";
+import { demoContent } from "../../demo/demo-content";
 import { createTestApi, type TestApi } from "../fixtures/api";
 import * as s from "../../api/db/schema";
-import { verifyPassword } from "../../api/idp/password";
-import { isLoopback, testSupportEnabled } from "../../api/demo/test-support";
+import { verifyPassword } from "../../identity/password";
+import { isLoopback, testSupportEnabled } from "../../demo/test-support";
 import { ObjectiveWorkflowState } from "../../domain/vocabulary";
 
 /**
@@ -217,7 +217,8 @@ describe("POST /api/test-support/v1/learners", () => {
     } finally {
       await threaded.close();
     }
-  });
+    // Starting PGlite and the API in a thread and seeding it: ~20 s of CPU on a loaded 2-core box.
+  }, 90_000);
 });
 
 describe("POST /api/test-support/v1/learner-mail", () => {

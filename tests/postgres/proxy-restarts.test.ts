@@ -481,7 +481,7 @@ describe.skipIf(!server)("two nodes behind nginx", () => {
       "select id, email from users where email = 'admin@example.com'",
     );
     const token = await tokenFor(admin);
-    const zip = zipFolder("api/demo/data/scorm/gifts-quiz-12");
+    const zip = zipFolder("demo/data/scorm/gifts-quiz-12");
     const body = readFileSync(zip);
     rmSync(zip, { force: true });
     const upload = await setupFetch(`${cluster.appUrl}/api/scorm/v1/packages?course=IS-026`, {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseManifest, ScormPackageError } from "../../api/scorm/manifest";
 import { durationSeconds, isSafeEntryName, launchUrl, scormScos } from "../../domain/scorm";
 
-const demo = (name: string) => readFileSync(`api/demo/data/scorm/${name}/imsmanifest.xml`, "utf8");
+const demo = (name: string) => readFileSync(`demo/data/scorm/${name}/imsmanifest.xml`, "utf8");
 
 /** A SCORM 2004 3rd edition manifest with a cluster, xml:base and other prefixes than the usual ones. */
 const THIRD_EDITION = `<?xml version="1.0"?>
