@@ -65,3 +65,17 @@ function isWellFormedTag(tag: string): boolean {
     return false;
   }
 }
+
+/**
+ * What a sign-in records of the learner's language (spec 9): a language chosen on this browser (the `lng`
+ * cookie: the menu, the sign-in page) is her choice, kept in her profile and sent at every later sign-in;
+ * otherwise the language this browser negotiated is only her e-mails' language until she chooses, and is
+ * never sent back as a choice, so the next browser's Accept-Language decides there.
+ */
+export function signInLanguage(input: {
+  chosen: string | null | undefined;
+  negotiated: string;
+}): { locale: Locale } | { browserLocale: Locale } | null {
+  if (isSupportedLocale(input.chosen)) return { locale: input.chosen };
+  return isSupportedLocale(input.negotiated) ? { browserLocale: input.negotiated } : null;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { localeDirection, parseSupportedLocales, SUPPORTED_LOCALES, textLanguage } from "./locales";
-import { negotiateLocale } from "./locale-negotiation";
+import { negotiateLocale, signInLanguage } from "./locale-negotiation";
 
 describe("spec 9: locales", () => {
   it("has 36 locales including every one the spec lists, en-US among them", () => {
@@ -64,6 +64,20 @@ describe("spec 9: locales", () => {
   it("keeps to the tenant's supported list", () => {
     expect(negotiateLocale({ chosen: ["ja"], acceptLanguage: "ja", supported: ["de", "fr"] })).toBe("de");
     expect(negotiateLocale({ acceptLanguage: "fr", supported: ["de", "fr"] })).toBe("fr");
+  });
+});
+
+describe("what a sign-in records of the learner's language (spec 9: choice, then browser)", () => {
+  it.each([
+    // A language chosen on this browser is her choice, sent at every later sign-in.
+    ["ar", "ar", { locale: "ar" }],
+    // None chosen: the browser's language is only her e-mails' until she chooses.
+    [null, "ar", { browserLocale: "ar" }],
+    [undefined, "en-US", { browserLocale: "en-US" }],
+    ["xx", "de", { browserLocale: "de" }],
+    [null, "xx", null],
+  ])("cookie %s, negotiated %s → %o", (chosen, negotiated, expected) => {
+    expect(signInLanguage({ chosen, negotiated })).toEqual(expected);
   });
 });
 

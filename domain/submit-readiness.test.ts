@@ -81,4 +81,17 @@ describe("what the submit confirmation names (issue 26; spec 2.6, 4.5)", () => {
   it("everything handed in: nothing to name", () => {
     expect(unfinishedActivities([node("1", { wf: AW.finished })]).activities).toEqual([]);
   });
+
+  it("given the time, leaves out what its dates closed (before she joined, too): she can no longer do it", () => {
+    const closed = { ...node("2"), constraint: { accessibleUntil: "2026-01-10T00:00:00Z" } };
+    const notYet = { ...node("3"), constraint: { startUntil: "2026-01-10T00:00:00Z" } };
+    const open = { ...node("4"), constraint: { accessibleUntil: "2026-03-01T00:00:00Z" } };
+    const now = new Date("2026-02-01T00:00:00Z");
+    expect(unfinishedActivities([node("1"), closed, notYet, open], now).activities.map((a) => a.pathId)).toEqual([
+      "1",
+      "4",
+    ]);
+    // Without the time, as before: every activity not handed in.
+    expect(unfinishedActivities([node("1"), closed]).activities).toHaveLength(2);
+  });
 });

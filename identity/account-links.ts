@@ -46,8 +46,18 @@ async function accountOf(db: Db, email: string) {
 }
 
 /** Where the app starts a sign-in that carries a link's token to the provider (`/oidc/login?confirm=…`). */
-const linkTo = (appUrl: string, param: "confirm" | "reset", token: string) =>
-  `${appUrl}/oidc/login?${param}=${encodeURIComponent(token)}`;
+const linkTo = (appUrl: string, param: "confirm" | "reset", token: string, target?: string | null) =>
+  `${appUrl}/oidc/login?${param}=${encodeURIComponent(token)}${target ? `&redirectUrl=${encodeURIComponent(target)}` : ""}`;
+
+/**
+ * The app page a sign-up continues to after its e-mailed link (the app's `signup_target`: "Sign up and add
+ * to my courses" names the course), kept only when it is a path of the app's own: the link may be opened in
+ * another browser, where nothing else remembers it. The app checks it again (`safeTarget`).
+ */
+export function signUpTarget(value: unknown): string | null {
+  if (typeof value !== "string" || value.length > 1024) return null;
+  return /^\/learn(?:[/?#]|$)/.test(value) && !/[\\\s]|\/\//.test(value) ? value : null;
+}
 
 /**
  * A checked, rate-limited sign-up (names and address; no password): the e-mail says what the address's
@@ -56,7 +66,7 @@ const linkTo = (appUrl: string, param: "confirm" | "reset", token: string) =>
 export async function requestSignUp(
   db: Db,
   input: { firstName: string; lastName: string; email: string },
-  opts: { locale: string; appUrl: string; now?: Date },
+  opts: { locale: string; appUrl: string; now?: Date; target?: string | null },
 ): Promise<void> {
   const now = opts.now ?? new Date();
   const existing = await accountOf(db, input.email);
@@ -107,7 +117,9 @@ export async function requestSignUp(
         subject: t("signUp.subject"),
         greeting: t("greetingPlain"),
         paragraphs: [t("signUp.text")],
-        actions: [{ label: t("signUp.action"), href: linkTo(opts.appUrl, "confirm", token) }],
+        actions: [
+          { label: t("signUp.action"), href: linkTo(opts.appUrl, "confirm", token, signUpTarget(opts.target)) },
+        ],
         closing: [t("signUp.expires", { hours: String(SIGNUP_LINK_HOURS) }), t("signUp.ignore")],
       }),
     );

@@ -1,5 +1,6 @@
 import { LOCALE_NAMES, type Locale } from "../domain/locales";
 import type { IdpT } from "./i18n";
+import { PASSWORD_MIN } from "./register";
 
 export function escapeHtml(value: string): string {
   return value.replace(
@@ -110,6 +111,8 @@ export function signUpPage(
     action: string;
     loginHref: string;
     values: SignUpValues;
+    /** The password as she typed it, when the form comes back refused. */
+    password?: string;
     /** The page's own address, for its language menu. */
     languageAction?: string;
     errors: Partial<Record<keyof SignUpValues | "password" | "form", string>>;
@@ -124,10 +127,11 @@ export function signUpPage(
   ) => {
     const error = input.errors[name];
     const describedBy = [hint ? `${name}-hint` : "", error ? `${name}-error` : ""].filter(Boolean).join(" ");
-    const value = name === "password" ? "" : escapeHtml(input.values[name]);
+    // The password comes back too (the page is no-store): refused for another field, she need not type it again.
+    const value = escapeHtml(name === "password" ? (input.password ?? "") : input.values[name]);
     return `<label for="${name}">${escapeHtml(label)}</label>
 ${hint ? `<p class="hint" id="${name}-hint">${escapeHtml(hint)}</p>` : ""}
-<input id="${name}" name="${name}" type="${type}" autocomplete="${autocomplete}" required maxlength="${name === "password" ? 1024 : name === "email" ? 254 : 100}" value="${value}"${describedBy ? ` aria-describedby="${describedBy}"` : ""}${error ? ' aria-invalid="true"' : ""}>
+<input id="${name}" name="${name}" type="${type}" autocomplete="${autocomplete}" required${name === "password" ? ` minlength="${PASSWORD_MIN}"` : ""} maxlength="${name === "password" ? 1024 : name === "email" ? 254 : 100}" value="${value}"${describedBy ? ` aria-describedby="${describedBy}"` : ""}${error ? ' aria-invalid="true"' : ""}>
 ${error ? `<p class="error" id="${name}-error">${escapeHtml(error)}</p>` : ""}`;
   };
   const formError = input.errors.form ? `<p class="error" role="alert">${escapeHtml(input.errors.form)}</p>` : "";

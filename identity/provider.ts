@@ -30,6 +30,7 @@ import {
   linkTarget,
   requestPasswordReset,
   requestSignUp,
+  signUpTarget,
   resetPassword,
   RESET_LINK_MINUTES,
   SIGNUP_LINK_HOURS,
@@ -341,7 +342,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     // `impersonation=<ticket>`: an operator's one-time impersonation link (`npm run sessions -- impersonate`).
     // Issue 26: `confirm=<token>` / `reset=<token>`: an e-mailed sign-up or password-reset link;
     // `forgot=1` opens "Forgot password?".
-    extraParams: ["signup", "impersonation", "confirm", "reset", "forgot"],
+    extraParams: ["signup", "signup_target", "impersonation", "confirm", "reset", "forgot"],
     scopes: ["openid", "profile", "email", "offline_access"],
     claims: {
       openid: ["sub"],
@@ -548,6 +549,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     values: SignUpValues,
     errors: Parameters<typeof signUpPage>[2]["errors"],
     status = 200,
+    password = "",
   ) {
     const nonce = randomBytes(16).toString("base64");
     send(
@@ -557,6 +559,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
         action: `${IDP_MOUNT}/interaction/${uid}/signup`,
         loginHref: `${IDP_MOUNT}/interaction/${uid}?login=1`,
         values,
+        password,
         errors,
         languageAction: `${IDP_MOUNT}/interaction/${uid}/signup`,
       }),
@@ -564,7 +567,13 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     );
   }
 
-  async function signUp(req: IncomingMessage, res: ServerResponse, uid: string, t: IdpT): Promise<void> {
+  async function signUp(
+    req: IncomingMessage,
+    res: ServerResponse,
+    uid: string,
+    t: IdpT,
+    target: unknown,
+  ): Promise<void> {
     const empty = { firstName: "", lastName: "", email: "" };
     if (req.method !== "POST") return renderSignUp(res, uid, t, empty, {});
     const form = await readForm(req);
@@ -587,7 +596,11 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     }
     // Issue 26: nothing is made yet — a new address gets the link that makes the account and signs in,
     // a known one a message saying so; the answer here is the same for both (decision 036).
-    await requestSignUp(db, checked.values, { locale: t.locale, appUrl: options.mail.appUrl });
+    await requestSignUp(db, checked.values, {
+      locale: t.locale,
+      appUrl: options.mail.appUrl,
+      target: signUpTarget(target),
+    });
     sendMailSoon();
     const nonce = randomBytes(16).toString("base64");
     send(
@@ -822,7 +835,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
         { mergeWithLastSubmission: false },
       ));
     }
-    if (sub === "/signup") return signUp(req, res, uid, t);
+    if (sub === "/signup") return signUp(req, res, uid, t, details.params.signup_target);
     if (sub === "/forgot") return forgot(req, res, uid, t);
     // Issue 26: the e-mailed links arrive as the sign-in request's `confirm` / `reset` (from the app's /oidc/login).
     const linkToken = (name: "confirm" | "reset") =>
@@ -843,7 +856,8 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     }
     if (!isLogin) {
       const wantsSignUp = details.params.signup === "1" && !(req.url ?? "").includes("login=1");
-      if (wantsSignUp && (req.method === "GET" || req.method === "HEAD")) return signUp(req, res, uid, t);
+      if (wantsSignUp && (req.method === "GET" || req.method === "HEAD"))
+        return signUp(req, res, uid, t, details.params.signup_target);
       if (req.method !== "GET" && req.method !== "HEAD") {
         res.writeHead(405, { Allow: "GET" });
         return void res.end();

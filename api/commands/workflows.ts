@@ -11,7 +11,7 @@ import {
 } from "../../domain/vocabulary";
 import type { Principal } from "../context";
 import { scheduleReinforcement } from "./reinforcement";
-import type { Tx } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import {
   activities,
   activityParts,
@@ -275,18 +275,14 @@ export async function finishActivityWorkflows(
   return { objectiveWorkflowId: wf.id, progress };
 }
 
-/** Spec 7.3 / 4.5: submit; grading makes the record at once (or waits for a person to grade). */
-export async function submitObjectiveWorkflow(tx: Tx, user: Principal, objectiveWorkflowId: string, now: Date) {
-  const wf = await ownWorkflow(tx, user.id, objectiveWorkflowId, true);
-  if (wf.state !== ObjectiveWorkflowState.inProgress)
-    throw conflict("workflowNotInProgress", "The course is not in progress.");
-  // Issue 26: a sitting that is over locks the whole attempt — handing it in too — until the proctor or an
-  // administrator unlocks it (decisions 010 and 024 let the learner submit; the page now offers nothing).
-  await refuseWhenProctorLocked(tx, wf);
-  const [agg] = await tx.select().from(owa).where(eq(owa.id, wf.aggregateId));
-  const [objective] = await tx.select().from(objectives).where(eq(objectives.id, wf.objectiveId));
-  const leaves = await leafProgress(tx, wf.objectiveId, wf.id);
-  const [scale] = objective.gradingScaleId ? await loadScales(tx, [objective.gradingScaleId]) : [];
+/**
+ * What submitting the attempt now would record (spec 4.5): its activities' scores, an activity not done
+ * counting as no points and one awaiting a person as pending. The submission and its preview share it.
+ */
+export async function gradeAtSubmission(db: Db | Tx, wf: { id: string; objectiveId: string }) {
+  const [objective] = await db.select().from(objectives).where(eq(objectives.id, wf.objectiveId));
+  const leaves = await leafProgress(db, wf.objectiveId, wf.id);
+  const [scale] = objective?.gradingScaleId ? await loadScales(db, [objective.gradingScaleId]) : [];
   const result = gradeObjective({
     activities: leaves.map(({ part, activity, aw, rec }) => ({
       scoreWeight: part.scoreWeight,
@@ -304,6 +300,19 @@ export async function submitObjectiveWorkflow(tx: Tx, user: Principal, objective
         }
       : null,
   });
+  return { leaves, result };
+}
+
+/** Spec 7.3 / 4.5: submit; grading makes the record at once (or waits for a person to grade). */
+export async function submitObjectiveWorkflow(tx: Tx, user: Principal, objectiveWorkflowId: string, now: Date) {
+  const wf = await ownWorkflow(tx, user.id, objectiveWorkflowId, true);
+  if (wf.state !== ObjectiveWorkflowState.inProgress)
+    throw conflict("workflowNotInProgress", "The course is not in progress.");
+  // Issue 26: a sitting that is over locks the whole attempt — handing it in too — until the proctor or an
+  // administrator unlocks it (decisions 010 and 024 let the learner submit; the page now offers nothing).
+  await refuseWhenProctorLocked(tx, wf);
+  const [agg] = await tx.select().from(owa).where(eq(owa.id, wf.aggregateId));
+  const { leaves, result } = await gradeAtSubmission(tx, wf);
   const progress = progressOf(leaves);
   const pending = result.pending > 0;
   const state = pending ? ObjectiveWorkflowState.inGrading : ObjectiveWorkflowState.finished;

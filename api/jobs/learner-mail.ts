@@ -10,7 +10,7 @@
  * transaction that queues the message in the outbox (decision 036): a node that loses a race inserts
  * nothing and sends nothing, and a failed run leaves no claim behind. The outbox sends what is queued.
  *
- * Every message is in the learner's language (`users.locale`), multipart text + HTML, with
+ * Every message is in the learner's language (`users.locale`, else `users.browser_locale`), multipart text + HTML, with
  * RFC 8058 `List-Unsubscribe` / `List-Unsubscribe-Post` headers and a visible unsubscribe link, both
  * signed for the learner and the kind.
  */
@@ -310,10 +310,12 @@ async function recipients(tx: Tx, userIds: string[]): Promise<Map<string, Recipi
       firstName: users.firstName,
       timezone: users.timezone,
       locale: users.locale,
+      browserLocale: users.browserLocale,
     })
     .from(users)
     .where(inArray(users.id, [...new Set(userIds)]));
-  return new Map(rows.map((r) => [r.id, { ...r, locale: r.locale ?? "en-US" }]));
+  // Her choice, else the language her browser asked for at her last sign-in.
+  return new Map(rows.map(({ browserLocale, ...r }) => [r.id, { ...r, locale: r.locale ?? browserLocale ?? "en-US" }]));
 }
 
 function when(date: Date, r: Recipient, locale: string): string {

@@ -8,13 +8,14 @@ import { XMLParser } from "fast-xml-parser";
 import { jwtVerify, SignJWT } from "jose";
 import { hmacsign } from "oauth-sign";
 import { customParameters, documentTarget } from "../../domain/lti";
-import { ActivityKind } from "../../domain/vocabulary";
+import { ActivityKind, ProctoringSessionState } from "../../domain/vocabulary";
 import type { ApiDeps, Principal } from "../context";
 import type { Db } from "../db/client";
 import { ApiError, message, notFound } from "../errors";
 import { activityRecords, ltiResults } from "../db/schema";
 import { activityWorkflowPart, ownWorkflow } from "../queries/workflows";
 import { learnerStanding, resourceLink, useOnce } from "../queries/lti";
+import { activityWorkflowSession } from "../queries/proctoring";
 import { and, eq } from "drizzle-orm";
 import { applyScore } from "./grades";
 import { appUrlOf, platformKeys } from "./platform";
@@ -94,6 +95,14 @@ export async function resourceForm(
     throw new ApiError(409, {
       "": [message("ltiToolNotRegistered", "This activity's tool is not registered for LTI 1.1 launches.")],
     });
+  // Spec 4.8: a proctored activity launches only inside its sitting (a session in progress).
+  if (link.activity.proctored) {
+    const sitting = await activityWorkflowSession(db, user.id, wf.id, ids[0]!);
+    if (sitting?.session?.state !== ProctoringSessionState.inProgress)
+      throw new ApiError(409, {
+        "": [message("proctoringRequired", "This activity is launched inside its proctored sitting only.")],
+      });
+  }
   const appUrl = appUrlOf(deps);
   const key = await platformKeys(deps);
   const params: Record<string, string> = {

@@ -8,7 +8,7 @@ import type { LtiAuthAnswer, LtiAuthRequest } from "../../domain/contract/lti";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { customParameters, launchClaims, LTI_SCOPE } from "../../domain/lti";
-import { ActivityKind, type DisplayMode } from "../../domain/vocabulary";
+import { ActivityKind, ProctoringSessionState, type DisplayMode } from "../../domain/vocabulary";
 import type { ApiDeps, Principal } from "../context";
 import { credentialKey } from "../credentials";
 import type { Db } from "../db/client";
@@ -17,6 +17,7 @@ import { publicJwk } from "../runtime";
 import { startActivityWorkflows } from "../commands/workflows";
 import { ownWorkflow } from "../queries/workflows";
 import { resourceLink, useOnce } from "../queries/lti";
+import { activityWorkflowSession } from "../queries/proctoring";
 import type { LtiRegistry, LtiTool } from "./registry";
 
 const MESSAGE_HINT_AUDIENCE = "urn:learner-app:lti-message-hint";
@@ -92,7 +93,17 @@ export async function createResourceLink(
   const tool = registry.byKey(String((link.activity.content as { tool?: unknown }).tool ?? ""));
   if (!tool || tool.version !== "1.3" || !tool.loginUrl)
     throw refuse(409, "", "ltiToolNotRegistered", "This activity's tool is not registered for LTI 1.3 launches.");
-  const started = await db.transaction((tx) => startActivityWorkflows(tx, user, wf.id, [partId], now));
+  const started = await db.transaction(async (tx) => {
+    const done = await startActivityWorkflows(tx, user, wf.id, [partId], now);
+    // Spec 4.8: a proctored activity launches only inside its sitting (a session in progress), never
+    // from the course page; the refusal undoes the start.
+    if (link.activity.proctored) {
+      const sitting = await activityWorkflowSession(tx, user.id, wf.id, done.activityWorkflows[0]!.id);
+      if (sitting?.session?.state !== ProctoringSessionState.inProgress)
+        throw refuse(409, "", "proctoringRequired", "This activity is launched inside its proctored sitting only.");
+    }
+    return done;
+  });
   const aw = started.activityWorkflows[0]!;
   const key = await platformKeys(deps);
   const urls = platformUrls(appUrlOf(deps));

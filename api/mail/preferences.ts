@@ -43,10 +43,13 @@ export function listUnsubscribeHeaders(url: string): Record<string, string> {
 
 export type StoredPreferences = MailPreferences & { locale: string | null };
 
-/** The learner's preferences (the defaults without a row) and their language (`users.locale`), in one statement. */
+/**
+ * The learner's preferences (the defaults without a row) and the language her e-mails are written in — her
+ * choice (`users.locale`), else her browser's at her last sign-in (`users.browser_locale`) — in one statement.
+ */
 export async function readPreferences(db: Db | Tx, userId: string): Promise<StoredPreferences> {
   const [row] = await db
-    .select({ locale: users.locale, prefs: mailPreferences })
+    .select({ locale: users.locale, browserLocale: users.browserLocale, prefs: mailPreferences })
     .from(users)
     .leftJoin(mailPreferences, eq(mailPreferences.userId, users.id))
     .where(eq(users.id, userId));
@@ -60,17 +63,22 @@ export async function readPreferences(db: Db | Tx, userId: string): Promise<Stor
           dailyDigest: prefs.dailyDigest,
         }
       : DEFAULT_MAIL_PREFERENCES),
-    locale: row?.locale ?? null,
+    locale: row?.locale ?? row?.browserLocale ?? null,
   };
 }
 
 /**
  * Saves what the patch names (the rest stays), creating the row with the defaults on first use; a
- * language goes to the learner's profile (`users.locale`), where sign-in keeps it too.
+ * chosen language goes to the learner's profile (`users.locale`, sent at sign-in), a browser's to
+ * `users.browser_locale` (her e-mails' language until she chooses).
  */
 export async function savePreferences(db: Db | Tx, userId: string, patch: SaveEmailPreferences, now: Date) {
-  const { locale, ...kinds } = patch;
-  if (locale) await db.update(users).set({ locale }).where(eq(users.id, userId));
+  const { locale, browserLocale, ...kinds } = patch;
+  if (locale || browserLocale)
+    await db
+      .update(users)
+      .set({ ...(locale ? { locale } : {}), ...(browserLocale ? { browserLocale } : {}) })
+      .where(eq(users.id, userId));
   if (Object.keys(kinds).length === 0) return;
   const values = { ...kinds, updatedAt: now };
   await db

@@ -4,6 +4,7 @@ import type { ActivityTree, TreeNode } from "../../domain/contract/lifecycle";
 import { ActivityWorkflowState, CONTENT_AVAILABLE_STATES, ObjectiveState } from "../../domain/vocabulary";
 import type { activities, activityParts, activityRecords, activityWorkflows } from "../db/schema";
 import { gradedByTool } from "../../domain/tool-grading";
+import { completionRule } from "../../domain/completion";
 import { iso } from "./common";
 
 /** A part of the course, its activity, and the attempt's activity workflow and record (if any). */
@@ -73,6 +74,11 @@ export function toActivityTree(rows: TreeRow[], revealScores: boolean): Omit<Act
           supportCollaborativeMode: activity.supportCollaborativeMode,
           supportPersonalMode: activity.supportPersonalMode,
           gradedByTool: gradedByTool(activity),
+          completionRule: completionRule({
+            ...activity,
+            graded: activity.maxScore !== null || activity.manualGrading,
+            collaborative: activity.supportCollaborativeMode,
+          }),
           activityWorkflowAggregate: {
             lastActivityWorkflow: aw
               ? {

@@ -27,7 +27,8 @@ import { ApiError, message, notFound } from "../errors";
 import { validJson, validParams, validQuery } from "../validate";
 import { operations } from "../openapi";
 import { limitWrites } from "../limit-writes";
-import { ActivityKind } from "../../domain/vocabulary";
+import { ActivityKind, ActivityWorkflowState, ObjectiveWorkflowState } from "../../domain/vocabulary";
+import { finishActivityWorkflows, startActivityWorkflows } from "../commands/workflows";
 
 const op = operations("discussions");
 
@@ -234,6 +235,20 @@ export function discussionRoutes() {
           .onConflictDoNothing()
           .returning();
         if (!created) throw new ApiError(409, { id: [message("commandIdReused", "This post id was already used.")] });
+        // A discussion completes when the learner posts in it (its completion rule, domain/completion.ts):
+        // started if she had not, then finished, in the post's own transaction.
+        if (part.workflow?.id && part.workflow.state === ObjectiveWorkflowState.inProgress) {
+          const started = await startActivityWorkflows(tx, user, part.workflow.id, [part.id], now);
+          const open = started.activityWorkflows.filter((aw) => aw.state === ActivityWorkflowState.inProgress);
+          if (open.length > 0)
+            await finishActivityWorkflows(
+              tx,
+              user,
+              part.workflow.id,
+              open.map((aw) => aw.id),
+              now,
+            );
+        }
         const [author] = await tx
           .select({ firstName: users.firstName, lastName: users.lastName })
           .from(users)

@@ -18,7 +18,9 @@ import {
 import {
   objectiveRecordSchema,
   objectiveWorkflowDetailSchema,
+  submitPreviewSchema,
   type ObjectiveWorkflowDetail,
+  type SubmitPreview,
 } from "../../domain/contract/courses";
 import { listOf } from "../../domain/contract/common";
 import type { ApiEnv } from "../context";
@@ -29,10 +31,15 @@ import {
   finishObjectiveWorkflow,
   startActivityWorkflows,
   startObjectiveWorkflow,
+  gradeAtSubmission,
   submitObjectiveWorkflow,
 } from "../commands/workflows";
 import { ApiError, message, notFound } from "../errors";
 import { stableUuid } from "../ids";
+import { eq } from "drizzle-orm";
+import { objectiveWorkflowAggregates as owa } from "../db/schema";
+import { gradeVisibility } from "../../domain/lifecycle";
+import { ObjectiveWorkflowState, type GradeRevealPolicy } from "../../domain/vocabulary";
 import { toWorkflow } from "../mappers/courses";
 import {
   toActivityContent,
@@ -209,6 +216,45 @@ export function lifecycleRoutes() {
       const { id } = c.req.valid("param");
       const wf = await ownWorkflow(c.var.db, c.var.user.id, id);
       return c.json({ ...toWorkflow(wf)!, objectiveId: wf.objectiveId } satisfies ObjectiveWorkflowDetail);
+    },
+  );
+
+  r.get(
+    "/objective-workflows/:id/submit-preview",
+    op({
+      summary:
+        "Spec 4.5: what submitting this attempt now would record (score, grade, pass; an activity not done counts as no points), hidden as the reveal policy hides results",
+      response: submitPreviewSchema,
+      notShown: true,
+    }),
+    validParams(idParams),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const db = c.var.db;
+      const wf = await ownWorkflow(db, c.var.user.id, id);
+      const [[agg], { result }] = await Promise.all([
+        db
+          .select({ gradeRevealPolicy: owa.gradeRevealPolicy, gradeRevealDate: owa.gradeRevealDate })
+          .from(owa)
+          .where(eq(owa.id, wf.aggregateId)),
+        gradeAtSubmission(db, wf),
+      ]);
+      const visible =
+        !!agg &&
+        gradeVisibility(
+          {
+            gradeRevealPolicy: agg.gradeRevealPolicy as GradeRevealPolicy,
+            gradeRevealDate: agg.gradeRevealDate?.toISOString() ?? null,
+          },
+          { state: ObjectiveWorkflowState.submitted },
+          c.var.now,
+        ).visible;
+      return c.json({
+        normalizedScore: visible ? result.normalizedScore : null,
+        gradeName: visible ? result.gradeName : null,
+        passed: visible && result.pending === 0 ? result.passed : null,
+        pending: result.pending,
+      } satisfies SubmitPreview);
     },
   );
 

@@ -189,6 +189,38 @@ function Breadcrumbs() {
   );
 }
 
+const MENUS = "details.hamburger[open], details.dropdown[open]";
+
+/**
+ * The phone menu and the dropdowns (WAI-ARIA APG disclosure menus): Escape closes the open one and
+ * returns focus to its toggle; a menu closes when focus moves outside it (Tab past its last link).
+ */
+function useMenusCloseByKeyboard() {
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.isComposing) return;
+      const open = [...document.querySelectorAll<HTMLDetailsElement>(MENUS)];
+      if (open.length === 0) return;
+      const active = document.activeElement;
+      const current = open.find((d) => active && d.contains(active)) ?? open[open.length - 1]!;
+      for (const d of open) d.removeAttribute("open");
+      current.querySelector("summary")?.focus();
+    };
+    const onFocusIn = (event: FocusEvent) => {
+      const target = event.target;
+      if (!(target instanceof Node)) return;
+      for (const d of document.querySelectorAll<HTMLDetailsElement>(MENUS))
+        if (!d.contains(target)) d.removeAttribute("open");
+    };
+    document.addEventListener("keydown", onKeyDown);
+    document.addEventListener("focusin", onFocusIn);
+    return () => {
+      document.removeEventListener("keydown", onKeyDown);
+      document.removeEventListener("focusin", onFocusIn);
+    };
+  }, []);
+}
+
 /** Spec 1/2.2: header, hamburger menu, sidebar, user and language menus. Works without JavaScript. */
 export function Shell({ root, children }: { root: ShellRoot; children: React.ReactNode }) {
   const { t } = useTranslation();
@@ -204,6 +236,7 @@ export function Shell({ root, children }: { root: ShellRoot; children: React.Rea
     mobileMenu.current?.removeAttribute("open");
     document.querySelectorAll<HTMLDetailsElement>("details.dropdown[open]").forEach((d) => d.removeAttribute("open"));
   }, [location.pathname]);
+  useMenusCloseByKeyboard();
   return (
     <div className="shell">
       <a className="skip-link" href="#main">

@@ -15,8 +15,10 @@ interface Chat {
 
 export interface TutorWidgetProps {
   objectiveId: string;
-  /** Spec 3 widgetSettings, or the learner's own last choice on this course. */
+  /** The learner's own last choice on this course: expanded. */
   expanded: boolean;
+  /** Spec 3 widgetSettings expand it (no choice of hers): opened by the script on a wide screen only. */
+  expandOnWide?: boolean;
   /** The conversation, when the page came with the widget expanded. */
   chat: Chat | null;
   /** The question id of the form shown before the conversation has loaded (without JavaScript). */
@@ -42,7 +44,16 @@ function remember(objectiveId: string, expanded: boolean) {
  * from the tutor page's loader when the widget is first opened, answers stream in place, focus moves into
  * the widget when it opens and Escape closes it, back to its toggle; the learner's choice is remembered.
  */
-export default function TutorWidget({ objectiveId, expanded, chat: initialChat, commandId }: TutorWidgetProps) {
+/** A screen wide enough for the course's "expanded" (a phone or a narrow window: the widget starts collapsed). */
+const WIDE = "(min-width: 64em)";
+
+export default function TutorWidget({
+  objectiveId,
+  expanded,
+  expandOnWide = false,
+  chat: initialChat,
+  commandId,
+}: TutorWidgetProps) {
   const { t } = useTranslation();
   const hydrated = useHydrated();
   const [open, setOpen] = useState(expanded);
@@ -59,6 +70,7 @@ export default function TutorWidget({ objectiveId, expanded, chat: initialChat, 
   // A learner who opened the disclosure before the scripts ran: the state follows the element.
   useEffect(() => {
     if (details.current && details.current.open !== open) setOpen(details.current.open);
+    else if (expandOnWide && !open && window.matchMedia(WIDE).matches) setOpen(true);
     // Once, on mount.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);

@@ -114,7 +114,7 @@ function Section({
       {all ? (
         <p className="dash-section__all">
           <a href={all.href} data-discover="true">
-            {all.label} data-discover="true"
+            {all.label}
             {total > shown ? ` (${total})` : ""}
           </a>
         </p>
@@ -136,7 +136,7 @@ function CourseList({
       {courses.map((c) => (
         <li key={c.id} className="dash-course">
           <a href={c.href} className="dash-course__link" data-discover="true">
-            {c.name} data-discover="true"
+            {c.name}
           </a>
           <span className="dash-course__meta">
             <span className="dash-course__code">{c.code}</span>
@@ -216,7 +216,7 @@ export default function DashboardPage() {
             {d.continueLearning.data.map((c) => (
               <li key={c.id} className="dash-course">
                 <a href={c.href} className="dash-course__link" data-discover="true">
-                  {c.name} data-discover="true"
+                  {c.name}
                 </a>
                 <progress
                   className="progress"

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { data, useLoaderData, useRouteLoaderData } from "react-router";
+import { data, useLoaderData } from "react-router";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.certificate.$number";
 import { getInstance, getLocale } from "~/services/i18n.server";
@@ -12,7 +12,7 @@ import {
   requireCertificateNumber,
   type PublicView,
 } from "~/services/certificates.server";
-import { AddToLinkedIn, CertificateDownloads, CertificateStatusBadge } from "~/components/certificate-parts";
+import { CertificateDownloads, CertificateStatusBadge } from "~/components/certificate-parts";
 
 /** Shown without the menu (spec 2.1 'Public certificate, no menu'); the root renders a bare page. */
 export const handle = {
@@ -89,7 +89,6 @@ export function headers({ loaderHeaders }: Route.HeadersArgs) {
 
 export default function PublicCertificate() {
   const { view } = useLoaderData<typeof loader>();
-  const portalName = useRouteLoaderData<{ portalName: string }>("root")?.portalName ?? "";
   const { t } = useTranslation();
   return (
     <article className="certificate certificate--public" aria-labelledby="certificate-title">
@@ -142,17 +141,6 @@ export default function PublicCertificate() {
         </div>
       </dl>
       <CertificateDownloads downloads={view.downloads} credentialLabel="certificate.verify" />
-      <AddToLinkedIn
-        status={view.status}
-        certification={{
-          name: view.templateName,
-          organization: portalName,
-          issued: view.issuedAt,
-          expires: view.expiresAt,
-          url: view.shareUrl,
-          number: view.number,
-        }}
-      />
     </article>
   );
 }

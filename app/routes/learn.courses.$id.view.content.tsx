@@ -1,5 +1,5 @@
-import { Link, redirect, useActionData, useLoaderData } from "react-router";
-import { Suspense, useRef } from "react";
+import { Link, redirect, useActionData, useLoaderData, useLocation } from "react-router";
+import { Suspense, useEffect, useRef } from "react";
 import { data } from "react-router";
 import { useTranslation } from "~/common/i18n";
 import { listCrumb } from "~/components/list-crumb";
@@ -15,9 +15,11 @@ import { getLocale } from "~/services/i18n.server";
 import { requireCourseId } from "~/services/catalog.server";
 import { loadCourse, submitCourse } from "~/services/course.server";
 import {
+  completeOnView,
   loadContentView,
   offlineCopyParts,
   recordLearnerIsHere,
+  viewToComplete,
   workflowOfCourse,
 } from "~/services/content-view.server";
 import { commandErrorToast } from "~/services/command-errors.server";
@@ -26,7 +28,7 @@ import { discussionPage, postToDiscussion } from "~/services/discussion.server";
 import { saveTeamWork } from "~/services/group-work.server";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
 import { LmsError } from "~/services/lms.server";
-import { isOfflineCopyRequest, isOfflineReplay } from "~/services/offline.server";
+import { isOfflineCopyRequest, isOfflineReplay, isPrefetch } from "~/services/offline.server";
 import { redirectWithToast, setToast } from "~/services/toast.server";
 import { discussionPostSchema } from "~/common/forms/discussion";
 import { INTENT } from "~/common/forms/intents";
@@ -45,7 +47,7 @@ import {
 } from "~/common/forms/content";
 import { ActivitySection, type ContentActionResult } from "~/components/content/activity-section";
 import { lazyWidget } from "~/components/lazy-widget";
-import { SubmitCourse, SubmitDialog } from "~/components/content/submit-course";
+import { wouldFail, SubmitCourse, SubmitDialog } from "~/components/content/submit-course";
 import { TableOfContents } from "~/components/content/table-of-contents";
 
 /** Only with JavaScript and where the course allows it: its own chunk, not first-load JavaScript. */
@@ -71,19 +73,26 @@ export async function loader({ params, request, url, context }: Route.LoaderArgs
   const s = state(context);
   const shell = await s.requireLearner();
   const lms = await s.lms();
-  const { view, openedActivity } = await loadContentView({
-    lms,
-    config: s.config,
-    courseId: requireCourseId(params.id),
-    workflowId: params.workflowId ?? null,
-    axis: params.axis ?? null,
-    url,
-    locale: getLocale(context),
-    timezone: shell.user.timezone,
-  });
-  // Issue 31: a page kept for offline reading is not the learner opening it (their place stays where it was).
+  const load = () =>
+    loadContentView({
+      lms,
+      config: s.config,
+      courseId: requireCourseId(params.id),
+      workflowId: params.workflowId ?? null,
+      axis: params.axis ?? null,
+      url,
+      locale: getLocale(context),
+      timezone: shell.user.timezone,
+    });
+  let { view, openedActivity } = await load();
+  // Issue 31: a page kept for offline reading is not the learner opening it (their place stays where it was),
+  // nor is a prefetch (a pointer resting on a link), nor the submit confirmation shown over it.
   const keeping = isOfflineCopyRequest(request);
-  if (openedActivity && !keeping) await recordLearnerIsHere(lms, openedActivity);
+  const opening = !keeping && !isPrefetch(request) && !url.searchParams.has("confirm");
+  // The activity shown completes when it is opened (a text, a PDF): done now, and the page shows it so.
+  const toComplete = opening ? viewToComplete(view) : null;
+  if (toComplete && (await completeOnView(lms, toComplete))) ({ view, openedActivity } = await load());
+  if (openedActivity && opening) await recordLearnerIsHere(lms, openedActivity);
   return {
     ...view,
     list: await listCameFrom(request, s.config),
@@ -145,6 +154,11 @@ export async function action({ params, request, url, context }: Route.ActionArgs
       const submission = parseSubmission(form, submitSchema);
       if (submission.status !== "success") badRequest();
       await ofThisCourse(submission.value.workflowId);
+      // Spec 4.5: submitting now would fail the course and she has not said yes to that: asked again.
+      if (!submission.value.acceptFail) {
+        const preview = await lms.get(endpoints.submitPreview(submission.value.workflowId)).catch(() => null);
+        if (wouldFail(preview)) return redirect(`${contentPage}?confirm=submit`, 303);
+      }
       return submitCourse(lms, s.config, id, submission.value.workflowId, courseEvents(request, context, id));
     }
     case INTENT.startActivity: {
@@ -221,6 +235,19 @@ export async function action({ params, request, url, context }: Route.ActionArgs
   }
 }
 
+/**
+ * After a client navigation to `#<prefix>…` (an activity chosen in the table of contents), focus moves to
+ * that element (a heading with tabIndex −1), as a document navigation to a fragment starts focus there.
+ */
+function useFocusOnFragment(prefix: string) {
+  const location = useLocation();
+  useEffect(() => {
+    if (!location.hash.startsWith(`#${prefix}`)) return;
+    const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    target?.focus({ preventScroll: false });
+  }, [location.key, location.hash, prefix]);
+}
+
 export default function CourseContent() {
   const d = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>() as ContentActionResult | undefined;
@@ -235,7 +262,11 @@ export default function CourseContent() {
   const index = listed.findIndex((i) => i.node.activityPathId === d.selectedPath);
   const prev = index > 0 ? listed[index - 1] : null;
   const next = index >= 0 && index < listed.length - 1 ? listed[index + 1] : null;
-  const linkTo = (i: ContentItem) => `?activityPathId=${i.node.activityPathId}${d.reviewQuery}`;
+  // The activity's heading as fragment: after a choice in the table of contents (or the pager) focus
+  // starts at what was chosen, not 20-odd Tabs before it; with JavaScript `useFocusOnFragment` moves it there.
+  const linkTo = (i: ContentItem) =>
+    `?activityPathId=${i.node.activityPathId}${d.reviewQuery}#activity-${i.node.activityPathId}`;
+  useFocusOnFragment("activity-");
   if (d.framed)
     return (
       <div className="content-view content-view--framed">
@@ -289,7 +320,12 @@ export default function CourseContent() {
             </p>
           ) : null}
           {d.confirmSubmit && !d.proctorLock ? (
-            <SubmitDialog workflowId={d.workflow.id} unfinished={d.unfinished} titleId="confirm-page-title" />
+            <SubmitDialog
+              workflowId={d.workflow.id}
+              unfinished={d.unfinished}
+              preview={d.submitPreview}
+              titleId="confirm-page-title"
+            />
           ) : null}
           {d.longRead ? (
             <>
@@ -369,6 +405,7 @@ export default function CourseContent() {
             <SubmitCourse
               workflowId={d.workflow.id}
               unfinished={d.unfinished}
+              preview={d.submitPreview}
               lockedBy={d.proctorLock ? "proctor-lock" : null}
             />
           ) : null}

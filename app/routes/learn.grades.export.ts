@@ -3,8 +3,8 @@ import { GRADES_TAKE_MAX, type GradeCourse } from "#domain/contract/grades";
 import { gradeApiSort, validateGradesQuery } from "#domain/grades";
 import { endpoints, type Endpoint } from "#domain/contract/endpoints";
 import { state } from "~/services/request.server";
-import { getInstance, getLocale } from "~/services/i18n.server";
-import { dateFormatter } from "~/services/format.server";
+import { getInstance } from "~/services/i18n.server";
+import { zoneOrUtc } from "#domain/calendar";
 import { aggregatesFilter, knownFilterValues, listQuery } from "~/services/courses.server";
 import { gradesCsv } from "~/services/grades.server";
 
@@ -44,9 +44,8 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     courses.push(...page.data);
     if (page.data.length < GRADES_TAKE_MAX || courses.length >= page.totalCount) break;
   }
-  const locale = getLocale(context);
   const i18n = getInstance(context);
-  const csv = gradesCsv(courses, (key) => i18n.t(key), dateFormatter(locale, shell.user.timezone));
+  const csv = gradesCsv(courses, (key) => i18n.t(key), zoneOrUtc(shell.user.timezone));
   const day = new Date().toISOString().slice(0, 10);
   return new Response(csv, {
     headers: {

@@ -3,7 +3,8 @@ import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.login-callback";
 import { finishLogin } from "~/services/auth.server";
 import { appConfig, sessionStore } from "~/services/config.server";
-import { getLocale } from "~/services/i18n.server";
+import { chosenLocale, getLocale } from "~/services/i18n.server";
+import { signInLanguage } from "#domain/locale-negotiation";
 import { lmsWithToken, noteMailLanguage } from "~/services/user.server";
 
 export const handle = { title: (_: unknown, t: (k: string) => string) => t("errors.401.title") };
@@ -14,9 +15,11 @@ export const handle = { title: (_: unknown, t: (k: string) => string) => t("erro
  * refused code) is the 401 page of spec 2.10 with a way to sign in again.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
+  const chosen = await chosenLocale(request);
   const result = await finishLogin(request, appConfig(context), sessionStore(context), (accessToken) =>
-    // Issue 31: the e-mails are written in the language the learner signs in with (in the background).
-    noteMailLanguage(lmsWithToken(context, accessToken), getLocale(context)),
+    // Issue 31: a choice made on this browser is kept in her profile; otherwise the language she signs in
+    // with is her e-mails' only, never her profile's (spec 9: the next browser's own language decides).
+    noteMailLanguage(lmsWithToken(context, accessToken), signInLanguage({ chosen, negotiated: getLocale(context) })),
   );
   if (result instanceof Response) return result;
   return data({ reason: result.reason, retry: result.retry }, { status: 401, headers: result.headers });

@@ -158,7 +158,11 @@ export async function startLogin(request: Request, config: AppConfig): Promise<R
   const lng = await chosenLocale(request);
   if (isSupportedLocale(lng)) params.ui_locales = lng;
   // The sign-up offer asks the embedded provider for its registration form (ignored by others).
-  if (url.searchParams.get("provider") === "signup") params.signup = "1";
+  // Its e-mailed link carries where the learner was going (another browser may open it).
+  if (url.searchParams.get("provider") === "signup") {
+    params.signup = "1";
+    params.signup_target = target;
+  }
   // Issue 26: "Forgot password?" from an e-mail, and the e-mailed sign-up and reset links of the
   // embedded provider — a new sign-in, whoever is signed in here now.
   if (url.searchParams.get("provider") === "forgot") params.forgot = "1";
@@ -282,7 +286,9 @@ export async function finishLogin(
     }
   }
   headers.append("Set-Cookie", cookie);
-  if (entry.own)
+  // A sign-up finished by its e-mailed link (opened from a mail site, cross-site) continues where she
+  // was going as her own step: the link's token is hers alone, and she confirmed on the provider's page.
+  if (entry.own || claims.registered === true)
     headers.append("Set-Cookie", await continueCookie(config).serialize(seal({ target, at: Date.now() }, config)));
   return redirect(safeTarget(target, config), { headers });
 }

@@ -14,6 +14,7 @@ import {
 import { ActivityKind, ActivityWorkflowState, ObjectiveState, ObjectiveWorkflowState } from "#domain/vocabulary";
 import { isUuid } from "#domain/contract/common";
 import { unfinishedActivities } from "#domain/submit-readiness";
+import { CompletionRule } from "#domain/completion";
 import { activityBody } from "./content.server";
 import { loadCourse } from "./course.server";
 import { loadDiscussion } from "./discussion.server";
@@ -179,7 +180,9 @@ export async function loadContentView(input: ContentViewInput): Promise<{
   // Decision 026: a collaborative activity shows the learner's group, its shared answer and members.
   const showTeam =
     !longRead && selected?.childActivity.supportCollaborativeMode && selectedItem && !selectedItem.locked;
-  const [bodies, discussion, team] = await Promise.all([
+  // Spec 2.1 (issue 26): framed by the proctored sitting — the selected activity alone.
+  const framed = url.searchParams.has("inProctoringIframe");
+  const [bodies, discussion, team, submitPreview] = await Promise.all([
     Promise.all(
       shown.map(
         async (i) =>
@@ -191,9 +194,13 @@ export async function loadContentView(input: ContentViewInput): Promise<{
               childCount: childCount(i.node),
               workflowId: workflow.id,
               // Issue 26: a locked attempt launches no tool (the API would refuse the launch too).
+              // Spec 4.8: a proctored activity launches inside its sitting only (the proctor's frame).
               launch:
-                readOnly || proctorLock ? null : { workflowId: workflow.id, displayMode: agg.objective.displayMode },
+                readOnly || proctorLock || (i.node.childActivity.proctored && !framed)
+                  ? null
+                  : { workflowId: workflow.id, displayMode: agg.objective.displayMode, autoLaunch: !longRead },
               contentOrigin: input.config.contentOrigin,
+              writable: !readOnly && !proctorLock,
             }),
           ] as const,
       ),
@@ -202,6 +209,8 @@ export async function loadContentView(input: ContentViewInput): Promise<{
     showTeam && selected
       ? loadTeam(lms, { node: selected, workflowId: workflow.id, aggregateId: agg.id, url, fmt })
       : null,
+    // Spec 4.5: the confirmation says when submitting now would fail the course (an API without it: nothing).
+    readOnly || proctorLock ? null : lms.get(endpoints.submitPreview(workflow.id)).catch(() => null),
   ]);
   // `pdfPage=N` (a tutor citation of a PDF's page) opens the selected PDF at that page, over the resume page.
   const pdfPage = pdfPageParam(url.searchParams.get("pdfPage"));
@@ -238,12 +247,63 @@ export async function loadContentView(input: ContentViewInput): Promise<{
       proctorLock,
       confirmSubmit: url.searchParams.get("confirm") === "submit" && !readOnly,
       // Spec 2.1 (issue 26): framed by the proctored sitting — the selected activity alone.
-      framed: url.searchParams.has("inProctoringIframe"),
-      unfinished: unfinishedActivities(nodes),
+      framed,
+      unfinished: unfinishedActivities(nodes, now),
+      submitPreview,
       refreshAt: refresh ? refresh.toISOString() : null,
       reviewQuery: review ? "&viewType=REVIEW" : "",
     },
   };
+}
+
+/**
+ * The activity the learner opened, when opening it completes it (its completion rule is "view": a text,
+ * a PDF, images) and it is not done yet: what `completeOnView` finishes. Null in review, under a proctor
+ * lock, for a locked or draft activity, and on a page listing several activities (long read).
+ */
+export function viewToComplete(
+  view: ContentView,
+): { workflowId: string; activityPathId: string; activityWorkflowId: string | null } | null {
+  if (view.readOnly || view.proctorLock || view.longRead || !view.selectedPath) return null;
+  const item = view.items.find((i) => i.node.activityPathId === view.selectedPath);
+  if (!item || item.locked) return null;
+  const a = item.node.childActivity;
+  if (a.completionRule !== CompletionRule.view || a.state !== ObjectiveState.ready || a.supportCollaborativeMode)
+    return null;
+  const aw = a.activityWorkflowAggregate.lastActivityWorkflow;
+  if (aw && aw.state !== ActivityWorkflowState.inProgress) return null;
+  return { workflowId: view.workflow.id, activityPathId: item.node.activityPathId, activityWorkflowId: aw?.id ?? null };
+}
+
+/**
+ * Opening an activity whose rule is "view" completes it (started when needed, then finished; both
+ * idempotent). Like `recordLearnerIsHere`, a write of the viewer's GET — made only when the learner opens
+ * the page, never for a prefetch or an offline copy (the caller checks) — and a refusal (a lock the page
+ * did not know of) leaves the page as it is. True when it finished the activity.
+ */
+export async function completeOnView(
+  lms: LmsClient,
+  target: NonNullable<ReturnType<typeof viewToComplete>>,
+): Promise<boolean> {
+  try {
+    let id = target.activityWorkflowId;
+    if (!id) {
+      const started = await lms.command(endpoints.startActivityWorkflows, {
+        objectiveWorkflowId: target.workflowId,
+        activityPartIds: [target.activityPathId],
+      });
+      id = started.activityWorkflows.find((aw) => aw.activityPartId === target.activityPathId)?.id ?? null;
+      if (!id) return false;
+    }
+    await lms.command(endpoints.finishActivityWorkflows, {
+      objectiveWorkflowId: target.workflowId,
+      activityWorkflowIds: [id],
+    });
+    return true;
+  } catch (err) {
+    if (err instanceof LmsError) return false;
+    throw err;
+  }
 }
 
 /**

@@ -32,9 +32,11 @@ export async function activityBody(
     childCount: number;
     workflowId?: string;
     /** Where an LTI activity launches from (an attempt in progress); null when reviewing. */
-    launch?: { workflowId: string; displayMode: DisplayMode } | null;
+    launch?: { workflowId: string; displayMode: DisplayMode; autoLaunch: boolean } | null;
     /** Where SCORM packages run (CONTENT_URL's origin, decision 040). */
     contentOrigin?: string;
+    /** The attempt takes writes (not a review, no proctor lock): a PDF's page is kept for resume. */
+    writable?: boolean;
   },
 ): Promise<ActivityBody> {
   const a = node.childActivity;
@@ -59,7 +61,8 @@ export async function activityBody(
         fileName,
         size,
         page: aw?.resume?.page ?? null,
-        resumeTarget: aw && aw.state === ActivityWorkflowState.inProgress ? aw.id : null,
+        // Kept while the attempt takes writes, also once the PDF is done (opening it completes it).
+        resumeTarget: aw && (aw.state === ActivityWorkflowState.inProgress || ctx.writable) ? aw.id : null,
       };
     }
     if (mime.startsWith("image/") || IMAGE.test(url)) return { kind: "images", images: [{ src: url, alt: fileName }] };
@@ -113,6 +116,7 @@ export async function activityBody(
               workflowId: ctx.launch.workflowId,
               activityPathId: node.activityPathId,
               displayMode: ctx.launch.displayMode,
+              autoLaunch: ctx.launch.autoLaunch,
               version: content.contentType === ActivityContentType.Lti11 ? ("1.1" as const) : ("1.3" as const),
               frame: content.frame ?? DEFAULT_FRAME_POLICY,
               // Spec 3 EmbeddedCustom: the activity's preferred size (else it grows as EmbeddedAuto does).

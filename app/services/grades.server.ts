@@ -84,7 +84,23 @@ function csvCell(value: string | number | null | undefined): string {
  * (spec 2.5); nothing hidden (spec 4.7): a hidden result reads "Hidden". UTF-8 with a byte-order mark,
  * so spreadsheet programs read accents and scripts right.
  */
-export function gradesCsv(courses: GradeCourse[], t: (key: string) => string, fmt: DateFormatter): string {
+/**
+ * A calendar day as ISO 8601 (YYYY-MM-DD) in the learner's time zone: what a spreadsheet reads as a date
+ * and sorts, in every language (a formatted "2 Dec 2026" is text to it).
+ */
+export function isoDay(iso: string | null | undefined, timeZone: string): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return "";
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" })
+      .formatToParts(d)
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day}`;
+}
+
+export function gradesCsv(courses: GradeCourse[], t: (key: string) => string, timeZone: string): string {
   const head = [
     "course",
     "code",
@@ -117,7 +133,7 @@ export function gradesCsv(courses: GradeCourse[], t: (key: string) => string, fm
         points ? r.score : "",
         points ? r.maxScore : "",
         hidden ? t("grades.hidden") : outcome(r?.passed ?? null),
-        fmt.date(r?.finished ?? c.lastObjectiveWorkflow?.finished ?? null) ?? "",
+        isoDay(r?.finished ?? c.lastObjectiveWorkflow?.finished ?? null, timeZone),
       ]
         .map(csvCell)
         .join(","),
@@ -141,7 +157,7 @@ export function gradesCsv(courses: GradeCourse[], t: (key: string) => string, fm
           activityPoints ? a.score : "",
           activityPoints ? a.maxScore : "",
           a.resultsHidden ? t("grades.hidden") : outcome(a.passed),
-          fmt.date(a.finished) ?? "",
+          isoDay(a.finished, timeZone),
         ]
           .map(csvCell)
           .join(","),

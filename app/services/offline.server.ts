@@ -41,3 +41,10 @@ export const offlineHeadersMiddleware: MiddlewareFunction<Response> = async ({ r
   }
   return response;
 };
+
+/**
+ * A prefetch (the browser's `<link rel="prefetch">`, as React Router's intent prefetch makes): it says
+ * `Sec-Purpose: prefetch` (Fetch Metadata; `Purpose` in older browsers). Not the learner opening the page.
+ */
+export const isPrefetch = (request: Request) =>
+  /\bprefetch\b/.test(request.headers.get("Sec-Purpose") ?? request.headers.get("Purpose") ?? "");

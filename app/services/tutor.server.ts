@@ -60,18 +60,24 @@ export async function tutorWidget(context: Readonly<RouterContextProvider>, obje
     if (err instanceof LmsError && err.status !== 401) return null;
     throw err;
   });
+  const remembered = rememberedState(s.request, objectiveId);
   const shown = tutorWidgetState({
     tenant,
     course: { id: objectiveId, enableAiTutor: aggregate?.objective.enableAiTutor ?? false },
     enrolled: aggregate !== null,
-    remembered: rememberedState(s.request, objectiveId),
+    remembered,
   });
   if (!aggregate || shown === "hidden") return null;
-  const expanded = shown === "expanded";
+  // The course's "expanded" (not the learner's own choice) holds on wide screens only, where the widget docks
+  // beside the page: the page comes collapsed and the script opens it there (a phone, or no script: collapsed).
+  const expandOnWide = shown === "expanded" && remembered === undefined;
+  const expanded = shown === "expanded" && !expandOnWide;
   return {
     objectiveId,
     expanded,
-    chat: expanded ? await tutorChat(lms, aggregate.id) : null,
+    expandOnWide,
+    // With the widget expanded, or expanded by the course (a page without script opens it by hand).
+    chat: shown === "expanded" ? await tutorChat(lms, aggregate.id) : null,
     // The collapsed widget's form without JavaScript: its question id.
     commandId: crypto.randomUUID(),
   };

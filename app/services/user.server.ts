@@ -54,13 +54,19 @@ export function lmsWithToken(context: Readonly<RouterContextProvider>, accessTok
 }
 
 /**
- * Issue 31: the language the learner's e-mails are written in, noted when they sign in or choose a
- * language. In the background, never in the page's way: an API without e-mail preferences (an
- * external LMS) or a failure changes nothing but the e-mails' language.
+ * Issue 31: the learner's language, noted when they choose one (`{ locale }`: their profile's) or sign in
+ * without having chosen (`{ browserLocale }`: their e-mails' only, `signInLanguage`). In the background,
+ * never in the page's way: an API without e-mail preferences (an external LMS) or a failure changes
+ * nothing but the e-mails' language.
  */
-export function noteMailLanguage(lms: LmsClient, locale: string): void {
-  if (!isSupportedLocale(locale)) return;
-  void lms.put(endpoints.saveEmailPreferences, { locale }).catch((err: unknown) => {
+export function noteMailLanguage(
+  lms: LmsClient,
+  language: { locale: string } | { browserLocale: string } | null,
+): void {
+  const locale = language && ("locale" in language ? language.locale : language.browserLocale);
+  if (!language || !isSupportedLocale(locale)) return;
+  const body = "locale" in language ? { locale } : { browserLocale: locale };
+  void lms.put(endpoints.saveEmailPreferences, body).catch((err: unknown) => {
     log().debug({ err }, "mail: the learner's language was not noted");
   });
 }

@@ -96,6 +96,21 @@ export type ObjectiveWorkflow = z.infer<typeof objectiveWorkflowSchema>;
 export const objectiveWorkflowDetailSchema = objectiveWorkflowSchema.extend({ objectiveId: id });
 export type ObjectiveWorkflowDetail = z.infer<typeof objectiveWorkflowDetailSchema>;
 
+/**
+ * GET objective-workflows/{id}/submit-preview (not shown by the spec; spec 4.5): what submitting the attempt
+ * now would record, so the confirmation can say that it would fail the course. An activity not done counts
+ * as no points. Score and pass are null while the reveal policy (spec 4.7) would hide them after submitting.
+ */
+export const submitPreviewSchema = z.object({
+  normalizedScore: z.number().nullable(),
+  gradeName: z.string().nullable(),
+  /** null: unresolved (a person grades something first, nothing is graded) or hidden by the reveal policy. */
+  passed: z.boolean().nullable(),
+  /** Graded activities that would wait for a person. */
+  pending: z.number().int(),
+});
+export type SubmitPreview = z.infer<typeof submitPreviewSchema>;
+
 /** Spec 3 Objective record. Score fields are null while the reveal policy hides them (spec 4.7). */
 export const objectiveRecordSchema = z.object({
   id,

@@ -19,6 +19,7 @@ import type {
   ObjectiveAccessDetail,
   ObjectiveWorkflow,
   ObjectiveWorkflowDetail,
+  SubmitPreview,
   PublicObjective,
   PublicObjectiveDetail,
 } from "./courses";
@@ -160,6 +161,9 @@ export const endpoints = {
     get<CourseAggregate>(`${LMS}/objectives/${seg(objectiveId)}/objective-workflow-aggregate`),
   objectiveWorkflow: (workflowId: string) =>
     get<ObjectiveWorkflowDetail>(`${LMS}/objective-workflows/${seg(workflowId)}`),
+  /** Spec 4.5: what submitting the attempt now would record (the confirmation warns of a fail). */
+  submitPreview: (workflowId: string) =>
+    get<SubmitPreview>(`${LMS}/objective-workflows/${seg(workflowId)}/submit-preview`),
   objectiveRecords: get<List<AttemptRecord>>(`${LMS}/objective-records/query`),
   /** Spec 7.3: one of the learner's records (attempts), reveal policy applied. */
   objectiveRecord: (recordId: string) => get<AttemptRecord>(`${LMS}/objective-records/${seg(recordId)}`),

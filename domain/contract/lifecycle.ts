@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { scormCommitSchema } from "./scorm";
+import type { CompletionRule } from "../completion";
 import type {
   ActivityContentType,
   ActivityKind,
@@ -85,6 +86,8 @@ export interface TreeNode {
     supportPersonalMode: boolean;
     /** Issue 26: its LTI tool sends the grade and so finishes it; the learner does not mark it done. */
     gradedByTool?: boolean;
+    /** How it becomes done (domain/completion.ts); absent from an API that does not say: "Mark as done". */
+    completionRule?: CompletionRule;
     activityWorkflowAggregate: {
       lastActivityWorkflow: {
         id: string;

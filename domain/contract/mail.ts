@@ -20,7 +20,10 @@ export const saveEmailPreferencesSchema = z
     dueReminders: z.boolean(),
     announcements: z.boolean(),
     dailyDigest: z.boolean(),
+    /** The learner's explicit choice of language (the menu): her profile's language. */
     locale: z.enum(SUPPORTED_LOCALES),
+    /** The language her browser negotiated at sign-in, while she has chosen none: her e-mails' language only. */
+    browserLocale: z.enum(SUPPORTED_LOCALES),
   })
   .partial()
   .strict();

@@ -98,6 +98,30 @@ test.describe("item 3: the browser's language, and one language through sign-in"
     await other.close();
   });
 
+  test("a learner who never chose a language gets each browser's own, signing in from two in turn", async ({
+    learner,
+    browser,
+    baseURL,
+  }) => {
+    const javaScriptEnabled = test.info().project.use.javaScriptEnabled;
+    // Each sign-in in a fresh browser of that language: nothing on it but its Accept-Language.
+    const signInFrom = async (locale: string) => {
+      const context = await browser.newContext({ baseURL, javaScriptEnabled, locale });
+      const page = await context.newPage();
+      await page.goto("/oidc/login?redirectUrl=%2Flearn%2Fcourses");
+      await signIn(page, learner);
+      await expect(page).toHaveURL(/\/learn\/courses/);
+      const lang = await page.locator("html").getAttribute("lang");
+      await context.close();
+      return lang;
+    };
+    // Before: the second sign-in from an Arabic browser was still English, the next English one Arabic.
+    expect(await signInFrom("en-US")).toBe("en-US");
+    expect(await signInFrom("ar")).toBe("ar");
+    expect(await signInFrom("ar")).toBe("ar");
+    expect(await signInFrom("en-US")).toBe("en-US");
+  });
+
   test("the public certificate has the language menu", async ({ page, learner, browser, baseURL }) => {
     await login(page, learner);
     const sql = await myCourseId(page, "SQL Fundamentals");

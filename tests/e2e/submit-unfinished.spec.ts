@@ -28,25 +28,27 @@ test("the submit confirmation names the activities not done yet", async ({ page,
     return page.locator(".confirm", { has: page.locator("#confirm-page-title") });
   };
 
+  // The course opened on its first activity, a text: opening it completed it (its completion rule).
   let confirm = await confirmation();
-  await expect(confirm.getByText("Activities not done yet: 5 of 5")).toBeVisible();
+  await expect(confirm.getByText("Activities not done yet: 4 of 5")).toBeVisible();
   await expect(confirm.getByRole("listitem")).toHaveText([
-    "How Git stores history",
     "Trunk-based development",
     "Feature branches and pull requests",
     "Rebase or merge?",
     "Lab: resolve a merge conflict",
   ]);
-  if (jsEnabled) await expect(confirm).toHaveAccessibleDescription(/Activities not done yet: 5 of 5/);
+  if (jsEnabled) await expect(confirm).toHaveAccessibleDescription(/Activities not done yet: 4 of 5/);
   await expectAccessible(page);
   await confirm.getByRole(jsEnabled ? "button" : "link", { name: "Cancel" }).click();
+  // Without JavaScript, Cancel opens the course's page again, on its next activity: a text, done by opening it.
+  if (!jsEnabled) {
+    confirm = await confirmation();
+    await expect(confirm.getByText("Activities not done yet: 3 of 5")).toBeVisible();
+    return;
+  }
 
   await finishActivities(page, 2);
   confirm = await confirmation();
-  await expect(confirm.getByText("Activities not done yet: 3 of 5")).toBeVisible();
-  await expect(confirm.getByRole("listitem")).toHaveText([
-    "Feature branches and pull requests",
-    "Rebase or merge?",
-    "Lab: resolve a merge conflict",
-  ]);
+  await expect(confirm.getByText("Activities not done yet: 2 of 5")).toBeVisible();
+  await expect(confirm.getByRole("listitem")).toHaveText(["Rebase or merge?", "Lab: resolve a merge conflict"]);
 });

@@ -14,6 +14,7 @@ import {
   requestPasswordReset,
   requestSignUp,
   resetPassword,
+  signUpTarget,
 } from "../../identity/account-links";
 import { sendPendingMail } from "../../api/mail/outbox";
 
@@ -70,6 +71,34 @@ describe("sign-up by e-mailed link", () => {
     ).toHaveLength(1);
     expect(await confirmSignUp(database.db, token, "correct horse")).toEqual({ ok: false, reason: "invalid" });
     expect(await linkTarget(database.db, "signup", token)).toBeNull();
+  });
+
+  it("the link carries where the sign-up was going (another browser may open it): an app path only", async () => {
+    const email = "sign.up.add@example.com";
+    const target = "/learn/courses?occflow=addToMyCourses&objectiveId=00000000-0000-4000-8000-000000000001";
+    await requestSignUp(
+      database.db,
+      { firstName: "Sig", lastName: "Nup", email },
+      { locale: "en-US", appUrl: APP, target },
+    );
+    const [mail] = await mails(email);
+    expect(mail.text).toContain(
+      `${APP}/oidc/login?confirm=${tokenIn(mail.text, "confirm")}&redirectUrl=${encodeURIComponent(target)}`,
+    );
+  });
+
+  it.each([
+    ["/learn/courses?occflow=addToMyCourses&objectiveId=x", "/learn/courses?occflow=addToMyCourses&objectiveId=x"],
+    ["/learn", "/learn"],
+    ["https://evil.example/learn", null],
+    ["//evil.example/learn", null],
+    ["/learn//evil.example", null],
+    ["/learnx", null],
+    ["/learn\\evil", null],
+    [42, null],
+    [`/learn/${"x".repeat(1100)}`, null],
+  ])("signUpTarget(%s) → %s", (value, expected) => {
+    expect(signUpTarget(value)).toBe(expected);
   });
 
   it("an address with an account gets a message saying so, no link, and nothing changes", async () => {

@@ -4,6 +4,7 @@ import { forgetPrincipals } from "../../api/auth";
 import { createTestApi, type TestApi } from "../fixtures/api";
 import { createCourse, createTree, enrolUser } from "../fixtures/courses";
 import * as s from "../../api/db/schema";
+import { ActivityWorkflowState } from "../../domain/vocabulary";
 
 let t: TestApi;
 let clock = new Date("2026-03-01T09:00:00Z");
@@ -349,5 +350,32 @@ describe("discussions (activity kind 6)", () => {
     const body = await (await thread("ada", c.discussion, "?pageSize=50")).json();
     expect(body.totalCount).toBe(41);
     expect(body.data[0].replies).toHaveLength(3);
+  });
+});
+
+describe("a discussion completes when the learner posts (its completion rule)", () => {
+  it("her first post starts and finishes her activity workflow; a reply later changes nothing", async () => {
+    const { discussion } = await setup();
+    const mine = () =>
+      t.database.db
+        .select({ state: s.activityWorkflows.state, finished: s.activityWorkflows.finished })
+        .from(s.activityWorkflows)
+        .where(and(eq(s.activityWorkflows.activityPartId, discussion), eq(s.activityWorkflows.userId, ada)));
+    expect(await mine()).toEqual([]);
+    const res = await write("ada", { activityPathId: discussion, body: "My first thought" });
+    expect(res.status).toBe(200);
+    const [done] = await mine();
+    expect(done?.state).toBe(ActivityWorkflowState.finished);
+    const post = (await res.json()) as { id: string };
+    expect((await write("ada", { activityPathId: discussion, body: "And more", parentPostId: post.id })).status).toBe(
+      200,
+    );
+    expect(await mine()).toHaveLength(1);
+    // Grace has not posted: hers is not started.
+    const graces = await t.database.db
+      .select()
+      .from(s.activityWorkflows)
+      .where(and(eq(s.activityWorkflows.activityPartId, discussion), eq(s.activityWorkflows.userId, grace)));
+    expect(graces).toEqual([]);
   });
 });

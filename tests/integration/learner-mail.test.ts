@@ -75,6 +75,31 @@ describe("GET / PUT users/me/email-preferences", () => {
   });
 });
 
+describe("the learner's language (spec 9: her choice, then her browser's)", () => {
+  it("a browser's language at sign-in is her e-mails' until she chooses, and never her profile's", async () => {
+    const u = await learner();
+    const token = await t.token(u.id);
+    const get = async () =>
+      (await (await t.request("GET", "/api/platform/v1/users/me/email-preferences", { token })).json()) as {
+        locale: string | null;
+      };
+    const profile = async () => (await t.database.db.select().from(s.users).where(eq(s.users.id, u.id)))[0];
+    expect((await put(u.id, { browserLocale: "ar" })).status).toBe(200);
+    expect((await get()).locale).toBe("ar");
+    expect(await profile()).toMatchObject({ locale: null, browserLocale: "ar" });
+    // Signing in from an English browser next: the e-mails follow it, the profile still names no choice.
+    await put(u.id, { browserLocale: "en-US" });
+    expect((await get()).locale).toBe("en-US");
+    expect((await profile()).locale).toBeNull();
+    // Her choice wins over any browser's, now and later.
+    await put(u.id, { locale: "de" });
+    await put(u.id, { browserLocale: "ar" });
+    expect((await get()).locale).toBe("de");
+    expect(await profile()).toMatchObject({ locale: "de", browserLocale: "ar" });
+    expect((await put(u.id, { browserLocale: "xx" })).status).toBe(400);
+  });
+});
+
 describe("the signed unsubscribe link (RFC 8058)", () => {
   it("names one learner and one kind; works without signing in; a wrong or foreign link is 404", async () => {
     const u = await learner({ email: "unsub@example.com" });

@@ -94,6 +94,35 @@ describe("the learning lifecycle (spec 4.1, 4.4, 4.5, 7.3)", () => {
     expect(agg.lastObjectiveWorkflow.state).toBe(6);
   });
 
+  it("submit-preview says what submitting now would record — a fail on an untouched course — and changes nothing", async () => {
+    const c = await setup();
+    const wfId = crypto.randomUUID();
+    await call("start-objective-workflows", { objectiveWorkflowAggregateId: c.aggregate.id, id: wfId });
+    const preview = await read(`objective-workflows/${wfId}/submit-preview`);
+    expect(preview.status).toBe(200);
+    expect(await preview.json()).toEqual({ normalizedScore: 0, gradeName: "F", passed: false, pending: 0 });
+    // Read only: the attempt is still in progress, and another learner's attempt is 404.
+    expect((await (await read(`objective-workflows/${wfId}`)).json()).state).toBe(1);
+    expect((await read(`objective-workflows/${wfId}/submit-preview`, "grace")).status).toBe(404);
+    expect((await read(`objective-workflows/not-a-uuid/submit-preview`)).status).toBe(404);
+    // The same figures as the submission then records.
+    await call("submit-objective-workflows", { id: wfId });
+    const records = await (await read(`objective-workflow-aggregates/${c.aggregate.id}/objective-records`)).json();
+    expect(records.data[0]).toMatchObject({ normalizedScore: 0, passed: false, grade: { name: "F" } });
+  });
+
+  it("submit-preview hides score and pass where the reveal policy would hide them", async () => {
+    const c = await setup({ gradeRevealPolicy: "never" });
+    const wfId = crypto.randomUUID();
+    await call("start-objective-workflows", { objectiveWorkflowAggregateId: c.aggregate.id, id: wfId });
+    expect(await (await read(`objective-workflows/${wfId}/submit-preview`)).json()).toEqual({
+      normalizedScore: null,
+      gradeName: null,
+      passed: null,
+      pending: 0,
+    });
+  });
+
   it("a manually graded activity leaves the attempt in grading, unresolved", async () => {
     const c = await setup({}, [{ maxScore: 10 }, { maxScore: 10, manualGrading: true }]);
     const wfId = crypto.randomUUID();

@@ -228,6 +228,38 @@ describe("LTI 1.3 resource-link launch (LTI Core 1.3 §4.1, §5.1)", () => {
     expect((await anonymous({ ...authRequest, nonce: crypto.randomUUID() })).status).toBe(400);
   });
 
+  it("a proctored activity launches only inside its sitting (spec 4.8): 409 outside it, and nothing starts", async () => {
+    const c = await ltiCourse();
+    const db = t.database.db;
+    await db.update(s.activities).set({ proctored: true }).where(eq(s.activities.id, c.activityId));
+    const outside = await post(`objective-workflows/${c.wfId}/resource-link`, { activityPathId: c.partId });
+    expect(outside.status).toBe(409);
+    expect((await outside.json()).errors[""][0].code).toBe("proctoringRequired");
+    const started = await db
+      .select()
+      .from(s.activityWorkflows)
+      .where(
+        and(eq(s.activityWorkflows.objectiveWorkflowId, c.wfId), eq(s.activityWorkflows.activityPartId, c.partId)),
+      );
+    expect(started.every((aw) => aw.state !== ActivityWorkflowState.inProgress)).toBe(true);
+    // Inside a sitting (a session in progress), it launches.
+    const [aw] = started.length
+      ? started
+      : await db
+          .insert(s.activityWorkflows)
+          .values({ objectiveWorkflowId: c.wfId, activityPartId: c.partId, userId: t.users.ada })
+          .returning();
+    const [session] = await db
+      .insert(s.proctoringSessions)
+      .values({ activityWorkflowId: aw!.id, userId: t.users.ada, state: 2, created: new Date() })
+      .returning();
+    await db
+      .update(s.activityWorkflows)
+      .set({ lastProctoringSessionId: session!.id })
+      .where(eq(s.activityWorkflows.id, aw!.id));
+    expect((await post(`objective-workflows/${c.wfId}/resource-link`, { activityPathId: c.partId })).status).toBe(200);
+  });
+
   it("another learner's workflow is 404", async () => {
     const c = await ltiCourse();
     const res = await post(`objective-workflows/${c.wfId}/resource-link`, { activityPathId: c.partId }, "grace");

@@ -217,6 +217,11 @@ export const activities = pgTable(
     supportPersonalMode: boolean("support_personal_mode").notNull().default(true),
     supportLtiGrading: boolean("support_lti_grading").notNull().default(false),
     proctored: boolean("proctored").notNull().default(false),
+    /**
+     * The course's completion rule for this activity where it may choose one ("manual", "view",
+     * "passingGrade"); null: the rule of its kind (domain/completion.ts).
+     */
+    completion: text("completion"),
     /** Seconds. */
     duration: integer("duration"),
     toolUrl: text("tool_url"),

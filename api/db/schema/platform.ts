@@ -60,8 +60,14 @@ export const users = pgTable(
     department: text("department"),
     externalId: text("external_id"),
     timezone: text("timezone"),
-    /** The language the learner chose last (issue 25 item 3: a saved profile language), or null. */
+    /** The language the learner chose (the language menu, the sign-in page's choice), or null: it wins everywhere. */
     locale: text("locale"),
+    /**
+     * The language her browser asked for at her last sign-in while she had chosen none: what her e-mails are
+     * written in until she chooses. Never sent as the profile's language (the ID token's `locale` claim), so the
+     * next browser's own Accept-Language decides there.
+     */
+    browserLocale: text("browser_locale"),
     passwordHash: text("password_hash"),
     /**
      * Access tokens issued before this second are refused (decision 050): set when the password is reset

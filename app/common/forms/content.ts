@@ -4,7 +4,12 @@ import { GROUP_WORK_MAX } from "#domain/groups";
 import { INTENT } from "./intents";
 
 /** Submit the course (spec 4.5), after the confirmation (spec 2.6). */
-export const submitSchema = z.object({ intent: z.literal(INTENT.submit), workflowId: z.uuid() });
+export const submitSchema = z.object({
+  intent: z.literal(INTENT.submit),
+  workflowId: z.uuid(),
+  /** The learner's second yes when submitting now would record the course as not passed. */
+  acceptFail: z.literal("on").optional(),
+});
 /** Where the page goes back to after an activity command: one of this course's own pages. */
 const back = z.string().max(2048).optional();
 export const startActivitySchema = z.object({

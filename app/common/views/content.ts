@@ -4,6 +4,7 @@
  * long read, and what the learner may do (spec 2.5, 2.6, 4.12, 4.13).
  */
 import type { TocIconName, ActivityIconTooltipKey } from "#domain/activity-access";
+import type { SubmitPreview } from "#domain/contract/courses";
 import type { TreeNode } from "#domain/contract/lifecycle";
 import type { ObjectiveWorkflowState } from "#domain/vocabulary";
 import type { Unfinished } from "#domain/submit-readiness";
@@ -55,6 +56,8 @@ export interface ContentView {
   framed: boolean;
   /** Issue 26: what the submit confirmation names — the activities not handed in yet, of how many. */
   unfinished: Unfinished;
+  /** What submitting now would record; null in review or where the API does not say. */
+  submitPreview: SubmitPreview | null;
   refreshAt: string | null;
   reviewQuery: string;
   /** Issue 31: this page is being kept for offline reading (its notice's date, a command id per activity). */

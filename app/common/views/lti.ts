@@ -11,4 +11,9 @@ export interface LtiLaunchProps {
   frame: { allow: string; sandbox: string | null };
   /** EmbeddedCustom: the activity's preferred size; null = grow with the tool's `lti.frameResize`. */
   size: { width: number; height: number } | null;
+  /**
+   * The learner opened this activity (the content page shows it alone): with JavaScript it launches at
+   * once. Otherwise (a page listing several) it launches on her "Open the tool" only.
+   */
+  autoLaunch: boolean;
 }

@@ -3,6 +3,7 @@ import { textLanguage } from "#domain/locales";
 import { Form } from "react-router";
 import type { SubmissionResult } from "@conform-to/react";
 import { ActivityKind, ActivityType, ActivityWorkflowState, ObjectiveState } from "#domain/vocabulary";
+import { CompletionRule, marksDoneByHand } from "#domain/completion";
 import { INTENT } from "~/common/forms/intents";
 import { useTranslation } from "~/common/i18n";
 import type { ContentItem, ContentView } from "~/common/views/content";
@@ -45,10 +46,19 @@ function ActivityActions({ d, item }: { d: ContentView; item: ContentItem }) {
   if (a.gradedByTool) return null;
   // A copy never runs a script: only the server renders its form (it is not in the page's JavaScript).
   if (import.meta.env.SSR && d.offlineCopy) return <OfflineFinish d={d} item={item} back={back} />;
+  // Its completion rule decides: opening it, posting, a grade… finish it; "Mark as done" only where the
+  // learner's word is the rule (manual, a hand-in, a video whose player cannot report its end).
+  const rule = a.completionRule ?? CompletionRule.manual;
+  // A SCORM package is started here; it finishes itself.
+  const startOnly = rule === CompletionRule.package && !aw;
+  if (!startOnly && !marksDoneByHand(rule, { playerCanTell: false })) return null;
+  // Marked done by hand: one press, started and finished at once. A hand-in is started first (its time counts).
+  const oneStep = !aw && rule !== CompletionRule.submit && !startOnly;
+  const finishing = Boolean(aw) || oneStep;
   return (
     <div className="activity-panel__actions">
       <Form method="post">
-        <input type="hidden" name="intent" value={aw ? INTENT.finishActivity : INTENT.startActivity} />
+        <input type="hidden" name="intent" value={finishing ? INTENT.finishActivity : INTENT.startActivity} />
         <input type="hidden" name="workflowId" value={d.workflow.id} />
         {aw ? (
           <input type="hidden" name="activityWorkflowId" value={aw.id} />
@@ -57,10 +67,25 @@ function ActivityActions({ d, item }: { d: ContentView; item: ContentItem }) {
         )}
         <input type="hidden" name="back" value={back} />
         <button type="submit" className="button button--primary">
-          {aw ? t("activity.finish") : t("activity.start")}
+          {finishing ? t("activity.finish") : t("activity.start")}
         </button>
       </Form>
     </div>
+  );
+}
+
+/** What completes the activity, said before she starts (Moodle's and Canvas's completion requirements). */
+function CompletionNote({ item }: { item: ContentItem }) {
+  const { t } = useTranslation();
+  const a = item.node.childActivity;
+  const rule = a.completionRule;
+  if (!rule || rule === CompletionRule.tool || a.kind === ActivityKind.composite) return null;
+  const graded = a.maxScore !== null && rule === CompletionRule.submit;
+  return (
+    <p className="activity-panel__meta activity-panel__completion">
+      {t(`content.completes.${rule}`)}
+      {graded ? ` ${t("content.completes.gradedByPerson")}` : ""}
+    </p>
   );
 }
 
@@ -121,6 +146,7 @@ export function ActivitySection({
     <section className="activity" aria-labelledby={`activity-${item.node.activityPathId}`}>
       <H
         id={`activity-${item.node.activityPathId}`}
+        tabIndex={-1}
         className={hideName ? "visually-hidden" : undefined}
         {...textLanguage(d.course.language)}
       >
@@ -128,10 +154,11 @@ export function ActivitySection({
       </H>
       {!hideName ? (
         <p className="activity-panel__meta">
-          {t(`activityKind.${a.kind}`)} · {t(item.statusKey)}
+          {t(a.type === ActivityType.Scorm ? "activityKind.scorm" : `activityKind.${a.kind}`)} · {t(item.statusKey)}
           {item.due ? ` · ${t("content.due", { date: item.due })}` : ""}
         </p>
       ) : null}
+      {!item.locked ? <CompletionNote item={item} /> : null}
       {item.reason ? (
         <p className="notice" role="note">
           {t(item.reason.key, { date: item.reason.date ?? "" })}

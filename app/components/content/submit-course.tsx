@@ -4,6 +4,7 @@ import { Form, Link, useNavigation } from "react-router";
 import { INTENT } from "~/common/forms/intents";
 import { useTranslation } from "~/common/i18n";
 import type { Unfinished } from "#domain/submit-readiness";
+import type { SubmitPreview } from "#domain/contract/courses";
 import { useHydrated } from "../use-hydrated";
 
 /** At most this many unfinished activities are named; the rest are counted. */
@@ -33,26 +34,46 @@ function UnfinishedList({ unfinished, id }: { unfinished: Unfinished; id: string
   );
 }
 
+/** Spec 4.5: submitting now would record the course as not passed (the score it would record is known). */
+export const wouldFail = (preview: SubmitPreview | null | undefined): preview is SubmitPreview =>
+  preview?.passed === false && preview.pending === 0;
+
 export function SubmitDialog({
   workflowId,
   unfinished,
+  preview,
   onCancel,
   titleId,
 }: {
   workflowId: string;
   unfinished: Unfinished;
+  preview?: SubmitPreview | null;
   onCancel?: () => void;
   titleId: string;
 }) {
   const { t } = useTranslation();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === INTENT.submit;
+  const failing = wouldFail(preview);
+  const formId = `${titleId}-form`;
   return (
     <div className="confirm">
       <h2 id={titleId}>{t("course.submitConfirmTitle")}</h2>
       <UnfinishedList unfinished={unfinished} id={`${titleId}-unfinished`} />
+      {failing ? (
+        <p className="notice" role="note" id={`${titleId}-fail`}>
+          <strong>{t("course.submitWouldFail", { percent: Math.round((preview.normalizedScore ?? 0) * 100) })}</strong>
+        </p>
+      ) : null}
       <p>{t("course.submitConfirmText")}</p>
-      <Form method="post" className="confirm__actions">
+      {failing ? (
+        // The second yes: the browser asks for it before the form goes (with or without JavaScript), the server too.
+        <p className="confirm__accept">
+          <input type="checkbox" id={`${formId}-accept`} name="acceptFail" form={formId} required />{" "}
+          <label htmlFor={`${formId}-accept`}>{t("course.submitAcceptFail")}</label>
+        </p>
+      ) : null}
+      <Form method="post" className="confirm__actions" id={formId}>
         <input type="hidden" name="intent" value={INTENT.submit} />
         <input type="hidden" name="workflowId" value={workflowId} />
         {onCancel ? (
@@ -76,10 +97,12 @@ export function SubmitDialog({
 export function SubmitCourse({
   workflowId,
   unfinished,
+  preview,
   lockedBy,
 }: {
   workflowId: string;
   unfinished: Unfinished;
+  preview?: SubmitPreview | null;
   /** Issue 26: the id of the notice that says why the attempt is locked (a proctored sitting that is over). */
   lockedBy?: string | null;
 }) {
@@ -110,12 +133,13 @@ export function SubmitCourse({
       <dialog
         ref={dialog}
         aria-labelledby="confirm-dialog-title"
-        aria-describedby="confirm-dialog-title-unfinished"
+        aria-describedby="confirm-dialog-title-unfinished confirm-dialog-title-fail"
         className="dialog"
       >
         <SubmitDialog
           workflowId={workflowId}
           unfinished={unfinished}
+          preview={preview}
           titleId="confirm-dialog-title"
           onCancel={() => dialog.current?.close()}
         />

@@ -24,10 +24,11 @@ function LaunchFields({
 }
 
 /**
- * Issue 14 items 2 and 5: an LTI 1.3 activity. Embedded display modes launch into a frame once
- * JavaScript runs (the launch form targets it); the frame grows with the tool's `lti.frameResize`
- * message, read only from that frame. Without JavaScript, and in Fullscreen mode, a button launches
- * the tool in a window of its own.
+ * Issue 14 items 2 and 5: an LTI activity. A launch starts the activity, so it happens only when the
+ * learner asks for it: in embedded display modes, with JavaScript, it launches into a frame (the launch
+ * form targets it) when she opened this activity alone (`autoLaunch`), else on "Open the tool"; the frame grows with the tool's `lti.frameResize` message, read only from
+ * that frame. Without JavaScript, and in Fullscreen mode, the button launches the tool in a window of
+ * its own.
  */
 export default function LtiLaunch({
   workflowId,
@@ -36,6 +37,7 @@ export default function LtiLaunch({
   version,
   frame: policy,
   size,
+  autoLaunch,
   title,
 }: LtiLaunchProps & { title: string }) {
   const { t } = useTranslation();
@@ -44,11 +46,14 @@ export default function LtiLaunch({
   const frame = useRef<HTMLIFrameElement>(null);
   const form = useRef<HTMLFormElement>(null);
   const [height, setHeight] = useState(640);
+  const [clicked, setLaunched] = useState(false);
+  const launched = clicked || (embedded && autoLaunch);
   const name = `lti-${activityPathId}`;
 
+  // The learner opened this activity alone: opening it is her request to launch it.
   useEffect(() => {
-    if (embedded) form.current?.submit();
-  }, [embedded, workflowId, activityPathId]);
+    if (embedded && autoLaunch) form.current?.submit();
+  }, [embedded, autoLaunch, workflowId, activityPathId]);
 
   const navigate = useNavigate();
   const revalidator = useRevalidator();
@@ -89,10 +94,21 @@ export default function LtiLaunch({
       {embedded ? (
         <>
           <form ref={logout} method="post" action="/oidc/logout" hidden />
-          <form ref={form} method="post" action="/learn/lti/launch" target={name} hidden>
+          <form
+            ref={form}
+            method="post"
+            action="/learn/lti/launch"
+            target={name}
+            hidden={launched}
+            onSubmit={() => setLaunched(true)}
+          >
             <LaunchFields workflowId={workflowId} activityPathId={activityPathId} version={version} />
+            <button type="submit" className="button button--primary">
+              {t("lti.launch.open")}
+            </button>
           </form>
           <iframe
+            hidden={!launched}
             ref={frame}
             name={name}
             title={t("lti.launch.frameTitle", { name: title })}
