@@ -35,6 +35,8 @@ import { attemptAccess, refuseLocked } from "../queries/activity-access";
 import type { WorkMode } from "../../domain/groups";
 import { finishGroupWork, joinGroupWork, lockGroupWork, recordJoinedFinishedWork } from "./group-work";
 import { gradedByTool } from "../../domain/tool-grading";
+import { handInSettings } from "../../domain/hand-ins";
+import { DEFAULT_ATTACHMENT_RULES } from "../../domain/chat-attachments";
 
 function conflict(code: string, text: string, params?: Record<string, string | number>) {
   return new ApiError(409, { "": [message(code, text, params)] });
@@ -222,6 +224,9 @@ export async function finishActivityWorkflows(
   // Issue 26: the tool that grades an activity finishes it with its score; the learner cannot.
   if (open.some(({ activity }) => gradedByTool(activity)))
     throw conflict("gradedByTool", "This activity is done when its tool sends the result.");
+  // Decision 048: an assignment that takes a hand-in is done when it is handed in.
+  if (open.some(({ activity }) => handInSettings(activity, DEFAULT_ATTACHMENT_RULES)))
+    throw conflict("handInRequired", "This activity is done when you hand it in.");
   const finishedActivityIds = open.map(({ activity }) => activity.id);
   if (open.length > 0) {
     refuseLocked(
@@ -275,15 +280,12 @@ export async function finishActivityWorkflows(
   return { objectiveWorkflowId: wf.id, progress };
 }
 
-/** Spec 7.3 / 4.5: submit; grading makes the record at once (or waits for a person to grade). */
-export async function submitObjectiveWorkflow(tx: Tx, user: Principal, objectiveWorkflowId: string, now: Date) {
-  const wf = await ownWorkflow(tx, user.id, objectiveWorkflowId, true);
-  if (wf.state !== ObjectiveWorkflowState.inProgress)
-    throw conflict("workflowNotInProgress", "The course is not in progress.");
-  // Issue 26: a sitting that is over locks the whole attempt — handing it in too — until the proctor or an
-  // administrator unlocks it (decisions 010 and 024 let the learner submit; the page now offers nothing).
-  await refuseWhenProctorLocked(tx, wf);
-  const [agg] = await tx.select().from(owa).where(eq(owa.id, wf.aggregateId));
+/**
+ * An attempt's result as its activities now stand (decision 007, `gradeObjective`): what is not done
+ * counts as no points, what is done and awaits a person is pending. Submitting grades with it, and so
+ * does a grader's release of the last hand-in (decision 048).
+ */
+export async function gradeAttempt(tx: Tx, wf: { id: string; objectiveId: string }) {
   const [objective] = await tx.select().from(objectives).where(eq(objectives.id, wf.objectiveId));
   const leaves = await leafProgress(tx, wf.objectiveId, wf.id);
   const [scale] = objective.gradingScaleId ? await loadScales(tx, [objective.gradingScaleId]) : [];
@@ -304,6 +306,19 @@ export async function submitObjectiveWorkflow(tx: Tx, user: Principal, objective
         }
       : null,
   });
+  return { result, leaves, objective };
+}
+
+/** Spec 7.3 / 4.5: submit; grading makes the record at once (or waits for a person to grade). */
+export async function submitObjectiveWorkflow(tx: Tx, user: Principal, objectiveWorkflowId: string, now: Date) {
+  const wf = await ownWorkflow(tx, user.id, objectiveWorkflowId, true);
+  if (wf.state !== ObjectiveWorkflowState.inProgress)
+    throw conflict("workflowNotInProgress", "The course is not in progress.");
+  // Issue 26: a sitting that is over locks the whole attempt — handing it in too — until the proctor or an
+  // administrator unlocks it (decisions 010 and 024 let the learner submit; the page now offers nothing).
+  await refuseWhenProctorLocked(tx, wf);
+  const [agg] = await tx.select().from(owa).where(eq(owa.id, wf.aggregateId));
+  const { result, leaves } = await gradeAttempt(tx, wf);
   const progress = progressOf(leaves);
   const pending = result.pending > 0;
   const state = pending ? ObjectiveWorkflowState.inGrading : ObjectiveWorkflowState.finished;
