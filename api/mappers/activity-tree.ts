@@ -4,6 +4,8 @@ import type { ActivityTree, TreeNode } from "../../domain/contract/lifecycle";
 import { ActivityWorkflowState, CONTENT_AVAILABLE_STATES, ObjectiveState } from "../../domain/vocabulary";
 import type { activities, activityParts, activityRecords, activityWorkflows } from "../db/schema";
 import { gradedByTool } from "../../domain/tool-grading";
+import { handInSettings } from "../../domain/hand-ins";
+import { DEFAULT_ATTACHMENT_RULES } from "../../domain/chat-attachments";
 import { iso } from "./common";
 
 /** A part of the course, its activity, and the attempt's activity workflow and record (if any). */
@@ -73,6 +75,7 @@ export function toActivityTree(rows: TreeRow[], revealScores: boolean): Omit<Act
           supportCollaborativeMode: activity.supportCollaborativeMode,
           supportPersonalMode: activity.supportPersonalMode,
           gradedByTool: gradedByTool(activity),
+          takesHandIn: handInSettings(activity, DEFAULT_ATTACHMENT_RULES) !== null,
           activityWorkflowAggregate: {
             lastActivityWorkflow: aw
               ? {

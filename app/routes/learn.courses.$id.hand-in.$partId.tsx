@@ -227,7 +227,7 @@ function TextBox({ initial, max, errors }: { initial: string; max: number; error
         aria-invalid={errors?.length ? true : undefined}
       />
       <p id="hand-in-count" className="hand-in__meta" aria-live="polite">
-        {t("handIn.characters", { count, max })}
+        {t("handIn.characters", { chars: count, max })}
       </p>
       <FieldErrors errors={errors} />
     </div>
@@ -291,7 +291,7 @@ export default function HandInPage() {
         <section id="confirm" className="hand-in__confirm notice" aria-labelledby="hand-in-confirm">
           <h2 id="hand-in-confirm">{t("handIn.confirmTitle")}</h2>
           <ul>
-            {h.body.trim() ? <li>{t("handIn.confirmText", { count: h.body.length })}</li> : null}
+            {h.body.trim() ? <li>{t("handIn.confirmText", { chars: h.body.length })}</li> : null}
             {h.files.map((f) => (
               <li key={f.id}>{t("handIn.confirmFile", { name: f.name })}</li>
             ))}
@@ -339,7 +339,7 @@ export default function HandInPage() {
               />
               <p id="hand-in-files-hint" className="hand-in__meta">
                 {t("handIn.filesHint", {
-                  count: view.rules.maxCount,
+                  max: view.rules.maxCount,
                   size: sizeText,
                   types: attachmentTypesText(view.rules.types),
                 })}

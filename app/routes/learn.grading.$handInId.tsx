@@ -119,7 +119,6 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 }
 
 function Files({ files }: { files: HandInFile[] }) {
-  const { t } = useTranslation();
   if (files.length === 0) return null;
   return (
     <ul className="hand-in__files">
@@ -131,10 +130,7 @@ function Files({ files }: { files: HandInFile[] }) {
           >
             {f.name}
           </a>{" "}
-          <span className="hand-in__size">
-            ({formatFileSize(f.size)}
-            {f.viewable ? ` · ${t("grading.opensInViewer")}` : ""})
-          </span>
+          <span className="hand-in__size">({formatFileSize(f.size)})</span>
           {f.type.startsWith("image/") ? (
             <img className="hand-in__preview" src={`/learn/hand-in-files/${f.id}`} alt={f.name} loading="lazy" />
           ) : null}

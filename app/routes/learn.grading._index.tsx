@@ -112,7 +112,7 @@ export default function GradingQueuePage() {
                 {" · "}
                 {t(`handIn.state.${i.state}`)}
                 {" · "}
-                {t("grading.files", { count: i.fileCount })}
+                {t("grading.files", { n: i.fileCount })}
               </p>
             </li>
           ))}

@@ -85,6 +85,8 @@ export interface TreeNode {
     supportPersonalMode: boolean;
     /** Issue 26: its LTI tool sends the grade and so finishes it; the learner does not mark it done. */
     gradedByTool?: boolean;
+    /** Decision 048: an assignment handed in on its hand-in page (text, files), not marked done. */
+    takesHandIn?: boolean;
     activityWorkflowAggregate: {
       lastActivityWorkflow: {
         id: string;
