@@ -383,7 +383,8 @@ export async function approveHandIn(tx: Tx, user: Principal, handInId: string, n
 /**
  * After a release or an approval: an attempt still in progress only gains the activity's score; a
  * submitted one (in grading, or graded awaiting approval) is graded again — the record's score, grade
- * and passed — and moves on (spec 4.1), with its certificate once the grade is settled and passed.
+ * and passed — and moves on (spec 4.1), with its certificate once the grade is settled and passed; a
+ * finished one whose result was left unresolved gets its result (and certificate) and stays finished.
  */
 async function settleAttempt(tx: Tx, objectiveWorkflowId: string, approvalRequired: boolean, now: Date) {
   const [wf] = await tx
@@ -396,9 +397,34 @@ async function settleAttempt(tx: Tx, objectiveWorkflowId: string, approvalRequir
     await progressAfter(tx, wf);
     return;
   }
-  const settling: ObjectiveWorkflowState[] = [ObjectiveWorkflowState.inGrading, ObjectiveWorkflowState.graded];
-  if (!settling.includes(wf.state) || !wf.objectiveRecordId) return;
+  if (!wf.objectiveRecordId) return;
   const { result } = await gradeAttempt(tx, wf);
+  // Spec 4.1: a finished attempt whose result is unresolved (passed null) gets it once nothing is pending.
+  if (wf.state === ObjectiveWorkflowState.finished) {
+    const [kept] = await tx.select().from(objectiveRecords).where(eq(objectiveRecords.id, wf.objectiveRecordId));
+    if (!kept || kept.passed !== null || result.pending > 0) return;
+    const [record] = await tx
+      .update(objectiveRecords)
+      .set({
+        score: result.score,
+        maxScore: result.maxScore,
+        normalizedScore: result.normalizedScore,
+        gradeId: result.gradeId,
+        passed: result.passed,
+      })
+      .where(eq(objectiveRecords.id, kept.id))
+      .returning();
+    await issueCertificate(tx, {
+      objectiveId: wf.objectiveId,
+      userId: wf.userId,
+      objectiveRecordId: record.id,
+      passed: record.passed,
+      now,
+    });
+    return;
+  }
+  const settling: ObjectiveWorkflowState[] = [ObjectiveWorkflowState.inGrading, ObjectiveWorkflowState.graded];
+  if (!settling.includes(wf.state)) return;
   const [{ unapproved }] = await tx
     .select({ unapproved: count() })
     .from(handIns)

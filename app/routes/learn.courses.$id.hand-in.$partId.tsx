@@ -278,7 +278,7 @@ export default function HandInPage() {
             <Form method="post">
               <input type="hidden" name={INTENT_FIELD} value={INTENT.handInWithdraw} />
               <input type="hidden" name="commandId" value={commandId} />
-              <button type="submit" className="button button--secondary" disabled={busy}>
+              <button type="submit" className="button" disabled={busy}>
                 {t("handIn.withdraw")}
               </button>
             </Form>
@@ -300,7 +300,7 @@ export default function HandInPage() {
           <Form method="post" className="hand-in__actions">
             <input type="hidden" name={INTENT_FIELD} value={INTENT.handInSubmit} />
             <input type="hidden" name="commandId" value={commandId} />
-            <button type="submit" className="button" disabled={busy}>
+            <button type="submit" className="button button--primary" disabled={busy}>
               {t("handIn.submitNow")}
             </button>
             <Link to={`/learn/courses/${view.objectiveId}/hand-in/${view.activityPartId}`}>
@@ -348,17 +348,17 @@ export default function HandInPage() {
             </div>
           ) : null}
           <div className="hand-in__actions">
-            <button
-              type="submit"
-              name={INTENT_FIELD}
-              value={INTENT.handInSave}
-              className="button button--secondary"
-              disabled={busy}
-            >
+            <button type="submit" name={INTENT_FIELD} value={INTENT.handInSave} className="button" disabled={busy}>
               {t("handIn.saveDraft")}
             </button>
             {view.maySubmit && !(pastDue && !view.rules.allowLate) ? (
-              <button type="submit" name={INTENT_FIELD} value={INTENT.handInReview} className="button" disabled={busy}>
+              <button
+                type="submit"
+                name={INTENT_FIELD}
+                value={INTENT.handInReview}
+                className="button button--primary"
+                disabled={busy}
+              >
                 {t("handIn.review")}
               </button>
             ) : null}

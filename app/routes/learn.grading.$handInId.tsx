@@ -225,16 +225,16 @@ export default function GradingPage() {
           </div>
           <p className="hand-in__meta">{t("grading.releaseHint")}</p>
           <div className="hand-in__actions">
+            <button type="submit" name={INTENT_FIELD} value={INTENT.gradeSave} className="button" disabled={busy}>
+              {t("grading.saveDraft")}
+            </button>
             <button
               type="submit"
               name={INTENT_FIELD}
-              value={INTENT.gradeSave}
-              className="button button--secondary"
+              value={INTENT.gradeRelease}
+              className="button button--primary"
               disabled={busy}
             >
-              {t("grading.saveDraft")}
-            </button>
-            <button type="submit" name={INTENT_FIELD} value={INTENT.gradeRelease} className="button" disabled={busy}>
               {t("grading.release")}
             </button>
           </div>
@@ -255,7 +255,7 @@ export default function GradingPage() {
             <Form method="post">
               <input type="hidden" name={INTENT_FIELD} value={INTENT.gradeApprove} />
               <input type="hidden" name="commandId" value={commandId} />
-              <button type="submit" className="button" disabled={busy}>
+              <button type="submit" className="button button--primary" disabled={busy}>
                 {t("grading.approve")}
               </button>
             </Form>

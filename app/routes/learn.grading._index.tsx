@@ -87,7 +87,7 @@ export default function GradingQueuePage() {
             ))}
           </select>
         </label>
-        <button type="submit" className="button button--secondary">
+        <button type="submit" className="button">
           {t("grading.apply")}
         </button>
       </Form>
