@@ -484,7 +484,7 @@ describe("the demo's hand-ins (decision 048)", () => {
       ["submission", "report.pdf"],
     ]);
     // Nothing is handed in for an attempt in progress: the learner does that herself.
-    const inProgress = workflows.filter((w) => w.state === 1).map((w) => w.id);
+    const inProgress = workflows.filter((w) => w.state === ObjectiveWorkflowState.inProgress).map((w) => w.id);
     expect(rows.filter((r) => inProgress.includes(r.objectiveWorkflowId))).toEqual([]);
   });
 });
