@@ -309,7 +309,8 @@ export default function HandInPage() {
           </Form>
         </section>
       ) : view.mayEdit ? (
-        <Form method="post" encType="multipart/form-data" className="hand-in__form">
+        // Keyed by the page view: after a save the file input starts empty (its files are stored now).
+        <Form key={commandId} method="post" encType="multipart/form-data" className="hand-in__form">
           <input type="hidden" name="commandId" value={commandId} />
           <FieldErrors errors={result?.fieldErrors[""]} />
           {view.rules.text ? (

@@ -174,7 +174,13 @@ export default function GradingPage() {
       </section>
 
       {item.mayGrade ? (
-        <Form method="post" encType="multipart/form-data" className="hand-in__form" aria-labelledby="grading-form">
+        <Form
+          key={commandId}
+          method="post"
+          encType="multipart/form-data"
+          className="hand-in__form"
+          aria-labelledby="grading-form"
+        >
           <h2 id="grading-form">{t("grading.grade")}</h2>
           <input type="hidden" name="commandId" value={commandId} />
           <input type="hidden" name="version" value={item.version} />
