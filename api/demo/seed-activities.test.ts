@@ -464,7 +464,7 @@ describe("the demo's hand-ins (decision 048)", () => {
   it("the seeded attempts' assignments are handed in: waiting (one late), and one graded by grace with a comment and a feedback file", async () => {
     const db = database.db;
     const rows = await db.select().from(s.handIns).where(eq(s.handIns.tenantId, tenantId));
-    const of = (user: string) => rows.filter((r) => r.userId === userIds[user]);
+    const of = (user: string) => rows.filter((r) => r.userId === (userIds as Record<string, string>)[user]);
     expect(
       of("katherine")
         .map((r) => [r.state, r.late])
