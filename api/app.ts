@@ -26,6 +26,7 @@ import { ltiNrpsRoutes } from "./routes/lti-nrps";
 import { storageRoutes } from "./routes/storage";
 import { scormRoutes } from "./routes/scorm";
 import { peopleRoutes } from "./routes/people";
+import { handInFileRoutes, handInRoutes } from "./routes/hand-ins";
 import { cartridgeRoutes } from "./routes/cartridges";
 import { gradeRoutes } from "./routes/grades";
 import { mailPreferenceRoutes } from "./routes/mail-preferences";
@@ -123,10 +124,12 @@ export function createApi(deps: ApiDeps) {
   lms.route("/", ltiLaunchRoutes());
   lms.route("/", gradeRoutes());
   lms.route("/", cartridgeRoutes());
+  lms.route("/", handInRoutes());
   app.route("/lms/v1", lms);
   app.route("/lms-km/v1", tutorRoutes());
   app.route("/analytics/v1", analyticsRoutes());
   app.route("/lms-storage/v1", storageRoutes());
+  app.route("/lms-storage/v1", handInFileRoutes());
   app.route("/scorm/v1", scormRoutes());
   app.route("/people/v1", peopleRoutes());
   // Decision 014: test support, only for the browser tests' server (the composition root decides and keeps it to loopback).

@@ -19,6 +19,8 @@ export default [
     route("files/:activityId", "routes/learn.files.$activityId.ts"),
     // Issue 16 item 3: a chat message's file, to the members of the course's hub.
     route("chat-files/:attachmentId", "routes/learn.chat-files.$attachmentId.ts"),
+    // Decision 048: a hand-in's file, to the learner and her graders.
+    route("hand-in-files/:fileId", "routes/learn.hand-in-files.$fileId.ts"),
     // Issue 15: the SCORM player's commits (the package's files are on the content origin, decision 040).
     route("scorm-runtime/:workflowId/:activityWorkflowId", "routes/learn.scorm-runtime.ts"),
     // Issue 14: LTI launches (the learner's launch, the platform's OIDC authorization endpoint).
@@ -69,6 +71,10 @@ export default [
         "routes/learn.courses.proctor.$objectiveId.$activityPathId.tsx",
       ),
       route("courses/:id/view/notifications", "routes/learn.courses.$id.view.notifications.tsx"),
+      // Decision 048: an assignment's hand-in, and the grading queue of those who grade.
+      route("courses/:id/hand-in/:partId", "routes/learn.courses.$id.hand-in.$partId.tsx"),
+      route("grading", "routes/learn.grading._index.tsx"),
+      route("grading/:handInId", "routes/learn.grading.$handInId.tsx"),
       // Issue 31 item 3: which pages of a course the service worker keeps for offline reading.
       route("courses/:id/offline-copy", "routes/learn.courses.$id.offline-copy.ts"),
       // Issue 16: the live chat of the Notifications layer (server-sent events).

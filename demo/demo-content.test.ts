@@ -16,7 +16,7 @@ import {
 describe("the demo content (demo/data/)", () => {
   const content = loadDemoContent();
 
-  it("loads every file: 44 courses, the demo accounts, three learners' recipes, ada's mini-group and questions", () => {
+  it("loads every file: 44 courses, the demo accounts, five learners' recipes, ada's mini-group and questions", () => {
     expect(content.courses).toHaveLength(44);
     expect(Object.keys(content.users)).toEqual(["ada", "grace", "admin", "rita", "katherine", "margaret"]);
     expect(content.tenant.groups).toEqual([
@@ -31,7 +31,7 @@ describe("the demo content (demo/data/)", () => {
     ]);
     expect(content.learners.ada.reinforcement).toEqual([{ course: "python-basics", dueIn: -1 }]);
     expect(content.reinforcement["python-basics"].length).toBeGreaterThanOrEqual(3);
-    expect(Object.keys(content.learners).sort()).toEqual(["ada", "admin", "grace"]);
+    expect(Object.keys(content.learners).sort()).toEqual(["ada", "admin", "grace", "katherine", "margaret"]);
     expect(content.learners.ada.enrolments).toHaveLength(20);
     expect(content.tenant.domain).toBe("demo.local");
   });

@@ -459,3 +459,32 @@ describe("seedActivities", () => {
     expect(posts.every((p) => p.createdAt < now)).toBe(true);
   });
 });
+
+describe("the demo's hand-ins (decision 048)", () => {
+  it("the seeded attempts' assignments are handed in: waiting (one late), and one graded by grace with a comment and a feedback file", async () => {
+    const db = database.db;
+    const rows = await db.select().from(s.handIns).where(eq(s.handIns.tenantId, tenantId));
+    const of = (user: string) => rows.filter((r) => r.userId === (userIds as Record<string, string>)[user]);
+    expect(
+      of("katherine")
+        .map((r) => [r.state, r.late])
+        .sort(),
+    ).toEqual([
+      ["graded", false],
+      ["submitted", true],
+    ]);
+    expect(of("margaret").map((r) => r.state)).toEqual(["submitted"]);
+    expect(of("ada").every((r) => r.state === "submitted")).toBe(true);
+    expect(of("ada").length).toBeGreaterThanOrEqual(1);
+    const graded = of("katherine").find((r) => r.state === "graded")!;
+    expect(graded).toMatchObject({ releasedBy: userIds.grace, comment: expect.stringMatching(/clear structure/i) });
+    const files = await db.select().from(s.handInFiles).where(eq(s.handInFiles.handInId, graded.id));
+    expect(files.map((f) => [f.role, f.name]).sort()).toEqual([
+      ["feedback", "feedback.pdf"],
+      ["submission", "report.pdf"],
+    ]);
+    // Nothing is handed in for an attempt in progress: the learner does that herself.
+    const inProgress = workflows.filter((w) => w.state === ObjectiveWorkflowState.inProgress).map((w) => w.id);
+    expect(rows.filter((r) => inProgress.includes(r.objectiveWorkflowId))).toEqual([]);
+  });
+});

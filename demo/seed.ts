@@ -88,6 +88,9 @@ export async function seedDemo(
           .where(and(eq(s.settings.tenantId, tenant.id), eq(s.settings.key, "learner.tutor")));
       const { seedScormPackages } = await import("./seed-scorm");
       await seedScormPackages(tx, tenant.id, options.store ?? localStore(storageDir(undefined)));
+      // Decision 048: the seeded attempts' hand-ins, graded by the demo instructor.
+      const { seedHandIns } = await import("./seed-hand-ins");
+      await seedHandIns(tx, tenant.id, options.store ?? localStore(storageDir(undefined)), userIds.grace);
     }
     // Groups after the courses: a team names its course and activity (decision 026).
     const { insertGroup } = await import("./seed-groups");

@@ -36,6 +36,16 @@ describe("spec 2.2: menu entries, each shown conditionally", () => {
       external: false,
     });
   });
+  it.each([
+    [["Learner"], ["courses", "grades", "catalog"]],
+    [
+      ["Instructor", "Learner"],
+      ["courses", "grades", "grading", "catalog"],
+    ],
+    [["Administrator"], ["courses", "grades", "catalog"]],
+  ])("decision 048: Grading for those who grade (%j)", (roles, expected) => {
+    expect(keys({ roles })).toEqual(expected);
+  });
   it("spec 2.1 `/`: the dashboard is available only with the tenant's dashboard feature", () => {
     expect(dashboardAvailable(DEFAULT_FEATURES)).toBe(false);
     expect(dashboardAvailable({ ...DEFAULT_FEATURES, dashboard: true })).toBe(true);

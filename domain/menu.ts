@@ -29,12 +29,15 @@ export interface MenuContext {
   cloudRedirect: boolean;
   portalUrl: string | null;
   platformUrl: string;
+  /** The user's roles: an Instructor grades hand-ins (decision 048). */
+  roles?: readonly string[];
 }
 
 type MenuKey =
   | "dashboard"
   | "courses"
   | "grades"
+  | "grading"
   | "catalog"
   | "researchProjects"
   | "knowledgeModels"
@@ -61,6 +64,8 @@ export function learnerMenu(ctx: MenuContext): MenuEntry[] {
   entries.push({ key: "courses", href: "/learn/courses", external: false });
   // Issue 31 (beyond spec 2.2): one place for the learner's grades, after the courses they belong to.
   entries.push({ key: "grades", href: "/learn/grades", external: false });
+  // Decision 048: the grading queue, for those who grade.
+  if (ctx.roles?.includes("Instructor")) entries.push({ key: "grading", href: "/learn/grading", external: false });
   if (ctx.features.catalog) entries.push({ key: "catalog", href: "/learn/catalog", external: false });
   const research =
     hasPlatformLicence(ctx.licences) && hasPermissions(ctx.permissions, [{ permission: PERMISSIONS.researchAccess }]);

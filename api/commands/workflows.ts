@@ -35,6 +35,8 @@ import { attemptAccess, refuseLocked } from "../queries/activity-access";
 import type { WorkMode } from "../../domain/groups";
 import { finishGroupWork, joinGroupWork, lockGroupWork, recordJoinedFinishedWork } from "./group-work";
 import { gradedByTool } from "../../domain/tool-grading";
+import { handInSettings } from "../../domain/hand-ins";
+import { DEFAULT_ATTACHMENT_RULES } from "../../domain/chat-attachments";
 
 function conflict(code: string, text: string, params?: Record<string, string | number>) {
   return new ApiError(409, { "": [message(code, text, params)] });
@@ -222,6 +224,9 @@ export async function finishActivityWorkflows(
   // Issue 26: the tool that grades an activity finishes it with its score; the learner cannot.
   if (open.some(({ activity }) => gradedByTool(activity)))
     throw conflict("gradedByTool", "This activity is done when its tool sends the result.");
+  // Decision 048: an assignment that takes a hand-in is done when it is handed in.
+  if (open.some(({ activity }) => handInSettings(activity, DEFAULT_ATTACHMENT_RULES)))
+    throw conflict("handInRequired", "This activity is done when you hand it in.");
   const finishedActivityIds = open.map(({ activity }) => activity.id);
   if (open.length > 0) {
     refuseLocked(
@@ -277,7 +282,8 @@ export async function finishActivityWorkflows(
 
 /**
  * What submitting the attempt now would record (spec 4.5): its activities' scores, an activity not done
- * counting as no points and one awaiting a person as pending. The submission and its preview share it.
+ * counting as no points and one awaiting a person as pending. The submission, its preview and a grader's
+ * release of the last hand-in (decision 048) share it.
  */
 export async function gradeAtSubmission(db: Db | Tx, wf: { id: string; objectiveId: string }) {
   const [objective] = await db.select().from(objectives).where(eq(objectives.id, wf.objectiveId));
@@ -300,7 +306,7 @@ export async function gradeAtSubmission(db: Db | Tx, wf: { id: string; objective
         }
       : null,
   });
-  return { leaves, result };
+  return { leaves, result, objective };
 }
 
 /** Spec 7.3 / 4.5: submit; grading makes the record at once (or waits for a person to grade). */

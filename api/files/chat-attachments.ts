@@ -60,7 +60,7 @@ const refusalMessage = (r: AttachmentRefusal) =>
 const refuse = (r: AttachmentRefusal) => new ApiError(400, { [CHAT_ATTACHMENTS_FIELD]: [refusalMessage(r)] });
 
 /** A part of a multipart body, in the order it was sent. */
-type Part =
+export type Part =
   | { kind: "field"; name: string; value: string }
   | { kind: "file"; name: string; filename: string; stream: BusboyFileStream };
 
@@ -69,7 +69,7 @@ type Part =
  * asked for (busboy, with limits): a file's bytes are not read before the caller takes its part.
  * `stop()` lets go of the rest of the body without reading it.
  */
-function multipartParts(
+export function multipartParts(
   body: ReadableStream<Uint8Array>,
   contentType: string,
   limits: NonNullable<ConstructorParameters<typeof Busboy>[0]["limits"]>,
@@ -113,7 +113,7 @@ function multipartParts(
 }
 
 /** A file part's bytes, at most `max` (null when it has more). */
-async function readPart(stream: BusboyFileStream, max: number): Promise<Uint8Array | null> {
+export async function readPart(stream: BusboyFileStream, max: number): Promise<Uint8Array | null> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {

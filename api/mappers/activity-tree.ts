@@ -5,6 +5,8 @@ import { ActivityWorkflowState, CONTENT_AVAILABLE_STATES, ObjectiveState } from 
 import type { activities, activityParts, activityRecords, activityWorkflows } from "../db/schema";
 import { gradedByTool } from "../../domain/tool-grading";
 import { completionRule } from "../../domain/completion";
+import { handInSettings } from "../../domain/hand-ins";
+import { DEFAULT_ATTACHMENT_RULES } from "../../domain/chat-attachments";
 import { iso } from "./common";
 
 /** A part of the course, its activity, and the attempt's activity workflow and record (if any). */
@@ -79,6 +81,7 @@ export function toActivityTree(rows: TreeRow[], revealScores: boolean): Omit<Act
             graded: activity.maxScore !== null || activity.manualGrading,
             collaborative: activity.supportCollaborativeMode,
           }),
+          takesHandIn: handInSettings(activity, DEFAULT_ATTACHMENT_RULES) !== null,
           activityWorkflowAggregate: {
             lastActivityWorkflow: aw
               ? {

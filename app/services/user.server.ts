@@ -109,6 +109,7 @@ export async function loadShell(lms: LmsClient, session: SessionData, config: Ap
       cloudRedirect: settings["platform.common.cloud_redirect"],
       portalUrl: settings["platform.common.portal_url"],
       platformUrl: config.platformUrl,
+      roles: user.roles,
     }),
   };
 }

@@ -5,6 +5,7 @@
  * file, and a path or a type cannot drift between two call sites. Paths the spec leaves "not shown"
  * are ours, in the same style (the OpenAPI document at /api/openapi.json marks them).
  */
+import type { GradeHandIn, GradingHandIn, GradingQueue, HandInTarget, LearnerHandIn, SaveHandIn } from "./hand-ins";
 import type { PermissionEntry } from "../access";
 import type { ApiMessage } from "./common";
 import type { CertificateRecord } from "./certificates";
@@ -297,6 +298,23 @@ export const endpoints = {
 
   // Analytics (spec 7.1: events go to an analytics service; the embedded collector; path not shown).
   analyticsEvents: command<AnalyticsBatch, { accepted: number }>(`/api/analytics/v1/events`, true),
+
+  // Hand-ins and grading (decision 048; paths not shown).
+  handIn: (objectiveId: string, activityPartId: string) =>
+    get<LearnerHandIn>(`${LMS}/users/me/objectives/${seg(objectiveId)}/hand-ins/${seg(activityPartId)}`),
+  /** JSON, or `multipart/form-data` with files in `files`. */
+  saveHandIns: command<SaveHandIn | FormData, { handInId: string }>(`${LMS}/save-hand-ins`, true),
+  submitHandIns: command<HandInTarget, { handInId: string; late: boolean }>(`${LMS}/submit-hand-ins`, true),
+  withdrawHandIns: command<HandInTarget, { handInId: string }>(`${LMS}/withdraw-hand-ins`, true),
+  handInFile: (fileId: string) => get<never>(`${STORAGE}/hand-in-files/${seg(fileId)}`),
+  gradingQueue: get<GradingQueue>(`${LMS}/grading/hand-ins`),
+  gradingHandIn: (id: string) => get<GradingHandIn>(`${LMS}/grading/hand-ins/${seg(id)}`),
+  /** JSON, or `multipart/form-data` with a feedback file in `files`. */
+  gradeHandIns: command<GradeHandIn | FormData, { handInId: string; state: string; version: number }>(
+    `${LMS}/grade-hand-ins`,
+    true,
+  ),
+  approveHandIns: command<{ id: string; handInId: string }, { handInId: string }>(`${LMS}/approve-hand-ins`, true),
 
   // Product feedback (spec 2.11, 7.1; path not shown).
   createProductFeedback: command<CreateFeedback, { id: string }>(`${LMS}/create-product-feedback`, true),

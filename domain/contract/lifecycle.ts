@@ -88,6 +88,8 @@ export interface TreeNode {
     gradedByTool?: boolean;
     /** How it becomes done (domain/completion.ts); absent from an API that does not say: "Mark as done". */
     completionRule?: CompletionRule;
+    /** Decision 048: an assignment handed in on its hand-in page (text, files), not marked done. */
+    takesHandIn?: boolean;
     activityWorkflowAggregate: {
       lastActivityWorkflow: {
         id: string;

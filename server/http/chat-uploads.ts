@@ -31,7 +31,14 @@ export function chatAttachmentRules(env: Record<string, string | undefined>): At
 const CHAT_POST_PATHS = [
   /^\/learn\/courses\/[^/]+\/view\/notifications(\.data)?\/?$/,
   /^\/api\/lms\/v1\/create-chat-messages$/,
+  // Decision 048: a hand-in's files and a grader's feedback file take the same rules.
+  /^\/learn\/courses\/[^/]+\/hand-in\/[^/]+(\.data)?\/?$/,
+  /^\/learn\/grading\/[^/]+(\.data)?\/?$/,
+  /^\/api\/lms\/v1\/(save|grade)-hand-ins$/,
 ];
 
-/** The paths a chat message with its files is posted to: the Notifications layer's form, and the API's command. */
+/**
+ * The paths files are posted to with the attachment rules: a chat message (the Notifications layer's
+ * form, the API's command), and a hand-in or a grader's feedback (their pages, their commands).
+ */
 export const isChatPostPath = (path: string) => CHAT_POST_PATHS.some((re) => re.test(path));

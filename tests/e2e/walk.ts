@@ -28,6 +28,7 @@ export const NOT_PAGES: Record<string, string> = {
   "routes/learn.collect": "analytics beacon (JSON)",
   "routes/learn.files.$activityId": "a course file",
   "routes/learn.chat-files.$attachmentId": "a chat message's file",
+  "routes/learn.hand-in-files.$fileId": "a hand-in's file",
   "routes/learn.grades.export": "the grades as CSV",
   "routes/learn.scorm-runtime": "the SCORM player's commits (JSON)",
   "routes/learn.lti.launch": "LTI launch: an auto-posting form to the tool (lti.spec.ts)",
@@ -109,6 +110,8 @@ export interface WalkIds {
   lesson: string;
   pdf: string;
   team: string;
+  /** The hand-in page of an assignment (ada's handed-in test plan, decision 048). */
+  handIn: string;
   pair: string;
   lab: string;
   discussion: string;
@@ -139,6 +142,7 @@ export async function discoverWalk(
     const python = await myCourse(page, "Python for Data Analysis");
     const arabic = await myCourse(page, "مقدمة في تعلم الآلة");
     const onboarding = await myCourse(page, "Welcome to Northwind");
+    const testing = await myCourse(page, "Testing Strategies: Unit, Integration and End-to-End");
 
     await page.goto("/learn/courses");
     const byAccess = (
@@ -164,6 +168,11 @@ export async function discoverWalk(
       lesson: await activity(page, python.id, "Reading CSV and Excel files"),
       pdf: await activity(page, python.id, /Course handbook \(PDF\)/),
       team: await activity(page, python.id, /Team assignment: review a chart together/),
+      handIn: `/learn/courses/${testing.id}/hand-in/${
+        new URL(await activity(page, testing.id, /Final assignment: a test plan/), baseURL).searchParams.get(
+          "activityPathId",
+        ) ?? ""
+      }`,
       pair: await activity(page, python.id, /Pair exercise: explain a join/),
       lab: await activity(page, python.id, /Lab: plotting ride patterns/),
       discussion: await activity(page, python.id, /Discussion: share your first chart/),
@@ -308,6 +317,18 @@ export const STOPS: (Omit<Stop, "url"> & { url: (ids: WalkIds) => string })[] = 
   { route: "profile-time-zone", label: "time zone", url: () => "/learn/profile/time-zone" },
   { route: "routes/learn.profile.email", label: "e-mail preferences", url: () => "/learn/profile/email" },
   { route: "routes/learn.grades._index", label: "grades", url: () => "/learn/grades" },
+  {
+    route: "routes/learn.courses.$id.hand-in.$partId",
+    label: "an assignment's hand-in",
+    url: (i) => i.handIn,
+  },
+  // The walk's learner grades nothing: the queue is her 403 page, a hand-in her 404 (hand-ins.spec.ts opens both as a grader).
+  { route: "routes/learn.grading._index", label: "grading queue (not a grader)", url: () => "/learn/grading" },
+  {
+    route: "routes/learn.grading.$handInId",
+    label: "a hand-in to grade (not a grader)",
+    url: () => "/learn/grading/00000000-0000-4000-8000-000000000000",
+  },
   { route: "routes/learn.grades.$id", label: "a course's grades", url: (i) => `/learn/grades/${i.python}` },
   {
     route: "routes/learn.unsubscribe",

@@ -84,6 +84,8 @@ export const objectives = pgTable(
     supportReview: boolean("support_review").notNull().default(true),
     enableAiTutor: boolean("enable_ai_tutor").notNull().default(false),
     accessNewContentAfterCompletion: boolean("access_new_content_after_completion").notNull().default(false),
+    /** A released grade of a hand-in waits for a second grader's approval (spec 4.1 gradingApproved; decision 048). */
+    gradingApproval: boolean("grading_approval").notNull().default(false),
     announcementChannelId: uuid("announcement_channel_id"),
     gradingScaleId: uuid("grading_scale_id").references(() => gradingScales.id, { onDelete: "set null" }),
     /** Passing this course issues a certificate of this template (spec 3 Certificate record). */

@@ -42,6 +42,15 @@ export const INTENT = {
   setEmailPreferences: "setEmailPreferences",
   /** Issue 31 item 2: the button of an e-mail's unsubscribe page (no sign-in). */
   unsubscribe: "unsubscribe",
+  /** Decision 048: a hand-in's draft saved; saved and then confirmed; handed in; withdrawn to edit. */
+  handInSave: "handInSave",
+  handInReview: "handInReview",
+  handInSubmit: "handInSubmit",
+  handInWithdraw: "handInWithdraw",
+  /** Decision 048: a grader's draft grade, its release, a second grader's approval. */
+  gradeSave: "gradeSave",
+  gradeRelease: "gradeRelease",
+  gradeApprove: "gradeApprove",
 } as const;
 
 /** The name of the hidden field that carries the intent. */

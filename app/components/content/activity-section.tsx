@@ -1,6 +1,6 @@
 /** One activity on the content page: its name, state, lock reason, body, discussion or team panel, and its start/finish control. */
 import { textLanguage } from "#domain/locales";
-import { Form } from "react-router";
+import { Form, Link } from "react-router";
 import type { SubmissionResult } from "@conform-to/react";
 import { ActivityKind, ActivityType, ActivityWorkflowState, ObjectiveState } from "#domain/vocabulary";
 import { CompletionRule, marksDoneByHand } from "#domain/completion";
@@ -44,6 +44,8 @@ function ActivityActions({ d, item }: { d: ContentView; item: ContentItem }) {
   if (aw && (a.type === ActivityType.Scorm || d.bodies[item.node.activityPathId]?.kind === "scorm")) return null;
   // Issue 26: the tool that grades the activity finishes it (its launch starts it): nothing to press here.
   if (a.gradedByTool) return null;
+  // Decision 048: an assignment is handed in on its own page (the link above), never marked done.
+  if (a.takesHandIn) return null;
   // A copy never runs a script: only the server renders its form (it is not in the page's JavaScript).
   if (import.meta.env.SSR && d.offlineCopy) return <OfflineFinish d={d} item={item} back={back} />;
   // Its completion rule decides: opening it, posting, a grade… finish it; "Mark as done" only where the
@@ -193,6 +195,19 @@ export function ActivitySection({
           readOnly={d.readOnly || d.proctorLock}
           conflict={actionData?.team?.conflict ?? null}
         />
+      ) : null}
+      {a.takesHandIn && !item.locked && !d.offlineCopy ? (
+        <p className="activity-panel__actions">
+          <Link
+            className="button button--primary"
+            to={`/learn/courses/${d.course.id}/hand-in/${item.node.activityPathId}`}
+          >
+            {!a.activityWorkflowAggregate.lastActivityWorkflow ||
+            a.activityWorkflowAggregate.lastActivityWorkflow.state === ActivityWorkflowState.inProgress
+              ? t("handIn.open")
+              : t("handIn.openSubmitted")}
+          </Link>
+        </p>
       ) : null}
       <ActivityActions d={d} item={item} />
     </section>

@@ -1,0 +1,90 @@
+import { test, expect, login } from "./fixtures";
+
+/**
+ * Decision 048: an assignment handed in as a learner (text and files, a refused file, the confirmation),
+ * graded and released as an instructor, and the grade and comment read back — with JavaScript on and off
+ * (every step is a plain form). The API's refusals are proven in tests/integration/hand-ins-api.test.ts.
+ */
+const COURSE = "Testing Strategies: Unit, Integration and End-to-End";
+const ASSIGNMENT = "Final assignment: a test plan";
+const PDF = Buffer.from("%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n");
+const EXE = Buffer.from([0x4d, 0x5a, 0x90, 0, 3, 0, 0, 0]);
+
+test("hand in as a learner, grade as an instructor, read the feedback", async ({
+  page,
+  newLearner,
+  browser,
+  jsEnabled,
+}) => {
+  test.setTimeout(120_000);
+  // A name of its own: the queue is the tenant's, and the other project runs this test too.
+  const learner = await newLearner({
+    firstName: `Hanna${Math.random().toString(36).slice(2, 8)}`,
+    lastName: "Tester",
+    enrolments: [
+      {
+        course: "testing-strategies",
+        selfEnrolled: true,
+        attempts: [{ state: "inProgress", progress: 0, startedAgo: 2 }],
+      },
+    ],
+  });
+  await login(page, learner, "/learn/courses");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await page.goto("/learn/courses?keyword=testing");
+  const href = await page
+    .locator(".card-grid > li.course-card")
+    .filter({ has: page.getByRole("heading", { name: COURSE, exact: true }) })
+    .getByRole("link")
+    .first()
+    .getAttribute("href");
+  const id = /\/learn\/courses\/([0-9a-f-]{36})/.exec(href ?? "")?.[1];
+  await page.goto(`/learn/courses/${id}/view/content`);
+  await page.getByRole("navigation", { name: "Table of contents" }).getByRole("link", { name: ASSIGNMENT }).click();
+  await page.getByRole("link", { name: "Hand in your work" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: ASSIGNMENT })).toBeVisible();
+
+  // A file that is not what its name says is refused; the text stays as typed.
+  await page.getByLabel("Your answer").fill("Unit tests for the pricing rules.\n\nOne browser test for checkout.");
+  await page.getByLabel("Add files").setInputFiles([{ name: "plan.pdf", mimeType: "application/pdf", buffer: EXE }]);
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByText(/We support attaching only these types of files/)).toBeVisible();
+  await expect(page.getByLabel("Your answer")).toHaveValue(/One browser test for checkout/);
+
+  await page.getByLabel("Add files").setInputFiles([{ name: "plan.pdf", mimeType: "application/pdf", buffer: PDF }]);
+  await page.getByRole("button", { name: "Save draft" }).click();
+  await expect(page.getByText("Your draft is saved.")).toBeVisible();
+  await expect(page.getByRole("link", { name: "plan.pdf" })).toBeVisible();
+
+  // Hand in: the confirmation names what goes.
+  await page.getByRole("button", { name: "Hand in…" }).click();
+  const confirm = page.getByRole("region", { name: "Hand in this work?" });
+  await expect(confirm.getByText("File: plan.pdf")).toBeVisible();
+  await confirm.getByRole("button", { name: "Hand in now" }).click();
+  await expect(page.getByText("Your work is handed in.")).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: /Submitted on/ })).toContainText("Awaiting grading");
+  const handInUrl = page.url();
+
+  // The instructor (a copy of grace: the Instructor role) grades it from the queue.
+  const grader = await newLearner({ like: "grace" });
+  const context = await browser.newContext({ javaScriptEnabled: jsEnabled });
+  const other = await context.newPage();
+  await login(other, grader, "/learn/grading");
+  await expect(other.getByRole("heading", { level: 1, name: "Grading" })).toBeVisible();
+  await other
+    .getByRole("link", { name: `${ASSIGNMENT} by ${learner.name}` })
+    .first()
+    .click();
+  await expect(other.getByText("One browser test for checkout.")).toBeVisible();
+  await other.getByLabel("Score (0 to 100)").fill("87");
+  await other.getByLabel("Comment to the learner").fill("A sound plan. Add a contract test for the payment API.");
+  await other.getByRole("button", { name: "Release" }).click();
+  await expect(other.getByText("The grade is released to the learner.")).toBeVisible();
+  await context.close();
+
+  // The learner reads it.
+  await page.goto(handInUrl);
+  const feedback = page.getByRole("region", { name: "Grade and feedback" });
+  await expect(feedback.getByText("Score: 87 of 100")).toBeVisible();
+  await expect(feedback.getByText("Add a contract test for the payment API.")).toBeVisible();
+});
