@@ -27,7 +27,7 @@ const rooms = [
     name: "SCORM, LTI, proctoring, jobs, sessions",
     side: "api",
     floor: 5,
-    path: "^api/(scorm|lti/(?!registry\\.ts$)|proctoring|jobs|sessions)/?",
+    path: "^api/(scorm|assessment|lti/(?!registry\\.ts$)|proctoring|jobs|sessions)/?",
   },
   { name: "LTI tool registry", side: "api", floor: 4, path: "^api/lti/registry\\.ts$" },
   { name: "files (storage, certificate files)", side: "api", floor: 4, path: "^api/files/" },

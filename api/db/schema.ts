@@ -19,3 +19,4 @@ export * from "./schema/tutor";
 export * from "./schema/analytics";
 export * from "./schema/lti";
 export * from "./schema/mail";
+export * from "./schema/assessments";
