@@ -69,6 +69,8 @@ export default [
         "routes/learn.courses.proctor.$objectiveId.$activityPathId.tsx",
       ),
       route("courses/:id/view/notifications", "routes/learn.courses.$id.view.notifications.tsx"),
+      // Issue 48: a QTI test or survey of the course, each page one form; scored by the server.
+      route("courses/:id/assessment/:workflowId/:awId", "routes/learn.courses.$id.assessment.tsx"),
       // Issue 31 item 3: which pages of a course the service worker keeps for offline reading.
       route("courses/:id/offline-copy", "routes/learn.courses.$id.offline-copy.ts"),
       // Issue 16: the live chat of the Notifications layer (server-sent events).

@@ -222,6 +222,9 @@ export async function finishActivityWorkflows(
   // Issue 26: the tool that grades an activity finishes it with its score; the learner cannot.
   if (open.some(({ activity }) => gradedByTool(activity)))
     throw conflict("gradedByTool", "This activity is done when its tool sends the result.");
+  // Issue 48: a QTI test or survey is done when the learner submits it (the server scores it).
+  if (open.some(({ activity }) => (activity.content as { qti?: unknown } | null)?.qti))
+    throw conflict("doneBySubmitting", "This activity is done when you submit your answers.");
   const finishedActivityIds = open.map(({ activity }) => activity.id);
   if (open.length > 0) {
     refuseLocked(

@@ -194,6 +194,7 @@ export async function loadContentView(input: ContentViewInput): Promise<{
               launch:
                 readOnly || proctorLock ? null : { workflowId: workflow.id, displayMode: agg.objective.displayMode },
               contentOrigin: input.config.contentOrigin,
+              courseId: input.courseId,
             }),
           ] as const,
       ),

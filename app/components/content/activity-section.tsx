@@ -41,6 +41,8 @@ function ActivityActions({ d, item }: { d: ContentView; item: ContentItem }) {
   // A SCORM package finishes itself (LMSFinish/Terminate with its result, issue 15): "Mark as done" never
   // shows on one, whatever its body is (issue 30 item 7; the API refuses it too).
   if (aw && (a.type === ActivityType.Scorm || d.bodies[item.node.activityPathId]?.kind === "scorm")) return null;
+  // A QTI test or survey is done when its answers are submitted, on its own page.
+  if (aw && d.bodies[item.node.activityPathId]?.kind === "assessment") return null;
   // Issue 26: the tool that grades the activity finishes it (its launch starts it): nothing to press here.
   if (a.gradedByTool) return null;
   // A copy never runs a script: only the server renders its form (it is not in the page's JavaScript).
