@@ -88,6 +88,8 @@ export async function seedDemo(
           .where(and(eq(s.settings.tenantId, tenant.id), eq(s.settings.key, "learner.tutor")));
       const { seedScormPackages } = await import("./seed-scorm");
       await seedScormPackages(tx, tenant.id, options.store ?? localStore(storageDir(undefined)));
+      const { seedQtiPackages } = await import("./seed-qti");
+      await seedQtiPackages(tx, tenant.id);
     }
     // Groups after the courses: a team names its course and activity (decision 026).
     const { insertGroup } = await import("./seed-groups");
