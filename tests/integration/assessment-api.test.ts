@@ -318,3 +318,40 @@ describe("import refusals name the file and store nothing", () => {
     expect((await db.select().from(s.qtiPackages)).length).toBe(before);
   });
 });
+
+describe("bounded statements (issue 48, performance)", () => {
+  it("a 40-item page reads, and a 40-answer submit scores, in a number of statements that does not grow with the items", async () => {
+    const files: Record<string, string> = {};
+    const hrefs: string[] = [];
+    for (let i = 1; i <= 40; i++) {
+      const href = `items/q${i}.xml`;
+      hrefs.push(href);
+      files[href] = `<qti-assessment-item ${NS} identifier="q${i}" title="Q${i}">
+        <qti-response-declaration identifier="RESPONSE" cardinality="single" base-type="identifier"><qti-correct-response><qti-value>a</qti-value></qti-correct-response></qti-response-declaration>
+        <qti-outcome-declaration identifier="SCORE" cardinality="single" base-type="float"/>
+        <qti-item-body><qti-choice-interaction response-identifier="RESPONSE" max-choices="1" shuffle="true"><qti-prompt>Question ${i}?</qti-prompt>
+        <qti-simple-choice identifier="a">A</qti-simple-choice><qti-simple-choice identifier="b">B</qti-simple-choice><qti-simple-choice identifier="c">C</qti-simple-choice></qti-choice-interaction></qti-item-body>
+        <qti-response-processing template="https://purl.imsglobal.org/spec/qti/v3p0/rptemplates/match_correct.xml"/></qti-assessment-item>`;
+    }
+    files["imsmanifest.xml"] = manifest(hrefs);
+    const c = await qtiCourse(null, { files });
+    const started = (await (await c.start()).json()) as AssessmentAttempt;
+    expect(started.page!.items).toHaveLength(40);
+    const answers = Object.fromEntries(started.page!.items.map((i) => [i.ref, { RESPONSE: ["a"] }]));
+    expect((await c.save({ id: randomUUID(), page: 0, answers })).status).toBe(200);
+    const db = t.database;
+    let before = db.queryCount();
+    const page = await c.page(0);
+    const pageStatements = db.queryCount() - before;
+    expect(page.status).toBe(200);
+    before = db.queryCount();
+    expect((await c.submit()).status).toBe(200);
+    const submitStatements = db.queryCount() - before;
+    console.log(
+      `[assessment] 40-item page: ${pageStatements} statements; 40-answer submit: ${submitStatements} statements`,
+    );
+    expect(pageStatements).toBeLessThanOrEqual(12);
+    expect(submitStatements).toBeLessThanOrEqual(25);
+    expect(await c.standing()).toMatchObject({ state: 3, score: 20, passed: null });
+  });
+});
