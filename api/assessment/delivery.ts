@@ -36,6 +36,8 @@ import {
 } from "../db/schema";
 import { ApiError, message, notFound } from "../errors";
 import { leafProgress, progressOf } from "../queries/activity-tree";
+import { lastProctoringSessionOf } from "../queries/proctoring";
+import { proctorLocked } from "../../domain/proctoring";
 import { activityScoresRevealed, ownWorkflow } from "../queries/workflows";
 
 type Attempt = typeof assessmentAttempts.$inferSelect;
@@ -70,6 +72,14 @@ async function itemsOf(db: Db | Tx, packageId: string, hrefs: string[]) {
   return new Map(rows.map((r) => [r.href, { item: r.item, maxScore: r.maxScore }]));
 }
 
+/** A proctored sitting that is over (decision 024) takes no more answers. */
+async function refuseWhenProctorLocked(tx: Tx, d: Delivery) {
+  if (!d.activity.proctored) return;
+  const session = await lastProctoringSessionOf(tx, d.wf.id);
+  if (proctorLocked({ workflow: { state: d.wf.state }, session }))
+    throw conflict("proctoringLocked", "The proctored session of this course is over.");
+}
+
 /** Starts the attempt of this activity workflow (once: the same attempt on every later call). */
 export async function startAttempt(tx: Tx, d: Delivery, now: Date): Promise<Attempt> {
   if (d.attempt) return d.attempt;
@@ -77,6 +87,7 @@ export async function startAttempt(tx: Tx, d: Delivery, now: Date): Promise<Atte
     throw conflict("workflowNotInProgress", "The course is not in progress.");
   if (d.aw.state !== ActivityWorkflowState.inProgress)
     throw conflict("assessmentSubmitted", "This activity is already done.");
+  await refuseWhenProctorLocked(tx, d);
   const seed = randomUUID();
   const plan = planAttempt(d.pkg.test, seed);
   const deadline = plan.maxTime ? new Date(now.getTime() + plan.maxTime * 1000) : null;
@@ -200,6 +211,7 @@ export async function saveAnswers(
   if (attempt.state !== AttemptState.inProgress)
     throw conflict("assessmentSubmitted", "This attempt is over; its answers can no longer change.");
   if (isLate(attempt, now)) throw conflict("assessmentTimeUp", "The time for this test is up.");
+  await refuseWhenProctorLocked(tx, d);
   const plan = attempt.plan;
   const page = plan.pages[input.page];
   if (!page) throw new ApiError(400, { page: [message("invalid", "There is no such page.")] });

@@ -5,6 +5,7 @@ import { orderFromPositions, ResponseError, toResponses } from "./responses";
 import { planAttempt, parseTest, scoreTest } from "./test";
 import { itemView } from "./view";
 import { QtiError } from "./xml";
+import { responsesFromForm, savedValues, viewInteractions } from "./form";
 
 const NS = `xmlns="http://www.imsglobal.org/xsd/imsqtiasi_v3p0"`;
 const MATCH_CORRECT = `<qti-response-processing template="https://purl.imsglobal.org/spec/qti/v3p0/rptemplates/match_correct.xml"/>`;
@@ -464,5 +465,44 @@ describe("tests: plan and outcome", () => {
     const plain = parseTest(testXml.replace(/<qti-outcome-processing>[\s\S]*<\/qti-outcome-processing>/, ""));
     const o = scoreTest(plain, items, cut);
     expect([o.score, o.passed]).toEqual([s, passed]);
+  });
+});
+
+describe("plain form controls and back (the page without JavaScript)", () => {
+  it.each([
+    ["single choice", choiceItem, { "r::RESPONSE": ["B"] }, { RESPONSE: ["B"] }],
+    ["multiple choice", multipleItem, { "r::RESPONSE": ["app", "key"] }, { RESPONSE: ["app", "key"] }],
+    ["text entry, emptied", textItem, { "r::RESPONSE": [""] }, { RESPONSE: [] }],
+    [
+      "inline, order by positions, match by selects",
+      inlineOrderMatch,
+      {
+        "r::R1": ["y"],
+        "r::R2::pos::c1": ["3"],
+        "r::R2::pos::c2": ["1"],
+        "r::R2::pos::c3": ["2"],
+        "r::R3::src::s1": ["t2"],
+        "r::R3::src::s2": [""],
+      },
+      { R1: ["y"], R2: ["c2", "c3", "c1"], R3: ["s1 t2"] },
+    ],
+    [
+      "gap match by selects",
+      gapItem,
+      { "r::RESPONSE::gap::g1": ["w1"], "r::RESPONSE::gap::g2": ["w2"] },
+      { RESPONSE: ["w1 g1", "w2 g2"] },
+    ],
+  ])("%s", (_, xml, posted, expected) => {
+    const view = itemView(parseItem(xml), "seed");
+    const raw = responsesFromForm(view, "r", (name) => (posted as Record<string, string[]>)[name] ?? []);
+    expect(raw).toEqual(expected);
+    // What the page shows again on resume is what was posted.
+    for (const i of viewInteractions(view)) {
+      const shown = savedValues(raw, i);
+      if (i.type === "order")
+        for (const [at, c] of (raw[i.response] ?? []).entries()) expect(shown.position(c)).toBe(String(at + 1));
+      if (i.type === "match") expect(shown.pairWith("s1")).toBe("t2");
+      if (i.type === "gapMatch") expect(shown.wordIn("g2")).toBe("w2");
+    }
   });
 });

@@ -55,6 +55,7 @@ async function qtiCourse(
   return {
     packageId: imported.id,
     awId: aw.id,
+    workflowId: workflowId!,
     start: async (user = "ada") => t.request("PUT", path, await as(user)),
     page: async (page?: number, user = "ada") =>
       t.request("GET", `${path}${page === undefined ? "" : `?page=${page}`}`, await as(user)),
@@ -196,6 +197,18 @@ describe("a QTI exam taken through /api/assessment/v1 (issue 48)", () => {
       .from(s.assessmentAnswers)
       .where(eq(s.assessmentAnswers.attemptId, attempt.id));
     expect(rows.map((r) => [r.itemRef, r.response])).toEqual([["phishing", { RESPONSE: ["report"] }]]);
+  });
+
+  it("the learner cannot mark a test done: it is done when she submits", async () => {
+    const c = await qtiCourse(CYBER);
+    const res = await t.request("POST", "/api/lms/v1/finish-activity-workflows", {
+      token: await t.token("ada"),
+      body: { objectiveWorkflowId: c.workflowId, activityWorkflowIds: [c.awId] },
+      headers: { Prefer: "respond-sync" },
+    });
+    expect(res.status).toBe(409);
+    expect((await res.json()).errors[""][0].code).toBe("doneBySubmitting");
+    expect((await c.standing()).state).toBe(1);
   });
 
   it("another learner's attempt is a 404", async () => {
