@@ -246,9 +246,7 @@ export default function AssessmentPage() {
       <main className="qti-page">
         <h1>{t(a.survey ? "assessment.confirmSurvey" : "assessment.confirmTitle")}</h1>
         {unanswered.length > 0 ? (
-          <p role="alert">
-            {t("assessment.unanswered", { list: unanswered.map((i) => i.n).join(", ") })}
-          </p>
+          <p role="alert">{t("assessment.unanswered", { list: unanswered.map((i) => i.n).join(", ") })}</p>
         ) : (
           <p>{t("assessment.allAnswered")}</p>
         )}
