@@ -25,6 +25,7 @@ import { ltiAgsRoutes } from "./routes/lti-ags";
 import { ltiNrpsRoutes } from "./routes/lti-nrps";
 import { storageRoutes } from "./routes/storage";
 import { scormRoutes } from "./routes/scorm";
+import { assessmentRoutes } from "./routes/assessment";
 import { peopleRoutes } from "./routes/people";
 import { handInFileRoutes, handInRoutes } from "./routes/hand-ins";
 import { cartridgeRoutes } from "./routes/cartridges";
@@ -131,6 +132,7 @@ export function createApi(deps: ApiDeps) {
   app.route("/lms-storage/v1", storageRoutes());
   app.route("/lms-storage/v1", handInFileRoutes());
   app.route("/scorm/v1", scormRoutes());
+  app.route("/assessment/v1", assessmentRoutes());
   app.route("/people/v1", peopleRoutes());
   // Decision 014: test support, only for the browser tests' server (the composition root decides and keeps it to loopback).
   // Whatever is mounted here is documented as internal (tag "internal", x-internal: true; decision 034).

@@ -75,6 +75,8 @@ export default [
       route("courses/:id/hand-in/:partId", "routes/learn.courses.$id.hand-in.$partId.tsx"),
       route("grading", "routes/learn.grading._index.tsx"),
       route("grading/:handInId", "routes/learn.grading.$handInId.tsx"),
+      // Issue 48: a QTI test or survey of the course, each page one form; scored by the server.
+      route("courses/:id/assessment/:workflowId/:awId", "routes/learn.courses.$id.assessment.tsx"),
       // Issue 31 item 3: which pages of a course the service worker keeps for offline reading.
       route("courses/:id/offline-copy", "routes/learn.courses.$id.offline-copy.ts"),
       // Issue 16: the live chat of the Notifications layer (server-sent events).

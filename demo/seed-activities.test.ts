@@ -150,7 +150,7 @@ describe("seedActivities", () => {
         expect(content.timezone).toBeTruthy();
       }
       if (a.kind === ActivityKind.discussion) expect(String(content.prompt).length).toBeGreaterThan(20);
-      if (a.kind === ActivityKind.lti && !("scorm" in content))
+      if (a.kind === ActivityKind.lti && !("scorm" in content) && !("qti" in content))
         expect(a.content).toEqual({
           tool: a.contentType === ActivityContentType.Lti11 ? "demo-lti11" : "demo-lti13",
         });

@@ -91,6 +91,8 @@ export async function seedDemo(
       // Decision 048: the seeded attempts' hand-ins, graded by the demo instructor.
       const { seedHandIns } = await import("./seed-hand-ins");
       await seedHandIns(tx, tenant.id, options.store ?? localStore(storageDir(undefined)), userIds.grace);
+      const { seedQtiPackages } = await import("./seed-qti");
+      await seedQtiPackages(tx, tenant.id);
     }
     // Groups after the courses: a team names its course and activity (decision 026).
     const { insertGroup } = await import("./seed-groups");

@@ -1,7 +1,7 @@
 /**
  * `npm run ops -- <area> <command> …`: the operators' commands, one file each under ops/commands/.
  * The older names stay as aliases: `npm run sessions | lti:tool | certificates | people | content:import-scorm |
- * content:import-cc | db`.
+ * content:import-cc | content:import-qti | db`.
  * Each works on DATABASE_URL's database, or on the embedded one when no process holds it, and otherwise
  * asks the running server on this machine (ops/database-or-server.ts). Exit status: 0 done, 1 refused
  * (the reason on standard error, nothing changed), 2 wrong arguments (the usage).
@@ -10,6 +10,7 @@ import { command as certificates } from "./commands/certificates";
 import { command as db } from "./commands/db";
 import { command as importCartridge } from "./commands/import-cartridge";
 import { command as importScorm } from "./commands/import-scorm";
+import { command as importQti } from "./commands/import-qti";
 import { command as lti } from "./commands/lti";
 import { command as people } from "./commands/people";
 import { command as sessions } from "./commands/sessions";
@@ -21,6 +22,7 @@ const AREAS = {
   certificates,
   people,
   "import-scorm": importScorm,
+  "import-qti": importQti,
   "import-cc": importCartridge,
   db,
 } as const;
@@ -31,6 +33,7 @@ const USAGE = `Usage: npm run ops -- <area> <command> … (--help after an area 
   certificates   issued certificates: list, revoke
   people         people and enrolments from CSV files
   import-scorm   a SCORM package into a course's activity
+  import-qti     a QTI test (3.0, or 2.1/2.2) into a course's activity, scored by the server
   import-cc      an IMS Common Cartridge as a course
   db             the database: migration status, migrate, backup, restore`;
 

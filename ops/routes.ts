@@ -16,6 +16,7 @@ import { registryOf, type LtiRegistryOptions } from "../api/lti/registry";
 import { runToolCommand, toolCommand, ToolStoreError } from "../api/lti/tool-store";
 import { importPeopleCsv } from "../api/people/import";
 import { importScormPackage, saveUpload } from "../api/scorm/import";
+import { readQtiZip, storeQtiPackage } from "../api/assessment/import";
 import { ScormPackageError } from "../api/scorm/manifest";
 import { operatorCommand, OperatorError, runOperatorCommand } from "../identity/sessions/operator";
 import { isLoopback } from "../demo/test-support";
@@ -111,6 +112,33 @@ export function operatorRoutes(deps: OperatorRouteDeps): Hono {
         activityId: c.req.query("activity"),
         title: c.req.query("title"),
         limits: scormLimits,
+      });
+      return c.json({ result });
+    } catch (err) {
+      if (err instanceof ScormPackageError) return c.json({ error: err.message, code: err.code }, err.status as 400);
+      throw err;
+    } finally {
+      if (zipPath) await rm(zipPath, { force: true });
+    }
+  });
+  // A QTI package (issue 48), streamed to a temporary file and imported.
+  routes.post("/qti-packages", async (c) => {
+    if (!allowed(c)) return c.json({ error: "Forbidden" }, 403);
+    const course = c.req.query("course");
+    if (!course) return c.json({ error: "Name the course: ?course=CODE" }, 400);
+    const cut = c.req.query("cut");
+    let zipPath: string | null = null;
+    try {
+      zipPath = await saveUpload(c.req.raw.body, scormLimits.maxBytes);
+      const title = c.req.query("title");
+      const content = await readQtiZip(zipPath, title ?? course, scormLimits);
+      const result = await storeQtiPackage(database.db, content, {
+        courseCode: course,
+        activityId: c.req.query("activity"),
+        title,
+        cutValue: cut === undefined ? null : Number(cut),
+        survey: c.req.query("survey") === "true",
+        anonymous: c.req.query("anonymous") === "true",
       });
       return c.json({ result });
     } catch (err) {

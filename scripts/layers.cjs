@@ -29,7 +29,7 @@ const rooms = [
     name: "SCORM, LTI, proctoring, jobs",
     side: "api",
     floor: 5,
-    path: "^api/(scorm|lti/(?!registry\\.ts$)|proctoring|jobs)/?",
+    path: "^api/(scorm|assessment|lti/(?!registry\\.ts$)|proctoring|jobs)/?",
   },
   { name: "LTI tool registry", side: "api", floor: 4, path: "^api/lti/registry\\.ts$" },
   { name: "files (storage, certificate files)", side: "api", floor: 4, path: "^api/files/" },

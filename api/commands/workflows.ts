@@ -227,6 +227,9 @@ export async function finishActivityWorkflows(
   // Decision 048: an assignment that takes a hand-in is done when it is handed in.
   if (open.some(({ activity }) => handInSettings(activity, DEFAULT_ATTACHMENT_RULES)))
     throw conflict("handInRequired", "This activity is done when you hand it in.");
+  // Issue 48: a QTI test or survey is done when the learner submits it (the server scores it).
+  if (open.some(({ activity }) => (activity.content as { qti?: unknown } | null)?.qti))
+    throw conflict("doneBySubmitting", "This activity is done when you submit your answers.");
   const finishedActivityIds = open.map(({ activity }) => activity.id);
   if (open.length > 0) {
     refuseLocked(

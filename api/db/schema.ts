@@ -20,3 +20,4 @@ export * from "./schema/analytics";
 export * from "./schema/lti";
 export * from "./schema/mail";
 export * from "./schema/hand-ins";
+export * from "./schema/assessments";

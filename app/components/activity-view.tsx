@@ -1,3 +1,4 @@
+import { Link } from "react-router";
 import { useTranslation } from "~/common/i18n";
 import { Suspense } from "react";
 import { Gallery, GalleryFromHtml } from "./viewer/gallery";
@@ -102,6 +103,45 @@ export function ActivityView({
         <Suspense fallback={<p className="notice">{t("scorm.loading")}</p>}>
           <ScormPlayer body={body} />
         </Suspense>
+      );
+    case "assessment":
+      return (
+        <div className="qti-summary">
+          {body.state === "inGrading" ? <p>{t("assessment.inGrading")}</p> : null}
+          {body.state === "done" && body.survey ? <p>{t("assessment.surveyDone")}</p> : null}
+          {body.score ? (
+            <p>
+              {t("assessment.score", body.score)}
+              {body.passed !== null ? ` · ${body.passed ? t("assessment.passed") : t("assessment.notPassed")}` : null}
+            </p>
+          ) : null}
+          {body.href ? (
+            <p>
+              <Link
+                className="button button--primary"
+                to={
+                  body.state === "done" || body.state === "inGrading"
+                    ? body.reviewAllowed
+                      ? `${body.href}?review`
+                      : body.href
+                    : body.href
+                }
+              >
+                {body.state === "notStarted"
+                  ? t(body.survey ? "assessment.openSurvey" : "assessment.open")
+                  : body.state === "inProgress"
+                    ? t("assessment.continue")
+                    : body.reviewAllowed
+                      ? t("assessment.review")
+                      : t("assessment.result")}
+              </Link>
+            </p>
+          ) : (
+            <p className="activity-panel__meta">
+              {t(body.survey ? "assessment.startSurveyFirst" : "assessment.startFirst")}
+            </p>
+          )}
+        </div>
       );
     case "module":
       return <p>{t("content.moduleContains", { count: body.count })}</p>;

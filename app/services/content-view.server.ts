@@ -201,6 +201,7 @@ export async function loadContentView(input: ContentViewInput): Promise<{
                   : { workflowId: workflow.id, displayMode: agg.objective.displayMode, autoLaunch: !longRead },
               contentOrigin: input.config.contentOrigin,
               writable: !readOnly && !proctorLock,
+              courseId: input.courseId,
             }),
           ] as const,
       ),

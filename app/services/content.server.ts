@@ -2,10 +2,17 @@ import type { ActivityContent, TreeNode } from "#domain/contract/lifecycle";
 import { formatFileSize, durationMinutes } from "#domain/courses";
 import type { DateFormatter } from "./format.server";
 import { sanitizeCourseHtml } from "./html.server";
-import type { LmsClient } from "./lms.server";
-import { ActivityWorkflowState, ActivityKind, ActivityContentType, DisplayMode } from "#domain/vocabulary";
+import { LmsError, type LmsClient } from "./lms.server";
+import {
+  ActivityWorkflowState,
+  ActivityKind,
+  ActivityContentType,
+  ActivityType,
+  DisplayMode,
+} from "#domain/vocabulary";
 import { customFrameSize, DEFAULT_FRAME_POLICY } from "#domain/lti";
 import { endpoints } from "#domain/contract/endpoints";
+import { AttemptState } from "#domain/contract/assessment";
 import type { ActivityBody } from "~/common/views/activity";
 
 const IMAGE = /\.(png|jpe?g|gif|svg|webp)$/i;
@@ -37,6 +44,8 @@ export async function activityBody(
     contentOrigin?: string;
     /** The attempt takes writes (not a review, no proctor lock): a PDF's page is kept for resume. */
     writable?: boolean;
+    /** The course, for the link to a QTI test's own page. */
+    courseId?: string;
   },
 ): Promise<ActivityBody> {
   const a = node.childActivity;
@@ -103,6 +112,37 @@ export async function activityBody(
       contentOrigin: ctx.contentOrigin ?? "",
       runtime,
       inProgress: aw?.state === ActivityWorkflowState.inProgress,
+    };
+  }
+  if ((content.content as { qti?: unknown }).qti) {
+    // Issue 48: a QTI test or survey, taken on its own page (one form per page) once the activity is started.
+    const attempt =
+      aw && ctx.workflowId
+        ? await lms.get(endpoints.assessmentAttempt(ctx.workflowId, aw.id)).catch((err: unknown) => {
+            if (err instanceof LmsError && err.status === 404) return null;
+            throw err;
+          })
+        : null;
+    return {
+      kind: "assessment",
+      survey: a.type === ActivityType.Survey,
+      href:
+        aw && ctx.workflowId && ctx.courseId
+          ? `/learn/courses/${ctx.courseId}/assessment/${ctx.workflowId}/${aw.id}`
+          : null,
+      state: !attempt
+        ? "notStarted"
+        : attempt.state === AttemptState.inProgress
+          ? "inProgress"
+          : attempt.state === AttemptState.inGrading
+            ? "inGrading"
+            : "done",
+      score:
+        attempt && attempt.score !== null && attempt.maxScore !== null
+          ? { score: Math.round(attempt.score * 100) / 100, max: attempt.maxScore }
+          : null,
+      passed: attempt?.passed ?? null,
+      reviewAllowed: attempt?.reviewAllowed ?? false,
     };
   }
   if (a.kind === ActivityKind.lti)

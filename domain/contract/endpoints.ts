@@ -39,6 +39,7 @@ import type { ProctoringSession, ProctoringStartToken } from "./proctoring";
 import type { ReinforcementAnswerBody, ReinforcementWorkflow } from "./reinforcement";
 import type { WorkMode } from "../groups";
 import type { GroupActivityWorkflow, GroupWork, ParticipantsPage } from "./groups";
+import type { AssessmentAttempt, AssessmentReview, SaveAnswers } from "./assessment";
 import type { ScormCommit, ScormCommitResult, ScormRuntime } from "./scorm";
 import type { GradeCourse } from "./grades";
 import type { EmailPreferences, SaveEmailPreferences, UnsubscribeAnswer, UnsubscribeRequest } from "./mail";
@@ -81,6 +82,9 @@ const PLATFORM = "/api/platform/v1";
 const LMS = "/api/lms/v1";
 const STORAGE = "/api/lms-storage/v1";
 const SCORM = "/api/scorm/v1";
+const ASSESSMENT = "/api/assessment/v1";
+const assessmentPath = (objectiveWorkflowId: string, activityWorkflowId: string) =>
+  `${ASSESSMENT}/users/me/objective-workflows/${seg(objectiveWorkflowId)}/activity-workflows/${seg(activityWorkflowId)}/assessment`;
 const KM = "/api/lms-km/v1";
 
 export const endpoints = {
@@ -137,6 +141,24 @@ export const endpoints = {
   ltiAuthorization: command<LtiAuthRequest, LtiAuthAnswer>(`${LMS}/users/me/lti-authorizations`, true),
   /** The same without a session (a tool's frame on another site): the signed launch hint authenticates it. */
   ltiHintAuthorization: command<LtiAuthRequest, LtiAuthAnswer>(`/api/lti/v1/authorizations`, true),
+
+  // Issue 48 (decision 055): a QTI test in an activity workflow, scored on the server.
+  assessmentAttempt: (objectiveWorkflowId: string, activityWorkflowId: string) =>
+    get<AssessmentAttempt>(assessmentPath(objectiveWorkflowId, activityWorkflowId)),
+  startAssessment: (objectiveWorkflowId: string, activityWorkflowId: string) =>
+    put<Record<string, never>, AssessmentAttempt>(assessmentPath(objectiveWorkflowId, activityWorkflowId)),
+  saveAssessmentAnswers: (objectiveWorkflowId: string, activityWorkflowId: string) =>
+    command<SaveAnswers, { page: number; saved: number }>(
+      `${assessmentPath(objectiveWorkflowId, activityWorkflowId)}/answers`,
+      true,
+    ),
+  submitAssessment: (objectiveWorkflowId: string, activityWorkflowId: string) =>
+    command<{ id: string }, { state: number; ended: string }>(
+      `${assessmentPath(objectiveWorkflowId, activityWorkflowId)}/submit`,
+      true,
+    ),
+  assessmentReview: (objectiveWorkflowId: string, activityWorkflowId: string) =>
+    get<AssessmentReview>(`${assessmentPath(objectiveWorkflowId, activityWorkflowId)}/review`),
 
   // 7.3 Workflows.
   startObjectiveWorkflows: command<{ objectiveWorkflowAggregateId: string; id: string }, ObjectiveWorkflow>(

@@ -116,6 +116,8 @@ export interface WalkIds {
   lab: string;
   discussion: string;
   quiz: string;
+  /** The QTI quiz's own page (issue 48). */
+  assessment: string;
   arabicLesson: string;
   proctoredPath: string;
   week: string;
@@ -179,10 +181,13 @@ export async function discoverWalk(
       quiz: await activity(page, python.id, /Quiz: Python essentials/),
       arabicLesson: await activity(page, arabic.id, "الانحدار والتصنيف"),
       proctoredPath: new URL(proctored, baseURL).searchParams.get("activityPathId") ?? "",
+      assessment: "",
       week: "",
       agenda: "",
       question: learner.reinforcement[0],
     };
+    await page.goto(ids.quiz);
+    ids.assessment = await href(page, page.locator(`a[href*="/assessment/"]`));
     await page.goto("/learn/calendar");
     const calendarLinks = await page
       .locator(`a[href^="/learn/calendar/"]`)
@@ -283,7 +288,8 @@ export const STOPS: (Omit<Stop, "url"> & { url: (ids: WalkIds) => string })[] = 
   { route: "course-content", label: "pair exercise", url: (i) => i.pair },
   { route: "course-content", label: "lab (score form)", url: (i) => i.lab },
   { route: "course-content", label: "discussion", url: (i) => i.discussion },
-  { route: "course-content", label: "quiz (LTI)", url: (i) => i.quiz },
+  { route: "course-content", label: "quiz (QTI)", url: (i) => i.quiz },
+  { route: "routes/learn.courses.$id.assessment", label: "QTI quiz page", url: (i) => i.assessment },
   { route: "course-content", label: "Arabic lesson", url: (i) => i.arabicLesson },
   { route: "course-workflow-view", label: "review", url: (i) => i.review },
   {

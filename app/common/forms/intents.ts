@@ -4,6 +4,10 @@
  * pending-state checks use the same constants.
  */
 export const INTENT = {
+  /** A QTI test or survey (issue 48): start it, save a page's answers, submit them. */
+  assessmentStart: "assessmentStart",
+  assessmentSave: "assessmentSave",
+  assessmentSubmit: "assessmentSubmit",
   /** Add to my courses (spec 4.3): create a self-enrollment. */
   enrol: "enrol",
   /** Start, or Start again (spec 4.3, 4.4). */

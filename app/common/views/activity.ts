@@ -27,5 +27,15 @@ export type ActivityBody =
     }
   | { kind: "lti"; toolUrl: string | null; launch: LtiLaunchProps | null }
   | ScormBody
+  | {
+      kind: "assessment";
+      survey: boolean;
+      /** The test's own page, once the activity is started. */
+      href: string | null;
+      state: "notStarted" | "inProgress" | "inGrading" | "done";
+      score: { score: number; max: number } | null;
+      passed: boolean | null;
+      reviewAllowed: boolean;
+    }
   | { kind: "module"; count: number }
   | { kind: "none" };

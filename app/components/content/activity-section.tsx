@@ -42,6 +42,8 @@ function ActivityActions({ d, item }: { d: ContentView; item: ContentItem }) {
   // A SCORM package finishes itself (LMSFinish/Terminate with its result, issue 15): "Mark as done" never
   // shows on one, whatever its body is (issue 30 item 7; the API refuses it too).
   if (aw && (a.type === ActivityType.Scorm || d.bodies[item.node.activityPathId]?.kind === "scorm")) return null;
+  // A QTI test or survey is done when its answers are submitted, on its own page.
+  if (aw && d.bodies[item.node.activityPathId]?.kind === "assessment") return null;
   // Issue 26: the tool that grades the activity finishes it (its launch starts it): nothing to press here.
   if (a.gradedByTool) return null;
   // Decision 048: an assignment is handed in on its own page (the link above), never marked done.

@@ -1,0 +1,223 @@
+import { Hono } from "hono";
+import type { ApiEnv } from "../context";
+import { requireRole, requireUser } from "../auth";
+import { runCommand } from "../commands/run";
+import { ApiError, message } from "../errors";
+import { limitWrites } from "../limit-writes";
+import { operations } from "../openapi";
+import { idParams, validJson, validParams, validQuery } from "../validate";
+import {
+  attemptPage,
+  attemptReview,
+  closeAttempt,
+  closeIfLate,
+  gradeItem,
+  isLate,
+  loadDelivery,
+  saveAnswers,
+  startAttempt,
+} from "../assessment/delivery";
+import {
+  attemptPageQuerySchema,
+  gradeItemSchema,
+  importQtiQuerySchema,
+  saveAnswersSchema,
+  submitAttemptSchema,
+} from "../../domain/contract/assessment";
+import { activityWorkflowPathSchema } from "../../domain/contract/lifecycle";
+import { z } from "zod";
+import { rm } from "node:fs/promises";
+import { readQtiZip, storeQtiPackage } from "../assessment/import";
+import { SCORM_LIMITS, saveUpload } from "../scorm/import";
+import { ScormPackageError } from "../scorm/manifest";
+
+const op = operations("assessment");
+const GRADERS = ["Instructor", "Administrator"];
+const AUTHORS = ["Author", "Administrator"];
+
+const timeUp = () => new ApiError(409, { "": [message("assessmentTimeUp", "The time for this test is up.")] });
+
+/**
+ * Issue 48 (decision 055): `/api/assessment/v1` — a QTI test delivered in one of the learner's activity
+ * workflows and scored on the server.
+ */
+export function assessmentRoutes() {
+  const r = new Hono<ApiEnv>();
+  const base = "/users/me/objective-workflows/:id/activity-workflows/:awId/assessment";
+  r.use(`${base}`, requireUser);
+  r.use(`${base}/*`, requireUser);
+  r.use(`${base}/answers`, limitWrites("command"));
+  r.use(`${base}/submit`, limitWrites("command"));
+
+  r.get(
+    base,
+    op({
+      summary:
+        "The learner's attempt at a QTI test: its pages, which items are answered, the deadline, and one page's items (the current one, or ?page= in a nonlinear part) with her saved answers — never correct responses, mappings or feedback; 404 before it is started",
+      errors: { 409: "A linear test's page that is not open (assessmentLinear)" },
+    }),
+    validParams(activityWorkflowPathSchema),
+    validQuery(attemptPageQuerySchema),
+    async (c) => {
+      const p = c.req.valid("param");
+      const d = await loadDelivery(c.var.db, c.var.user.id, p.id, p.awId);
+      const attempt = await closeIfLate(c.var.db, d, c.var.now);
+      if (!attempt) throw new ApiError(404, { "": [message("notFound", "The attempt was not found.")] });
+      return c.json(await attemptPage(c.var.db, d, attempt, c.req.valid("query").page, c.var.now));
+    },
+  );
+
+  r.put(
+    base,
+    op({
+      summary:
+        "Starts the attempt of this activity workflow: the test's selection and ordering drawn once from the attempt's seed and kept, the server's deadline from its time limit; the same attempt on every later call",
+      errors: { 409: "The activity or the course is no longer in progress" },
+    }),
+    validParams(activityWorkflowPathSchema),
+    async (c) => {
+      const p = c.req.valid("param");
+      const db = c.var.db;
+      const d = await loadDelivery(db, c.var.user.id, p.id, p.awId);
+      const attempt = d.attempt ?? (await db.transaction((tx) => startAttempt(tx, d, c.var.now)));
+      return c.json(await attemptPage(db, { ...d, attempt }, attempt, undefined, c.var.now));
+    },
+  );
+
+  r.post(
+    `${base}/answers`,
+    op({
+      summary:
+        "Saves the answers of one page (each response's values as strings) and moves to another page when asked (a linear part: only forward, an item that may not be skipped only answered); once per command id; after the deadline refused and the attempt ends itself",
+      command: true,
+      errors: {
+        400: "An answer that is not one of the item's (responseInvalid, responseTooMany, responseUnknown), a question of another page (assessmentNotOnPage), a required answer missing (assessmentAnswerRequired)",
+        409: "The attempt is over (assessmentSubmitted), its time is up (assessmentTimeUp), a linear test's page that is not open (assessmentLinear)",
+      },
+    }),
+    validParams(activityWorkflowPathSchema),
+    validJson(saveAnswersSchema),
+    async (c) => {
+      const p = c.req.valid("param");
+      const body = c.req.valid("json");
+      const db = c.var.db;
+      const d = await loadDelivery(db, c.var.user.id, p.id, p.awId);
+      if (!d.attempt) throw new ApiError(404, { "": [message("notFound", "The attempt was not found.")] });
+      // The server's time limit: a late save is refused and the attempt ends with what was saved in time.
+      if (isLate(d.attempt, c.var.now)) {
+        await closeIfLate(db, d, c.var.now);
+        throw timeUp();
+      }
+      return runCommand(c, { id: body.id, type: "save-assessment-answers", body: { ...body, awId: p.awId } }, (tx) =>
+        saveAnswers(tx, d, d.attempt!.id, body, c.var.now),
+      );
+    },
+  );
+
+  r.post(
+    `${base}/submit`,
+    op({
+      summary:
+        "Submits the attempt: every item scored on the server, the test's outcome (its outcome processing, or the weighted sum, and passed from its PASS outcome or the activity's cut value), the activity workflow finished — in grading while an essay waits for a person — and its record; a survey is done without a score. Once per command id",
+      command: true,
+      errors: { 409: "The attempt is already over (assessmentSubmitted)" },
+    }),
+    validParams(activityWorkflowPathSchema),
+    validJson(submitAttemptSchema),
+    async (c) => {
+      const p = c.req.valid("param");
+      const body = c.req.valid("json");
+      const db = c.var.db;
+      const d = await loadDelivery(db, c.var.user.id, p.id, p.awId);
+      if (!d.attempt) throw new ApiError(404, { "": [message("notFound", "The attempt was not found.")] });
+      return runCommand(c, { id: body.id, type: "submit-assessment", body: { awId: p.awId } }, async (tx) => {
+        const reason = isLate(d.attempt!, c.var.now) ? "timeUp" : "submitted";
+        const closed = await closeAttempt(tx, d, d.attempt!.id, reason, c.var.now);
+        return { state: closed.state, ended: closed.ended };
+      });
+    },
+  );
+
+  r.get(
+    `${base}/review`,
+    op({
+      summary:
+        "Review of a finished attempt, as the reveal rules allow (spec 4.7/4.12 and the test's item session control): her answers, and the scores, feedback and solutions only when they may be shown",
+      errors: { 409: "The attempt is not over, or its review is not allowed (assessmentNoReview)" },
+    }),
+    validParams(activityWorkflowPathSchema),
+    async (c) => {
+      const p = c.req.valid("param");
+      const d = await loadDelivery(c.var.db, c.var.user.id, p.id, p.awId);
+      const attempt = await closeIfLate(c.var.db, d, c.var.now);
+      if (!attempt) throw new ApiError(404, { "": [message("notFound", "The attempt was not found.")] });
+      return c.json(await attemptReview(c.var.db, d, attempt, c.var.now));
+    },
+  );
+
+  // Issue 48 item 4: the zip as the body, streamed to disk (the SCORM import's limits and defences).
+  r.use("/packages", requireUser, limitWrites("packageImport"));
+  r.post(
+    "/packages",
+    op({
+      summary:
+        "Import a QTI 3.0 package (a test, or items), a QTI 2.1/2.2 one, or a single item into a course's activity; authors and administrators only (issue 48)",
+      description:
+        "The zip is the body (application/zip, at most SCORM_MAX_BYTES). ?course=CODE[&activity=ID][&title=…][&cut=0.6][&survey=true][&anonymous=true]. A refusal names the file, the line when known and the reason, and stores nothing: 400/413/422 with errors.package[0].code",
+      body: { type: "application/zip", description: "The package" },
+      answer: { status: 201, type: "application/json", description: "The imported package and its activity" },
+      errors: { 403: "Not an author or administrator", 413: "Larger than the limit", 422: "Not a usable package" },
+      notShown: true,
+    }),
+    validQuery(
+      importQtiQuerySchema,
+      () => new ApiError(400, { course: [message("invalid", "Name the course by its code: ?course=CODE.")] }),
+    ),
+    async (c) => {
+      const q = c.req.valid("query");
+      await requireRole(c.var.db, c.var.user.id, AUTHORS, "Only authors and administrators import packages.");
+      let zipPath: string | null = null;
+      try {
+        const limits = c.var.deps.scormLimits ?? SCORM_LIMITS;
+        zipPath = await saveUpload(c.req.raw.body, limits.maxBytes);
+        const content = await readQtiZip(zipPath, q.title ?? q.course, limits);
+        const stored = await storeQtiPackage(c.var.db, content, {
+          tenantId: c.var.user.tenantId,
+          courseCode: q.course,
+          activityId: q.activity,
+          title: q.title,
+          cutValue: q.cut ?? null,
+          survey: q.survey === "true",
+          anonymous: q.anonymous === "true",
+        });
+        return c.json(stored, 201);
+      } catch (e) {
+        if (e instanceof ScormPackageError) throw new ApiError(e.status, { package: [message(e.code, e.message)] });
+        throw e;
+      } finally {
+        if (zipPath) await rm(zipPath, { force: true });
+      }
+    },
+  );
+
+  r.use("/attempts/:id/items/:ref/score", requireUser);
+  r.put(
+    "/attempts/:id/items/:ref/score",
+    op({
+      summary:
+        "An instructor's or administrator's score of an item that needs a person (essay, upload); the attempt is done once none waits any more (until the grading queue of the assignments issue)",
+      errors: {
+        403: "Not an instructor or administrator",
+        409: "The item is scored by the server, or the attempt is not in grading",
+      },
+    }),
+    validParams(idParams.extend({ ref: z.string().min(1).max(200) })),
+    validJson(gradeItemSchema),
+    async (c) => {
+      await requireRole(c.var.db, c.var.user.id, GRADERS, "Only instructors and administrators grade answers.");
+      const p = c.req.valid("param");
+      return c.json(await gradeItem(c.var.db, p.id, p.ref, c.req.valid("json").score, c.var.now));
+    },
+  );
+  return r;
+}

@@ -1,0 +1,76 @@
+import { z } from "zod";
+import type { ItemView } from "../qti/view";
+import type { RawResponses } from "../qti/responses";
+
+/** Issue 48: an attempt's state: 1 in progress, 2 in grading (an item waits for a person), 3 done. */
+export const AttemptState = { inProgress: 1, inGrading: 2, done: 3 } as const;
+export type AttemptState = (typeof AttemptState)[keyof typeof AttemptState];
+
+const identifier = z.string().min(1).max(200);
+/** Responses of one item: each response's values as strings (a choice's identifiers, a text, a pair "A B"). */
+export const itemResponsesSchema = z.record(identifier, z.array(z.string().max(20_000)).max(100));
+export const answersSchema = z.record(identifier, itemResponsesSchema);
+
+/** PUT …/assessment/answers: a command (its id), the page the answers are on, and where to go next. */
+export const saveAnswersSchema = z.object({
+  id: z.uuid(),
+  page: z.number().int().min(0).max(10_000),
+  answers: answersSchema.refine((a) => Object.keys(a).length <= 500, "Too many items."),
+  /** The page to go to after saving (the next one in a linear part), or absent to stay. */
+  go: z.number().int().min(0).max(10_000).optional(),
+});
+export type SaveAnswers = z.infer<typeof saveAnswersSchema>;
+
+export const submitAttemptSchema = z.object({ id: z.uuid() });
+export const attemptPageQuerySchema = z.object({ page: z.coerce.number().int().min(0).max(10_000).optional() });
+export const importQtiQuerySchema = z.object({
+  course: z.string().min(1).max(200),
+  activity: z.uuid().optional(),
+  title: z.string().min(1).max(300).optional(),
+  cut: z.coerce.number().min(0).max(1).optional(),
+  survey: z.enum(["true", "false"]).optional(),
+  anonymous: z.enum(["true", "false"]).optional(),
+});
+export const gradeItemSchema = z.object({ score: z.number().min(0).max(1e6) });
+
+export interface AttemptPageItem {
+  ref: string;
+  view: ItemView;
+  /** What the learner saved for it (her answer on resume), or null. */
+  response: RawResponses | null;
+  /** Review only: the item's score and maximum (when scores may be shown). */
+  score?: number | null;
+  maxScore?: number | null;
+  /** Review only: a person still has to score it. */
+  awaitingPerson?: boolean;
+}
+
+export interface AssessmentAttempt {
+  id: string;
+  state: AttemptState;
+  survey: boolean;
+  title: string;
+  started: string;
+  /** The server's deadline (time limit), or null. */
+  deadline: string | null;
+  submitted: string | null;
+  /** "submitted" or "timeUp" once over. */
+  ended: string | null;
+  /** The page the learner is on. */
+  current: number;
+  navigation: "linear" | "nonlinear";
+  pages: { index: number; title: string; items: { ref: string; answered: boolean }[] }[];
+  /** The page asked for (the current one by default) with its items, without anything secret. */
+  page: { index: number; title: string; items: AttemptPageItem[] } | null;
+  /** Once over and when the reveal rules allow it. */
+  score: number | null;
+  maxScore: number | null;
+  passed: boolean | null;
+  /** Whether the review page may be opened. */
+  reviewAllowed: boolean;
+}
+
+export interface AssessmentReview {
+  attempt: AssessmentAttempt;
+  items: AttemptPageItem[];
+}
