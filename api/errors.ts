@@ -107,7 +107,7 @@ export function renderError(c: Context, err: unknown): Response {
 }
 
 /** What a client is told to wait when the database or the storage is down. */
-export const RETRY_AFTER_SECONDS = 5;
+const RETRY_AFTER_SECONDS = 5;
 
 /** PostgreSQL's "insufficient resources" class (53…: disk full, out of memory, too many connections). */
 const RESOURCE_CODE = /^53/;

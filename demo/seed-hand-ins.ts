@@ -27,7 +27,7 @@ const COMMENT = [
 ].join("\n\n");
 
 /** A one-page PDF 1.4 with a title and a line (Helvetica, not embedded), its offsets exact. */
-export function smallPdf(title: string, line: string): Uint8Array {
+function smallPdf(title: string, line: string): Uint8Array {
   const esc = (t: string) => t.replace(/[^\x20-\x7e]/g, "?").replace(/([\\()])/g, "\\$1");
   const stream = `BT /F1 18 Tf 64 760 Td (${esc(title)}) Tj ET\nBT /F1 11 Tf 64 730 Td (${esc(line)}) Tj ET\n`;
   const objects = [

@@ -21,7 +21,7 @@ export const CompletionRule = {
 export type CompletionRule = (typeof CompletionRule)[keyof typeof CompletionRule];
 
 /** The rules a course may set on an activity (`activities.completion`); the others follow from what it is. */
-export const CHOSEN_RULES = [CompletionRule.manual, CompletionRule.view, CompletionRule.passingGrade] as const;
+const CHOSEN_RULES = [CompletionRule.manual, CompletionRule.view, CompletionRule.passingGrade] as const;
 
 export interface CompletionInput {
   kind: ActivityKind;

@@ -138,7 +138,7 @@ export function repeatedLinesHook(repeated: RepeatedWarnings) {
 const asSafe = (e: unknown) => (e instanceof Error ? safeError(e) : e);
 
 /** Lines of one message written one by one per interval (`RepeatedWarnings`), and the interval. */
-export const REPEATED_LINES = { perInterval: 5, intervalMs: 10_000 };
+const REPEATED_LINES = { perInterval: 5, intervalMs: 10_000 };
 
 /**
  * The parts of a pino logger's options that apply this policy: errors as `safeError`, repeated warn

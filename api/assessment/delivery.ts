@@ -41,7 +41,6 @@ import { proctorLocked } from "../../domain/proctoring";
 import { activityScoresRevealed, ownWorkflow } from "../queries/workflows";
 
 type Attempt = typeof assessmentAttempts.$inferSelect;
-type Package = typeof qtiPackages.$inferSelect;
 
 const conflict = (code: string, text: string, params?: Record<string, string | number>) =>
   new ApiError(409, { "": [message(code, text, params)] });
@@ -496,5 +495,3 @@ export async function gradeItem(db: Db, attemptId: string, ref: string, score: n
     return { state: closed.state, score: closed.score, maxScore: closed.maxScore, passed: closed.passed };
   });
 }
-
-export type { Package };

@@ -23,7 +23,7 @@ import { listEntries, openZip, readStream, SCORM_LIMITS } from "../scorm/import"
 import { ScormPackageError } from "../scorm/manifest";
 
 /** A refused QTI package: the import's 4xx (the API) or the CLI's message. */
-export class QtiPackageError extends ScormPackageError {}
+class QtiPackageError extends ScormPackageError {}
 
 const DOCUMENT_MAX_BYTES = 4 * 1024 * 1024;
 const IMAGE_MAX_BYTES = 512 * 1024;

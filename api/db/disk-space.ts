@@ -10,7 +10,7 @@
 import { existsSync, statfsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 
-export const DEFAULT_MIN_FREE_MB = 64;
+const DEFAULT_MIN_FREE_MB = 64;
 
 export function minFreeBytesFromEnv(value = process.env.DISK_MIN_FREE_MB): number {
   if (value === undefined || value === "") return DEFAULT_MIN_FREE_MB * 1024 * 1024;

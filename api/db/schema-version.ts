@@ -54,7 +54,7 @@ export function compareMigrations(
 }
 
 /** The timestamps of the migrations applied to this database (none on a new one). */
-export async function appliedMigrations(db: Db): Promise<number[]> {
+async function appliedMigrations(db: Db): Promise<number[]> {
   const exists = await db.execute(sql`select to_regclass('drizzle.__drizzle_migrations')::text as t`);
   if (!exists.rows[0]?.t) return [];
   const rows = await db.execute(sql`select created_at from drizzle.__drizzle_migrations order by created_at`);
@@ -77,7 +77,7 @@ export class SchemaNewerThanBuild extends Error {
   }
 }
 
-export function refuseNewerSchema(status: SchemaStatus): void {
+function refuseNewerSchema(status: SchemaStatus): void {
   if (status.unknown.length > 0) throw new SchemaNewerThanBuild(status);
 }
 

@@ -42,7 +42,7 @@ export function isUnreachable(error: unknown): boolean {
 }
 
 /** What an operator should do about an error no wait cures, when it is a known one. */
-export function notCuredByWaiting(error: unknown): string | null {
+function notCuredByWaiting(error: unknown): string | null {
   const code = (error as { code?: unknown })?.code;
   if (code === "28P01" || code === "28000")
     return "the database refused the user or password of DATABASE_URL: check them";

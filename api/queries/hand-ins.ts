@@ -83,7 +83,7 @@ export async function handInActivity(
 }
 
 /** Whether the caller grades the courses of her tenant (the Instructor role, as the hub reads it). */
-export async function mayGrade(db: Db | Tx, user: Principal): Promise<boolean> {
+async function mayGrade(db: Db | Tx, user: Principal): Promise<boolean> {
   const [row] = await db
     .select({ role: userRoles.role })
     .from(userRoles)

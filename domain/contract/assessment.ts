@@ -8,8 +8,8 @@ export type AttemptState = (typeof AttemptState)[keyof typeof AttemptState];
 
 const identifier = z.string().min(1).max(200);
 /** Responses of one item: each response's values as strings (a choice's identifiers, a text, a pair "A B"). */
-export const itemResponsesSchema = z.record(identifier, z.array(z.string().max(20_000)).max(100));
-export const answersSchema = z.record(identifier, itemResponsesSchema);
+const itemResponsesSchema = z.record(identifier, z.array(z.string().max(20_000)).max(100));
+const answersSchema = z.record(identifier, itemResponsesSchema);
 
 /** PUT …/assessment/answers: a command (its id), the page the answers are on, and where to go next. */
 export const saveAnswersSchema = z.object({

@@ -93,7 +93,7 @@ export interface HandInFile {
   url: string;
 }
 
-export interface HandInRules {
+interface HandInRules {
   text: boolean;
   files: boolean;
   maxBytes: number;
@@ -105,7 +105,7 @@ export interface HandInRules {
 }
 
 /** The released grade as the learner reads it (null until released). */
-export interface HandInFeedback {
+interface HandInFeedback {
   score: number | null;
   maxScore: number | null;
   comment: string;
@@ -160,7 +160,7 @@ export interface GradingQueue {
   courses: { id: string; name: string; activities: { partId: string; name: string }[] }[];
 }
 
-export interface GradingEvent {
+interface GradingEvent {
   action: "saveDraft" | "release" | "approve";
   actor: string | null;
   at: string;

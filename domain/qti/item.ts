@@ -6,7 +6,7 @@
 import { childNamed, childrenNamed, elements, parseXml, QtiError, textOf, type XmlElement, type XmlNode } from "./xml";
 import { BASE_TYPES, parseScalar, type BaseType, type Cardinality, type Scalar } from "./values";
 
-export interface MapEntry {
+interface MapEntry {
   key: Scalar;
   value: number;
   caseSensitive: boolean;
@@ -33,12 +33,12 @@ export interface OutcomeDeclaration {
   externalScored: string | null;
 }
 
-export interface Choice {
+interface Choice {
   identifier: string;
   fixed: boolean;
   content: BodyNode[];
 }
-export interface AssociableChoice extends Choice {
+interface AssociableChoice extends Choice {
   matchMax: number;
 }
 
@@ -102,7 +102,7 @@ export type BodyNode =
       children: BodyNode[];
     };
 
-export interface ModalFeedback {
+interface ModalFeedback {
   outcome: string;
   identifier: string;
   showHide: "show" | "hide";
@@ -548,7 +548,7 @@ export function parseItem(xml: string, file = "item.xml"): AssessmentItem {
 }
 
 /** Expressions and rules the engine evaluates (processing.ts); anything else is refused at import. */
-export const KNOWN_RULES = new Set([
+const KNOWN_RULES = new Set([
   "qti-response-condition",
   "qti-response-if",
   "qti-response-else-if",
@@ -568,7 +568,7 @@ export const KNOWN_RULES = new Set([
   "qti-interpolation-table",
   "qti-interpolation-table-entry",
 ]);
-export const KNOWN_EXPRESSIONS = new Set([
+const KNOWN_EXPRESSIONS = new Set([
   "qti-base-value",
   "qti-variable",
   "qti-correct",

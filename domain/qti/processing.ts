@@ -38,7 +38,7 @@ const bool = (b: boolean | null): QtiValue => (b === null ? NULL : single("boole
 const truth = (v: QtiValue | null): boolean | null => (!v || isNull(v) ? null : v.values[0] === true);
 
 /** map_response: the sum of the mapped values of the distinct values in the response, within the bounds. */
-export function mapResponse(mapping: Mapping, response: QtiValue | null): number {
+function mapResponse(mapping: Mapping, response: QtiValue | null): number {
   const seen = new Set<Scalar>();
   let sum = 0;
   const values = response && !isNull(response) ? response.values : [];
@@ -58,7 +58,7 @@ export function mapResponse(mapping: Mapping, response: QtiValue | null): number
 }
 
 /** The most a mapping can give: its upper bound, else the best entries a response of this cardinality can take. */
-export function mappingMaximum(decl: ResponseDeclaration): number {
+function mappingMaximum(decl: ResponseDeclaration): number {
   const m = decl.mapping;
   if (!m) return 0;
   const values = m.entries.map((e) => e.value).sort((a, b) => b - a);
@@ -95,7 +95,7 @@ function testItems(env: Env, e: XmlElement) {
   );
 }
 
-export function evaluate(env: Env, e: XmlElement): QtiValue {
+function evaluate(env: Env, e: XmlElement): QtiValue {
   const args = () => elements(e).map((c) => evaluate(env, c));
   switch (e.name) {
     case "qti-base-value": {
@@ -351,7 +351,7 @@ function lookup(env: Env, e: XmlElement) {
   setOutcome(env, id, result);
 }
 
-export function runRules(env: Env, rules: XmlElement[]) {
+function runRules(env: Env, rules: XmlElement[]) {
   for (const r of rules) {
     switch (r.name) {
       case "qti-set-outcome-value": {

@@ -4,7 +4,7 @@
  */
 
 /** A 32-bit hash of a string (FNV-1a). */
-export function hash32(s: string): number {
+function hash32(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);

@@ -10,7 +10,7 @@ import { rng, shuffleKeepingFixed } from "./random";
 import { isNull, type QtiValue } from "./values";
 import { childNamed, childrenNamed, elements, parseXml, QtiError, type XmlElement } from "./xml";
 
-export interface ItemSessionControl {
+interface ItemSessionControl {
   /** 0: no limit. */
   maxAttempts: number;
   allowReview: boolean;
@@ -19,7 +19,7 @@ export interface ItemSessionControl {
   showFeedback: boolean;
   validateResponses: boolean;
 }
-export interface TimeLimits {
+interface TimeLimits {
   /** Seconds, or null. */
   maxTime: number | null;
   allowLateSubmission: boolean;
@@ -34,7 +34,7 @@ export interface ItemRef {
   weights: Record<string, number>;
   control: Partial<ItemSessionControl>;
 }
-export interface Section {
+interface Section {
   kind: "section";
   identifier: string;
   title: string;
@@ -47,7 +47,7 @@ export interface Section {
   timeLimits: TimeLimits | null;
   children: (Section | ItemRef)[];
 }
-export interface TestPart {
+interface TestPart {
   identifier: string;
   navigationMode: "linear" | "nonlinear";
   submissionMode: "individual" | "simultaneous";
@@ -64,7 +64,7 @@ export interface AssessmentTest {
   outcomeProcessing: XmlElement | null;
 }
 
-export const DEFAULT_CONTROL: ItemSessionControl = {
+const DEFAULT_CONTROL: ItemSessionControl = {
   maxAttempts: 1,
   allowReview: true,
   showSolution: false,
@@ -191,7 +191,7 @@ export function allItemRefs(test: AssessmentTest): ItemRef[] {
   return out;
 }
 
-export interface PlannedItem {
+interface PlannedItem {
   /** The item ref's identifier (unique in the test). */
   ref: string;
   href: string;
@@ -200,7 +200,7 @@ export interface PlannedItem {
   weights: Record<string, number>;
   control: ItemSessionControl;
 }
-export interface PlannedPage {
+interface PlannedPage {
   part: string;
   /** The visible section's title the page shows (or the test's). */
   title: string;

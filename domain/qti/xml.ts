@@ -153,9 +153,3 @@ export const elements = (n: XmlElement) => n.children.filter((c): c is XmlElemen
 export const childrenNamed = (n: XmlElement, name: string) => elements(n).filter((c) => c.name === name);
 export const childNamed = (n: XmlElement, name: string) => elements(n).find((c) => c.name === name);
 export const textOf = (n: XmlNode): string => (typeof n === "string" ? n : n.children.map(textOf).join(""));
-
-/** The line of the first element with this attribute value, for messages naming where (best effort). */
-export function lineOf(xml: string, needle: string): number | null {
-  const at = xml.indexOf(needle);
-  return at < 0 ? null : lineAt(xml, at);
-}

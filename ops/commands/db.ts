@@ -30,7 +30,7 @@ const USAGE = `npm run db -- <command>   (or npm run ops -- db <command>)
                             embedded: the dump into DATA_DIR/pglite, the old one kept beside it`;
 
 /** Printed with every backup and restore (docs/operations/backups.md). */
-export const SECRETS_WARNING =
+const SECRETS_WARNING =
   "This backup holds the deployment's secrets — the identity provider's signing keys, the session secret, the operator token " +
   "and the LTI tools' secrets (on PostgreSQL; with the embedded database they are in DATA_DIR/secrets.json, copy it too) — " +
   "and every learner's data: store it encrypted, as a secret. It does not hold the stored files (SCORM packages, chat files, " +
