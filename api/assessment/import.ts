@@ -9,7 +9,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { posix } from "node:path";
-import { and, eq, isNull } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type yauzl from "yauzl";
 import { isSafeEntryName } from "../../domain/scorm";
 import { parseItem, type AssessmentItem, type BodyNode } from "../../domain/qti/item";
@@ -18,7 +18,8 @@ import { allItemRefs, parseTest, type AssessmentTest } from "../../domain/qti/te
 import { parseXml, QtiError, childrenNamed, childNamed } from "../../domain/qti/xml";
 import { ActivityContentType, ActivityKind, ActivityType } from "../../domain/vocabulary";
 import type { Db } from "../db/client";
-import { activities, activityParts, objectives, qtiItems, qtiPackages } from "../db/schema";
+import { importTarget } from "../queries/import-target";
+import { activities, qtiItems, qtiPackages } from "../db/schema";
 import { listEntries, openZip, readStream, SCORM_LIMITS } from "../scorm/import";
 import { ScormPackageError } from "../scorm/manifest";
 
@@ -256,32 +257,7 @@ type Queryable = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /** Stores the package and makes the activity deliver it, in one transaction. */
 export async function storeQtiPackage(db: Queryable, content: QtiContent, options: StoreOptions) {
-  const [course, second] = await db
-    .select({ id: objectives.id, tenantId: objectives.tenantId })
-    .from(objectives)
-    .where(
-      and(
-        eq(objectives.code, options.courseCode),
-        options.tenantId ? eq(objectives.tenantId, options.tenantId) : undefined,
-      ),
-    )
-    .limit(2);
-  if (second) throw new QtiPackageError("ambiguousCourse", `Two tenants have a course "${options.courseCode}".`, 409);
-  if (!course) throw new QtiPackageError("unknownCourse", `No course has the code "${options.courseCode}".`, 404);
-  const [part] = await db
-    .select({ activityId: activityParts.activityId, kind: activities.kind, maxScore: activities.maxScore })
-    .from(activityParts)
-    .innerJoin(activities, eq(activities.id, activityParts.activityId))
-    .where(
-      and(
-        eq(activityParts.objectiveId, course.id),
-        options.activityId ? eq(activityParts.activityId, options.activityId) : isNull(activityParts.parentPartId),
-      ),
-    )
-    .limit(1);
-  if (!part) throw new QtiPackageError("unknownActivity", "The activity is not part of that course.", 404);
-  if (part.kind === ActivityKind.composite)
-    throw new QtiPackageError("compositeActivity", "A module cannot hold a test: name one of its activities.");
+  const { course, part } = await importTarget(db, options, "a test");
   const id = randomUUID();
   const survey = options.survey ?? false;
   const title = options.title ?? content.test.title;

@@ -15,7 +15,7 @@ import { dirname, join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { pipeline } from "node:stream/promises";
 import { Readable } from "node:stream";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type yauzl from "yauzl";
 import {
   isSafeEntryName,
@@ -27,9 +27,10 @@ import {
 import { reindexContentPages } from "../content-pages";
 import { ActivityContentType, ActivityKind, ActivityType } from "../../domain/vocabulary";
 import type { Db } from "../db/client";
+import { importTarget } from "../queries/import-target";
 import type { FileStore } from "../files/object-store";
 import { storageRoots } from "../files/roots";
-import { activities, activityParts, objectives, scormPackages } from "../db/schema";
+import { activities, objectives, scormPackages } from "../db/schema";
 import { parseManifest, ScormPackageError } from "./manifest";
 
 /** Default limits; `SCORM_MAX_BYTES` / `SCORM_MAX_ENTRIES` change them (server.ts, the CLI). */
@@ -138,32 +139,7 @@ type Queryable = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 export async function importScormPackage(db: Queryable, options: ImportOptions): Promise<ImportedPackage> {
   const limits = options.limits ?? SCORM_LIMITS;
-  const [course, second] = await db
-    .select({ id: objectives.id, tenantId: objectives.tenantId })
-    .from(objectives)
-    .where(
-      and(
-        eq(objectives.code, options.courseCode),
-        options.tenantId ? eq(objectives.tenantId, options.tenantId) : undefined,
-      ),
-    )
-    .limit(2);
-  if (second) throw new ScormPackageError("ambiguousCourse", `Two tenants have a course "${options.courseCode}".`, 409);
-  if (!course) throw new ScormPackageError("unknownCourse", `No course has the code "${options.courseCode}".`, 404);
-  const [part] = await db
-    .select({ activityId: activityParts.activityId, kind: activities.kind, parentPartId: activityParts.parentPartId })
-    .from(activityParts)
-    .innerJoin(activities, eq(activities.id, activityParts.activityId))
-    .where(
-      and(
-        eq(activityParts.objectiveId, course.id),
-        options.activityId ? eq(activityParts.activityId, options.activityId) : isNull(activityParts.parentPartId),
-      ),
-    )
-    .limit(1);
-  if (!part) throw new ScormPackageError("unknownActivity", "The activity is not part of that course.", 404);
-  if (part.kind === ActivityKind.composite)
-    throw new ScormPackageError("compositeActivity", "A module cannot hold a package: name one of its activities.");
+  const { course, part } = await importTarget(db, options, "a package");
   const activityId = part.activityId;
 
   const zip = await openZip(options.zipPath);
