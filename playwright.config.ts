@@ -4,7 +4,7 @@ const port = Number(process.env.E2E_PORT ?? 3210);
 const baseURL = `http://localhost:${port}`;
 const executablePath = process.env.PLAYWRIGHT_CHROMIUM_PATH || undefined;
 // The server's DATA_DIR, fixed here in the runner so the workers (which inherit its environment) know it:
-// the outside-tool spec registers and attaches its tool there with `npm run lti:tool` (issue 32).
+// the outside-tool spec registers and attaches its tool there with `npm run lti:tool`.
 const dataDir = (process.env.E2E_DATA_DIR ??= `./data/e2e-${Date.now()}`);
 
 // Chromium flags that keep it quiet on a closed network (no update checks, sign-in prompts or crash uploads).

@@ -2,7 +2,7 @@ import { defineConfig } from "@playwright/test";
 import base from "./playwright.config";
 
 /**
- * The configuration modes the README promises (issue 11), proven in the browser: the app on one
+ * The configuration modes the README promises, proven in the browser: the app on one
  * origin with OIDC_ISSUER and LMS_API_URL pointing at a second process of this server on another
  * origin — its embedded provider as the "external" identity provider, its embedded API as the
  * "external" LMS API, reached over HTTP with its own DATA_DIR. The app is on localhost, the other

@@ -1,5 +1,5 @@
 /**
- * Certificates as Open Badges 3.0 credentials (issue 12, decision 020): each certificate is an
+ * Certificates as Open Badges 3.0 credentials (decision 020): each certificate is an
  * `OpenBadgeCredential` (a W3C Verifiable Credential, data model 2.0) secured as VC-JWT with the
  * platform's key; the issuer profile, its public keys (JWKS) and a Bitstring Status List of
  * revocations are published at stable URLs, so anyone verifies a credential offline with standard

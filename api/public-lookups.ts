@@ -1,5 +1,5 @@
 /**
- * Public lookups by certificate number (issue 12): limited per address, so scanning for numbers
+ * Public lookups by certificate number: limited per address, so scanning for numbers
  * gets 429 long before it finds one, and answered after the same minimum time whether the number
  * exists or not, so timing tells nothing either.
  */

@@ -48,7 +48,7 @@ export async function loadSecrets(dataDir: string): Promise<Secrets> {
     signingKey,
     operatorToken: randomBytes(32).toString("base64url"),
   };
-  // Whole or not at all (issue 29): a half-written secrets file would stop every later start.
+  // Whole or not at all: a half-written secrets file would stop every later start.
   writeFileAtomicSync(file, JSON.stringify(secrets), { mode: 0o600 });
   return secrets;
 }

@@ -2,7 +2,7 @@ import type { Database } from "./db/client";
 import { createLimiter, type Limiter } from "./rate-limit";
 
 /**
- * Per-user limits on the API's writes (issue 17 item 11, decision 018): numbers a learner never meets —
+ * Per-user limits on the API's writes (decision 018): numbers a learner never meets —
  * each write is a click followed by a page load — but a script meets in a second. Counted in the database
  * (`rate_limits`), so every node of a cluster counts one learner together. Every write of the API names
  * its kind here; a request over its kind's limit is a 429 with Retry-After before any other work.
@@ -18,7 +18,7 @@ export const WRITE_LIMITS = {
   chat: { points: 30, durationSeconds: 60 },
   /** Tutor questions: each one searches the course; a person asks a few a minute. */
   tutor: { points: 20, durationSeconds: 60 },
-  /** SCORM package imports by authors (issue 15): each one streams up to 500 MB to disk. */
+  /** SCORM package imports by authors: each one streams up to 500 MB to disk. */
   packageImport: { points: 10, durationSeconds: 60 },
   /** Product feedback: a person sends one now and then. */
   feedback: { points: 10, durationSeconds: 60 },

@@ -81,7 +81,7 @@ export default function handleRequest(
     // A render still unfinished after the stream's time is cut off. The timer holds the whole render
     // (the request, its loader data and React's state), so it is cleared the moment the document is
     // sent: left to run, it kept every page of the last six seconds in memory, about 1,000 renders
-    // and 100 MB of heap at 180 pages a second (issue 27).
+    // and 100 MB of heap at 180 pages a second.
     const timer = setTimeout(() => abort(), streamTimeout + 1000);
     timer.unref();
     const { pipe, abort } = renderToPipeableStream(

@@ -81,7 +81,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   }
   // Issue 16 item 8: a page view of every document, recorded on the server (so without JavaScript too);
   // the browser's client records only its own navigations. Not awaited: the page never waits for it.
-  // A page the service worker keeps for offline reading (issue 31) is nobody's view, and leaves the toasts be.
+  // A page the service worker keeps for offline reading is nobody's view, and leaves the toasts be.
   const keeping = isOfflineCopyRequest(request);
   if (request.method === "GET" && !new URL(request.url).pathname.endsWith(".data") && !keeping)
     void record(request, context, [{ name: "page_view", page: url.pathname, props: {} }]);

@@ -21,9 +21,9 @@ export default [
     route("chat-files/:attachmentId", "routes/learn.chat-files.$attachmentId.ts"),
     // Decision 048: a hand-in's file, to the learner and her graders.
     route("hand-in-files/:fileId", "routes/learn.hand-in-files.$fileId.ts"),
-    // Issue 15: the SCORM player's commits (the package's files are on the content origin, decision 040).
+    // The SCORM player's commits (the package's files are on the content origin, decision 040).
     route("scorm-runtime/:workflowId/:activityWorkflowId", "routes/learn.scorm-runtime.ts"),
-    // Issue 14: LTI launches (the learner's launch, the platform's OIDC authorization endpoint).
+    // LTI launches (the learner's launch, the platform's OIDC authorization endpoint).
     route("lti/launch", "routes/learn.lti.launch.ts"),
     route("lti/authorize", "routes/learn.lti.authorize.ts"),
     route("lti-tool-callback", "routes/learn.lti-tool-callback.ts"),
@@ -31,16 +31,16 @@ export default [
     // Issue 31 item 3: installable (the manifest), and the page shown offline for a page never kept.
     route("manifest.webmanifest", "routes/learn.manifest.ts"),
     route("offline", "routes/learn.offline.tsx"),
-    // Issue 26: where signing out ends.
+    // Where signing out ends.
     route("signed-out", "routes/learn.signed-out.tsx"),
-    // Issue 31: an e-mail's unsubscribe link (signed; no sign-in; RFC 8058 one-click POST).
+    // An e-mail's unsubscribe link (signed; no sign-in; RFC 8058 one-click POST).
     route("unsubscribe", "routes/learn.unsubscribe.tsx"),
     route("catalog", "routes/learn.catalog._index.tsx"),
     route("catalog/:id/*?", "routes/learn.catalog.$id.tsx"),
     route("open-catalog", "routes/learn.open-catalog._index.tsx"),
     route("open-catalog/:id/view/details", "routes/learn.open-catalog.$id.view.details.tsx"),
     route("open-catalog/*", "routes/learn.open-catalog.$.tsx"),
-    // Issue 12: the public certificate and its files (no sign-in, no menu).
+    // The public certificate and its files (no sign-in, no menu).
     route("certificate/:number", "routes/learn.certificate.$number.tsx"),
     route("certificate/:number/download/:kind", "routes/learn.certificate.$number.download.$kind.ts"),
     layout("routes/learn.private.tsx", [
@@ -49,7 +49,7 @@ export default [
       // Benchmark baseline (bench/run.ts); 404 unless BENCH_BARE=1.
       route("bench-bare", "routes/learn.bench-bare.tsx"),
       route("courses", "routes/learn.courses._index.tsx"),
-      // Issue 31: the learner's grades, one course's part, and the CSV export.
+      // The learner's grades, one course's part, and the CSV export.
       route("grades", "routes/learn.grades._index.tsx"),
       route("grades/export", "routes/learn.grades.export.ts"),
       route("grades/:id", "routes/learn.grades.$id.tsx"),
@@ -75,13 +75,13 @@ export default [
       route("courses/:id/hand-in/:partId", "routes/learn.courses.$id.hand-in.$partId.tsx"),
       route("grading", "routes/learn.grading._index.tsx"),
       route("grading/:handInId", "routes/learn.grading.$handInId.tsx"),
-      // Issue 48: a QTI test or survey of the course, each page one form; scored by the server.
+      // A QTI test or survey of the course, each page one form; scored by the server.
       route("courses/:id/assessment/:workflowId/:awId", "routes/learn.courses.$id.assessment.tsx"),
       // Issue 31 item 3: which pages of a course the service worker keeps for offline reading.
       route("courses/:id/offline-copy", "routes/learn.courses.$id.offline-copy.ts"),
-      // Issue 16: the live chat of the Notifications layer (server-sent events).
+      // The live chat of the Notifications layer (server-sent events).
       route("courses/:id/chat-events", "routes/learn.courses.$id.chat-events.ts"),
-      // Issue 26: the course pages of an LTI course learn of the tool's score (server-sent events).
+      // The course pages of an LTI course learn of the tool's score (server-sent events).
       route("courses/:id/progress-events", "routes/learn.courses.$id.progress-events.ts"),
       route("courses/:id/tutor", "routes/learn.courses.$id.tutor.tsx"),
       route("courses/:id/tutor/stream", "routes/learn.courses.$id.tutor.stream.ts"),
@@ -95,7 +95,7 @@ export default [
       route("profile", "routes/learn.profile.tsx", { id: "profile-personal" }),
       route("feedback", "routes/learn.feedback.tsx"),
       route("profile/time-zone", "routes/learn.profile.tsx", { id: "profile-time-zone" }),
-      // Issue 31: the e-mail the learner gets.
+      // The e-mail the learner gets.
       route("profile/email", "routes/learn.profile.email.tsx"),
       route("calendar/*", "routes/learn.calendar.$.tsx"),
     ]),

@@ -78,7 +78,7 @@ const PAGES: Page[] = [
   { name: "bare", path: "/learn/bench-bare", routeId: "routes/learn.bench-bare", marker: "<h1>Bench</h1>" },
   { name: "courses", path: "/learn/courses", routeId: "routes/learn.courses._index", marker: "My courses" },
   { name: "catalog", path: "/learn/catalog", routeId: "routes/learn.catalog._index", marker: "Catalog" },
-  // Issue 13: every section over the 1,000 enrolments in a bounded number of statements.
+  // Every section over the 1,000 enrolments in a bounded number of statements.
   { name: "dashboard", path: "/learn", routeId: "routes/learn._index", marker: "Continue learning" },
   // Issue 12 item 2: a certificate's public page, as anyone the link was sent to opens it (no session);
   // the number is ada's SQL Fundamentals certificate, read from her course page after sign-in.
@@ -359,7 +359,7 @@ const cpuSummary = (cpu: CpuReading, requests: number) =>
   `main thread busy ${fixed(cpu.mainBusyPct, 0)} % (${fixed(cpu.mainMs / requests, 1)} ms of CPU a request), the machine's CPU stolen ${fixed(cpu.stealPct, 0)} %, idle ${fixed(cpu.idlePct, 0)} %`;
 
 /**
- * Open loop (issue 17 item 18): requests sent at a fixed rate whatever the answers do, on a pool of
+ * Open loop: requests sent at a fixed rate whatever the answers do, on a pool of
  * keep-alive connections that grows when all are busy. Each latency runs from the moment the request
  * was due (not when it was sent), so a server that falls behind cannot hide it by slowing the sender
  * (no coordinated omission).
@@ -496,7 +496,7 @@ async function main(): Promise<number> {
       `the build has no ${bareRoute.path} page: add route("bench-bare", "routes/learn.bench-bare.tsx") to the "learn" prefix in app/routes.ts`,
     );
   }
-  // The content viewer's route counts too (issue 5): its first load must not include the PDF viewer.
+  // The content viewer's route counts too: its first load must not include the PDF viewer.
   const firstLoad = measureFirstLoadJs(BUILD_DIR, [
     ...PAGES.map((p) => p.routeId),
     "course-content",

@@ -1,5 +1,5 @@
 /**
- * The demo's QTI tests and surveys (issue 48, decision 055): written by the project as package folders under
+ * The demo's QTI tests and surveys (decision 055): written by the project as package folders under
  * data/qti/, read by the seed through the same code as the CLI and the API (no zip: the folder's files).
  * data/qti/packages.json names each package's course folder and, for an activity inside the course, its
  * name (the root activity otherwise).

@@ -2,7 +2,7 @@
  * Test support (decision 014) for packages the demo does not hold: a course of its own whose one
  * activity runs the zip in the request, imported by the product's own import code, with the test's
  * learner enrolled and the course started. The browser tests bring packages written to probe the
- * product (a hostile package, issue 29 item 1) and ADL's conformance packages (issue 30).
+ * product (a hostile package, issue 29 item 1) and ADL's conformance packages.
  */
 import { rm } from "node:fs/promises";
 import { eq } from "drizzle-orm";

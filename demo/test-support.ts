@@ -157,7 +157,7 @@ function testSupportRoutes() {
   /**
    * GET /api/test-support/v1/scorm-attempts?learner=ID → { data: [{ scoId, attempt, state, totalCentis,
    * cmi, activityWorkflowState, score, passed }] }: what the database keeps of a learner's SCORM
-   * attempts, for the browser tests that check it (issue 30).
+   * attempts, for the browser tests that check it.
    */
   r.get(
     "/scorm-attempts",
@@ -205,7 +205,7 @@ function testSupportRoutes() {
 
   /**
    * POST /api/test-support/v1/learner-mail → { queued, sent }: one run of the learner mail jobs, and the
-   * outbox emptied, now (issue 31), instead of waiting for the next minute's run.
+   * outbox emptied, now, instead of waiting for the next minute's run.
    */
   r.post("/learner-mail", op("One run of the learner mail jobs and the outbox now: { queued, sent }"), async (c) => {
     const [{ runLearnerMail }, { sendPendingMail }, { mailKey }] = await Promise.all([

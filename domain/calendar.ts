@@ -25,9 +25,9 @@ import type { GradeRevealPolicy } from "./vocabulary";
 
 const DAY_MS = 86_400_000;
 
-/** Issue 13: the API lists at most this many days of items per call (longer ranges are a 400). */
+/** The API lists at most this many days of items per call (longer ranges are a 400). */
 const CALENDAR_MAX_RANGE_DAYS = 100;
-/** Dashboard windows (issue 13): due within 14 days, events within 7, results of the last 30. */
+/** Dashboard windows: due within 14 days, events within 7, results of the last 30. */
 const DUE_SOON_DAYS = 14;
 const UPCOMING_EVENT_DAYS = 7;
 export const RECENT_RESULT_DAYS = 30;
@@ -40,7 +40,7 @@ export const AGENDA_DAYS = 30;
 
 export type RangeCheck = { ok: true; from: Date; to: Date } | { ok: false; error: "order" | "tooLong" };
 
-/** Issue 13: `from` before `to`, and at most 100 days apart. */
+/** `from` before `to`, and at most 100 days apart. */
 export function checkCalendarRange(from: Date, to: Date): RangeCheck {
   if (!(from.getTime() < to.getTime())) return { ok: false, error: "order" };
   if (to.getTime() - from.getTime() > CALENDAR_MAX_RANGE_DAYS * DAY_MS) return { ok: false, error: "tooLong" };

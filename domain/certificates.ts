@@ -17,7 +17,7 @@ const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 export const CERTIFICATE_NUMBER_BYTES = 10;
 
 /**
- * The certificate number (issue 12): LA- and 80 random bits in Crockford base 32, grouped by four
+ * The certificate number: LA- and 80 random bits in Crockford base 32, grouped by four
  * for reading out, e.g. LA-7K3Q-9XWM-4TZR-1B8D. Guessing one is as hard as guessing 80 random bits;
  * a unique index in the database catches the (negligible) collision. `random` holds the bytes.
  */
@@ -77,7 +77,7 @@ export function issuesCertificate(record: { passed: boolean | null }, templateId
   return record.passed === true && !!templateId;
 }
 
-/** What the public page says of a certificate (issue 12): revoked wins over expired. */
+/** What the public page says of a certificate: revoked wins over expired. */
 export type CertificateStatus = "valid" | "expired" | "revoked";
 export function certificateStatus(
   cert: { expirationDate: string | Date | null | undefined; revoked: boolean },

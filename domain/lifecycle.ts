@@ -471,7 +471,7 @@ export interface StartPlan {
   steps: StartStep[];
   /**
    * Spec 4.4 has LTI courses "reload the course view page", where the learner had to press again
-   * (issue 26): every course now goes to its content, which for an LTI course is the tool's launch.
+   *: every course now goes to its content, which for an LTI course is the tool's launch.
    */
   destination: "content";
 }
@@ -485,7 +485,7 @@ export interface StartPlan {
  *    workflow. `hasActivityWorkflow` refers to the current objective
  *    workflow, so it is ignored when step 2 starts a new one.
  * 4. "loadTree" (full activity tree) always.
- * Destination: the content — for an LTI course the page that launches its tool (issue 26).
+ * Destination: the content — for an LTI course the page that launches its tool.
  */
 export function startPlan(input: {
   kind: ActivityKind;

@@ -1,5 +1,5 @@
 /**
- * Issue 26: "Add to LinkedIn profile" — LinkedIn's documented Add to Profile link for certifications
+ * "Add to LinkedIn profile" — LinkedIn's documented Add to Profile link for certifications
  * (addtoprofile.linkedin.com: `https://www.linkedin.com/profile/add?startTask=CERTIFICATION_NAME…`),
  * which opens the member's "Add license or certification" form filled in. Dates are months in UTC,
  * the credential's URL is the certificate's public page and its id the certificate's number. Pure.

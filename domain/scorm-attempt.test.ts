@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { afterSave, launchEntry, navOutcome, navValidity, sessionEnding, statusAtFinish } from "./scorm-attempt";
 
-// Issue 30 items 2, 3 and 6: SCORM 2004 RTE 4.2.9 (cmi.entry), 4.2.10 (cmi.exit), SN navigation requests.
+// SCORM 2004 RTE 4.2.9 (cmi.entry), 4.2.10 (cmi.exit), SN navigation requests.
 describe("how a session ends", () => {
   it.each([
     ["suspend", "", { state: "suspended", exitAll: false, suspendAll: false }],

@@ -1,5 +1,5 @@
 /**
- * Attempts and navigation of a SCORM package's SCOs (issue 30 items 2, 3 and 6): how a learner session
+ * Attempts and navigation of a SCORM package's SCOs: how a learner session
  * ends (SCORM 2004 RTE 4.2.10 cmi.exit with SN's navigation requests; 1.2 RTE 3.4.2.1.x cmi.core.exit),
  * what the next launch says in cmi.entry and whether it starts a new attempt, which navigation requests
  * are valid from a SCO, and where one leads. Pure rules: the server stores what they decide, the

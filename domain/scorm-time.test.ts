@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatInterval, formatTimespan, intervalCentis, sessionCentis, timespanCentis } from "./scorm-time";
 
-// Issue 30 items 1 and 5: SCORM 2004 timeinterval (RTE 4.1.1.7) and 1.2 CMITimespan (RTE 3.4.2), read strictly.
+// SCORM 2004 timeinterval (RTE 4.1.1.7) and 1.2 CMITimespan (RTE 3.4.2), read strictly.
 describe("timeintervals", () => {
   it.each([
     ["PT1M", 6000],

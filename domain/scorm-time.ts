@@ -1,5 +1,5 @@
 /**
- * SCORM time values (issue 30 items 1 and 5): the 2004 timeinterval (ISO 8601 duration, RTE 4.1.1.7)
+ * SCORM time values: the 2004 timeinterval (ISO 8601 duration, RTE 4.1.1.7)
  * and the 1.2 CMITimespan (RTE 3.4.2), read strictly — the server validates what a SCO sends without
  * trusting the run-time library in the browser — and the total time the LMS keeps, in centiseconds
  * (both formats are precise to 0.01 s).

@@ -1,7 +1,7 @@
 import { ActivityKind } from "./vocabulary";
 
 /**
- * Issue 26: an activity whose grade comes from its LTI tool — an LTI activity launched into a registered
+ * An activity whose grade comes from its LTI tool — an LTI activity launched into a registered
  * tool (`content.tool`) with LTI grading on (`supportLtiGrading`, spec 3). The tool finishes it when it
  * sends the score (AGS, or Basic Outcomes for 1.1), so "Mark as done" is neither offered nor accepted.
  * A SCORM package (an LTI-kind activity whose content is a package, not a tool) finishes itself and is

@@ -1,5 +1,5 @@
 /**
- * Issue 26 (decision 036): signing up and resetting a password by a one-time link sent by e-mail.
+ * Decision 036: signing up and resetting a password by a one-time link sent by e-mail.
  *
  * - Sign-up: the form's answer is the same whether or not the address has an account ("check your
  *   e-mail"); a new address gets a link that makes the account and signs the learner in, a known one a

@@ -20,7 +20,7 @@ export interface IdpT {
   locale: string;
   dir: "rtl" | "ltr";
   t(key: string, vars?: Record<string, string | number>): string;
-  /** The portal's name as the app shows it: the tenant's own, or "Learning Portal" translated (issue 25). */
+  /** The portal's name as the app shows it: the tenant's own, or "Learning Portal" translated. */
   portalName: string;
   /** The tenant's languages, for the pages' language menu (issue 25 item 3); none on pages without one. */
   languages: readonly string[];

@@ -73,7 +73,7 @@ export function loginPage(
     signUpHref?: string;
     /** The page's own address, for its language menu. */
     languageAction?: string;
-    /** Issue 26: "Forgot password?" */
+    /** "Forgot password?" */
     forgotHref?: string;
   },
 ): string {
@@ -170,7 +170,7 @@ export function messagePage(
   );
 }
 
-/** Issue 26: "Forgot password?" — the address of the account; the answer is the same for every address. */
+/** "Forgot password?" — the address of the account; the answer is the same for every address. */
 export function forgotPage(
   t: IdpT,
   nonce: string,
@@ -214,7 +214,7 @@ ${error}<button type="submit">${escapeHtml(t.t("confirmSubmit"))}</button>
   );
 }
 
-/** Issue 26: the reset link opened — a new password for the account. */
+/** The reset link opened — a new password for the account. */
 export function resetPage(
   t: IdpT,
   nonce: string,

@@ -62,7 +62,7 @@ export interface IdentityProviderOptions {
    */
   refusedPassword?: string | null;
   /**
-   * Issue 26: how the provider's e-mails (sign-up links, password resets) go out — queued in the outbox
+   * How the provider's e-mails (sign-up links, password resets) go out — queued in the outbox
    * and sent at once in the background (the jobs retry what fails). `appUrl` makes the links.
    */
   mail: MailOptions;
@@ -340,7 +340,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     pkce: { required: () => true },
     // `signup=1` (sent by the app for its sign-up offer) opens the registration form instead of sign-in.
     // `impersonation=<ticket>`: an operator's one-time impersonation link (`npm run sessions -- impersonate`).
-    // Issue 26: `confirm=<token>` / `reset=<token>`: an e-mailed sign-up or password-reset link;
+    // `confirm=<token>` / `reset=<token>`: an e-mailed sign-up or password-reset link;
     // `forgot=1` opens "Forgot password?".
     extraParams: ["signup", "signup_target", "impersonation", "confirm", "reset", "forgot"],
     scopes: ["openid", "profile", "email", "offline_access"],
@@ -594,7 +594,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
       const minutes = Math.max(1, Math.ceil(wait / 60));
       return renderSignUp(res, uid, t, checked.values, { form: t.t("tooManyAttempts", { minutes }) }, 429);
     }
-    // Issue 26: nothing is made yet — a new address gets the link that makes the account and signs in,
+    // Nothing is made yet — a new address gets the link that makes the account and signs in,
     // a known one a message saying so; the answer here is the same for both (decision 036).
     await requestSignUp(db, checked.values, {
       locale: t.locale,
@@ -616,7 +616,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     );
   }
 
-  /** Issue 26: "Forgot password?" — limited, and answered the same whether or not the address has an account. */
+  /** "Forgot password?" — limited, and answered the same whether or not the address has an account. */
   async function forgot(req: IncomingMessage, res: ServerResponse, uid: string, t: IdpT): Promise<void> {
     const render = (status: number, email: string, error: string | null, extra: Record<string, string> = {}) => {
       const nonce = randomBytes(16).toString("base64");
@@ -676,7 +676,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
   }
 
   /**
-   * Issue 26: the sign-up link — GET shows the form (link checkers open links; nothing is made), POST
+   * The sign-up link — GET shows the form (link checkers open links; nothing is made), POST
    * with the password its holder chooses makes the account and signs in (decision 050).
    */
   async function confirm(req: IncomingMessage, res: ServerResponse, uid: string, t: IdpT, token: string) {
@@ -729,7 +729,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     render(200, target.email, null);
   }
 
-  /** Issue 26: the reset link — a new password; it ends the account's other sessions and signs in. */
+  /** The reset link — a new password; it ends the account's other sessions and signs in. */
   async function reset(req: IncomingMessage, res: ServerResponse, uid: string, t: IdpT, token: string) {
     const again = { href: `${IDP_MOUNT}/interaction/${uid}/forgot`, label: t.t("requestNewLink") };
     const target = await linkTarget(db, "reset", token);
@@ -837,7 +837,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     }
     if (sub === "/signup") return signUp(req, res, uid, t, details.params.signup_target);
     if (sub === "/forgot") return forgot(req, res, uid, t);
-    // Issue 26: the e-mailed links arrive as the sign-in request's `confirm` / `reset` (from the app's /oidc/login).
+    // The e-mailed links arrive as the sign-in request's `confirm` / `reset` (from the app's /oidc/login).
     const linkToken = (name: "confirm" | "reset") =>
       typeof details.params[name] === "string" ? (details.params[name] as string) : null;
     const confirmToken = linkToken("confirm");

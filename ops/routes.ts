@@ -121,7 +121,7 @@ export function operatorRoutes(deps: OperatorRouteDeps): Hono {
       if (zipPath) await rm(zipPath, { force: true });
     }
   });
-  // A QTI package (issue 48), streamed to a temporary file and imported.
+  // A QTI package, streamed to a temporary file and imported.
   routes.post("/qti-packages", async (c) => {
     if (!allowed(c)) return c.json({ error: "Forbidden" }, 403);
     const course = c.req.query("course");

@@ -23,7 +23,7 @@ const builtAt = (output) => (existsSync(output) ? statSync(output).mtimeMs : 0);
 const stale = (output, sources) => sources.some((s) => newest(s) > builtAt(output));
 
 const serverOnly = process.argv.includes("--server");
-// The content origin's launcher (decision 040) and the service worker (issue 31, decision 044) are builds
+// The content origin's launcher (decision 040) and the service worker (decision 044) are builds
 // of their own: missing, the app build is stale too.
 const ownBuildsMissing = !existsSync("build/content/scorm-launcher.js") || !existsSync("build/client/sw.js");
 if (

@@ -1,5 +1,5 @@
 /**
- * What `npm test` (scripts/test.mjs) prints about its own time (issue 51, decision 052): each part's wall
+ * What `npm test` (scripts/test.mjs) prints about its own time (decision 052): each part's wall
  * time and its tests' time per project, the count of tests and of runs without JavaScript, and the
  * slowest test files. Read from the reports the runs already write: Playwright's JSON reporter and
  * scripts/vitest-file-times.ts. docs/testing.md says how to read it.

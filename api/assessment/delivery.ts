@@ -1,5 +1,5 @@
 /**
- * Issue 48 (decision 055): delivering a QTI test in an activity workflow and scoring it on the server.
+ * Decision 055: delivering a QTI test in an activity workflow and scoring it on the server.
  * The attempt (one per activity workflow) keeps its seed and plan (selection, order, pages) from its start;
  * answers are kept per item as the learner goes; the deadline is the server's; submit (or the deadline)
  * scores every item, makes the activity record and moves the course's progress. Nothing secret (correct
@@ -440,7 +440,7 @@ export async function attemptReview(db: Db, d: Delivery, attempt: Attempt, now: 
   };
 }
 
-/** Issue 48: until the grading queue exists, an instructor or administrator scores an item that needs a person. */
+/** Until the grading queue exists, an instructor or administrator scores an item that needs a person. */
 export async function gradeItem(db: Db, attemptId: string, ref: string, score: number, now: Date) {
   return db.transaction(async (tx) => {
     const [row] = await tx

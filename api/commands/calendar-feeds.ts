@@ -1,5 +1,5 @@
 // Commands: what each command does, inside runCommand's transaction (spec 7.7). These: the learner's
-// personal calendar feed link (issue 13, decision 022) — a new link, which ends the old one, or none.
+// personal calendar feed link (decision 022) — a new link, which ends the old one, or none.
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";

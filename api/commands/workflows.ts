@@ -221,13 +221,13 @@ export async function finishActivityWorkflows(
       activityWorkflowIds: [message("notFound", "An activity workflow was not found.")],
     });
   const open = rows.filter(({ aw }) => aw.state === ActivityWorkflowState.inProgress);
-  // Issue 26: the tool that grades an activity finishes it with its score; the learner cannot.
+  // The tool that grades an activity finishes it with its score; the learner cannot.
   if (open.some(({ activity }) => gradedByTool(activity)))
     throw conflict("gradedByTool", "This activity is done when its tool sends the result.");
   // Decision 048: an assignment that takes a hand-in is done when it is handed in.
   if (open.some(({ activity }) => handInSettings(activity, DEFAULT_ATTACHMENT_RULES)))
     throw conflict("handInRequired", "This activity is done when you hand it in.");
-  // Issue 48: a QTI test or survey is done when the learner submits it (the server scores it).
+  // A QTI test or survey is done when the learner submits it (the server scores it).
   if (open.some(({ activity }) => (activity.content as { qti?: unknown } | null)?.qti))
     throw conflict("doneBySubmitting", "This activity is done when you submit your answers.");
   const finishedActivityIds = open.map(({ activity }) => activity.id);
@@ -317,7 +317,7 @@ export async function submitObjectiveWorkflow(tx: Tx, user: Principal, objective
   const wf = await ownWorkflow(tx, user.id, objectiveWorkflowId, true);
   if (wf.state !== ObjectiveWorkflowState.inProgress)
     throw conflict("workflowNotInProgress", "The course is not in progress.");
-  // Issue 26: a sitting that is over locks the whole attempt — handing it in too — until the proctor or an
+  // A sitting that is over locks the whole attempt — handing it in too — until the proctor or an
   // administrator unlocks it (decisions 010 and 024 let the learner submit; the page now offers nothing).
   await refuseWhenProctorLocked(tx, wf);
   const [agg] = await tx.select().from(owa).where(eq(owa.id, wf.aggregateId));

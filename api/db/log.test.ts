@@ -1,4 +1,4 @@
-/** The API's log lines carry the request id the front gave it (issue 28, decision 037). */
+/** The API's log lines carry the request id the front gave it (decision 037). */
 import { expect, it } from "vitest";
 import { log, withRequestId } from "./log";
 

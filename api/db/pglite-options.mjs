@@ -9,7 +9,7 @@ const SIZE = /^\d+(kB|MB|GB)$/;
  * default, 128MB, is memory the process keeps for good once touched; PGlite reads its files through
  * Node's file system, so pages that leave the buffer stay in the operating system's cache. Measured
  * on the bench's data set (10,000 courses): a PGlite instance at 434 MB resident after scanning the
- * big tables with 128MB, 290 MB with 32MB (issue 17 item 17).
+ * big tables with 128MB, 290 MB with 32MB.
  * @param {string | undefined} value
  * @returns {{ startParams: string[] }}
  */

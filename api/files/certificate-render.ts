@@ -1,5 +1,5 @@
 /**
- * The certificate's files (issue 12, decision 020): one design, drawn twice from the same layout —
+ * The certificate's files (decision 020): one design, drawn twice from the same layout —
  * as a PDF with real, selectable text in embedded fonts (pdfkit, whose fontkit shapes OpenType:
  * Arabic joined and right to left, Indic and Myanmar clusters, Thai), and as an SVG whose text is
  * the same fonts' glyph outlines, rendered to PNG by resvg (no system fonts, no system packages).

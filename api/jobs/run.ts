@@ -46,9 +46,9 @@ export function startJobs(deps: ApiDeps): () => void {
     running = true;
     try {
       const mail = { appUrl: deps.appUrl ?? "http://localhost:3000", dataDir: deps.dataDir, smtpUrl: options.smtpUrl };
-      // Issue 31: questions, due-date reminders, announcements and daily digests, queued in the outbox.
+      // Questions, due-date reminders, announcements and daily digests, queued in the outbox.
       await runLearnerMail(deps.database.db, { appUrl: mail.appUrl, key: mailKey(deps.mailLinkKey) });
-      // Issue 26: what the outbox holds that was not sent at once (a failed send, a node that stopped).
+      // What the outbox holds that was not sent at once (a failed send, a node that stopped).
       await sendPendingMail(deps.database.db, mail);
       await deleteOldMail(deps.database.db);
       await makePendingCertificateFiles(deps);

@@ -210,7 +210,7 @@ export async function handleOutcome(
   if (!oauth.oauth_nonce || !(await useOnce(db, "oauth-nonce", tool.consumerKey!, oauth.oauth_nonce, now)))
     return fail(401, "This nonce was used before.");
 
-  // A POX message has no use for a document type: its entities are refused before the parser sees them (issue 29).
+  // A POX message has no use for a document type: its entities are refused before the parser sees them.
   if (/<!DOCTYPE/i.test(body))
     return fail(400, "The body declares a document type (DOCTYPE), which POX has no use for.");
   let doc: Record<string, unknown>;

@@ -1,5 +1,5 @@
 /**
- * The LTI 1.3 platform (issue 14 items 2 and 4, decision 023): its URLs and keys, the resource-link
+ * The LTI 1.3 platform (decision 023): its URLs and keys, the resource-link
  * launch (third-party login initiation), the authentication request that answers with a signed
  * id_token, and the OAuth 2 client-credentials tokens of the services.
  */

@@ -1,5 +1,5 @@
 /**
- * E-mail through the outbox (issue 26, decision 036). A message is a row of `mail_outbox`, committed
+ * E-mail through the outbox (decision 036). A message is a row of `mail_outbox`, committed
  * with whatever caused it; `sendPendingMail` — run by the background jobs on every node (decision 021)
  * and by the writer at once, in the background — claims pending rows with `FOR UPDATE SKIP LOCKED`, so
  * two nodes never send the same message, and gives a row back when its send fails (tried again on a

@@ -52,7 +52,7 @@ export interface MailSection {
   items: { text: string; href?: string; detail?: string }[];
 }
 
-/** What closes a message the learner controls (issue 31): why they get it, and the way out of it. */
+/** What closes a message the learner controls: why they get it, and the way out of it. */
 export interface MailFooter {
   why: string;
   unsubscribe: { label: string; href: string };

@@ -51,7 +51,7 @@ export function openMailer(options: MailOptions) {
       const info = await (await open()).sendMail({ from, ...message });
       if (options.smtpUrl) return null;
       const file = join(outbox, `${new Date().toISOString().replace(/[:.]/g, "-")}-${name}.eml`);
-      // Whole or not at all: a mail reader never picks up half a message (issue 29).
+      // Whole or not at all: a mail reader never picks up half a message.
       writeFileAtomicSync(file, (info as unknown as { message: Buffer }).message);
       return file;
     },

@@ -1,5 +1,5 @@
 // Mappers turn table rows into the API's contract shapes; they run no SQL. This one: calendar items
-// (issue 13) from a learner's course dates and course trees, with the domain's rules (decision 022).
+// from a learner's course dates and course trees, with the domain's rules (decision 022).
 import {
   activityCalendarItems,
   courseCalendarItems,
@@ -127,7 +127,7 @@ export function toDashboardCourse(r: CourseRow, resumable = false): DashboardCou
     submitted: iso(r.submitted ?? null),
     lastUsed: used,
     resumePathId: resumable ? (r.lastPartId ?? null) : null,
-    // Issue 26: a course locked by a proctored sitting that is over (spec 4.8, decision 010).
+    // A course locked by a proctored sitting that is over (spec 4.8, decision 010).
     locked: proctorLocked({
       workflow: r.state === null ? null : { state: r.state as ObjectiveWorkflowState },
       session: r.sittingState ? { state: r.sittingState } : null,

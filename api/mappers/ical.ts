@@ -1,5 +1,5 @@
 // Mappers turn table rows into the API's contract shapes; they run no SQL. This one: a learner's
-// calendar items as an iCalendar document (RFC 5545) for their personal feed (issue 13, decision 022),
+// calendar items as an iCalendar document (RFC 5545) for their personal feed (decision 022),
 // written by ical-generator: times in UTC, all-day items as dates, stable UIDs, SEQUENCE and DTSTAMP
 // from what the feed last published, a reminder one day before each due date. Issue 32 item 5: no
 // DTEND equal to DTSTART (an instant has none, an all-day item ends the next day, an event at its real

@@ -1,5 +1,5 @@
 // Queries: reads and writes the handlers share, grouped by resource. This one: the dated things of a
-// learner's courses (issue 13, decision 022) — the courses' own dates and their activities' constraint
+// learner's courses (decision 022) — the courses' own dates and their activities' constraint
 // dates and events — each in one statement, whatever the number of enrolments.
 import { and, asc, eq, gte, isNotNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { AnyPgColumn } from "drizzle-orm/pg-core";

@@ -1,5 +1,5 @@
 // Queries: reads and writes the handlers share, grouped by resource. This one: the learner dashboard's
-// sections (issue 13). Each section is one statement that returns its first rows and, with a window
+// sections. Each section is one statement that returns its first rows and, with a window
 // count, how many there are in all — so the dashboard costs the same few statements for 10 enrolments
 // or 1,000 (decision 022).
 import { and, asc, desc, eq, gte, inArray, isNull, sql } from "drizzle-orm";
@@ -75,7 +75,7 @@ export async function continueLearning(db: Db, userId: string, limit: number) {
     .orderBy(activityWorkflows.objectiveWorkflowId, sql`${used} desc nulls last`)
     .as("last");
   const lastUsed = sql<Date | null>`coalesce(${last.used}, ${objectiveWorkflows.started})`;
-  // Issue 26: the attempt's newest proctored sitting (decision 010), in the same pass. A sitting that is
+  // The attempt's newest proctored sitting (decision 010), in the same pass. A sitting that is
   // over locks an attempt in progress (domain/proctoring.ts `proctorLocked`): such a course cannot be
   // continued, so it comes after the ones that can, and the page marks it.
   const sitting = db

@@ -6,7 +6,7 @@ import { grades, gradingScales } from "../db/schema";
 
 /**
  * Grading scales by id, with their grades. With `tenantId` (every read a caller names the ids of),
- * only that tenant's scales: another tenant's id reads as unknown (issue 17 item 13).
+ * only that tenant's scales: another tenant's id reads as unknown.
  */
 export async function loadScales(db: Db | Tx, ids: string[], tenantId?: string): Promise<GradingScale[]> {
   if (ids.length === 0) return [];

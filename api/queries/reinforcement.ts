@@ -1,5 +1,5 @@
 // Reinforcement workflows as the learner reads them (spec 3, 7.6), and the questions due — for the
-// answer page, the mail job and the dashboard (issue 13).
+// answer page, the mail job and the dashboard.
 import { and, asc, eq, gte, isNull, lt, lte, sql } from "drizzle-orm";
 import type { SelectedFields } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "../db/client";
@@ -31,7 +31,7 @@ export async function loadReinforcementWorkflow(db: Db | Tx, userId: string, id:
 
 /**
  * The learner's unanswered questions that are due by `now`, oldest first (one query; the
- * user-and-due index serves it). The dashboard and calendar (issue 13) list them.
+ * user-and-due index serves it). The dashboard and calendar list them.
  */
 export async function dueReinforcementQuestions(db: Db, userId: string, now: Date, limit = 20) {
   return db
@@ -101,7 +101,7 @@ export async function reinforcementDatesOf(db: Db, userId: string, window: { fro
 export type ReinforcementDateRow = Awaited<ReturnType<typeof reinforcementDatesOf>>[number];
 
 /**
- * The dashboard's "Questions to answer" (issue 26): the learner's unanswered questions due by `now`, the
+ * The dashboard's "Questions to answer": the learner's unanswered questions due by `now`, the
  * longest waiting first, at most `limit`, each row with the total — one statement.
  */
 export async function questionsToAnswer(db: Db, userId: string, now: Date, limit: number) {

@@ -38,7 +38,7 @@ const AUTHORS = ["Author", "Administrator"];
 const timeUp = () => new ApiError(409, { "": [message("assessmentTimeUp", "The time for this test is up.")] });
 
 /**
- * Issue 48 (decision 055): `/api/assessment/v1` — a QTI test delivered in one of the learner's activity
+ * Decision 055: `/api/assessment/v1` — a QTI test delivered in one of the learner's activity
  * workflows and scored on the server.
  */
 export function assessmentRoutes() {

@@ -94,11 +94,11 @@ export function calendarRoutes() {
     "/delete-calendar-feeds",
   ])
     r.use(path, requireFeature("calendar"));
-  // Issue 17 item 11: per-user write limits (decision 018).
+  // Per-user write limits (decision 018).
   r.use("/create-calendar-feeds", limitWrites("profile"));
   r.use("/delete-calendar-feeds", limitWrites("profile"));
 
-  // Issue 13: the learner's calendar items in [from, to), at most 100 days; three statements (the
+  // The learner's calendar items in [from, to), at most 100 days; three statements (the
   // courses' dates, the dated course trees, the reinforcement questions due).
   r.get(
     "/users/me/calendar-items",
@@ -144,7 +144,7 @@ export function calendarRoutes() {
     },
   );
 
-  // Issue 13: every section of the dashboard in eight statements, whatever the number of enrolments
+  // Every section of the dashboard in eight statements, whatever the number of enrolments
   // (the eighth, issue 26: the reinforcement questions waiting for an answer).
   r.get(
     "/users/me/dashboard",

@@ -26,7 +26,7 @@ import { idParams, validParams, validQuery } from "../validate";
 import { operations } from "../openapi";
 
 const op = operations("certificates");
-/** Counts a public lookup per address before anything else (issue 12): found or not, bad number or good. */
+/** Counts a public lookup per address before anything else: found or not, bad number or good. */
 const countedLookup: MiddlewareHandler<ApiEnv> = async (c, next) => {
   await countLookup(c);
   await next();
@@ -82,7 +82,7 @@ export function certificateRoutes() {
     },
   );
 
-  // Issue 12: the public page's lookup by number — limited per address, the same time found or not.
+  // The public page's lookup by number — limited per address, the same time found or not.
   r.get(
     "/public/certificate-records/by-number/:number",
     op({

@@ -257,7 +257,7 @@ export function courseRoutes() {
       const ids = c.req.queries("id") ?? [];
       if (ids.length > 100 || !ids.every((i) => isUuid(i)))
         throw new ApiError(400, { id: [message("invalid", "id must be grading scale ids (uuid), at most 100.")] });
-      // Issue 17 item 13: the caller's tenant only.
+      // The caller's tenant only.
       const scales = await loadScales(c.var.db, ids, c.var.user.tenantId);
       return c.json({ data: scales });
     },

@@ -84,7 +84,7 @@ export function lifecycleRoutes() {
   ]) {
     r.use(path, requireUser);
   }
-  // Issue 17 item 11: per-user write limits (decision 018).
+  // Per-user write limits (decision 018).
   for (const path of [
     "/start-objective-workflows",
     "/submit-objective-workflows",

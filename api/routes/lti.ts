@@ -90,7 +90,7 @@ export function ltiLaunchRoutes() {
 }
 
 /**
- * The platform's public LTI endpoints (issue 14 items 2 and 4), under /api/lti/v1: keys, the
+ * The platform's public LTI endpoints, under /api/lti/v1: keys, the
  * authorization without a session, the token endpoint, LTI 1.1 outcomes. The services a token opens
  * are in lti-ags.ts (AGS) and lti-nrps.ts (NRPS).
  */

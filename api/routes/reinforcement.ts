@@ -17,7 +17,7 @@ const op = operations("reinforcement");
 export function reinforcementRoutes() {
   const r = new Hono<ApiEnv>();
   r.use("/users/me/reinforcement-learning-workflows/*", requireUser);
-  // Issue 17 item 11: per-user write limits (decision 018).
+  // Per-user write limits (decision 018).
   r.use("/users/me/reinforcement-learning-workflows/:id/answer", limitWrites("command"));
 
   // A read never records anything: mail scanners follow the links in e-mails.

@@ -32,7 +32,7 @@ function packageRefusal(e: ScormPackageError): ApiError {
 export function scormRoutes() {
   const r = new Hono<ApiEnv>();
   r.use("*", requireUser);
-  // Issue 17 item 11: every write is limited per user, before its body is read.
+  // Every write is limited per user, before its body is read.
   r.use("/packages", limitWrites("packageImport"));
   r.post(
     "/packages",

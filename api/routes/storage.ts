@@ -25,7 +25,7 @@ const op = operations("files");
  * garbled one is refused as an expired one, 403), and the file's path inside the package.
  */
 const scormContentParams = z.object({ token: z.string().max(200), path: z.string() });
-/** Counts a public lookup per address before anything else (issue 12). */
+/** Counts a public lookup per address before anything else. */
 const countedLookup: MiddlewareHandler<ApiEnv> = async (c, next) => {
   await countLookup(c);
   await next();
@@ -54,7 +54,7 @@ export function storageRoutes() {
   r.use("/activities/*", requireUser);
   r.use("/certificate-records/*", requireUser);
 
-  // Issue 12: a certificate's files — the holder's own (the preview) and the public share form's.
+  // A certificate's files — the holder's own (the preview) and the public share form's.
   const certificateFile = async (c: Context<ApiEnv>, row: CertificateRow | undefined, kind: "pdf" | "png") => {
     if (!row) throw notFound("certificate");
     const store = fileStore(c.var.deps);

@@ -241,7 +241,7 @@ export async function importScormPackage(db: Queryable, options: ImportOptions):
  */
 export async function saveUpload(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string> {
   if (!body) throw new ScormPackageError("notZip", "The request has no body (send the zip as application/zip).", 400);
-  // Named with this process's id: the clean-up removes those of processes that are gone (issue 29).
+  // Named with this process's id: the clean-up removes those of processes that are gone.
   const path = uploadPath();
   let seen = 0;
   const counted = Readable.fromWeb(body as import("node:stream/web").ReadableStream).map((chunk: Buffer) => {

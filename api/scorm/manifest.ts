@@ -74,7 +74,7 @@ function versionOf(xml: string, schemaVersion: string | null): "1.2" | "2004" {
 /** Parses the manifest text; throws ScormPackageError for anything that is not a usable manifest. */
 export function parseManifest(xml: string): ScormManifest {
   // A manifest has no use for a document type: its entities (external ones, a parameter entity, an
-  // expansion bomb) are refused with the rest of a bad manifest, before the parser sees them (issue 29).
+  // expansion bomb) are refused with the rest of a bad manifest, before the parser sees them.
   if (/<!DOCTYPE/i.test(xml))
     throw new ScormPackageError(
       "manifestInvalid",
@@ -128,7 +128,7 @@ export function parseManifest(xml: string): ScormManifest {
       const href = attr(res, "href");
       if (!href) throw new ScormPackageError("missingLaunch", `Resource "${ref}" has no launch file (href).`);
       launch = launchUrl(joinBase(resourcesBase, attr(res, "base") ?? ""), href, attr(n, "parameters"));
-      // The file is found by its decoded path: a launch that does not decode names no file (issue 29).
+      // The file is found by its decoded path: a launch that does not decode names no file.
       try {
         launchFile(launch);
       } catch {

@@ -10,7 +10,7 @@ import { textLanguage } from "#domain/locales";
 /** The SCORM player and its runtime load with a SCORM activity only (issue 15: never in other activities' first load). */
 const ScormPlayer = lazyWidget(() => import("./scorm/scorm-player"));
 
-/** Issue 14: the LTI launch (frame, forms) loads lazily; without JavaScript it is rendered whole on the server. */
+/** The LTI launch (frame, forms) loads lazily; without JavaScript it is rendered whole on the server. */
 const LtiLaunch = serverRenderedWidget(() => import("./lti/lti-launch"));
 
 /**

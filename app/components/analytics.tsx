@@ -29,7 +29,7 @@ export function Analytics({ appEnv, datalakeMinutes }: { appEnv: string; datalak
 }
 
 /**
- * Spec 8 (issue 26): a failure the page shows and also reports — to the error reporting (the analytics
+ * Spec 8: a failure the page shows and also reports — to the error reporting (the analytics
  * collector's `error` events, decision 029) where it is on, and to the browser's console always.
  */
 export function reportProblem(message: string, cause?: unknown) {

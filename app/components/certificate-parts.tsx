@@ -2,7 +2,7 @@ import { useTranslation } from "~/common/i18n";
 import type { CertificateStatus } from "#domain/certificates";
 import { linkedInAddToProfileUrl, type LinkedInCertification } from "#domain/linkedin";
 
-/** Issue 12: whether a certificate is valid, expired or revoked — in words, not colour alone. */
+/** Whether a certificate is valid, expired or revoked — in words, not colour alone. */
 export function CertificateStatusBadge({ status }: { status: CertificateStatus }) {
   const { t } = useTranslation();
   return (
@@ -48,7 +48,7 @@ export function CertificateDownloads({
 }
 
 /**
- * Issue 26: "Add to LinkedIn profile" — LinkedIn's own form, filled in with the certificate (a valid one
+ * "Add to LinkedIn profile" — LinkedIn's own form, filled in with the certificate (a valid one
  * only: an expired or revoked certificate is nothing to add).
  */
 export function AddToLinkedIn({

@@ -23,7 +23,7 @@ export interface CourseFilterChoices {
   categories: (Named & { attributes: Named[]; selected: string[] })[];
 }
 
-/** The filter drawer's sections of My courses, and of Grades, which filters the same way (issue 31). */
+/** The filter drawer's sections of My courses, and of Grades, which filters the same way. */
 export function myCoursesFilterSections(d: CourseFilterChoices, t: (key: string) => string): FilterSection[] {
   const sections: FilterSection[] = [
     {

@@ -3,7 +3,7 @@ import { useTranslation } from "~/common/i18n";
 import type { GradeRow } from "~/common/views/grades";
 import { ScoreBadge } from "./course-parts";
 
-/** Issue 31: the sort menu of the grades page, a GET form that keeps the other filters (works without JavaScript). */
+/** The sort menu of the grades page, a GET form that keeps the other filters (works without JavaScript). */
 export function GradeSortForm({
   params,
   sorts,

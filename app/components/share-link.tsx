@@ -44,7 +44,7 @@ export function ShareLink({
                 setState("copied");
               } catch (err) {
                 setState("failed");
-                // Spec 8: a critical toast, and the failure is reported to the error reporting (issue 26).
+                // Spec 8: a critical toast, and the failure is reported to the error reporting.
                 showToast({ type: "critical", key: "messages.linkNotCopied" });
                 reportProblem("The link could not be copied", err);
               }

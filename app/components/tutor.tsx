@@ -26,7 +26,7 @@ export interface TutorProps {
 }
 
 /**
- * The course's AI tutor (issue 16 items 4–6): the conversation, each answer quoting the course with links
+ * The course's AI tutor: the conversation, each answer quoting the course with links
  * to the activities it cites, and a form (post → the page with the answer; the same with JavaScript).
  */
 /** One server-sent event of the answer stream: `event:` and `data:` lines. */
@@ -72,7 +72,7 @@ function useStreamedAnswer(objectiveId: string, exchanges: TutorExchange[], relo
         signal: ac.signal,
       });
       if (res.status === 429) {
-        // Issue 29: the API's 429 in the learner's words, with when to ask again.
+        // The API's 429 in the learner's words, with when to ask again.
         const seconds = Number(res.headers.get("Retry-After")) || 60;
         setLive((l) => (l ? { ...l, state: "limited", retryAfterSeconds: seconds } : l));
         return;

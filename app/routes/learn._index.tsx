@@ -20,7 +20,7 @@ export const handle = {
 /**
  * /learn (spec 2.1): the learner dashboard when it is available (the tenant's dashboard feature),
  * otherwise My courses, keeping the query (browsers keep the hash across a redirect). One API call
- * brings every section (issue 13, decision 022); dates are formatted here, against the current time.
+ * brings every section (decision 022); dates are formatted here, against the current time.
  */
 export async function loader({ url, context }: Route.LoaderArgs) {
   const s = state(context);
@@ -46,7 +46,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     due: date(c.dueDate),
     lastUsed: date(c.lastUsed),
     submitted: date(c.submitted),
-    // Issue 26: a course a proctored sitting locked cannot be continued: marked, and it leads to its page.
+    // A course a proctored sitting locked cannot be continued: marked, and it leads to its page.
     locked: c.locked ?? false,
   });
   const content = (c: DashboardCourse) =>
@@ -77,7 +77,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     },
     due: { total: d.dueSoon.total, data: d.dueSoon.data.map((i) => itemView(i, ctx)) },
     events: { total: d.upcomingEvents.total, data: d.upcomingEvents.data.map((i) => itemView(i, ctx)) },
-    // Issue 26: the reinforcement questions waiting, each with the e-mail's answer links (one click to answer).
+    // The reinforcement questions waiting, each with the e-mail's answer links (one click to answer).
     questions: {
       total: d.questionsToAnswer.total,
       data: d.questionsToAnswer.data.map((i) => itemView(i, ctx)),

@@ -28,7 +28,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const s = state(context);
   const shell = await s.shell();
   if (!shell) throw redirect(`/learn/open-catalog/${id}/view/details`);
-  // Spec 2.1 (issue 26): the catalog is a learner-only path — others leave as from every learner page.
+  // Spec 2.1: the catalog is a learner-only path — others leave as from every learner page.
   enforceLearnerArea(shell, s.config);
   requireFeature(shell, "catalog");
   const lms = await s.lms();

@@ -32,7 +32,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   const shell = await s.shell();
   // Spec 2.1: catalog paths are public paths; visitors see the open catalog instead.
   if (!shell) throw redirect(`/learn/open-catalog${url.search}`);
-  // Spec 2.1 (issue 26): the catalog is a learner-only path — others leave as from every learner page.
+  // Spec 2.1: the catalog is a learner-only path — others leave as from every learner page.
   enforceLearnerArea(shell, s.config);
   requireFeature(shell, "catalog");
   const stripped = stripNonCatalogParams(url);

@@ -37,7 +37,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const locale = getLocale(context);
   // A visitor has no zone of their own: the dates are UTC days.
   const view = publicView(cert, dateFormatter(locale, "UTC"), new Date(), appConfig(context).appUrl);
-  // Issue 26: the words of a shared link's preview card, in the visitor's language.
+  // The words of a shared link's preview card, in the visitor's language.
   const description = getInstance(context).t("certificate.statement", {
     holder: view.holder,
     course: view.course.name,
@@ -55,7 +55,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 const IMAGE = { width: 1684, height: 1190 };
 
 /**
- * Issue 26: Open Graph and Twitter card tags — a link to this page shared in a chat app, on LinkedIn or
+ * Open Graph and Twitter card tags — a link to this page shared in a chat app, on LinkedIn or
  * elsewhere shows the certificate's image, its name and whose it is.
  */
 export function meta({ loaderData, matches }: Route.MetaArgs) {

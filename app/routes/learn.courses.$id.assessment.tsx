@@ -38,7 +38,7 @@ function pathsOf(courseId: string, workflowId: string, awId: string) {
 }
 
 /**
- * A QTI test or survey of the course (issue 48, decision 055): each page one form of plain controls,
+ * A QTI test or survey of the course (decision 055): each page one form of plain controls,
  * posted to this route; `?page=` another page of a nonlinear part, `?confirm` the list of unanswered
  * questions before submitting, `?review` the review the reveal rules allow. The server scores it.
  */

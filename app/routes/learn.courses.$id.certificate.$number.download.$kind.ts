@@ -11,7 +11,7 @@ import { tooManyRequestsText } from "~/services/command-errors.server";
 
 /**
  * /learn/courses/{id}/certificate/{number}/download/{pdf|png|credential}: the holder's own files
- * (issue 12), access-checked — another learner's number is a 404, a visitor is sent to sign in.
+ *, access-checked — another learner's number is a 404, a visitor is sent to sign in.
  */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const number = normalizeCertificateNumber(params.number ?? "");

@@ -27,7 +27,7 @@ import { isOfflineCopyRequest } from "~/services/offline.server";
 import { lazyWidget } from "~/components/lazy-widget";
 import { useHydrated } from "~/components/use-hydrated";
 
-/** Issue 31: "Make available offline" loads only where it can work (after hydration, with a service worker). */
+/** "Make available offline" loads only where it can work (after hydration, with a service worker). */
 const OfflineSave = lazyWidget(() => import("~/components/offline/offline-save"));
 
 export const handle = {
@@ -59,7 +59,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     list: await listCameFrom(request, s.config),
     shareUrl: `${s.config.appUrl}/learn/open-catalog/${id}/view/details`,
     ids: { workflow: crypto.randomUUID(), enrol: crypto.randomUUID(), finish: crypto.randomUUID() },
-    // Issue 31: this page is being kept for offline reading (its notice says when).
+    // This page is being kept for offline reading (its notice says when).
     offlineCopy: isOfflineCopyRequest(request)
       ? { savedAt: dateFormatter(getLocale(context), shell.user.timezone).dateTime(new Date().toISOString())! }
       : null,
@@ -213,7 +213,7 @@ function StartForm({
   ids: { workflow: string; enrol: string };
   disabled: boolean;
   reason?: string;
-  /** Issue 26: after a pass, "Start again" steps back for the certificate. */
+  /** After a pass, "Start again" steps back for the certificate. */
   primary?: boolean;
 }) {
   const { t } = useTranslation();
@@ -242,12 +242,12 @@ export default function CourseDetails() {
   const { t } = useTranslation();
   const b = view.buttons;
   const o = view.objective;
-  // Issue 26: after a pass, the certificate it earned (valid) is the next step, above everything else.
+  // After a pass, the certificate it earned (valid) is the next step, above everything else.
   const earned =
     view.workflow?.state === ObjectiveWorkflowState.finished && view.result?.passed
       ? view.certificates.find((c) => !c.expired && !c.revoked)
       : undefined;
-  // Issue 26: an LTI course in progress learns of its tool's score without a reload.
+  // An LTI course in progress learns of its tool's score without a reload.
   useLiveProgress(o.id, view.isLti && view.workflow?.state === ObjectiveWorkflowState.inProgress);
   // Most important first: past the limit (spec 9) they go into "More actions".
   const actions: Action[] = [];
@@ -438,7 +438,7 @@ export default function CourseDetails() {
                 ) : null}
               </dl>
               {view.enrolled ? (
-                // Issue 31: this course's part of the grades page (its graded activities).
+                // This course's part of the grades page (its graded activities).
                 <p className="results__more">
                   <Link to={`/learn/grades/${o.id}`}>{t("grades.courseLink")}</Link>
                 </p>

@@ -26,7 +26,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   });
   if (!res.ok || !res.body) {
     await res.body?.cancel();
-    // Too many questions: the 429 with when to ask again, which the widget says (issue 29).
+    // Too many questions: the 429 with when to ask again, which the widget says.
     const retryAfter = res.status === 429 ? (res.headers.get("Retry-After") ?? "60") : null;
     return new Response(null, {
       status: res.status === 429 || res.status === 409 ? res.status : 502,

@@ -19,7 +19,7 @@ import { serverRenderedWidget } from "~/components/lazy-widget";
 const Tutor = serverRenderedWidget(() => import("~/components/tutor"), { loading: true });
 
 /**
- * /learn/courses/{id}/tutor (issue 16 items 4–6): the AI tutor of a course, grounded in the course's own
+ * /learn/courses/{id}/tutor: the AI tutor of a course, grounded in the course's own
  * open content with citations. The knowledge model (spec 7.3) and the conversation load in parallel; if
  * the knowledge model cannot be had, no chat starts (spec 8: 'Chat is not available').
  */

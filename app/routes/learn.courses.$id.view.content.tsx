@@ -55,7 +55,7 @@ const FullscreenToggle = lazyWidget(() => import("~/components/content/fullscree
 
 export const handle = {
   title: (d: { course?: { name: string } } | undefined) => d?.course?.name ?? null,
-  // Spec 2.1 (issue 26): in the proctored sitting's frame the activity is the whole page.
+  // Spec 2.1: in the proctored sitting's frame the activity is the whole page.
   bare: (d: { framed?: boolean } | undefined) => (d?.framed ? ("framed" as const) : false),
   breadcrumb: (d: { course?: { id: string; name: string }; list?: ListSlug } | undefined, t: (k: string) => string) =>
     d?.course
@@ -85,7 +85,7 @@ export async function loader({ params, request, url, context }: Route.LoaderArgs
       timezone: shell.user.timezone,
     });
   let { view, openedActivity } = await load();
-  // Issue 31: a page kept for offline reading is not the learner opening it (their place stays where it was),
+  // A page kept for offline reading is not the learner opening it (their place stays where it was),
   // nor is a prefetch (a pointer resting on a link), nor the submit confirmation shown over it.
   const keeping = isOfflineCopyRequest(request);
   const opening = !keeping && !isPrefetch(request) && !url.searchParams.has("confirm");
@@ -183,7 +183,7 @@ export async function action({ params, request, url, context }: Route.ActionArgs
       if (submission.status !== "success") badRequest();
       const { workflowId, activityPathId, commandId } = submission.value;
       const here = backTo(submission.value.back);
-      // Issue 31: a write made offline, sent again by the service worker: its answer is a status.
+      // A write made offline, sent again by the service worker: its answer is a status.
       const replay = isOfflineReplay(request);
       await ofThisCourse(workflowId);
       try {
@@ -255,7 +255,7 @@ export default function CourseContent() {
   const panel = useRef<HTMLDivElement>(null);
   const hydrated = useHydrated();
   useScheduledRefresh(d.refreshAt);
-  // Issue 26: a tool launched from this page (in its frame or a window) sends its score: the page shows it.
+  // A tool launched from this page (in its frame or a window) sends its score: the page shows it.
   useLiveProgress(d.course.id, !d.readOnly && Object.values(d.bodies).some((b) => b.kind === "lti" && b.launch));
   const listed = d.items.filter((i) => i.node.activityPathId !== d.rootId);
   const selected = d.items.find((i) => i.node.activityPathId === d.selectedPath);

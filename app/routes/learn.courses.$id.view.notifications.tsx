@@ -25,7 +25,7 @@ const Chat = serverRenderedWidget(() => import("~/components/chat"), { loading: 
 
 /**
  * Spec 2.5 Notifications layer: the course's communications hub — its announcement channel and its
- * chat, each with its unread badge (issue 16, decision 027). The course and the open channel load in
+ * chat, each with its unread badge (decision 027). The course and the open channel load in
  * parallel; a hub that cannot answer shows the spec's 'Chat is not available' (spec 8).
  */
 export async function loader({ params, context, url }: Route.LoaderArgs) {
@@ -44,7 +44,7 @@ export async function loader({ params, context, url }: Route.LoaderArgs) {
   ]);
   const objective = aggregate?.objective ?? access!.objective;
   const showContent = Boolean(aggregate?.lastObjectiveWorkflow) && objective.activity.kind !== ActivityKind.lti;
-  // Issue 26: a course without a communications hub says so (and leads back), instead of a bare 404.
+  // A course without a communications hub says so (and leads back), instead of a bare 404.
   if (!objective.announcementChannelId || chat === null)
     return data({ id, name: objective.name, showContent, hub: false as const, chat: null }, { status: 404 });
   // Reading the channel changes the shell's unread badge: the next page loads it anew.

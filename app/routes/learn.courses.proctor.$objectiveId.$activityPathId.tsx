@@ -22,7 +22,7 @@ import { ACTIVITY_NOT_FOUND } from "~/common/errors";
 export const handle = {
   title: (d: { activity?: { name: string } } | undefined, t: (k: string) => string) =>
     d?.activity ? `${d.activity.name} · ${t("proctor.title")}` : t("proctor.title"),
-  // Spec 2.1 (issue 26): inside the proctoring service's frame the sitting is the page — no menu, no header.
+  // Spec 2.1: inside the proctoring service's frame the sitting is the page — no menu, no header.
   bare: (d: { framed?: boolean } | undefined) => (d?.framed ? ("framed" as const) : false),
 };
 

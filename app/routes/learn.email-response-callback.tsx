@@ -78,7 +78,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       } catch (err) {
         if (err instanceof LmsError && err.status === 400)
           return data(submission.reply({ fieldErrors: { answer: [formError("invalid")] } }), { status: 400 });
-        // Too many answers in a row: the same page again with the toast (spec 8), never a 500 (issue 29).
+        // Too many answers in a row: the same page again with the toast (spec 8), never a 500.
         if (err instanceof LmsError && isTooManyRequests(err))
           throw await redirectWithToast(
             `/learn/email-response-callback?${new URLSearchParams({ answer, workflowId })}`,

@@ -21,7 +21,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseSubmission(form, languageSchema);
   // An unknown language (a stale or tampered menu) changes nothing: back to the page.
   if (submission.status !== "success") return redirect(back, 303);
-  // Issue 31: a signed-in learner's e-mails follow the language they choose.
+  // A signed-in learner's e-mails follow the language they choose.
   const s = state(context);
   if (await s.session()) noteMailLanguage(await s.lms(), { locale: submission.value.lng });
   return redirect(back, { status: 303, headers: { "Set-Cookie": await localeCookie.serialize(submission.value.lng) } });

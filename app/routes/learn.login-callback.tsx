@@ -17,7 +17,7 @@ export const handle = { title: (_: unknown, t: (k: string) => string) => t("erro
 export async function loader({ request, context }: Route.LoaderArgs) {
   const chosen = await chosenLocale(request);
   const result = await finishLogin(request, appConfig(context), sessionStore(context), (accessToken) =>
-    // Issue 31: a choice made on this browser is kept in her profile; otherwise the language she signs in
+    // A choice made on this browser is kept in her profile; otherwise the language she signs in
     // with is her e-mails' only, never her profile's (spec 9: the next browser's own language decides).
     noteMailLanguage(lmsWithToken(context, accessToken), signInLanguage({ chosen, negotiated: getLocale(context) })),
   );

@@ -12,7 +12,7 @@ const launchSchema = z.object({
 });
 
 /**
- * POST /learn/lti/launch (issue 14 items 2 and 3): the learner opens an LTI activity. LTI 1.3: the API
+ * POST /learn/lti/launch: the learner opens an LTI activity. LTI 1.3: the API
  * starts the activity and returns the tool's login-initiation URL; LTI 1.1: the activity is started and
  * its signed form fetched. This page goes on to the tool (by itself with JavaScript, by a button
  * without) inside the activity's frame or in a window of its own.

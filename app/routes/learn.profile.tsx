@@ -97,7 +97,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           return data(submission.reply({ fieldErrors: { timezone: [formError("invalidTimezone")] } }), {
             status: 400,
           });
-        // Too many requests and any other refusal: the toast (spec 8), never a 500 (issue 29).
+        // Too many requests and any other refusal: the toast (spec 8), never a 500.
         if (err instanceof LmsError)
           return redirectWithToast("/learn/profile/time-zone", commandErrorToast(err), s.config);
         throw err;
@@ -183,7 +183,7 @@ function PersonalInfo({ page }: { page: PersonalPage }) {
         {page.members.length === 0 ? (
           <p>{t("profile.personal.noMiniGroup")}</p>
         ) : (
-          // Scrolls inside itself on a phone: reachable by keyboard (issue 25 items 1 and 7).
+          // Scrolls inside itself on a phone: reachable by keyboard.
           <div className="table-scroll" tabIndex={0} role="group" aria-labelledby="profile-group">
             <table className="profile__members">
               <caption className="visually-hidden">{t("profile.personal.miniGroupCaption")}</caption>

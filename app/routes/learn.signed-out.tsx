@@ -4,7 +4,7 @@ import { useTranslation } from "~/common/i18n";
 export const handle = { title: (_: unknown, t: (k: string) => string) => t("signin.signedOutTitle") };
 
 /**
- * /learn/signed-out (issue 26): where signing out ends — the provider's end-session sends the browser
+ * /learn/signed-out: where signing out ends — the provider's end-session sends the browser
  * here (a registered post-logout address). It says so, and offers the open catalog (no account needed)
  * and signing in again. Public: no session is read, nothing is fetched.
  */

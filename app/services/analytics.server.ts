@@ -17,7 +17,7 @@ function mayRecord(request: Request, context: Readonly<RouterContextProvider>): 
 
 type Events = AnalyticsBatch["events"];
 
-/** What became of a batch: sent, not sent (off, opted out, failed), or refused for too many (issue 29). */
+/** What became of a batch: sent, not sent (off, opted out, failed), or refused for too many. */
 export type RecordOutcome = { kind: "sent" } | { kind: "skipped" } | { kind: "tooMany"; retryAfterSeconds: number };
 
 /** How long events wait for others of the same sender, and the collector's largest batch. */

@@ -163,7 +163,7 @@ export async function startLogin(request: Request, config: AppConfig): Promise<R
     params.signup = "1";
     params.signup_target = target;
   }
-  // Issue 26: "Forgot password?" from an e-mail, and the e-mailed sign-up and reset links of the
+  // "Forgot password?" from an e-mail, and the e-mailed sign-up and reset links of the
   // embedded provider — a new sign-in, whoever is signed in here now.
   if (url.searchParams.get("provider") === "forgot") params.forgot = "1";
   for (const name of ["confirm", "reset"] as const) {
@@ -309,7 +309,7 @@ export async function logout(
   const session = await readSession(request, config, store);
   const headers = new Headers({ "Cache-Control": "no-store" });
   headers.append("Set-Cookie", await endSession(request, config, store));
-  // Issue 26: signing out ends on "You are signed out", with the open catalog a click away.
+  // Signing out ends on "You are signed out", with the open catalog a click away.
   let location = "/learn/signed-out";
   if (session?.idToken && providerSignOut) {
     await providerSignOut(session.idToken).catch((err: unknown) =>

@@ -1,5 +1,5 @@
 /**
- * Issue 13: the calendar's and the dashboard's dates, formatted on the server in the learner's locale
+ * The calendar's and the dashboard's dates, formatted on the server in the learner's locale
  * and zone. The texts are remembered per formatter and instant (decision 038, addendum 9): asked
  * again, or past the bound, they read exactly as `Intl` writes them.
  */

@@ -21,7 +21,7 @@ import { type DayView, type ItemView } from "~/common/views/calendar";
 
 /**
  * What the calendar and the dashboard render of items, in the learner's locale and time zone
- * (issue 13). Formatted here, on the server, so the page is whole without JavaScript and the browser
+ *. Formatted here, on the server, so the page is whole without JavaScript and the browser
  * never formats a date differently from the server.
  */
 

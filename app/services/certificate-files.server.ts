@@ -1,5 +1,5 @@
 /**
- * Certificate downloads through the app (issue 12): the stored PDF and PNG and the credential,
+ * Certificate downloads through the app: the stored PDF and PNG and the credential,
  * streamed from the LMS API with ranges passed through. The preview's are access-checked (the
  * holder's session); the public page's are public, limited per address by the API.
  */
@@ -29,7 +29,7 @@ export async function streamDownload(
     options.query ? { ...endpoint, path: `${endpoint.path}?${options.query}` } : endpoint,
     range ? { Range: range } : {},
   );
-  // Issue 29: the API's 429 is the app's, in the learner's language, with when to come back.
+  // The API's 429 is the app's, in the learner's language, with when to come back.
   if (res.status === 429) return tooManyRequestsText(options.context, retryAfterOf(res));
   if (!res.ok)
     return new Response("Not found", {

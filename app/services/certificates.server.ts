@@ -71,7 +71,7 @@ export function previewView(
     grade: record.objectiveRecord.grade,
     downloads: downloadLinks(base),
     shareUrl: publicCertificateUrl(appUrl, record.certificateNumber),
-    // Issue 26: the raw dates, for "Add to LinkedIn profile" (months, in UTC).
+    // The raw dates, for "Add to LinkedIn profile" (months, in UTC).
     issuedAt: record.created,
     expiresAt: record.expirationDate,
   };
@@ -85,7 +85,7 @@ function publicCertificateUrl(appUrl: string, number: string) {
 /**
  * The public lookup, remembered for 20 s per number, never answered older than that: with the HTTP
  * front's 10 s memory of the page (`server.ts`) and the browser's 30 s (`max-age`), a revocation shows
- * within a minute (issue 12). Failures (an unknown number) are not remembered: each one counts against
+ * within a minute. Failures (an unknown number) are not remembered: each one counts against
  * the caller's lookup limit in the API.
  */
 const PUBLIC_CERTIFICATE_TTL_MS = 20_000;
@@ -120,7 +120,7 @@ export function publicView(cert: PublicCertificate, fmt: DateFormatter, now: Dat
     // The API lists a certificate only where its result is revealed (spec 4.7): the grade goes with it.
     grade: cert.result.grade?.name ?? null,
     downloads: downloadLinks(base),
-    // Issue 26: what a shared link's preview card and "Add to LinkedIn profile" need.
+    // What a shared link's preview card and "Add to LinkedIn profile" need.
     shareUrl: publicCertificateUrl(appUrl, cert.certificateNumber),
     imageUrl: `${appUrl}${downloadLinks(base).png}`,
     issuedAt: cert.created,

@@ -62,7 +62,7 @@ export async function loadChat(
   const last = page.data.at(-1);
   // Opening the channel reads it: the badge counts what came after the last message shown.
   const markedRead = Boolean(last && last.seq > page.readSeq);
-  // A read marker refused for too many requests is left for the next page: the chat still shows (issue 29).
+  // A read marker refused for too many requests is left for the next page: the chat still shows.
   if (last && markedRead)
     await lms.put(endpoints.chatRead(objectiveId, channel), { seq: last.seq }).catch((err: unknown) => {
       if (!(err instanceof LmsError && err.status === 429)) throw err;

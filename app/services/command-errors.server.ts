@@ -9,7 +9,7 @@ import type { Toast } from "./toast.server";
 /** When the API says nothing of when to come back (an external API without Retry-After). */
 const DEFAULT_RETRY_SECONDS = 60;
 
-/** The error a page throws for the API's 429 (issue 29): the root's error page reads it. */
+/** The error a page throws for the API's 429: the root's error page reads it. */
 interface TooManyRequestsData {
   tooManyRequests: true;
   retryAfterSeconds: number;

@@ -143,7 +143,7 @@ export async function loadContentView(input: ContentViewInput): Promise<{
   let selected: TreeNode | undefined;
   if (wanted) {
     selected = nodes.find((n) => n.activityPathId === wanted || n.childActivity.id === wanted || n.axis === wanted);
-    // Spec 2.5 (issue 26): "an unknown activity goes back to details" — with spec 8's 'Module not found'.
+    // Spec 2.5: "an unknown activity goes back to details" — with spec 8's 'Module not found'.
     if (!selected)
       throw await redirectWithToast(
         `/learn/courses/${id}`,
@@ -180,7 +180,7 @@ export async function loadContentView(input: ContentViewInput): Promise<{
   // Decision 026: a collaborative activity shows the learner's group, its shared answer and members.
   const showTeam =
     !longRead && selected?.childActivity.supportCollaborativeMode && selectedItem && !selectedItem.locked;
-  // Spec 2.1 (issue 26): framed by the proctored sitting — the selected activity alone.
+  // Spec 2.1: framed by the proctored sitting — the selected activity alone.
   const framed = url.searchParams.has("inProctoringIframe");
   const [bodies, discussion, team, submitPreview] = await Promise.all([
     Promise.all(
@@ -193,7 +193,7 @@ export async function loadContentView(input: ContentViewInput): Promise<{
               now,
               childCount: childCount(i.node),
               workflowId: workflow.id,
-              // Issue 26: a locked attempt launches no tool (the API would refuse the launch too).
+              // A locked attempt launches no tool (the API would refuse the launch too).
               // Spec 4.8: a proctored activity launches inside its sitting only (the proctor's frame).
               launch:
                 readOnly || proctorLock || (i.node.childActivity.proctored && !framed)
@@ -247,7 +247,7 @@ export async function loadContentView(input: ContentViewInput): Promise<{
       review,
       proctorLock,
       confirmSubmit: url.searchParams.get("confirm") === "submit" && !readOnly,
-      // Spec 2.1 (issue 26): framed by the proctored sitting — the selected activity alone.
+      // Spec 2.1: framed by the proctored sitting — the selected activity alone.
       framed,
       unfinished: unfinishedActivities(nodes, now),
       submitPreview,
@@ -322,7 +322,7 @@ export async function recordLearnerIsHere(
 }
 
 /**
- * Issue 31: what a page kept for offline reading adds — its notice's date (when it was kept) and a
+ * What a page kept for offline reading adds — its notice's date (when it was kept) and a
  * command id per activity for its "Mark as done", so the write made offline counts once however often
  * it is sent.
  */

@@ -103,7 +103,7 @@ export async function activityBody(
     };
   }
   if ((content.content as { scorm?: unknown }).scorm) {
-    // Issue 15: a SCORM package; the player needs the started activity workflow and what it holds.
+    // A SCORM package; the player needs the started activity workflow and what it holds.
     const runtime =
       aw && ctx.workflowId ? await lms.get(endpoints.scormRuntime(ctx.workflowId, aw.id)).catch(() => null) : null;
     return {
@@ -115,7 +115,7 @@ export async function activityBody(
     };
   }
   if ((content.content as { qti?: unknown }).qti) {
-    // Issue 48: a QTI test or survey, taken on its own page (one form per page) once the activity is started.
+    // A QTI test or survey, taken on its own page (one form per page) once the activity is started.
     const attempt =
       aw && ctx.workflowId
         ? await lms.get(endpoints.assessmentAttempt(ctx.workflowId, aw.id)).catch((err: unknown) => {
@@ -149,7 +149,7 @@ export async function activityBody(
     return {
       kind: "lti",
       toolUrl: content.toolUrl && /^https:\/\//.test(content.toolUrl) ? content.toolUrl : null,
-      // Issue 14: an activity pointing at a registered tool is launched (LTI 1.3), not linked.
+      // An activity pointing at a registered tool is launched (LTI 1.3), not linked.
       launch:
         typeof c.tool === "string" && ctx.launch
           ? {

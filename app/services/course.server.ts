@@ -81,7 +81,7 @@ async function readCourse(lms: LmsClient, objectiveId: string, options: { certif
   return { aggregate, access, records: records?.data ?? [], certificates: certificates?.data ?? [] };
 }
 
-/** Issue 12: the issued certificate preview (spec 2.1 /courses/{objectiveId}/certificate/{certificateNumber}). */
+/** The issued certificate preview (spec 2.1 /courses/{objectiveId}/certificate/{certificateNumber}). */
 export function certificatePreviewUrl(objectiveId: string, certificateNumber: string) {
   return `/learn/courses/${objectiveId}/certificate/${encodeURIComponent(certificateNumber)}`;
 }
@@ -98,7 +98,7 @@ function certificateRows(certificates: CertificateRecord[], now: Date, fmt: Date
       expires: fmt.date(c.expirationDate),
       expired: isCertificateExpired(c.expirationDate, now),
       revoked: c.revoked,
-      // Issue 12: the preview, and the stored PDF through the app's access-checked download.
+      // The preview, and the stored PDF through the app's access-checked download.
       previewUrl: certificatePreviewUrl(c.objectiveId, c.certificateNumber),
       pdfUrl: `${certificatePreviewUrl(c.objectiveId, c.certificateNumber)}/download/pdf`,
     }));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fileHeaders } from "./files.server";
 
-/** Issue 17 item 13: an author-set media type never runs as the app's origin. */
+/** An author-set media type never runs as the app's origin. */
 describe("private files: inline only for types that run nothing", () => {
   it.each([
     "text/html",

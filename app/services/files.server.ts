@@ -27,7 +27,7 @@ export const CHAT_FILE_TYPES =
   /^(application\/(pdf|zip|vnd\.openxmlformats-officedocument\.(wordprocessingml\.document|spreadsheetml\.sheet|presentationml\.presentation))|image\/(png|jpeg|gif|webp)|text\/plain)$/;
 
 /**
- * The headers of a private file's answer (issue 17 item 13): the storage API's own, except that a
+ * The headers of a private file's answer: the storage API's own, except that a
  * file's media type is set by an author. Only types a browser shows without running anything are
  * served inline; anything else (HTML, SVG, XML…) is a download that cannot run as this origin.
  * `types`: the media types whose own headers pass (by default those shown inline).

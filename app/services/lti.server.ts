@@ -11,7 +11,7 @@ import type { RouterContextProvider } from "react-router";
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
- * The small pages between the learner and an LTI tool (issue 14 items 2 and 3): not React documents —
+ * The small pages between the learner and an LTI tool: not React documents —
  * each carries its own Content-Security-Policy naming the one place it may send the browser, works
  * without JavaScript (a button), and with JavaScript continues by itself.
  */
@@ -86,7 +86,7 @@ export async function ltiClient(request: Request, context: Readonly<RouterContex
 export function ltiRefusal(context: Readonly<RouterContextProvider>, err: unknown): Response {
   const { t } = getInstance(context);
   if (!(err instanceof LmsError)) throw err;
-  // Too many launches in a row: the 429 with when to try again (issue 29).
+  // Too many launches in a row: the 429 with when to try again.
   if (isTooManyRequests(err)) {
     const seconds = tooManyRequestsToast(err).values?.seconds ?? 60;
     const page = ltiPage(context, { status: 429, message: t("errors.429.text", { seconds }) });

@@ -5,7 +5,7 @@ import { memoByConfig } from "./memo.server";
 
 /**
  * Spec 9: the My courses filter and search state persists per user under the key "aggregates"; the
- * grades page (issue 31) keeps its own the same way, under "grades". Kept in a cookie per list (works
+ * grades page keeps its own the same way, under "grades". Kept in a cookie per list (works
  * without JavaScript); tagged with a hash of the user id so another learner on the same browser does
  * not inherit it.
  */

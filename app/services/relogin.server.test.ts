@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { reloginFramePage } from "./relogin.server";
 
-/** Issue 17 item 13: the re-login frame page (spec 8) echoed request text into its HTML. */
+/** The re-login frame page (spec 8) echoed request text into its HTML. */
 const config = { appUrl: "https://learn.example", production: true };
 const page = (query: string) =>
   reloginFramePage(new Request(`https://learn.example/oidc/login?${query}`), "en-US", config).text();

@@ -14,7 +14,7 @@ const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
  * Spec 8: a 401 inside an embedded frame posts a re-login message to the parent window instead
  * of navigating the frame to the provider (which refuses to be framed). A link remains for no-JS.
  *
- * Issue 17 item 13: nothing of the request reaches the markup but the target the redirect rule keeps
+ * Nothing of the request reaches the markup but the target the redirect rule keeps
  * (spec 5, `domain/redirect.ts`: a path on the app's origin, else /learn) and a provider name of safe
  * characters; both are escaped for where they go (attribute, script) all the same.
  */

@@ -54,7 +54,7 @@ export function lmsWithToken(context: Readonly<RouterContextProvider>, accessTok
 }
 
 /**
- * Issue 31: the learner's language, noted when they choose one (`{ locale }`: their profile's) or sign in
+ * The learner's language, noted when they choose one (`{ locale }`: their profile's) or sign in
  * without having chosen (`{ browserLocale }`: their e-mails' only, `signInLanguage`). In the background,
  * never in the page's way: an API without e-mail preferences (an external LMS) or a failure changes
  * nothing but the e-mails' language.

@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ItemView } from "../qti/view";
 import type { RawResponses } from "../qti/responses";
 
-/** Issue 48: an attempt's state: 1 in progress, 2 in grading (an item waits for a person), 3 done. */
+/** An attempt's state: 1 in progress, 2 in grading (an item waits for a person), 3 done. */
 export const AttemptState = { inProgress: 1, inGrading: 2, done: 3 } as const;
 export type AttemptState = (typeof AttemptState)[keyof typeof AttemptState];
 

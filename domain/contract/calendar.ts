@@ -3,7 +3,7 @@ import type { ActivityLockKey } from "../activity-access";
 import { ActivityKind, enumValues, ObjectiveWorkflowState } from "../vocabulary";
 
 /**
- * The learner's calendar, dashboard and personal calendar feed (issue 13, decision 022): the shapes of
+ * The learner's calendar, dashboard and personal calendar feed (decision 022): the shapes of
  * `GET users/me/calendar-items`, `GET users/me/dashboard` and the feed link. Paths not shown in the
  * spec; ours, in the style of 7.2.
  */
@@ -102,7 +102,7 @@ const dashboardCourseSchema = z.object({
   /** Continue learning: when the learner last worked in it, and the activity they were in. */
   lastUsed: z.string().nullable(),
   resumePathId: z.string().nullable(),
-  /** Issue 26: locked by a proctored sitting that is over (spec 4.8); absent from an API that does not say. */
+  /** Locked by a proctored sitting that is over (spec 4.8); absent from an API that does not say. */
   locked: z.boolean().optional(),
 });
 export type DashboardCourse = z.infer<typeof dashboardCourseSchema>;
@@ -139,7 +139,7 @@ export const dashboardSchema = z.object({
   waitingForResults: section(dashboardCourseSchema),
   recentResults: section(dashboardResultSchema),
   upcomingEvents: section(calendarItemSchema),
-  /** Issue 26: reinforcement questions due and not answered yet, the longest waiting first. */
+  /** Reinforcement questions due and not answered yet, the longest waiting first. */
   questionsToAnswer: section(calendarItemSchema),
 });
 export type Dashboard = Omit<z.infer<typeof dashboardSchema>, "dueSoon" | "upcomingEvents" | "questionsToAnswer"> & {

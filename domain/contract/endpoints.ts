@@ -114,7 +114,7 @@ export const endpoints = {
   openCatalogShowcases: get<{ data: Named[] }>(`${LMS}/public/open-catalog/showcases`),
   openCatalogFilterCategories: get<Category[]>(`${LMS}/public/open-catalog/filter-categories`),
 
-  // 7.5 LTI launches (issue 14): the resource link of an activity, and the tool's authentication request.
+  // 7.5 LTI launches: the resource link of an activity, and the tool's authentication request.
   ltiResourceLink: (objectiveWorkflowId: string) =>
     command<{ activityPathId: string }, LtiResourceLink>(
       `${LMS}/objective-workflows/${seg(objectiveWorkflowId)}/resource-link`,
@@ -142,7 +142,7 @@ export const endpoints = {
   /** The same without a session (a tool's frame on another site): the signed launch hint authenticates it. */
   ltiHintAuthorization: command<LtiAuthRequest, LtiAuthAnswer>(`/api/lti/v1/authorizations`, true),
 
-  // Issue 48 (decision 055): a QTI test in an activity workflow, scored on the server.
+  // Decision 055: a QTI test in an activity workflow, scored on the server.
   assessmentAttempt: (objectiveWorkflowId: string, activityWorkflowId: string) =>
     get<AssessmentAttempt>(assessmentPath(objectiveWorkflowId, activityWorkflowId)),
   startAssessment: (objectiveWorkflowId: string, activityWorkflowId: string) =>
@@ -243,7 +243,7 @@ export const endpoints = {
   /** The public page's lookup by number (issue 12; limited per address). */
   publicCertificate: (certificateNumber: string) =>
     get<PublicCertificate>(`${LMS}/public/certificate-records/by-number/${seg(certificateNumber)}`),
-  /** A certificate's files: the holder's own (signed in) and the public share form's (issue 12). */
+  /** A certificate's files: the holder's own (signed in) and the public share form's. */
   certificateFile: (certificateId: string, kind: "pdf" | "png") =>
     get<never>(`${STORAGE}/certificate-records/${seg(certificateId)}/${kind}`),
   publicCertificateFile: (certificateNumber: string, kind: "pdf" | "png") =>

@@ -41,7 +41,7 @@ export const objectiveRecordsQuerySchema = z.object({ objectiveId: z.string().op
 
 /**
  * PUT activity workflow: where the learner left off inside an activity (a page, a media position), or
- * one commit of a SCORM package's SCO (issue 15, decision 025) — one of the two.
+ * one commit of a SCORM package's SCO (decision 025) — one of the two.
  */
 export const activityWorkflowSaveSchema = z
   .object({
@@ -84,7 +84,7 @@ export interface TreeNode {
     /** Spec 3: taken by a group (team or mini-group), by each learner alone, or either (decision 026). */
     supportCollaborativeMode: boolean;
     supportPersonalMode: boolean;
-    /** Issue 26: its LTI tool sends the grade and so finishes it; the learner does not mark it done. */
+    /** Its LTI tool sends the grade and so finishes it; the learner does not mark it done. */
     gradedByTool?: boolean;
     /** How it becomes done (domain/completion.ts); absent from an API that does not say: "Mark as done". */
     completionRule?: CompletionRule;

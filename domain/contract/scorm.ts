@@ -4,7 +4,7 @@ import type { ControlMode } from "../scorm-attempt";
 
 /**
  * One SCO of the package as the player needs it (launch URL relative to the package's folder), with
- * what its next launch starts from (issue 30): the entry and attempt the server decided, the data that
+ * what its next launch starts from: the entry and attempt the server decided, the data that
  * comes back (none for a new attempt), the attempt's total time, and the manifest's values.
  */
 export interface ScormSco {
@@ -63,7 +63,7 @@ export interface ScormRuntime {
 }
 
 /**
- * The largest body of one commit (issue 30): the kept data of a SCO is sent whole with each commit, and
+ * The largest body of one commit: the kept data of a SCO is sent whole with each commit, and
  * ADL's data-model test fills 250 interactions and comments (270 KB); eight times that is room enough.
  */
 export const SCORM_COMMIT_MAX_BYTES = 2 * 1024 * 1024;

@@ -1,5 +1,5 @@
 /**
- * Issue 48 (decision 055): a QTI 3.0 assessment item (or a 2.x one, read with 3.0's names) as the model the
+ * Decision 055: a QTI 3.0 assessment item (or a 2.x one, read with 3.0's names) as the model the
  * server scores and the viewer renders. The body is kept as a safe tree: allowed XHTML elements and
  * attributes, typed interactions, feedback apart. `publicItem` is what reaches the learner before review.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 48 (decision 055): QTI response and outcome processing on the server. The standard templates
+ * Decision 055: QTI response and outcome processing on the server. The standard templates
  * (match correct, map response) and the expressions real items use; NULL propagates as QTI says (an
  * operator over NULL is NULL, a condition that is NULL is false).
  */

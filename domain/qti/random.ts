@@ -1,5 +1,5 @@
 /**
- * Issue 48: the attempt's random choices (selection, ordering, shuffled choices) come from its seed, so they
+ * The attempt's random choices (selection, ordering, shuffled choices) come from its seed, so they
  * are the same on every reload and device, and differ between attempts.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Issue 48: what the learner sends for an item (strings per response, from a form or the API) as QTI values,
+ * What the learner sends for an item (strings per response, from a form or the API) as QTI values,
  * checked against the item's interactions: an unknown choice, too many choices or a value of the wrong
  * type is refused (the API's 400), never stored.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 48 (decision 055): a QTI 3.0 assessment test — parts, sections, item refs, navigation and
+ * Decision 055: a QTI 3.0 assessment test — parts, sections, item refs, navigation and
  * submission modes, selection and ordering (drawn once per attempt from its seed), item session control,
  * time limits — and its outcome: the test's outcome processing, or the weighted sum of the items' scores;
  * passed from the test's PASS outcome, or from the activity's cut value.

@@ -1,5 +1,5 @@
 /**
- * Issue 48: the item as the learner's page receives it. Before review nothing of the correct responses,
+ * The item as the learner's page receives it. Before review nothing of the correct responses,
  * mappings, processing or feedback is in it; choices are in the attempt's shuffled order (from its seed,
  * the same on every reload). Review adds the feedback that processing shows and, when allowed, the solution.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 48 (decision 055): a QTI document as one tree of elements, read with fast-xml-parser in document
+ * Decision 055: a QTI document as one tree of elements, read with fast-xml-parser in document
  * order (an item body is mixed content). QTI 2.1/2.2 names are mapped to 3.0's on the way
  * (`choiceInteraction` → `qti-choice-interaction`, `responseIdentifier` → `response-identifier`), so that
  * one reader serves both. A document type is refused before the parser sees it (no entities, no XXE).

@@ -1,5 +1,5 @@
 /**
- * Whether the database and the storage answer now (decision 053, issue 53 items 2, 3 and 7): one
+ * Whether the database and the storage answer now (decision 053): one
  * probe each, run at most once a second whoever asks — readiness (`/readyz`), the metrics (`db_up`,
  * `storage_up`) and the pages, which answer 503 "temporarily unavailable" rather than an error while
  * what they need is down. A change of state is one line of the log ("database unreachable",

@@ -1,5 +1,5 @@
 /**
- * Operations of a node (issue 28, decision 037): health endpoints, the drain, metrics, request ids —
+ * Operations of a node (decision 037): health endpoints, the drain, metrics, request ids —
  * each on a real HTTP server on a free loopback port.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";

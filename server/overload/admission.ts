@@ -409,7 +409,7 @@ export class AdmissionControl {
 }
 
 const CHEAP_EXTENSIONS = /\.(?:js|css|map|woff2?|ttf|png|jpe?g|gif|svg|ico|webp|avif|webmanifest|txt)$/i;
-/** Health checks (issue 28): answered whatever the load, or a balancer would take a busy node out. */
+/** Health checks: answered whatever the load, or a balancer would take a busy node out. */
 const ALWAYS_SERVED = new Set(["/config-ui/config.json", "/healthz", "/readyz"]);
 
 /**

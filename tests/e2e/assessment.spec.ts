@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { test, expect, login, expectAccessible } from "./fixtures";
 
 /**
- * Issue 48: a QTI survey taken as a learner, with JavaScript and without — each page one form of plain
+ * A QTI survey taken as a learner, with JavaScript and without — each page one form of plain
  * controls, a confirmation that names what is unanswered, and the server's record once submitted.
  */
 test.use({

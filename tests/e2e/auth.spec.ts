@@ -7,7 +7,7 @@ import { test, expect, login, DEMO, expectAccessible, expectNoReact, mailTo } fr
  */
 
 const signInHeading = (page: import("@playwright/test").Page) => page.getByRole("heading", { name: /sign in/i });
-/** Issue 26: where signing out ends. */
+/** Where signing out ends. */
 const signedOutHeading = (page: import("@playwright/test").Page) =>
   page.getByRole("heading", { level: 1, name: "You are signed out" });
 
@@ -32,7 +32,7 @@ test.describe("sign-in and sign-out", () => {
 
     await account.click();
     await page.getByRole("button", { name: "Sign out" }).click();
-    // No second question from the provider: "You are signed out" (issue 26), the open catalog a click away.
+    // No second question from the provider: "You are signed out", the open catalog a click away.
     await expect(page).toHaveURL(/\/learn\/signed-out$/);
     await expect(signedOutHeading(page)).toBeVisible();
     expect((await page.context().cookies()).find((c) => c.name === "learn_session")).toBeUndefined();

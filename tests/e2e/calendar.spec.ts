@@ -4,7 +4,7 @@ import { test, expect, login, expectAccessible, expectNoReact } from "./fixtures
 import { rfc5545Problems } from "../fixtures/rfc5545";
 import type { Page } from "@playwright/test";
 
-/** Issue 13: the calendar's month, week and agenda views, its items, and the personal feed. */
+/** The calendar's month, week and agenda views, its items, and the personal feed. */
 
 test.use({ learnerRecipe: { like: "ada" } });
 
@@ -200,7 +200,7 @@ test("the feed: one-click subscriptions beside the field, and a document every c
   await page.getByRole("button", { name: "Create my calendar link" }).click();
   const url = await page.getByLabel("Your private calendar link").inputValue();
   const feed = new URL(url);
-  // Issue 26: webcal:// for the device's calendar app, and the pages of Google Calendar and Outlook.
+  // Webcal:// for the device's calendar app, and the pages of Google Calendar and Outlook.
   const links = page.getByRole("list", { name: "Or add it in one click:" });
   await expect(links.getByRole("link", { name: "Open in Apple Calendar or another app" })).toHaveAttribute(
     "href",

@@ -8,7 +8,7 @@ import type { Page } from "@playwright/test";
 test.use({ learnerRecipe: { like: "ada" } });
 
 const DATE = /^[A-Z][a-z]{2} \d{1,2}, \d{4}$/;
-/** Issue 12: 80 random bits in four groups of Crockford base 32. */
+/** 80 random bits in four groups of Crockford base 32. */
 const NUMBER = /^LA(-[0-9A-HJKMNP-TV-Z]{4}){4}$/;
 
 /** A course's id from its card on My courses (its link goes to /learn/courses/{id}…). */
@@ -109,7 +109,7 @@ test("a proctored exam whose proctored session has ended: Continue is disabled w
   const actions = page.getByRole("complementary", { name: "Course actions" });
   const cont = actions.getByRole("button", { name: "Continue" });
   await expect(cont).toBeDisabled();
-  // Issue 26: the lock says who can lift it.
+  // The lock says who can lift it.
   const lock =
     "Locked by the proctoring session. Your proctored sitting is over: only your proctor or an administrator can unlock this course.";
   await expect(cont).toHaveAccessibleDescription(lock);

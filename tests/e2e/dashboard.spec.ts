@@ -12,7 +12,7 @@ async function openDashboard(page: Page, learner: Learner) {
   await expect(page.getByRole("heading", { level: 1, name: "Dashboard" })).toBeVisible();
 }
 
-/** Issue 13: the learner dashboard at /learn, as a learner like ada (every section filled) and a new one. */
+/** The learner dashboard at /learn, as a learner like ada (every section filled) and a new one. */
 
 const SECTIONS = [
   "Continue learning",
@@ -41,7 +41,7 @@ test.describe("dashboard of a learner like ada", () => {
     const cont = section("Continue learning");
     await expect(cont.getByRole("link", { name: "Python for Data Analysis" })).toBeVisible();
     await expect(cont.getByRole("link", { name: /Arbeitssicherheit im Büro/ })).toBeVisible();
-    // Issue 26: the SCORM course she started (its package resumes where she left it).
+    // The SCORM course she started (its package resumes where she left it).
     await expect(cont.getByRole("link", { name: "Anti-Bribery and Corruption" })).toBeVisible();
 
     const due = section("Due soon and overdue");
@@ -51,7 +51,7 @@ test.describe("dashboard of a learner like ada", () => {
       "Course due",
     );
 
-    // Issue 26: the reinforcement questions due and not answered, each with the e-mail's answer links.
+    // The reinforcement questions due and not answered, each with the e-mail's answer links.
     const questions = section("Questions to answer");
     await expect(questions.getByRole("heading", { level: 2 })).toHaveText("Questions to answer (4)");
     const question = questions.getByRole("listitem").filter({ hasText: "What is the type of the value 3 / 2" });

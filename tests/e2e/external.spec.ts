@@ -2,7 +2,7 @@ import { test, expect, expectAccessible, finishActivities, type Learner } from "
 import type { Page } from "@playwright/test";
 
 /**
- * The configuration modes of the README (issue 11), run by playwright.external.config.ts: this app
+ * The configuration modes of the README, run by playwright.external.config.ts: this app
  * with OIDC_ISSUER at another origin's provider and LMS_API_URL at another process's API over HTTP.
  * Sign-in, sign-out, signing in again, the open catalog's enrolment on a cross-site return, and the
  * core journey (catalog, enrol, start, content, submit, results). Each test has a learner of its own,
@@ -39,7 +39,7 @@ test.describe("an external identity provider and an external LMS API", () => {
 
     await page.locator("details.user-menu > summary").click();
     await page.getByRole("button", { name: "Sign out" }).click();
-    // Issue 26: signing out ends on "You are signed out" (the provider may not know that address: then elsewhere).
+    // Signing out ends on "You are signed out" (the provider may not know that address: then elsewhere).
     await expect(
       signInHeading(page)
         .or(page.getByRole("heading", { name: "Catalog" }))

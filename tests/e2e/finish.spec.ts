@@ -2,7 +2,7 @@ import { test, expect, login, expectAccessible, type Learner } from "./fixtures"
 import type { Page } from "@playwright/test";
 
 /**
- * Issue 11: what the existing screens left out. Each test signs in as a learner of its own (decision 014).
+ * What the existing screens left out. Each test signs in as a learner of its own (decision 014).
  */
 /** Fills the provider's sign-in form the browser is on. */
 async function signInHere(page: Page, learner: Learner) {

@@ -227,7 +227,7 @@ export async function finishActivities(page: Page, count: number) {
 }
 
 /**
- * Issue 26: the newest e-mail of `kind` to an address, once it was sent (the outbox is sent at once, in
+ * The newest e-mail of `kind` to an address, once it was sent (the outbox is sent at once, in
  * the background; the test support reads what was sent).
  */
 export async function mailTo(

@@ -335,7 +335,7 @@ test.describe("the profile (spec 2.9)", () => {
         .getByText(/\d{1,2}:\d{2}\s[AP]M (SST|GMT-11)/)
         .first(),
     ).toBeVisible();
-    // The dashboard and the calendar (issue 13) follow it too, naming the zone their times are in.
+    // The dashboard and the calendar follow it too, naming the zone their times are in.
     await page.goto("/learn");
     await expect(page.getByText("Times are shown in Pacific/Pago_Pago (GMT-11:00).")).toBeVisible();
     await page.goto("/learn/calendar/agenda");

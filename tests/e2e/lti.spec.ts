@@ -2,7 +2,7 @@ import { test, expect, login, expectAccessible } from "./fixtures";
 import type { Page } from "@playwright/test";
 
 /**
- * Issue 14: an LTI 1.3 activity launches into the demo tool (demo/tools/lti13.ts), which verifies the
+ * An LTI 1.3 activity launches into the demo tool (demo/tools/lti13.ts), which verifies the
  * id_token with the platform's JWKS and posts a score back through AGS; the activity is then completed.
  * With JavaScript the tool is embedded in a frame; without, a button opens it in a window of its own and
  * the self-posting forms are buttons.

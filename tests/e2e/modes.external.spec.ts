@@ -1,7 +1,7 @@
 import { test, expect } from "./fixtures";
 
 /**
- * Two more configuration modes of the README (issue 11), run by playwright.external.config.ts:
+ * Two more configuration modes of the README, run by playwright.external.config.ts:
  * - OIDC_ISSUER at another origin's provider, with this app's own embedded LMS API (no LMS_API_URL):
  *   the API finds the signed-in person by the token's issuer + subject (decision 049); on her first
  *   sign-in an account with her address is linked — the provider says the address is verified and this

@@ -3,7 +3,7 @@ import { test, expect } from "@playwright/test";
 import type { Page } from "@playwright/test";
 
 /**
- * Issue 31: axe at 390 px on a page's own content (`#main`), with the same rules as `expectAccessible`,
+ * Axe at 390 px on a page's own content (`#main`), with the same rules as `expectAccessible`,
  * and nothing in it wider than the screen. The shell's header at phone width is issue 25's (its branch runs
  * `expectAccessible` at 390 px for every page); in the no-JavaScript project the page is re-opened with
  * scripts blocked, as `expectAccessible` does.

@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 import { test, expect, login, chooseLanguage, expectAccessible, type Learner } from "./fixtures";
 
 /**
- * Issue 25: phones and Arabic — the browser's language through sign-in (item 3), course text in its own
+ * Phones and Arabic — the browser's language through sign-in (item 3), course text in its own
  * direction (item 2), time zones a person can find (item 4), widgets that leave the lesson visible
  * (item 5), the calendar and the table of contents on a phone (item 6), axe's findings (item 7). The
  * sideways-overflow and axe walk of every route is phone-walk.spec.ts. JavaScript on and off (both projects),

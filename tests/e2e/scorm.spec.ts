@@ -2,7 +2,7 @@ import { test, expect, login, expectAccessible, type Learner } from "./fixtures"
 import type { FrameLocator, Page } from "@playwright/test";
 
 /**
- * Issue 15: the demo's SCORM packages run, save, resume exactly and finish; commits queue while the
+ * The demo's SCORM packages run, save, resume exactly and finish; commits queue while the
  * connection is down; without JavaScript the page says the package cannot run. Each test has a learner
  * of its own (decision 014) with the course started.
  */

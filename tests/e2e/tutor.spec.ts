@@ -2,7 +2,7 @@ import { test, expect, login, expectAccessible } from "./fixtures";
 import type { Page } from "@playwright/test";
 
 /**
- * The AI tutor (issue 16 items 4–6): on a course with the tutor on, the learner asks; the answer quotes
+ * The AI tutor: on a course with the tutor on, the learner asks; the answer quotes
  * the course's own open content and links to the activities it cites (extractive: no model configured).
  * Locked content (spec 4.12) is never quoted or cited. A PDF's page is cited with its number and opens the
  * content viewer at that page. A form without JavaScript, the same with it.

@@ -1,5 +1,5 @@
 /**
- * Issue 25: every route of app/routes.ts, with the demo data that reaches it — the walk of the overflow
+ * Every route of app/routes.ts, with the demo data that reaches it — the walk of the overflow
  * test (phone-walk.spec.ts, `npm run overflow`), with axe at 390 and 1280 px. A route added to
  * app/routes.ts without a stop or a reason here fails `walkCoversEveryRoute`.
  */
@@ -116,7 +116,7 @@ export interface WalkIds {
   lab: string;
   discussion: string;
   quiz: string;
-  /** The QTI quiz's own page (issue 48). */
+  /** The QTI quiz's own page. */
   assessment: string;
   arabicLesson: string;
   proctoredPath: string;

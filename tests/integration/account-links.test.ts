@@ -19,7 +19,7 @@ import {
 import { sendPendingMail } from "../../api/mail/outbox";
 
 /**
- * Issue 26 (decision 036): sign-up and password reset by one-time links sent through the outbox —
+ * Decision 036: sign-up and password reset by one-time links sent through the outbox —
  * nothing made before the link is used, the same work whether or not an address has an account, links
  * that expire and work once, and mail that two senders never send twice.
  */

@@ -9,7 +9,7 @@ import { ActivityKind, ActivityWorkflowState, ObjectiveWorkflowState } from "../
 import type { CalendarItemList, Dashboard } from "../../domain/contract/calendar";
 import { calendarItemHref } from "../../domain/calendar";
 
-/** Issue 13: calendar items, the dashboard and the personal feed, on a real PGlite (decision 022). */
+/** Calendar items, the dashboard and the personal feed, on a real PGlite (decision 022). */
 
 const NOW = new Date("2026-11-23T12:00:00.000Z");
 const DAY = 86_400_000;
@@ -226,7 +226,7 @@ describe("GET users/me/dashboard", () => {
     expect(due.slice(0, 3)).toEqual(["activityDue Reading", "activityDue Quiz 1", "courseDue Safety at work"]);
     expect(body.summary.overdue).toBe(1);
     expect(body.upcomingEvents.data.map((i) => i.activity?.name)).toEqual(["Live session"]);
-    // Issue 26: the questions waiting for an answer — due and not answered (not the one due in two days,
+    // The questions waiting for an answer — due and not answered (not the one due in two days,
     // not the one answered, never Grace's), with the options that are the e-mail's answer links.
     expect(body.questionsToAnswer.total).toBe(1);
     expect(body.questionsToAnswer.data).toMatchObject([

@@ -12,7 +12,7 @@ import { createTestApi, type TestApi } from "../fixtures/api";
 import * as s from "../../api/db/schema";
 import { LOOKUP_FLOOR_MS, LOOKUP_LIMIT } from "../../api/public-lookups";
 
-/** Issue 12 items 2–5: the public lookup by number, the stored files and the verifiable credential. */
+/** The public lookup by number, the stored files and the verifiable credential. */
 let t: TestApi;
 let dataDir: string;
 let valid: typeof s.certificateRecords.$inferSelect;

@@ -116,7 +116,7 @@ describe("issuing (spec 3, 4.5)", () => {
       templateName: "Certified Tester",
       normalizedPassingScore: 0.6,
     });
-    // Issue 12: 80 random bits in Crockford base 32, four groups of four.
+    // 80 random bits in Crockford base 32, four groups of four.
     expect(cert.certificateNumber).toMatch(/^LA(-[0-9A-HJKMNP-TV-Z]{4}){4}$/);
     expect(cert.created.toISOString()).toBe(NOW.toISOString());
     expect(cert.expirationDate?.toISOString()).toBe(new Date(NOW.getTime() + 365 * DAY).toISOString());

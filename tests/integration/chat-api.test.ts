@@ -1,5 +1,5 @@
 /**
- * The communications hub (issue 16 items 1–3, decision 027): a course's announcements and chat are
+ * The communications hub (decision 027): a course's announcements and chat are
  * read and written by its members only, unread counts follow read markers, the live stream resumes
  * after a change number with nothing lost or repeated, and the rules of the page hold in the API.
  */

@@ -1,5 +1,5 @@
 /**
- * The deployment's secrets in the database (issue 28, decision 037): nodes started together on an
+ * The deployment's secrets in the database (decision 037): nodes started together on an
  * empty PostgreSQL database agree on one set, made once; a secrets.json found beside the first node is
  * taken over; `npm run sessions -- rotate-signing-key` rotates the key there and running nodes follow.
  * The embedded PGlite keeps its file.

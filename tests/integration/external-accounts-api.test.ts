@@ -11,7 +11,7 @@ import { forgetPrincipals } from "../../api/auth";
 import { openTestDatabase } from "../fixtures/database";
 
 /**
- * Issue 52 item 1 / issue 50 (decision 049): with an external OpenID provider the API finds the person
+ * Issue 52 item 1 / Decision 049: with an external OpenID provider the API finds the person
  * by the token's issuer + subject — a link stored on her first sign-in — never by the e-mail address the
  * token carries. An unverified token with ada's address is not Ada; a verified one links to Ada only
  * when the deployment allows e-mail linking; an unknown subject becomes a learner, or is refused with a

@@ -11,7 +11,7 @@ import { signatureValid } from "../../api/lti/lti11";
 import { createHash } from "node:crypto";
 import { hmacsign, rfc3986 } from "oauth-sign";
 
-/** Issue 14 items 2 and 4: the LTI 1.3 launch, the token endpoint, AGS and NRPS, and their refusals. */
+/** The LTI 1.3 launch, the token endpoint, AGS and NRPS, and their refusals. */
 const APP = "https://lms.example";
 let t: TestApi;
 let tenantId: string;
@@ -131,7 +131,7 @@ describe("LTI 1.3 resource-link launch (LTI Core 1.3 §4.1, §5.1)", () => {
     expect(login.searchParams.get("login_hint")).toBe(t.users.ada);
     expect(login.searchParams.get("target_link_uri")).toBe("https://lab.test/launch");
     expect(login.searchParams.get("lti_deployment_id")).toBe("lab-deployment");
-    // Issue 32: where the launch page may send the browser — the login, then the platform's authorize endpoint.
+    // Where the launch page may send the browser — the login, then the platform's authorize endpoint.
     expect(body.formAction).toEqual(["https://lab.test/login", `${APP}/learn/lti/authorize`]);
     const [aw] = await t.database.db
       .select()

@@ -1,5 +1,5 @@
 /**
- * The LMS storage API on a bucket (issue 28, decision 037): with the S3 backend (s3rver here), chat
+ * The LMS storage API on a bucket (decision 037): with the S3 backend (s3rver here), chat
  * attachments, SCORM packages' files and certificate files are written to the bucket and served from
  * it with the same access checks, ranges and HEAD as from DATA_DIR/storage — nothing on the disk.
  */

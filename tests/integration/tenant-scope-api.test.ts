@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApi, type TestApi } from "../fixtures/api";
 import * as s from "../../api/db/schema";
 
-/** Issue 17 item 13: `grading-scales/query` answered any tenant's scales to anyone who named their ids. */
+/** `grading-scales/query` answered any tenant's scales to anyone who named their ids. */
 let t: TestApi;
 let own: string;
 let foreign: string;

@@ -7,7 +7,7 @@ import { ActivityWorkflowState } from "../../domain/vocabulary";
 import type { ActivityTree } from "../../domain/contract/lifecycle";
 
 /**
- * Issue 26: an activity graded by its LTI tool is finished by the tool's score, never by the learner —
+ * An activity graded by its LTI tool is finished by the tool's score, never by the learner —
  * the page offers no "Mark as done" and the API refuses one (decision 018: the API enforces the page's rules).
  */
 let t: TestApi;

@@ -6,7 +6,7 @@ import * as s from "../../api/db/schema";
 import { WRITE_LIMITS, type WriteKind } from "../../api/write-limits";
 
 /**
- * Issue 17 item 11 (decision 018): every write of the API has a per-user limit a learner never meets and
+ * Decision 018: every write of the API has a per-user limit a learner never meets and
  * a script does; over it, 429 with Retry-After and the `tooManyRequests` message, and nothing is written.
  */
 let t: TestApi;

@@ -1,5 +1,5 @@
 /**
- * Several nodes on one PostgreSQL database behave as one (issue 17 item 15, decision 019): they
+ * Several nodes on one PostgreSQL database behave as one (decision 019): they
  * start together without tripping over each other's migrations or seed, a command id is one command
  * whichever node gets it, and what a node remembers follows the other nodes' writes.
  * Only in the vitest project "postgres" (TEST_DATABASE_URL; docs/postgres-tests.md).

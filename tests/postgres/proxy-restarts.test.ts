@@ -1,5 +1,5 @@
 /**
- * Two nodes behind nginx lose nothing when one dies or is restarted (issue 28, decision 037), with
+ * Two nodes behind nginx lose nothing when one dies or is restarted (decision 037), with
  * a cluster of their own (tests/nodes/cluster.ts: PostgreSQL, nginx with docs/nginx/learner-app.conf,
  * s3rver):
  *

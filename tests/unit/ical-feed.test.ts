@@ -7,7 +7,7 @@ import type { CalendarItem } from "../../domain/contract/calendar";
 import { ActivityKind } from "../../domain/vocabulary";
 
 /**
- * Issue 13: the personal feed imports cleanly into standard calendar programs. The document is written
+ * The personal feed imports cleanly into standard calendar programs. The document is written
  * by ical-generator and read here by Mozilla's ical.js (Thunderbird's parser) and by node-ical (another
  * parser, of its own lineage), both different from the writer; issue 32 item 5: the RFC 5545 rules these
  * tolerant parsers let through are checked by `rfc5545Problems` below.

@@ -19,7 +19,7 @@ import { tenants, users } from "./platform";
 import { activityWorkflows } from "./workflows";
 
 /**
- * An imported QTI test (issue 48, decision 055): the parsed test, the activity it is delivered in
+ * An imported QTI test (decision 055): the parsed test, the activity it is delivered in
  * (its content names the package: { qti: { packageId } }), the cut value (normalised, 0–1) when the
  * activity sets one, and whether it is an anonymous survey (its answers are kept without the learner).
  */

@@ -2,7 +2,7 @@ import { integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from
 import { users } from "./platform";
 
 /**
- * A learner's personal calendar feed (issue 13, decision 022). The secret of the link is never stored:
+ * A learner's personal calendar feed (decision 022). The secret of the link is never stored:
  * the token is an HMAC of the user id and `nonce` under the server's feed key, and only its SHA-256 is
  * kept to find the learner by it. A new link draws a new nonce, so the old token stops matching.
  */

@@ -14,7 +14,7 @@ import { objectives } from "./courses";
 import { tenants, users } from "./platform";
 
 /**
- * The communications hub (issue 16, decision 027): a course's channels, made when first used. `kind` is
+ * The communications hub (decision 027): a course's channels, made when first used. `kind` is
  * "announcements" (the course's `announcementChannelId`; instructors post, learners read) or "chat"
  * (learners and instructors of the course). `lastSeq` numbers every change of the channel: a post or
  * an edit takes the next number under the channel row's lock, so numbers commit in order and a client

@@ -109,7 +109,7 @@ export const deploymentSecrets = pgTable("deployment_secrets", {
 });
 
 /**
- * Issue 26: one-time links sent by e-mail (decision 036) — `signup` finishes a registration (the
+ * One-time links sent by e-mail (decision 036) — `signup` finishes a registration (the
  * account is made when the link is used, from `payload`: the names; the password is chosen then), `reset`
  * sets a new password for `userId`. Only the token's SHA-256 is kept; `usedAt` makes it one-time.
  */
@@ -130,7 +130,7 @@ export const emailTokens = pgTable(
 );
 
 /**
- * Issue 52 item 1 / issue 50 (decision 049): who a person signed in at an external OpenID provider is
+ * Decision 049: who a person signed in at an external OpenID provider is
  * here — only the token's issuer and subject identify her (OIDC Core §5.7), never her e-mail address.
  * Written on her first sign-in: `how` says whether the account was made then (`created`) or an existing
  * account was linked by a verified e-mail address the deployment allows linking by (`email`) — the audit

@@ -2,7 +2,7 @@ import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, u
 import { users } from "./platform";
 
 /**
- * Issue 26: e-mail waiting to go out (decision 036). Whoever writes a message commits a row; the
+ * E-mail waiting to go out (decision 036). Whoever writes a message commits a row; the
  * background jobs (decision 021) — and the writer itself, at once, in the background — claim rows with
  * SKIP LOCKED and send them through SMTP (or write .eml files to DATA_DIR/outbox without it), so two
  * nodes never send one twice and a failed send is tried again. Sent rows are deleted after a week.
@@ -30,7 +30,7 @@ export const mailOutbox = pgTable(
 );
 
 /**
- * Issue 31: what e-mail a learner wants (decision 042). No row: everything on, sent as it comes, in
+ * What e-mail a learner wants (decision 042). No row: everything on, sent as it comes, in
  * English. `dailyDigest` gathers the kinds that are on into one message a day (08:00 in the learner's
  * time zone). Every e-mail is written in the learner's language: `users.locale`, the one place it is
  * kept (issue 25 item 3), noted when they sign in, choose a language or save these preferences.
@@ -47,7 +47,7 @@ export const mailPreferences = pgTable("mail_preferences", {
 });
 
 /**
- * Issue 31: what was mailed to whom — one row per learner, kind and item (a due date, an announcement,
+ * What was mailed to whom — one row per learner, kind and item (a due date, an announcement,
  * a day's digest). The jobs claim an item by inserting its row (ON CONFLICT DO NOTHING) in the
  * transaction that queues the message, so however many nodes run the job, a learner hears of an item
  * once. Rows older than the items they stand for are deleted after 60 days.

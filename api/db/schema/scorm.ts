@@ -17,7 +17,7 @@ import { tenants, users } from "./platform";
 import { activityWorkflows } from "./workflows";
 
 /**
- * An imported SCORM package (issue 15, decision 025): its files are under storage/scorm/<id>/, its
+ * An imported SCORM package (decision 025): its files are under storage/scorm/<id>/, its
  * parsed manifest here. The activity's content names the package it runs ({ scorm: { packageId } }).
  */
 export const scormPackages = pgTable(

@@ -30,7 +30,7 @@ export const teamSaveSchema = z.object({
   back,
 });
 /**
- * Mark as done. A page kept for offline reading (issue 31) offers it for a text activity not started
+ * Mark as done. A page kept for offline reading offers it for a text activity not started
  * yet too — naming the activity (`activityPathId`), which is then started and finished in one go — and
  * carries a command id, so the write sent again when back online counts once.
  */

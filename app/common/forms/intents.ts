@@ -4,7 +4,7 @@
  * pending-state checks use the same constants.
  */
 export const INTENT = {
-  /** A QTI test or survey (issue 48): start it, save a page's answers, submit them. */
+  /** A QTI test or survey: start it, save a page's answers, submit them. */
   assessmentStart: "assessmentStart",
   assessmentSave: "assessmentSave",
   assessmentSubmit: "assessmentSubmit",
@@ -25,11 +25,11 @@ export const INTENT = {
   post: "post",
   /** Spec 2.11: hide the browser-support alert (a cookie remembers it). */
   dismissBrowserAlert: "dismissBrowserAlert",
-  /** A question to the course's AI tutor (issue 16). */
+  /** A question to the course's AI tutor. */
   askTutor: "askTutor",
   /** Product feedback (spec 2.11). */
   feedback: "feedback",
-  /** A message in a course's chat or announcements (issue 16). */
+  /** A message in a course's chat or announcements. */
   chatPost: "chatPost",
   /** Spec 2.8 / 4.10: the answer to a reinforcement question, confirmed on the e-mail answer page. */
   answer: "answer",

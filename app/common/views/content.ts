@@ -52,14 +52,14 @@ export interface ContentView {
   review: boolean;
   proctorLock: boolean;
   confirmSubmit: boolean;
-  /** Spec 2.1 `inProctoringIframe` (issue 26): shown in the proctored sitting's frame, the activity alone. */
+  /** Spec 2.1 `inProctoringIframe`: shown in the proctored sitting's frame, the activity alone. */
   framed: boolean;
-  /** Issue 26: what the submit confirmation names — the activities not handed in yet, of how many. */
+  /** What the submit confirmation names — the activities not handed in yet, of how many. */
   unfinished: Unfinished;
   /** What submitting now would record; null in review or where the API does not say. */
   submitPreview: SubmitPreview | null;
   refreshAt: string | null;
   reviewQuery: string;
-  /** Issue 31: this page is being kept for offline reading (its notice's date, a command id per activity). */
+  /** This page is being kept for offline reading (its notice's date, a command id per activity). */
   offlineCopy?: { savedAt: string; commandIds: Record<string, string> } | null;
 }

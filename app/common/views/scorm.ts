@@ -1,6 +1,6 @@
 import type { ScormRuntime } from "#domain/contract/scorm";
 
-/** What the content page's loader prepares for a SCORM activity (issue 15). */
+/** What the content page's loader prepares for a SCORM activity. */
 export interface ScormBody {
   kind: "scorm";
   workflowId: string | null;

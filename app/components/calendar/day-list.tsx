@@ -14,7 +14,7 @@ export interface NowInfo {
 }
 
 /**
- * Spec 9 / issue 13: the "now" marker — a line among today's items at the current time. The server
+ * Spec 9 / The "now" marker — a line among today's items at the current time. The server
  * places it; with JavaScript it moves every 60 s (the clock refresh), without it stays where it was.
  */
 function useNow(now: NowInfo): { at: number; label: string } {

@@ -8,7 +8,7 @@ import { useHydrated } from "../use-hydrated";
 import { reportProblem } from "../analytics";
 
 /**
- * The personal calendar feed (issue 13): a private link to subscribe to in a calendar program, with
+ * The personal calendar feed: a private link to subscribe to in a calendar program, with
  * copy (JavaScript) or select-and-copy (without), a download, "make a new link" (the old one stops
  * working) and removal. Both forms work without JavaScript. Issue 26: beside the field, one-click
  * subscriptions — `webcal://` for the device's own calendar app, Google Calendar and Outlook.
@@ -108,7 +108,7 @@ export function FeedLink({
   );
 }
 
-/** Issue 26: the feed added in one click, in the learner's calendar of choice. */
+/** The feed added in one click, in the learner's calendar of choice. */
 function SubscribeLinks({ url }: { url: string }) {
   const { t } = useTranslation();
   const links = calendarSubscribeLinks(url, t("calendar.feed.name"));

@@ -17,7 +17,7 @@ export interface MonthGridData {
 }
 
 /**
- * The month (issue 13): without JavaScript a plain table of weeks with links; with it, the ARIA grid
+ * The month: without JavaScript a plain table of weeks with links; with it, the ARIA grid
  * pattern — one day cell in the tab order, arrow keys move by day and week (mirrored right-to-left),
  * Home/End to the week's ends, Page Up/Down to the previous/next month, Enter into the day's items and
  * Escape back to the day.

@@ -34,7 +34,7 @@ function ActivityActions({ d, item }: { d: ContentView; item: ContentItem }) {
   )
     return null;
   const aw = a.activityWorkflowAggregate.lastActivityWorkflow;
-  // Inside the proctored sitting's frame the answer comes back to the frame's own page (issue 26).
+  // Inside the proctored sitting's frame the answer comes back to the frame's own page.
   const back = `/learn/courses/${d.course.id}/view/content?activityPathId=${item.node.activityPathId}${d.framed ? "&inProctoringIframe" : ""}`;
   if (aw && aw.state !== ActivityWorkflowState.inProgress) return null;
   // A collaborative activity is started (mode chosen) and submitted for the group in its team panel.
@@ -44,7 +44,7 @@ function ActivityActions({ d, item }: { d: ContentView; item: ContentItem }) {
   if (aw && (a.type === ActivityType.Scorm || d.bodies[item.node.activityPathId]?.kind === "scorm")) return null;
   // A QTI test or survey is done when its answers are submitted, on its own page.
   if (aw && d.bodies[item.node.activityPathId]?.kind === "assessment") return null;
-  // Issue 26: the tool that grades the activity finishes it (its launch starts it): nothing to press here.
+  // The tool that grades the activity finishes it (its launch starts it): nothing to press here.
   if (a.gradedByTool) return null;
   // Decision 048: an assignment is handed in on its own page (the link above), never marked done.
   if (a.takesHandIn) return null;
@@ -94,7 +94,7 @@ function CompletionNote({ item }: { item: ContentItem }) {
 }
 
 /**
- * Issue 31: a page kept for offline reading offers "Mark as done" for a text activity — started or not
+ * A page kept for offline reading offers "Mark as done" for a text activity — started or not
  * (the form names the activity then) — with a command id, and a note the service worker shows instead
  * once the learner pressed it offline. Nothing else there needs the network less than this.
  */

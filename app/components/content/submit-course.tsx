@@ -10,7 +10,7 @@ import { useHydrated } from "../use-hydrated";
 /** At most this many unfinished activities are named; the rest are counted. */
 const NAMED = 10;
 
-/** Issue 26: the activities not done yet ("3 of 7"), named, so the learner submits knowingly. */
+/** The activities not done yet ("3 of 7"), named, so the learner submits knowingly. */
 function UnfinishedList({ unfinished, id }: { unfinished: Unfinished; id: string }) {
   const { t } = useTranslation();
   const { total, activities } = unfinished;
@@ -103,7 +103,7 @@ export function SubmitCourse({
   workflowId: string;
   unfinished: Unfinished;
   preview?: SubmitPreview | null;
-  /** Issue 26: the id of the notice that says why the attempt is locked (a proctored sitting that is over). */
+  /** The id of the notice that says why the attempt is locked (a proctored sitting that is over). */
   lockedBy?: string | null;
 }) {
   const { t } = useTranslation();

@@ -24,7 +24,7 @@ function LaunchFields({
 }
 
 /**
- * Issue 14 items 2 and 5: an LTI activity. A launch starts the activity, so it happens only when the
+ * An LTI activity. A launch starts the activity, so it happens only when the
  * learner asks for it: in embedded display modes, with JavaScript, it launches into a frame (the launch
  * form targets it) when she opened this activity alone (`autoLaunch`), else on "Open the tool"; the frame grows with the tool's `lti.frameResize` message, read only from
  * that frame. Without JavaScript, and in Fullscreen mode, the button launches the tool in a window of

@@ -1,6 +1,6 @@
 /**
  * The run-time API a SCO calls (SCORM 1.2 `API`, 2004 `API_1484_11`), made of scorm-again's
- * Scorm12API / Scorm2004API and loaded with what the launch starts from (issue 30 items 1–5): entry,
+ * Scorm12API / Scorm2004API and loaded with what the launch starts from: entry,
  * data, total time, the learner, the manifest's values, shared data and the valid navigation requests.
  *
  * It guards faults of the scorm-again version shipped (decision 040; docs/scorm-again-faults.md is the
