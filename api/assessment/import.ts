@@ -18,7 +18,7 @@ import { allItemRefs, parseTest, type AssessmentTest } from "../../domain/qti/te
 import { parseXml, QtiError, childrenNamed, childNamed } from "../../domain/qti/xml";
 import { ActivityContentType, ActivityKind, ActivityType } from "../../domain/vocabulary";
 import type { Db } from "../db/client";
-import { importTarget } from "../queries/import-target";
+import { importTarget } from "../scorm/import-target";
 import { activities, qtiItems, qtiPackages } from "../db/schema";
 import { listEntries, openZip, readStream, SCORM_LIMITS } from "../scorm/import";
 import { ScormPackageError } from "../scorm/manifest";

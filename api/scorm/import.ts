@@ -27,7 +27,7 @@ import {
 import { reindexContentPages } from "../content-pages";
 import { ActivityContentType, ActivityKind, ActivityType } from "../../domain/vocabulary";
 import type { Db } from "../db/client";
-import { importTarget } from "../queries/import-target";
+import { importTarget } from "./import-target";
 import type { FileStore } from "../files/object-store";
 import { storageRoots } from "../files/roots";
 import { activities, objectives, scormPackages } from "../db/schema";

@@ -8,7 +8,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { activities, activityParts, objectives } from "../db/schema";
 import { ActivityKind } from "../../domain/vocabulary";
-import { ScormPackageError } from "../scorm/manifest";
+import { ScormPackageError } from "./manifest";
 
 type Queryable = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
 
