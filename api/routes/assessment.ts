@@ -46,6 +46,8 @@ export function assessmentRoutes() {
   const base = "/users/me/objective-workflows/:id/activity-workflows/:awId/assessment";
   r.use(`${base}`, requireUser);
   r.use(`${base}/*`, requireUser);
+  // Every write is limited per user before its body is read (reads pass: limitWrites skips GET).
+  r.use(base, limitWrites("command"));
   r.use(`${base}/answers`, limitWrites("command"));
   r.use(`${base}/submit`, limitWrites("command"));
 
@@ -200,7 +202,7 @@ export function assessmentRoutes() {
     },
   );
 
-  r.use("/attempts/:id/items/:ref/score", requireUser);
+  r.use("/attempts/:id/items/:ref/score", requireUser, limitWrites("command"));
   r.put(
     "/attempts/:id/items/:ref/score",
     op({
