@@ -6,6 +6,7 @@
  * asks the running server on this machine (ops/database-or-server.ts). Exit status: 0 done, 1 refused
  * (the reason on standard error, nothing changed), 2 wrong arguments (the usage).
  */
+import "./log-to-stderr";
 import { command as certificates } from "./commands/certificates";
 import { command as db } from "./commands/db";
 import { command as importCartridge } from "./commands/import-cartridge";

@@ -27,7 +27,8 @@ const rootLog: Logger = pino(
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
   },
-  pino.destination({ fd: 1, sync: true }),
+  // LOG_FD=2: the operator's commands print their answers on stdout, their log lines go to stderr.
+  pino.destination({ fd: process.env.LOG_FD === "2" ? 2 : 1, sync: true }),
 );
 
 const current = new AsyncLocalStorage<Logger>();

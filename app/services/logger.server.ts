@@ -23,9 +23,10 @@ const DESTINATION = Symbol.for("learner-app.log.destination");
  * Written asynchronously (a line per request must never block the event loop on a slow pipe); lines
  * that are still buffered are written out before the process exits (`flushLogs`).
  */
-const destination = (shared[DESTINATION] ??= pino.destination({ fd: 1, sync: false })) as ReturnType<
-  typeof pino.destination
->;
+const destination = (shared[DESTINATION] ??= pino.destination({
+  fd: process.env.LOG_FD === "2" ? 2 : 1,
+  sync: false,
+})) as ReturnType<typeof pino.destination>;
 
 /**
  * LOG_LEVEL: fatal, error, warn, info (default), debug, trace or silent. Errors are logged as their

@@ -48,8 +48,8 @@ it("status, migrate (logged by name), backup, restore", async () => {
   const migrated = db("migrate");
   expect(migrated.status).toBe(0);
   expect(migrated.stdout).toContain("pending: none");
-  // The log's JSON lines name the migrations and their time.
-  const applied = migrated.stdout
+  // The log's JSON lines (on stderr: stdout is the command's answer) name the migrations and their time.
+  const applied = migrated.stderr
     .split("\n")
     .filter((l) => l.startsWith("{"))
     .map((l) => JSON.parse(l) as { msg: string; migration?: string; ms?: number });
