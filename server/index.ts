@@ -34,7 +34,7 @@ import { AdmissionControl, admissionGate, createOverloadResponder, loadOverloadT
 import { trimMemoryWhenQuiet } from "./overload/quiet-memory";
 import { isStreamPath, StreamPlaces } from "./overload/streams";
 import { createPages, productionBuild } from "./pages";
-import { createWebRouter, largestReadBody, streamsBody } from "./web";
+import { createWebRouter, readBodyLimit, streamsBody } from "./web";
 import { IDP_MOUNT } from "../identity/provider";
 
 const config = parseServerConfig(process.env);
@@ -151,7 +151,7 @@ const overloadAnswer = createOverloadResponder(
 );
 // The body budget (decision 050): bodies are read before the gate, at a minimum rate, a few per address.
 const readBody = bodyBudgetStep(new BodyBudget(config.bodyBudget), {
-  maxBytes: largestReadBody(config.bodyLimitBytes),
+  maxBytes: readBodyLimit(config.bodyLimitBytes),
   exempt: (path) => streamsBody(path) || path === IDP_MOUNT || path.startsWith(`${IDP_MOUNT}/`),
   answers: bodyBudgetAnswers(overloadAnswer),
 });

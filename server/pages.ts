@@ -64,6 +64,12 @@ export async function createPages(
           refusalResponse({ status: 405, code: "methodNotAllowed", allow: "POST" }, audienceOf(request.headers)),
           pageTemplate(routes, pathname),
         );
+      // A live stream has no data request (React Router would wait on its endless body before answering).
+      if (pathname.endsWith(".data") && routes.match(pathname.slice(0, -".data".length))?.stream)
+        return withRouteTemplate(
+          refusalResponse({ status: 400, code: "badRequest" }, audienceOf(request.headers)),
+          pageTemplate(routes, pathname),
+        );
       // The key of the load context comes from the build's own entry module, so both sides share it.
       const { appLoadContext } = (await current()).entry.module as unknown as {
         appLoadContext: RouterContext<AppLoadContext>;

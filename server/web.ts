@@ -41,11 +41,21 @@ const STREAMED_UPLOADS = new Set([
 /** Whether a path's body streams to its handler (read there, under its own limit) rather than being read whole first. */
 export const streamsBody = (path: string): boolean => STREAMED_UPLOADS.has(path) || isChatPostPath(path);
 
-/** The largest body read whole before a handler runs (a SCORM commit's, or BODY_LIMIT_BYTES). */
-export const largestReadBody = (bodyLimitBytes: number): number => Math.max(bodyLimitBytes, SCORM_COMMIT_MAX_BYTES);
-
 /** Analytics batches (the beacon, the collector) are small: a flood of large bodies is refused at 64 KB. */
 const ANALYTICS_PATHS = new Set(["/learn/collect", "/api/analytics/v1/events"]);
+
+/**
+ * The largest body a path reads whole before its handler runs: an analytics batch 64 KB, a SCORM commit
+ * the SCO's whole kept data (decision 040), any other BODY_LIMIT_BYTES.
+ */
+export const readBodyLimit =
+  (bodyLimitBytes: number) =>
+  (path: string): number =>
+    ANALYTICS_PATHS.has(path)
+      ? Math.min(ANALYTICS_BATCH_MAX_BYTES, bodyLimitBytes)
+      : isScormCommitPath(path)
+        ? Math.max(bodyLimitBytes, SCORM_COMMIT_MAX_BYTES)
+        : bodyLimitBytes;
 
 export async function createWebRouter(config: ServerConfig, parts: WebParts): Promise<Hono> {
   const { appUrl, bodyLimitBytes } = config;
@@ -77,13 +87,7 @@ export async function createWebRouter(config: ServerConfig, parts: WebParts): Pr
   const chatBodyLimitBytes = Math.max(bodyLimitBytes, attachmentBodyLimit(config.api.chatAttachments!));
   const streamedLimit = (path: string) =>
     STREAMED_UPLOADS.has(path) ? config.api.scormLimits!.maxBytes : streamsBody(path) ? chatBodyLimitBytes : null;
-  const limitBodies = bodyLimit((path) =>
-    ANALYTICS_PATHS.has(path)
-      ? Math.min(ANALYTICS_BATCH_MAX_BYTES, bodyLimitBytes)
-      : isScormCommitPath(path)
-        ? Math.max(bodyLimitBytes, SCORM_COMMIT_MAX_BYTES)
-        : bodyLimitBytes,
-  );
+  const limitBodies = bodyLimit(readBodyLimit(bodyLimitBytes));
   const streamBodies = streamedBody((path) => streamedLimit(path) ?? bodyLimitBytes, config.bodyBudget);
   web.use("*", (c, next) => (streamedLimit(c.req.path) === null ? limitBodies(c, next) : streamBodies(c, next)));
   web.use("*", compressResponses());

@@ -65,7 +65,7 @@ describe("the body budget in front of the overload gate (a slow body holds no pl
   app.get("/page", (c) => c.text("page"));
   const listener = getRequestListener(app.fetch);
   const step = bodyBudgetStep(new BodyBudget(options), {
-    maxBytes: 10_000,
+    maxBytes: (path) => (path === "/small" ? 100 : 10_000),
     exempt: (path) => path === "/streamed",
     answers: bodyBudgetAnswers(overload),
   });
@@ -154,5 +154,25 @@ describe("the body budget in front of the overload gate (a slow body holds no pl
       duplex: "half",
     } as RequestInit);
     expect(big.status).toBe(413);
+  });
+
+  it("a declared length past the path's own limit gets 413 at once, its body never waited for", async () => {
+    const socket = connect(port, "127.0.0.1");
+    socket.on("error", () => undefined);
+    // 5,000 bytes pass /echo's limit, not /small's: only the headers are sent.
+    socket.write("POST /small HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 5000\r\n\r\n");
+    const started = Date.now();
+    const status = await new Promise<number>((resolve) => {
+      let text = "";
+      socket.on("data", (d) => {
+        text += d.toString("utf8");
+        const m = /^HTTP\/1\.1 (\d+)/.exec(text);
+        if (m) resolve(Number(m[1]));
+      });
+      socket.on("close", () => resolve(0));
+    });
+    socket.destroy();
+    expect(status).toBe(413);
+    expect(Date.now() - started).toBeLessThan(1_000);
   });
 });

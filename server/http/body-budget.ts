@@ -163,7 +163,7 @@ type WithRawBody = IncomingMessage & { rawBody?: Buffer };
  */
 export function bodyBudgetStep(
   budget: BodyBudget,
-  options: { maxBytes: number; exempt: (path: string) => boolean; answers: BodyBudgetAnswers },
+  options: { maxBytes: (path: string) => number; exempt: (path: string) => boolean; answers: BodyBudgetAnswers },
 ) {
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
     const withBody = req as WithRawBody;
@@ -171,12 +171,13 @@ export function bodyBudgetStep(
       return next();
     const path = (req.url ?? "/").split("?", 1)[0]!;
     if (options.exempt(path)) return next();
-    // A declared length past the largest limit is refused unread.
-    if (Number(req.headers["content-length"] ?? "NaN") > options.maxBytes) {
+    // A declared length past the path's limit is refused unread.
+    const maxBytes = options.maxBytes(path);
+    if (Number(req.headers["content-length"] ?? "NaN") > maxBytes) {
       res.shouldKeepAlive = false;
       return options.answers.tooLarge(req, res);
     }
-    const reading = budget.read(req, options.maxBytes);
+    const reading = budget.read(req, maxBytes);
     if (!reading) {
       res.shouldKeepAlive = false;
       return options.answers.busy(req, res);
