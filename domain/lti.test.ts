@@ -11,6 +11,8 @@ import {
   LTI_CLAIM,
   membershipRoles,
   nrpsRoleFilter,
+  personalClaims,
+  personalParameters,
   sameOriginPath,
   scoreOutcome,
 } from "./lti";
@@ -32,6 +34,7 @@ const facts = {
   lineItems: { lineItems: "https://lms.example/li", lineItem: "https://lms.example/li/p1" },
   membershipsUrl: "https://lms.example/m",
   platform: { guid: "lms.example", name: "Learner app" },
+  person: {},
 };
 
 describe("LTI 1.3 launch claims (LTI Core 1.3 §5.3–5.4; spec 3 display modes)", () => {
@@ -198,5 +201,45 @@ describe("custom parameters and NRPS roles (issue 32 items 2 and 3)", () => {
     expect(nrpsRoleFilter("http://purl.imsglobal.org/vocab/lis/v2/membership#Learner")).toBe("Learner");
     expect(nrpsRoleFilter("Instructor")).toBe("Instructor");
     expect(nrpsRoleFilter("Mentor")).toBeNull();
+  });
+});
+
+describe("what a tool learns of the person, by its privacy level (issue 52 item 6)", () => {
+  const ada = { firstName: "Ada", middleName: "King", lastName: "Lovelace", email: "ada@example.com" };
+  it.each([
+    [undefined, {}],
+    ["anonymous", {}],
+    ["name", { name: "Ada King Lovelace", given_name: "Ada", middle_name: "King", family_name: "Lovelace" }],
+    ["email", { email: "ada@example.com" }],
+    [
+      "public",
+      {
+        name: "Ada King Lovelace",
+        given_name: "Ada",
+        middle_name: "King",
+        family_name: "Lovelace",
+        email: "ada@example.com",
+      },
+    ],
+  ] as const)("%s → %j", (privacy, claims) => {
+    expect(personalClaims(privacy, ada)).toEqual(claims);
+  });
+
+  it("LTI 1.1 carries the same as lis_person_* parameters; anonymous carries none", () => {
+    expect(personalParameters("public", { ...ada, middleName: null })).toEqual({
+      lis_person_name_full: "Ada Lovelace",
+      lis_person_name_given: "Ada",
+      lis_person_name_family: "Lovelace",
+      lis_person_contact_email_primary: "ada@example.com",
+    });
+    expect(personalParameters("anonymous", ada)).toEqual({});
+    expect(personalParameters("email", ada)).toEqual({ lis_person_contact_email_primary: "ada@example.com" });
+  });
+
+  it("the launch's id_token holds the person's claims beside sub, never in place of it", () => {
+    const c = launchClaims({ ...facts, person: personalClaims("name", ada) });
+    expect(c).toMatchObject({ sub: "u1", given_name: "Ada", family_name: "Lovelace" });
+    expect(c).not.toHaveProperty("email");
+    expect(launchClaims(facts)).not.toHaveProperty("name");
   });
 });

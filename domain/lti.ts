@@ -90,6 +90,53 @@ export interface LaunchFacts {
   lineItems: { lineItems: string; lineItem: string | null };
   membershipsUrl: string;
   platform: { guid: string; name: string };
+  /** The person's claims the tool's privacy level lets through (`personalClaims`). */
+  person: Record<string, string>;
+}
+
+/**
+ * What a tool is told about the person (issue 52 item 6): nothing but the opaque user id ("anonymous",
+ * the default), the names, the e-mail address, or both ("public") — the operator's choice per tool,
+ * as Canvas's privacy levels and Moodle's "share launcher's name / e-mail" are.
+ */
+export const LTI_PRIVACY = ["anonymous", "name", "email", "public"] as const;
+export type LtiPrivacy = (typeof LTI_PRIVACY)[number];
+
+export interface LtiPerson {
+  firstName: string;
+  middleName?: string | null;
+  lastName: string;
+  email: string;
+}
+
+/**
+ * The personal claims a tool at `privacy` receives, by their OpenID Connect names (LTI Core 1.3 §5.3.6,
+ * NRPS §2.2): the same for the launch's id_token and the membership service's members.
+ */
+export function personalClaims(privacy: LtiPrivacy | undefined, p: LtiPerson): Record<string, string> {
+  const level = privacy ?? "anonymous";
+  const out: Record<string, string> = {};
+  if (level === "name" || level === "public") {
+    out.name = [p.firstName, p.middleName, p.lastName].filter(Boolean).join(" ");
+    out.given_name = p.firstName;
+    if (p.middleName) out.middle_name = p.middleName;
+    out.family_name = p.lastName;
+  }
+  if (level === "email" || level === "public") out.email = p.email;
+  return out;
+}
+
+/** The same for an LTI 1.1 launch (LTI 1.1 §4.3 lis_person_* parameters). */
+export function personalParameters(privacy: LtiPrivacy | undefined, p: LtiPerson): Record<string, string> {
+  const c = personalClaims(privacy, p);
+  const out: Record<string, string> = {};
+  if (c.name !== undefined) {
+    out.lis_person_name_full = c.name;
+    out.lis_person_name_given = c.given_name!;
+    out.lis_person_name_family = c.family_name!;
+  }
+  if (c.email !== undefined) out.lis_person_contact_email_primary = c.email;
+  return out;
 }
 
 /** The claims of an LtiResourceLinkRequest id_token (LTI Core 1.3 §5.3, AGS §3.1, NRPS §3.6.1). */
@@ -108,6 +155,7 @@ export function launchClaims(f: LaunchFacts): Record<string, unknown> {
     aud: f.clientId,
     azp: f.clientId,
     sub: f.userId,
+    ...f.person,
     nonce: f.nonce,
     locale: f.locale,
     [LTI_CLAIM.messageType]: "LtiResourceLinkRequest",

@@ -7,14 +7,14 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { XMLParser } from "fast-xml-parser";
 import { jwtVerify, SignJWT } from "jose";
 import { hmacsign } from "oauth-sign";
-import { customParameters, documentTarget } from "../../domain/lti";
+import { customParameters, documentTarget, personalParameters } from "../../domain/lti";
 import { ActivityKind, ProctoringSessionState } from "../../domain/vocabulary";
 import type { ApiDeps, Principal } from "../context";
 import type { Db } from "../db/client";
 import { ApiError, message, notFound } from "../errors";
 import { activityRecords, ltiResults } from "../db/schema";
 import { activityWorkflowPart, ownWorkflow } from "../queries/workflows";
-import { learnerStanding, resourceLink, useOnce } from "../queries/lti";
+import { launchPerson, learnerStanding, resourceLink, useOnce } from "../queries/lti";
 import { activityWorkflowSession } from "../queries/proctoring";
 import { and, eq } from "drizzle-orm";
 import { applyScore } from "./grades";
@@ -104,7 +104,7 @@ export async function resourceForm(
       });
   }
   const appUrl = appUrlOf(deps);
-  const key = await platformKeys(deps);
+  const [key, person] = await Promise.all([platformKeys(deps), launchPerson(db, tool.privacy, user.id)]);
   const params: Record<string, string> = {
     lti_message_type: "basic-lti-launch-request",
     lti_version: "LTI-1p0",
@@ -120,6 +120,8 @@ export async function resourceForm(
     launch_presentation_return_url: `${appUrl}/learn/courses/${link.objective.id}/workflow/${wf.id}/view`,
     tool_consumer_info_product_family_code: "learner-app",
     tool_consumer_instance_guid: new URL(appUrl).host,
+    // The person, as far as the tool's privacy level allows (issue 52 item 6).
+    ...(person ? personalParameters(tool.privacy, person) : {}),
   };
   // LTI 1.1 §4.4: custom parameters as custom_<name>, the name lower-cased, other characters as "_".
   const custom = customParameters((link.activity.content as { custom?: unknown }).custom, {

@@ -7,7 +7,7 @@ import { createLocalJWKSet, createRemoteJWKSet, importJWK, jwtVerify, SignJWT, t
 import type { LtiAuthAnswer, LtiAuthRequest } from "../../domain/contract/lti";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { customParameters, launchClaims, LTI_SCOPE } from "../../domain/lti";
+import { customParameters, launchClaims, LTI_SCOPE, personalClaims } from "../../domain/lti";
 import { ActivityKind, ProctoringSessionState, type DisplayMode } from "../../domain/vocabulary";
 import type { ApiDeps, Principal } from "../context";
 import { credentialKey } from "../credentials";
@@ -16,7 +16,7 @@ import { ApiError, message, notFound } from "../errors";
 import { publicJwk } from "../runtime";
 import { startActivityWorkflows } from "../commands/workflows";
 import { ownWorkflow } from "../queries/workflows";
-import { resourceLink, useOnce } from "../queries/lti";
+import { launchPerson, resourceLink, useOnce } from "../queries/lti";
 import { activityWorkflowSession } from "../queries/proctoring";
 import type { LtiRegistry, LtiTool } from "./registry";
 
@@ -181,7 +181,10 @@ export async function authorize(
   }
   if (hint.tool !== tool.key)
     throw refuse(400, "lti_message_hint", "ltiInvalidRequest", "This launch was made for another tool.");
-  const wf = await ownWorkflow(db, user.id, String(hint.ow));
+  const [wf, person] = await Promise.all([
+    ownWorkflow(db, user.id, String(hint.ow)),
+    launchPerson(db, tool.privacy, user.id),
+  ]);
   const link = await resourceLink(db, wf.objectiveId, String(hint.part));
   if (!link) throw notFound("LTI activity");
   if (!(await useOnce(db, "nonce", tool.clientId!, req.nonce, now)))
@@ -215,6 +218,7 @@ export async function authorize(
     },
     membershipsUrl: `${contextUrl}/memberships`,
     platform: { guid: new URL(urls.issuer).host, name: "Learner app" },
+    person: person ? personalClaims(tool.privacy, person) : {},
   });
   const nowSeconds = Math.floor(now.getTime() / 1000);
   const idToken = await new SignJWT(claims)

@@ -8,7 +8,7 @@
  */
 import { log } from "../db/log";
 import { z } from "zod";
-import { framePolicyProblems } from "../../domain/lti";
+import { LTI_PRIVACY, framePolicyProblems } from "../../domain/lti";
 import { asc } from "drizzle-orm";
 import type { Database, Db } from "../db/client";
 import { ltiTools } from "../db/schema";
@@ -40,6 +40,8 @@ export const ltiToolSchema = z.strictObject({
   /** iframe `allow` (Permissions Policy) and `sandbox` tokens for this tool (item 5). */
   allow: z.string().max(500).optional(),
   sandbox: z.string().max(500).optional(),
+  /** What the tool is told about the person (`LTI_PRIVACY`): absent, "anonymous" — the user id only. */
+  privacy: z.enum(LTI_PRIVACY).optional(),
 });
 export type LtiTool = z.infer<typeof ltiToolSchema>;
 

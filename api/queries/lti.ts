@@ -147,3 +147,16 @@ export async function contextMembers(db: Db | Tx, context: { id: string; tenantI
     .orderBy(asc(users.id))
     .limit(q.limit + 1);
 }
+
+/**
+ * The person a launch may tell the tool about (`personalClaims`): nothing is read for a tool at the
+ * "anonymous" level (the default).
+ */
+export async function launchPerson(db: Db | Tx, privacy: string | undefined, userId: string) {
+  if (privacy === undefined || privacy === "anonymous") return null;
+  const [p] = await db
+    .select({ firstName: users.firstName, middleName: users.middleName, lastName: users.lastName, email: users.email })
+    .from(users)
+    .where(eq(users.id, userId));
+  return p ?? null;
+}

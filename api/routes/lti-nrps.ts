@@ -3,9 +3,10 @@
  * decisions 023, 041): a course's membership for a tool of the course — learners enrolled (Active, or
  * Inactive once their enrolment ended) and instructors — filtered by `role`, paged by `limit` with a
  * `Link: rel="next"` header, and a `rel="differences"` link for what changes after this answer (`since`).
+ * Names and e-mail addresses reach a tool only as its privacy level allows (`personalClaims`).
  */
 import { Hono } from "hono";
-import { LTI_MEDIA_TYPE, LTI_SCOPE, membershipRoles, nrpsRoleFilter } from "../../domain/lti";
+import { LTI_MEDIA_TYPE, LTI_SCOPE, membershipRoles, nrpsRoleFilter, personalClaims } from "../../domain/lti";
 import type { ApiEnv } from "../context";
 import { ApiError, message, notFound } from "../errors";
 import { contextUrl, linkHeader, publicUrl, serviceTool } from "../lti/service-calls";
@@ -74,11 +75,8 @@ export function ltiNrpsRoutes() {
           members: page.map((m) => ({
             status: m.learner && m.ended && !m.instructor ? "Inactive" : "Active",
             user_id: m.id,
-            name: [m.firstName, m.middleName, m.lastName].filter(Boolean).join(" "),
-            given_name: m.firstName,
-            ...(m.middleName ? { middle_name: m.middleName } : {}),
-            family_name: m.lastName,
-            email: m.email,
+            // The names and e-mail only as far as the tool's privacy level allows (issue 52 item 6).
+            ...personalClaims(tool.privacy, m),
             roles: membershipRoles({ learner: m.learner, instructor: m.instructor }),
           })),
         }),

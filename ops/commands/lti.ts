@@ -24,7 +24,8 @@ const USAGE = `npm run lti:tool -- <command>
   add --key lab --name "Lab" --version 1.3 --client-id lab-1 --deployment-id d1 --login-url URL
       --launch-url URL (--jwks-url URL | --public-key jwk.json) --redirect-uri URL [--domain D …]
   add --key quiz --name "Quiz" --version 1.1 --launch-url URL --consumer-key quiz --secret s3cret
-      (either version: --allow "camera; microphone" --sandbox "allow-popups" for the tool's frame)
+      (either version: --allow "camera; microphone" --sandbox "allow-popups" for the tool's frame;
+       --privacy anonymous|name|email|public: what the tool learns of the person, by default the user id only)
   list
   remove <key>
   attach <key> --course CODE [--activity ID|CODE] [--custom name=value …]
@@ -120,6 +121,7 @@ async function add(ops: OperatorEnv, args: string[]) {
       secret: { type: "string" },
       allow: { type: "string" },
       sandbox: { type: "string" },
+      privacy: { type: "string" },
     },
   });
   const parsed = ltiToolSchema.safeParse({
@@ -138,6 +140,7 @@ async function add(ops: OperatorEnv, args: string[]) {
     secret: values.secret,
     allow: values.allow,
     sandbox: values.sandbox,
+    privacy: values.privacy,
   });
   if (!parsed.success)
     throw new Refused(parsed.error.issues.map((i) => `--${i.path.join(".")}: ${i.message}`).join("\n"));

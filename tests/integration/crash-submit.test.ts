@@ -61,8 +61,14 @@ interface Child {
 }
 
 const work = mkdtempSync(join(tmpdir(), "crash-submit-"));
-const dataDir = join(work, "pglite");
 const children: ChildProcess[] = [];
+/** Each run of the test (a retry too) has its own database: a timed-out run's last child may still hold the old one. */
+let dataDir = join(work, "pglite");
+let runs = 0;
+function freshRun() {
+  for (const p of children) if (p.exitCode === null && p.signalCode === null) p.kill("SIGKILL");
+  dataDir = join(work, `pglite-${++runs}`);
+}
 
 afterAll(() => {
   for (const p of children) if (p.exitCode === null && p.signalCode === null) p.kill("SIGKILL");
@@ -160,6 +166,7 @@ const grading = (r: State["records"][number] | null | undefined) =>
 
 describe("kill -9 during a submit (issue: all or nothing)", () => {
   it("every crash leaves the workflow fully submitted or untouched; the command then completes exactly once", async () => {
+    freshRun();
     const t0 = Date.now();
     const { privateKey, publicKey } = await generateKeyPair("RS256", { extractable: true });
     const jwk = JSON.stringify({ ...(await exportJWK(publicKey)), alg: "RS256", kid: "test" });

@@ -32,7 +32,9 @@ async function tool(key: string): Promise<LtiTool> {
     publicJwk: jwk,
     redirectUris: [`https://${key}.test/launch`],
     domains: [],
-    ...(key === "lab" ? { sandbox: "allow-same-origin allow-popups", allow: "camera 'self'" } : {}),
+    ...(key === "lab"
+      ? { sandbox: "allow-same-origin allow-popups", allow: "camera 'self'", privacy: "name" as const }
+      : {}),
   };
 }
 
@@ -155,6 +157,9 @@ describe("LTI 1.3 resource-link launch (LTI Core 1.3 §4.1, §5.1)", () => {
     });
     expect(protectedHeader.alg).toBe("RS256");
     expect(payload.sub).toBe(t.users.ada);
+    // The tool's privacy level is "name": the names, not the e-mail address (issue 52 item 6).
+    expect(payload).toMatchObject({ given_name: "Ada", family_name: "Lovelace" });
+    expect(payload).not.toHaveProperty("email");
     expect(payload.nonce).toBe(authRequest.nonce);
     expect(payload[LTI_CLAIM.messageType]).toBe("LtiResourceLinkRequest");
     expect(payload[LTI_CLAIM.version]).toBe("1.3.0");

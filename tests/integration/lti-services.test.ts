@@ -21,6 +21,8 @@ let other: Awaited<ReturnType<typeof keyedTool>>;
 
 beforeAll(async () => {
   lab = await keyedTool("lab");
+  // "lab" may know names and e-mail addresses; "other" keeps the default, the user id only (issue 52 item 6).
+  lab.tool = { ...lab.tool, privacy: "public" };
   other = await keyedTool("other");
   t = await createTestApi({ appUrl: APP, lti: { tools: [lab.tool, other.tool] } });
   [{ id: tenantId }] = await t.database.db.select({ id: s.tenants.id }).from(s.tenants);
@@ -468,6 +470,17 @@ describe("NRPS membership (NRPS 2.0)", () => {
     await enrolUser(t.database.db, { tenantId, userId: newcomer!.id, objectiveId: c.objectiveId });
     const changed = await (await call("GET", differences.replace(/limit=1&?/, ""), { token: tk })).json();
     expect(changed.members.map((m: Member) => m.user_id)).toEqual([newcomer!.id]);
+  });
+
+  it("tells a tool at the default privacy level the members' ids, roles and status only", async () => {
+    const c = await threeLinks();
+    await enrolUser(t.database.db, { tenantId, userId: t.users.ada, objectiveId: c.objectiveId });
+    const res = await call("GET", memberships(c.objectiveId), { token: await token(other, LTI_SCOPE.memberships) });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    const ada = body.members.find((m: Member) => m.user_id === t.users.ada);
+    expect(Object.keys(ada).sort()).toEqual(["roles", "status", "user_id"]);
+    expect(JSON.stringify(body)).not.toMatch(/ada@example\.com|Lovelace|"Ada"/);
   });
 
   it("refuses a tool without a link in the course, another tool's resource link, and a token without the scope", async () => {
