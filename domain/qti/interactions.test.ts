@@ -247,9 +247,12 @@ describe("shapes", () => {
     ["ellipse", "a,b,c,d"],
   ])("%s with coords %s is refused at import", (shape, coords) => {
     expect(parseCoords(shape, coords)).toBeNull();
-    expect(() => parseItem(hotspotItem.replace(`coords="10,10,110,60"`, `coords="${coords}" `).replace(`shape="rect"`, `shape="${shape}"`), "i.xml")).toThrow(
-      /item "spot".*coords/,
-    );
+    expect(() =>
+      parseItem(
+        hotspotItem.replace(`coords="10,10,110,60"`, `coords="${coords}" `).replace(`shape="rect"`, `shape="${shape}"`),
+        "i.xml",
+      ),
+    ).toThrow(/item "spot".*coords/);
   });
 });
 
@@ -376,7 +379,12 @@ describe("plain form controls and back (the page without JavaScript)", () => {
     [
       "two points: a click is added after the typed one",
       insideRules,
-      { "r::RESPONSE::x::1": ["50"], "r::RESPONSE::y::1": ["50"], "r::RESPONSE::click.x": ["320"], "r::RESPONSE::click.y": ["205"] },
+      {
+        "r::RESPONSE::x::1": ["50"],
+        "r::RESPONSE::y::1": ["50"],
+        "r::RESPONSE::click.x": ["320"],
+        "r::RESPONSE::click.y": ["205"],
+      },
       { RESPONSE: ["50 50", "320 205"] },
     ],
   ])("%s", (_, xml, posted, expected) => {
@@ -387,7 +395,9 @@ describe("plain form controls and back (the page without JavaScript)", () => {
 
   it("slots: as many pairs as max-associations allows, never more than the possible pairs", () => {
     const [a] = viewInteractions(itemView(parseItem(associateItem), "s"));
-    const [g] = viewInteractions(itemView(parseItem(graphicAssociateItem.replace(`max-associations="2"`, `max-associations="0"`)), "s"));
+    const [g] = viewInteractions(
+      itemView(parseItem(graphicAssociateItem.replace(`max-associations="2"`, `max-associations="0"`)), "s"),
+    );
     if (a?.type !== "associate" || g?.type !== "graphicAssociate") throw new Error("wrong types");
     expect(associationSlots(a)).toBe(2);
     expect(associationSlots(g)).toBe(3);

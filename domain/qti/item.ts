@@ -364,8 +364,7 @@ function imageOf(e: XmlElement): GraphicImage | null {
 
 function graphicImage(ctx: Ctx, e: XmlElement): GraphicImage {
   return (
-    imageOf(e) ??
-    refuse(ctx, "qtiInvalid", `<${e.name}> has no image (an <img>, or an <object> of an image type).`)
+    imageOf(e) ?? refuse(ctx, "qtiInvalid", `<${e.name}> has no image (an <img>, or an <object> of an image type).`)
   );
 }
 
@@ -374,10 +373,18 @@ function hotspotsOf(ctx: Ctx, e: XmlElement, name: string): Hotspot[] {
     const identifier = h.attrs.identifier ?? refuse(ctx, "qtiInvalid", `a <${name}> has no identifier.`);
     const shape = h.attrs.shape;
     if (!isShape(shape))
-      refuse(ctx, "qtiInvalid", `the hotspot "${identifier}" has the shape "${shape ?? ""}", which is not one of QTI's.`);
+      refuse(
+        ctx,
+        "qtiInvalid",
+        `the hotspot "${identifier}" has the shape "${shape ?? ""}", which is not one of QTI's.`,
+      );
     const coords = parseCoords(shape, h.attrs.coords);
     if (!coords)
-      refuse(ctx, "qtiInvalid", `the hotspot "${identifier}" has coords "${h.attrs.coords ?? ""}" that do not fit a ${shape}.`);
+      refuse(
+        ctx,
+        "qtiInvalid",
+        `the hotspot "${identifier}" has coords "${h.attrs.coords ?? ""}" that do not fit a ${shape}.`,
+      );
     const label = (h.attrs["hotspot-label"] ?? textOf(h)).replace(/\s+/g, " ").trim();
     return { identifier, shape, coords, label: label || null, matchMax: num(h.attrs["match-max"], 1) };
   });
@@ -567,7 +574,8 @@ function interaction(ctx: Ctx, e: XmlElement): Interaction {
             image,
           };
         });
-      if (gapChoices.length === 0) refuse(ctx, "qtiInvalid", "a graphic gap match interaction has no gap image or text.");
+      if (gapChoices.length === 0)
+        refuse(ctx, "qtiInvalid", "a graphic gap match interaction has no gap image or text.");
       return {
         type: "graphicGapMatch",
         response,
@@ -693,7 +701,8 @@ function responseDeclaration(ctx: Ctx, e: XmlElement): ResponseDeclaration {
         const shape = me.attrs.shape;
         if (!isShape(shape)) refuse(ctx, "qtiInvalid", `an area map entry has the shape "${shape ?? ""}".`);
         const coords = parseCoords(shape, me.attrs.coords);
-        if (!coords) refuse(ctx, "qtiInvalid", `an area map entry's coords "${me.attrs.coords ?? ""}" do not fit a ${shape}.`);
+        if (!coords)
+          refuse(ctx, "qtiInvalid", `an area map entry's coords "${me.attrs.coords ?? ""}" do not fit a ${shape}.`);
         return { shape, coords, value: num(me.attrs["mapped-value"], 0) };
       }),
     };

@@ -124,11 +124,7 @@ function checkGraphic(i: Interaction, id: string, values: Scalar[]) {
         throw new ResponseError("responseInvalid", id, "Each pair can be given once.");
       if (i.maxAssociations > 0 && values.length > i.maxAssociations)
         throw new ResponseError("responseTooMany", id, `Give at most ${i.maxAssociations} pairs.`);
-      checkMatchMax(
-        id,
-        pairs().flat(),
-        new Map(choices.map((c) => [c.identifier, c.matchMax])),
-      );
+      checkMatchMax(id, pairs().flat(), new Map(choices.map((c) => [c.identifier, c.matchMax])));
       return;
     }
     case "graphicGapMatch": {

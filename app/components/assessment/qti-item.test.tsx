@@ -58,7 +58,9 @@ describe("the new interactions as plain form controls", () => {
 
   it("select point: an image button that posts the click, and x/y fields as the keyboard's way", () => {
     const html = render("select-point", { RESPONSE: ["210 160"] });
-    expect(html).toMatch(/<input type="image" src="[^"]+" alt="Click the point on the image: A small office network[^"]*" width="400" height="300" name="r::RESPONSE::click"/);
+    expect(html).toMatch(
+      /<input type="image" src="[^"]+" alt="Click the point on the image: A small office network[^"]*" width="400" height="300" name="r::RESPONSE::click"/,
+    );
     expect(html).toMatch(/min="0" max="400" step="1" name="r::RESPONSE::x::1" value="210"/);
     expect(html).toMatch(/min="0" max="300" step="1" name="r::RESPONSE::y::1" value="160"/);
     // The saved point is marked on the image.

@@ -552,7 +552,12 @@ function interactionControl(i: Interaction, ctx: Ctx): ReactNode {
             {i.gapChoices.map((g) => (
               <li key={g.identifier}>
                 {g.image ? (
-                  <img src={g.image.src} alt="" width={g.image.width ?? undefined} height={g.image.height ?? undefined} />
+                  <img
+                    src={g.image.src}
+                    alt=""
+                    width={g.image.width ?? undefined}
+                    height={g.image.height ?? undefined}
+                  />
                 ) : null}{" "}
                 {g.text}
               </li>
