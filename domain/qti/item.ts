@@ -364,7 +364,8 @@ function imageOf(e: XmlElement): GraphicImage | null {
 
 function graphicImage(ctx: Ctx, e: XmlElement): GraphicImage {
   return (
-    imageOf(e) ?? refuse(ctx, "qtiInvalid", `<${e.name}> has no image (an <img>, or an <object> of an image type).`)
+    imageOf(e) ??
+    refuse(ctx, "qtiInvalid", `the interaction <${e.name}> has no image (an <img>, or an <object> of an image type).`)
   );
 }
 
