@@ -114,35 +114,35 @@ async function text(files: Files, name: string): Promise<string> {
   return (await read()).toString("utf8").replace(/^\uFEFF/, "");
 }
 
+/** A package's image as a data: URI (an absolute URL is kept); refused when it is missing or too large. */
+async function inlineSrc(src: string, from: string, files: Files): Promise<string> {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(src)) return src;
+  const path = posix.normalize(posix.join(posix.dirname(from), decodeURIComponent(src.split(/[?#]/)[0]!)));
+  const type = IMAGE_TYPES[posix.extname(path).toLowerCase()];
+  const read = isSafeEntryName(path) ? files.get(path) : undefined;
+  if (!type || !read) throw new QtiPackageError("qtiMissingFile", `${from}: the image "${src}" is not in the package.`);
+  const bytes = await read();
+  if (bytes.length > IMAGE_MAX_BYTES)
+    throw new QtiPackageError("tooLarge", `${from}: the image "${src}" is larger than ${IMAGE_MAX_BYTES} bytes.`, 413);
+  return `data:${type};base64,${bytes.toString("base64")}`;
+}
+
 /** Images of an item body kept in it as data: URIs (the package's files are not served apart). */
 async function inlineImages(nodes: BodyNode[], from: string, files: Files): Promise<void> {
   for (const n of nodes) {
     if (n.kind === "element") {
-      if (n.tag === "img" && n.attrs.src && !/^[a-z][a-z0-9+.-]*:/i.test(n.attrs.src)) {
-        const path = posix.normalize(
-          posix.join(posix.dirname(from), decodeURIComponent(n.attrs.src.split(/[?#]/)[0]!)),
-        );
-        const type = IMAGE_TYPES[posix.extname(path).toLowerCase()];
-        const read = isSafeEntryName(path) ? files.get(path) : undefined;
-        if (!type || !read)
-          throw new QtiPackageError("qtiMissingFile", `${from}: the image "${n.attrs.src}" is not in the package.`);
-        const bytes = await read();
-        if (bytes.length > IMAGE_MAX_BYTES)
-          throw new QtiPackageError(
-            "tooLarge",
-            `${from}: the image "${n.attrs.src}" is larger than ${IMAGE_MAX_BYTES} bytes.`,
-            413,
-          );
-        n.attrs.src = `data:${type};base64,${bytes.toString("base64")}`;
-      }
+      if (n.tag === "img" && n.attrs.src) n.attrs.src = await inlineSrc(n.attrs.src, from, files);
       await inlineImages(n.children, from, files);
-    } else if (n.kind === "feedback") await inlineImages(n.children, from, files);
+    } else if (n.kind === "feedback" || n.kind === "hottext") await inlineImages(n.children, from, files);
     else if (n.kind === "interaction") {
       const i = n.interaction;
       if ("prompt" in i) await inlineImages(i.prompt, from, files);
       if ("choices" in i) for (const c of i.choices) if ("content" in c) await inlineImages(c.content, from, files);
       if (i.type === "match") for (const c of [...i.sources, ...i.targets]) await inlineImages(c.content, from, files);
-      if (i.type === "gapMatch") await inlineImages(i.content, from, files);
+      if (i.type === "gapMatch" || i.type === "hottext") await inlineImages(i.content, from, files);
+      if ("image" in i) i.image.src = await inlineSrc(i.image.src, from, files);
+      if (i.type === "graphicGapMatch")
+        for (const g of i.gapChoices) if (g.image) g.image.src = await inlineSrc(g.image.src, from, files);
     }
   }
 }

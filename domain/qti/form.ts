@@ -14,7 +14,7 @@ function collect(nodes: BodyNode[], out: Interaction[] = []): Interaction[] {
   for (const n of nodes) {
     if (n.kind === "interaction") {
       out.push(n.interaction);
-      if (n.interaction.type === "gapMatch") collect(n.interaction.content, out);
+      if (n.interaction.type === "gapMatch" || n.interaction.type === "hottext") collect(n.interaction.content, out);
     } else if (n.kind === "element") collect(n.children, out);
   }
   return out;
@@ -28,6 +28,46 @@ export function gapsOf(nodes: BodyNode[], out: string[] = []): string[] {
     else if (n.kind === "element") gapsOf(n.children, out);
   }
   return out;
+}
+
+type Associating = Extract<Interaction, { type: "associate" | "graphicAssociate" }>;
+type PointSelecting = Extract<Interaction, { type: "selectPoint" }>;
+
+/** How many pairs of selects an associate interaction shows: its max-associations, at most every possible pair. */
+export function associationSlots(i: Associating): number {
+  const n = i.type === "associate" ? i.choices.length : i.hotspots.length;
+  const possible = (n * (n - 1)) / 2;
+  return Math.max(1, Math.min(i.maxAssociations > 0 ? i.maxAssociations : n, possible));
+}
+
+/** How many x/y rows a select point interaction shows (its max-choices; 5 when it has no limit). */
+export const pointSlots = (i: PointSelecting) => Math.min(i.maxChoices > 0 ? i.maxChoices : 5, 10);
+
+const isCoordinate = (v: string | undefined): v is string => v !== undefined && /^\s*[+-]?\d+\s*$/.test(v);
+
+/**
+ * A select point's points: the x/y rows (the keyboard's way), and a click on the image (an image button
+ * posts where it was clicked). The click replaces the only point, or is added after the rows; (0, 0) is what
+ * pressing Enter in another field sends through the image button, not a click, and is ignored.
+ */
+export function pointsFromForm(i: PointSelecting, get: (name: string) => string[], ref: string): string[] {
+  const name = (...part: string[]) => fieldName(ref, i.response, ...part);
+  const slots = pointSlots(i);
+  const rows: string[] = [];
+  for (let k = 1; k <= slots; k++) {
+    const x = get(name("x", String(k)))[0];
+    const y = get(name("y", String(k)))[0];
+    if (x?.trim() || y?.trim()) rows.push(`${(x ?? "").trim()} ${(y ?? "").trim()}`.trim());
+  }
+  const cx = get(`${name("click")}.x`)[0];
+  const cy = get(`${name("click")}.y`)[0];
+  if (isCoordinate(cx) && isCoordinate(cy) && !(Number(cx) === 0 && Number(cy) === 0)) {
+    const click = `${Number(cx)} ${Number(cy)}`;
+    if (slots === 1) return [click];
+    if (rows.length >= slots) rows[slots - 1] = click;
+    else rows.push(click);
+  }
+  return rows;
 }
 
 /** One item's responses from a posted form (`get` answers every value of a field name). */
@@ -55,6 +95,32 @@ export function responsesFromForm(view: ItemView, ref: string, get: (name: strin
             .map((w) => `${w} ${g}`),
         );
         break;
+      case "graphicOrder": {
+        const shown = i.hotspots.map((h) => h.identifier);
+        out[i.response] = orderFromPositions(shown, Object.fromEntries(shown.map((h) => [h, get(name("pos", h))[0]])));
+        break;
+      }
+      case "associate":
+      case "graphicAssociate": {
+        const pairs: string[] = [];
+        for (let k = 1; k <= associationSlots(i); k++) {
+          const a = get(name("pair", String(k), "a"))[0] ?? "";
+          const b = get(name("pair", String(k), "b"))[0] ?? "";
+          if (a !== "" || b !== "") pairs.push(`${a} ${b}`.trim());
+        }
+        out[i.response] = pairs;
+        break;
+      }
+      case "graphicGapMatch":
+        out[i.response] = i.hotspots.flatMap((h) =>
+          get(name("spot", h.identifier))
+            .filter((g) => g !== "")
+            .map((g) => `${g} ${h.identifier}`),
+        );
+        break;
+      case "selectPoint":
+        out[i.response] = pointsFromForm(i, get, ref);
+        break;
       default:
         out[i.response] = get(name()).filter((v) => v !== "");
     }
@@ -72,6 +138,11 @@ export function savedValues(saved: RawResponses | null, i: Interaction) {
       return at < 0 ? "" : String(at + 1);
     },
     pairWith: (first: string) => values.find((v) => v.split(" ")[0] === first)?.split(" ")[1] ?? "",
+    /** The k-th pair (1-based) of an associate interaction, or the k-th point's x and y. */
+    pairAt: (k: number) => {
+      const [a = "", b = ""] = (values[k - 1] ?? "").split(" ");
+      return [a, b] as const;
+    },
     wordIn: (gap: string) => values.find((v) => v.split(" ")[1] === gap)?.split(" ")[0] ?? "",
   };
 }

@@ -5,6 +5,7 @@
  */
 import { childNamed, childrenNamed, elements, parseXml, QtiError, textOf, type XmlElement, type XmlNode } from "./xml";
 import { BASE_TYPES, parseScalar, type BaseType, type Cardinality, type Scalar } from "./values";
+import { isShape, parseCoords, type Shape } from "./geometry";
 
 interface MapEntry {
   key: Scalar;
@@ -17,12 +18,21 @@ export interface Mapping {
   upperBound: number | null;
   entries: MapEntry[];
 }
+/** A point response's areas and their values (map_response_point, qti-map-response-point). */
+export interface AreaMapping {
+  defaultValue: number;
+  lowerBound: number | null;
+  upperBound: number | null;
+  entries: { shape: Shape; coords: number[]; value: number }[];
+}
 export interface ResponseDeclaration {
   identifier: string;
   cardinality: Cardinality;
   baseType: BaseType;
   correct: Scalar[];
   mapping: Mapping | null;
+  /** Absent in items stored before decision 056. */
+  areaMapping?: AreaMapping | null;
 }
 export interface OutcomeDeclaration {
   identifier: string;
@@ -40,6 +50,28 @@ interface Choice {
 }
 interface AssociableChoice extends Choice {
   matchMax: number;
+}
+/** The image of a graphic interaction (its src a data: URI once imported). */
+export interface GraphicImage {
+  src: string;
+  width: number | null;
+  height: number | null;
+  alt: string;
+}
+/** An area of a graphic interaction's image: drawn, and named in the keyboard alternative. */
+export interface Hotspot {
+  identifier: string;
+  shape: Shape;
+  coords: number[];
+  label: string | null;
+  matchMax: number;
+}
+export interface GapChoice {
+  identifier: string;
+  matchMax: number;
+  fixed: boolean;
+  text: string;
+  image: GraphicImage | null;
 }
 
 export type Interaction =
@@ -86,13 +118,67 @@ export type Interaction =
       gapTexts: { identifier: string; matchMax: number; text: string; fixed: boolean }[];
       content: BodyNode[];
     }
-  | { type: "slider"; response: string; prompt: BodyNode[]; lowerBound: number; upperBound: number; step: number };
+  | { type: "slider"; response: string; prompt: BodyNode[]; lowerBound: number; upperBound: number; step: number }
+  | {
+      type: "hottext";
+      response: string;
+      prompt: BodyNode[];
+      maxChoices: number;
+      minChoices: number;
+      content: BodyNode[];
+    }
+  | {
+      type: "associate";
+      response: string;
+      prompt: BodyNode[];
+      shuffle: boolean;
+      maxAssociations: number;
+      minAssociations: number;
+      choices: AssociableChoice[];
+    }
+  | {
+      type: "hotspot";
+      response: string;
+      prompt: BodyNode[];
+      maxChoices: number;
+      minChoices: number;
+      image: GraphicImage;
+      hotspots: Hotspot[];
+    }
+  | {
+      type: "selectPoint";
+      response: string;
+      prompt: BodyNode[];
+      maxChoices: number;
+      minChoices: number;
+      image: GraphicImage;
+    }
+  | { type: "graphicOrder"; response: string; prompt: BodyNode[]; image: GraphicImage; hotspots: Hotspot[] }
+  | {
+      type: "graphicAssociate";
+      response: string;
+      prompt: BodyNode[];
+      maxAssociations: number;
+      minAssociations: number;
+      image: GraphicImage;
+      hotspots: Hotspot[];
+    }
+  | {
+      type: "graphicGapMatch";
+      response: string;
+      prompt: BodyNode[];
+      shuffle: boolean;
+      image: GraphicImage;
+      hotspots: Hotspot[];
+      gapChoices: GapChoice[];
+    };
 
 export type BodyNode =
   | { kind: "text"; text: string }
   | { kind: "element"; tag: string; attrs: Record<string, string>; children: BodyNode[] }
   | { kind: "interaction"; interaction: Interaction }
   | { kind: "gap"; identifier: string }
+  | { kind: "hottext"; identifier: string; children: BodyNode[] }
   | {
       kind: "feedback";
       block: boolean;
@@ -118,8 +204,8 @@ export interface AssessmentItem {
   responses: ResponseDeclaration[];
   outcomes: OutcomeDeclaration[];
   body: BodyNode[];
-  /** The standard template's name (match_correct, map_response), or null. */
-  template: "match_correct" | "map_response" | null;
+  /** The standard template's name (match_correct, map_response, map_response_point), or null. */
+  template: "match_correct" | "map_response" | "map_response_point" | null;
   /** The rules of a response processing written out (3.0 names), or null. */
   rules: XmlElement | null;
   modalFeedback: ModalFeedback[];
@@ -258,6 +344,64 @@ function promptOf(ctx: Ctx, e: XmlElement) {
   return p ? body(ctx, p.children) : [];
 }
 
+const UNSAFE_SRC = /^\s*(javascript|vbscript|data):/i;
+const size = (v: string | undefined) => (v && /^\d+(\.\d+)?$/.test(v.trim()) ? Number(v) : null);
+
+/** The image of a graphic interaction or a gap image: an <img>, or an <object> of an image type (QTI 2.x). */
+function imageOf(e: XmlElement): GraphicImage | null {
+  const el = elements(e).find((c) => c.name === "img" || c.name === "object");
+  if (!el) return null;
+  const src = el.name === "img" ? el.attrs.src : el.attrs.data;
+  if (!src || UNSAFE_SRC.test(src)) return null;
+  if (el.name === "object" && el.attrs.type && !el.attrs.type.startsWith("image/")) return null;
+  return {
+    src,
+    width: size(el.attrs.width),
+    height: size(el.attrs.height),
+    alt: (el.name === "img" ? (el.attrs.alt ?? "") : textOf(el)).replace(/\s+/g, " ").trim(),
+  };
+}
+
+function graphicImage(ctx: Ctx, e: XmlElement): GraphicImage {
+  return (
+    imageOf(e) ??
+    refuse(ctx, "qtiInvalid", `the interaction <${e.name}> has no image (an <img>, or an <object> of an image type).`)
+  );
+}
+
+function hotspotsOf(ctx: Ctx, e: XmlElement, name: string): Hotspot[] {
+  const list = childrenNamed(e, name).map((h) => {
+    const identifier = h.attrs.identifier ?? refuse(ctx, "qtiInvalid", `a <${name}> has no identifier.`);
+    const shape = h.attrs.shape;
+    if (!isShape(shape))
+      refuse(
+        ctx,
+        "qtiInvalid",
+        `the hotspot "${identifier}" has the shape "${shape ?? ""}", which is not one of QTI's.`,
+      );
+    const coords = parseCoords(shape, h.attrs.coords);
+    if (!coords)
+      refuse(
+        ctx,
+        "qtiInvalid",
+        `the hotspot "${identifier}" has coords "${h.attrs.coords ?? ""}" that do not fit a ${shape}.`,
+      );
+    const label = (h.attrs["hotspot-label"] ?? textOf(h)).replace(/\s+/g, " ").trim();
+    return { identifier, shape, coords, label: label || null, matchMax: num(h.attrs["match-max"], 1) };
+  });
+  if (list.length === 0) refuse(ctx, "qtiInvalid", `<${e.name}> has no <${name}>.`);
+  return list;
+}
+
+function associableChoices(ctx: Ctx, e: XmlElement): AssociableChoice[] {
+  return childrenNamed(e, "qti-simple-associable-choice").map((c) => ({
+    identifier: c.attrs.identifier ?? refuse(ctx, "qtiInvalid", "an associable choice has no identifier."),
+    fixed: bool(c.attrs.fixed, false),
+    matchMax: num(c.attrs["match-max"], 1),
+    content: body(ctx, c.children),
+  }));
+}
+
 function interaction(ctx: Ctx, e: XmlElement): Interaction {
   const response = e.attrs["response-identifier"];
   if (!response) refuse(ctx, "qtiInvalid", `<${e.name}> has no response-identifier.`);
@@ -353,11 +497,101 @@ function interaction(ctx: Ctx, e: XmlElement): Interaction {
         upperBound: num(e.attrs["upper-bound"], 10),
         step: num(e.attrs.step, 1),
       };
+    case "qti-hottext-interaction":
+      return {
+        type: "hottext",
+        response,
+        prompt: promptOf(ctx, e),
+        maxChoices: num(e.attrs["max-choices"], 1),
+        minChoices: num(e.attrs["min-choices"], 0),
+        content: body(
+          ctx,
+          e.children.filter((c) => typeof c === "string" || c.name !== "qti-prompt"),
+        ),
+      };
+    case "qti-associate-interaction":
+      return {
+        type: "associate",
+        response,
+        prompt: promptOf(ctx, e),
+        shuffle,
+        maxAssociations: num(e.attrs["max-associations"], 1),
+        minAssociations: num(e.attrs["min-associations"], 0),
+        choices: associableChoices(ctx, e),
+      };
+    case "qti-hotspot-interaction":
+      return {
+        type: "hotspot",
+        response,
+        prompt: promptOf(ctx, e),
+        maxChoices: num(e.attrs["max-choices"], 1),
+        minChoices: num(e.attrs["min-choices"], 0),
+        image: graphicImage(ctx, e),
+        hotspots: hotspotsOf(ctx, e, "qti-hotspot-choice"),
+      };
+    case "qti-select-point-interaction":
+      return {
+        type: "selectPoint",
+        response,
+        prompt: promptOf(ctx, e),
+        maxChoices: num(e.attrs["max-choices"], 1),
+        minChoices: num(e.attrs["min-choices"], 0),
+        image: graphicImage(ctx, e),
+      };
+    case "qti-graphic-order-interaction":
+      return {
+        type: "graphicOrder",
+        response,
+        prompt: promptOf(ctx, e),
+        image: graphicImage(ctx, e),
+        hotspots: hotspotsOf(ctx, e, "qti-hotspot-choice"),
+      };
+    case "qti-graphic-associate-interaction":
+      return {
+        type: "graphicAssociate",
+        response,
+        prompt: promptOf(ctx, e),
+        maxAssociations: num(e.attrs["max-associations"], 1),
+        minAssociations: num(e.attrs["min-associations"], 0),
+        image: graphicImage(ctx, e),
+        hotspots: hotspotsOf(ctx, e, "qti-associable-hotspot"),
+      };
+    case "qti-graphic-gap-match-interaction": {
+      const gapChoices: GapChoice[] = elements(e)
+        .filter((g) => g.name === "qti-gap-img" || g.name === "qti-gap-text")
+        .map((g) => {
+          const identifier = g.attrs.identifier ?? refuse(ctx, "qtiInvalid", `a <${g.name}> has no identifier.`);
+          const image = g.name === "qti-gap-img" ? imageOf(g) : null;
+          if (g.name === "qti-gap-img" && !image)
+            refuse(ctx, "qtiInvalid", `the gap image "${identifier}" has no image.`);
+          const text = (g.name === "qti-gap-text" ? textOf(g) : (g.attrs["object-label"] ?? image?.alt ?? ""))
+            .replace(/\s+/g, " ")
+            .trim();
+          return {
+            identifier,
+            matchMax: num(g.attrs["match-max"], 1),
+            fixed: bool(g.attrs.fixed, false),
+            text: text || identifier,
+            image,
+          };
+        });
+      if (gapChoices.length === 0)
+        refuse(ctx, "qtiInvalid", "a graphic gap match interaction has no gap image or text.");
+      return {
+        type: "graphicGapMatch",
+        response,
+        prompt: promptOf(ctx, e),
+        shuffle,
+        image: graphicImage(ctx, e),
+        hotspots: hotspotsOf(ctx, e, "qti-associable-hotspot"),
+        gapChoices,
+      };
+    }
     default:
       return refuse(
         ctx,
         "qtiUnsupported",
-        `the interaction <${e.name}> is not delivered by this product (choice, text entry, extended text, inline choice, order, match, gap match and slider are).`,
+        `the interaction <${e.name}> is not delivered by this product (choice, text entry, extended text, inline choice, order, match, associate, gap match, hot text, slider, hotspot, select point, graphic order, graphic associate and graphic gap match are).`,
       );
   }
 }
@@ -382,6 +616,12 @@ function body(ctx: Ctx, nodes: XmlNode[]): BodyNode[] {
     }
     if (n.name.endsWith("-interaction")) out.push({ kind: "interaction", interaction: interaction(ctx, n) });
     else if (n.name === "qti-gap") out.push({ kind: "gap", identifier: n.attrs.identifier ?? "" });
+    else if (n.name === "qti-hottext")
+      out.push({
+        kind: "hottext",
+        identifier: n.attrs.identifier ?? refuse(ctx, "qtiInvalid", "a <qti-hottext> has no identifier."),
+        children: body(ctx, n.children),
+      });
     else if (n.name === "qti-feedback-inline") out.push(feedbackNode(ctx, n, false));
     else if (n.name === "qti-feedback-block") out.push(feedbackNode(ctx, n, true));
     else if (TRANSPARENT.has(n.name)) out.push(...body(ctx, n.children));
@@ -451,10 +691,27 @@ function responseDeclaration(ctx: Ctx, e: XmlElement): ResponseDeclaration {
       }),
     };
   }
+  const am = childNamed(e, "qti-area-mapping");
+  let areaMapping: AreaMapping | null = null;
+  if (am)
+    areaMapping = {
+      defaultValue: num(am.attrs["default-value"], 0),
+      lowerBound: am.attrs["lower-bound"] !== undefined ? num(am.attrs["lower-bound"], 0) : null,
+      upperBound: am.attrs["upper-bound"] !== undefined ? num(am.attrs["upper-bound"], 0) : null,
+      entries: childrenNamed(am, "qti-area-map-entry").map((me) => {
+        const shape = me.attrs.shape;
+        if (!isShape(shape)) refuse(ctx, "qtiInvalid", `an area map entry has the shape "${shape ?? ""}".`);
+        const coords = parseCoords(shape, me.attrs.coords);
+        if (!coords)
+          refuse(ctx, "qtiInvalid", `an area map entry's coords "${me.attrs.coords ?? ""}" do not fit a ${shape}.`);
+        return { shape, coords, value: num(me.attrs["mapped-value"], 0) };
+      }),
+    };
   return {
     identifier,
     cardinality: cardinalityOf(ctx, e),
     baseType,
+    areaMapping,
     correct: valuesOf(ctx, childNamed(e, "qti-correct-response"), baseType, `correct response of ${identifier}`),
     mapping,
   };
@@ -476,12 +733,7 @@ function templateOf(ctx: Ctx, rp: XmlElement): AssessmentItem["template"] {
   const uri = rp.attrs.template ?? rp.attrs["template-location"];
   if (!uri) return null;
   if (/match_correct/.test(uri)) return "match_correct";
-  if (/map_response_point/.test(uri))
-    return refuse(
-      ctx,
-      "qtiUnsupported",
-      "the template map_response_point (graphic items) is not scored by this product.",
-    );
+  if (/map_response_point/.test(uri)) return "map_response_point";
   if (/map_response/.test(uri)) return "map_response";
   return refuse(ctx, "qtiUnsupported", `the response processing template "${uri}" is not one of the standard ones.`);
 }
@@ -490,8 +742,18 @@ function collectInteractions(nodes: BodyNode[], out: Interaction[] = []): Intera
   for (const n of nodes) {
     if (n.kind === "interaction") {
       out.push(n.interaction);
-      if (n.interaction.type === "gapMatch") collectInteractions(n.interaction.content, out);
+      if (n.interaction.type === "gapMatch" || n.interaction.type === "hottext")
+        collectInteractions(n.interaction.content, out);
     } else if (n.kind === "element" || n.kind === "feedback") collectInteractions(n.children, out);
+  }
+  return out;
+}
+
+/** The identifiers of the hot texts in some content, in document order. */
+export function hottextsOf(nodes: BodyNode[], out: string[] = []): string[] {
+  for (const n of nodes) {
+    if (n.kind === "hottext") out.push(n.identifier);
+    if (n.kind === "hottext" || n.kind === "element") hottextsOf(n.children, out);
   }
   return out;
 }
@@ -612,6 +874,8 @@ const KNOWN_EXPRESSIONS = new Set([
   "qti-number-responded",
   "qti-number-presented",
   "qti-number-selected",
+  "qti-inside",
+  "qti-map-response-point",
 ]);
 
 export function validateRules(ctx: Ctx, rules: XmlElement) {

@@ -3,7 +3,8 @@
  * (match correct, map response) and the expressions real items use; NULL propagates as QTI says (an
  * operator over NULL is NULL, a condition that is NULL is false).
  */
-import type { AssessmentItem, Mapping, OutcomeDeclaration, ResponseDeclaration } from "./item";
+import type { AreaMapping, AssessmentItem, Mapping, OutcomeDeclaration, ResponseDeclaration } from "./item";
+import { inside, isShape, parseCoords, pointOf } from "./geometry";
 import { interactionsOf } from "./item";
 import { childrenNamed, elements, textOf, type XmlElement } from "./xml";
 import { isNull, NULL, parseScalar, single, valuesMatch, type BaseType, type QtiValue, type Scalar } from "./values";
@@ -55,6 +56,41 @@ function mapResponse(mapping: Mapping, response: QtiValue | null): number {
   if (mapping.lowerBound !== null) sum = Math.max(mapping.lowerBound, sum);
   if (mapping.upperBound !== null) sum = Math.min(mapping.upperBound, sum);
   return sum;
+}
+
+/**
+ * map_response_point: each point counts the first area it is in (an area counted once, however many points
+ * are in it); a point in no area counts the default value; the sum within the bounds.
+ */
+export function mapResponsePoint(mapping: AreaMapping, response: QtiValue | null): number {
+  const counted = new Set<number>();
+  let sum = 0;
+  for (const v of response && !isNull(response) ? response.values : []) {
+    const p = pointOf(v);
+    if (!p) continue;
+    const at = mapping.entries.findIndex((a) => inside(a.shape, a.coords, p[0], p[1]));
+    if (at < 0) sum += mapping.defaultValue;
+    else if (!counted.has(at)) {
+      counted.add(at);
+      sum += mapping.entries[at]!.value;
+    }
+  }
+  if (mapping.lowerBound !== null) sum = Math.max(mapping.lowerBound, sum);
+  if (mapping.upperBound !== null) sum = Math.min(mapping.upperBound, sum);
+  return sum;
+}
+
+/** The most an area mapping can give: its upper bound, else its best area (single) or its positive areas. */
+function areaMappingMaximum(decl: ResponseDeclaration): number {
+  const m = decl.areaMapping;
+  if (!m) return 0;
+  const values = m.entries.map((e) => e.value).sort((a, b) => b - a);
+  let best =
+    decl.cardinality === "single"
+      ? Math.max(0, values[0] ?? 0, m.defaultValue)
+      : values.filter((v) => v > 0).reduce((a, b) => a + b, 0);
+  if (m.upperBound !== null) best = Math.min(best, m.upperBound);
+  return best;
 }
 
 /** The most a mapping can give: its upper bound, else the best entries a response of this cardinality can take. */
@@ -188,6 +224,24 @@ function evaluate(env: Env, e: XmlElement): QtiValue {
       const d = env.responses.get(e.attrs.identifier ?? "");
       if (!d?.mapping) return NULL;
       return single("float", mapResponse(d.mapping, env.vars.get(d.identifier) ?? null));
+    }
+    case "qti-map-response-point": {
+      const d = env.responses.get(e.attrs.identifier ?? "");
+      if (!d?.areaMapping) return NULL;
+      return single("float", mapResponsePoint(d.areaMapping, env.vars.get(d.identifier) ?? null));
+    }
+    case "qti-inside": {
+      const [a] = args();
+      const shape = e.attrs.shape;
+      if (isNull(a) || !isShape(shape)) return NULL;
+      const coords = parseCoords(shape, e.attrs.coords);
+      if (!coords) return NULL;
+      return bool(
+        a!.values.some((v) => {
+          const p = pointOf(v);
+          return !!p && inside(shape, coords, p[0], p[1]);
+        }),
+      );
     }
     case "qti-sum":
     case "qti-product": {
@@ -444,6 +498,8 @@ function runTemplate(item: AssessmentItem, env: Env) {
         : 0;
   else if (item.template === "map_response")
     score = isNull(response) || !r.mapping ? 0 : mapResponse(r.mapping, response);
+  else if (item.template === "map_response_point")
+    score = isNull(response) || !r.areaMapping ? 0 : mapResponsePoint(r.areaMapping, response);
   setOutcome(env, "SCORE", single("float", score));
 }
 
@@ -487,6 +543,10 @@ export function itemMaxScore(item: AssessmentItem): number {
     const r = item.responses.find((d) => d.identifier === "RESPONSE") ?? item.responses[0];
     return r ? mappingMaximum(r) : 0;
   }
+  if (item.template === "map_response_point") {
+    const r = item.responses.find((d) => d.identifier === "RESPONSE") ?? item.responses[0];
+    return r ? areaMappingMaximum(r) : 0;
+  }
   if (item.needsPerson) return 1;
   if (!item.rules) return 0;
   const best = new Map(correctResponses(item));
@@ -516,6 +576,9 @@ export function scoreItem(item: AssessmentItem, responses: Map<string, QtiValue>
       ? null
       : scored.every((r) => {
           const v = responses.get(r.identifier);
+          // A point is right when it is in the areas that give the most (an exact pixel is not asked for).
+          if (r.baseType === "point" && r.areaMapping)
+            return !!v && !isNull(v) && mapResponsePoint(r.areaMapping, v) >= Math.max(areaMappingMaximum(r), 1e-9);
           return (
             !!v && !isNull(v) && valuesMatch(v, { cardinality: r.cardinality, baseType: r.baseType, values: r.correct })
           );

@@ -3,7 +3,8 @@
  * checked against the item's interactions: an unknown choice, too many choices or a value of the wrong
  * type is refused (the API's 400), never stored.
  */
-import { interactionsOf, type AssessmentItem, type Interaction } from "./item";
+import { hottextsOf, interactionsOf, type AssessmentItem, type Interaction } from "./item";
+import { pointOf } from "./geometry";
 import { parseScalar, type QtiValue, type Scalar } from "./values";
 
 export type RawResponses = Record<string, string[]>;
@@ -26,6 +27,11 @@ function allowedKeys(i: Interaction): Set<string> | null {
     case "order":
     case "inlineChoice":
       return new Set(i.choices.map((c) => c.identifier));
+    case "hottext":
+      return new Set(hottextsOf(i.content));
+    case "hotspot":
+    case "graphicOrder":
+      return new Set(i.hotspots.map((h) => h.identifier));
     default:
       return null;
   }
@@ -73,15 +79,81 @@ export function toResponses(item: AssessmentItem, raw: RawResponses): Map<string
         throw new ResponseError("responseInvalid", id, "The value is outside the slider's range.");
       values.push(v);
     }
+    checkGraphic(interaction, id, values);
     if (decl.cardinality === "single" && values.length > 1)
       throw new ResponseError("responseTooMany", id, "Give one answer here.");
-    if (interaction.type === "choice" && interaction.maxChoices > 0 && values.length > interaction.maxChoices)
+    if (
+      (interaction.type === "choice" ||
+        interaction.type === "hottext" ||
+        interaction.type === "hotspot" ||
+        interaction.type === "selectPoint") &&
+      interaction.maxChoices > 0 &&
+      values.length > interaction.maxChoices
+    )
       throw new ResponseError("responseTooMany", id, `Choose at most ${interaction.maxChoices}.`);
-    if (interaction.type === "order" && new Set(values).size !== values.length)
+    if ((interaction.type === "order" || interaction.type === "graphicOrder") && new Set(values).size !== values.length)
       throw new ResponseError("responseInvalid", id, "Each choice takes one place.");
     out.set(id, { cardinality: decl.cardinality, baseType: decl.baseType, values });
   }
   return out;
+}
+
+/** Counts each identifier's uses in pairs and refuses one used more than its match-max (0: no limit). */
+function checkMatchMax(id: string, used: string[], limits: Map<string, number>) {
+  const counts = new Map<string, number>();
+  for (const u of used) counts.set(u, (counts.get(u) ?? 0) + 1);
+  for (const [u, n] of counts) {
+    const max = limits.get(u) ?? 1;
+    if (max > 0 && n > max)
+      throw new ResponseError("responseTooMany", id, `"${u.slice(0, 40)}" can be used at most ${max} times.`);
+  }
+}
+
+/** Associate, graphic and point answers: pairs of the interaction's own choices, in the image, within their limits. */
+function checkGraphic(i: Interaction, id: string, values: Scalar[]) {
+  const pairs = () => values.map((v) => String(v).split(" ") as [string, string]);
+  switch (i.type) {
+    case "associate":
+    case "graphicAssociate": {
+      const choices = i.type === "associate" ? i.choices : i.hotspots;
+      const ids = new Set(choices.map((c) => c.identifier));
+      for (const [a, b] of pairs())
+        if (!ids.has(a) || !ids.has(b) || a === b)
+          throw new ResponseError("responseInvalid", id, "That pair is not two of the choices.");
+      if (new Set(values).size !== values.length)
+        throw new ResponseError("responseInvalid", id, "Each pair can be given once.");
+      if (i.maxAssociations > 0 && values.length > i.maxAssociations)
+        throw new ResponseError("responseTooMany", id, `Give at most ${i.maxAssociations} pairs.`);
+      checkMatchMax(id, pairs().flat(), new Map(choices.map((c) => [c.identifier, c.matchMax])));
+      return;
+    }
+    case "graphicGapMatch": {
+      for (const [g, h] of pairs())
+        if (!i.gapChoices.some((c) => c.identifier === g) || !i.hotspots.some((c) => c.identifier === h))
+          throw new ResponseError("responseInvalid", id, "That pair is not one of the choices.");
+      checkMatchMax(
+        id,
+        pairs().map((p) => p[0]),
+        new Map(i.gapChoices.map((c) => [c.identifier, c.matchMax])),
+      );
+      checkMatchMax(
+        id,
+        pairs().map((p) => p[1]),
+        new Map(i.hotspots.map((c) => [c.identifier, c.matchMax])),
+      );
+      return;
+    }
+    case "selectPoint":
+      for (const v of values) {
+        const p = pointOf(v);
+        const { width, height } = i.image;
+        if (!p || p[0] < 0 || p[1] < 0 || (width !== null && p[0] > width) || (height !== null && p[1] > height))
+          throw new ResponseError("responseInvalid", id, "That point is not on the image.");
+      }
+      return;
+    default:
+      return;
+  }
 }
 
 /** An order interaction without JavaScript: one position select per choice → the choices in order (unplaced left out, ties in shown order). */

@@ -46,6 +46,10 @@ function shuffled(i: Interaction, seed: string): Interaction {
         : i;
     case "gapMatch":
       return i.shuffle ? { ...i, gapTexts: shuffleKeepingFixed(i.gapTexts, (c) => c.fixed, random) } : i;
+    case "associate":
+      return i.shuffle ? { ...i, choices: shuffleKeepingFixed(i.choices, (c) => c.fixed, random) } : i;
+    case "graphicGapMatch":
+      return i.shuffle ? { ...i, gapChoices: shuffleKeepingFixed(i.gapChoices, (c) => c.fixed, random) } : i;
     default:
       return i;
   }
@@ -64,13 +68,17 @@ function viewBody(nodes: BodyNode[], seed: string, reveal: Reveal | null): BodyN
         });
       continue;
     }
-    if (n.kind === "element") out.push({ ...n, children: viewBody(n.children, seed, reveal) });
+    if (n.kind === "element" || n.kind === "hottext") out.push({ ...n, children: viewBody(n.children, seed, reveal) });
     else if (n.kind === "interaction") {
       const i = shuffled(n.interaction, seed);
       out.push({
         kind: "interaction",
         interaction:
-          i.type === "gapMatch" || i.type === "choice" || i.type === "order" || i.type === "match"
+          i.type === "gapMatch" ||
+          i.type === "hottext" ||
+          i.type === "choice" ||
+          i.type === "order" ||
+          i.type === "match"
             ? ({ ...i, ...("content" in i ? { content: viewBody(i.content, seed, reveal) } : {}) } as Interaction)
             : i,
       });

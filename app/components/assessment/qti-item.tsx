@@ -1,9 +1,10 @@
 import { createElement, Fragment, type ReactNode } from "react";
 import { useTranslation } from "~/common/i18n";
-import type { BodyNode, Interaction } from "#domain/qti/item";
+import type { BodyNode, GraphicImage, Hotspot, Interaction } from "#domain/qti/item";
 import type { RawResponses } from "#domain/qti/responses";
 import type { ItemView } from "#domain/qti/view";
-import { fieldName, gapsOf, savedValues, viewInteractions } from "#domain/qti/form";
+import { associationSlots, fieldName, gapsOf, pointSlots, savedValues, viewInteractions } from "#domain/qti/form";
+import { centreOf } from "#domain/qti/geometry";
 
 const VOID = new Set(["br", "hr", "img", "col"]);
 const ATTR: Record<string, string> = { class: "className", colspan: "colSpan", rowspan: "rowSpan" };
@@ -21,7 +22,7 @@ interface Ctx {
 /** The plain text of some nodes (a label for a select's option or an order select). */
 function plain(nodes: BodyNode[]): string {
   return nodes
-    .map((n) => (n.kind === "text" ? n.text : n.kind === "element" ? plain(n.children) : ""))
+    .map((n) => (n.kind === "text" ? n.text : n.kind === "element" || n.kind === "hottext" ? plain(n.children) : ""))
     .join("")
     .replace(/\s+/g, " ")
     .trim();
@@ -47,6 +48,8 @@ function node(n: BodyNode, ctx: Ctx, key: number): ReactNode {
       return <Fragment key={key}>{interactionControl(n.interaction, ctx)}</Fragment>;
     case "gap":
       return null;
+    case "hottext":
+      return <Fragment key={key}>{nodes(n.children, ctx)}</Fragment>;
     default:
       return null;
   }
@@ -98,6 +101,195 @@ function gapContent(
       return createElement(n.tag, { key, ...attrsOf(n.attrs) }, ...gapContent(n.children, i, ctx, count));
     return node(n, ctx, key);
   });
+}
+
+/** A hot text interaction's content with a radio or checkbox around each hot text (it is the label's text). */
+function hottextContent(list: BodyNode[], i: Extract<Interaction, { type: "hottext" }>, ctx: Ctx): ReactNode[] {
+  const saved = savedValues(ctx.saved, i);
+  return list.map((n, key) => {
+    if (n.kind === "hottext")
+      return (
+        <label key={key} className="qti__hottext">
+          <input
+            type={i.maxChoices === 1 ? "radio" : "checkbox"}
+            name={fieldName(ctx.ref, i.response)}
+            value={n.identifier}
+            defaultChecked={saved.values.includes(n.identifier)}
+            disabled={ctx.readOnly}
+          />{" "}
+          {nodes(n.children, ctx)}
+        </label>
+      );
+    if (n.kind === "element" && !VOID.has(n.tag))
+      return createElement(n.tag, { key, ...attrsOf(n.attrs) }, ...hottextContent(n.children, i, ctx));
+    return node(n, ctx, key);
+  });
+}
+
+/** A hotspot's name in the keyboard alternative: its number on the image, then its label. */
+const hotspotName = (h: Hotspot, at: number, ctx: Ctx) =>
+  h.label ? `${at + 1}. ${h.label}` : ctx.t("qti.area", { n: at + 1 });
+
+function ShapeOf({ h }: { h: Hotspot }) {
+  const c = h.coords;
+  switch (h.shape) {
+    case "rect":
+      return (
+        <rect
+          x={Math.min(c[0]!, c[2]!)}
+          y={Math.min(c[1]!, c[3]!)}
+          width={Math.abs(c[2]! - c[0]!)}
+          height={Math.abs(c[3]! - c[1]!)}
+        />
+      );
+    case "circle":
+      return <circle cx={c[0]} cy={c[1]} r={c[2]} />;
+    case "ellipse":
+      return <ellipse cx={c[0]} cy={c[1]} rx={c[2]} ry={c[3]} />;
+    case "poly":
+      return <polygon points={c.join(" ")} />;
+    default:
+      return null;
+  }
+}
+
+/**
+ * The image of a graphic interaction with its areas drawn over it (SVG in the image's own pixels, each
+ * area numbered as in the list of controls below it) and the chosen areas or points marked. Without the
+ * image's size the areas are not drawn; the controls still name them.
+ */
+function Graphic({
+  image,
+  hotspots = [],
+  chosen = [],
+  points = [],
+  children,
+}: {
+  image: GraphicImage;
+  hotspots?: Hotspot[];
+  chosen?: string[];
+  points?: string[];
+  children?: ReactNode;
+}) {
+  const { width, height } = image;
+  return (
+    <div className={`qti__graphic${children ? " qti__graphic--natural" : ""}`}>
+      {children ?? <img src={image.src} alt={image.alt} width={width ?? undefined} height={height ?? undefined} />}
+      {width && height && (hotspots.length > 0 || points.length > 0) ? (
+        <svg className="qti__areas" viewBox={`0 0 ${width} ${height}`} aria-hidden="true" focusable="false">
+          {hotspots.map((h, at) => {
+            const [x, y] = centreOf(h.shape, h.coords, width, height);
+            return (
+              <g key={h.identifier} className={chosen.includes(h.identifier) ? "is-chosen" : undefined}>
+                <ShapeOf h={h} />
+                <text x={x} y={y} textAnchor="middle" dominantBaseline="central">
+                  {at + 1}
+                </text>
+              </g>
+            );
+          })}
+          {points.map((p, at) => {
+            const [x, y] = p.split(" ").map(Number);
+            return Number.isFinite(x) && Number.isFinite(y) ? (
+              <circle key={at} className="qti__point-mark" cx={x} cy={y} r={Math.max(4, width / 80)} />
+            ) : null;
+          })}
+        </svg>
+      ) : null}
+    </div>
+  );
+}
+
+/** Pairs of selects (associate, graphic associate): each slot one pair of two of the choices. */
+function PairSelects({
+  i,
+  options,
+  ctx,
+}: {
+  i: Extract<Interaction, { type: "associate" | "graphicAssociate" }>;
+  options: { value: string; label: string }[];
+  ctx: Ctx;
+}) {
+  const saved = savedValues(ctx.saved, i);
+  const slots = Array.from({ length: associationSlots(i) }, (_, k) => k + 1);
+  const select = (k: number, side: "a" | "b", value: string) => {
+    const id = `${fieldName(ctx.ref, i.response, "pair", String(k), side)}-select`;
+    return (
+      <span className="qti__pair-side">
+        <label htmlFor={id}>{ctx.t(side === "a" ? "qti.pairFirst" : "qti.pairSecond", { n: k })}</label>{" "}
+        <select
+          id={id}
+          name={fieldName(ctx.ref, i.response, "pair", String(k), side)}
+          defaultValue={value}
+          disabled={ctx.readOnly}
+        >
+          <option value="">{ctx.t("assessment.noChoice")}</option>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      </span>
+    );
+  };
+  return (
+    <>
+      <p className="qti__hint">
+        {ctx.t("qti.pairHint")}
+        {i.maxAssociations > 1 ? ` ${ctx.t("assessment.chooseAtMost", { max: i.maxAssociations })}` : null}
+      </p>
+      <ul className="qti__choices">
+        {slots.map((k) => {
+          const [a, b] = saved.pairAt(k);
+          return (
+            <li key={k} className="qti__pair">
+              {select(k, "a", a)} {select(k, "b", b)}
+            </li>
+          );
+        })}
+      </ul>
+    </>
+  );
+}
+
+/** Ordered selects, one per option (order by positions). */
+function PositionSelects({
+  response,
+  options,
+  ctx,
+  position,
+}: {
+  response: string;
+  options: { value: string; label: ReactNode }[];
+  ctx: Ctx;
+  position: (value: string) => string;
+}) {
+  return (
+    <ul className="qti__choices">
+      {options.map((o) => {
+        const id = `${fieldName(ctx.ref, response, "pos", o.value)}-select`;
+        return (
+          <li key={o.value} className="qti__pair">
+            <select
+              id={id}
+              name={fieldName(ctx.ref, response, "pos", o.value)}
+              defaultValue={position(o.value)}
+              disabled={ctx.readOnly}
+            >
+              <option value="">{ctx.t("assessment.noChoice")}</option>
+              {options.map((_, at) => (
+                <option key={at} value={String(at + 1)}>
+                  {at + 1}
+                </option>
+              ))}
+            </select>{" "}
+            <label htmlFor={id}>{o.label}</label>
+          </li>
+        );
+      })}
+    </ul>
+  );
 }
 
 function Legend({ prompt, ctx }: { prompt: BodyNode[]; ctx: Ctx }) {
@@ -276,7 +468,200 @@ function interactionControl(i: Interaction, ctx: Ctx): ReactNode {
         </fieldset>
       );
     }
+    case "hottext":
+      return (
+        <fieldset className="qti__group">
+          <Legend prompt={i.prompt} ctx={ctx} />
+          {i.maxChoices > 1 ? (
+            <p className="qti__hint">{ctx.t("assessment.chooseAtMost", { max: i.maxChoices })}</p>
+          ) : null}
+          <div className="qti__hottexts">{hottextContent(i.content, i, ctx)}</div>
+        </fieldset>
+      );
+    case "associate":
+      return (
+        <fieldset className="qti__group">
+          <Legend prompt={i.prompt} ctx={ctx} />
+          <PairSelects
+            i={i}
+            ctx={ctx}
+            options={i.choices.map((c) => ({ value: c.identifier, label: plain(c.content) }))}
+          />
+        </fieldset>
+      );
+    case "hotspot": {
+      const multiple = i.maxChoices !== 1;
+      return (
+        <fieldset className="qti__group">
+          <Legend prompt={i.prompt} ctx={ctx} />
+          <Graphic image={i.image} hotspots={i.hotspots} chosen={saved.values} />
+          {multiple && i.maxChoices > 1 ? (
+            <p className="qti__hint">{ctx.t("assessment.chooseAtMost", { max: i.maxChoices })}</p>
+          ) : null}
+          <ul className="qti__choices qti__choices--row">
+            {i.hotspots.map((h, at) => (
+              <li key={h.identifier}>
+                <label className="qti__choice">
+                  <input
+                    type={multiple ? "checkbox" : "radio"}
+                    name={name}
+                    value={h.identifier}
+                    defaultChecked={saved.values.includes(h.identifier)}
+                    disabled={ctx.readOnly}
+                  />{" "}
+                  <span>{hotspotName(h, at, ctx)}</span>
+                </label>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+      );
+    }
+    case "graphicOrder":
+      return (
+        <fieldset className="qti__group">
+          <Legend prompt={i.prompt} ctx={ctx} />
+          <Graphic image={i.image} hotspots={i.hotspots} />
+          <p className="qti__hint">{ctx.t("assessment.orderHint")}</p>
+          <PositionSelects
+            response={i.response}
+            ctx={ctx}
+            position={saved.position}
+            options={i.hotspots.map((h, at) => ({ value: h.identifier, label: hotspotName(h, at, ctx) }))}
+          />
+        </fieldset>
+      );
+    case "graphicAssociate":
+      return (
+        <fieldset className="qti__group">
+          <Legend prompt={i.prompt} ctx={ctx} />
+          <Graphic image={i.image} hotspots={i.hotspots} />
+          <PairSelects
+            i={i}
+            ctx={ctx}
+            options={i.hotspots.map((h, at) => ({ value: h.identifier, label: hotspotName(h, at, ctx) }))}
+          />
+        </fieldset>
+      );
+    case "graphicGapMatch":
+      return (
+        <fieldset className="qti__group">
+          <Legend prompt={i.prompt} ctx={ctx} />
+          <Graphic image={i.image} hotspots={i.hotspots} />
+          <ul className="qti__gap-choices">
+            {i.gapChoices.map((g) => (
+              <li key={g.identifier}>
+                {g.image ? (
+                  <img
+                    src={g.image.src}
+                    alt=""
+                    width={g.image.width ?? undefined}
+                    height={g.image.height ?? undefined}
+                  />
+                ) : null}{" "}
+                {g.text}
+              </li>
+            ))}
+          </ul>
+          <ul className="qti__choices">
+            {i.hotspots.map((h, at) => {
+              const id = `${fieldName(ctx.ref, i.response, "spot", h.identifier)}-select`;
+              return (
+                <li key={h.identifier} className="qti__pair">
+                  <label htmlFor={id}>{hotspotName(h, at, ctx)}</label>{" "}
+                  <select
+                    id={id}
+                    name={fieldName(ctx.ref, i.response, "spot", h.identifier)}
+                    defaultValue={saved.wordIn(h.identifier)}
+                    disabled={ctx.readOnly}
+                  >
+                    <option value="">{ctx.t("assessment.noChoice")}</option>
+                    {i.gapChoices.map((g) => (
+                      <option key={g.identifier} value={g.identifier}>
+                        {g.text}
+                      </option>
+                    ))}
+                  </select>
+                </li>
+              );
+            })}
+          </ul>
+        </fieldset>
+      );
+    case "selectPoint": {
+      const rows = Array.from({ length: pointSlots(i) }, (_, k) => k + 1);
+      const { width, height } = i.image;
+      return (
+        <fieldset className="qti__group">
+          <Legend prompt={i.prompt} ctx={ctx} />
+          <p className="qti__hint">{ctx.t("qti.pointHint")}</p>
+          <Graphic image={i.image} points={saved.values}>
+            <input
+              type="image"
+              name={fieldName(ctx.ref, i.response, "click")}
+              src={i.image.src}
+              alt={i.image.alt ? `${ctx.t("qti.pointImage")}: ${i.image.alt}` : ctx.t("qti.pointImage")}
+              width={width ?? undefined}
+              height={height ?? undefined}
+              disabled={ctx.readOnly}
+            />
+          </Graphic>
+          <ul className="qti__choices">
+            {rows.map((k) => {
+              const [x, y] = saved.pairAt(k);
+              const id = `${fieldName(ctx.ref, i.response, "x", String(k))}-input`;
+              return (
+                <li key={k} className="qti__pair">
+                  <span className="qti__pair-side">
+                    <label htmlFor={id}>{ctx.t("qti.pointX", { n: k })}</label>{" "}
+                    <input
+                      id={id}
+                      type="number"
+                      inputMode="numeric"
+                      className="qti__coordinate"
+                      name={fieldName(ctx.ref, i.response, "x", String(k))}
+                      min={0}
+                      max={width ?? undefined}
+                      step={1}
+                      defaultValue={x}
+                      readOnly={ctx.readOnly}
+                    />
+                  </span>{" "}
+                  <span className="qti__pair-side">
+                    <label htmlFor={`${id}-y`}>{ctx.t("qti.pointY", { n: k })}</label>{" "}
+                    <input
+                      id={`${id}-y`}
+                      type="number"
+                      inputMode="numeric"
+                      className="qti__coordinate"
+                      name={fieldName(ctx.ref, i.response, "y", String(k))}
+                      min={0}
+                      max={height ?? undefined}
+                      step={1}
+                      defaultValue={y}
+                      readOnly={ctx.readOnly}
+                    />
+                  </span>
+                </li>
+              );
+            })}
+          </ul>
+        </fieldset>
+      );
+    }
   }
+}
+
+/** The content of one hot text. */
+function findHottext(list: BodyNode[], id: string): BodyNode[] {
+  for (const n of list) {
+    if (n.kind === "hottext" && n.identifier === id) return n.children;
+    if (n.kind === "element" || n.kind === "hottext") {
+      const found = findHottext(n.children, id);
+      if (found.length > 0) return found;
+    }
+  }
+  return [];
 }
 
 /** The text of a solution's values, with the choices' own words. */
@@ -296,13 +681,31 @@ export function solutionText(view: ItemView, solution: RawResponses): string {
           .map((x) => plain(all.find((c) => c.identifier === x)?.content ?? []) || x)
           .join(" → ");
       }
+      const spot = (h: string) => {
+        if (!("hotspots" in i)) return h;
+        const at = i.hotspots.findIndex((x) => x.identifier === h);
+        return at < 0 ? h : i.hotspots[at]!.label ? `${at + 1}. ${i.hotspots[at]!.label}` : String(at + 1);
+      };
+      if (i.type === "hotspot" || i.type === "graphicOrder") return spot(id);
+      if (i.type === "graphicAssociate") return id.split(" ").map(spot).join(" ↔ ");
+      if (i.type === "graphicGapMatch") {
+        const [g, h] = id.split(" ");
+        return `${i.gapChoices.find((x) => x.identifier === g)?.text ?? g} → ${spot(h!)}`;
+      }
+      if (i.type === "associate")
+        return id
+          .split(" ")
+          .map((x) => plain(i.choices.find((c) => c.identifier === x)?.content ?? []) || x)
+          .join(" ↔ ");
+      if (i.type === "hottext") return plain(findHottext(i.content, id)) || id;
+      if (i.type === "selectPoint") return `(${id.split(" ").join(", ")})`;
       if (i.type === "gapMatch") {
         const [w, g] = id.split(" ");
         return `${gapsOf(i.content).indexOf(g!) + 1}: ${i.gapTexts.find((x) => x.identifier === w)?.text ?? w}`;
       }
       return id;
     };
-    parts.push(values.map(label).join(i.type === "order" ? " → " : ", "));
+    parts.push(values.map(label).join(i.type === "order" || i.type === "graphicOrder" ? " → " : ", "));
   }
   return parts.join("; ");
 }
