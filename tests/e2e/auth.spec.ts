@@ -1,4 +1,4 @@
-import { test, expect, login, DEMO, expectAccessible, expectNoReact, mailTo } from "./fixtures";
+import { test, expect, login, openSignedIn, DEMO, expectAccessible, expectNoReact, mailTo } from "./fixtures";
 
 /**
  * Signing in and out (issue 17, items 2–5 and 11; issue 11, items 4–5; decision 017): with the
@@ -17,7 +17,7 @@ test.describe("sign-in and sign-out", () => {
     learner,
     jsEnabled,
   }) => {
-    await login(page, learner);
+    await openSignedIn(page, learner);
     await expect(page).toHaveURL(/\/learn(\/|$)/);
     const account = page.locator("details.user-menu summary");
     await expect(account).toContainText(learner.name);
@@ -55,7 +55,7 @@ test.describe("sign-in and sign-out", () => {
     page,
     learner,
   }) => {
-    await login(page, learner);
+    await openSignedIn(page, learner);
     await expect(page).toHaveURL(/\/learn(\/|$)/);
     await page.goto("/oidc/logout");
     await expect(page.getByRole("heading", { name: "Sign out" })).toBeVisible();
@@ -74,7 +74,7 @@ test.describe("sign-in and sign-out", () => {
     learner,
     jsEnabled,
   }) => {
-    await login(page, learner);
+    await openSignedIn(page, learner);
     await expect(page).toHaveURL(/\/learn(\/|$)/);
     const other = await page.context().newPage();
     await other.goto("/learn/courses");
@@ -288,7 +288,7 @@ test.describe("sign-up and password reset by e-mailed link (issue 26, decision 0
     const mail = await mailTo(request, learner.email, "signupExisting");
     expect(mail.subject).toBe("You already have an account on the Learning Portal");
     expect(mail.text).not.toContain("confirm=");
-    await login(page, learner);
+    await openSignedIn(page, learner);
     await expect(page.locator("details.user-menu summary")).toContainText(learner.name);
   });
 

@@ -1,4 +1,4 @@
-import { test, expect, login, expectAccessible, courseIdByName, type Learner } from "./fixtures";
+import { test, expect, openSignedIn, expectAccessible, courseIdByName, type Learner } from "./fixtures";
 import type { Locator, Page } from "@playwright/test";
 
 /**
@@ -21,7 +21,7 @@ const DATE_TIME =
 const PYTHON = "Python for Data Analysis";
 
 async function signIn(page: Page, learner: Learner) {
-  await login(page, learner);
+  await openSignedIn(page, learner);
   await expect(page.locator("details.user-menu")).toBeVisible();
 }
 

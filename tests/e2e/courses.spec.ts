@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { test, expect, login, expectAccessible, expectNoReact, type Learner } from "./fixtures";
+import { test, expect, openSignedIn, expectAccessible, expectNoReact, type Learner } from "./fixtures";
 import type { Locator, Page } from "@playwright/test";
 
 /**
@@ -66,7 +66,7 @@ async function hydrated(page: Page, jsEnabled: boolean) {
 }
 
 async function openMyCourses(page: Page, learner: Learner, jsEnabled: boolean, path = "/learn/courses") {
-  await login(page, learner, path);
+  await openSignedIn(page, learner, path);
   await expect(page.getByRole("heading", { level: 1, name: "My courses" })).toBeVisible();
   await hydrated(page, jsEnabled);
 }

@@ -106,6 +106,32 @@ export async function login(page: Page, who: Learner | DemoUser, goto = "/learn"
   await page.getByRole("button", { name: /sign in/i }).click();
 }
 
+/**
+ * Signs in as `login` does, but over HTTP in the page's own context (the browser's cookies), then opens
+ * `goto` in the page: for a test that is not about signing in (decision 060: 0.3–0.6 s less than the
+ * provider's form). The browser opens the page the sign-in returns to, so its flash toasts are the page's.
+ */
+export async function openSignedIn(page: Page, who: Learner | DemoUser, goto = "/learn") {
+  const { email, password } = typeof who === "string" ? { email: DEMO[who].email, password: DEMO_PASSWORD } : who;
+  const request = page.context().request;
+  const form = await request.get(goto);
+  const action = /<form method="post" action="([^"]+)"/.exec(await form.text())?.[1]?.replaceAll("&amp;", "&");
+  expect(action, `the provider's sign-in form, from ${goto}`).toBeTruthy();
+  let res = await request.post(new URL(action!, form.url()).href, { form: { email, password }, maxRedirects: 0 });
+  let landing: string | null = null;
+  for (let i = 0; i < 10 && res.status() >= 300 && res.status() < 400; i++) {
+    const next = new URL(res.headers()["location"], res.url());
+    // The provider's and the app's sign-in steps are followed here; the page they return to, in the page.
+    if (!/^\/(idp|oidc)\/|^\/learn\/login-callback/.test(next.pathname)) {
+      landing = next.href;
+      break;
+    }
+    res = await request.get(next.href, { maxRedirects: 0 });
+  }
+  expect(landing, `the sign-in of ${email} returns to the app (${res.status()} at ${res.url()})`).toBeTruthy();
+  await page.goto(landing!);
+}
+
 /** Chooses the app's language as its language switch does: the `lng` cookie (a React Router cookie, base64 JSON). */
 export async function chooseLanguage(page: Page, baseURL: string, lng: string) {
   const value = encodeURIComponent(Buffer.from(JSON.stringify(lng)).toString("base64"));
@@ -144,8 +170,9 @@ const lngCookieValue = (lng: string) => encodeURIComponent(Buffer.from(JSON.stri
  * axe on the page as the test has it. axe-core needs script to run: in the no-JavaScript project the
  * page is opened in a script-enabled context with the same cookies whose own scripts are blocked
  * (without hydration it is the same markup). Every route is also checked at 390 px and on a desktop,
- * in English and in Arabic, by the walk (phone-walk.spec.ts, issue 25 item 7); `{ variants: true }`
- * checks those four variants of this page's state too (a state the walk does not reach).
+ * in English and in Arabic, by the walk (phone-walk.spec.ts, issue 25 item 7; decision 060 says which
+ * combinations); `{ variants: true }` checks four variants of this page's state (a state the walk does
+ * not reach).
  */
 export async function expectAccessible(page: Page, options: { variants?: boolean } = { variants: false }) {
   const jsOff = base.info().project.use.javaScriptEnabled === false;
