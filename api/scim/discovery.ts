@@ -68,7 +68,13 @@ const attribute = (a: Attribute): Record<string, unknown> => ({
 });
 
 const USER_ATTRIBUTES: Attribute[] = [
-  { name: "userName", type: "string", required: true, uniqueness: "server", description: "The person's e-mail address" },
+  {
+    name: "userName",
+    type: "string",
+    required: true,
+    uniqueness: "server",
+    description: "The person's e-mail address",
+  },
   { name: "externalId", type: "string", caseExact: true, description: "The provider's id of the person" },
   {
     name: "name",

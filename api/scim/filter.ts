@@ -30,7 +30,8 @@ function compare(column: FilterColumn, op: string, value: Value, path: string): 
     return column.eq(value);
   }
   if (column.kind === "bool") {
-    if (typeof value !== "boolean" || (op !== "eq" && op !== "ne")) throw invalid(`${path} is compared with eq true|false`);
+    if (typeof value !== "boolean" || (op !== "eq" && op !== "ne"))
+      throw invalid(`${path} is compared with eq true|false`);
     return op === "eq" ? sql`(${column.sql}) = ${value}` : sql`(${column.sql}) <> ${value}`;
   }
   if (typeof value !== "string") throw invalid(`${path} is compared with a string`);

@@ -32,11 +32,7 @@ export const GROUP_FILTER: Record<string, FilterColumn> = {
 
 type Member = { unitId: string; id: string; firstName: string; lastName: string };
 
-function groupResource(
-  g: { id: string; name: string },
-  members: Member[] | null,
-  base: string,
-) {
+function groupResource(g: { id: string; name: string }, members: Member[] | null, base: string) {
   return {
     schemas: [GROUP_SCHEMA],
     id: g.id,
@@ -68,13 +64,7 @@ async function resources(db: Db | Tx, rows: { id: string; name: string }[], with
           .where(inArray(userUnits.unitId, ids))
           .orderBy(asc(users.lastName), asc(users.id))
       : [];
-  return rows.map((r) =>
-    groupResource(
-      r,
-      withMembers ? members.filter((m) => m.unitId === r.id) : null,
-      base,
-    ),
-  );
+  return rows.map((r) => groupResource(r, withMembers ? members.filter((m) => m.unitId === r.id) : null, base));
 }
 
 const inTenant = (tenantId: string, id: string) => and(eq(units.tenantId, tenantId), sql`${units.id}::text = ${id}`);
@@ -109,7 +99,13 @@ async function refuseTakenName(tx: Tx, tenantId: string, name: string, self?: st
   const [taken] = await tx
     .select({ id: units.id })
     .from(units)
-    .where(and(eq(units.tenantId, tenantId), sql`lower(${units.name}) = ${name.toLowerCase()}`, self ? ne(units.id, self) : undefined))
+    .where(
+      and(
+        eq(units.tenantId, tenantId),
+        sql`lower(${units.name}) = ${name.toLowerCase()}`,
+        self ? ne(units.id, self) : undefined,
+      ),
+    )
     .limit(1);
   if (taken) throw new ScimError(409, `A group named ${name} exists`, "uniqueness");
 }
@@ -129,14 +125,17 @@ async function setMembers(tx: Tx, tenantId: string, unitId: string, wanted: stri
   const missing = ids.find((id) => !known.some((k) => k.id === id.toLowerCase()));
   if (missing) throw new ScimError(400, `No user ${missing}`, "invalidValue");
   const want = known.map((k) => k.id);
-  await tx
-    .delete(userUnits)
-    .where(
-      and(
-        eq(userUnits.unitId, unitId),
-        want.length ? sql`${userUnits.userId} not in (${sql.join(want.map((id) => sql`${id}::uuid`), sql`, `)})` : undefined,
-      ),
-    );
+  await tx.delete(userUnits).where(
+    and(
+      eq(userUnits.unitId, unitId),
+      want.length
+        ? sql`${userUnits.userId} not in (${sql.join(
+            want.map((id) => sql`${id}::uuid`),
+            sql`, `,
+          )})`
+        : undefined,
+    ),
+  );
   if (!want.length) return;
   await tx
     .insert(userUnits)
@@ -167,7 +166,11 @@ export async function createGroup(db: Db, tenantId: string, input: GroupInput, b
 /** PUT, and a PATCH once applied: the unit takes the resource's name and members. */
 export async function replaceGroup(db: Db, tenantId: string, id: string, input: GroupInput, base: string) {
   await db.transaction(async (tx) => {
-    const [found] = await tx.select({ id: units.id, name: units.name }).from(units).where(inTenant(tenantId, id)).for("update");
+    const [found] = await tx
+      .select({ id: units.id, name: units.name })
+      .from(units)
+      .where(inTenant(tenantId, id))
+      .for("update");
     if (!found) throw new ScimError(404, `Group ${id} not found`);
     if (found.name !== input.displayName) {
       await refuseTakenName(tx, tenantId, input.displayName, found.id);

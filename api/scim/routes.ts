@@ -78,7 +78,10 @@ const patchBody = z.object({
 });
 
 /** A PATCH applied to the resource as it is (scim-patch); what it made is then written as a PUT would be. */
-function patched<T extends UserResource | GroupResource>(resource: T, ops: z.output<typeof patchBody>["Operations"]): T {
+function patched<T extends UserResource | GroupResource>(
+  resource: T,
+  ops: z.output<typeof patchBody>["Operations"],
+): T {
   try {
     const now = new Date();
     const doc = { ...resource, meta: { ...resource.meta, created: now, lastModified: now } };
@@ -113,9 +116,7 @@ const listResponse = (total: number, startIndex: number, resources: unknown[]) =
 });
 
 const excludesMembers = (c: Context) =>
-  (c.req.query("excludedAttributes") ?? "")
-    .split(",")
-    .some((a) => a.trim().toLowerCase() === "members");
+  (c.req.query("excludedAttributes") ?? "").split(",").some((a) => a.trim().toLowerCase() === "members");
 
 const id = (c: Context) => c.req.param("id")!;
 
@@ -179,6 +180,7 @@ export function scimRoutes() {
   );
   r.post("/Users", described("SCIM: provision a person (a learner with the LMS licence)"), async (c) => {
     const created = await createUser(c.var.db, tenantOf(c), await body(c, userInput), base(c));
+    // eslint-disable-next-line local/redirect-targets -- not a redirect: RFC 7644 §3.3's Location, APP_URL and the new row's id.
     c.header("Location", created.meta.location);
     return scimJson(c, created, 201);
   });
@@ -223,6 +225,7 @@ export function scimRoutes() {
   );
   r.post("/Groups", described("SCIM: make a unit, with its members"), async (c) => {
     const created = await createGroup(c.var.db, tenantOf(c), await body(c, groupInput), base(c));
+    // eslint-disable-next-line local/redirect-targets -- not a redirect: RFC 7644 §3.3's Location, APP_URL and the new row's id.
     c.header("Location", created.meta.location);
     return scimJson(c, created, 201);
   });

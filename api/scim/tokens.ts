@@ -35,7 +35,8 @@ export async function runScimTokenCommand(db: Db, input: ScimTokenCommand): Prom
       const tenantId = input.tenant
         ? (await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.domain, input.tenant)).limit(1))[0]?.id
         : await defaultTenantId(db);
-      if (!tenantId) throw new ScimTokenError(input.tenant ? `No tenant with the domain ${input.tenant}` : "No tenant yet");
+      if (!tenantId)
+        throw new ScimTokenError(input.tenant ? `No tenant with the domain ${input.tenant}` : "No tenant yet");
       const secret = randomBytes(32).toString("base64url");
       const [row] = await db
         .insert(scimTokens)
@@ -87,6 +88,9 @@ export async function scimTokenTenant(db: Db, token: string): Promise<{ tenantId
   if (want.length !== got.length || !timingSafeEqual(want, got)) return null;
   // Last use, to the minute: what `scim token list` shows an operator deciding what to revoke.
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000)
-    await db.update(scimTokens).set({ lastUsedAt: sql`now()` }).where(eq(scimTokens.id, match[1]));
+    await db
+      .update(scimTokens)
+      .set({ lastUsedAt: sql`now()` })
+      .where(eq(scimTokens.id, match[1]));
   return { tenantId: row.tenantId, tokenId: match[1] };
 }

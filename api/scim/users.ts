@@ -135,8 +135,7 @@ async function resources(db: Db | Tx, rows: UserRow[], base: string): Promise<Us
   );
 }
 
-const inTenant = (tenantId: string, id: string) =>
-  and(eq(users.tenantId, tenantId), sql`${users.id}::text = ${id}`);
+const inTenant = (tenantId: string, id: string) => and(eq(users.tenantId, tenantId), sql`${users.id}::text = ${id}`);
 
 export async function getUser(db: Db | Tx, tenantId: string, id: string, base: string): Promise<UserResource> {
   const rows = await db.select(userColumns).from(users).where(inTenant(tenantId, id)).limit(1);
@@ -188,7 +187,12 @@ function accountValues(input: UserInput) {
   };
 }
 
-async function refuseTaken(tx: Tx, tenantId: string, values: { email: string; externalId: string | null }, self?: string) {
+async function refuseTaken(
+  tx: Tx,
+  tenantId: string,
+  values: { email: string; externalId: string | null },
+  self?: string,
+) {
   const other = self ? ne(users.id, self) : undefined;
   const [byEmail] = await tx
     .select({ id: users.id })

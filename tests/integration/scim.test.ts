@@ -118,7 +118,11 @@ describe("SCIM 2.0 provisioning", () => {
 
   it("PATCH replaces her name; PUT replaces her and reactivates her", async () => {
     const renamed = await json(
-      await scim("PATCH", `/Users/${userId}`, patchOp({ op: "replace", path: "name.familyName", value: "Murray Hopper" })),
+      await scim(
+        "PATCH",
+        `/Users/${userId}`,
+        patchOp({ op: "replace", path: "name.familyName", value: "Murray Hopper" }),
+      ),
     );
     expect(renamed.name).toMatchObject({ givenName: "Grace", familyName: "Murray Hopper" });
     expect(renamed.active).toBe(false);
@@ -147,7 +151,10 @@ describe("SCIM 2.0 provisioning", () => {
     const user = await json(await scim("GET", `/Users/${userId}`));
     expect(user.groups).toEqual([expect.objectContaining({ value: group.id, display: "Compiler team" })]);
     const filtered = await json(
-      await scim("GET", `/Groups?filter=${encodeURIComponent('displayName eq "compiler team"')}&excludedAttributes=members`),
+      await scim(
+        "GET",
+        `/Groups?filter=${encodeURIComponent('displayName eq "compiler team"')}&excludedAttributes=members`,
+      ),
     );
     expect(filtered.Resources).toEqual([expect.not.objectContaining({ members: expect.anything() })]);
 
@@ -160,7 +167,7 @@ describe("SCIM 2.0 provisioning", () => {
   });
 
   it("a malformed or unsupported filter is 400 invalidFilter; an unknown id 404", async () => {
-    for (const filter of ['userName eq', 'shoeSize eq "44"', "active eq 1"]) {
+    for (const filter of ["userName eq", 'shoeSize eq "44"', "active eq 1"]) {
       const res = await scim("GET", `/Users?filter=${encodeURIComponent(filter)}`);
       expect(res.status, filter).toBe(400);
       expect(await json(res)).toMatchObject({ scimType: "invalidFilter", status: "400" });
