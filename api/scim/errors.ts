@@ -5,7 +5,7 @@ import { ApiError } from "../errors";
 import { log } from "../db/log";
 
 export const SCIM_JSON = "application/scim+json";
-export const ERROR_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:Error";
+const ERROR_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:Error";
 
 /** RFC 7644 Table 9. */
 export type ScimType =
@@ -29,8 +29,6 @@ export class ScimError extends Error {
     super(detail);
   }
 }
-
-export const scimNotFound = (what: string, id: string) => new ScimError(404, `${what} ${id} not found`);
 
 /** A SCIM answer: the media type of RFC 7644 §3.1. */
 export function scimJson(c: Context, body: unknown, status: ContentfulStatusCode = 200): Response {

@@ -92,7 +92,7 @@ const validTimeZone = (zone: string) => {
   }
 };
 
-export function userResource(u: UserRow, groups: { id: string; name: string }[], base: string) {
+function userResource(u: UserRow, groups: { id: string; name: string }[], base: string) {
   return {
     schemas: [USER_SCHEMA],
     id: u.id,
