@@ -31,6 +31,7 @@ import { handInFileRoutes, handInRoutes } from "./routes/hand-ins";
 import { cartridgeRoutes } from "./routes/cartridges";
 import { gradeRoutes } from "./routes/grades";
 import { mailPreferenceRoutes } from "./routes/mail-preferences";
+import { scimRoutes } from "./scim/routes";
 import { idParams, refuseControlCharacters, validParams } from "./validate";
 import { createWriteLimiters } from "./write-limits";
 import { commandStatusSchema } from "../domain/contract/common";
@@ -134,6 +135,8 @@ export function createApi(deps: ApiDeps) {
   app.route("/scorm/v1", scormRoutes());
   app.route("/assessment/v1", assessmentRoutes());
   app.route("/people/v1", peopleRoutes());
+  // SCIM 2.0 provisioning (decision 059); the web server answers it at /scim/v2 too.
+  app.route("/scim/v2", scimRoutes());
   // Decision 014: test support, only for the browser tests' server (the composition root decides and keeps it to loopback).
   // Whatever is mounted here is documented as internal (tag "internal", x-internal: true; decision 034).
   for (const [path, routes] of Object.entries(deps.internalRoutes ?? {})) {

@@ -67,6 +67,7 @@ export const requireUser = createMiddleware<ApiEnv>(async (c, next) => {
       tenantId: users.tenantId,
       email: users.email,
       tokensValidAfter: users.tokensValidAfter,
+      deactivatedAt: users.deactivatedAt,
       // The outer row's tenant, named in full: drizzle writes a column of the outer table unqualified,
       // which inside the subquery would mean the features' own tenant_id (every tenant's features).
       features: sql<
@@ -81,8 +82,10 @@ export const requireUser = createMiddleware<ApiEnv>(async (c, next) => {
     .from(users)
     .where(bySub)
     .limit(1);
-  const { tokensValidAfter, ...principal } = rows[0] ?? { tokensValidAfter: null };
+  const { tokensValidAfter, deactivatedAt, ...principal } = rows[0] ?? { tokensValidAfter: null, deactivatedAt: null };
   if (!rows[0]) throw unauthorized("The token's subject is not a user of this LMS.");
+  // Decision 059: an account a provisioning client deactivated (SCIM active: false) is signed in nowhere.
+  if (deactivatedAt) throw unauthorized("This account is deactivated.");
   // A password reset or an operator's revoke ends the tokens issued before it (decision 050).
   if (tokensValidAfter && (claims.iat ?? 0) * 1000 < tokensValidAfter.getTime())
     throw unauthorized("The token is invalid or expired.");

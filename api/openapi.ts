@@ -29,7 +29,9 @@ type Auth =
   /** An LTI 1.1 tool's OAuth 1.0a signature (Basic Outcomes). */
   | "lti11Signature"
   /** The start token a proctoring service was given (decision 024). */
-  | "proctoringToken";
+  | "proctoringToken"
+  /** A SCIM client's bearer token (decision 059: `npm run ops -- scim token create`). */
+  | "scimToken";
 
 export interface Operation {
   summary: string;
@@ -67,6 +69,7 @@ const SECURITY: Record<Auth, Record<string, string[]>[]> = {
   ltiService: [{ ltiServiceToken: [] }],
   lti11Signature: [{ lti11Signature: [] }],
   proctoringToken: [{ proctoringStartToken: [] }],
+  scimToken: [{ scimToken: [] }],
 };
 
 /** Answers' schemas describe what the API sends (zod's output side); request schemas what it accepts. */
@@ -217,6 +220,7 @@ export function openApiDocument(app: Hono<ApiEnv>): MiddlewareHandler<ApiEnv> {
             bearerFormat: "JWT",
             description: "The start token of the sitting",
           },
+          scimToken: { type: "http", scheme: "bearer", description: "npm run ops -- scim token create" },
         },
       },
     },

@@ -433,7 +433,8 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     async findAccount(_ctx, sub) {
       const rows = await db.select().from(users).where(eq(users.id, sub)).limit(1);
       const u = rows[0];
-      if (!u) return undefined;
+      // Decision 059: a deactivated account (SCIM active: false) has no session at the provider either.
+      if (!u || u.deactivatedAt) return undefined;
       return {
         accountId: u.id,
         async claims(use: string) {
@@ -898,7 +899,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
       .limit(1);
     // A server that refuses demo accounts refuses their password too (decision 017).
     const refused = options.refusedPassword != null && password === options.refusedPassword;
-    const ok = (await verifyPassword(password, rows[0]?.passwordHash)) && !refused;
+    const ok = (await verifyPassword(password, rows[0]?.passwordHash)) && !refused && !rows[0]?.deactivatedAt;
     if (!ok || !rows[0]) {
       await signIn.fail(ip, email);
       return renderLogin(req, res, uid, t, email, t.t("invalidCredentials"), 401);

@@ -14,6 +14,7 @@ import { command as importScorm } from "./commands/import-scorm";
 import { command as importQti } from "./commands/import-qti";
 import { command as lti } from "./commands/lti";
 import { command as people } from "./commands/people";
+import { command as scim } from "./commands/scim";
 import { command as sessions } from "./commands/sessions";
 import { operatorEnv, Refused, UsageError } from "./database-or-server";
 
@@ -26,6 +27,7 @@ const AREAS = {
   "import-qti": importQti,
   "import-cc": importCartridge,
   db,
+  scim,
 } as const;
 
 const USAGE = `Usage: npm run ops -- <area> <command> … (--help after an area for its commands)
@@ -36,7 +38,8 @@ const USAGE = `Usage: npm run ops -- <area> <command> … (--help after an area 
   import-scorm   a SCORM package into a course's activity
   import-qti     a QTI test (3.0, or 2.1/2.2) into a course's activity, scored by the server
   import-cc      an IMS Common Cartridge as a course
-  db             the database: migration status, migrate, backup, restore`;
+  db             the database: migration status, migrate, backup, restore
+  scim           the bearer tokens of SCIM clients (provisioning people and units)`;
 
 const [name, ...args] = process.argv.slice(2);
 const area = name && Object.hasOwn(AREAS, name) ? AREAS[name as keyof typeof AREAS] : null;

@@ -15,6 +15,7 @@ import { AttachError, attachmentCommand, runAttachmentCommand } from "../api/lti
 import { registryOf, type LtiRegistryOptions } from "../api/lti/registry";
 import { runToolCommand, toolCommand, ToolStoreError } from "../api/lti/tool-store";
 import { importPeopleCsv } from "../api/people/import";
+import { runScimTokenCommand, scimTokenCommand, ScimTokenError } from "../api/scim/tokens";
 import { importScormPackage, saveUpload } from "../api/scorm/import";
 import { readQtiZip, storeQtiPackage } from "../api/assessment/import";
 import { ScormPackageError } from "../api/scorm/manifest";
@@ -95,6 +96,15 @@ export function operatorRoutes(deps: OperatorRouteDeps): Hono {
       certificateCommand,
       (input) => runCertificateCommand(database.db, input, new Date()),
       (err) => (err instanceof CertificateCommandError ? { error: err.message } : null),
+    ),
+  );
+  // SCIM clients' tokens: create, list, revoke (decision 059).
+  routes.post(
+    "/scim-tokens",
+    command(
+      scimTokenCommand,
+      (input) => runScimTokenCommand(database.db, input),
+      (err) => (err instanceof ScimTokenError ? { error: err.message } : null),
     ),
   );
   // A SCORM package, streamed to a temporary file and imported.

@@ -61,7 +61,7 @@ export function createFront(config: ServerConfig, parts: FrontParts) {
     if (req.method !== "GET" && req.method !== "HEAD") return null;
     const host = requestHost(req);
     if (!host || host === appHost) return null;
-    if (url.startsWith("/api/") || url.startsWith(IDP_MOUNT) || url.startsWith("/operator/")) return null;
+    if (/^\/(api|operator|scim)\//.test(url) || url.startsWith(IDP_MOUNT)) return null;
     if ((req.headers.cookie ?? "").includes(`${HOST_MARK}=1`)) {
       if (!hostWarned)
         log().warn(

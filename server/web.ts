@@ -102,6 +102,14 @@ export async function createWebRouter(config: ServerConfig, parts: WebParts): Pr
       c.req.raw.headers.set("X-Client-IP", getConnInfo(c).remote.address ?? "unknown");
       return api(c.req.raw);
     });
+  // SCIM clients are given <APP_URL>/scim/v2 (decision 059); the API answers it at /api/scim/v2.
+  if (api)
+    web.all("/scim/v2/*", (c) => {
+      const url = new URL(c.req.url);
+      url.pathname = `/api${url.pathname}`;
+      const { method, headers, body } = c.req.raw;
+      return api(new Request(url, { method, headers, body, duplex: "half" } as RequestInit));
+    });
   web.route("/operator/v1", operatorRoutes(parts.operator));
 
   if (!config.dev) serveBuiltFiles(web);

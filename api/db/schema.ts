@@ -21,3 +21,4 @@ export * from "./schema/lti";
 export * from "./schema/mail";
 export * from "./schema/hand-ins";
 export * from "./schema/assessments";
+export * from "./schema/scim";

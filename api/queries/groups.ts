@@ -1,5 +1,5 @@
 // Groups (spec 3 Group, 2.9): the members of the learner's mini-group, for the profile.
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db } from "../db/client";
 import { groupMembers, groups, units, userUnits, users } from "../db/schema";
@@ -25,6 +25,6 @@ export async function miniGroupMembers(db: Db, userId: string) {
     .innerJoin(users, eq(users.id, groupMembers.userId))
     .leftJoin(userUnits, and(eq(userUnits.userId, users.id), eq(userUnits.isPrimary, sql`true`)))
     .leftJoin(units, eq(units.id, userUnits.unitId))
-    .where(eq(mine.userId, userId))
+    .where(and(eq(mine.userId, userId), isNull(users.deactivatedAt)))
     .orderBy(asc(users.lastName), asc(users.firstName));
 }

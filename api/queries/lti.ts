@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNotNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import {
   activities,
@@ -110,6 +110,8 @@ export async function contextMembers(db: Db | Tx, context: { id: string; tenantI
   const ended = sql<boolean>`coalesce(${objectiveWorkflowAggregates.availabilityEndDate} <= ${q.now.toISOString()}::timestamptz, false)`;
   const filters: (SQL | undefined)[] = [
     eq(users.tenantId, context.tenantId),
+    // Decision 059: a deactivated account (SCIM active: false) is in no roster.
+    isNull(users.deactivatedAt),
     or(isNotNull(objectiveWorkflowAggregates.id), instructor),
     q.after ? gt(users.id, q.after) : undefined,
     q.role === "Learner" ? isNotNull(objectiveWorkflowAggregates.id) : q.role === "Instructor" ? instructor : undefined,

@@ -74,6 +74,8 @@ export const users = pgTable(
      * and when an operator ends the account's sessions, so a token taken before keeps working nowhere.
      */
     tokensValidAfter: timestamp("tokens_valid_after", { withTimezone: true }),
+    /** SCIM `active: false` (decision 059): she cannot sign in and is in no roster; nothing of hers is deleted. */
+    deactivatedAt: timestamp("deactivated_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
