@@ -50,7 +50,7 @@ const isCoordinate = (v: string | undefined): v is string => v !== undefined && 
  * posts where it was clicked). The click replaces the only point, or is added after the rows; (0, 0) is what
  * pressing Enter in another field sends through the image button, not a click, and is ignored.
  */
-export function pointsFromForm(i: PointSelecting, get: (name: string) => string[], ref: string): string[] {
+function pointsFromForm(i: PointSelecting, get: (name: string) => string[], ref: string): string[] {
   const name = (...part: string[]) => fieldName(ref, i.response, ...part);
   const slots = pointSlots(i);
   const rows: string[] = [];

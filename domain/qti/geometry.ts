@@ -4,7 +4,7 @@
  * poly "x1,y1,x2,y2,…", default the whole image.
  */
 export type Shape = "rect" | "circle" | "ellipse" | "poly" | "default";
-export const SHAPES: readonly Shape[] = ["rect", "circle", "ellipse", "poly", "default"];
+const SHAPES: readonly Shape[] = ["rect", "circle", "ellipse", "poly", "default"];
 
 const COUNTS: Record<Shape, (n: number) => boolean> = {
   rect: (n) => n === 4,

@@ -66,7 +66,7 @@ export interface Hotspot {
   label: string | null;
   matchMax: number;
 }
-export interface GapChoice {
+interface GapChoice {
   identifier: string;
   matchMax: number;
   fixed: boolean;

@@ -62,7 +62,7 @@ function mapResponse(mapping: Mapping, response: QtiValue | null): number {
  * map_response_point: each point counts the first area it is in (an area counted once, however many points
  * are in it); a point in no area counts the default value; the sum within the bounds.
  */
-export function mapResponsePoint(mapping: AreaMapping, response: QtiValue | null): number {
+function mapResponsePoint(mapping: AreaMapping, response: QtiValue | null): number {
   const counted = new Set<number>();
   let sum = 0;
   for (const v of response && !isNull(response) ? response.values : []) {
