@@ -74,8 +74,17 @@ export function multipartParts(
   contentType: string,
   limits: NonNullable<ConstructorParameters<typeof Busboy>[0]["limits"]>,
 ): { next(): Promise<Part | null>; stop(): void } {
+  let parser: ReturnType<typeof Busboy>;
+  try {
+    parser = Busboy({ headers: { "content-type": contentType }, limits });
+  } catch {
+    // busboy throws at once on a content type it cannot read (no boundary, not multipart): the client's fault.
+    void body.cancel().catch(() => {});
+    throw new ApiError(400, {
+      "": [message("invalid", "The body is not a multipart form with a boundary (multipart/form-data; boundary=…).")],
+    });
+  }
   const source = Readable.fromWeb(body as import("node:stream/web").ReadableStream<Uint8Array>);
-  const parser = Busboy({ headers: { "content-type": contentType }, limits });
   const queue: (Part | null | Error)[] = [];
   let waiting: ((item: Part | null | Error) => void) | null = null;
   const push = (item: Part | null | Error) => {
