@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { test, expect, login, expectAccessible } from "./fixtures";
+import { test, expect, login, expectAccessible, type Learner } from "./fixtures";
 
 /**
  * A QTI survey taken as a learner, with JavaScript and without — each page one form of plain

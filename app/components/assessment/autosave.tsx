@@ -45,9 +45,11 @@ export function contentOf(form: HTMLFormElement): { data: FormData; key: string 
 export function useAutosave(formId: string, resetKey: string, onChanged?: (form: HTMLFormElement) => void) {
   const fetcher = useFetcher<AutosaveResult>();
   const submit = useRef(fetcher.submit);
-  submit.current = fetcher.submit;
   const busy = useRef(false);
-  busy.current = fetcher.state !== "idle";
+  useEffect(() => {
+    submit.current = fetcher.submit;
+    busy.current = fetcher.state !== "idle";
+  });
   const [status, setStatus] = useState<Status>({ kind: "idle" });
   const saved = useRef<string | null>(null);
   const sent = useRef<{ key: string; id: string } | null>(null);
@@ -90,6 +92,8 @@ export function useAutosave(formId: string, resetKey: string, onChanged?: (form:
     const r = fetcher.data;
     if (fetcher.state !== "idle" || !r) return;
     if (r.commandId !== sent.current?.id) return;
+    // The fetcher's answer is an outside event: the status follows it.
+    /* eslint-disable react-hooks/set-state-in-effect */
     switch (r.autosave) {
       case "saved":
         failures.current = 0;
@@ -110,6 +114,7 @@ export function useAutosave(formId: string, resetKey: string, onChanged?: (form:
         setStatus({ kind: "refused", key: r.key, ...(r.values ? { values: r.values } : {}) });
         break;
     }
+    /* eslint-enable react-hooks/set-state-in-effect */
   }, [fetcher.data, fetcher.state, save, unsaved]);
 
   useEffect(() => {

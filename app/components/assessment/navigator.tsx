@@ -48,7 +48,7 @@ export function QuestionNavigator({
       window.history.replaceState(window.history.state, "", `#${id}`);
     }
   };
-  let n = 0;
+  const firstOf = pages.map((_, k) => pages.slice(0, k).reduce((sum, q) => sum + q.items.length, 0));
   return (
     <nav aria-label={t("assessment.navigator")} className="qti-nav">
       <ol className="qti-nav__pages">
@@ -58,8 +58,8 @@ export function QuestionNavigator({
               <span className="qti-nav__page">{t("assessment.pageN", { n: p.index + 1 })}</span>
             ) : null}
             <ol className="qti-nav__items">
-              {p.items.map((i) => {
-                n += 1;
+              {p.items.map((i, k) => {
+                const n = firstOf[p.index]! + k + 1;
                 const mark = (p.index === current && live?.[i.ref]) || i;
                 const id = `item-${i.ref}`;
                 const text = (
