@@ -128,6 +128,7 @@ function summary(
   d: Delivery,
   attempt: Attempt,
   answered: Set<string>,
+  flagged: Set<string>,
   page: AssessmentAttempt["page"],
   reveal: { scores: boolean; review: boolean },
 ): AssessmentAttempt {
@@ -146,7 +147,7 @@ function summary(
     pages: plan.pages.map((p, index) => ({
       index,
       title: p.title,
-      items: p.items.map((i) => ({ ref: i.ref, answered: answered.has(i.ref) })),
+      items: p.items.map((i) => ({ ref: i.ref, answered: answered.has(i.ref), flagged: flagged.has(i.ref) })),
     })),
     page,
     score: reveal.scores ? attempt.score : null,
@@ -163,8 +164,9 @@ export async function attemptPage(db: Db | Tx, d: Delivery, attempt: Attempt, as
   const plan = attempt.plan;
   const answers = await answersOf(db, attempt.id);
   const answered = new Set(answers.filter((a) => hasAnswer(a.response)).map((a) => a.itemRef));
+  const flagged = new Set(answers.filter((a) => a.flagged).map((a) => a.itemRef));
   const reveal = await revealOf(db, d, attempt, now);
-  if (attempt.state !== AttemptState.inProgress) return summary(d, attempt, answered, null, reveal);
+  if (attempt.state !== AttemptState.inProgress) return summary(d, attempt, answered, flagged, null, reveal);
   const index = asked ?? attempt.page;
   if (!plan.pages[index]) throw notFound("page");
   if (navigationOf(plan, attempt.page) === "linear" && index !== attempt.page)
@@ -180,8 +182,9 @@ export async function attemptPage(db: Db | Tx, d: Delivery, attempt: Attempt, as
     ref: p.ref,
     view: itemView(items.get(p.href)!.item, `${attempt.seed}/${p.ref}`),
     response: saved.get(p.ref) ?? null,
+    flagged: flagged.has(p.ref),
   }));
-  return summary(d, attempt, answered, { index, title: planned.title, items: pageItems }, reveal);
+  return summary(d, attempt, answered, flagged, { index, title: planned.title, items: pageItems }, reveal);
 }
 
 /** A refused answer as the API's 400, the item and response named. */
@@ -198,7 +201,7 @@ export async function saveAnswers(
   tx: Tx,
   d: Delivery,
   attemptId: string,
-  input: { page: number; answers: Record<string, RawResponses>; go?: number },
+  input: { page: number; answers: Record<string, RawResponses>; go?: number; flagged?: string[] },
   now: Date,
 ) {
   const [attempt] = await tx
@@ -222,6 +225,13 @@ export async function saveAnswers(
     d.pkg.id,
     page.items.map((i) => i.href),
   );
+  const flags = input.flagged ? new Set(input.flagged) : null;
+  for (const ref of flags ?? [])
+    if (!page.items.some((i) => i.ref === ref))
+      throw new ApiError(400, {
+        [`flagged.${ref}`]: [message("assessmentNotOnPage", "This question is not on this page.")],
+      });
+  const flagOf = (ref: string) => (flags ? { flagged: flags.has(ref) } : {});
   const rows: (typeof assessmentAnswers.$inferInsert)[] = [];
   for (const [ref, raw] of Object.entries(input.answers)) {
     const planned = page.items.find((i) => i.ref === ref);
@@ -235,7 +245,7 @@ export async function saveAnswers(
       if (e instanceof ResponseError) throw responseRefusal(ref, e);
       throw e;
     }
-    rows.push({ attemptId, itemRef: ref, response: raw, saved: now });
+    rows.push({ attemptId, itemRef: ref, response: raw, saved: now, ...flagOf(ref) });
   }
   if (rows.length > 0)
     await tx
@@ -243,7 +253,25 @@ export async function saveAnswers(
       .values(rows)
       .onConflictDoUpdate({
         target: [assessmentAnswers.attemptId, assessmentAnswers.itemRef],
-        set: { response: sql`excluded.response`, saved: sql`excluded.saved` },
+        set: {
+          response: sql`excluded.response`,
+          saved: sql`excluded.saved`,
+          ...(flags ? { flagged: sql`excluded.flagged` } : {}),
+        },
+      });
+  // Decision 057: the page's other items keep their answer and take the flag asked (a new row has none).
+  const flagRows = flags
+    ? page.items
+        .filter((i) => !(i.ref in input.answers))
+        .map((i) => ({ attemptId, itemRef: i.ref, response: {}, saved: now, flagged: flags.has(i.ref) }))
+    : [];
+  if (flagRows.length > 0)
+    await tx
+      .insert(assessmentAnswers)
+      .values(flagRows)
+      .onConflictDoUpdate({
+        target: [assessmentAnswers.attemptId, assessmentAnswers.itemRef],
+        set: { flagged: sql`excluded.flagged` },
       });
   let current = attempt.page;
   if (input.go !== undefined && input.go !== attempt.page) {
@@ -404,7 +432,8 @@ export async function attemptReview(db: Db, d: Delivery, attempt: Attempt, now: 
   const reveal = await revealOf(db, d, attempt, now);
   const answers = await answersOf(db, attempt.id);
   const answered = new Set(answers.filter((a) => hasAnswer(a.response)).map((a) => a.itemRef));
-  const base = summary(d, attempt, answered, null, reveal);
+  const flagged = new Set(answers.filter((a) => a.flagged).map((a) => a.itemRef));
+  const base = summary(d, attempt, answered, flagged, null, reveal);
   if (!base.reviewAllowed) throw conflict("assessmentNoReview", "This test's answers cannot be reviewed.");
   const planned = attempt.plan.pages.flatMap((p) => p.items).filter((p) => p.control.allowReview);
   const items = await itemsOf(

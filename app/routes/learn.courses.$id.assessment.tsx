@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { data, Form, Link, useLoaderData } from "react-router";
+import { useCallback, useState } from "react";
+import { data, Form, Link, useLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/learn.courses.$id.assessment";
 import { useTranslation } from "~/common/i18n";
@@ -19,6 +20,10 @@ import { getLocale } from "~/services/i18n.server";
 import { INTENT } from "~/common/forms/intents";
 import { QtiItem, solutionText } from "~/components/assessment/qti-item";
 import { AssessmentEnhancements } from "~/components/assessment/enhancements";
+import { AutosaveStatus, useAutosave, type AutosaveResult } from "~/components/assessment/autosave";
+import { QuestionNavigator, type ItemMark } from "~/components/assessment/navigator";
+import { useHydrated } from "~/components/use-hydrated";
+import { isTooManyRequests } from "~/services/command-errors.server";
 
 const paramsSchema = z.object({ workflowId: z.uuid(), awId: z.uuid() });
 const saveSchema = z.object({
@@ -84,6 +89,94 @@ function answersOf(form: FormData, attempt: AssessmentAttempt): Record<string, R
   return Object.fromEntries(attempt.page!.items.map((i) => [i.ref, responsesFromForm(i.view, i.ref, get)]));
 }
 
+/** The page's questions the learner flagged "for review" (a checkbox per question, decision 057). */
+function flagsOf(form: FormData, attempt: AssessmentAttempt): string[] {
+  const refs = new Set(attempt.page!.items.map((i) => i.ref));
+  return form.getAll("flagged").filter((v): v is string => typeof v === "string" && refs.has(v));
+}
+
+/** The marks of the page's questions from the form as it is now (with JavaScript, as the learner goes). */
+function marksOf(formEl: HTMLFormElement, items: { ref: string; view: Parameters<typeof responsesFromForm>[0] }[]) {
+  const form = new FormData(formEl);
+  const get = (name: string) => form.getAll(name).filter((v): v is string => typeof v === "string");
+  const flags = new Set(get("flagged"));
+  return Object.fromEntries(
+    items.map((i) => {
+      const r = responsesFromForm(i.view, i.ref, get);
+      const answered = Object.values(r).some((v) => v.some((x) => x.trim() !== ""));
+      return [i.ref, { answered, flagged: flags.has(i.ref) }];
+    }),
+  ) as Record<string, ItemMark>;
+}
+
+/** The autosave's answer to the page (decision 057): saved at, retry after, time up, or refused and why. */
+async function autosave(
+  form: FormData,
+  ctx: { lms: Awaited<ReturnType<ReturnType<typeof state>["lms"]>>; workflowId: string; awId: string },
+  time: () => string,
+) {
+  const parsed = saveSchema.safeParse(Object.fromEntries(form));
+  if (!parsed.success) badRequest();
+  const { page, commandId } = parsed.data;
+  try {
+    const attempt = await ctx.lms.get(endpoints.assessmentAttempt(ctx.workflowId, ctx.awId), { page });
+    if (!attempt.page) return data({ autosave: "timeUp", commandId } satisfies AutosaveResult, { status: 409 });
+    await ctx.lms.command(endpoints.saveAssessmentAnswers(ctx.workflowId, ctx.awId), {
+      id: commandId,
+      page,
+      answers: answersOf(form, attempt),
+      flagged: flagsOf(form, attempt),
+    });
+    return { autosave: "saved", commandId, at: time() } satisfies AutosaveResult;
+  } catch (err) {
+    if (!(err instanceof LmsError)) throw err;
+    const code = err.firstMessage()?.code;
+    if (code === "assessmentTimeUp" || code === "assessmentSubmitted")
+      return data({ autosave: "timeUp", commandId } satisfies AutosaveResult, { status: 409 });
+    if (err.status === 503 || err.status === 0 || isTooManyRequests(err)) {
+      const retryAfter = err.retryAfterSeconds;
+      return data({ autosave: "retry", commandId, retryAfter } satisfies AutosaveResult, {
+        status: err.status === 429 ? 429 : 503,
+        headers: { "Retry-After": String(retryAfter ?? 5), "Cache-Control": "no-store" },
+      });
+    }
+    if (err.status >= 500) throw err;
+    const toast = commandErrorToast(err);
+    return data(
+      {
+        autosave: "refused",
+        commandId,
+        key: toast.key,
+        ...(toast.values
+          ? { values: Object.fromEntries(Object.entries(toast.values).map(([k, v]) => [k, String(v)])) }
+          : {}),
+      } satisfies AutosaveResult,
+      { status: err.status },
+    );
+  }
+}
+
+/**
+ * With JavaScript, the autosave goes through here: a refusal the server's front gives before the action
+ * runs (503 when overloaded, a dropped connection) is an answer to retry, not an error page.
+ */
+export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
+  const form = await request.clone().formData();
+  if (form.get("intent") !== INTENT.assessmentAutosave) return serverAction();
+  try {
+    return await serverAction();
+  } catch {
+    const commandId = String(form.get("commandId"));
+    return { autosave: "retry", commandId, retryAfter: null } satisfies AutosaveResult;
+  }
+}
+
+/** An autosave changes nothing the page shows from the server: no loader runs again for it. */
+export function shouldRevalidate({ formData, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formData?.get("intent") === INTENT.assessmentAutosave) return false;
+  return defaultShouldRevalidate;
+}
+
 export async function action({ params, request, context }: Route.ActionArgs) {
   const courseId = requireCourseId(params.id);
   const p = paramsSchema.safeParse(params);
@@ -109,6 +202,16 @@ export async function action({ params, request, context }: Route.ActionArgs) {
         return failed(err, paths.base);
       }
       return redirectWithToast(back(paths.base), [], s.config);
+    case INTENT.assessmentAutosave: {
+      const locale = getLocale(context);
+      const at = () =>
+        new Intl.DateTimeFormat(locale, {
+          hour: "numeric",
+          minute: "2-digit",
+          timeZone: dateFormatter(locale, shell.user.timezone).timeZone,
+        }).format(new Date());
+      return autosave(form, { lms, workflowId, awId }, at);
+    }
     case INTENT.assessmentSave: {
       const parsed = saveSchema.safeParse(Object.fromEntries(form));
       if (!parsed.success) badRequest();
@@ -126,6 +229,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
           id: commandId,
           page,
           answers: answersOf(form, attempt),
+          flagged: flagsOf(form, attempt),
           ...(typeof target === "number" ? { go: target } : {}),
         });
       } catch (err) {
@@ -237,72 +341,88 @@ export default function AssessmentPage() {
         {backLink}
       </main>
     );
-  const unanswered = a.pages
-    .flatMap((p) => p.items)
-    .map((i, n) => ({ ...i, n: n + 1 }))
-    .filter((i) => !i.answered);
-  if (d.confirm)
-    return (
-      <main className="qti-page">
-        <h1>{t(a.survey ? "assessment.confirmSurvey" : "assessment.confirmTitle")}</h1>
-        {unanswered.length > 0 ? (
-          <p role="alert">{t("assessment.unanswered", { list: unanswered.map((i) => i.n).join(", ") })}</p>
-        ) : (
-          <p>{t("assessment.allAnswered")}</p>
-        )}
-        <Form method="post" className="qti-page__actions">
-          <input type="hidden" name="intent" value={INTENT.assessmentSubmit} />
-          <input type="hidden" name="commandId" value={d.commandId} />
-          <button type="submit" className="button button--primary">
-            {t("assessment.submit")}
-          </button>{" "}
-          <Link to={`${paths.base}?page=${a.current}`}>{t("assessment.backToQuestions")}</Link>
-        </Form>
-      </main>
-    );
+  if (d.confirm) return <Confirm a={a} base={paths.base} commandId={d.commandId} />;
+  return <TestPage a={a} base={paths.base} commandId={d.commandId} deadline={d.deadline} />;
+}
+
+/** Before submitting: which questions have no answer and which are flagged, named, with and without JS. */
+function Confirm({ a, base, commandId }: { a: AssessmentAttempt; base: string; commandId: string }) {
+  const { t } = useTranslation();
+  const numbered = a.pages.flatMap((p) => p.items).map((i, n) => ({ ...i, n: n + 1 }));
+  const unanswered = numbered.filter((i) => !i.answered);
+  const flagged = numbered.filter((i) => i.flagged);
+  return (
+    <main className="qti-page">
+      <h1>{t(a.survey ? "assessment.confirmSurvey" : "assessment.confirmTitle")}</h1>
+      {unanswered.length > 0 ? (
+        <p role="alert">{t("assessment.unanswered", { list: unanswered.map((i) => i.n).join(", ") })}</p>
+      ) : (
+        <p>{t("assessment.allAnswered")}</p>
+      )}
+      {flagged.length > 0 ? (
+        <p className="qti-confirm__flagged">
+          {t("assessment.flaggedList", { list: flagged.map((i) => i.n).join(", ") })}
+        </p>
+      ) : null}
+      {numbered.length > 1 ? (
+        <QuestionNavigator pages={a.pages} current={null} base={base} linear={a.navigation === "linear"} />
+      ) : null}
+      <Form method="post" className="qti-page__actions">
+        <input type="hidden" name="intent" value={INTENT.assessmentSubmit} />
+        <input type="hidden" name="commandId" value={commandId} />
+        <button type="submit" className="button button--primary">
+          {t("assessment.submit")}
+        </button>{" "}
+        <Link to={`${base}?page=${a.current}`}>{t("assessment.backToQuestions")}</Link>
+      </Form>
+    </main>
+  );
+}
+
+/** One page of the test: one form (every button saves it); with JavaScript, saved as the learner goes. */
+function TestPage({
+  a,
+  base,
+  commandId,
+  deadline,
+}: {
+  a: AssessmentAttempt;
+  base: string;
+  commandId: string;
+  deadline: string | null;
+}) {
+  const { t } = useTranslation();
+  const hydrated = useHydrated();
   const page = a.page!;
+  const [live, setLive] = useState<Record<string, ItemMark>>({});
+  const items = page.items;
+  const changed = useCallback((f: HTMLFormElement) => setLive(marksOf(f, items)), [items]);
+  const { status } = useAutosave("qti-form", `${page.index}/${commandId}`, changed);
   const linear = a.navigation === "linear";
   const last = page.index === a.pages.length - 1;
   const firstNumber = a.pages.slice(0, page.index).reduce((n, p) => n + p.items.length, 0);
+  const total = a.pages.reduce((n, p) => n + p.items.length, 0);
   return (
     <main className="qti-page">
       <h1>{a.title}</h1>
       <p className="qti-page__meta">
         {t("assessment.pageOf", { n: page.index + 1, total: a.pages.length })}
         {page.title && page.title !== a.title ? ` · ${page.title}` : null}
-        {d.deadline ? (
+        {deadline ? (
           <>
             {" · "}
-            <span>{t("assessment.deadline", { time: d.deadline })}</span>
+            <span>{t("assessment.deadline", { time: deadline })}</span>
           </>
         ) : null}
       </p>
       {linear ? <p className="qti-hint">{t("assessment.linear")}</p> : null}
-      {!linear && a.pages.length > 1 ? (
-        <nav aria-label={t("assessment.pages")} className="qti-nav">
-          <ul>
-            {a.pages.map((p) => (
-              <li key={p.index}>
-                <Link to={`${paths.base}?page=${p.index}`} aria-current={p.index === page.index ? "page" : undefined}>
-                  {t("assessment.pageN", { n: p.index + 1 })}{" "}
-                  <span className="qti-nav__count">
-                    (
-                    {t("assessment.answeredCount", {
-                      n: p.items.filter((i) => i.answered).length,
-                      total: p.items.length,
-                    })}
-                    )
-                  </span>
-                </Link>
-              </li>
-            ))}
-          </ul>
-        </nav>
+      {total > 1 ? (
+        <QuestionNavigator pages={a.pages} current={page.index} base={base} linear={linear} live={live} />
       ) : null}
       <Form method="post" className="qti-form" id="qti-form">
         <input type="hidden" name="intent" value={INTENT.assessmentSave} />
         <input type="hidden" name="page" value={page.index} />
-        <input type="hidden" name="commandId" value={d.commandId} />
+        <input type="hidden" name="commandId" value={commandId} />
         {page.items.map((item, n) => (
           <QtiItem
             key={item.ref}
@@ -310,8 +430,16 @@ export default function AssessmentPage() {
             itemRef={item.ref}
             saved={item.response}
             number={firstNumber + n + 1}
-          />
+          >
+            <p className="qti-flag">
+              <label>
+                <input type="checkbox" name="flagged" value={item.ref} defaultChecked={item.flagged ?? false} />{" "}
+                {t("assessment.flagQuestion", { n: firstNumber + n + 1 })}
+              </label>
+            </p>
+          </QtiItem>
         ))}
+        {hydrated ? <AutosaveStatus status={status} /> : null}
         <div className="qti-page__actions">
           {!linear && page.index > 0 ? (
             <button type="submit" name="go" value={String(page.index - 1)} className="button">

@@ -18,6 +18,8 @@ export const saveAnswersSchema = z.object({
   answers: answersSchema.refine((a) => Object.keys(a).length <= 500, "Too many items."),
   /** The page to go to after saving (the next one in a linear part), or absent to stay. */
   go: z.number().int().min(0).max(10_000).optional(),
+  /** The page's items flagged "for review" (decision 057); the page's other items are unflagged. Absent: unchanged. */
+  flagged: z.array(identifier).max(500).optional(),
 });
 export type SaveAnswers = z.infer<typeof saveAnswersSchema>;
 
@@ -38,6 +40,8 @@ export interface AttemptPageItem {
   view: ItemView;
   /** What the learner saved for it (her answer on resume), or null. */
   response: RawResponses | null;
+  /** Flagged "for review" by the learner (decision 057). */
+  flagged?: boolean;
   /** Review only: the item's score and maximum (when scores may be shown). */
   score?: number | null;
   maxScore?: number | null;
@@ -59,7 +63,7 @@ export interface AssessmentAttempt {
   /** The page the learner is on. */
   current: number;
   navigation: "linear" | "nonlinear";
-  pages: { index: number; title: string; items: { ref: string; answered: boolean }[] }[];
+  pages: { index: number; title: string; items: { ref: string; answered: boolean; flagged: boolean }[] }[];
   /** The page asked for (the current one by default) with its items, without anything secret. */
   page: { index: number; title: string; items: AttemptPageItem[] } | null;
   /** Once over and when the reveal rules allow it. */

@@ -368,3 +368,83 @@ describe("bounded statements (issue 48, performance)", () => {
     expect(await c.standing()).toMatchObject({ state: 3, score: 20, passed: null });
   });
 });
+
+describe("taking a test: flags for review and saving as the learner goes (decision 057)", () => {
+  const rowsOf = async (awId: string) => {
+    const [attempt] = await t.database.db
+      .select()
+      .from(s.assessmentAttempts)
+      .where(eq(s.assessmentAttempts.activityWorkflowId, awId));
+    const rows = await t.database.db
+      .select()
+      .from(s.assessmentAnswers)
+      .where(eq(s.assessmentAnswers.attemptId, attempt.id));
+    return rows
+      .map((r) => ({ ref: r.itemRef, response: r.response, flagged: r.flagged }))
+      .sort((a, b) => a.ref.localeCompare(b.ref));
+  };
+
+  it("keeps the flags with the answers: they come back on every read, and an unanswered flagged item stays unanswered", async () => {
+    const c = await qtiCourse(CYBER);
+    await c.start();
+    const saved = await c.save({
+      id: randomUUID(),
+      page: 0,
+      answers: { phishing: { RESPONSE: ["report"] } },
+      flagged: ["phishing", "mfa"],
+    });
+    expect(saved.status, await saved.clone().text()).toBe(200);
+    const page = (await (await c.page(0)).json()) as AssessmentAttempt;
+    const marks = Object.fromEntries(page.pages[0]!.items.map((i) => [i.ref, [i.answered, i.flagged]]));
+    expect(marks).toEqual({ phishing: [true, true], mfa: [false, true], attacks: [false, false] });
+    expect(Object.fromEntries(page.page!.items.map((i) => [i.ref, i.flagged]))).toEqual({
+      phishing: true,
+      mfa: true,
+      attacks: false,
+    });
+    // Unflagging keeps the answer; a save without `flagged` leaves the flags as they are.
+    expect((await c.save({ id: randomUUID(), page: 0, answers: {}, flagged: ["mfa"] })).status).toBe(200);
+    expect((await c.save({ id: randomUUID(), page: 0, answers: { attacks: {} } })).status).toBe(200);
+    const rows = await rowsOf(c.awId);
+    expect(rows).toEqual([
+      { ref: "attacks", response: {}, flagged: false },
+      { ref: "mfa", response: {}, flagged: true },
+      { ref: "phishing", response: { RESPONSE: ["report"] }, flagged: false },
+    ]);
+    // A question of another page cannot be flagged from this one.
+    const other = await c.save({ id: randomUUID(), page: 0, answers: {}, flagged: ["incident"] });
+    expect(other.status).toBe(400);
+    expect(Object.values((await other.json()).errors).flat()).toEqual([
+      expect.objectContaining({ code: "assessmentNotOnPage" }),
+    ]);
+    // Submitted: the flags count for nothing in the score.
+    expect((await c.submit()).status).toBe(200);
+    const [attempt] = await t.database.db
+      .select()
+      .from(s.assessmentAttempts)
+      .where(eq(s.assessmentAttempts.activityWorkflowId, c.awId));
+    expect(attempt.score).toBe(1);
+  });
+
+  it("an autosave sent twice stores one answer, and a late retry of an older save does not undo a newer one", async () => {
+    const c = await qtiCourse(CYBER);
+    await c.start();
+    const first = { id: randomUUID(), page: 0, answers: { phishing: { RESPONSE: ["reply"] } }, flagged: [] };
+    const [a, b] = await Promise.all([c.save(first), c.save(first)]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    const second = {
+      id: randomUUID(),
+      page: 0,
+      answers: { phishing: { RESPONSE: ["report"] } },
+      flagged: ["phishing"],
+    };
+    expect((await c.save(second)).status).toBe(200);
+    // The page hid while the first save's answer was lost: the same command is sent again.
+    expect((await c.save(first)).status).toBe(200);
+    expect(await rowsOf(c.awId)).toEqual([
+      { ref: "attacks", response: {}, flagged: false },
+      { ref: "mfa", response: {}, flagged: false },
+      { ref: "phishing", response: { RESPONSE: ["report"] }, flagged: true },
+    ]);
+  });
+});

@@ -110,6 +110,8 @@ export const assessmentAnswers = pgTable(
     outcomes: jsonb("outcomes").$type<Record<string, (string | number | boolean)[]>>(),
     /** A person's score of an item that needs one (essay, upload). */
     gradedScore: doublePrecision("graded_score"),
+    /** The learner's mark "for review" (decision 057), saved with the answer. */
+    flagged: boolean("flagged").notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.attemptId, t.itemRef] })],
 );

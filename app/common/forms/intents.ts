@@ -7,6 +7,8 @@ export const INTENT = {
   /** A QTI test or survey: start it, save a page's answers, submit them. */
   assessmentStart: "assessmentStart",
   assessmentSave: "assessmentSave",
+  /** With JavaScript: the same save as the learner goes, answered with its status (decision 057). */
+  assessmentAutosave: "assessmentAutosave",
   assessmentSubmit: "assessmentSubmit",
   /** Add to my courses (spec 4.3): create a self-enrollment. */
   enrol: "enrol",

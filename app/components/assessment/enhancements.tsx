@@ -9,8 +9,8 @@ function remaining(deadline: string, now: number) {
 }
 
 /**
- * With JavaScript only: the time left before the server's deadline, and a warning before leaving the page
- * with answers not saved yet. Without it the page says when the time is up, and every button saves.
+ * With JavaScript only: the time left before the server's deadline (the autosave warns before leaving with
+ * answers not saved yet, decision 057). Without it the page says when the time is up, and every button saves.
  */
 export function AssessmentEnhancements({ deadline }: { deadline: string | null }) {
   const hydrated = useHydrated();
@@ -21,26 +21,6 @@ export function AssessmentEnhancements({ deadline }: { deadline: string | null }
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, [deadline]);
-  useEffect(() => {
-    const form = document.getElementById("qti-form");
-    if (!form) return;
-    let dirty = false;
-    const changed = () => (dirty = true);
-    const submitted = () => (dirty = false);
-    const leaving = (e: BeforeUnloadEvent) => {
-      if (dirty) e.preventDefault();
-    };
-    form.addEventListener("input", changed);
-    form.addEventListener("change", changed);
-    form.addEventListener("submit", submitted);
-    window.addEventListener("beforeunload", leaving);
-    return () => {
-      form.removeEventListener("input", changed);
-      form.removeEventListener("change", changed);
-      form.removeEventListener("submit", submitted);
-      window.removeEventListener("beforeunload", leaving);
-    };
-  }, []);
   if (!hydrated || !deadline) return null;
   const left = remaining(deadline, now);
   return (

@@ -1,0 +1,1 @@
+ALTER TABLE "assessment_answers" ADD COLUMN "flagged" boolean DEFAULT false NOT NULL;
