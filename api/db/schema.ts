@@ -20,4 +20,5 @@ export * from "./schema/analytics";
 export * from "./schema/lti";
 export * from "./schema/mail";
 export * from "./schema/hand-ins";
+export * from "./schema/notifications";
 export * from "./schema/assessments";
