@@ -5,6 +5,7 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import { rm } from "node:fs/promises";
+import { gradingCommand, GradingCommandError, runGradingCommand } from "../api/grading-command";
 import { Hono, type Context } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { z } from "zod";
@@ -95,6 +96,15 @@ export function operatorRoutes(deps: OperatorRouteDeps): Hono {
       certificateCommand,
       (input) => runCertificateCommand(database.db, input, new Date()),
       (err) => (err instanceof CertificateCommandError ? { error: err.message } : null),
+    ),
+  );
+  // Grading: the queue, a grade (decision 058), as the grader the command names.
+  routes.post(
+    "/grading",
+    command(
+      gradingCommand,
+      (input) => runGradingCommand(database.db, input, new Date()),
+      (err) => (err instanceof GradingCommandError ? { error: err.message } : null),
     ),
   );
   // A SCORM package, streamed to a temporary file and imported.

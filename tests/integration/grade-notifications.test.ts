@@ -14,6 +14,9 @@ import * as s from "../../api/db/schema";
 import { runLearnerMail } from "../../api/jobs/learner-mail";
 import { notifyGraded } from "../../api/notifications/learner-notifications";
 import { ActivityType } from "../../domain/vocabulary";
+import { GradingCommandError, runGradingCommand } from "../../api/grading-command";
+import { parseGradingArgs } from "../../ops/commands/grading";
+import { UsageError } from "../../ops/database-or-server";
 import type { GradingQueue, LearnerNotifications } from "../../domain/contract/hand-ins";
 import type { ChatUnread } from "../../domain/contract/chat";
 
@@ -206,5 +209,64 @@ describe("a released grade notifies the learner", () => {
     expect(digest).toHaveLength(1);
     expect(digest[0].text).toContain("Your work was graded:");
     expect(digest[0].text).toContain("Essay");
+  });
+});
+
+describe("npm run grading (decision 058)", () => {
+  it("reads its arguments, refusing wrong ones with the usage", () => {
+    expect(parseGradingArgs(["list", "--as", "grace@example.com", "--course", "SQL-101"])).toEqual({
+      command: "list",
+      as: "grace@example.com",
+      course: "SQL-101",
+      limit: 100,
+    });
+    const id = crypto.randomUUID();
+    expect(parseGradingArgs(["grade", id, "--as", "g@example.com", "--score", "17,5", "--release"])).toEqual({
+      command: "grade",
+      as: "g@example.com",
+      handIn: id,
+      score: 17.5,
+      comment: "",
+      release: true,
+    });
+    expect(() => parseGradingArgs(["grade", id, "--as", "g@example.com"])).toThrow(UsageError);
+    expect(() => parseGradingArgs(["grade", "not-an-id", "--as", "g@example.com", "--score", "1"])).toThrow(UsageError);
+    expect(() => parseGradingArgs(["list"])).toThrow(UsageError);
+  });
+
+  it("lists the queue of a course by its code and grades with the API's rules", async () => {
+    const u = await learner();
+    const c = await handedIn(u.id);
+    const [course] = await t.database.db
+      .select({ code: s.objectives.code })
+      .from(s.objectives)
+      .where(eq(s.objectives.id, c.objectiveId));
+    const [grace] = await t.database.db.select().from(s.users).where(eq(s.users.id, t.users.grace));
+    const db = t.database.db;
+    const list = await runGradingCommand(
+      db,
+      parseGradingArgs(["list", "--as", grace.email, "--course", course.code]),
+      new Date(),
+    );
+    expect(list).toEqual([expect.objectContaining({ id: c.handInId, state: "submitted" })]);
+    // Above the activity's maximum: the API's refusal, nothing saved.
+    await expect(
+      runGradingCommand(db, parseGradingArgs(["grade", c.handInId, "--as", grace.email, "--score", "21"]), new Date()),
+    ).rejects.toThrow(GradingCommandError);
+    // A learner is no grader.
+    await expect(runGradingCommand(db, parseGradingArgs(["list", "--as", u.email]), new Date())).rejects.toThrow(
+      GradingCommandError,
+    );
+    const graded = await runGradingCommand(
+      db,
+      parseGradingArgs(["grade", c.handInId, "--as", grace.email, "--score", "16", "--comment", "Good.", "--release"]),
+      new Date(),
+    );
+    expect(graded).toMatchObject({ handInId: c.handInId, state: "graded" });
+    // The learner reads it, and is told.
+    expect((await unread(u.id)).total).toBe(1);
+    expect(
+      await runGradingCommand(db, parseGradingArgs(["list", "--as", grace.email, "--course", course.code]), new Date()),
+    ).toEqual([]);
   });
 });
