@@ -13,25 +13,46 @@ import {
 const NOW = new Date("2026-06-01T12:00:00Z");
 
 describe("afterUnsubscribe / subscribedTo (issue 31 item 2)", () => {
-  it.each(["reinforcement", "dueReminders", "announcements"] as const)("a %s link turns off that kind only", (kind) => {
-    const after = afterUnsubscribe(DEFAULT_MAIL_PREFERENCES, kind);
-    expect(after[kind]).toBe(false);
-    expect(subscribedTo(after, kind)).toBe(false);
-    for (const other of ["reinforcement", "dueReminders", "announcements"] as const)
-      if (other !== kind) expect(after[other]).toBe(true);
-  });
+  it.each(["reinforcement", "dueReminders", "announcements", "grades"] as const)(
+    "a %s link turns off that kind only",
+    (kind) => {
+      const after = afterUnsubscribe(DEFAULT_MAIL_PREFERENCES, kind);
+      expect(after[kind]).toBe(false);
+      expect(subscribedTo(after, kind)).toBe(false);
+      for (const other of ["reinforcement", "dueReminders", "announcements", "grades"] as const)
+        if (other !== kind) expect(after[other]).toBe(true);
+    },
+  );
 
   it("the digest's link turns off everything the digest carried", () => {
     const prefs = { ...DEFAULT_MAIL_PREFERENCES, dailyDigest: true };
     expect(subscribedTo(prefs, "digest")).toBe(true);
     const after = afterUnsubscribe(prefs, "digest");
-    expect(after).toEqual({ reinforcement: false, dueReminders: false, announcements: false, dailyDigest: false });
+    expect(after).toEqual({
+      reinforcement: false,
+      dueReminders: false,
+      announcements: false,
+      grades: false,
+      dailyDigest: false,
+    });
     for (const kind of UNSUBSCRIBE_KINDS) expect(subscribedTo(after, kind)).toBe(false);
+  });
+
+  it("a digest with only grades on still comes (decision 058)", () => {
+    expect(
+      subscribedTo(
+        { reinforcement: false, dueReminders: false, announcements: false, grades: true, dailyDigest: true },
+        "digest",
+      ),
+    ).toBe(true);
   });
 
   it("a digest with every kind off is no digest", () => {
     expect(
-      subscribedTo({ reinforcement: false, dueReminders: false, announcements: false, dailyDigest: true }, "digest"),
+      subscribedTo(
+        { reinforcement: false, dueReminders: false, announcements: false, grades: false, dailyDigest: true },
+        "digest",
+      ),
     ).toBe(false);
   });
 });

@@ -5,7 +5,7 @@
  */
 
 /** The kinds of e-mail a learner can turn on and off (spec 2.8's questions, beyond-spec reminders and announcements). */
-export const MAIL_KINDS = ["reinforcement", "dueReminders", "announcements"] as const;
+export const MAIL_KINDS = ["reinforcement", "dueReminders", "announcements", "grades"] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
 /** What an unsubscribe link names: one kind, or the daily digest (which carries every kind that is on). */
@@ -16,6 +16,8 @@ export interface MailPreferences {
   reinforcement: boolean;
   dueReminders: boolean;
   announcements: boolean;
+  /** Issue 49 (decision 058): "your assignment was graded", once per released grade. */
+  grades: boolean;
   /** One message a day with everything that is on, instead of a message as each thing comes. */
   dailyDigest: boolean;
 }
@@ -25,6 +27,7 @@ export const DEFAULT_MAIL_PREFERENCES: MailPreferences = {
   reinforcement: true,
   dueReminders: true,
   announcements: true,
+  grades: true,
   dailyDigest: false,
 };
 
@@ -34,7 +37,8 @@ export const DEFAULT_MAIL_PREFERENCES: MailPreferences = {
  * so "unsubscribe" from a digest means no more of that e-mail at all.
  */
 export function afterUnsubscribe(prefs: MailPreferences, kind: UnsubscribeKind): MailPreferences {
-  if (kind === "digest") return { reinforcement: false, dueReminders: false, announcements: false, dailyDigest: false };
+  if (kind === "digest")
+    return { reinforcement: false, dueReminders: false, announcements: false, grades: false, dailyDigest: false };
   return { ...prefs, [kind]: false };
 }
 

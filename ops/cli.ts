@@ -9,6 +9,7 @@
 import "./log-to-stderr";
 import { command as certificates } from "./commands/certificates";
 import { command as db } from "./commands/db";
+import { command as grading } from "./commands/grading";
 import { command as importCartridge } from "./commands/import-cartridge";
 import { command as importScorm } from "./commands/import-scorm";
 import { command as importQti } from "./commands/import-qti";
@@ -22,6 +23,7 @@ const AREAS = {
   sessions,
   lti,
   certificates,
+  grading,
   people,
   "import-scorm": importScorm,
   "import-qti": importQti,
@@ -34,6 +36,7 @@ const USAGE = `Usage: npm run ops -- <area> <command> … (--help after an area 
   sessions       sign-in sessions, passwords, impersonation, the provider's signing key
   lti            the LTI tool registry and the activities that launch each tool
   certificates   issued certificates: list, revoke
+  grading        the grading queue, and grading a hand-in (as a named Instructor)
   people         people and enrolments from CSV files
   import-scorm   a SCORM package into a course's activity
   import-qti     a QTI test (3.0, or 2.1/2.2) into a course's activity, scored by the server

@@ -5,6 +5,7 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import { rm } from "node:fs/promises";
+import { gradingCommand, GradingCommandError, runGradingCommand } from "../api/grading-command";
 import { Hono, type Context } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { z } from "zod";
@@ -105,6 +106,15 @@ export function operatorRoutes(deps: OperatorRouteDeps): Hono {
       scimTokenCommand,
       (input) => runScimTokenCommand(database.db, input),
       (err) => (err instanceof ScimTokenError ? { error: err.message } : null),
+    ),
+  );
+  // Grading: the queue, a grade (decision 058), as the grader the command names.
+  routes.post(
+    "/grading",
+    command(
+      gradingCommand,
+      (input) => runGradingCommand(database.db, input, new Date()),
+      (err) => (err instanceof GradingCommandError ? { error: err.message } : null),
     ),
   );
   // A SCORM package, streamed to a temporary file and imported.

@@ -36,6 +36,7 @@ import { currentAttempt, gradableHandIn, handInActivity } from "../queries/hand-
 import { handInFileKey, sha256 } from "../files/hand-in-files";
 import type { IncomingAttachment } from "../files/chat-attachments";
 import { gradeAtSubmission, startActivityWorkflows } from "./workflows";
+import { notifyGraded } from "../notifications/learner-notifications";
 
 const refusal = (status: 400 | 403 | 409 | 422, code: string, text: string, field = "") =>
   new ApiError(status, { [field]: [message(code, text)] });
@@ -334,6 +335,19 @@ export async function gradeHandIn(
       .set({ state: ActivityWorkflowState.finished })
       .where(eq(activityWorkflows.id, row.activityWorkflowId));
     await settleAttempt(tx, row.objectiveWorkflowId, objective.gradingApproval, now);
+    // Decision 058: the learner is told (hub, e-mail), once per released grade.
+    await notifyGraded(
+      tx,
+      {
+        userId: row.userId,
+        itemId: row.id,
+        objectiveId: row.objectiveId,
+        activityPartId: row.activityPartId,
+        score: body.score,
+        maxScore: activity.maxScore,
+      },
+      now,
+    );
   }
   return { handInId: row.id, state, version: updated.gradingVersion };
 }

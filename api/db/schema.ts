@@ -20,5 +20,6 @@ export * from "./schema/analytics";
 export * from "./schema/lti";
 export * from "./schema/mail";
 export * from "./schema/hand-ins";
+export * from "./schema/notifications";
 export * from "./schema/assessments";
 export * from "./schema/scim";

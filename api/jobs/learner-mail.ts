@@ -27,6 +27,7 @@ import {
   chatChannels,
   chatMessages,
   chatReadMarkers,
+  learnerNotifications,
   mailDeliveries,
   mailPreferences,
   objectives,
@@ -64,6 +65,7 @@ const PREF_COLUMN: Record<MailKind, string> = {
   reinforcement: "reinforcement",
   dueReminders: "due_reminders",
   announcements: "announcements",
+  grades: "grades",
 };
 
 /** The audience as a condition on a user-id column (no row of preferences: every kind on, no digest). */
@@ -274,6 +276,53 @@ async function announcementCandidates(tx: Tx, now: Date, audience: Audience, app
   }));
 }
 
+interface GradedItem {
+  userId: string;
+  key: string;
+  activity: string;
+  course: string;
+  score: number | null;
+  maxScore: number | null;
+  href: string;
+}
+
+/** Released grades (decision 058) the audience was not mailed yet, oldest first. */
+async function gradedCandidates(tx: Tx, audience: Audience, appUrl: string): Promise<GradedItem[]> {
+  const rows = await tx
+    .select({
+      userId: learnerNotifications.userId,
+      id: learnerNotifications.id,
+      activity: activities.name,
+      course: objectives.name,
+      objectiveId: learnerNotifications.objectiveId,
+      partId: learnerNotifications.activityPartId,
+      score: learnerNotifications.score,
+      maxScore: learnerNotifications.maxScore,
+    })
+    .from(learnerNotifications)
+    .innerJoin(objectives, eq(objectives.id, learnerNotifications.objectiveId))
+    .innerJoin(activityParts, eq(activityParts.id, learnerNotifications.activityPartId))
+    .innerJoin(activities, eq(activities.id, activityParts.activityId))
+    .where(
+      and(
+        eq(learnerNotifications.kind, "graded"),
+        audienceOf("grades", audience, learnerNotifications.userId),
+        sql`not exists (select 1 from ${mailDeliveries} d where d.user_id = ${learnerNotifications.userId} and d.kind = 'graded' and d.item_key = ${learnerNotifications.id}::text)`,
+      ),
+    )
+    .orderBy(learnerNotifications.createdAt)
+    .limit(BATCH);
+  return rows.map((r) => ({
+    userId: r.userId,
+    key: r.id,
+    activity: r.activity,
+    course: r.course,
+    score: r.score,
+    maxScore: r.maxScore,
+    href: `${appUrl}/learn/courses/${r.objectiveId}/hand-in/${r.partId}`,
+  }));
+}
+
 /** Claims items by inserting their delivery rows; returns the keys this transaction got (per learner). */
 async function claim(tx: Tx, kind: string, items: { userId: string; key: string }[], now: Date) {
   const got = new Set<string>();
@@ -334,7 +383,7 @@ function sections(
   r: Recipient,
   t: (key: string, vars?: Record<string, string>) => string,
   locale: string,
-  content: { questions: Question[]; due: DueItem[]; announcements: Announcement[] },
+  content: Content,
   appUrl: string,
 ): MailSection[] {
   const out: MailSection[] = [];
@@ -364,6 +413,22 @@ function sections(
         href: a.href,
       })),
     });
+  if (content.graded.length)
+    out.push({
+      heading: t("graded.intro"),
+      items: content.graded.map((g) => ({
+        text: t("dueReminder.activity", { name: g.activity, course: g.course }),
+        ...(g.score !== null
+          ? {
+              detail:
+                g.maxScore !== null
+                  ? t("graded.scoreOf", { score: String(g.score), max: String(g.maxScore) })
+                  : t("graded.score", { score: String(g.score) }),
+            }
+          : {}),
+        href: g.href,
+      })),
+    });
   return out;
 }
 
@@ -371,7 +436,7 @@ function message(
   r: Recipient,
   kind: UnsubscribeKind,
   subject: (t: (key: string, vars?: Record<string, string>) => string) => string,
-  content: { questions: Question[]; due: DueItem[]; announcements: Announcement[] },
+  content: Content,
   options: LearnerMailOptions,
 ) {
   const { t, locale } = mailTranslator(r.locale);
@@ -395,7 +460,14 @@ function message(
   });
 }
 
-const none = { questions: [] as Question[], due: [] as DueItem[], announcements: [] as Announcement[] };
+interface Content {
+  questions: Question[];
+  due: DueItem[];
+  announcements: Announcement[];
+  graded: GradedItem[];
+}
+
+const none: Content = { questions: [], due: [], announcements: [], graded: [] };
 
 function byUser<T extends { userId: string }>(list: T[]): Map<string, T[]> {
   const out = new Map<string, T[]>();
@@ -477,6 +549,28 @@ async function sendAnnouncements(db: Db, now: Date, options: LearnerMailOptions)
   });
 }
 
+/** Released grades (decision 058), one e-mail per learner with all of hers since the last. */
+async function sendGraded(db: Db, options: LearnerMailOptions, now: Date): Promise<number> {
+  return db.transaction(async (tx) => {
+    const candidates = await gradedCandidates(tx, { mode: "immediate" }, options.appUrl);
+    const claimed = (await claim(tx, "graded", candidates, now))(candidates);
+    const groups = byUser(claimed);
+    const people = await recipients(tx, [...groups.keys()]);
+    let queued = 0;
+    for (const [userId, graded] of groups) {
+      const r = people.get(userId);
+      if (!r) continue;
+      await enqueueMail(
+        tx,
+        "graded",
+        message(r, "grades", (t) => t("graded.subject"), { ...none, graded }, options),
+      );
+      queued++;
+    }
+    return queued;
+  });
+}
+
 /** The daily digests whose hour has come: one e-mail per learner and day with every kind they have on. */
 async function sendDigests(db: Db, now: Date, options: LearnerMailOptions): Promise<number> {
   return db.transaction(async (tx) => {
@@ -486,7 +580,7 @@ async function sendDigests(db: Db, now: Date, options: LearnerMailOptions): Prom
       .innerJoin(users, eq(users.id, mailPreferences.userId))
       .where(
         and(
-          sql`${mailPreferences.dailyDigest} and (${mailPreferences.reinforcement} or ${mailPreferences.dueReminders} or ${mailPreferences.announcements})`,
+          sql`${mailPreferences.dailyDigest} and (${mailPreferences.reinforcement} or ${mailPreferences.dueReminders} or ${mailPreferences.announcements} or ${mailPreferences.grades})`,
           sql`not exists (select 1 from ${mailDeliveries} d where d.user_id = ${mailPreferences.userId} and d.kind = 'digest' and d.sent_at > ${new Date(now.getTime() - 20 * 3600_000)})`,
         ),
       )
@@ -504,16 +598,26 @@ async function sendDigests(db: Db, now: Date, options: LearnerMailOptions): Prom
     const announcements = await announcementCandidates(tx, now, audience, options.appUrl);
     const claimedDue = (await claim(tx, "dueReminder", dueItems, now))(dueItems);
     const claimedAnnouncements = (await claim(tx, "announcement", announcements, now))(announcements);
+    const graded = await gradedCandidates(tx, audience, options.appUrl);
+    const claimedGraded = (await claim(tx, "graded", graded, now))(graded);
     const q = byUser(questions);
     const d = byUser(claimedDue);
     const a = byUser(claimedAnnouncements);
+    const g = byUser(claimedGraded);
     const people = await recipients(tx, mine);
     let queued = 0;
     for (const userId of mine) {
-      const content = { questions: q.get(userId) ?? [], due: d.get(userId) ?? [], announcements: a.get(userId) ?? [] };
+      const content: Content = {
+        questions: q.get(userId) ?? [],
+        due: d.get(userId) ?? [],
+        announcements: a.get(userId) ?? [],
+        graded: g.get(userId) ?? [],
+      };
       const r = people.get(userId);
       // Nothing today: no message (the day is still done).
-      if (!r || content.questions.length + content.due.length + content.announcements.length === 0) continue;
+      const count =
+        content.questions.length + content.due.length + content.announcements.length + content.graded.length;
+      if (!r || count === 0) continue;
       await enqueueMail(
         tx,
         "digest",
@@ -530,7 +634,8 @@ export async function runLearnerMail(db: Db, options: LearnerMailOptions, now = 
   const reinforcement = await sendQuestions(db, now, options);
   const dueReminders = await sendDueReminders(db, now, options);
   const announcements = await sendAnnouncements(db, now, options);
+  const graded = await sendGraded(db, options, now);
   const digests = await sendDigests(db, now, options);
   await db.delete(mailDeliveries).where(lt(mailDeliveries.sentAt, new Date(now.getTime() - KEEP_DELIVERIES_MS)));
-  return { reinforcement, dueReminders, announcements, digests };
+  return { reinforcement, dueReminders, announcements, graded, digests };
 }

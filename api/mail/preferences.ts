@@ -60,6 +60,7 @@ export async function readPreferences(db: Db | Tx, userId: string): Promise<Stor
           reinforcement: prefs.reinforcement,
           dueReminders: prefs.dueReminders,
           announcements: prefs.announcements,
+          grades: prefs.grades,
           dailyDigest: prefs.dailyDigest,
         }
       : DEFAULT_MAIL_PREFERENCES),

@@ -7,6 +7,7 @@ import { runCommand } from "../commands/run";
 import { editChatMessage, postChatMessage } from "../commands/chat";
 import { chatReadMarkers } from "../db/schema";
 import { channelMessages, channelOf, hubMember, readSeqOf, unreadCounts } from "../queries/chat";
+import { unreadNotifications } from "../notifications/learner-notifications";
 import { ApiError, message } from "../errors";
 import { jsonBody, validJson, validParams, validQuery } from "../validate";
 import { operations } from "../openapi";
@@ -70,7 +71,12 @@ export function chatRoutes() {
       notShown: true,
     }),
     async (c) => {
-      const rows = await unreadCounts(c.var.db, c.var.user.id, null);
+      const [chat, graded] = await Promise.all([
+        unreadCounts(c.var.db, c.var.user.id, null),
+        unreadNotifications(c.var.db, c.var.user.id),
+      ]);
+      // Decision 058: a released grade counts too; the course's hub lists it beside the announcements.
+      const rows = [...chat, ...graded.map((g) => ({ ...g, kind: "announcements" }))];
       // The course of the newest unread message: where the shell's badge leads.
       const newest = rows.reduce<(typeof rows)[number] | null>(
         (best, row) => (!best || Date.parse(row.latest) > Date.parse(best.latest) ? row : best),

@@ -1,4 +1,5 @@
 import { Hono, type Context } from "hono";
+import { z } from "zod";
 import type { ApiEnv } from "../context";
 import { requireUser } from "../auth";
 import { runCommand } from "../commands/run";
@@ -30,6 +31,10 @@ import {
   saveHandInSchema,
 } from "../../domain/contract/hand-ins";
 import type { AttachmentRules } from "../../domain/chat-attachments";
+import type { LearnerNotifications } from "../../domain/contract/hand-ins";
+import { markNotificationsRead, notificationsOf } from "../notifications/learner-notifications";
+
+const notificationsPathSchema = z.object({ objectiveId: z.uuid() });
 
 const op = operations("hand-ins and grading");
 const isMultipart = (c: Context<ApiEnv>) => (c.req.header("content-type") ?? "").startsWith("multipart/form-data");
@@ -55,6 +60,7 @@ export function handInRoutes() {
   const r = new Hono<ApiEnv>();
   for (const path of [
     "/users/me/objectives/:objectiveId/hand-ins/*",
+    "/users/me/objectives/:objectiveId/notifications",
     "/grading/*",
     "/save-hand-ins",
     "/submit-hand-ins",
@@ -83,6 +89,28 @@ export function handInRoutes() {
     async (c) => {
       const { objectiveId, activityPartId } = c.req.valid("param");
       return c.json(await learnerHandIn(c.var.db, c.var.user, objectiveId, activityPartId, attachmentRulesOf(c)));
+    },
+  );
+
+  // Decision 058: "your assignment was graded" in the course's hub; reading them marks them read.
+  r.get(
+    "/users/me/objectives/:objectiveId/notifications",
+    op({
+      summary:
+        "The learner's notifications of a course (a released grade: the activity, score and maximum), newest first; reading marks them read",
+      notShown: true,
+    }),
+    validParams(notificationsPathSchema),
+    async (c) => {
+      const { objectiveId } = c.req.valid("param");
+      const rows = await notificationsOf(c.var.db, c.var.user.id, [objectiveId]);
+      const marked = rows.some((n) => !n.read)
+        ? await markNotificationsRead(c.var.db, c.var.user.id, objectiveId, c.var.now)
+        : 0;
+      return c.json({
+        data: rows.map((n) => ({ ...n, createdAt: n.createdAt.toISOString() })),
+        markedRead: marked > 0,
+      } satisfies LearnerNotifications);
     },
   );
 

@@ -113,8 +113,16 @@ export function mailPreferenceRoutes() {
         if (!user) return null;
         await c.var.db.transaction(async (tx) => {
           const prefs = await readPreferences(tx, link.user);
-          const { reinforcement, dueReminders, announcements, dailyDigest } = afterUnsubscribe(prefs, link.kind);
-          await savePreferences(tx, link.user, { reinforcement, dueReminders, announcements, dailyDigest }, c.var.now);
+          const { reinforcement, dueReminders, announcements, grades, dailyDigest } = afterUnsubscribe(
+            prefs,
+            link.kind,
+          );
+          await savePreferences(
+            tx,
+            link.user,
+            { reinforcement, dueReminders, announcements, grades, dailyDigest },
+            c.var.now,
+          );
         });
         return { kind: link.kind, email: maskEmail(user.email), subscribed: false };
       });

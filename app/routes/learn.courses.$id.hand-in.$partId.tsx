@@ -2,6 +2,7 @@ import { data, Form, Link, redirect, useActionData, useLoaderData, useNavigation
 import { useState } from "react";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.courses.$id.hand-in.$partId";
+import { HandInDropZone } from "~/components/hand-in-upload";
 import { endpoints } from "#domain/contract/endpoints";
 import { isUuid } from "#domain/contract/common";
 import { attachmentAccept, attachmentTypesText } from "#domain/chat-attachments";
@@ -329,22 +330,30 @@ export default function HandInPage() {
                   <FileList files={h.files} removable />
                 </fieldset>
               ) : null}
-              <label htmlFor="hand-in-files">{t("handIn.addFiles")}</label>
-              <input
-                id="hand-in-files"
-                type="file"
-                name={FILES}
-                multiple
-                accept={attachmentAccept(view.rules.types)}
-                aria-describedby="hand-in-files-hint"
-              />
-              <p id="hand-in-files-hint" className="hand-in__meta">
-                {t("handIn.filesHint", {
-                  max: view.rules.maxCount,
-                  size: sizeText,
-                  types: attachmentTypesText(view.rules.types),
-                })}
-              </p>
+              <HandInDropZone
+                inputId="hand-in-files"
+                maxBytes={view.rules.maxBytes}
+                types={view.rules.types}
+                sizeText={sizeText}
+                typesText={attachmentTypesText(view.rules.types)}
+              >
+                <label htmlFor="hand-in-files">{t("handIn.addFiles")}</label>
+                <input
+                  id="hand-in-files"
+                  type="file"
+                  name={FILES}
+                  multiple
+                  accept={attachmentAccept(view.rules.types)}
+                  aria-describedby="hand-in-files-hint"
+                />
+                <p id="hand-in-files-hint" className="hand-in__meta">
+                  {t("handIn.filesHint", {
+                    max: view.rules.maxCount,
+                    size: sizeText,
+                    types: attachmentTypesText(view.rules.types),
+                  })}
+                </p>
+              </HandInDropZone>
               <FieldErrors errors={result?.fieldErrors[FILES]} />
             </div>
           ) : null}

@@ -20,6 +20,8 @@ import { CourseLayers } from "~/components/course-parts";
 import { serverRenderedWidget } from "~/components/lazy-widget";
 import { ActivityKind } from "#domain/vocabulary";
 import type { ChatView } from "~/common/views/chat";
+import { GradeNotices } from "~/components/grade-notices";
+import { loadGradeNotices } from "~/services/grade-notices.server";
 
 const Chat = serverRenderedWidget(() => import("~/components/chat"), { loading: true });
 
@@ -35,21 +37,35 @@ export async function loader({ params, context, url }: Route.LoaderArgs) {
   const lms = await s.lms();
   const channel = chatChannelOf(url);
   const fmt = dateFormatter(getLocale(context), shell.user.timezone);
-  const [{ aggregate, access }, chat] = await Promise.all([
+  const [{ aggregate, access }, chat, graded] = await Promise.all([
     loadCourse(lms, id, { config: s.config }),
     loadChat(lms, id, channel, fmt).catch((err: unknown): ChatView | "unavailable" => {
       if (err instanceof LmsError) return "unavailable";
       throw err;
     }),
+    // Decision 058: "your assignment was graded" (reading them marks them read).
+    loadGradeNotices(lms, id, fmt),
   ]);
+  if (graded.markedRead) await s.forgetLearnerReads();
+  const notices = graded.notices;
   const objective = aggregate?.objective ?? access!.objective;
   const showContent = Boolean(aggregate?.lastObjectiveWorkflow) && objective.activity.kind !== ActivityKind.lti;
   // A course without a communications hub says so (and leads back), instead of a bare 404.
   if (!objective.announcementChannelId || chat === null)
-    return data({ id, name: objective.name, showContent, hub: false as const, chat: null }, { status: 404 });
+    return data(
+      { id, name: objective.name, showContent, hub: false as const, chat: null, notices },
+      { status: notices.length > 0 ? 200 : 404 },
+    );
   // Reading the channel changes the shell's unread badge: the next page loads it anew.
   if (chat !== "unavailable" && chat.markedRead) await s.forgetLearnerReads();
-  return { id, name: objective.name, showContent, hub: true as const, chat: chat === "unavailable" ? null : chat };
+  return {
+    id,
+    name: objective.name,
+    showContent,
+    hub: true as const,
+    chat: chat === "unavailable" ? null : chat,
+    notices,
+  };
 }
 
 export async function action({ params, request, context, url }: Route.ActionArgs) {
@@ -124,6 +140,7 @@ export default function CourseNotifications() {
       />
       <section className="course-details" aria-labelledby="notifications-title">
         <h1 id="notifications-title">{t("course.layerNotifications")}</h1>
+        <GradeNotices notices={d.notices} />
         {!d.hub ? (
           <>
             <p className="notice" role="status">

@@ -33,6 +33,7 @@ const preferencesSchema = z.object({
   reinforcement: checkbox,
   dueReminders: checkbox,
   announcements: checkbox,
+  grades: checkbox,
   delivery: z.enum(["immediate", "daily"]),
 });
 
@@ -55,13 +56,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intentOf(form) !== INTENT.setEmailPreferences) badRequest();
   const submission = parseSubmission(form, preferencesSchema);
   if (submission.status !== "success") return data(submission.reply(), { status: 400 });
-  const { reinforcement, dueReminders, announcements, delivery } = submission.value;
+  const { reinforcement, dueReminders, announcements, grades, delivery } = submission.value;
   const locale = getLocale(context);
   const lms = await s.lms();
   await lms.put(endpoints.saveEmailPreferences, {
     reinforcement,
     dueReminders,
     announcements,
+    grades,
     dailyDigest: delivery === "daily",
     ...(isSupportedLocale(locale) ? { locale } : {}),
   });

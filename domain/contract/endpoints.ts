@@ -5,7 +5,15 @@
  * file, and a path or a type cannot drift between two call sites. Paths the spec leaves "not shown"
  * are ours, in the same style (the OpenAPI document at /api/openapi.json marks them).
  */
-import type { GradeHandIn, GradingHandIn, GradingQueue, HandInTarget, LearnerHandIn, SaveHandIn } from "./hand-ins";
+import type {
+  GradeHandIn,
+  GradingHandIn,
+  GradingQueue,
+  HandInTarget,
+  LearnerHandIn,
+  LearnerNotifications,
+  SaveHandIn,
+} from "./hand-ins";
 import type { PermissionEntry } from "../access";
 import type { ApiMessage } from "./common";
 import type { CertificateRecord } from "./certificates";
@@ -322,6 +330,8 @@ export const endpoints = {
   analyticsEvents: command<AnalyticsBatch, { accepted: number }>(`/api/analytics/v1/events`, true),
 
   // Hand-ins and grading (decision 048; paths not shown).
+  learnerNotifications: (objectiveId: string) =>
+    get<LearnerNotifications>(`${LMS}/users/me/objectives/${seg(objectiveId)}/notifications`),
   handIn: (objectiveId: string, activityPartId: string) =>
     get<LearnerHandIn>(`${LMS}/users/me/objectives/${seg(objectiveId)}/hand-ins/${seg(activityPartId)}`),
   /** JSON, or `multipart/form-data` with files in `files`. */

@@ -185,3 +185,21 @@ export interface GradingHandIn extends GradingQueueItem {
   earlier: HandInSummary[];
   events: GradingEvent[];
 }
+
+/** Decision 058: the learner's notifications of one course (the hub lists them; reading marks them read). */
+export interface LearnerNotifications {
+  data: {
+    id: string;
+    kind: "graded";
+    objectiveId: string;
+    courseName: string;
+    activityPartId: string;
+    activityName: string;
+    score: number | null;
+    maxScore: number | null;
+    createdAt: string;
+    read: boolean;
+  }[];
+  /** This read marked some read (the shell's unread badge changed). */
+  markedRead: boolean;
+}

@@ -7,6 +7,7 @@ export const emailPreferencesSchema = z.object({
   reinforcement: z.boolean(),
   dueReminders: z.boolean(),
   announcements: z.boolean(),
+  grades: z.boolean(),
   dailyDigest: z.boolean(),
   /** The language the learner's e-mails are written in (null: not known yet, English). */
   locale: z.string().nullable(),
@@ -19,6 +20,7 @@ export const saveEmailPreferencesSchema = z
     reinforcement: z.boolean(),
     dueReminders: z.boolean(),
     announcements: z.boolean(),
+    grades: z.boolean(),
     dailyDigest: z.boolean(),
     /** The learner's explicit choice of language (the menu): her profile's language. */
     locale: z.enum(SUPPORTED_LOCALES),

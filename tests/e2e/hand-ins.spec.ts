@@ -44,6 +44,17 @@ test("hand in as a learner, grade as an instructor, read the feedback", async ({
   await page.getByRole("link", { name: "Hand in your work" }).click();
   await expect(page.getByRole("heading", { level: 1, name: ASSIGNMENT })).toBeVisible();
 
+  // With JavaScript (decision 058): a file of a refused kind is named and left out before anything is sent.
+  if (jsEnabled) {
+    await page
+      .getByLabel("Add files")
+      .setInputFiles([{ name: "notes.exe", mimeType: "application/octet-stream", buffer: EXE }]);
+    await expect(
+      page.getByText(/notes\.exe was refused: We support attaching only these types of files/),
+    ).toBeVisible();
+    expect(await page.getByLabel("Add files").evaluate((el) => (el as HTMLInputElement).files?.length)).toBe(0);
+  }
+
   // A file that is not what its name says is refused; the text stays as typed.
   await page.getByLabel("Your answer").fill("Unit tests for the pricing rules.\n\nOne browser test for checkout.");
   await page.getByLabel("Add files").setInputFiles([{ name: "plan.pdf", mimeType: "application/pdf", buffer: EXE }]);

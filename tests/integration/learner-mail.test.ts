@@ -63,6 +63,7 @@ describe("GET / PUT users/me/email-preferences", () => {
       reinforcement: true,
       dueReminders: true,
       announcements: true,
+      grades: true,
       dailyDigest: false,
       locale: null,
     });

@@ -42,6 +42,8 @@ export const mailPreferences = pgTable("mail_preferences", {
   reinforcement: boolean("reinforcement").notNull().default(true),
   dueReminders: boolean("due_reminders").notNull().default(true),
   announcements: boolean("announcements").notNull().default(true),
+  /** Issue 49: "your assignment was graded" (decision 058). */
+  grades: boolean("grades").notNull().default(true),
   dailyDigest: boolean("daily_digest").notNull().default(false),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
