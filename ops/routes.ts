@@ -5,7 +5,7 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import { rm } from "node:fs/promises";
-import { gradingCommand, GradingCommandError, runGradingCommand } from "../api/grading-command";
+import { gradingCommand, GradingCommandError, runGradingCommand } from "../api/commands/grading";
 import { Hono, type Context } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import type { z } from "zod";

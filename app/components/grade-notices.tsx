@@ -1,16 +1,6 @@
 import { Link } from "react-router";
 import { useTranslation } from "~/common/i18n";
-
-export interface GradeNoticeView {
-  id: string;
-  activityName: string;
-  href: string;
-  score: number | null;
-  maxScore: number | null;
-  time: string;
-  /** Not seen before this page view. */
-  unread: boolean;
-}
+import type { GradeNoticeView } from "~/common/views/grades";
 
 /** Decision 058: "Your assignment was graded", each leading to the activity where the grade and comment are. */
 export function GradeNotices({ notices }: { notices: GradeNoticeView[] }) {

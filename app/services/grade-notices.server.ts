@@ -1,7 +1,7 @@
 import { endpoints } from "#domain/contract/endpoints";
 import type { DateFormatter } from "./format.server";
 import { LmsError, type LmsClient } from "./lms.server";
-import type { GradeNoticeView } from "~/components/grade-notices";
+import type { GradeNoticeView } from "~/common/views/grades";
 
 /**
  * Decision 058: the learner's "your assignment was graded" notices of a course, as the hub shows them

@@ -3,7 +3,7 @@
  * from the shell (issue 49, decision 058), as the grader `--as` names, with the API's rules. JSON on stdout.
  */
 import { parseArgs } from "node:util";
-import { gradingCommand, GradingCommandError, runGradingCommand } from "../../api/grading-command";
+import { gradingCommand, GradingCommandError, runGradingCommand } from "../../api/commands/grading";
 import { issueLines, onDatabaseOrServer, Refused, UsageError, type OperatorEnv } from "../database-or-server";
 
 const USAGE = `npm run grading -- <command> --as <grader's e-mail>

@@ -14,7 +14,7 @@ import * as s from "../../api/db/schema";
 import { runLearnerMail } from "../../api/jobs/learner-mail";
 import { notifyGraded } from "../../api/notifications/learner-notifications";
 import { ActivityType } from "../../domain/vocabulary";
-import { GradingCommandError, runGradingCommand } from "../../api/grading-command";
+import { GradingCommandError, runGradingCommand } from "../../api/commands/grading";
 import { parseGradingArgs } from "../../ops/commands/grading";
 import { UsageError } from "../../ops/database-or-server";
 import type { GradingQueue, LearnerNotifications } from "../../domain/contract/hand-ins";

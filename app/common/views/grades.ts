@@ -35,3 +35,15 @@ export interface GradeRow {
   completed: string | null;
   activities: GradeActivityRow[];
 }
+
+/** Decision 058: one "your assignment was graded" notice as the course hub lists it. */
+export interface GradeNoticeView {
+  id: string;
+  activityName: string;
+  href: string;
+  score: number | null;
+  maxScore: number | null;
+  time: string;
+  /** Not seen before this page view. */
+  unread: boolean;
+}

@@ -6,12 +6,12 @@
  */
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
-import type { Principal } from "./context";
-import type { Db } from "./db/client";
-import { features, objectives, users } from "./db/schema";
-import { ApiError } from "./errors";
-import { gradeHandIn } from "./commands/hand-ins";
-import { gradableHandIn, gradingQueue } from "./queries/hand-ins";
+import type { Principal } from "../context";
+import type { Db } from "../db/client";
+import { features, objectives, users } from "../db/schema";
+import { ApiError } from "../errors";
+import { gradeHandIn } from "./hand-ins";
+import { gradableHandIn, gradingQueue } from "../queries/hand-ins";
 
 export const gradingCommand = z.discriminatedUnion("command", [
   z.object({
