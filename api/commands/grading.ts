@@ -29,7 +29,6 @@ export const gradingCommand = z.discriminatedUnion("command", [
     release: z.boolean().default(false),
   }),
 ]);
-export type GradingCommand = z.input<typeof gradingCommand>;
 
 export class GradingCommandError extends Error {}
 

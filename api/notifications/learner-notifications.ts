@@ -9,7 +9,7 @@ import type { Db, Tx } from "../db/client";
 import { activities, activityParts, learnerNotifications, objectives } from "../db/schema";
 
 /** The item key of a released grade: the hand-in (or attempt item) and the score it was released with. */
-export function gradedItemKey(itemId: string, score: number | null): string {
+function gradedItemKey(itemId: string, score: number | null): string {
   return `${itemId}:${score ?? "none"}`;
 }
 

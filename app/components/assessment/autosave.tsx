@@ -21,12 +21,12 @@ type Status =
 /** Fields of the page's form that are not the learner's answers. */
 const NOT_CONTENT = new Set(["intent", "commandId", "go"]);
 /** Seconds to wait after the learner stops typing or choosing. */
-export const AUTOSAVE_DELAY_MS = 1200;
+const AUTOSAVE_DELAY_MS = 1200;
 /** When a refusal says nothing of when to come back (a dropped connection): 2, 4, 8… seconds, at most 30. */
 const backoff = (failures: number) => Math.min(30, 2 ** Math.min(failures, 5)) * 1000;
 
 /** The form's answers (files left out: an upload is sent by its own button) and a key of their content. */
-export function contentOf(form: HTMLFormElement): { data: FormData; key: string } {
+function contentOf(form: HTMLFormElement): { data: FormData; key: string } {
   const data = new FormData(form);
   const entries: [string, string][] = [];
   for (const [k, v] of [...data.entries()]) {
