@@ -66,6 +66,8 @@ export interface IdentityProviderOptions {
    * and sent at once in the background (the jobs retry what fails). `appUrl` makes the links.
    */
   mail: MailOptions;
+  /** Who sent a request, for the sign-in, sign-up and reset limits: the socket's address unless a trusted proxy says. */
+  clientAddress?: (req: IncomingMessage) => string;
 }
 
 interface TenantPage {
@@ -175,6 +177,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
   const send = (...args: Parameters<typeof sendPage> extends [string, ...infer R] ? R : never) =>
     sendPage(formAction, ...args);
   const { db } = options;
+  const addressOf = options.clientAddress ?? ((req: IncomingMessage) => req.socket.remoteAddress ?? "unknown");
   const signIn = signInLimits({ db });
   const signUpLimit = signUpLimits({ db });
   const resetLimit = resetLimits({ db });
@@ -579,7 +582,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     if (req.method !== "POST") return renderSignUp(res, uid, t, empty, {});
     const form = await readForm(req);
     if (!form) return renderSignUp(res, uid, t, empty, { form: t.t("required") }, 413);
-    const ip = clientKey(req.socket.remoteAddress);
+    const ip = clientKey(addressOf(req));
     const input = {
       firstName: form.get("firstName") ?? "",
       lastName: form.get("lastName") ?? "",
@@ -640,7 +643,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     const email = (form.get("email") ?? "").trim().toLowerCase().slice(0, 254);
     const checked = checkRegistration({ firstName: "-", lastName: "-", email }, { password: false });
     if (!checked.ok) return render(400, email, t.t(email ? "invalidEmail" : "fieldRequired"));
-    const wait = await resetLimit(clientKey(req.socket.remoteAddress), email);
+    const wait = await resetLimit(clientKey(addressOf(req)), email);
     if (wait > 0) {
       const minutes = Math.max(1, Math.ceil(wait / 60));
       return render(429, email, t.t("tooManyAttempts", { minutes }), { "Retry-After": String(wait) });
@@ -873,7 +876,7 @@ export function createIdentityProvider(options: IdentityProviderOptions) {
     if (!form) return renderLogin(req, res, uid, t, "", t.t("invalidCredentials"), 413);
     const email = (form.get("email") ?? "").trim().slice(0, 254);
     const password = (form.get("password") ?? "").slice(0, 1024);
-    const ip = clientKey(req.socket.remoteAddress);
+    const ip = clientKey(addressOf(req));
     const blocked = await signIn.blockedFor(ip, email);
     if (blocked > 0) {
       const minutes = Math.max(1, Math.ceil(blocked / 60));

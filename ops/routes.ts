@@ -7,7 +7,6 @@ import { timingSafeEqual } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { gradingCommand, GradingCommandError, runGradingCommand } from "../api/commands/grading";
 import { Hono, type Context } from "hono";
-import { getConnInfo } from "@hono/node-server/conninfo";
 import type { z } from "zod";
 import type { Database } from "../api/db/client";
 import type { FileStore } from "../api/files/object-store";
@@ -22,6 +21,7 @@ import { readQtiZip, storeQtiPackage } from "../api/assessment/import";
 import { ScormPackageError } from "../api/scorm/manifest";
 import { operatorCommand, OperatorError, runOperatorCommand } from "../identity/sessions/operator";
 import { isLoopback } from "../demo/test-support";
+import { incomingOf, socketAddress, type AddressOf } from "../server/http/client-address";
 
 export interface OperatorRouteDeps {
   database: Database;
@@ -30,15 +30,22 @@ export interface OperatorRouteDeps {
   operatorToken: string;
   appUrl: string;
   scormLimits: { maxBytes: number; maxEntries: number };
+  /** Who sent a request (TRUST_PROXY, decision 050); the socket's address without it. */
+  addressOf?: AddressOf;
 }
 
 export function operatorRoutes(deps: OperatorRouteDeps): Hono {
   const { database, files, lti, appUrl, scormLimits } = deps;
   const expected = Buffer.from(deps.operatorToken);
+  const addressOf = deps.addressOf ?? socketAddress;
   const allowed = (c: Context) => {
     const token = Buffer.from(c.req.header("authorization")?.replace(/^Bearer /, "") ?? "");
+    const incoming = incomingOf(c.env);
     return (
-      isLoopback(getConnInfo(c).remote.address) && token.length === expected.length && timingSafeEqual(token, expected)
+      incoming !== null &&
+      isLoopback(addressOf(incoming)) &&
+      token.length === expected.length &&
+      timingSafeEqual(token, expected)
     );
   };
 

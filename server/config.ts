@@ -13,6 +13,7 @@ import { demoAccountsAllowed } from "../demo/demo-accounts";
 import { testSupportEnabled } from "../demo/test-support";
 import { DEFAULT_BODY_LIMIT_BYTES } from "./http/front";
 import { DEFAULT_BODY_BUDGET, type BodyBudgetOptions } from "./http/body-rate";
+import { trustedProxies } from "./http/client-address";
 import { chatAttachmentRules } from "./http/chat-uploads";
 import { defaultContentUrl } from "./http/content-origin";
 import { rootLog } from "../app/services/logger.server";
@@ -82,6 +83,21 @@ const schema = z.object({
   TUTOR_BASE_URL: z.string().optional(),
   TUTOR_MODEL: z.string().optional(),
   TUTOR_API_KEY: z.string().default(""),
+  /** Decision 050: the proxies whose X-Forwarded-For names the client (addresses, CIDR ranges, `loopback`…). */
+  TRUST_PROXY: z
+    .string()
+    .default("")
+    .transform((v, ctx) => {
+      try {
+        return trustedProxies(v);
+      } catch (err) {
+        ctx.addIssue({
+          code: "custom",
+          message: `${(err as Error).message} (addresses, CIDR ranges, loopback, linklocal, uniquelocal)`,
+        });
+        return z.NEVER;
+      }
+    }),
   BODY_LIMIT_BYTES: wholeNumber(1).default(DEFAULT_BODY_LIMIT_BYTES),
   BODY_MIN_BYTES_PER_SECOND: wholeNumber(0).default(DEFAULT_BODY_BUDGET.minBytesPerSecond),
   BODY_READ_TIMEOUT_MS: wholeNumber(0).default(DEFAULT_BODY_BUDGET.readTimeoutMs),
@@ -123,6 +139,8 @@ export interface ServerConfig {
   smtpUrl?: string;
   secretsRefreshMs: number;
   proctoringUrl?: string;
+  /** TRUST_PROXY: the proxies believed when they name the client (empty: the socket's address counts). */
+  trustProxy: string[];
   bodyLimitBytes: number;
   /** How bodies are read before the overload gate (decision 050). */
   bodyBudget: BodyBudgetOptions;
@@ -210,6 +228,7 @@ export function parseServerConfig(env: Env): ServerConfig {
     smtpUrl: e.SMTP_URL,
     secretsRefreshMs: e.SECRETS_REFRESH_MS,
     proctoringUrl: e.PROCTORING_URL || undefined,
+    trustProxy: e.TRUST_PROXY,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     bodyBudget: {
       minBytesPerSecond: e.BODY_MIN_BYTES_PER_SECOND,

@@ -25,6 +25,7 @@ import { testSupportMount } from "../demo/test-support";
 import { rootLog } from "../app/services/logger.server";
 import type { ServerConfig } from "./config";
 import type { DerivedKeys } from "./keys";
+import type { AddressOf } from "./http/client-address";
 
 type SigningKeys = Pick<Secrets, "signingKey" | "previousSigningKeys">;
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -46,7 +47,14 @@ export interface EmbeddedLms {
 
 export async function startEmbeddedLms(
   config: ServerConfig,
-  parts: { database: Database; secrets: Secrets; keys: DerivedKeys; files: FileStore; lti: LtiRegistryOptions },
+  parts: {
+    database: Database;
+    secrets: Secrets;
+    keys: DerivedKeys;
+    files: FileStore;
+    lti: LtiRegistryOptions;
+    addressOf: AddressOf;
+  },
 ): Promise<EmbeddedLms> {
   const { database, secrets, keys, files, lti } = parts;
   const { appUrl, dataDir, demoAllowed } = config;
@@ -108,6 +116,7 @@ export async function startEmbeddedLms(
         refusedPassword: demoAllowed ? null : demoPassword(),
         // Sign-up links and password resets go through the outbox (SMTP_URL, else DATA_DIR/outbox).
         mail: { appUrl, dataDir, smtpUrl: config.smtpUrl },
+        clientAddress: parts.addressOf,
       });
     const use = (signing: SigningKeys) => {
       const idp = provider(signing);

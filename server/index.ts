@@ -26,6 +26,7 @@ import { createContentOrigin } from "./http/content-origin";
 import { whileAvailable } from "./http/unavailable";
 import { DependencyProbe } from "./operations/dependencies";
 import { BodyBudget, bodyBudgetAnswers, bodyBudgetStep } from "./http/body-budget";
+import { clientAddresses } from "./http/client-address";
 import { deriveKeys } from "./keys";
 import { listen } from "./listen";
 import { startCleanUp } from "./operations/clean-up";
@@ -75,11 +76,13 @@ const databaseProbe = new DependencyProbe("database", () => database.db.execute(
 const storageProbe = new DependencyProbe("storage", () => files.check());
 // The LTI tools the server gives itself (the demo's); the operator's are in the database (decision 043).
 const lti = { tools: demoAllowed ? demoTools(appUrl) : [] };
+// Who sent a request: the socket's address, or a trusted proxy's word for it (TRUST_PROXY, decision 050).
+const addressOf = clientAddresses(config.trustProxy);
 
 // 2. The embedded LMS, or none: the app then reaches LMS_API_URL over HTTP.
 const lms = config.lmsApiUrl
   ? null
-  : await startEmbeddedLms(config, { database, secrets, keys: deriveKeys(sessionSecret), files, lti });
+  : await startEmbeddedLms(config, { database, secrets, keys: deriveKeys(sessionSecret), files, lti, addressOf });
 
 // 3. The web app's configuration, parsed once; the app reads no environment variable itself.
 const appConfig = parseAppConfig(
@@ -131,8 +134,10 @@ const web = await createWebRouter(config, {
     operatorToken: secrets.operatorToken,
     appUrl,
     scormLimits: config.api.scormLimits!,
+    addressOf,
   },
   withSecurityHeaders,
+  addressOf,
   pages: whileAvailable(databaseProbe, storageProbe, (request, clientIp) => pages.handle(request, clientIp)),
 });
 // The content origin: the launcher and the package files, read from the LMS API under the grant in their URL.
@@ -150,7 +155,7 @@ const overloadAnswer = createOverloadResponder(
   config.admission.retryAfterSeconds,
 );
 // The body budget (decision 050): bodies are read before the gate, at a minimum rate, a few per address.
-const readBody = bodyBudgetStep(new BodyBudget(config.bodyBudget), {
+const readBody = bodyBudgetStep(new BodyBudget(config.bodyBudget, undefined, addressOf), {
   maxBytes: readBodyLimit(config.bodyLimitBytes),
   exempt: (path) => streamsBody(path) || path === IDP_MOUNT || path.startsWith(`${IDP_MOUNT}/`),
   answers: bodyBudgetAnswers(overloadAnswer),
@@ -164,6 +169,7 @@ const front = createFront(config, {
   shed: admissionGate(admission, overloadAnswer, {
     isStream: (req) => isStreamPath(pages.routes, (req.url ?? "/").split("?", 1)[0]!),
     places: new StreamPlaces(config.streams),
+    addressOf,
   }),
   readBody,
 });

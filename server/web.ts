@@ -3,8 +3,7 @@
  * /api, the operator endpoints, static files, the demo's tools, and the pages (React Router).
  */
 import { existsSync, readdirSync } from "node:fs";
-import { Hono } from "hono";
-import { getConnInfo } from "@hono/node-server/conninfo";
+import { Hono, type Context } from "hono";
 import { routePath } from "hono/route";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { ANALYTICS_BATCH_MAX_BYTES } from "#domain/analytics";
@@ -18,6 +17,7 @@ import { createDemoLti11Tool } from "../demo/tools/lti11";
 import { operatorRoutes, type OperatorRouteDeps } from "../ops/routes";
 import type { ServerConfig } from "./config";
 import { isChatPostPath } from "./http/chat-uploads";
+import { incomingOf, type AddressOf } from "./http/client-address";
 import { audienceOf, bodyLimit, compressResponses, refusalResponse, securityHeaders, streamedBody } from "./http/front";
 import { PUBLIC_PAGE_TTL_MS, publicPageCache } from "./http/public-page-cache";
 import { ROUTE_TEMPLATE_HEADER, UNMATCHED } from "./http/route-table";
@@ -28,6 +28,8 @@ export interface WebParts {
   operator: OperatorRouteDeps;
   withSecurityHeaders: ReturnType<typeof securityHeaders>;
   pages: (request: Request, clientIp: string | undefined) => Promise<Response>;
+  /** Who sent a request: the socket, or a trusted proxy's word (TRUST_PROXY, decision 050). */
+  addressOf: AddressOf;
 }
 
 /** Bodies that stream to their handler, counted against their own limit, read only once it has checked who sends them. */
@@ -60,6 +62,10 @@ export const readBodyLimit =
 export async function createWebRouter(config: ServerConfig, parts: WebParts): Promise<Hono> {
   const { appUrl, bodyLimitBytes } = config;
   const web = new Hono();
+  const clientOf = (c: Context): string => {
+    const incoming = incomingOf(c.env);
+    return incoming ? parts.addressOf(incoming) : "unknown";
+  };
 
   // Cross-origin writes are refused before anything runs.
   web.use("*", async (c, next) => {
@@ -96,10 +102,10 @@ export async function createWebRouter(config: ServerConfig, parts: WebParts): Pr
   if (api)
     web.all("/api/*", (c) => {
       // Test support creates accounts: only a process on this machine (the test runner) may call it.
-      if (c.req.path.startsWith(TEST_SUPPORT_PATH) && !isLoopback(getConnInfo(c).remote.address))
+      if (c.req.path.startsWith(TEST_SUPPORT_PATH) && !isLoopback(clientOf(c)))
         return c.json({ status: 403, title: "Forbidden", errors: {} }, 403, { "Cache-Control": "no-store" });
-      // The API limits public lookups per address: it reads the socket's, never one a client claims.
-      c.req.raw.headers.set("X-Client-IP", getConnInfo(c).remote.address ?? "unknown");
+      // The API limits public lookups per address: the socket's or a trusted proxy's, never one a client claims.
+      c.req.raw.headers.set("X-Client-IP", clientOf(c));
       return api(c.req.raw);
     });
   // SCIM clients are given <APP_URL>/scim/v2 (decision 059); the API answers it at /api/scim/v2.
@@ -144,7 +150,7 @@ export async function createWebRouter(config: ServerConfig, parts: WebParts): Pr
     "/learn/certificate/*",
     publicPageCache({ ttlMs: PUBLIC_PAGE_TTL_MS, matches: (path) => /^\/learn\/certificate\/[^/]+\/?$/.test(path) }),
   );
-  web.all("*", (c) => parts.pages(c.req.raw, getConnInfo(c).remote.address));
+  web.all("*", (c) => parts.pages(c.req.raw, clientOf(c)));
   return web;
 }
 

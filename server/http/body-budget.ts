@@ -17,16 +17,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { createOverloadResponder } from "../overload/admission";
 import { RateCheck, type BodyBudgetOptions } from "./body-rate";
+import { socketAddress, type AddressOf } from "./client-address";
 import { audienceOf, continueIfAwaited, refusalResponse, sendResponse, type LimitRefusal } from "./front";
 
 /** Why a body's read was stopped: too slow (408), or the body passed `maxBytes` (413). */
 export type BodyOutcome =
   { kind: "read"; body: Buffer } | { kind: "tooSlow" } | { kind: "tooLarge" } | { kind: "broken" };
-
-/** The client address a budget counts by: the socket's (a client's own claim is never read). */
-function clientAddress(req: IncomingMessage): string {
-  return req.socket.remoteAddress ?? "unknown";
-}
 
 /** Whether a request says it carries a body (its headers; the body itself is not touched). */
 function declaresBody(req: IncomingMessage): boolean {
@@ -41,6 +37,8 @@ export class BodyBudget {
   constructor(
     readonly options: BodyBudgetOptions,
     private readonly now: () => number = () => performance.now(),
+    /** The client address a budget counts by: the socket's, or a trusted proxy's word (TRUST_PROXY). */
+    private readonly addressOf: AddressOf = socketAddress,
   ) {}
 
   /** Bodies being read now from `address` (tests, metrics). */
@@ -68,7 +66,7 @@ export class BodyBudget {
    * answers and closes the connection.
    */
   read(req: IncomingMessage, maxBytes: number): Promise<BodyOutcome> | null {
-    const address = clientAddress(req);
+    const address = this.addressOf(req);
     if (!this.enter(address)) return null;
     const check = new RateCheck(this.options, this.now);
     return new Promise<BodyOutcome>((resolve) => {

@@ -31,6 +31,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { negotiateLocale } from "#domain/locale-negotiation";
 import { rootLog } from "../../app/services/logger.server";
+import type { AddressOf } from "../http/client-address";
 import { streamClient, type StreamPlaces } from "./streams";
 
 export interface AdmissionOptions {
@@ -505,7 +506,7 @@ export function admissionGate(
   control: AdmissionControl,
   respond: ReturnType<typeof createOverloadResponder>,
   /** Streams (decision 050): what the router says is one, and their own places; none without. */
-  streams?: { isStream: (req: IncomingMessage) => boolean; places: StreamPlaces },
+  streams?: { isStream: (req: IncomingMessage) => boolean; places: StreamPlaces; addressOf?: AddressOf },
 ) {
   const admitted = new WeakSet<IncomingMessage>();
   const refuse = (req: IncomingMessage, res: ServerResponse) => {
@@ -529,7 +530,7 @@ export function admissionGate(
     if (admitted.has(req) || isCheapRequest(req.method, req.url ?? "/")) return false;
     if (streams?.isStream(req)) {
       // A stream takes one of the streams' places, never the pages': served now, or refused at once.
-      const giveBack = streams.places.take(streamClient(req));
+      const giveBack = streams.places.take(streamClient(req, streams.addressOf));
       if (!giveBack) {
         refuse(req, res);
         return true;

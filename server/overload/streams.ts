@@ -9,6 +9,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { RouteTable } from "../http/route-table";
+import { socketAddress, type AddressOf } from "../http/client-address";
 
 export interface StreamCaps {
   /** Streams one client (session, or address without one) may have open at once. */
@@ -41,10 +42,10 @@ export function streamCapsFrom(env: Record<string, string | undefined>): StreamC
 
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Host-)?learn_session=([^;]+)/;
 
-/** Who a stream counts against: the session cookie's value, else the socket's address. */
-export function streamClient(req: IncomingMessage): string {
+/** Who a stream counts against: the session cookie's value, else the client's address. */
+export function streamClient(req: IncomingMessage, addressOf: AddressOf = socketAddress): string {
   const session = SESSION_COOKIE.exec(req.headers.cookie ?? "")?.[1];
-  return session ? `s:${session}` : `a:${req.socket.remoteAddress ?? "unknown"}`;
+  return session ? `s:${session}` : `a:${addressOf(req)}`;
 }
 
 export class StreamPlaces {

@@ -176,6 +176,8 @@ export async function startCluster(options: {
         METRICS_PORT: String(metricsPort),
         // As in playwright.config.ts: on a shared machine the event-loop delay passes 1 s without load.
         OVERLOAD_MAX_DELAY_MS: "0",
+        // nginx runs on this machine: each visitor counts by the address nginx forwards (decision 050).
+        TRUST_PROXY: "loopback",
         ...s3.env,
         ...options.env,
       },
