@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { z } from "zod";
 import { mayPostIn } from "../domain/chat";
-import { cmiValueError, scormScos, type ScormManifest } from "../domain/scorm";
+import { cmiValueError, isSafeEntryName, scormScos, type ScormManifest } from "../domain/scorm";
 import { ActivityKind, ObjectiveWorkflowState } from "../domain/vocabulary";
 import { parseManifest } from "../api/scorm/manifest";
 import { expandNode, type ActivityDef } from "./content/activities";
@@ -105,38 +105,8 @@ export function loadDemoContent(dir: string = DEMO_DIR): DemoContent {
         );
   }
 
-  // Reference data.
-  for (const [key, scale] of Object.entries(catalog.gradingScales)) {
-    if (!scale.grades.some((g) => g.name === scale.passingGrade))
-      throw new DemoContentError(
-        path("catalog.json"),
-        `gradingScales.${key}.passingGrade`,
-        `no grade is named "${scale.passingGrade}"`,
-      );
-  }
-  const attributeNames = new Set<string>();
-  for (const [category, attributes] of Object.entries(catalog.filterCategories)) {
-    for (const [i, a] of attributes.entries()) {
-      if (attributeNames.has(a))
-        throw new DemoContentError(
-          path("catalog.json"),
-          `filterCategories.${category}[${i}]`,
-          `"${a}" is in two categories: a course lists attributes by name, so names must be unique`,
-        );
-      attributeNames.add(a);
-    }
-  }
-  for (const [key, file] of Object.entries(media.files)) {
-    const onDisk = "url" in file ? publicPath(file.url) : join(STORAGE_DIR, file.path);
-    if (!existsSync(onDisk))
-      throw new DemoContentError(path("media.json"), `files.${key}`, `${shortPath(onDisk)} not found`);
-    if (statSync(onDisk).size !== file.size)
-      throw new DemoContentError(
-        path("media.json"),
-        `files.${key}.size`,
-        `is ${file.size}, the file has ${statSync(onDisk).size} bytes`,
-      );
-  }
+  const attributeNames = checkCatalog(path("catalog.json"), catalog);
+  checkMedia(path("media.json"), media, STORAGE_DIR);
 
   // Courses.
   const folders = listDir(path("courses"));
@@ -148,51 +118,15 @@ export function loadDemoContent(dir: string = DEMO_DIR): DemoContent {
     const courseDir = path("courses", slug);
     if (!existsSync(courseDir))
       throw new DemoContentError(path("catalog.json"), `courses[${index}]`, `courses/${slug} not found`);
-    const file = join(courseDir, "course.json");
-    const c = readJson(file, courseSchema);
-    const fail = (field: string, message: string): never => {
-      throw new DemoContentError(file, field, message);
-    };
-    if (codes.has(c.code)) fail("code", `${c.code} is also the code of ${codes.get(c.code)}`);
-    codes.set(c.code, slug);
-    c.collections.forEach((k, i) => {
-      if (!Object.hasOwn(catalog.collections, k))
-        fail(
-          `collections[${i}]`,
-          `unknown collection "${k}" (collections of catalog.json: ${Object.keys(catalog.collections).join(", ")})`,
-        );
-    });
-    c.attributes.forEach((a, i) => {
-      if (!attributeNames.has(a))
-        fail(
-          `attributes[${i}]`,
-          `unknown attribute "${a}" (filterCategories of catalog.json: ${[...attributeNames].join(", ")})`,
-        );
-    });
-    if (c.gradingScale !== null && !Object.hasOwn(catalog.gradingScales, c.gradingScale))
-      fail(
-        "gradingScale",
-        `unknown grading scale "${c.gradingScale}" (gradingScales of catalog.json: ${Object.keys(catalog.gradingScales).join(", ")})`,
-      );
-    if (c.access?.term !== undefined && !Object.hasOwn(catalog.terms, c.access.term))
-      fail(
-        "access.term",
-        `unknown term "${c.access.term}" (terms of catalog.json: ${Object.keys(catalog.terms).join(", ")})`,
-      );
-    if (c.cover && !existsSync(join(PUBLIC_DIR, "covers", `${slug}.svg`)))
-      fail("cover", `public/covers/${slug}.svg not found`);
-    const about = readHtml(join(courseDir, "about.html"), file, "about.html");
-    const contentFile = join(courseDir, "content.json");
-    const raw = readJson(contentFile, rootSchema) as RawNode;
-    if (raw.kind !== c.kind)
+    const course = readCourseFolder(courseDir, slug, { catalog, attributeNames, media });
+    if (codes.has(course.code))
       throw new DemoContentError(
-        contentFile,
-        "kind",
-        `the course is a ${Object.keys(ActivityKind).find((k) => ActivityKind[k as keyof typeof ActivityKind] === c.kind)} (course.json), its content's root is not`,
+        join(courseDir, "course.json"),
+        "code",
+        `${course.code} is also the code of ${codes.get(course.code)}`,
       );
-    // The root is the course: its name and type are the course's (seed-activities.ts adds the rest).
-    const root = expandNode({ ...raw, name: c.name, type: c.type }, { file: contentFile, field: "", courseDir, media });
-    return { ...c, slug, about, root };
+    codes.set(course.code, slug);
+    return course;
   });
 
   // Groups: members are demo users; a team works in a course, on one of its activities if named.
@@ -321,6 +255,111 @@ export function loadDemoContent(dir: string = DEMO_DIR): DemoContent {
     content.learners[key] = checkRecipe(content, readJson(file, learnerRecipeSchema), file);
   }
   return content;
+}
+
+/** The catalog's own checks (a scale's passing grade is one of its grades, attribute names unique): its attribute names. */
+export function checkCatalog(
+  file: string,
+  catalog: Partial<Omit<z.output<typeof catalogSchema>, "courses">>,
+): Set<string> {
+  for (const [key, scale] of Object.entries(catalog.gradingScales ?? {})) {
+    if (!scale.grades.some((g) => g.name === scale.passingGrade))
+      throw new DemoContentError(
+        file,
+        `gradingScales.${key}.passingGrade`,
+        `no grade is named "${scale.passingGrade}"`,
+      );
+  }
+  const attributeNames = new Set<string>();
+  for (const [category, attributes] of Object.entries(catalog.filterCategories ?? {})) {
+    for (const [i, a] of attributes.entries()) {
+      if (attributeNames.has(a))
+        throw new DemoContentError(
+          file,
+          `filterCategories.${category}[${i}]`,
+          `"${a}" is in two categories: a course lists attributes by name, so names must be unique`,
+        );
+      attributeNames.add(a);
+    }
+  }
+  return attributeNames;
+}
+
+/** Every file of a media.json is there with the size it says; private files' paths are relative to `privateRoot`. */
+export function checkMedia(file: string, media: Pick<Media, "files">, privateRoot: string): void {
+  for (const [key, f] of Object.entries(media.files)) {
+    const onDisk = "url" in f ? publicPath(f.url) : join(privateRoot, f.path);
+    if ("path" in f && !isSafeEntryName(f.path))
+      throw new DemoContentError(file, `files.${key}.path`, 'a path inside the folder (no "..", not absolute)');
+    if (!existsSync(onDisk)) throw new DemoContentError(file, `files.${key}`, `${shortPath(onDisk)} not found`);
+    if (statSync(onDisk).size !== f.size)
+      throw new DemoContentError(
+        file,
+        `files.${key}.size`,
+        `is ${f.size}, the file has ${statSync(onDisk).size} bytes`,
+      );
+  }
+}
+
+/**
+ * One course folder (course.json, about.html, content.json, texts/): read, checked against the catalog's
+ * keys and the media's files, and its tree expanded. The demo's loader and the course-folder import
+ * (demo/course-folder/import.ts) both read folders with it.
+ */
+export function readCourseFolder(
+  courseDir: string,
+  slug: string,
+  refs: {
+    catalog: Partial<Omit<z.output<typeof catalogSchema>, "courses">>;
+    attributeNames: Set<string>;
+    media: Media;
+    /** The catalog file the keys are looked up in (its name in the messages). */
+    catalogName?: string;
+  },
+): CourseDef {
+  const { catalog, attributeNames, media } = refs;
+  const catalogName = refs.catalogName ?? "catalog.json";
+  const file = join(courseDir, "course.json");
+  const c = readJson(file, courseSchema);
+  const fail = (field: string, message: string): never => {
+    throw new DemoContentError(file, field, message);
+  };
+  const keys = (record: Record<string, unknown> | undefined) => Object.keys(record ?? {}).join(", ") || "none";
+  c.collections.forEach((k, i) => {
+    if (!Object.hasOwn(catalog.collections ?? {}, k))
+      fail(
+        `collections[${i}]`,
+        `unknown collection "${k}" (collections of ${catalogName}: ${keys(catalog.collections)})`,
+      );
+  });
+  c.attributes.forEach((a, i) => {
+    if (!attributeNames.has(a))
+      fail(
+        `attributes[${i}]`,
+        `unknown attribute "${a}" (filterCategories of ${catalogName}: ${[...attributeNames].join(", ") || "none"})`,
+      );
+  });
+  if (c.gradingScale !== null && !Object.hasOwn(catalog.gradingScales ?? {}, c.gradingScale))
+    fail(
+      "gradingScale",
+      `unknown grading scale "${c.gradingScale}" (gradingScales of ${catalogName}: ${keys(catalog.gradingScales)})`,
+    );
+  if (c.access?.term !== undefined && !Object.hasOwn(catalog.terms ?? {}, c.access.term))
+    fail("access.term", `unknown term "${c.access.term}" (terms of ${catalogName}: ${keys(catalog.terms)})`);
+  if (c.cover && !existsSync(join(PUBLIC_DIR, "covers", `${slug}.svg`)))
+    fail("cover", `public/covers/${slug}.svg not found`);
+  const about = readHtml(join(courseDir, "about.html"), file, "about.html");
+  const contentFile = join(courseDir, "content.json");
+  const raw = readJson(contentFile, rootSchema) as RawNode;
+  if (raw.kind !== c.kind)
+    throw new DemoContentError(
+      contentFile,
+      "kind",
+      `the course is a ${Object.keys(ActivityKind).find((k) => ActivityKind[k as keyof typeof ActivityKind] === c.kind)} (course.json), its content's root is not`,
+    );
+  // The root is the course: its name and type are the course's (seed-activities.ts adds the rest).
+  const root = expandNode({ ...raw, name: c.name, type: c.type }, { file: contentFile, field: "", courseDir, media });
+  return { ...c, slug, about, root };
 }
 
 /**

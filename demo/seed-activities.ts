@@ -184,7 +184,7 @@ function eventContent(def: ActivityDef, now: Date): Record<string, unknown> {
 }
 
 /** Activities and parts of one course, and the posts already in its discussions (by the users in `userIds`). */
-function buildCourse(
+export function buildCourse(
   course: CourseDef,
   objectiveId: string,
   tenantId: string,

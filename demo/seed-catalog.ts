@@ -17,6 +17,7 @@ import { rootChildrenCount, seedActivities, type Tx } from "./seed-activities";
 import { applyLearnerRecipes } from "./seed-learners";
 import { accessColumns } from "./recipe-values";
 import { seedHubMessages } from "./seed-hub";
+import { courseColumns, coverUrl } from "./course-columns";
 
 export type { Tx };
 export { daysFrom, gradeScore, type ScaleForGrading } from "./recipe-values";
@@ -28,7 +29,7 @@ export type { DemoUser };
 /** The demo certificate PDF written by make-demo-pdf.ts (ada's SQL Fundamentals certificates link it). */
 export const DEMO_CERTIFICATE_PDF = { url: "/learn/demo/certificate-sql-fundamentals.pdf" } as const;
 
-export const coverUrl = (slug: string): string => `/learn/covers/${slug}.svg`;
+export { coverUrl };
 
 // The catalog of the data files (reading this module loads them; seed.ts imports it only to seed).
 const content = demoContent();
@@ -166,32 +167,10 @@ export async function seedCatalog(
       courses.map((c, i) => ({
         id: objectiveIds[c.slug],
         tenantId,
-        name: c.name,
-        code: c.code,
-        description: c.description,
-        language: c.language ?? null,
-        about: c.about,
-        imageUrl: c.cover ? coverUrl(c.slug) : null,
-        state: c.state,
-        type: c.type,
-        activityKind: c.kind,
-        activityState: c.activityState ?? c.state,
-        childrenCount: rootChildrenCount(c),
-        presentationMode: c.presentationMode,
-        displayMode: c.displayMode ?? 2,
-        proctored: c.proctored ?? false,
-        supportMobileView: c.supportMobileView ?? true,
-        supportFullscreenView: c.supportFullscreenView ?? true,
-        supportLtiAuthoring: c.supportLtiAuthoring ?? false,
-        supportReview: c.supportReview ?? true,
-        enableAiTutor: c.enableAiTutor ?? false,
-        accessNewContentAfterCompletion: c.accessNewContentAfterCompletion ?? false,
+        ...courseColumns(c, rootChildrenCount(c)),
         announcementChannelId: c.announcements ? uuid() : null,
         gradingScaleId: c.gradingScale ? scaleIds[c.gradingScale] : null,
         certificateTemplateId: templateIds[c.slug] ?? null,
-        inCatalog: c.inCatalog ?? true,
-        isPublic: c.isPublic ?? false,
-        allowSelfEnrollment: c.allowSelfEnrollment ?? true,
         // Staggered creation times so "newest first" orderings are stable.
         createdAt: new Date(now.getTime() - (courses.length - i) * 3_600_000),
       })),

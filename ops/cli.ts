@@ -1,6 +1,6 @@
 /**
  * `npm run ops -- <area> <command> …`: the operators' commands, one file each under ops/commands/.
- * The older names stay as aliases: `npm run sessions | lti:tool | certificates | people | content:import-scorm |
+ * The older names stay as aliases: `npm run sessions | lti:tool | certificates | people | courses | content:import-scorm |
  * content:import-cc | content:import-qti | db`.
  * Each works on DATABASE_URL's database, or on the embedded one when no process holds it, and otherwise
  * asks the running server on this machine (ops/database-or-server.ts). Exit status: 0 done, 1 refused
@@ -8,6 +8,7 @@
  */
 import "./log-to-stderr";
 import { command as certificates } from "./commands/certificates";
+import { command as courses } from "./commands/courses";
 import { command as db } from "./commands/db";
 import { command as grading } from "./commands/grading";
 import { command as importCartridge } from "./commands/import-cartridge";
@@ -25,6 +26,7 @@ const AREAS = {
   certificates,
   grading,
   people,
+  courses,
   "import-scorm": importScorm,
   "import-qti": importQti,
   "import-cc": importCartridge,
@@ -38,6 +40,7 @@ const USAGE = `Usage: npm run ops -- <area> <command> … (--help after an area 
   certificates   issued certificates: list, revoke
   grading        the grading queue, and grading a hand-in (as a named Instructor)
   people         people and enrolments from CSV files
+  courses        a course folder into a course (import), a course into a folder (export)
   import-scorm   a SCORM package into a course's activity
   import-qti     a QTI test (3.0, or 2.1/2.2) into a course's activity, scored by the server
   import-cc      an IMS Common Cartridge as a course

@@ -22,6 +22,8 @@ import { ScormPackageError } from "../api/scorm/manifest";
 import { operatorCommand, OperatorError, runOperatorCommand } from "../identity/sessions/operator";
 import { isLoopback } from "../demo/test-support";
 import { incomingOf, socketAddress, type AddressOf } from "../server/http/client-address";
+import { courseFolderCommand, runCourseFolderCommand } from "./commands/courses";
+import { Refused } from "./database-or-server";
 
 export interface OperatorRouteDeps {
   database: Database;
@@ -175,6 +177,16 @@ export function operatorRoutes(deps: OperatorRouteDeps): Hono {
       if (zipPath) await rm(zipPath, { force: true });
     }
   });
+  // A course folder of this machine imported, or a course exported to one (decision 062).
+  routes.post(
+    "/course-folders",
+    command(
+      courseFolderCommand,
+      (input) =>
+        runCourseFolderCommand(database.db, input, { store: files, givenTools: (lti.tools ?? []).map((t) => t.key) }),
+      (err) => (err instanceof Refused ? { error: err.message } : null),
+    ),
+  );
   // A people or enrolments CSV file (decision 049): checked, and imported with ?apply=1.
   routes.post("/people", async (c) => {
     if (!allowed(c)) return c.json({ error: "Forbidden" }, 403);

@@ -1,6 +1,6 @@
 /**
- * The course folder's published format (decision 059, docs/course-folders.md): the JSON Schemas of
- * `course.json` and `content.json`, generated from the zod schemas the loader checks them with
+ * The course folder's published format (decisions 059 and 062, docs/course-folders.md): the JSON Schemas of
+ * `course.json`, `content.json`, `catalog.json` and `media.json`, generated from the zod schemas the loader checks them with
  * (demo/content/schemas.ts). `npx tsx scripts/course-folder-schemas.ts` writes them to docs/schemas/;
  * tests/unit/course-folder-schemas.test.ts fails when they are not up to date.
  */
@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { format, resolveConfig } from "prettier";
 import { z } from "zod";
-import { courseSchema, rootSchema } from "../demo/content/schemas";
+import { courseSchema, folderCatalogSchema, folderMediaSchema, rootSchema } from "../demo/content/schemas";
 
 const DIR = fileURLToPath(new URL("../docs/schemas/", import.meta.url));
 
@@ -35,6 +35,11 @@ export async function courseFolderSchemas(): Promise<Record<string, string>> {
       "A course folder's content.json (the activity tree; the root is the course)",
       rootSchema,
     ),
+    "catalog.schema.json": await schema(
+      "A course folder's catalog.json (the grading scale, collections, terms and filter attributes it names)",
+      folderCatalogSchema,
+    ),
+    "media.schema.json": await schema("A course folder's media.json (its files and LTI tools)", folderMediaSchema),
   };
 }
 

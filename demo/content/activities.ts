@@ -36,7 +36,7 @@ export interface ActivityDef {
   children?: ActivityDef[];
 }
 
-const DEFAULT_CONTENT_TYPE: Record<ActivityKind, ActivityContentType> = {
+export const DEFAULT_CONTENT_TYPE: Record<ActivityKind, ActivityContentType> = {
   [ActivityKind.text]: ActivityContentType.Text,
   [ActivityKind.lti]: ActivityContentType.Lti13,
   [ActivityKind.composite]: ActivityContentType.Composite,
@@ -46,7 +46,10 @@ const DEFAULT_CONTENT_TYPE: Record<ActivityKind, ActivityContentType> = {
 };
 
 /** The activity type when content.json gives none (an LTI activity must give one). */
-function defaultType(node: RawNode, contentType: ActivityContentType): ActivityType | null {
+export function defaultType(
+  node: Pick<RawNode, "kind" | "manualGrading">,
+  contentType: ActivityContentType,
+): ActivityType | null {
   switch (node.kind) {
     case ActivityKind.composite:
       return ActivityType.Composite;
@@ -73,7 +76,7 @@ function words(html: string): number {
 }
 
 /** Reading time of a text in seconds: 180 words a minute, at least two minutes. */
-const readingTime = (html: string): number => Math.max(2, Math.round(words(html) / 180)) * 60;
+export const readingTime = (html: string): number => Math.max(2, Math.round(words(html) / 180)) * 60;
 
 const KIND_FIELDS: Record<string, readonly string[]> = {
   html: ["text"],

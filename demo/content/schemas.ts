@@ -127,6 +127,18 @@ export const mediaSchema = z.strictObject({
   files: z.record(z.string(), z.union([publicFileSchema, privateFileSchema])),
 });
 
+/**
+ * A course folder's own catalog.json (decision 062): the grading scales, collections, terms and filter
+ * attributes its course.json names, so that the folder stands alone outside the demo.
+ */
+export const folderCatalogSchema = catalogSchema.omit({ courses: true }).partial();
+
+/**
+ * A course folder's own media.json (decision 062): the LTI tools its activities launch (keys of tools
+ * registered in the deployment) and its files — a private file's `path` is relative to the folder.
+ */
+export const folderMediaSchema = mediaSchema.partial({ ltiTool: true, ltiTool11: true });
+
 /** Enrolment settings of an access; day counts are relative to the day of seeding (negative = past). */
 const accessSettingsSchema = z.strictObject({
   term: z.string().optional(),
@@ -195,6 +207,11 @@ export const courseSchema = z.strictObject({
   certificate: z.strictObject({ name: nonEmpty, validityDays: z.number().int().positive().nullable() }).optional(),
   /** Settings of the tenant-wide (catalog) access. */
   access: accessSettingsSchema.optional(),
+  /**
+   * The moment the folder's day counts count from (an exported folder's, decision 062); absent = the moment
+   * the course is written to the database (the demo's folders).
+   */
+  datesFrom: z.iso.datetime({ offset: true }).optional(),
 });
 
 const constraintSchema = z.strictObject({
