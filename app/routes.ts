@@ -74,6 +74,7 @@ export default [
       // Decision 048: an assignment's hand-in, and the grading queue of those who grade.
       route("courses/:id/hand-in/:partId", "routes/learn.courses.$id.hand-in.$partId.tsx"),
       route("grading", "routes/learn.grading._index.tsx"),
+      route("grading/test/:attemptId", "routes/learn.grading.test.$attemptId.tsx"),
       route("grading/:handInId", "routes/learn.grading.$handInId.tsx"),
       // A QTI test or survey of the course, each page one form; scored by the server.
       route("courses/:id/assessment/:workflowId/:awId", "routes/learn.courses.$id.assessment.tsx"),

@@ -232,7 +232,7 @@ export async function applyLearnerRecipes(
               });
             }
           }
-          const progress = progressRows(workflow, course.leaves, graded, now);
+          const progress = progressRows(workflow, course.leaves, graded, now, a.sittingOpen);
           if (a.scorm) scormRows.push(...scormRowsOf(e.course, course.leaves, progress.aws, a.scorm));
           awRows.push(...progress.aws);
           arRows.push(...progress.records);

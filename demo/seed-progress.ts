@@ -39,6 +39,7 @@ export function progressRows(
   leaves: Leaf[],
   record: { score: number | null; maxScore: number | null } | null,
   now: Date,
+  sittingOpen = false,
 ) {
   const aws: AwRow[] = [];
   const records: RecRow[] = [];
@@ -118,12 +119,23 @@ export function progressRows(
   }
   // Spec 4.8: a proctored activity's sitting. Submitted attempts were reviewed by the proctor; an
   // attempt still in progress had its session end (completed) before it was submitted — the proctor
-  // lock of docs/decisions/010-proctor-lock.md.
+  // lock of docs/decisions/010-proctor-lock.md — unless the recipe keeps the sitting open (`sittingOpen`).
   const sessions: SessionRow[] = [];
   for (const aw of aws) {
     const leaf = leaves.find((l) => l.partId === aw.activityPartId);
     if (!leaf?.proctored || !aw.started) continue;
     const created = new Date((aw.started as Date).getTime() + MINUTE_MS);
+    if (sittingOpen && !aw.finished && wf.state === ObjectiveWorkflowState.inProgress) {
+      sessions.push({
+        id: crypto.randomUUID(),
+        activityWorkflowId: aw.id!,
+        userId: wf.userId,
+        state: ProctoringSessionState.inProgress,
+        created,
+        completed: null,
+      });
+      continue;
+    }
     const completed = aw.finished
       ? (aw.finished as Date)
       : new Date(Math.min(created.getTime() + 100 * MINUTE_MS, now.getTime() - MINUTE_MS));

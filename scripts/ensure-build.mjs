@@ -34,7 +34,16 @@ if (
   console.log("[start] building the app (npm run build)…");
   execSync("npm run build", { stdio: "inherit" });
 } else if (
-  stale(serverOutput, ["server", "ops", "api", "app", "domain", "scripts/build-server.mjs", "package-lock.json"])
+  stale(serverOutput, [
+    "server",
+    "ops",
+    "api",
+    "app",
+    "domain",
+    "demo",
+    "scripts/build-server.mjs",
+    "package-lock.json",
+  ])
 ) {
   console.log("[start] building the server (scripts/build-server.mjs)…");
   execSync(`"${process.execPath}" scripts/build-server.mjs`, { stdio: "inherit" });

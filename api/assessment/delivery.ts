@@ -62,7 +62,7 @@ export async function loadDelivery(db: Db | Tx, userId: string, workflowId: stri
 }
 type Delivery = Awaited<ReturnType<typeof loadDelivery>>;
 
-async function itemsOf(db: Db | Tx, packageId: string, hrefs: string[]) {
+export async function itemsOf(db: Db | Tx, packageId: string, hrefs: string[]) {
   if (hrefs.length === 0) return new Map<string, { item: AssessmentItem; maxScore: number }>();
   const rows = await db
     .select()
@@ -113,7 +113,7 @@ function navigationOf(plan: AttemptPlan, page: number) {
   return plan.parts.find((p) => page >= p.firstPage && page < p.firstPage + p.pageCount)?.navigationMode ?? "linear";
 }
 
-async function answersOf(db: Db | Tx, attemptId: string) {
+export async function answersOf(db: Db | Tx, attemptId: string) {
   return db.select().from(assessmentAnswers).where(eq(assessmentAnswers.attemptId, attemptId));
 }
 
@@ -157,7 +157,7 @@ function summary(
   };
 }
 
-const hasAnswer = (r: RawResponses) => Object.values(r).some((v) => v.some((s) => s.trim() !== ""));
+export const hasAnswer = (r: RawResponses) => Object.values(r).some((v) => v.some((s) => s.trim() !== ""));
 
 /** The attempt with one page's items (the current page by default; in a linear part only that one). */
 export async function attemptPage(db: Db | Tx, d: Delivery, attempt: Attempt, asked: number | undefined, now: Date) {
@@ -469,58 +469,23 @@ export async function attemptReview(db: Db, d: Delivery, attempt: Attempt, now: 
   };
 }
 
-/** Until the grading queue exists, an instructor or administrator scores an item that needs a person. */
-export async function gradeItem(db: Db, attemptId: string, ref: string, score: number, now: Date) {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ attempt: assessmentAttempts, pkg: qtiPackages })
-      .from(assessmentAttempts)
-      .innerJoin(qtiPackages, eq(qtiPackages.id, assessmentAttempts.packageId))
-      .where(eq(assessmentAttempts.id, attemptId))
-      .for("update");
-    if (!row) throw notFound("attempt");
-    const planned = row.attempt.plan.pages.flatMap((p) => p.items).find((i) => i.ref === ref);
-    if (!planned) throw notFound("item");
-    const [stored] = await tx
-      .select()
-      .from(qtiItems)
-      .where(and(eq(qtiItems.packageId, row.pkg.id), eq(qtiItems.href, planned.href)));
-    if (!stored?.item.needsPerson) throw conflict("assessmentNotGradedByPerson", "This item is scored by the server.");
-    if (score > stored.maxScore)
-      throw new ApiError(400, {
-        score: [message("invalid", `The score is at most ${stored.maxScore}.`, { max: stored.maxScore })],
-      });
-    if (row.attempt.state !== AttemptState.inGrading)
-      throw conflict("assessmentNotInGrading", "This attempt is not waiting for a grade.");
-    const updated = await tx
-      .update(assessmentAnswers)
-      .set({ gradedScore: score })
-      .where(and(eq(assessmentAnswers.attemptId, attemptId), eq(assessmentAnswers.itemRef, ref)))
-      .returning({ ref: assessmentAnswers.itemRef });
-    if (updated.length === 0) throw notFound("answer");
-    // Re-score the whole attempt: done once no answered item waits for a person any more.
-    const [aw] = await tx
-      .select()
-      .from(activityWorkflows)
-      .where(eq(activityWorkflows.id, row.attempt.activityWorkflowId));
-    const [wf] = await tx.select().from(objectiveWorkflows).where(eq(objectiveWorkflows.id, aw!.objectiveWorkflowId));
-    const [activity] = await tx
-      .select()
-      .from(activities)
-      .innerJoin(activityParts, eq(activityParts.activityId, activities.id))
-      .where(eq(activityParts.id, aw!.activityPartId));
-    await tx
-      .update(assessmentAttempts)
-      .set({ state: AttemptState.inProgress })
-      .where(eq(assessmentAttempts.id, attemptId));
-    const d = { wf: wf!, aw: aw!, activity: activity!.activities, pkg: row.pkg, attempt: null } as unknown as Delivery;
-    const closed = await closeAttempt(
-      tx,
-      d,
-      attemptId,
-      (row.attempt.ended as "submitted" | "timeUp") ?? "submitted",
-      row.attempt.submitted ?? now,
-    );
-    return { state: closed.state, score: closed.score, maxScore: closed.maxScore, passed: closed.passed };
-  });
+/** The delivery an attempt belongs to (its learner's workflows, activity and package), for a grader's command. */
+export async function deliveryOfAttempt(db: Db | Tx, attemptId: string): Promise<Delivery | null> {
+  const [row] = await db
+    .select({
+      wf: objectiveWorkflows,
+      aw: activityWorkflows,
+      activity: activities,
+      pkg: qtiPackages,
+      attempt: assessmentAttempts,
+    })
+    .from(assessmentAttempts)
+    .innerJoin(qtiPackages, eq(qtiPackages.id, assessmentAttempts.packageId))
+    .innerJoin(activityWorkflows, eq(activityWorkflows.id, assessmentAttempts.activityWorkflowId))
+    .innerJoin(objectiveWorkflows, eq(objectiveWorkflows.id, activityWorkflows.objectiveWorkflowId))
+    .innerJoin(activityParts, eq(activityParts.id, activityWorkflows.activityPartId))
+    .innerJoin(activities, eq(activities.id, activityParts.activityId))
+    .where(eq(assessmentAttempts.id, attemptId))
+    .limit(1);
+  return row ?? null;
 }

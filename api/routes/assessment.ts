@@ -11,7 +11,6 @@ import {
   attemptReview,
   closeAttempt,
   closeIfLate,
-  gradeItem,
   isLate,
   loadDelivery,
   saveAnswers,
@@ -20,6 +19,7 @@ import {
 import {
   attemptPageQuerySchema,
   gradeItemSchema,
+  scoreAnswersSchema,
   importQtiQuerySchema,
   saveAnswersSchema,
   submitAttemptSchema,
@@ -28,6 +28,7 @@ import { activityWorkflowPathSchema } from "../../domain/contract/lifecycle";
 import { z } from "zod";
 import { rm } from "node:fs/promises";
 import { readQtiZip, storeQtiPackage } from "../assessment/import";
+import { quizGradingAttempt, quizGradingQueue, scoreAnswers } from "../assessment/grading";
 import { SCORM_LIMITS, saveUpload } from "../scorm/import";
 import { ScormPackageError } from "../scorm/manifest";
 
@@ -207,7 +208,7 @@ export function assessmentRoutes() {
     "/attempts/:id/items/:ref/score",
     op({
       summary:
-        "An instructor's or administrator's score of an item that needs a person (essay, upload); the attempt is done once none waits any more (until the grading queue of the assignments issue)",
+        "An instructor's or administrator's score of one item that needs a person (essay, upload); the attempt is done once none waits any more (the grading queue's PUT …/scores sends several at once)",
       errors: {
         403: "Not an instructor or administrator",
         409: "The item is scored by the server, or the attempt is not in grading",
@@ -218,8 +219,46 @@ export function assessmentRoutes() {
     async (c) => {
       await requireRole(c.var.db, c.var.user.id, GRADERS, "Only instructors and administrators grade answers.");
       const p = c.req.valid("param");
-      return c.json(await gradeItem(c.var.db, p.id, p.ref, c.req.valid("json").score, c.var.now));
+      const scores = { [p.ref]: c.req.valid("json").score };
+      return c.json(await scoreAnswers(c.var.db, c.var.user, p.id, scores, c.var.now));
     },
+  );
+
+  // Decision 065: the test answers that wait for a person, in the grading queue.
+  r.use("/grading/*", requireUser);
+  r.get(
+    "/grading/attempts",
+    op({
+      summary:
+        "The grading queue's test attempts: the tenant's attempts in grading (never the caller's own), oldest first, each with how many answers wait for a person. 403 to a caller who does not grade",
+      errors: { 403: "The caller does not grade (gradingForbidden)" },
+    }),
+    async (c) => c.json(await quizGradingQueue(c.var.db, c.var.user)),
+  );
+  r.get(
+    "/grading/attempts/:id",
+    op({
+      summary:
+        "One test attempt as its grader sees it: each item that needs a person with the learner's answer, its maximum and the score given so far. 404 to a caller who does not grade, for her own attempt or another tenant's",
+    }),
+    validParams(idParams),
+    async (c) => c.json(await quizGradingAttempt(c.var.db, c.var.user, c.req.valid("param").id)),
+  );
+  r.use("/grading/attempts/:id/scores", limitWrites("command"));
+  r.put(
+    "/grading/attempts/:id/scores",
+    op({
+      summary:
+        "Scores of answers that wait for a person, by item ref, in one transaction: the attempt is scored again and done once none waits (its activity record and the course's progress). The same scores again answer the attempt as it stands",
+      errors: {
+        400: "An unknown item, or a score above the item's maximum (scores.<ref>)",
+        409: "The item is scored by the server or was not answered, or the attempt is not in grading",
+      },
+    }),
+    validParams(idParams),
+    validJson(scoreAnswersSchema),
+    async (c) =>
+      c.json(await scoreAnswers(c.var.db, c.var.user, c.req.valid("param").id, c.req.valid("json").scores, c.var.now)),
   );
   return r;
 }

@@ -3,6 +3,7 @@ import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.grading._index";
 import { endpoints } from "#domain/contract/endpoints";
 import { gradingQueueQuerySchema, type GradingQueue } from "#domain/contract/hand-ins";
+import type { QuizGradingItem } from "#domain/contract/assessment";
 import { HAND_IN_STATES } from "#domain/hand-ins";
 import { state } from "~/services/request.server";
 import { dateFormatter } from "~/services/format.server";
@@ -26,14 +27,28 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const parsed = gradingQueueQuerySchema.safeParse(raw);
   const query = parsed.success ? parsed.data : { limit: 100 };
   const lms = await s.lms();
-  const queue: GradingQueue = await lms
-    .get(endpoints.gradingQueue, Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])))
-    .catch((err: unknown) => {
-      if (err instanceof LmsError && err.status === 403) throw data("forbidden", { status: 403 });
-      throw err;
-    });
+  const forbidden = (err: unknown): never => {
+    if (err instanceof LmsError && err.status === 403) throw data("forbidden", { status: 403 });
+    throw err;
+  };
+  // Both queues at once: the hand-ins, and the tests whose answers wait for a person (decision 065).
+  const [queue, tests]: [GradingQueue, { data: QuizGradingItem[] }] = await Promise.all([
+    lms
+      .get(endpoints.gradingQueue, Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])))
+      .catch(forbidden),
+    lms.get(endpoints.quizGradingQueue).catch(forbidden),
+  ]);
   const fmt = dateFormatter(getLocale(context), shell.user.timezone);
+  // A test attempt is only ever "awaiting grading": shown unless another state is asked for.
+  const shownTests = query.state
+    ? []
+    : tests.data.filter(
+        (i) =>
+          (!query.objectiveId || i.objective.id === query.objectiveId) &&
+          (!query.activityPartId || i.activity.partId === query.activityPartId),
+      );
   return {
+    tests: shownTests.map((i) => ({ ...i, submittedText: fmt.dateTime(i.submittedAt) })),
     filters: {
       objectiveId: query.objectiveId ?? "",
       activityPartId: query.activityPartId ?? "",
@@ -45,8 +60,10 @@ export async function loader({ context, url }: Route.LoaderArgs) {
 }
 
 export default function GradingQueuePage() {
-  const { filters, courses, items } = useLoaderData<typeof loader>();
+  const { filters, courses, items, tests } = useLoaderData<typeof loader>();
   const { t } = useTranslation();
+  // Under a "Hand-ins" heading once the tests have their own section.
+  const ItemHeading = tests.length > 0 ? "h3" : "h2";
   const activities = courses.flatMap((c) =>
     !filters.objectiveId || c.id === filters.objectiveId ? c.activities.map((a) => ({ ...a, course: c.name })) : [],
   );
@@ -91,6 +108,29 @@ export default function GradingQueuePage() {
           {t("grading.apply")}
         </button>
       </Form>
+      {tests.length > 0 ? (
+        <section aria-labelledby="grading-tests">
+          <h2 id="grading-tests">{t("grading.tests")}</h2>
+          <ol className="grading__list">
+            {tests.map((i) => (
+              <li key={i.attemptId} className="grading__item">
+                <h3 className="grading__who">
+                  <Link to={`/learn/grading/test/${i.attemptId}`}>
+                    {t("grading.itemTitle", { learner: i.learner.name, activity: i.activity.name })}
+                  </Link>
+                </h3>
+                <p className="grading__meta">{i.objective.name}</p>
+                <p className="grading__meta">
+                  {t("handIn.submittedOn", { date: i.submittedText ?? "" })}
+                  {" · "}
+                  {t("grading.waiting", { n: i.waiting })}
+                </p>
+              </li>
+            ))}
+          </ol>
+        </section>
+      ) : null}
+      {tests.length > 0 ? <h2>{t("grading.handIns")}</h2> : null}
       {items.length === 0 ? (
         <p className="notice" role="status">
           {t("grading.empty")}
@@ -99,11 +139,11 @@ export default function GradingQueuePage() {
         <ol className="grading__list">
           {items.map((i) => (
             <li key={i.id} className="grading__item">
-              <h2 className="grading__who">
+              <ItemHeading className="grading__who">
                 <Link to={`/learn/grading/${i.id}`}>
                   {t("grading.itemTitle", { learner: i.learner.name, activity: i.activity.name })}
                 </Link>
-              </h2>
+              </ItemHeading>
               <p className="grading__meta">{i.objective.name}</p>
               <p className="grading__meta">
                 {t("handIn.submittedOn", { date: i.submittedText ?? "" })}

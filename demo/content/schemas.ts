@@ -300,6 +300,11 @@ const attemptSchema = z.strictObject({
   /** Raw score on the course's grading scale; absent or null = not scored yet. */
   score: z.number().min(0).nullable().optional(),
   /**
+   * A proctored course's attempt in progress whose sitting is still open (the proctor watching), so the
+   * learner may go on answering; without it the sitting has ended before she submitted (the 4.8 lock).
+   */
+  sittingOpen: z.boolean().optional(),
+  /**
    * A SCORM course (scorm/packages.json) started in this attempt: what the learner left in each SCO, by
    * its identifier in the manifest — CMI elements and values as a commit would send them (e.g. the
    * bookmark `cmi.core.lesson_location` and `cmi.suspend_data`, with `cmi.core.exit` "suspend"), so

@@ -78,3 +78,38 @@ export interface AssessmentReview {
   attempt: AssessmentAttempt;
   items: AttemptPageItem[];
 }
+
+/** Decision 065: a grader's scores of the answers that wait for a person, by item ref (at most each item's maximum). */
+export const scoreAnswersSchema = z.object({
+  scores: z.record(identifier, z.number().min(0).max(1e6)).refine((s) => {
+    const n = Object.keys(s).length;
+    return n > 0 && n <= 500;
+  }, "One score or more."),
+});
+export type ScoreAnswers = z.infer<typeof scoreAnswersSchema>;
+
+/** GET …/grading/attempts: one test attempt with answers that wait for a person, as the grading queue lists it. */
+export interface QuizGradingItem {
+  attemptId: string;
+  learner: { id: string; name: string };
+  objective: { id: string; name: string };
+  activity: { partId: string; name: string };
+  title: string;
+  submittedAt: string | null;
+  /** Answers still waiting for a person's score. */
+  waiting: number;
+}
+
+/** GET …/grading/attempts/{id}: the attempt's items a person scores, each with the learner's answer. */
+export interface QuizGradingAttempt extends QuizGradingItem {
+  state: AttemptState;
+  items: (AttemptPageItem & { maxScore: number; gradedScore: number | null })[];
+}
+
+/** PUT …/grading/attempts/{id}/scores: where the attempt stands after the scores. */
+export interface ScoredAttempt {
+  state: AttemptState;
+  score: number | null;
+  maxScore: number | null;
+  passed: boolean | null;
+}

@@ -47,7 +47,15 @@ import type { ProctoringSession, ProctoringStartToken } from "./proctoring";
 import type { ReinforcementAnswerBody, ReinforcementWorkflow } from "./reinforcement";
 import type { WorkMode } from "../groups";
 import type { GroupActivityWorkflow, GroupWork, ParticipantsPage } from "./groups";
-import type { AssessmentAttempt, AssessmentReview, SaveAnswers } from "./assessment";
+import type {
+  AssessmentAttempt,
+  AssessmentReview,
+  QuizGradingAttempt,
+  QuizGradingItem,
+  SaveAnswers,
+  ScoreAnswers,
+  ScoredAttempt,
+} from "./assessment";
 import type { ScormCommit, ScormCommitResult, ScormRuntime } from "./scorm";
 import type { GradeCourse } from "./grades";
 import type { EmailPreferences, SaveEmailPreferences, UnsubscribeAnswer, UnsubscribeRequest } from "./mail";
@@ -167,6 +175,12 @@ export const endpoints = {
     ),
   assessmentReview: (objectiveWorkflowId: string, activityWorkflowId: string) =>
     get<AssessmentReview>(`${assessmentPath(objectiveWorkflowId, activityWorkflowId)}/review`),
+  // Decision 065: test answers that wait for a person, in the grading queue.
+  quizGradingQueue: get<{ data: QuizGradingItem[] }>(`${ASSESSMENT}/grading/attempts`),
+  quizGradingAttempt: (attemptId: string) =>
+    get<QuizGradingAttempt>(`${ASSESSMENT}/grading/attempts/${seg(attemptId)}`),
+  scoreQuizAnswers: (attemptId: string) =>
+    put<ScoreAnswers, ScoredAttempt>(`${ASSESSMENT}/grading/attempts/${seg(attemptId)}/scores`),
 
   // 7.3 Workflows.
   startObjectiveWorkflows: command<{ objectiveWorkflowAggregateId: string; id: string }, ObjectiveWorkflow>(

@@ -328,12 +328,18 @@ export const STOPS: (Omit<Stop, "url"> & { url: (ids: WalkIds) => string })[] = 
     label: "an assignment's hand-in",
     url: (i) => i.handIn,
   },
-  // The walk's learner grades nothing: the queue is her 403 page, a hand-in her 404 (hand-ins.spec.ts opens both as a grader).
+  // The walk's learner grades nothing: the queue is her 403 page, a hand-in or a test her 404 (hand-ins.spec.ts and
+  // quiz-grading.spec.ts open them as a grader).
   { route: "routes/learn.grading._index", label: "grading queue (not a grader)", url: () => "/learn/grading" },
   {
     route: "routes/learn.grading.$handInId",
     label: "a hand-in to grade (not a grader)",
     url: () => "/learn/grading/00000000-0000-4000-8000-000000000000",
+  },
+  {
+    route: "routes/learn.grading.test.$attemptId",
+    label: "a test's answers to score (not a grader)",
+    url: () => "/learn/grading/test/00000000-0000-4000-8000-000000000000",
   },
   { route: "routes/learn.grades.$id", label: "a course's grades", url: (i) => `/learn/grades/${i.python}` },
   {

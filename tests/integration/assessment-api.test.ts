@@ -8,7 +8,12 @@ import * as s from "../../api/db/schema";
 import { zipFolder } from "../../api/scorm/zip-folder";
 import { correctResponses } from "../../domain/qti/processing";
 import { fromResponses } from "../../domain/qti/responses";
-import type { AssessmentAttempt } from "../../domain/contract/assessment";
+import type {
+  AssessmentAttempt,
+  QuizGradingAttempt,
+  QuizGradingItem,
+  ScoredAttempt,
+} from "../../domain/contract/assessment";
 
 let t: TestApi;
 let tenantId: string;
@@ -297,6 +302,90 @@ describe("surveys and essays", () => {
     const graded = await t.request("PUT", path, { token: await t.token("grace"), body: { score: 3 } });
     expect(graded.status).toBe(200);
     expect(await c.standing()).toEqual({ state: 3, score: 15, maxScore: 20, passed: null });
+  });
+});
+
+describe("test answers in the grading queue (decision 065)", () => {
+  const essay = `<qti-assessment-item ${NS} identifier="essay" title="Essay"><qti-response-declaration identifier="RESPONSE" cardinality="single" base-type="string"/>
+    <qti-outcome-declaration identifier="SCORE" cardinality="single" base-type="float" normal-maximum="4" external-scored="human"/>
+    <qti-item-body><qti-extended-text-interaction response-identifier="RESPONSE"><qti-prompt>Describe a risk.</qti-prompt></qti-extended-text-interaction></qti-item-body></qti-assessment-item>`;
+  const choice = `<qti-assessment-item ${NS} identifier="mfa" title="MFA"><qti-response-declaration identifier="RESPONSE" cardinality="single" base-type="identifier"><qti-correct-response><qti-value>yes</qti-value></qti-correct-response></qti-response-declaration>
+    <qti-outcome-declaration identifier="SCORE" cardinality="single" base-type="float"/>
+    <qti-item-body><qti-choice-interaction response-identifier="RESPONSE" max-choices="1"><qti-prompt>Is a second factor safer?</qti-prompt>
+    <qti-simple-choice identifier="yes">Yes</qti-simple-choice><qti-simple-choice identifier="no">No</qti-simple-choice></qti-choice-interaction></qti-item-body>
+    <qti-response-processing template="https://purl.imsglobal.org/spec/qti/v3p0/rptemplates/match_correct"/></qti-assessment-item>`;
+  const queue = async (user: string) =>
+    t.request("GET", "/api/assessment/v1/grading/attempts", { token: await t.token(user) });
+
+  it("a grader sees the essay with the learner's answer, scores it once, and the attempt is done", async () => {
+    const c = await qtiCourse(null, {
+      files: { "imsmanifest.xml": manifest(["essay.xml", "mfa.xml"]), "essay.xml": essay, "mfa.xml": choice },
+    });
+    const started = (await (await c.start()).json()) as AssessmentAttempt;
+    const refs: Record<string, string> = {};
+    for (const p of started.pages) {
+      const page = (await (await c.page(p.index)).json()) as AssessmentAttempt;
+      const answers: Record<string, Record<string, string[]>> = {};
+      for (const i of page.page!.items) {
+        refs[i.view.identifier] = i.ref;
+        answers[i.ref] = { RESPONSE: [i.view.identifier === "essay" ? "Phishing by e-mail." : "yes"] };
+      }
+      expect((await c.save({ id: randomUUID(), page: p.index, answers })).status).toBe(200);
+    }
+    await c.submit();
+    expect(await c.standing()).toMatchObject({ state: 2, score: null });
+    const [attempt] = await t.database.db
+      .select()
+      .from(s.assessmentAttempts)
+      .where(eq(s.assessmentAttempts.activityWorkflowId, c.awId));
+
+    expect((await queue("ada")).status).toBe(403);
+    const graceToken = await t.token("grace");
+    const before = t.database.queryCount();
+    const listing = await t.request("GET", "/api/assessment/v1/grading/attempts", { token: graceToken });
+    const statements = t.database.queryCount() - before;
+    console.log(`[assessment] grading queue: ${statements} statements`);
+    // The role, the attempts, the items that need a person, the open answers (and the caller's session).
+    expect(statements).toBeLessThanOrEqual(6);
+    const listed = (await listing.json()) as { data: QuizGradingItem[] };
+    expect(listed.data.find((i) => i.attemptId === attempt.id)).toMatchObject({
+      waiting: 1,
+      title: expect.any(String),
+    });
+
+    const one = `/api/assessment/v1/grading/attempts/${attempt.id}`;
+    // The learner herself, like anyone who does not grade, finds nothing there.
+    expect((await t.request("GET", one, { token: await t.token("ada") })).status).toBe(404);
+    const seen = (await (await t.request("GET", one, { token: await t.token("grace") })).json()) as QuizGradingAttempt;
+    expect(seen.items.map((i) => [i.ref, i.response, i.maxScore, i.gradedScore])).toEqual([
+      [refs.essay, { RESPONSE: ["Phishing by e-mail."] }, 4, null],
+    ]);
+    expect(JSON.stringify(seen)).not.toMatch(/correct|"rules"|mapping/i);
+
+    const score = async (scores: Record<string, number>, user = "grace") =>
+      t.request("PUT", `${one}/scores`, { token: await t.token(user), body: { scores } });
+    expect((await score({ [refs.essay!]: 3 }, "ada")).status).toBe(404);
+    const over = await score({ [refs.essay!]: 9 });
+    expect(over.status).toBe(400);
+    expect((await over.json()).errors[`scores.${refs.essay}`][0]).toMatchObject({
+      code: "gradingScoreRange",
+      params: { max: 4 },
+    });
+    expect((await score({ nothing: 1 })).status).toBe(400);
+    expect((await score({ [refs.mfa!]: 1 })).status).toBe(409);
+    expect(await c.standing()).toMatchObject({ state: 2 });
+
+    const done = await score({ [refs.essay!]: 3 });
+    expect(done.status).toBe(200);
+    const doneBody = (await done.json()) as ScoredAttempt;
+    expect(doneBody).toMatchObject({ state: 3 });
+    // A double click: the same scores again answer the same; other scores are refused.
+    expect(await (await score({ [refs.essay!]: 3 })).json()).toEqual(doneBody);
+    expect((await score({ [refs.essay!]: 2 })).status).toBe(409);
+    // 3 of 4 and 1 of 1 on an activity out of 20.
+    expect(await c.standing()).toEqual({ state: 3, score: 16, maxScore: 20, passed: null });
+    const after = (await (await queue("grace")).json()) as { data: QuizGradingItem[] };
+    expect(after.data.some((i) => i.attemptId === attempt.id)).toBe(false);
   });
 });
 
