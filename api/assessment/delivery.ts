@@ -60,7 +60,7 @@ export async function loadDelivery(db: Db | Tx, userId: string, workflowId: stri
   if (!row) throw notFound("assessment");
   return { wf, ...row };
 }
-type Delivery = Awaited<ReturnType<typeof loadDelivery>>;
+export type Delivery = Awaited<ReturnType<typeof loadDelivery>>;
 
 export async function itemsOf(db: Db | Tx, packageId: string, hrefs: string[]) {
   if (hrefs.length === 0) return new Map<string, { item: AssessmentItem; maxScore: number }>();
@@ -120,7 +120,7 @@ export async function answersOf(db: Db | Tx, attemptId: string) {
 /** What review may show of an attempt's items and score (spec 4.7/4.12 with the test's session control). */
 async function revealOf(db: Db | Tx, d: Delivery, attempt: Attempt, now: Date) {
   const over = attempt.state !== AttemptState.inProgress;
-  const scores = over && !d.pkg.survey && (await activityScoresRevealed(db as Db, d.wf, now));
+  const scores = over && !d.pkg.survey && (await activityScoresRevealed(db, d.wf, now));
   return { over, scores, review: over && d.activity.supportReview };
 }
 

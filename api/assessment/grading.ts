@@ -13,10 +13,11 @@ import {
 } from "../../domain/contract/assessment";
 import { itemView } from "../../domain/qti/view";
 import type { Principal } from "../context";
-import type { Db } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import {
   activities,
   activityParts,
+  activityRecords,
   activityWorkflows,
   assessmentAnswers,
   assessmentAttempts,
@@ -28,7 +29,9 @@ import {
   users,
 } from "../db/schema";
 import { ApiError, message, notFound } from "../errors";
-import { answersOf, closeAttempt, deliveryOfAttempt, hasAnswer, itemsOf } from "./delivery";
+import { notifyGraded } from "../notifications/learner-notifications";
+import { activityScoresRevealed } from "../queries/workflows";
+import { answersOf, closeAttempt, deliveryOfAttempt, hasAnswer, itemsOf, type Delivery } from "./delivery";
 
 const GRADERS = ["Instructor", "Administrator"];
 
@@ -159,6 +162,17 @@ export async function quizGradingAttempt(db: Db, user: Principal, attemptId: str
     answersOf(db, row.id),
   ]);
   const saved = new Map(answers.map((a) => [a.itemRef, a]));
+  const graderIds = [...new Set(answers.flatMap((a) => (a.gradedBy ? [a.gradedBy] : [])))];
+  const graders = new Map(
+    graderIds.length === 0
+      ? []
+      : (
+          await db
+            .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+            .from(users)
+            .where(inArray(users.id, graderIds))
+        ).map((u) => [u.id, `${u.firstName} ${u.lastName}`.trim()]),
+  );
   const shown = planned.filter(
     (p) => items.get(p.href)?.item.needsPerson && hasAnswer(saved.get(p.ref)?.response ?? {}),
   );
@@ -174,6 +188,8 @@ export async function quizGradingAttempt(db: Db, user: Principal, attemptId: str
         response: a.response,
         maxScore,
         gradedScore: a.gradedScore,
+        gradedBy: a.gradedBy ? (graders.get(a.gradedBy) ?? null) : null,
+        gradedAt: a.gradedAt?.toISOString() ?? null,
       };
     }),
   };
@@ -243,7 +259,8 @@ export async function scoreAnswers(
       throw conflict("assessmentNotInGrading", "This attempt is not waiting for a grade.");
     }
     await tx.execute(sql`
-      update assessment_answers a set graded_score = (x.value)::float8
+      update assessment_answers a
+      set graded_score = (x.value)::float8, graded_by = ${user.id}, graded_at = ${now.toISOString()}::timestamptz
       from jsonb_each_text(${JSON.stringify(scores)}::jsonb) x
       where a.attempt_id = ${attemptId} and a.item_ref = x.key`);
     // Scored again from the start: done once no answered item waits for a person any more.
@@ -258,6 +275,35 @@ export async function scoreAnswers(
       (locked.ended as "submitted" | "timeUp" | null) ?? "submitted",
       locked.submitted ?? now,
     );
+    if (closed.state === AttemptState.done) await tellTheLearner(tx, d, closed, now);
     return standing(closed);
   });
+}
+
+/**
+ * The learner is told her test is graded (the hub, the e-mail), as a released hand-in grade is (decision
+ * 058) — with its score only when the course's reveal rules show it to her now.
+ */
+async function tellTheLearner(tx: Tx, d: Delivery, closed: { id: string; userId: string }, now: Date) {
+  // The activity's record (its score on the activity's scale, as her course shows it) and the course's state now.
+  const [[record], [wf]] = await Promise.all([
+    tx
+      .select({ score: activityRecords.score, maxScore: activityRecords.maxScore })
+      .from(activityRecords)
+      .where(eq(activityRecords.activityWorkflowId, d.aw.id)),
+    tx.select().from(objectiveWorkflows).where(eq(objectiveWorkflows.id, d.wf.id)),
+  ]);
+  const shown = wf ? await activityScoresRevealed(tx, wf, now) : false;
+  await notifyGraded(
+    tx,
+    {
+      userId: closed.userId,
+      itemId: closed.id,
+      objectiveId: d.wf.objectiveId,
+      activityPartId: d.aw.activityPartId,
+      score: shown ? (record?.score ?? null) : null,
+      maxScore: shown ? (record?.maxScore ?? null) : null,
+    },
+    now,
+  );
 }

@@ -35,7 +35,7 @@ export async function ownWorkflow(db: Db | Tx, userId: string, workflowId: strin
  * allowed (spec 4.7).
  */
 export async function activityScoresRevealed(
-  db: Db,
+  db: Db | Tx,
   wf: { aggregateId: string; objectiveId: string; state: ObjectiveWorkflowState },
   now: Date,
 ): Promise<boolean> {

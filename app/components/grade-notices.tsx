@@ -2,7 +2,7 @@ import { Link } from "react-router";
 import { useTranslation } from "~/common/i18n";
 import type { GradeNoticeView } from "~/common/views/grades";
 
-/** Decision 058: "Your assignment was graded", each leading to the activity where the grade and comment are. */
+/** Decision 058: "Your work was graded", each leading to the activity where the grade and comment are. */
 export function GradeNotices({ notices }: { notices: GradeNoticeView[] }) {
   const { t } = useTranslation();
   if (notices.length === 0) return null;

@@ -47,7 +47,11 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const shell = await s.requireLearner();
   const item = await attemptOf(await s.lms(), params.attemptId);
   const fmt = dateFormatter(getLocale(context), shell.user.timezone);
-  return { item, submitted: fmt.dateTime(item.submittedAt) };
+  return {
+    item,
+    submitted: fmt.dateTime(item.submittedAt),
+    scoredOn: Object.fromEntries(item.items.map((i) => [i.ref, fmt.dateTime(i.gradedAt)])),
+  };
 }
 
 type Result = { fieldErrors: Record<string, string[]>; values: Record<string, string> };
@@ -99,7 +103,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
 }
 
 export default function GradeTestPage() {
-  const { item, submitted } = useLoaderData<typeof loader>();
+  const { item, submitted, scoredOn } = useLoaderData<typeof loader>();
   const result = useActionData<typeof action>() as Result | undefined;
   const busy = useNavigation().state === "submitting";
   const { t } = useTranslation();
@@ -138,6 +142,11 @@ export default function GradeTestPage() {
                   aria-describedby={errors?.length ? `${id}-errors` : undefined}
                 />
                 <FieldErrors errors={errors} id={`${id}-errors`} />
+                {i.gradedScore !== null && i.gradedBy ? (
+                  <p className="hand-in__meta">
+                    {t("grading.scoredBy", { score: i.gradedScore, grader: i.gradedBy, date: scoredOn[i.ref] ?? "" })}
+                  </p>
+                ) : null}
               </div>
             </QtiItem>
           );

@@ -103,7 +103,13 @@ export interface QuizGradingItem {
 /** GET …/grading/attempts/{id}: the attempt's items a person scores, each with the learner's answer. */
 export interface QuizGradingAttempt extends QuizGradingItem {
   state: AttemptState;
-  items: (AttemptPageItem & { maxScore: number; gradedScore: number | null })[];
+  items: (AttemptPageItem & {
+    maxScore: number;
+    gradedScore: number | null;
+    /** Who gave that score (her name), and when; null until a person scores. */
+    gradedBy: string | null;
+    gradedAt: string | null;
+  })[];
 }
 
 /** PUT …/grading/attempts/{id}/scores: where the attempt stands after the scores. */

@@ -78,6 +78,9 @@ test("a learner's essay waits in the grading queue; the grader scores it and the
   await page.goto(examUrl);
   await expect(page.getByText(/^Score: \d+(\.\d+)? of \d+/)).toBeVisible();
   await expect(page.getByText("A person grades some of your answers")).toHaveCount(0);
+  // And she is told, in the course's notifications.
+  await page.goto(examUrl.replace(/\/assessment\/.*$/, "/view/notifications"));
+  await expect(page.getByRole("link", { name: /Your work was graded/ })).toBeVisible();
 });
 
 test(

@@ -5,6 +5,7 @@ import { eq } from "drizzle-orm";
 import { createTestApi, type TestApi } from "../fixtures/api";
 import { createCourse, enrolUser } from "../fixtures/courses";
 import * as s from "../../api/db/schema";
+import { ObjectiveWorkflowState } from "../../domain/vocabulary";
 import { zipFolder } from "../../api/scorm/zip-folder";
 import { correctResponses } from "../../domain/qti/processing";
 import { fromResponses } from "../../domain/qti/responses";
@@ -386,6 +387,54 @@ describe("test answers in the grading queue (decision 065)", () => {
     expect(await c.standing()).toEqual({ state: 3, score: 16, maxScore: 20, passed: null });
     const after = (await (await queue("grace")).json()) as { data: QuizGradingItem[] };
     expect(after.data.some((i) => i.attemptId === attempt.id)).toBe(false);
+    // Who scored it, and when, stays with the answer.
+    const scored = (await (
+      await t.request("GET", one, { token: await t.token("grace") })
+    ).json()) as QuizGradingAttempt;
+    expect(scored.items[0]).toMatchObject({ gradedScore: 3, gradedBy: expect.stringMatching(/^Grace /) });
+    expect(Date.parse(scored.items[0]!.gradedAt!)).not.toBeNaN();
+    // The learner is told once (the double click above told nothing more), with the score her course shows.
+    const told = await t.database.db
+      .select()
+      .from(s.learnerNotifications)
+      .where(eq(s.learnerNotifications.userId, attempt.userId));
+    expect(told.filter((n) => n.itemKey.startsWith(attempt.id))).toEqual([
+      expect.objectContaining({ kind: "graded", score: 16, maxScore: 20 }),
+    ]);
+  });
+  it("a learner whose course hides its grades is told her test is graded, without the score", async () => {
+    const c = await qtiCourse(null, { files: { "imsmanifest.xml": manifest(["essay.xml"]), "essay.xml": essay } });
+    const started = (await (await c.start()).json()) as AssessmentAttempt;
+    const ref = started.page!.items[0]!.ref;
+    await c.save({ id: randomUUID(), page: 0, answers: { [ref]: { RESPONSE: ["Lost laptops."] } } });
+    await c.submit();
+    const db = t.database.db;
+    const [wf] = await db.select().from(s.objectiveWorkflows).where(eq(s.objectiveWorkflows.id, c.workflowId));
+    // The course was submitted and finished meanwhile; its grades are never shown.
+    await db
+      .update(s.objectiveWorkflows)
+      .set({ state: ObjectiveWorkflowState.finished })
+      .where(eq(s.objectiveWorkflows.id, c.workflowId));
+    await db
+      .update(s.objectiveWorkflowAggregates)
+      .set({ gradeRevealPolicy: "never" })
+      .where(eq(s.objectiveWorkflowAggregates.id, wf!.aggregateId));
+    const [attempt] = await db
+      .select()
+      .from(s.assessmentAttempts)
+      .where(eq(s.assessmentAttempts.activityWorkflowId, c.awId));
+    const res = await t.request("PUT", `/api/assessment/v1/grading/attempts/${attempt!.id}/scores`, {
+      token: await t.token("grace"),
+      body: { scores: { [ref]: 2 } },
+    });
+    expect(res.status).toBe(200);
+    const told = await db
+      .select()
+      .from(s.learnerNotifications)
+      .where(eq(s.learnerNotifications.userId, attempt!.userId));
+    expect(told.filter((n) => n.itemKey.startsWith(attempt!.id))).toEqual([
+      expect.objectContaining({ kind: "graded", score: null, maxScore: null }),
+    ]);
   });
 });
 

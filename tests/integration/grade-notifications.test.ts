@@ -1,6 +1,6 @@
 /**
  * Decision 058 (issue 49 item 3): a released grade tells the learner — the hub's unread count and list
- * ("Your assignment was graded", leading to the activity) and an e-mail, or a line of her daily digest —
+ * ("Your work was graded", leading to the activity) and an e-mail, or a line of her daily digest —
  * once per released grade, and no e-mail when she turned grades off.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -159,7 +159,7 @@ describe("a released grade notifies the learner", () => {
     expect(run.graded).toBeGreaterThanOrEqual(1);
     const sent = await mails(u.email, "graded");
     expect(sent).toHaveLength(1);
-    expect(sent[0].subject).toBe("Your assignment was graded");
+    expect(sent[0].subject).toBe("Your work was graded");
     expect(sent[0].text).toContain("Essay");
     expect(sent[0].text).toContain("18");
     expect(sent[0].text).toContain(`${APP}/learn/courses/${c.objectiveId}/hand-in/${c.partId}`);

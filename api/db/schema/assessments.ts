@@ -110,6 +110,9 @@ export const assessmentAnswers = pgTable(
     outcomes: jsonb("outcomes").$type<Record<string, (string | number | boolean)[]>>(),
     /** A person's score of an item that needs one (essay, upload). */
     gradedScore: doublePrecision("graded_score"),
+    /** Who gave that score, and when (the grader's page shows it; null until a person scores). */
+    gradedBy: uuid("graded_by").references(() => users.id, { onDelete: "set null" }),
+    gradedAt: timestamp("graded_at", { withTimezone: true }),
     /** The learner's mark "for review" (decision 057), saved with the answer. */
     flagged: boolean("flagged").notNull().default(false),
   },
