@@ -65,7 +65,7 @@ function ActivityTable({ row }: { row: GradeRow }) {
       role="region"
       aria-label={t("grades.activitiesCaption", { course: row.name })}
     >
-      <table className="grade-activities">
+      <table className="grade-activities stack-on-phone">
         <caption className="visually-hidden">{t("grades.activitiesCaption", { course: row.name })}</caption>
         <thead>
           <tr>
@@ -79,7 +79,7 @@ function ActivityTable({ row }: { row: GradeRow }) {
           {row.activities.map((a) => (
             <tr key={a.id}>
               <th scope="row">{a.name}</th>
-              <td>
+              <td data-label={t("grades.score")}>
                 {a.status === "scored" && a.score ? (
                   <ScoreBadge score={a.score} />
                 ) : (
@@ -92,8 +92,10 @@ function ActivityTable({ row }: { row: GradeRow }) {
                   )
                 )}
               </td>
-              <td>{a.passed === true ? t("grades.passed") : a.passed === false ? t("grades.failed") : "—"}</td>
-              <td>{a.finished ?? "—"}</td>
+              <td data-label={t("grades.result")}>
+                {a.passed === true ? t("grades.passed") : a.passed === false ? t("grades.failed") : "—"}
+              </td>
+              <td data-label={t("grades.completed")}>{a.finished ?? "—"}</td>
             </tr>
           ))}
         </tbody>

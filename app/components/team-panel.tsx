@@ -185,7 +185,7 @@ function Members({ team }: { team: TeamView }) {
         <p>{t("team.noMembersFound")}</p>
       ) : (
         <div className="table-scroll" tabIndex={0} role="group" aria-labelledby="team-members">
-          <table className="team__table" aria-labelledby="team-members">
+          <table className="team__table stack-on-phone" aria-labelledby="team-members">
             <thead>
               <tr>
                 <th scope="col">{t("team.member")}</th>
@@ -197,8 +197,8 @@ function Members({ team }: { team: TeamView }) {
               {p.rows.map((m) => (
                 <tr key={m.id}>
                   <th scope="row">{m.me ? t("team.you", { name: m.name }) : m.name}</th>
-                  <td>{m.contributions}</td>
-                  <td>
+                  <td data-label={t("team.contributions")}>{m.contributions}</td>
+                  <td data-label={t("team.lastContribution")}>
                     {m.lastAt ? (
                       <>
                         {t(m.kind === "submitted" ? "team.kind.submitted" : "team.kind.saved")}{" "}

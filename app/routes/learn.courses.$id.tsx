@@ -148,7 +148,7 @@ function Certificates({ certificates }: { certificates: CourseView["certificates
     <section className="certificates" aria-labelledby="certificates-title">
       <h2 id="certificates-title">{t("certificates.title")}</h2>
       <div className="certificates__scroll">
-        <table>
+        <table className="stack-on-phone">
           <caption className="visually-hidden">{t("certificates.caption")}</caption>
           <thead>
             <tr>
@@ -165,13 +165,15 @@ function Certificates({ certificates }: { certificates: CourseView["certificates
             {certificates.map((c) => (
               <tr key={c.id} className={c.expired ? "certificates__row--expired" : undefined}>
                 <th scope="row">{c.name}</th>
-                <td id={`certificate-${c.id}`}>
+                <td id={`certificate-${c.id}`} data-label={t("certificates.number")}>
                   <Link className="certificates__number" to={c.previewUrl}>
                     {c.number}
                   </Link>
                 </td>
-                <td className="certificates__date">{c.issued}</td>
-                <td className="certificates__date">
+                <td className="certificates__date" data-label={t("certificates.issued")}>
+                  {c.issued}
+                </td>
+                <td className="certificates__date" data-label={t("certificates.expires")}>
                   {c.expires ?? t("certificates.neverExpires")}
                   {c.expired ? (
                     <>

@@ -185,7 +185,7 @@ function PersonalInfo({ page }: { page: PersonalPage }) {
         ) : (
           // Scrolls inside itself on a phone: reachable by keyboard.
           <div className="table-scroll" tabIndex={0} role="group" aria-labelledby="profile-group">
-            <table className="profile__members">
+            <table className="profile__members stack-on-phone">
               <caption className="visually-hidden">{t("profile.personal.miniGroupCaption")}</caption>
               <thead>
                 <tr>
@@ -199,11 +199,11 @@ function PersonalInfo({ page }: { page: PersonalPage }) {
               <tbody>
                 {page.members.map((m) => (
                   <tr key={m.id}>
-                    <td>{m.first_name}</td>
-                    <td>{m.middle_name ?? "—"}</td>
-                    <td>{m.last_name}</td>
-                    <td>{m.email}</td>
-                    <td>{m.primary_unit ?? "—"}</td>
+                    <td data-label={t("profile.personal.firstName")}>{m.first_name}</td>
+                    <td data-label={t("profile.personal.middleName")}>{m.middle_name ?? "—"}</td>
+                    <td data-label={t("profile.personal.lastName")}>{m.last_name}</td>
+                    <td data-label={t("profile.personal.email")}>{m.email}</td>
+                    <td data-label={t("profile.personal.primaryUnit")}>{m.primary_unit ?? "—"}</td>
                   </tr>
                 ))}
               </tbody>

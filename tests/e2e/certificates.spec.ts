@@ -88,6 +88,36 @@ test(
 );
 
 test(
+  "on a phone each certificate is one block: every value under its column's name, the PDF link on screen",
+  { tag: "@js-only" },
+  async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openCourse(page, "SQL Fundamentals");
+    const section = page.getByRole("region", { name: "Certificates" });
+    const first = section.locator("tbody tr").first();
+    // Each value is drawn under its column's name (CSS generated text, not read twice by a screen reader).
+    const labels = await first
+      .locator("td")
+      .evaluateAll((cells) => cells.map((c) => getComputedStyle(c, "::before").content));
+    expect(labels.slice(0, 3)).toEqual([
+      expect.stringContaining("Certificate ID"),
+      expect.stringContaining("Issued"),
+      expect.stringContaining("Expires"),
+    ]);
+    // Still a table to a screen reader: the column headers are there.
+    await expect(section.getByRole("columnheader")).toHaveCount(5);
+    const download = first.getByRole("link", { name: "Download PDF" });
+    // Within the phone's width, without scrolling anything sideways.
+    const box = (await download.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    const scroller = section.locator(".certificates__scroll");
+    expect(await scroller.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+    await expectAccessible(page);
+  },
+);
+
+test(
   "no Certificates section where ada has none to show: failed attempts, results not yet revealed",
   { tag: "@js-only" },
   async ({ page }) => {
