@@ -71,13 +71,14 @@ describe("the bucket's server stopped", () => {
     const store = openFileStore(s3.config("outage/"));
     await store.put("a.txt", new TextEncoder().encode("a"));
     await s3.stop();
+    // One after another: a call started early would fail unawaited while an earlier one retries.
     for (const work of [
-      store.stat("a.txt"),
-      store.readBytes("a.txt"),
-      store.put("b.txt", new Uint8Array(1)),
-      store.check(),
+      () => store.stat("a.txt"),
+      () => store.readBytes("a.txt"),
+      () => store.put("b.txt", new Uint8Array(1)),
+      () => store.check(),
     ]) {
-      const error = await failure(work);
+      const error = await failure(work());
       expect(error).toBeInstanceOf(StorageUnavailable);
       expect((error as StorageUnavailable).reason).toMatch(/unreachable: ECONNREFUSED/);
       expect(error).toMatchObject({ configuration: false });
