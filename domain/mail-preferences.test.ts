@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  afterResubscribe,
   afterUnsubscribe,
   DEFAULT_MAIL_PREFERENCES,
   digestDue,
@@ -7,10 +8,32 @@ import {
   localDayAndHour,
   maskEmail,
   subscribedTo,
+  turnedOff,
   UNSUBSCRIBE_KINDS,
 } from "./mail-preferences";
 
 const NOW = new Date("2026-06-01T12:00:00Z");
+
+describe("the undo of an unsubscribe", () => {
+  it.each([
+    // [preferences before, link kind]: the undo gives back exactly what the unsubscribe took.
+    [{ ...DEFAULT_MAIL_PREFERENCES }, "announcements"],
+    [{ ...DEFAULT_MAIL_PREFERENCES, grades: false }, "dueReminders"],
+    [{ ...DEFAULT_MAIL_PREFERENCES, dailyDigest: true }, "digest"],
+    [{ ...DEFAULT_MAIL_PREFERENCES, dailyDigest: true, reinforcement: false }, "digest"],
+  ] as const)("%o, the %s link: unsubscribe then undo is where she was", (before, kind) => {
+    const off = afterUnsubscribe(before, kind);
+    const restore = turnedOff(before, off);
+    expect(subscribedTo(off, kind)).toBe(false);
+    expect(afterResubscribe(off, kind, restore)).toEqual(before);
+  });
+
+  it("the digest's undo turns on only what the unsubscribe turned off", () => {
+    const before = { ...DEFAULT_MAIL_PREFERENCES, dailyDigest: true, announcements: false };
+    const restore = turnedOff(before, afterUnsubscribe(before, "digest"));
+    expect(restore).toEqual(["reinforcement", "dueReminders", "grades"]);
+  });
+});
 
 describe("afterUnsubscribe / subscribedTo (issue 31 item 2)", () => {
   it.each(["reinforcement", "dueReminders", "announcements", "grades"] as const)(

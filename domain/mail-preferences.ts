@@ -42,6 +42,26 @@ export function afterUnsubscribe(prefs: MailPreferences, kind: UnsubscribeKind):
   return { ...prefs, [kind]: false };
 }
 
+/** The kinds an unsubscribe turned off: what its undo turns on again. */
+export function turnedOff(before: MailPreferences, after: MailPreferences): MailKind[] {
+  return MAIL_KINDS.filter((k) => before[k] && !after[k]);
+}
+
+/**
+ * The undo of an unsubscribe, from the page it landed on: the link's kind on again — for the digest's link,
+ * the daily digest and the kinds it had turned off (`restore`, as its answer named them).
+ */
+export function afterResubscribe(
+  prefs: MailPreferences,
+  kind: UnsubscribeKind,
+  restore: readonly MailKind[],
+): MailPreferences {
+  if (kind !== "digest") return { ...prefs, [kind]: true };
+  const next = { ...prefs, dailyDigest: true };
+  for (const k of restore) next[k] = true;
+  return next;
+}
+
 /** Whether the learner still gets e-mail of the kind an unsubscribe link names. */
 export function subscribedTo(prefs: MailPreferences, kind: UnsubscribeKind): boolean {
   if (kind === "digest") return prefs.dailyDigest && MAIL_KINDS.some((k) => prefs[k]);

@@ -1,11 +1,12 @@
 import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { eq } from "drizzle-orm";
-import { afterUnsubscribe, maskEmail, subscribedTo } from "../../domain/mail-preferences";
+import { afterResubscribe, afterUnsubscribe, maskEmail, subscribedTo, turnedOff } from "../../domain/mail-preferences";
 import {
   emailPreferencesSchema,
   saveEmailPreferencesSchema,
   unsubscribeAnswerSchema,
+  unsubscribeCommandSchema,
   unsubscribeSchema,
   type EmailPreferences,
   type UnsubscribeAnswer,
@@ -98,33 +99,40 @@ export function mailPreferenceRoutes() {
   r.post(
     "/public/email-unsubscribe",
     op({
-      summary: "Issue 31 (RFC 8058): turn off the kind of e-mail a signed link names; again answers the same",
+      summary:
+        "Issue 31 (RFC 8058): turn off the kind of e-mail a signed link names (the kinds it turned off in `restore`); with `subscribe`, turn it on again (the digest: with the `restore` kinds); again answers the same",
       auth: "none",
       response: unsubscribeAnswerSchema,
       errors: { 429: "Too many lookups from this address" },
       notShown: true,
     }),
     limited,
-    validJson(unsubscribeSchema),
+    validJson(unsubscribeCommandSchema),
     async (c) => {
       const link = c.req.valid("json");
       const answer = await evenly(async () => {
         const user = await linkedLearner(c, link);
         if (!user) return null;
-        await c.var.db.transaction(async (tx) => {
+        const restore = await c.var.db.transaction(async (tx) => {
           const prefs = await readPreferences(tx, link.user);
-          const { reinforcement, dueReminders, announcements, grades, dailyDigest } = afterUnsubscribe(
-            prefs,
-            link.kind,
-          );
+          const after = link.subscribe
+            ? afterResubscribe(prefs, link.kind, link.restore ?? [])
+            : afterUnsubscribe(prefs, link.kind);
+          const { reinforcement, dueReminders, announcements, grades, dailyDigest } = after;
           await savePreferences(
             tx,
             link.user,
             { reinforcement, dueReminders, announcements, grades, dailyDigest },
             c.var.now,
           );
+          return turnedOff(prefs, after);
         });
-        return { kind: link.kind, email: maskEmail(user.email), subscribed: false };
+        return {
+          kind: link.kind,
+          email: maskEmail(user.email),
+          subscribed: Boolean(link.subscribe),
+          ...(link.subscribe ? {} : { restore }),
+        };
       });
       if (!answer) throw notFound("link");
       return c.json(answer satisfies UnsubscribeAnswer);

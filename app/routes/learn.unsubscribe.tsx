@@ -3,7 +3,7 @@ import { z } from "zod";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.unsubscribe";
 import { endpoints } from "#domain/contract/endpoints";
-import { UNSUBSCRIBE_KINDS } from "#domain/mail-preferences";
+import { MAIL_KINDS, UNSUBSCRIBE_KINDS } from "#domain/mail-preferences";
 import { publicLms } from "~/services/user.server";
 import { LmsError } from "~/services/lms.server";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
@@ -24,6 +24,9 @@ function linkOf(url: URL) {
   return { user: parsed.data.u, kind: parsed.data.k, token: parsed.data.t };
 }
 
+/** What the unsubscribe turned off, carried by its page's "Subscribe again" form. */
+const restoreSchema = z.array(z.enum(MAIL_KINDS)).max(MAIL_KINDS.length);
+
 const notFound = (err: unknown) => {
   if (err instanceof LmsError && [400, 404].includes(err.status)) throw data("link-invalid", { status: 404 });
   throw err;
@@ -38,16 +41,25 @@ const notFound = (err: unknown) => {
 export async function loader({ url, context }: Route.LoaderArgs) {
   const link = linkOf(url);
   const answer = await publicLms(context).get(endpoints.unsubscribeLink, link).catch(notFound);
-  return data({ ...answer, done: false }, { headers: { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" } });
+  return data(
+    { ...answer, done: false, again: false },
+    { headers: { "Cache-Control": "no-store", "X-Robots-Tag": "noindex" } },
+  );
 }
 
 export async function action({ url, request, context }: Route.ActionArgs) {
   const link = linkOf(url);
   const form = await readForm(request);
   const oneClick = form.get("List-Unsubscribe") === "One-Click";
-  if (!oneClick && intentOf(form) !== INTENT.unsubscribe) badRequest();
-  const answer = await publicLms(context).command(endpoints.unsubscribe, link).catch(notFound);
-  return data({ ...answer, done: true }, { headers: { "Cache-Control": "no-store" } });
+  const intent = intentOf(form);
+  if (!oneClick && intent !== INTENT.unsubscribe && intent !== INTENT.resubscribe) badRequest();
+  const again = !oneClick && intent === INTENT.resubscribe;
+  const restore = restoreSchema.safeParse(form.getAll("restore"));
+  if (again && !restore.success) badRequest();
+  const answer = await publicLms(context)
+    .command(endpoints.unsubscribe, again ? { ...link, subscribe: true, restore: restore.data } : link)
+    .catch(notFound);
+  return data({ ...answer, done: true, again }, { headers: { "Cache-Control": "no-store" } });
 }
 
 export default function Unsubscribe() {
@@ -55,15 +67,34 @@ export default function Unsubscribe() {
   const done = useActionData<typeof action>();
   const { t } = useTranslation();
   const page = done ?? loaded;
+  const again = done?.again ?? false;
   const kind = t(`emailPrefs.unsubscribe.kind.${page.kind}`);
   return (
     <section className="error-page unsubscribe" aria-labelledby="unsubscribe-title">
       <h1 id="unsubscribe-title">{t("emailPrefs.unsubscribe.title")}</h1>
-      {page.done || !page.subscribed ? (
-        <p role="status">{t("emailPrefs.unsubscribe.done", { kind, email: page.email })}</p>
+      {!page.subscribed ? (
+        <>
+          <p role="status">{t("emailPrefs.unsubscribe.done", { kind, email: page.email })}</p>
+          {page.done && !again ? (
+            // A click by mistake is undone here, from the same signed link.
+            <Form method="post">
+              <input type="hidden" name="intent" value={INTENT.resubscribe} />
+              {(page.restore ?? []).map((k) => (
+                <input key={k} type="hidden" name="restore" value={k} />
+              ))}
+              <button type="submit" className="button">
+                {t("emailPrefs.unsubscribe.undo")}
+              </button>
+            </Form>
+          ) : null}
+        </>
       ) : (
         <>
-          <p>{t("emailPrefs.unsubscribe.question", { kind, email: page.email })}</p>
+          {again ? (
+            <p role="status">{t("emailPrefs.unsubscribe.again", { kind, email: page.email })}</p>
+          ) : (
+            <p>{t("emailPrefs.unsubscribe.question", { kind, email: page.email })}</p>
+          )}
           <Form method="post">
             <input type="hidden" name="intent" value={INTENT.unsubscribe} />
             <button type="submit" className="button button--primary">

@@ -1,7 +1,7 @@
 /** E-mail preferences and one-click unsubscribe (issue 31 item 2; paths not shown by the spec). */
 import { z } from "zod";
 import { SUPPORTED_LOCALES } from "../locales";
-import { UNSUBSCRIBE_KINDS } from "../mail-preferences";
+import { MAIL_KINDS, UNSUBSCRIBE_KINDS } from "../mail-preferences";
 
 export const emailPreferencesSchema = z.object({
   reinforcement: z.boolean(),
@@ -37,12 +37,20 @@ export const unsubscribeSchema = z.object({
   kind: z.enum(UNSUBSCRIBE_KINDS),
   token: z.string().regex(/^[A-Za-z0-9_-]{22}$/),
 });
-export type UnsubscribeRequest = z.infer<typeof unsubscribeSchema>;
+
+/** The POST: unsubscribe (RFC 8058's one-click too), or undo it (`subscribe`, with what the unsubscribe turned off). */
+export const unsubscribeCommandSchema = unsubscribeSchema.extend({
+  subscribe: z.boolean().optional(),
+  restore: z.array(z.enum(MAIL_KINDS)).max(MAIL_KINDS.length).optional(),
+});
+export type UnsubscribeRequest = z.infer<typeof unsubscribeCommandSchema>;
 
 export const unsubscribeAnswerSchema = z.object({
   kind: z.enum(UNSUBSCRIBE_KINDS),
   /** The address, masked (who holds the link sees whose it is, not the whole address). */
   email: z.string(),
   subscribed: z.boolean(),
+  /** After an unsubscribe: the kinds it turned off (what "Subscribe again" turns on). */
+  restore: z.array(z.enum(MAIL_KINDS)).optional(),
 });
 export type UnsubscribeAnswer = z.infer<typeof unsubscribeAnswerSchema>;

@@ -56,6 +56,11 @@ test("an e-mail's unsubscribe link works without signing in and stops that kind"
   await expectAccessible(visitor);
   await visitor.getByRole("button", { name: "Unsubscribe" }).click();
   await expect(visitor.getByRole("status").filter({ hasText: "will no longer get due-date reminders" })).toBeVisible();
+  // A click by mistake is undone on the same page; then she unsubscribes for good.
+  await visitor.getByRole("button", { name: "Undo: subscribe again" }).click();
+  await expect(visitor.getByRole("status").filter({ hasText: "gets due-date reminders again" })).toBeVisible();
+  await visitor.getByRole("button", { name: "Unsubscribe" }).click();
+  await expect(visitor.getByRole("status").filter({ hasText: "will no longer get due-date reminders" })).toBeVisible();
   await context.close();
   // A tampered link: not found.
   const bad = await request.get(link!.replace(/t=[A-Za-z0-9_-]{22}/, `t=${"A".repeat(22)}`));

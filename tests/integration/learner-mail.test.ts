@@ -119,9 +119,21 @@ describe("the signed unsubscribe link (RFC 8058)", () => {
       body: { user: u.id, kind: "announcements", token },
     });
     expect(post.status).toBe(200);
-    expect(await post.json()).toMatchObject({ subscribed: false });
+    expect(await post.json()).toMatchObject({ subscribed: false, restore: ["announcements"] });
     const [prefs] = await t.database.db.select().from(s.mailPreferences).where(eq(s.mailPreferences.userId, u.id));
     expect(prefs).toMatchObject({ announcements: false, dueReminders: true, reinforcement: true });
+    // The page's undo, with the same link, turns that kind on again.
+    const undo = await t.request("POST", "/api/platform/v1/public/email-unsubscribe", {
+      body: { user: u.id, kind: "announcements", token, subscribe: true },
+    });
+    expect(await undo.json()).toMatchObject({ subscribed: true });
+    // Not with another learner's link.
+    const foreign = await t.request("POST", "/api/platform/v1/public/email-unsubscribe", {
+      body: { user: other.id, kind: "announcements", token, subscribe: true },
+    });
+    expect(foreign.status).toBe(404);
+    const [back] = await t.database.db.select().from(s.mailPreferences).where(eq(s.mailPreferences.userId, u.id));
+    expect(back).toMatchObject({ announcements: true, dueReminders: true, reinforcement: true });
     // Again: the same answer.
     expect(
       (

@@ -48,6 +48,8 @@ export const INTENT = {
   setEmailPreferences: "setEmailPreferences",
   /** Issue 31 item 2: the button of an e-mail's unsubscribe page (no sign-in). */
   unsubscribe: "unsubscribe",
+  /** Its undo, on the page the unsubscribe landed on. */
+  resubscribe: "resubscribe",
   /** Decision 048: a hand-in's draft saved; saved and then confirmed; handed in; withdrawn to edit. */
   handInSave: "handInSave",
   handInReview: "handInReview",
