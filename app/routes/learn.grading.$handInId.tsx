@@ -1,11 +1,12 @@
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
 import { useTranslation } from "~/common/i18n";
+import { gradingItemHandle } from "~/common/views/grading";
 import type { Route } from "./+types/learn.grading.$handInId";
 import { endpoints } from "#domain/contract/endpoints";
 import { isUuid } from "#domain/contract/common";
 import { attachmentAccept, DEFAULT_ATTACHMENT_RULES } from "#domain/chat-attachments";
 import { formatFileSize } from "#domain/courses";
-import type { GradingHandIn, HandInFile } from "#domain/contract/hand-ins";
+import type { HandInFile } from "#domain/contract/hand-ins";
 import { state } from "~/services/request.server";
 import { dateFormatter } from "~/services/format.server";
 import { getLocale } from "~/services/i18n.server";
@@ -20,14 +21,7 @@ import { FieldErrors } from "~/components/field-errors";
 
 const FILES = "files";
 
-export const handle = {
-  title: (d: { item?: GradingHandIn } | undefined, t: (k: string) => string) =>
-    d?.item ? `${d.item.learner.name} · ${d.item.activity.name} | ${t("grading.title")}` : t("grading.title"),
-  breadcrumb: (d: { item?: GradingHandIn } | undefined, t: (k: string) => string) => [
-    { label: t("grading.title"), href: "/learn/grading" },
-    ...(d?.item ? [{ label: `${d.item.learner.name} · ${d.item.activity.name}` }] : []),
-  ],
-};
+export const handle = gradingItemHandle;
 
 const notFound = () => data("not-found", { status: 404 });
 

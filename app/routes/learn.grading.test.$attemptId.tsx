@@ -1,9 +1,10 @@
 import { data, Form, Link, useActionData, useLoaderData, useNavigation } from "react-router";
 import { useTranslation } from "~/common/i18n";
+import { gradingItemHandle } from "~/common/views/grading";
 import type { Route } from "./+types/learn.grading.test.$attemptId";
 import { endpoints } from "#domain/contract/endpoints";
 import { isUuid } from "#domain/contract/common";
-import { AttemptState, type QuizGradingAttempt } from "#domain/contract/assessment";
+import { AttemptState } from "#domain/contract/assessment";
 import { state } from "~/services/request.server";
 import { dateFormatter } from "~/services/format.server";
 import { getLocale } from "~/services/i18n.server";
@@ -17,14 +18,7 @@ import { QtiItem } from "~/components/assessment/qti-item";
 
 const SCORE = "score.";
 
-export const handle = {
-  title: (d: { item?: QuizGradingAttempt } | undefined, t: (k: string) => string) =>
-    d?.item ? `${d.item.learner.name} · ${d.item.activity.name} | ${t("grading.title")}` : t("grading.title"),
-  breadcrumb: (d: { item?: QuizGradingAttempt } | undefined, t: (k: string) => string) => [
-    { label: t("grading.title"), href: "/learn/grading" },
-    ...(d?.item ? [{ label: `${d.item.learner.name} · ${d.item.activity.name}` }] : []),
-  ],
-};
+export const handle = gradingItemHandle;
 
 const notFound = () => data("not-found", { status: 404 });
 
