@@ -255,8 +255,14 @@ describe("seedActivities", () => {
       expect(Math.abs(progressOf(w.objectiveId, w.id) - w.progress), slugOf(w.objectiveId)).toBeLessThanOrEqual(
         Math.max(0.25, 1 / counted),
       );
-      // One activity still in progress, no finish time.
-      expect(mine.filter((a) => a.state === ActivityWorkflowState.inProgress && a.finished === null).length).toBe(1);
+      // One activity still in progress, no finish time — or a test she took in the seed, in grading (decision 065).
+      expect(
+        mine.filter(
+          (a) =>
+            (a.state === ActivityWorkflowState.inProgress && a.finished === null) ||
+            a.state === ActivityWorkflowState.inGrading,
+        ).length,
+      ).toBe(1);
     }
   });
 
@@ -483,6 +489,23 @@ describe("the demo's hand-ins (decision 048)", () => {
       ["feedback", "feedback.pdf"],
       ["submission", "report.pdf"],
     ]);
+    // Decision 065: margaret took the data protection exam through the delivery; her essay waits for a person.
+    const [exam] = await db
+      .select()
+      .from(s.assessmentAttempts)
+      .where(eq(s.assessmentAttempts.userId, (userIds as Record<string, string>).margaret!));
+    expect(exam).toMatchObject({ state: 2, ended: "submitted" });
+    const answers = await db.select().from(s.assessmentAnswers).where(eq(s.assessmentAnswers.attemptId, exam!.id));
+    const essay = answers.find((a) => a.itemRef === "dpia")!;
+    expect(essay.response.RESPONSE?.[0]).toMatch(/biometric data/);
+    expect(essay.gradedScore).toBeNull();
+    expect(answers.filter((a) => a.itemRef !== "dpia").every((a) => a.score === a.maxScore && a.score! > 0)).toBe(true);
+    // Its proctored sitting ended when she submitted.
+    const sittings = await db
+      .select()
+      .from(s.proctoringSessions)
+      .where(eq(s.proctoringSessions.activityWorkflowId, exam!.activityWorkflowId));
+    expect(sittings.map((x) => x.state)).toEqual([3]);
     // Nothing is handed in for an attempt in progress: the learner does that herself.
     const inProgress = workflows.filter((w) => w.state === ObjectiveWorkflowState.inProgress).map((w) => w.id);
     expect(rows.filter((r) => inProgress.includes(r.objectiveWorkflowId))).toEqual([]);

@@ -2,7 +2,7 @@
  * The demo's QTI tests and surveys (decision 055): written by the project as package folders under
  * data/qti/, read by the seed through the same code as the CLI and the API (no zip: the folder's files).
  * data/qti/packages.json names each package's course folder and, for an activity inside the course, its
- * name (the root activity otherwise).
+ * name (the root activity otherwise), and the learners who take it in the seed (`takenBy`).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
@@ -13,6 +13,7 @@ import * as s from "../api/db/schema";
 import { readQtiFiles, storeQtiPackage } from "../api/assessment/import";
 import { demoContent } from "./demo-content";
 import type { Tx } from "./seed-activities";
+import { takeTest } from "./seed-qti-attempts";
 
 const DIR = fileURLToPath(new URL("./data/qti/", import.meta.url));
 
@@ -25,6 +26,8 @@ const packagesSchema = z.array(
     cut: z.number().min(0).max(1).optional(),
     survey: z.boolean().optional(),
     anonymous: z.boolean().optional(),
+    /** Learners who take it in the seed, through the API's delivery (demo/seed-qti-attempts.ts). */
+    takenBy: z.array(z.object({ learner: z.string(), essays: z.record(z.string(), z.string()).optional() })).optional(),
   }),
 );
 
@@ -35,7 +38,7 @@ function filesOf(dir: string): string[] {
   });
 }
 
-export async function seedQtiPackages(tx: Tx, tenantId: string): Promise<void> {
+export async function seedQtiPackages(tx: Tx, tenantId: string, userIds: Record<string, string> = {}): Promise<void> {
   const { courses } = demoContent();
   const packages = packagesSchema.parse(JSON.parse(readFileSync(join(DIR, "packages.json"), "utf8")));
   for (const p of packages) {
@@ -60,7 +63,7 @@ export async function seedQtiPackages(tx: Tx, tenantId: string): Promise<void> {
       activityId = row.id;
     }
     const content = await readQtiFiles(files, p.title ?? def.code);
-    await storeQtiPackage(tx, content, {
+    const stored = await storeQtiPackage(tx, content, {
       tenantId,
       courseCode: def.code,
       activityId,
@@ -69,5 +72,9 @@ export async function seedQtiPackages(tx: Tx, tenantId: string): Promise<void> {
       survey: p.survey ?? false,
       anonymous: p.anonymous ?? false,
     });
+    for (const taken of p.takenBy ?? []) {
+      const userId = userIds[taken.learner];
+      if (userId) await takeTest(tx, stored, taken, userId, new Date());
+    }
   }
 }

@@ -92,7 +92,7 @@ export async function seedDemo(
       const { seedHandIns } = await import("./seed-hand-ins");
       await seedHandIns(tx, tenant.id, options.store ?? localStore(storageDir(undefined)), userIds.grace);
       const { seedQtiPackages } = await import("./seed-qti");
-      await seedQtiPackages(tx, tenant.id);
+      await seedQtiPackages(tx, tenant.id, userIds);
     }
     // Groups after the courses: a team names its course and activity (decision 026).
     const { insertGroup } = await import("./seed-groups");
