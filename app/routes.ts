@@ -73,6 +73,7 @@ export default [
       route("courses/:id/view/notifications", "routes/learn.courses.$id.view.notifications.tsx"),
       // Decision 048: an assignment's hand-in, and the grading queue of those who grade.
       route("courses/:id/hand-in/:partId", "routes/learn.courses.$id.hand-in.$partId.tsx"),
+      route("courses/:id/hand-in/:partId/upload", "routes/learn.courses.$id.hand-in.$partId.upload.ts"),
       route("grading", "routes/learn.grading._index.tsx"),
       route("grading/test/:attemptId", "routes/learn.grading.test.$attemptId.tsx"),
       route("grading/:handInId", "routes/learn.grading.$handInId.tsx"),

@@ -3,6 +3,8 @@ import { useState } from "react";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.courses.$id.hand-in.$partId";
 import { HandInDropZone } from "~/components/hand-in-upload";
+import { loadHandIn, saveHandInForm } from "~/services/hand-ins.server";
+import { HAND_IN_FILES } from "~/common/constants";
 import { endpoints } from "#domain/contract/endpoints";
 import { isUuid } from "#domain/contract/common";
 import { attachmentAccept, attachmentTypesText } from "#domain/chat-attachments";
@@ -17,12 +19,10 @@ import { LmsError } from "~/services/lms.server";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { commandErrorToast } from "~/services/command-errors.server";
-import { formError } from "~/common/forms/errors";
 import { INTENT, INTENT_FIELD } from "~/common/forms/intents";
-import { chosenFiles } from "~/common/forms/chat";
 import { FieldErrors } from "~/components/field-errors";
 
-const FILES = "files";
+const FILES = HAND_IN_FILES;
 
 interface Dates {
   due: string | null;
@@ -46,13 +46,6 @@ export const handle = {
 
 const notFound = () => data("course-unavailable", { status: 404 });
 
-async function loadView(lms: Awaited<ReturnType<ReturnType<typeof state>["lms"]>>, id: string, partId: string) {
-  return lms.get(endpoints.handIn(id, partId)).catch((err: unknown) => {
-    if (err instanceof LmsError && [400, 403, 404].includes(err.status)) throw notFound();
-    throw err;
-  });
-}
-
 /**
  * /learn/courses/{id}/hand-in/{partId} (decision 048): an assignment's hand-in — the learner writes her
  * text and adds files (one multipart form, with or without JavaScript), saves a draft, confirms what she
@@ -64,7 +57,7 @@ export async function loader({ params, context, url }: Route.LoaderArgs) {
   if (!isUuid(params.partId)) throw notFound();
   const s = state(context);
   const shell = await s.requireLearner();
-  const view = await loadView(await s.lms(), id, params.partId);
+  const view = await loadHandIn(await s.lms(), id, params.partId);
   const fmt = dateFormatter(getLocale(context), shell.user.timezone);
   const dates: Dates = {
     due: fmt.dateTime(view.due),
@@ -96,7 +89,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   await s.requireLearner();
   const lms = await s.lms();
   // Who may post here is known before the form — and its files — is read.
-  const view = await loadView(lms, id, partId);
+  const view = await loadHandIn(lms, id, partId);
   const back = `/learn/courses/${id}/hand-in/${partId}`;
   const form = await readForm(request);
   const commandId = String(form.get("commandId") ?? "");
@@ -106,26 +99,9 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     switch (intentOf(form)) {
       case INTENT.handInSave:
       case INTENT.handInReview: {
-        const body = String(form.get("body") ?? "");
-        const upload = new FormData();
-        for (const [k, v] of Object.entries(target)) upload.set(k, v);
-        upload.set("body", body);
-        upload.set("removeFileIds", form.getAll("remove").map(String).join(","));
-        for (const f of chosenFiles(form.getAll(FILES))) upload.append(FILES, f, f.name);
-        try {
-          await lms.command(endpoints.saveHandIns, upload);
-        } catch (err) {
-          if (err instanceof LmsError && (err.status === 400 || err.status === 413)) {
-            const fieldErrors: Record<string, string[]> = {};
-            for (const [field, list] of Object.entries(err.messages)) {
-              const into = field === "body" || field === FILES ? field : "";
-              (fieldErrors[into] ??= []).push(...list.map((m) => formError(m.code, m.params)));
-            }
-            // The text comes back as typed; files are chosen again (a file input cannot be filled).
-            return data({ fieldErrors, body }, { status: 400 });
-          }
-          throw err;
-        }
+        const saved = await saveHandInForm(lms, target, form);
+        // The text comes back as typed; files are chosen again (a file input cannot be filled).
+        if (!saved.ok) return data({ fieldErrors: saved.fieldErrors, body: saved.body }, { status: saved.status });
         if (intentOf(form) === INTENT.handInReview) return redirect(`${back}?confirm=1#confirm`);
         return redirectWithToast(back, { type: "success", key: "handIn.saved" }, s.config);
       }
@@ -332,6 +308,7 @@ export default function HandInPage() {
               ) : null}
               <HandInDropZone
                 inputId="hand-in-files"
+                uploadUrl={`/learn/courses/${view.objectiveId}/hand-in/${view.activityPartId}/upload`}
                 maxBytes={view.rules.maxBytes}
                 types={view.rules.types}
                 sizeText={sizeText}

@@ -31,8 +31,9 @@ export function chatAttachmentRules(env: Record<string, string | undefined>): At
 const CHAT_POST_PATHS = [
   /^\/learn\/courses\/[^/]+\/view\/notifications(\.data)?\/?$/,
   /^\/api\/lms\/v1\/create-chat-messages$/,
-  // Decision 048: a hand-in's files and a grader's feedback file take the same rules.
-  /^\/learn\/courses\/[^/]+\/hand-in\/[^/]+(\.data)?\/?$/,
+  // Decision 048: a hand-in's files (its page, or the page's upload with progress) and a grader's feedback
+  // file take the same rules.
+  /^\/learn\/courses\/[^/]+\/hand-in\/[^/]+(\.data|\/upload)?\/?$/,
   /^\/learn\/grading\/[^/]+(\.data)?\/?$/,
   /^\/api\/lms\/v1\/(save|grade)-hand-ins$/,
 ];

@@ -99,3 +99,66 @@ test("hand in as a learner, grade as an instructor, read the feedback", async ({
   await expect(feedback.getByText("Score: 87 of 100")).toBeVisible();
   await expect(feedback.getByText("Add a contract test for the payment API.")).toBeVisible();
 });
+
+test(
+  "with JavaScript each file shows its progress while it is sent",
+  { tag: "@js-only" },
+  async ({ page, newLearner }) => {
+    const learner = await newLearner({
+      enrolments: [
+        {
+          course: "testing-strategies",
+          selfEnrolled: true,
+          attempts: [{ state: "inProgress", progress: 0, startedAgo: 2 }],
+        },
+      ],
+    });
+    await login(page, learner, "/learn/courses");
+    await page.goto("/learn/courses?keyword=testing");
+    const href = await page
+      .locator(".card-grid > li.course-card")
+      .filter({ has: page.getByRole("heading", { name: COURSE, exact: true }) })
+      .getByRole("link")
+      .first()
+      .getAttribute("href");
+    const id = /\/learn\/courses\/([0-9a-f-]{36})/.exec(href ?? "")?.[1];
+    await page.goto(`/learn/courses/${id}/view/content`);
+    await page.getByRole("navigation", { name: "Table of contents" }).getByRole("link", { name: ASSIGNMENT }).click();
+    await page.getByRole("link", { name: "Hand in your work" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: ASSIGNMENT })).toBeVisible();
+
+    // A slow uplink (Chromium's network emulation): 2 MB take a few seconds.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 512 * 1024,
+    });
+    const posts: string[] = [];
+    page.on("request", (r) => {
+      if (r.method() === "POST") posts.push(new URL(r.url()).pathname);
+    });
+    const big = Buffer.concat([PDF, Buffer.alloc(2 * 1024 * 1024, 0x20)]);
+    await page
+      .getByLabel("Add files")
+      .setInputFiles([{ name: "dataset.pdf", mimeType: "application/pdf", buffer: big }]);
+    await page.getByRole("button", { name: "Save draft" }).click();
+    const bar = page.getByRole("progressbar", { name: "Sending dataset.pdf" });
+    await expect(bar).toBeVisible();
+    // Part of the way, then saved: the page's own toast, the file listed.
+    await expect.poll(async () => Number(await bar.getAttribute("value")), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect(page.getByText("Your draft is saved.")).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole("link", { name: "dataset.pdf" })).toBeVisible();
+    await expect(bar).toHaveCount(0);
+    // Sent once, by the page's upload (the router's post of the form was not needed).
+    expect(posts.filter((p) => p.includes("/hand-in/"))).toEqual([expect.stringMatching(/\/upload$/)]);
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+  },
+);

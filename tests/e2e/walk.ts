@@ -28,6 +28,7 @@ export const NOT_PAGES: Record<string, string> = {
   "routes/learn.collect": "analytics beacon (JSON)",
   "routes/learn.files.$activityId": "a course file",
   "routes/learn.chat-files.$attachmentId": "a chat message's file",
+  "routes/learn.courses.$id.hand-in.$partId.upload": "form target (the hand-in page's upload with progress, JSON)",
   "routes/learn.hand-in-files.$fileId": "a hand-in's file",
   "routes/learn.grades.export": "the grades as CSV",
   "routes/learn.scorm-runtime": "the SCORM player's commits (JSON)",
