@@ -1,4 +1,5 @@
-import { test, expect, login } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { test, expect, login, type Learner } from "./fixtures";
 
 /**
  * Decision 048: an assignment handed in as a learner (text and files, a refused file, the confirmation),
@@ -9,6 +10,24 @@ const COURSE = "Testing Strategies: Unit, Integration and End-to-End";
 const ASSIGNMENT = "Final assignment: a test plan";
 const PDF = Buffer.from("%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n");
 const EXE = Buffer.from([0x4d, 0x5a, 0x90, 0, 3, 0, 0, 0]);
+
+/** Signs the learner in and opens the assignment's hand-in page from her course's table of contents. */
+async function openAssignment(page: Page, learner: Learner) {
+  await login(page, learner, "/learn/courses");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await page.goto("/learn/courses?keyword=testing");
+  const href = await page
+    .locator(".card-grid > li.course-card")
+    .filter({ has: page.getByRole("heading", { name: COURSE, exact: true }) })
+    .getByRole("link")
+    .first()
+    .getAttribute("href");
+  const id = /\/learn\/courses\/([0-9a-f-]{36})/.exec(href ?? "")?.[1];
+  await page.goto(`/learn/courses/${id}/view/content`);
+  await page.getByRole("navigation", { name: "Table of contents" }).getByRole("link", { name: ASSIGNMENT }).click();
+  await page.getByRole("link", { name: "Hand in your work" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: ASSIGNMENT })).toBeVisible();
+}
 
 test("hand in as a learner, grade as an instructor, read the feedback", async ({
   page,
@@ -29,20 +48,7 @@ test("hand in as a learner, grade as an instructor, read the feedback", async ({
       },
     ],
   });
-  await login(page, learner, "/learn/courses");
-  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
-  await page.goto("/learn/courses?keyword=testing");
-  const href = await page
-    .locator(".card-grid > li.course-card")
-    .filter({ has: page.getByRole("heading", { name: COURSE, exact: true }) })
-    .getByRole("link")
-    .first()
-    .getAttribute("href");
-  const id = /\/learn\/courses\/([0-9a-f-]{36})/.exec(href ?? "")?.[1];
-  await page.goto(`/learn/courses/${id}/view/content`);
-  await page.getByRole("navigation", { name: "Table of contents" }).getByRole("link", { name: ASSIGNMENT }).click();
-  await page.getByRole("link", { name: "Hand in your work" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: ASSIGNMENT })).toBeVisible();
+  await openAssignment(page, learner);
 
   // With JavaScript (decision 058): a file of a refused kind is named and left out before anything is sent.
   if (jsEnabled) {
@@ -113,19 +119,7 @@ test(
         },
       ],
     });
-    await login(page, learner, "/learn/courses");
-    await page.goto("/learn/courses?keyword=testing");
-    const href = await page
-      .locator(".card-grid > li.course-card")
-      .filter({ has: page.getByRole("heading", { name: COURSE, exact: true }) })
-      .getByRole("link")
-      .first()
-      .getAttribute("href");
-    const id = /\/learn\/courses\/([0-9a-f-]{36})/.exec(href ?? "")?.[1];
-    await page.goto(`/learn/courses/${id}/view/content`);
-    await page.getByRole("navigation", { name: "Table of contents" }).getByRole("link", { name: ASSIGNMENT }).click();
-    await page.getByRole("link", { name: "Hand in your work" }).click();
-    await expect(page.getByRole("heading", { level: 1, name: ASSIGNMENT })).toBeVisible();
+    await openAssignment(page, learner);
 
     // A slow uplink (Chromium's network emulation): 2 MB take a few seconds.
     const cdp = await page.context().newCDPSession(page);
