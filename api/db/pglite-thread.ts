@@ -5,18 +5,18 @@
  */
 import { Worker } from "node:worker_threads";
 import type { PGlite, QueryOptions, Results, Transaction } from "@electric-sql/pglite";
-
-type FetchReply = { status: number; headers: [string, string][]; body?: ArrayBuffer | null; stream?: number };
-
-type Reply =
-  | { id: number; ok: true; result: unknown }
-  | { id: number; ok: false; error: Record<string, unknown> & { message: string } };
-
-/** A NOTIFY the thread's PGlite delivered on a channel the main thread listens to (decision 019). */
-type Notification = { notification: { channel: string; payload: string } };
-
-/** The thread asks for the next chunk of a request's body (issue 29 item 2): bodies cross as they are read. */
-type BodyPull = { bodyPull: { stream: number; seq: number } };
+import type {
+  BodyChunk,
+  FetchReply,
+  FromThread,
+  PullReply,
+  SerializedError,
+  ThreadBodyPull,
+  ThreadCommand,
+  ThreadNotification,
+  ThreadReply,
+  ToThread,
+} from "./thread-protocol";
 
 interface Queryable {
   query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
@@ -24,7 +24,7 @@ interface Queryable {
 }
 
 /** An error from the worker, with PostgreSQL's fields (code, detail, constraint…) kept. */
-function revive(error: Record<string, unknown> & { message: string }): Error {
+function revive(error: SerializedError): Error {
   const out = new Error(error.message);
   for (const [key, value] of Object.entries(error)) {
     if (key === "message" || key === "stack") continue;
@@ -61,7 +61,7 @@ export class PGliteThread implements Queryable {
     const ready = new Promise<void>((resolve, reject) => {
       client.#pending.set(0, { resolve: () => resolve(), reject });
     });
-    worker.on("message", (reply: Reply | Notification | BodyPull) => {
+    worker.on("message", (reply: FromThread) => {
       if ("notification" in reply) client.#notify(reply.notification);
       else if ("bodyPull" in reply) void client.#pullRequestBody(reply.bodyPull);
       else client.#settle(reply);
@@ -75,7 +75,7 @@ export class PGliteThread implements Queryable {
     return client;
   }
 
-  #settle(reply: Reply) {
+  #settle(reply: ThreadReply) {
     const waiting = this.#pending.get(reply.id);
     if (!waiting) return;
     this.#pending.delete(reply.id);
@@ -84,7 +84,7 @@ export class PGliteThread implements Queryable {
     else waiting.reject(revive(reply.error));
   }
 
-  #notify({ channel, payload }: Notification["notification"]) {
+  #notify({ channel, payload }: ThreadNotification["notification"]) {
     for (const callback of this.#channels.get(channel) ?? []) callback(payload);
   }
 
@@ -106,13 +106,13 @@ export class PGliteThread implements Queryable {
     this.#pending.clear();
   }
 
-  #send<T>(message: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<T> {
+  #send<T>(message: ThreadCommand): Promise<T> {
     if (this.#closed) return Promise.reject(this.#closed);
     const id = this.#next++;
     return new Promise<T>((resolve, reject) => {
       if (this.#pending.size === 0) this.#worker.ref();
       this.#pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.#worker.postMessage({ ...message, id }, transfer);
+      this.#worker.postMessage({ ...message, id } satisfies ToThread);
     });
   }
 
@@ -130,9 +130,9 @@ export class PGliteThread implements Queryable {
    * body is read before the API's handler reads it (after its sign-in and permission checks), and a
    * body never piles up whole in either thread (issue 29 item 2).
    */
-  async #pullRequestBody({ stream, seq }: BodyPull["bodyPull"]) {
+  async #pullRequestBody({ stream, seq }: ThreadBodyPull["bodyPull"]) {
     const reader = this.#requestBodies.get(stream);
-    let message: Record<string, unknown>;
+    let message: BodyChunk;
     const transfer: ArrayBuffer[] = [];
     try {
       const step = reader ? await reader.read() : { done: true as const, value: undefined };
@@ -149,7 +149,7 @@ export class PGliteThread implements Queryable {
       this.#requestBodies.delete(stream);
       message = { op: "body", seq, error: error instanceof Error ? error.message : String(error) };
     }
-    if (!this.#closed) this.#worker.postMessage(message, transfer);
+    if (!this.#closed) this.#worker.postMessage(message satisfies ToThread, transfer);
   }
 
   /** Lets go of a request body the API did not read to its end (a refusal, an error). */
@@ -192,8 +192,8 @@ export class PGliteThread implements Queryable {
       new ReadableStream<Uint8Array>(
         {
           pull: async (controller) => {
-            const next = await this.#send<{ done: boolean; chunk?: ArrayBuffer }>({ op: "pull", stream });
-            if (next.done || !next.chunk) controller.close();
+            const next = await this.#send<PullReply>({ op: "pull", stream });
+            if (next.done) controller.close();
             else controller.enqueue(new Uint8Array(next.chunk));
           },
           cancel: async () => {

@@ -7,14 +7,8 @@
  * with rendering; here it runs beside it. The main thread talks to this worker through
  * `pglite-thread.ts`, which looks like a PGlite client to drizzle.
  *
- * Messages in:  { id, op: "query", sql, params, rowMode, tx? } | { id, op: "exec", sql, tx? }
- *               { id, op: "begin" } | { id, op: "end", tx, commit } | { id, op: "close" }
- *               { id, op: "host", module, options } | { id, op: "fetch", method, url, headers, bodyStream? }
- *               { id, op: "pull", stream } | { id, op: "cancel", stream } | { id, op: "listen", channel }
- *               { op: "body", seq, done, chunk? , error? } (a chunk of a request body this thread asked for)
- * Messages out: { id, ok: true, result } | { id, ok: false, error }
- *               { notification: { channel, payload } } (after "listen": PGlite's NOTIFYs, decision 019)
- *               { bodyPull: { stream, seq } } (the next chunk of a request's body, when the API reads it)
+ * The messages in and out are the types of `thread-protocol.ts` (both sides import them; this file
+ * is type-checked against them by `tsconfig.workers.json`).
  *
  * Plain JavaScript so that it loads in any Node process (tsx, vitest, plain node) without a loader;
  * `host` (decision 012) imports the module it names (the LMS API's `api/app-thread.ts`), registering
@@ -35,6 +29,24 @@ const slowLog = pino(
 
 if (!parentPort) throw new Error("pglite-worker.mjs runs as a worker thread");
 const port = parentPort;
+
+/**
+ * @typedef {import("./thread-protocol").ToThread} ToThread
+ * @typedef {import("./thread-protocol").ThreadRequest} ThreadRequest
+ * @typedef {import("./thread-protocol").BodyChunk} BodyChunk
+ * @typedef {import("./thread-protocol").FromThread} FromThread
+ * @typedef {import("./thread-protocol").FetchReply} FetchReply
+ * @typedef {import("./thread-protocol").PullReply} PullReply
+ * @typedef {import("./thread-protocol").SerializedError} SerializedError
+ * @typedef {import("./thread-protocol").StatementResult} StatementResult
+ */
+
+/**
+ * Posts to the main thread; buffers in `transfer` move instead of being copied.
+ * @param {FromThread} message
+ * @param {ArrayBuffer[]} [transfer]
+ */
+const send = (message, transfer = []) => port.postMessage(message, transfer);
 
 // Drizzle reads dates, times and intervals as the text PostgreSQL sends (drizzle-orm/pglite/session.js).
 const identity = (value) => value;
@@ -65,7 +77,7 @@ let columnParsers;
 try {
   db = await PGlite.create(workerData.dataDir, pgliteOptions());
 } catch (error) {
-  port.postMessage({ id: 0, ok: false, error: serializeError(error) });
+  send({ id: 0, ok: false, error: serializeError(error) });
   process.exit(1);
 }
 
@@ -78,9 +90,14 @@ const transactions = new Map();
 const ROLLBACK = Symbol("rollback");
 let nextTx = 1;
 
+/**
+ * @param {unknown} error
+ * @returns {SerializedError}
+ */
 function serializeError(error) {
   if (!(error instanceof Error)) return { message: String(error) };
   // DatabaseError carries code, detail, constraint…: keep every own field.
+  /** @type {SerializedError} */
   const out = { message: error.message, name: error.name, stack: error.stack };
   for (const [key, value] of Object.entries(error)) {
     if (value === undefined || typeof value === "function") continue;
@@ -97,6 +114,7 @@ function target(message) {
   return open.tx;
 }
 
+/** @returns {StatementResult} */
 function strip(result) {
   // Only what drizzle reads; fields keep name and type so callers can map rows.
   return {
@@ -165,7 +183,9 @@ async function statementFor(sql) {
   const name = `s${nextStatement++}`;
   parts.push(serialize.parse({ name, text: sql }), serialize.describe({ type: "S", name }), serialize.sync());
   const messages = await db.execProtocolStream(batch(parts), { syncToFs: false });
-  const rowDescription = messages.find((m) => m.name === "rowDescription") ?? null;
+  const rowDescription = /** @type {import("pg-protocol/dist/messages").RowDescriptionMessage | null} */ (
+    messages.find((m) => m.name === "rowDescription") ?? null
+  );
   const fields = rowDescription ? rowDescription.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })) : [];
   const statement = {
     name,
@@ -180,7 +200,7 @@ async function statementFor(sql) {
   };
   statements.set(sql, statement);
   if (statements.size > STATEMENT_LIMIT) {
-    const [oldest, dropped] = statements.entries().next().value;
+    const [oldest, dropped] = /** @type {[string, { name: string }]} */ (statements.entries().next().value);
     statements.delete(oldest);
     toClose.push(dropped.name);
   }
@@ -210,7 +230,7 @@ async function runPrepared(statementSql, params, rowMode, inTransaction, retried
   } catch (error) {
     // After DDL, PostgreSQL refuses a cached plan whose result columns changed: parse it again,
     // unless a transaction is open (the error has aborted it; the caller sees the error).
-    if (!retried && error?.code === "0A000" && !inTransaction) {
+    if (!retried && /** @type {{ code?: string }} */ (error)?.code === "0A000" && !inTransaction) {
       statements.delete(statementSql);
       toClose.push(statement.name);
       return runPrepared(statementSql, params, rowMode, inTransaction, true);
@@ -300,6 +320,7 @@ async function runStatement(statementSql, params, rowMode, tx) {
   return result;
 }
 
+/** @param {Extract<ThreadRequest, { op: "query" }>} message */
 async function query(message) {
   const tx = message.tx === undefined ? null : target(message);
   return strip(await runStatement(message.sql, message.params, message.rowMode, tx));
@@ -355,6 +376,7 @@ let nextBody = 1;
 const WHOLE_BODY = /json|^text\/(?!event-stream)/i;
 const NULL_BODY_STATUS = new Set([101, 204, 205, 304]);
 
+/** @param {Extract<ThreadRequest, { op: "host" }>} message */
 async function host(message) {
   let module;
   try {
@@ -362,7 +384,8 @@ async function host(message) {
   } catch (error) {
     // Started without a TypeScript loader (vitest, plain node): register tsx for this thread. Node
     // 24 strips types by itself but does not resolve extensionless imports (ERR_MODULE_NOT_FOUND).
-    if (error?.code !== "ERR_UNKNOWN_FILE_EXTENSION" && error?.code !== "ERR_MODULE_NOT_FOUND") throw error;
+    const code = /** @type {{ code?: string }} */ (error)?.code;
+    if (code !== "ERR_UNKNOWN_FILE_EXTENSION" && code !== "ERR_MODULE_NOT_FOUND") throw error;
     // (A failed import stays cached under its URL, hence the query string.)
     const { register } = await import("tsx/esm/api");
     register();
@@ -384,7 +407,7 @@ function requestBody(stream) {
     new Promise((resolve, reject) => {
       const seq = nextBodyPull++;
       bodyPulls.set(seq, { resolve, reject });
-      port.postMessage({ bodyPull: { stream, seq } });
+      send({ bodyPull: { stream, seq } });
     });
   return new ReadableStream(
     {
@@ -398,19 +421,28 @@ function requestBody(stream) {
   );
 }
 
+/** @param {BodyChunk} message */
 function bodyChunk(message) {
   const waiting = bodyPulls.get(message.seq);
   if (!waiting) return;
   bodyPulls.delete(message.seq);
-  if (message.error !== undefined) waiting.reject(new Error(message.error));
+  if ("error" in message) waiting.reject(new Error(message.error));
   else waiting.resolve(message);
 }
 
+/**
+ * @param {Extract<ThreadRequest, { op: "fetch" }>} message
+ * @returns {Promise<FetchReply>}
+ */
 async function fetchApi(message) {
   if (!api) throw new Error("nothing is hosted in the database thread");
   const body = message.bodyStream === undefined ? undefined : requestBody(message.bodyStream);
   const response = await api(
-    new Request(message.url, { method: message.method, headers: message.headers, body, duplex: "half" }),
+    // `duplex` (a streamed body) is Node's and the fetch standard's, not yet in TypeScript's RequestInit.
+    new Request(
+      message.url,
+      /** @type {RequestInit} */ ({ method: message.method, headers: message.headers, body, duplex: "half" }),
+    ),
   );
   const head = { status: response.status, headers: [...response.headers] };
   if (!response.body || NULL_BODY_STATUS.has(response.status) || message.method === "HEAD") {
@@ -424,6 +456,10 @@ async function fetchApi(message) {
   return { ...head, stream: id };
 }
 
+/**
+ * @param {Extract<ThreadRequest, { op: "pull" }>} message
+ * @returns {Promise<PullReply>}
+ */
 async function pullBody(message) {
   const reader = bodies.get(message.stream);
   if (!reader) return { done: true };
@@ -441,6 +477,7 @@ async function pullBody(message) {
   }
 }
 
+/** @param {ThreadRequest} message */
 async function handle(message) {
   switch (message.op) {
     case "query":
@@ -484,9 +521,7 @@ async function handle(message) {
       // The main thread's listeners of a channel (decision 019): NOTIFYs are passed on as they come.
       if (!forwarded.has(message.channel)) {
         forwarded.add(message.channel);
-        await db.listen(message.channel, (payload) =>
-          port.postMessage({ notification: { channel: message.channel, payload } }),
-        );
+        await db.listen(message.channel, (payload) => send({ notification: { channel: message.channel, payload } }));
       }
       return null;
     case "host":
@@ -507,7 +542,7 @@ async function handle(message) {
       await db.close();
       return null;
     default:
-      throw new Error(`unknown operation ${message.op}`);
+      throw new Error(`unknown operation ${/** @type {{ op?: unknown }} */ (message).op}`);
   }
 }
 
@@ -519,14 +554,14 @@ function transferables(result) {
   return [];
 }
 
-port.on("message", (message) => {
+port.on("message", (/** @type {ToThread} */ message) => {
   if (message.op === "body") return bodyChunk(message);
   handle(message).then(
-    (result) => port.postMessage({ id: message.id, ok: true, result }, transferables(result)),
-    (error) => port.postMessage({ id: message.id, ok: false, error: serializeError(error) }),
+    (result) => send({ id: message.id, ok: true, result }, transferables(result)),
+    (error) => send({ id: message.id, ok: false, error: serializeError(error) }),
   );
 });
-port.postMessage({ id: 0, ok: true, result: "ready" });
+send({ id: 0, ok: true, result: "ready" });
 // The module this thread will host (workerData.preload, the server build's API): loaded now, while the
 // main thread is still loading its own modules, so `host` finds it in the module cache (decision 038,
 // addendum 2). A failure is left for `host` to report: a failed import stays cached under its URL.
