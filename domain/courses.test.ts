@@ -18,7 +18,7 @@ import {
   scoreColor,
   showPointsOnCertificate,
   validateCourseFilters,
-  type CourseAccessSummary,
+  type CardAccess,
   type CourseCardFooter,
   type CourseFilters,
   type CourseFilterToast,
@@ -26,16 +26,14 @@ import {
   type ScoreSummary,
 } from "./courses";
 
-type Workflow = NonNullable<CourseAccessSummary["lastObjectiveWorkflow"]>;
+type Workflow = NonNullable<CardAccess["lastObjectiveWorkflow"]>;
 
-function access(overrides: Partial<CourseAccessSummary> = {}): CourseAccessSummary {
+function access(overrides: Partial<CardAccess> = {}): CardAccess {
   return {
-    objectiveId: "obj-1",
-    accessId: "acc-1",
+    id: "acc-1",
+    objective: { id: "obj-1" },
     isMandatory: false,
-    isSelfEnrolled: false,
     availabilityDate: null,
-    availabilityEndDate: null,
     dueDate: null,
     lastObjectiveWorkflow: null,
     lastObjectiveRecord: null,
@@ -45,6 +43,7 @@ function access(overrides: Partial<CourseAccessSummary> = {}): CourseAccessSumma
 
 function workflow(state: ObjectiveWorkflowState, overrides: Partial<Workflow> = {}): Workflow {
   return {
+    id: "wf-1",
     state,
     progress: 0.5,
     started: "2024-01-01T10:00:00Z",
@@ -54,7 +53,7 @@ function workflow(state: ObjectiveWorkflowState, overrides: Partial<Workflow> = 
   };
 }
 
-const RECORD = { finished: "2024-02-02T00:00:00Z", progress: 1 };
+const RECORD = { id: "rec-1", finished: "2024-02-02T00:00:00Z", progress: 1 };
 
 describe("ObjectiveWorkflowState (spec 4.1)", () => {
   it.each([
@@ -116,7 +115,7 @@ describe("courseCardLink (spec 4.11)", () => {
     },
     {
       description: "4.11: ids are URI-encoded so they cannot change the route",
-      a: access({ objectiveId: "../x?y", accessId: "a/b" }),
+      a: access({ objective: { id: "../x?y" }, id: "a/b" }),
       href: "/learn/courses/..%2Fx%3Fy/a%2Fb",
     },
   ])("$description", ({ a, href }) => {
@@ -125,7 +124,7 @@ describe("courseCardLink (spec 4.11)", () => {
 });
 
 describe("courseCardFooter (spec 4.11)", () => {
-  const rows: { description: string; a: CourseAccessSummary; footer: CourseCardFooter }[] = [
+  const rows: { description: string; a: CardAccess; footer: CourseCardFooter }[] = [
     {
       description: "4.11: not started shows the availability date first",
       a: access({ availabilityDate: "2024-03-01", dueDate: "2024-04-01" }),
@@ -154,7 +153,8 @@ describe("courseCardFooter (spec 4.11)", () => {
     },
     {
       description: "4.11/5: in progress with null progress shows 0",
-      a: access({ lastObjectiveWorkflow: workflow(1, { progress: null }) }),
+      // An external LMS API that sends no progress (spec 5: null counts as 0).
+      a: access({ lastObjectiveWorkflow: workflow(1, { progress: null as unknown as number }) }),
       footer: { kind: "started", date: "2024-01-01T10:00:00Z", progress: 0 },
     },
     {
@@ -245,7 +245,7 @@ describe("coursePriority (spec 2.4 / 3)", () => {
     },
     {
       description: "3: non-mandatory access has priority optional",
-      a: access({ isMandatory: false, isSelfEnrolled: true }),
+      a: access({ isMandatory: false }),
       expected: "optional",
     },
   ])("$description", ({ a, expected }) => {

@@ -6,6 +6,7 @@ import {
   type CoursePriority,
 } from "./vocabulary";
 import { stripControlCharacters } from "./text";
+import type { CardAggregate } from "./contract/courses";
 /**
  * Pure domain rules for course cards, the My courses URL filters and result display
  * (spec 2.3, 2.4, 4.1, 4.11, 5). No I/O: dates and "now" are always passed in.
@@ -15,24 +16,14 @@ import { stripControlCharacters } from "./text";
 // Types
 // ---------------------------------------------------------------------------------------------
 
-/** Spec 3 / 4.11: the part of an objective access (as listed for a user) that the card rules read. */
-export interface CourseAccessSummary {
-  objectiveId: string;
-  accessId: string;
-  isMandatory: boolean;
-  isSelfEnrolled: boolean;
-  availabilityDate: string | null;
-  availabilityEndDate: string | null;
-  dueDate: string | null;
-  lastObjectiveWorkflow: {
-    state: ObjectiveWorkflowState;
-    progress: number | null;
-    started: string | null;
-    submitted: string | null;
-    finished: string | null;
-  } | null;
-  lastObjectiveRecord: { finished: string | null; progress: number | null } | null;
-}
+/**
+ * Spec 3 / 4.11: the part of a listed course access that the card rules read — the contract's card
+ * aggregate itself (`CARD_SELECT`), so the list's rows reach the rules as the API sent them.
+ */
+export type CardAccess = Pick<
+  CardAggregate,
+  "id" | "isMandatory" | "availabilityDate" | "dueDate" | "lastObjectiveWorkflow" | "lastObjectiveRecord"
+> & { objective: Pick<CardAggregate["objective"], "id"> };
 
 // ---------------------------------------------------------------------------------------------
 // Spec 5: progress
@@ -62,12 +53,12 @@ const LEARN_BASE = "/learn";
  * /courses/{id}; otherwise /courses/{id}/{accessId}" (all under the /learn base path, spec 2.1).
  * Path segments are URI-encoded so an odd id can never change the route.
  */
-export function courseCardLink(a: CourseAccessSummary): string {
-  const id = encodeURIComponent(a.objectiveId);
+export function courseCardLink(a: CardAccess): string {
+  const id = encodeURIComponent(a.objective.id);
   const state = a.lastObjectiveWorkflow?.state;
   if (state === ObjectiveWorkflowState.inProgress) return `${LEARN_BASE}/courses/${id}/view/content`;
   if (state === ObjectiveWorkflowState.finished) return `${LEARN_BASE}/courses/${id}`;
-  return `${LEARN_BASE}/courses/${id}/${encodeURIComponent(a.accessId)}`;
+  return `${LEARN_BASE}/courses/${id}/${encodeURIComponent(a.id)}`;
 }
 
 /** Spec 4.11: what the card footer shows; the UI turns it into localised text. */
@@ -86,7 +77,7 @@ export type CourseCardFooter =
  * Not started = no workflow. Progress goes through {@link clampProgress}. The completion date is
  * the workflow's finished date, falling back to the record's.
  */
-export function courseCardFooter(a: CourseAccessSummary): CourseCardFooter {
+export function courseCardFooter(a: CardAccess): CourseCardFooter {
   const wf = a.lastObjectiveWorkflow;
   if (wf === null) {
     if (a.availabilityDate) return { kind: "availableFrom", date: a.availabilityDate };
@@ -110,7 +101,7 @@ export function courseCardFooter(a: CourseAccessSummary): CourseCardFooter {
  * state inProgress, inGrading or gradingApproved; completed = state finished, or no workflow but a
  * record exists." Returns null when nothing matches (submitted, graded, unknown states).
  */
-export function courseProgressFilter(a: CourseAccessSummary): CourseProgress | null {
+export function courseProgressFilter(a: CardAccess): CourseProgress | null {
   const wf = a.lastObjectiveWorkflow;
   if (wf === null) return a.lastObjectiveRecord === null ? "notStarted" : "completed";
   switch (wf.state) {
@@ -126,7 +117,7 @@ export function courseProgressFilter(a: CourseAccessSummary): CourseProgress | n
 }
 
 /** Spec 2.4 / 3: the coursePriority filter value of an access. */
-export function coursePriority(a: CourseAccessSummary): CoursePriority {
+export function coursePriority(a: CardAccess): CoursePriority {
   return a.isMandatory ? "mandatory" : "optional";
 }
 

@@ -2,81 +2,65 @@ import { useDelegatedLinks } from "./delegated-links";
 import { useTranslation } from "~/common/i18n";
 import { coverFallbackColor, progressPercent } from "#domain/courses";
 import { textLanguage } from "#domain/locales";
-
-export interface CardProps {
-  index: number;
-  id: string;
-  name: string;
-  /** The course's language: its name and description in their own direction (issue 25 item 2). */
-  language?: string | null;
-  code: string;
-  imageUrl: string | null;
-  href: string;
-  collections: string[];
-  mandatory?: boolean;
-  progress?: number;
-  footer?: React.ReactNode;
-  badge?: React.ReactNode;
-  description?: string;
-}
+import type { CourseCardView } from "~/common/views/course-card";
 
 /** Spec 2.3: cover image (fallback colour cycled by index), progress bar clamped 0..1, footer. */
-export function CourseCard(props: CardProps) {
+export function CourseCard({ card, index }: { card: CourseCardView; index: number }) {
   const { t } = useTranslation();
-  const own = textLanguage(props.language);
-  const cover = props.imageUrl ? (
+  const own = textLanguage(card.language);
+  const cover = card.imageUrl ? (
     <img
       className="course-card__cover"
-      src={props.imageUrl}
+      src={card.imageUrl}
       alt=""
-      loading={props.index < 4 ? "eager" : "lazy"}
+      loading={index < 4 ? "eager" : "lazy"}
       width={320}
       height={160}
     />
   ) : (
-    <span className="course-card__cover" style={{ backgroundColor: coverFallbackColor(props.index) }}>
+    <span className="course-card__cover" style={{ backgroundColor: coverFallbackColor(index) }}>
       <span aria-hidden="true" className="course-card__initials">
-        {props.name.slice(0, 2)}
+        {card.name.slice(0, 2)}
       </span>
     </span>
   );
   return (
     <li className="course-card">
       {cover}
-      {props.badge}
-      <p className="course-card__code">{props.code}</p>
+      {card.enrolled ? <span className="cover-badge">{t("catalog.enrolled")}</span> : null}
+      <p className="course-card__code">{card.code}</p>
       <h2 className="course-card__title" {...own}>
         {/* A plain link: the grid navigates and prefetches for all its cards (CardGrid). */}
-        <a href={props.href} className="course-card__link" data-discover="true">
-          {props.name}
+        <a href={card.href} className="course-card__link" data-discover="true">
+          {card.name}
         </a>
       </h2>
-      {props.description ? (
+      {card.description ? (
         <p className="course-card__description" {...own}>
-          {props.description}
+          {card.description}
         </p>
       ) : null}
       <p className="course-card__tags">
-        {props.mandatory !== undefined ? (
-          <span className={props.mandatory ? "tag tag--mandatory" : "tag"}>
-            {props.mandatory ? t("courses.mandatory") : t("courses.optional")}
+        {card.mandatory !== undefined ? (
+          <span className={card.mandatory ? "tag tag--mandatory" : "tag"}>
+            {card.mandatory ? t("courses.mandatory") : t("courses.optional")}
           </span>
         ) : null}
-        {props.collections.map((c) => (
+        {card.collections.map((c) => (
           <span key={c} className="tag tag--collection">
             {c}
           </span>
         ))}
       </p>
-      {props.progress !== undefined ? (
+      {card.progress !== undefined ? (
         <progress
           className="progress"
           aria-label={t("courses.progress")}
           max={100}
-          value={progressPercent(props.progress)}
+          value={progressPercent(card.progress)}
         />
       ) : null}
-      {props.footer ? <p className="course-card__footer">{props.footer}</p> : null}
+      {card.footer ? <p className="course-card__footer">{card.footer}</p> : null}
     </li>
   );
 }

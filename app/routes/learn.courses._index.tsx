@@ -1,4 +1,4 @@
-import { data, redirect, useLoaderData, useLocation } from "react-router";
+import { data, redirect, useLoaderData } from "react-router";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.courses._index";
 import { countActiveFilters } from "#domain/courses";
@@ -15,21 +15,14 @@ import {
   occflowCommandId,
   toCourseCard,
 } from "~/services/courses.server";
-import { PAGE_SIZE } from "~/common/constants";
 import { CARD_SELECT } from "#domain/contract/courses";
 import { clearPersistedFilters, persistFilters, readPersistedFilters } from "~/services/preferences.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { rememberList } from "~/services/breadcrumbs.server";
 import { cameFromOwnPages } from "~/services/auth.server";
 import { startCourse } from "~/services/course.server";
-import { CardGrid, CourseCard } from "~/components/course-card";
-import {
-  CollectionChips,
-  FilterDrawer,
-  myCoursesFilterSections,
-  Pagination,
-  SearchBox,
-} from "~/components/course-filters";
+import { CourseListPage } from "~/components/course-list-page";
+import { myCoursesFilterSections } from "~/components/course-filters";
 import { endpoints, type Endpoint } from "#domain/contract/endpoints";
 
 export const handle = {
@@ -177,68 +170,28 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
 export default function MyCourses() {
   const d = useLoaderData<typeof loader>();
   const { t } = useTranslation();
-  const location = useLocation();
-  const params = new URLSearchParams(location.search);
-  const sections = myCoursesFilterSections(d.sections, t);
-  const searching = d.keyword.length > 0 || d.activeCount > 0;
   return (
-    <div className="course-list">
-      <h1>{t("courses.title")}</h1>
-      <div className="course-list__toolbar">
-        <SearchBox params={params} label={t("courses.searchLabel")} />
-        <FilterDrawer
-          params={params}
-          sections={sections}
-          activeCount={d.activeCount}
-          clearHref="/learn/courses?clear"
-        />
-      </div>
-      <CollectionChips params={params} collections={d.collections} />
-      <p className="course-list__count" role="status">
-        {t("courses.count", { count: d.total })}
-      </p>
-      {d.cards.length === 0 ? (
-        searching ? (
-          <div className="empty-state">
-            <h2>{t("courses.emptySearchTitle")}</h2>
-            <p>{t("courses.emptySearchText")}</p>
-          </div>
-        ) : (
-          <div className="empty-state">
-            <h2>{t("courses.emptyTitle")}</h2>
-            {d.catalogEnabled ? (
-              <p>
-                {t("courses.emptyText")}{" "}
-                <a className="button button--primary" href="/learn/catalog">
-                  {t("courses.goToCatalog")}
-                </a>
-              </p>
-            ) : (
-              <p>{t("courses.emptyCatalogDisabled")}</p>
-            )}
-          </div>
-        )
-      ) : (
-        <CardGrid>
-          {d.cards.map((card, i) => (
-            <CourseCard
-              key={card.id}
-              index={(d.page - 1) * PAGE_SIZE + i}
-              id={card.id}
-              name={card.name}
-              language={card.language}
-              code={card.code}
-              imageUrl={card.imageUrl}
-              href={card.href}
-              collections={card.collections}
-              mandatory={card.mandatory}
-              progress={card.progress}
-              footer={card.footer}
-            />
-          ))}
-        </CardGrid>
-      )}
-      <Pagination params={params} page={d.page} total={d.total} pageSize={PAGE_SIZE} />
-    </div>
+    <CourseListPage
+      d={d}
+      title={t("courses.title")}
+      searchLabel={t("courses.searchLabel")}
+      sections={myCoursesFilterSections(d.sections, t)}
+      clearHref="/learn/courses?clear"
+      empty={
+        <>
+          <h2>{t("courses.emptyTitle")}</h2>
+          {d.catalogEnabled ? (
+            <p>
+              {t("courses.emptyText")}{" "}
+              <a className="button button--primary" href="/learn/catalog">
+                {t("courses.goToCatalog")}
+              </a>
+            </p>
+          ) : (
+            <p>{t("courses.emptyCatalogDisabled")}</p>
+          )}
+        </>
+      }
+    />
   );
 }

@@ -8,7 +8,6 @@ import {
   courseCardLink,
   type CourseCardFooter,
   validateCourseFilters,
-  type CourseAccessSummary,
   type CourseFilters,
   type KnownFilterValues,
 } from "#domain/courses";
@@ -21,6 +20,7 @@ import { LmsError } from "./lms.server";
 import type { DateFormatter } from "./format.server";
 import type { AppConfig } from "./config.server";
 import type { CardAggregate, Category, Named } from "#domain/contract/courses";
+import type { CourseCardView } from "~/common/views/course-card";
 import { redirectWithToast, type Toast } from "./toast.server";
 
 import { PAGE_SIZE } from "~/common/constants";
@@ -100,34 +100,22 @@ export function listQuery(filters: CourseFilters, extra: Record<string, string |
   };
 }
 
-/** What a card shows; text is chosen by the component from `footer` (spec 4.11). */
 /**
  * A My courses card as the page shows it. Its footer (spec 4.11) is the text itself, in the learner's
  * language: one string per card for the page's data rather than the footer's parts (decision 045).
  */
-export function toCourseCard(a: CardAggregate, fmt: DateFormatter, t: Translate) {
-  const summary: CourseAccessSummary = {
-    objectiveId: a.objective.id,
-    accessId: a.id,
-    isMandatory: a.isMandatory,
-    isSelfEnrolled: a.isSelfEnrolled,
-    availabilityDate: a.availabilityDate,
-    availabilityEndDate: a.availabilityEndDate,
-    dueDate: a.dueDate,
-    lastObjectiveWorkflow: a.lastObjectiveWorkflow,
-    lastObjectiveRecord: a.lastObjectiveRecord,
-  };
+export function toCourseCard(a: CardAggregate, fmt: DateFormatter, t: Translate): CourseCardView {
   return {
     id: a.objective.id,
     name: a.objective.name,
     language: a.objective.language ?? null,
     code: a.objective.code,
     imageUrl: a.objective.imageUrl,
-    href: courseCardLink(summary),
+    href: courseCardLink(a),
     progress: clampProgress(a.lastObjectiveWorkflow?.progress ?? a.lastObjectiveRecord?.progress ?? 0),
     mandatory: a.isMandatory,
     collections: a.objective.showcases.map((s) => s.name),
-    footer: courseCardFooterText(courseCardFooter(summary), a.lastObjectiveWorkflow?.state ?? null, fmt, t),
+    footer: courseCardFooterText(courseCardFooter(a), a.lastObjectiveWorkflow?.state ?? null, fmt, t),
   };
 }
 
@@ -157,7 +145,7 @@ export function courseCardFooterText(
   }
 }
 
-export function toCatalogCard(a: ObjectiveAccess) {
+export function toCatalogCard(a: ObjectiveAccess): CourseCardView {
   return {
     id: a.objective.id,
     name: a.objective.name,
@@ -166,7 +154,6 @@ export function toCatalogCard(a: ObjectiveAccess) {
     imageUrl: a.objective.imageUrl,
     href: `/learn/catalog/${a.objective.id}`,
     enrolled: a.enrolled,
-    mandatory: a.isMandatory,
     collections: a.objective.showcases.map((s) => s.name),
     description: a.objective.description,
   };
@@ -266,8 +253,8 @@ export function knownFilterValues(
 }
 
 /** What the catalog and the open catalog render around their cards. */
-export function catalogListData<Card>(
-  cards: Card[],
+export function catalogListData(
+  cards: CourseCardView[],
   totalCount: number,
   filters: CourseFilters,
   collections: Named[],
