@@ -15,6 +15,8 @@ const userMenu = (page: Page) => page.locator("details.user-menu summary");
 const cards = (page: Page) => page.locator(".card-grid > li.course-card");
 const card = (page: Page, name: string) =>
   cards(page).filter({ has: page.getByRole("heading", { name, exact: true }) });
+/** A small file that is what its name says. */
+const PDF = Buffer.from("%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n");
 const collections = (page: Page) => page.getByRole("navigation", { name: "Collections" });
 
 /** From now on the page's requests go to this node (the balancer reads the header). */
@@ -94,7 +96,6 @@ test.describe("two nodes on one PostgreSQL database", () => {
   test.describe("files and live chat across nodes", () => {
     const onboarding = { course: "onboarding", selfEnrolled: true };
     test.use({ learnerRecipe: { enrolments: [onboarding] } });
-    const PDF = Buffer.from("%PDF-1.4\n1 0 obj << >> endobj\ntrailer << >>\n%%EOF\n");
 
     async function openChat(page: Page, who: Learner, node: NodeName) {
       await signIn(page, who);
@@ -152,6 +153,65 @@ test.describe("two nodes on one PostgreSQL database", () => {
       } finally {
         await ctx.close();
       }
+    });
+  });
+
+  test.describe("a hand-in across nodes", () => {
+    test.use({
+      learnerRecipe: {
+        enrolments: [
+          {
+            course: "testing-strategies",
+            selfEnrolled: true,
+            attempts: [{ state: "inProgress", progress: 0, startedAgo: 2 }],
+          },
+        ],
+      },
+    });
+
+    test("a draft with a file saved through A is on B, whose copy of the file is the same; handed in on B, A shows it", async ({
+      page,
+      learner,
+    }) => {
+      const assignment = "Final assignment: a test plan";
+      await signIn(page, learner, "/learn/courses?keyword=testing");
+      const href = await card(page, "Testing Strategies: Unit, Integration and End-to-End")
+        .getByRole("link")
+        .first()
+        .getAttribute("href");
+      const id = /\/learn\/courses\/([0-9a-f-]{36})/.exec(href ?? "")?.[1];
+      await open(page, `/learn/courses/${id}/view/content`, "A");
+      await page.getByRole("navigation", { name: "Table of contents" }).getByRole("link", { name: assignment }).click();
+      await page.getByRole("link", { name: "Hand in your work" }).click();
+      await expect(page.getByRole("heading", { level: 1, name: assignment })).toBeVisible();
+      const handIn = page.url();
+
+      // On A (with JavaScript the file goes by the upload route, with its progress): a draft with a file.
+      await page.getByLabel("Your answer").fill("Contract tests between the nodes.");
+      await page.getByLabel("Add files").setInputFiles({ name: "plan.pdf", mimeType: "application/pdf", buffer: PDF });
+      await page.getByRole("button", { name: "Save draft" }).click();
+      await expect(page.getByText("Your draft is saved.")).toBeVisible();
+
+      // B shows the draft, and serves the file from the bucket.
+      await open(page, handIn, "B");
+      await expect(page.getByLabel("Your answer")).toHaveValue("Contract tests between the nodes.");
+      const link = page.getByRole("link", { name: "plan.pdf" });
+      await expect(link).toBeVisible();
+      const file = await page.request.get((await link.getAttribute("href"))!, { headers: { "x-node": "B" } });
+      expect(file.headers()["x-served-by"]).toBe("B");
+      expect(file.status()).toBe(200);
+      expect(Buffer.from(await file.body()).equals(PDF)).toBe(true);
+      expect(existsSync(join(process.env.NODES_DATA_DIR!, "storage", "hand-ins"))).toBe(false);
+
+      // Handed in on B; A's next request shows it submitted, the file listed.
+      await page.getByRole("button", { name: "Hand in…" }).click();
+      const confirm = page.getByRole("region", { name: "Hand in this work?" });
+      await expect(confirm.getByText("File: plan.pdf")).toBeVisible();
+      await confirm.getByRole("button", { name: "Hand in now" }).click();
+      await expect(page.getByText("Your work is handed in.")).toBeVisible();
+      await open(page, handIn, "A");
+      await expect(page.getByRole("status").filter({ hasText: /Submitted on/ })).toContainText("Awaiting grading");
+      await expect(page.getByRole("link", { name: "plan.pdf" })).toBeVisible();
     });
   });
 
