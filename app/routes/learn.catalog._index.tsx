@@ -12,7 +12,7 @@ import {
   knownFilterValues,
   listQuery,
   toCatalogCard,
-} from "~/services/courses.server";
+} from "~/services/course-lists.server";
 import { stripNonCatalogParams } from "~/services/catalog.server";
 import { CatalogList } from "~/components/course-list-page";
 import { endpoints, type Endpoint } from "#domain/contract/endpoints";

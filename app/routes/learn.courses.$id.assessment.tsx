@@ -10,7 +10,7 @@ import { responsesFromForm } from "#domain/qti/form";
 import type { RawResponses } from "#domain/qti/responses";
 import { safeRedirectWithin } from "#domain/redirect";
 import { state } from "~/services/request.server";
-import { requireCourseId } from "~/services/catalog.server";
+import { requireCourseId } from "~/services/course-id.server";
 import { LmsError } from "~/services/lms.server";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
 import { redirectWithToast } from "~/services/toast.server";

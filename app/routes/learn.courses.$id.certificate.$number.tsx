@@ -5,7 +5,7 @@ import { endpoints } from "#domain/contract/endpoints";
 import { state } from "~/services/request.server";
 import { getLocale } from "~/services/i18n.server";
 import { dateFormatter } from "~/services/format.server";
-import { requireCourseId } from "~/services/catalog.server";
+import { requireCourseId } from "~/services/course-id.server";
 import { LmsError } from "~/services/lms.server";
 import {
   loadOwnCertificate,

@@ -4,7 +4,7 @@ import { endpoints } from "#domain/contract/endpoints";
 import type { DataChange } from "#domain/contract/changes";
 import { appLoadContext } from "~/services/config.server";
 import { state } from "~/services/request.server";
-import { requireCourseId } from "~/services/catalog.server";
+import { requireCourseId } from "~/services/course-id.server";
 import { chatChannelOf, chatMessageView } from "~/services/chat.server";
 import { dateFormatter } from "~/services/format.server";
 import { getLocale } from "~/services/i18n.server";

@@ -12,7 +12,7 @@ import { formatFileSize } from "#domain/courses";
 import { isLate } from "#domain/hand-ins";
 import type { HandInFile, HandInSummary, LearnerHandIn } from "#domain/contract/hand-ins";
 import { state } from "~/services/request.server";
-import { requireCourseId } from "~/services/catalog.server";
+import { requireCourseId } from "~/services/course-id.server";
 import { dateFormatter } from "~/services/format.server";
 import { getLocale } from "~/services/i18n.server";
 import { LmsError } from "~/services/lms.server";

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/learn.courses.$id.hand-in.$partId.upload";
 import { isUuid } from "#domain/contract/common";
 import { state } from "~/services/request.server";
-import { requireCourseId } from "~/services/catalog.server";
+import { requireCourseId } from "~/services/course-id.server";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";
 import { loadHandIn, saveHandInForm } from "~/services/hand-ins.server";
 import { setToast } from "~/services/toast.server";

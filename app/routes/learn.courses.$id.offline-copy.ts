@@ -4,8 +4,8 @@ import { ActivityContentType, ActivityKind, ActivityType, CONTENT_AVAILABLE_STAT
 import type { OfflinePlan } from "~/common/offline";
 import { state } from "~/services/request.server";
 import { getLocale } from "~/services/i18n.server";
-import { requireCourseId } from "~/services/catalog.server";
-import { loadContentView } from "~/services/content-view.server";
+import { requireCourseId } from "~/services/course-id.server";
+import { loadContentView } from "~/services/content-viewer.server";
 import { offlineUserKey } from "~/services/offline.server";
 
 /** What a copy keeps: text activities and files (PDFs, images), never tools, packages, videos or discussions. */

@@ -3,7 +3,7 @@ import { endpoints } from "#domain/contract/endpoints";
 import type { DataChange } from "#domain/contract/changes";
 import { appLoadContext } from "~/services/config.server";
 import { state } from "~/services/request.server";
-import { requireCourseId } from "~/services/catalog.server";
+import { requireCourseId } from "~/services/course-id.server";
 import { LmsError, type LmsClient } from "~/services/lms.server";
 import { log } from "~/services/logger.server";
 

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/learn.courses.$id.tutor.stream";
 import { endpoints } from "#domain/contract/endpoints";
-import { requireCourseId } from "~/services/catalog.server";
+import { requireCourseId } from "~/services/course-id.server";
 import { readForm } from "~/services/forms.server";
 import { tutorCourse } from "~/services/tutor.server";
 import { parseSubmission } from "~/common/forms/parse";

@@ -3,7 +3,7 @@ import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.courses.$id.tutor";
 import { endpoints } from "#domain/contract/endpoints";
 import { ActivityKind } from "#domain/vocabulary";
-import { requireCourseId } from "~/services/catalog.server";
+import { requireCourseId } from "~/services/course-id.server";
 import { tutorChat, tutorCourse } from "~/services/tutor.server";
 import { LmsError } from "~/services/lms.server";
 import { badRequest, intentOf, readForm } from "~/services/forms.server";

@@ -12,8 +12,8 @@ import { safeRedirectWithin } from "#domain/redirect";
 import { state } from "~/services/request.server";
 import { courseEvents } from "~/services/analytics.server";
 import { getLocale } from "~/services/i18n.server";
-import { requireCourseId } from "~/services/catalog.server";
-import { loadCourse, submitCourse } from "~/services/course.server";
+import { requireCourseId } from "~/services/course-id.server";
+import { loadCourse, submitCourse } from "~/services/course-page.server";
 import {
   completeOnView,
   loadContentView,
@@ -21,7 +21,7 @@ import {
   recordLearnerIsHere,
   viewToComplete,
   workflowOfCourse,
-} from "~/services/content-view.server";
+} from "~/services/content-viewer.server";
 import { commandErrorToast } from "~/services/command-errors.server";
 import { dateFormatter } from "~/services/format.server";
 import { discussionPage, postToDiscussion } from "~/services/discussion.server";

@@ -14,13 +14,13 @@ import {
   listQuery,
   occflowCommandId,
   toCourseCard,
-} from "~/services/courses.server";
+} from "~/services/course-lists.server";
 import { CARD_SELECT } from "#domain/contract/courses";
 import { clearPersistedFilters, persistFilters, readPersistedFilters } from "~/services/preferences.server";
 import { redirectWithToast } from "~/services/toast.server";
 import { rememberList } from "~/services/breadcrumbs.server";
 import { cameFromOwnPages } from "~/services/auth.server";
-import { startCourse } from "~/services/course.server";
+import { startCourse } from "~/services/course-page.server";
 import { CourseListPage } from "~/components/course-list-page";
 import { myCoursesFilterSections } from "~/components/course-filters";
 import { endpoints, type Endpoint } from "#domain/contract/endpoints";

@@ -9,8 +9,8 @@ import { ObjectiveWorkflowState, ProctoringSessionState } from "#domain/vocabula
 import { state } from "~/services/request.server";
 import { getLocale } from "~/services/i18n.server";
 import { dateFormatter } from "~/services/format.server";
-import { requireCourseId } from "~/services/catalog.server";
-import { loadCourse } from "~/services/course.server";
+import { requireCourseId } from "~/services/course-id.server";
+import { loadCourse } from "~/services/course-page.server";
 import { commandErrorToast } from "~/services/command-errors.server";
 import { intentOf, readForm, badRequest } from "~/services/forms.server";
 import { LmsError, type LmsClient } from "~/services/lms.server";

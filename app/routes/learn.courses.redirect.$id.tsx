@@ -2,7 +2,8 @@ import { redirect } from "react-router";
 import type { Route } from "./+types/learn.courses.redirect.$id";
 
 import { state } from "~/services/request.server";
-import { catalogCourse, requireCourseId } from "~/services/catalog.server";
+import { catalogCourse } from "~/services/catalog.server";
+import { requireCourseId } from "~/services/course-id.server";
 import { LmsError } from "~/services/lms.server";
 import { ObjectiveState } from "#domain/vocabulary";
 import { endpoints } from "#domain/contract/endpoints";

@@ -7,7 +7,7 @@ import { endpoints, type Endpoint } from "#domain/contract/endpoints";
 import { state } from "~/services/request.server";
 import { getLocale } from "~/services/i18n.server";
 import { dateFormatter } from "~/services/format.server";
-import { aggregatesFilter, knownFilterValues, listQuery } from "~/services/courses.server";
+import { aggregatesFilter, knownFilterValues, listQuery } from "~/services/course-lists.server";
 import { toGradeRow } from "~/services/grades.server";
 import { clearPersistedFilters, persistFilters, readPersistedFilters } from "~/services/preferences.server";
 import { redirectWithToast, type Toast } from "~/services/toast.server";

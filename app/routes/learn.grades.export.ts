@@ -5,7 +5,7 @@ import { endpoints, type Endpoint } from "#domain/contract/endpoints";
 import { state } from "~/services/request.server";
 import { getInstance } from "~/services/i18n.server";
 import { zoneOrUtc } from "#domain/calendar";
-import { aggregatesFilter, knownFilterValues, listQuery } from "~/services/courses.server";
+import { aggregatesFilter, knownFilterValues, listQuery } from "~/services/course-lists.server";
 import { gradesCsv } from "~/services/grades.server";
 
 /**

@@ -2,7 +2,8 @@ import { redirect, useLoaderData } from "react-router";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.open-catalog.$id.view.details";
 import { state } from "~/services/request.server";
-import { publicCourse, requireCourseId } from "~/services/catalog.server";
+import { publicCourse } from "~/services/catalog.server";
+import { requireCourseId } from "~/services/course-id.server";
 import { publicLms } from "~/services/user.server";
 import { AboutHtml, CollapsibleDescription, CourseCover, CourseHeader } from "~/components/course-summary";
 

@@ -3,7 +3,7 @@ import { safeTarget } from "~/services/auth.server";
 import { useTranslation } from "~/common/i18n";
 import type { Route } from "./+types/learn.open-catalog._index";
 
-import { canonicalOrRedirect, catalogListData, knownFilterValues, listQuery } from "~/services/courses.server";
+import { canonicalOrRedirect, catalogListData, knownFilterValues, listQuery } from "~/services/course-lists.server";
 import { stripNonCatalogParams } from "~/services/catalog.server";
 import { publicLms } from "~/services/user.server";
 import { appConfig } from "~/services/config.server";

@@ -1,22 +1,16 @@
+/** The catalog's course pages, signed in and open (spec 2.1, 4.9), and the catalogs' own parameters. */
 import { data } from "react-router";
 
 import { LmsError, type LmsClient } from "./lms.server";
 import { sanitizeCourseHtml } from "./html.server";
 import { endpoints } from "#domain/contract/endpoints";
-import { isUuid } from "#domain/contract/common";
-
-const COURSE_UNAVAILABLE = "course-unavailable";
+import { COURSE_UNAVAILABLE } from "./course-id.server";
 
 /** Spec 2.5 / 8: 400/401/403/404 while loading a course → the 'Course is not available' page. */
 function courseUnavailable(err: unknown): never {
   if (err instanceof LmsError && [400, 401, 403, 404].includes(err.status))
     throw data(COURSE_UNAVAILABLE, { status: 404 });
   throw err;
-}
-
-export function requireCourseId(id: string | undefined): string {
-  if (!id || !isUuid(id)) throw data(COURSE_UNAVAILABLE, { status: 404 });
-  return id;
 }
 
 export async function catalogCourse(lms: LmsClient, objectiveId: string) {

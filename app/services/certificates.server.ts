@@ -13,7 +13,7 @@ import type { CertificateRecord, PublicCertificate } from "#domain/contract/cert
 import { endpoints } from "#domain/contract/endpoints";
 import type { DateFormatter } from "./format.server";
 import { LmsError, type LmsClient } from "./lms.server";
-import { certificatePreviewUrl } from "./course.server";
+import { certificatePreviewUrl } from "./course-page.server";
 
 const NOT_FOUND = "certificate-not-found";
 

@@ -4,7 +4,7 @@ import { progressPercent } from "#domain/courses";
 import { isUnresolved, workflowStateLabelKey } from "#domain/lifecycle";
 import { ObjectiveWorkflowState } from "#domain/vocabulary";
 import type { DateFormatter } from "./format.server";
-import { scoreView } from "./course.server";
+import { scoreView } from "./course-page.server";
 import type { GradeActivityRow, GradeRow } from "~/common/views/grades";
 
 /**

@@ -3,7 +3,7 @@ import { endpoints } from "#domain/contract/endpoints";
 import type { TutorExchange } from "#domain/contract/tutor";
 import { readTutorWidgetMemory, TUTOR_WIDGET_COOKIE, tutorAvailable, tutorWidgetState } from "#domain/tutor";
 import { state } from "./request.server";
-import { loadCourse } from "./course.server";
+import { loadCourse } from "./course-page.server";
 import { LmsError, type LmsClient } from "./lms.server";
 
 /** The learner's enrolment in a course whose tutor is on (tenant and course); 404 otherwise. */

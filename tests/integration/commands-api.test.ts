@@ -5,7 +5,7 @@ import { createCourse, createTree, enrolUser } from "../fixtures/courses";
 import * as s from "../../api/db/schema";
 import { stableUuid } from "../../api/ids";
 import { createLmsClient } from "../../app/services/lms.server";
-import { enrol } from "../../app/services/courses.server";
+import { enrol } from "../../app/services/course-lists.server";
 
 /**
  * Spec 7.7 command ids, scoped to the user (issue 17 item 9, decision 018): an id another user learns or

@@ -1,5 +1,5 @@
 /**
- * The course content page as the loader hands it to the page (`content-view.server.ts` makes it; the
+ * The course content page as the loader hands it to the page (`content-viewer.server.ts` makes it; the
  * route and `components/content/` render it): the table of contents, the selected activity or the
  * long read, and what the learner may do (spec 2.5, 2.6, 4.12, 4.13).
  */

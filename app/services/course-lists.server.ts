@@ -1,3 +1,4 @@
+/** The lists of courses — My courses, the catalog, the open catalog: their filters, cards and "Add to my courses". */
 import { redirect } from "react-router";
 import { isTooManyRequests, tooManyRequestsToast } from "./command-errors.server";
 import { safeTarget } from "./auth.server";

@@ -1,3 +1,4 @@
+/** The content viewer (/learn/courses/{id}/view/content): the table of contents, the open activity, completion on view. */
 import { redirect } from "react-router";
 import type { TreeNode } from "#domain/contract/lifecycle";
 import { endpoints } from "#domain/contract/endpoints";
@@ -15,8 +16,8 @@ import { ActivityKind, ActivityWorkflowState, ObjectiveState, ObjectiveWorkflowS
 import { isUuid } from "#domain/contract/common";
 import { unfinishedActivities } from "#domain/submit-readiness";
 import { CompletionRule } from "#domain/completion";
-import { activityBody } from "./content.server";
-import { loadCourse } from "./course.server";
+import { activityBody } from "./activity-body.server";
+import { loadCourse } from "./course-page.server";
 import { loadDiscussion } from "./discussion.server";
 import { loadTeam } from "./group-work.server";
 import { dateFormatter, type DateFormatter } from "./format.server";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createLiteI18n } from "~/common/i18n";
 import type { CourseCardFooter } from "#domain/courses";
 import { ObjectiveWorkflowState } from "#domain/vocabulary";
-import { courseCardFooterText } from "./courses.server";
+import { courseCardFooterText } from "./course-lists.server";
 import { dateFormatter } from "./format.server";
 import { translationsFor } from "./i18n.server";
 

@@ -1,3 +1,4 @@
+/** A course's page (/learn/courses/{id}): the course and its attempt, and the commands it offers (start, submit, finish). */
 import { tutorAvailable } from "#domain/tutor";
 import { data, redirect } from "react-router";
 
@@ -18,7 +19,7 @@ import {
 import type { DateFormatter } from "./format.server";
 import { sanitizeCourseHtml } from "./html.server";
 import { LmsError, type LmsClient } from "./lms.server";
-import { enrol } from "./courses.server";
+import { enrol } from "./course-lists.server";
 import { redirectWithToast } from "./toast.server";
 import { commandErrorToast, isTooManyRequests, tooManyRequestsToast } from "./command-errors.server";
 import { isLockCode } from "#domain/activity-access";

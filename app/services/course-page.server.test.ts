@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { testAppConfig } from "../../tests/fixtures/app-config";
-import { loadCourse } from "./course.server";
+import { loadCourse } from "./course-page.server";
 import { LmsError, type LmsClient } from "./lms.server";
 import { popToast } from "./toast.server";
 

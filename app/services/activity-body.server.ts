@@ -1,3 +1,4 @@
+/** What the content viewer shows inside one activity: its body by kind (text, file, video, event…). */
 import type { ActivityContent, TreeNode } from "#domain/contract/lifecycle";
 import { formatFileSize, durationMinutes } from "#domain/courses";
 import type { DateFormatter } from "./format.server";
