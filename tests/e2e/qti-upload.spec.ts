@@ -32,6 +32,7 @@ test("a learner sends a file as her answer, replaces it, submits; the grader ope
   expect(made.status(), await made.text()).toBe(201);
   const { courseId } = (await made.json()) as { courseId: string };
   await openSignedIn(page, learner, `/learn/courses/${courseId}/view/content`);
+  await page.getByRole("button", { name: "Start activity" }).click();
   await page.getByRole("link", { name: "Open the test" }).click();
   await page.getByRole("button", { name: "Start", exact: true }).click();
 
