@@ -7,7 +7,12 @@
  * commit). Only the attempt's learner and the graders of her tenant read it.
  */
 import { and, eq, inArray, ne } from "drizzle-orm";
-import { ATTACHMENT_KINDS, isAttachmentKind, kindsOfMimeTypes, type AttachmentRules } from "../../domain/chat-attachments";
+import {
+  ATTACHMENT_KINDS,
+  isAttachmentKind,
+  kindsOfMimeTypes,
+  type AttachmentRules,
+} from "../../domain/chat-attachments";
 import { AttemptState, answerFileTarget, type AnswerFile } from "../../domain/contract/assessment";
 import { interactionsOf, type AssessmentItem, type Interaction } from "../../domain/qti/item";
 import type { RawResponses } from "../../domain/qti/responses";
@@ -38,8 +43,7 @@ export function toAnswerFile(row: { id: string; name: string; size: number; kind
   };
 }
 
-export const uploadsOf = (item: AssessmentItem) =>
-  interactionsOf(item).filter((i): i is Upload => i.type === "upload");
+export const uploadsOf = (item: AssessmentItem) => interactionsOf(item).filter((i): i is Upload => i.type === "upload");
 
 const notOnPage = (field: string) =>
   new ApiError(400, { [field]: [message("assessmentNotOnPage", "This question is not on this page.")] });

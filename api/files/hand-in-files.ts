@@ -48,7 +48,10 @@ export async function readUpload<S extends z.ZodType>(
   ceiling: AttachmentRules,
   authorise: (fields: z.output<S>) => Promise<{ rules: AttachmentRules; room: number }>,
   /** Which parts are files (`files` by default), and a file's own rules within those `authorise` gave (decision 068). */
-  fileParts: { accepts: (name: string) => boolean; rulesOf?: (name: string, rules: AttachmentRules) => AttachmentRules } = {
+  fileParts: {
+    accepts: (name: string) => boolean;
+    rulesOf?: (name: string, rules: AttachmentRules) => AttachmentRules;
+  } = {
     accepts: (name) => name === HAND_IN_FILES_FIELD,
   },
 ): Promise<{ fields: z.output<S>; files: (IncomingAttachment & { field: string })[]; fingerprint: unknown }> {

@@ -12,12 +12,7 @@ import { handInFileHeaders, readUpload } from "../files/hand-in-files";
 import { sendStored } from "../files/send-file";
 import { fileStore } from "../files/roots";
 import { log } from "../db/log";
-import {
-  answerFilesOf,
-  pageUploadRules,
-  readableAnswerFile,
-  type IncomingAnswerFile,
-} from "../assessment/uploads";
+import { answerFilesOf, pageUploadRules, readableAnswerFile, type IncomingAnswerFile } from "../assessment/uploads";
 import {
   attemptPage,
   attemptReview,

@@ -87,9 +87,7 @@ async function uploadCourse(learner: "ada" | "grace" = "ada") {
         .select({ id: s.assessmentAttempts.id })
         .from(s.assessmentAttempts)
         .where(eq(s.assessmentAttempts.activityWorkflowId, aw.id));
-      return attempt
-        ? db.select().from(s.assessmentFiles).where(eq(s.assessmentFiles.attemptId, attempt.id))
-        : [];
+      return attempt ? db.select().from(s.assessmentFiles).where(eq(s.assessmentFiles.attemptId, attempt.id)) : [];
     },
   };
 }
