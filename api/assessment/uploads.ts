@@ -30,9 +30,9 @@ const ASSESSMENT_FILE_PATH = "/api/lms-storage/v1/assessment-files";
 const GRADERS = ["Instructor", "Administrator"];
 
 /** The store's key of an answer's file. */
-export const answerFileKey = (attemptId: string, fileId: string) => `assessment-answers/${attemptId}/${fileId}`;
+const answerFileKey = (attemptId: string, fileId: string) => `assessment-answers/${attemptId}/${fileId}`;
 
-export function toAnswerFile(row: { id: string; name: string; size: number; kind: string }): AnswerFile {
+function toAnswerFile(row: { id: string; name: string; size: number; kind: string }): AnswerFile {
   const kind = isAttachmentKind(row.kind) ? ATTACHMENT_KINDS[row.kind] : null;
   return {
     id: row.id,
@@ -43,7 +43,7 @@ export function toAnswerFile(row: { id: string; name: string; size: number; kind
   };
 }
 
-export const uploadsOf = (item: AssessmentItem) => interactionsOf(item).filter((i): i is Upload => i.type === "upload");
+const uploadsOf = (item: AssessmentItem) => interactionsOf(item).filter((i): i is Upload => i.type === "upload");
 
 const notOnPage = (field: string) =>
   new ApiError(400, { [field]: [message("assessmentNotOnPage", "This question is not on this page.")] });
