@@ -25,7 +25,7 @@ import { ltiAgsRoutes } from "./routes/lti-ags";
 import { ltiNrpsRoutes } from "./routes/lti-nrps";
 import { storageRoutes } from "./routes/storage";
 import { scormRoutes } from "./routes/scorm";
-import { assessmentRoutes } from "./routes/assessment";
+import { assessmentFileRoutes, assessmentRoutes } from "./routes/assessment";
 import { peopleRoutes } from "./routes/people";
 import { handInFileRoutes, handInRoutes } from "./routes/hand-ins";
 import { cartridgeRoutes } from "./routes/cartridges";
@@ -132,6 +132,7 @@ export function createApi(deps: ApiDeps) {
   app.route("/analytics/v1", analyticsRoutes());
   app.route("/lms-storage/v1", storageRoutes());
   app.route("/lms-storage/v1", handInFileRoutes());
+  app.route("/lms-storage/v1", assessmentFileRoutes());
   app.route("/scorm/v1", scormRoutes());
   app.route("/assessment/v1", assessmentRoutes());
   app.route("/people/v1", peopleRoutes());

@@ -21,6 +21,7 @@ export default [
     route("chat-files/:attachmentId", "routes/learn.chat-files.$attachmentId.ts"),
     // Decision 048: a hand-in's file, to the learner and her graders.
     route("hand-in-files/:fileId", "routes/learn.hand-in-files.$fileId.ts"),
+    route("assessment-files/:fileId", "routes/learn.assessment-files.$fileId.ts"),
     // The SCORM player's commits (the package's files are on the content origin, decision 040).
     route("scorm-runtime/:workflowId/:activityWorkflowId", "routes/learn.scorm-runtime.ts"),
     // LTI launches (the learner's launch, the platform's OIDC authorization endpoint).

@@ -10,11 +10,33 @@ import type { Db } from "../api/db/client";
 import type { FileStore } from "../api/files/object-store";
 import * as s from "../api/db/schema";
 import { ActivityContentType, ActivityKind, ActivityType, ObjectiveWorkflowState } from "../domain/vocabulary";
-import { importScormPackage, saveUpload } from "../api/scorm/import";
+import { importScormPackage, saveUpload, SCORM_LIMITS } from "../api/scorm/import";
+import { readQtiZip, storeQtiPackage } from "../api/assessment/import";
 
-export async function createScormCourse(
+type CourseInput = {
+  learnerId: string;
+  name: string;
+  body: ReadableStream<Uint8Array> | null;
+  store: FileStore;
+  now: Date;
+};
+
+export const createScormCourse = (db: Db, input: CourseInput) =>
+  createPackageCourse(db, input, ActivityType.Scorm, (zipPath, tenantId, code) =>
+    importScormPackage(db, { zipPath, store: input.store, tenantId, courseCode: code }),
+  );
+
+/** Decision 068: the same with a QTI package (a test the server delivers and scores), e.g. one with an upload. */
+export const createQtiCourse = (db: Db, input: CourseInput) =>
+  createPackageCourse(db, input, ActivityType.Assessment, async (zipPath, tenantId, code) => {
+    await storeQtiPackage(db, await readQtiZip(zipPath, input.name, SCORM_LIMITS), { tenantId, courseCode: code });
+  });
+
+async function createPackageCourse(
   db: Db,
-  input: { learnerId: string; name: string; body: ReadableStream<Uint8Array> | null; store: FileStore; now: Date },
+  input: CourseInput,
+  type: ActivityType,
+  importInto: (zipPath: string, tenantId: string, code: string) => Promise<unknown>,
 ): Promise<{ courseId: string; code: string; name: string }> {
   const [learner] = await db
     .select({ tenantId: s.users.tenantId })
@@ -35,14 +57,14 @@ export async function createScormCourse(
       name: input.name,
       kind: ActivityKind.lti,
       contentType: ActivityContentType.Lti13,
-      type: ActivityType.Scorm,
+      type,
       maxScore: 10,
     })
     .returning();
   await db.insert(s.activityParts).values({ objectiveId: course.id, activityId: activity.id, axis: "0" });
   const zipPath = await saveUpload(input.body, 50 * 1024 * 1024);
   try {
-    await importScormPackage(db, { zipPath, store: input.store, tenantId, courseCode: code });
+    await importInto(zipPath, tenantId, code);
   } finally {
     await rm(zipPath, { force: true });
   }

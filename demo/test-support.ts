@@ -117,42 +117,45 @@ function testSupportRoutes() {
   );
 
   /**
-   * POST /api/test-support/v1/scorm-courses?learner=ID&name=… with a zip as the body → 201 { courseId,
-   * code, name }: a course of its own running the package, the learner enrolled and the course started.
+   * POST /api/test-support/v1/scorm-courses (or qti-courses, decision 068)?learner=ID&name=… with a zip as the
+   * body → 201 { courseId, code, name }: a course of its own running the package, the learner enrolled and the
+   * course started.
    */
-  r.post(
-    "/scorm-courses",
-    op(
-      "A course of its own running a SCORM package (?learner=ID&name=…), the learner enrolled and the course started (201)",
-      "The package (a zip), streamed to disk as an import is",
-      "application/zip",
-    ),
-    async (c) => {
-      const [{ createScormCourse }, { fileStore }, { ScormPackageError }] = await Promise.all([
-        import("./test-scorm-course"),
-        import("../api/files/roots"),
-        import("../api/scorm/manifest"),
-      ]);
-      const learnerId = c.req.query("learner") ?? "";
-      const name = (c.req.query("name") ?? "").slice(0, 200);
-      if (!/^[0-9a-f-]{36}$/.test(learnerId) || !name)
-        throw new ApiError(400, { "": [message("invalid", "?learner=ID&name=…")] });
-      try {
-        const course = await createScormCourse(c.get("db"), {
-          learnerId,
-          name,
-          body: c.req.raw.body,
-          store: fileStore(c.var.deps),
-          now: c.get("now"),
-        });
-        return c.json(course, 201);
-      } catch (error) {
-        if (error instanceof ScormPackageError)
-          throw new ApiError(400, { package: [message(error.code, error.message)] });
-        throw error;
-      }
-    },
-  );
+  for (const kind of ["scorm", "qti"] as const)
+    r.post(
+      `/${kind}-courses`,
+      op(
+        `A course of its own running a ${kind === "scorm" ? "SCORM" : "QTI"} package (?learner=ID&name=…), the learner enrolled and the course started (201)`,
+        "The package (a zip), streamed to disk as an import is",
+        "application/zip",
+      ),
+      async (c) => {
+        const [{ createScormCourse, createQtiCourse }, { fileStore }, { ScormPackageError }] = await Promise.all([
+          import("./test-scorm-course"),
+          import("../api/files/roots"),
+          import("../api/scorm/manifest"),
+        ]);
+        const learnerId = c.req.query("learner") ?? "";
+        const name = (c.req.query("name") ?? "").slice(0, 200);
+        if (!/^[0-9a-f-]{36}$/.test(learnerId) || !name)
+          throw new ApiError(400, { "": [message("invalid", "?learner=ID&name=…")] });
+        try {
+          const create = kind === "scorm" ? createScormCourse : createQtiCourse;
+          const course = await create(c.get("db"), {
+            learnerId,
+            name,
+            body: c.req.raw.body,
+            store: fileStore(c.var.deps),
+            now: c.get("now"),
+          });
+          return c.json(course, 201);
+        } catch (error) {
+          if (error instanceof ScormPackageError)
+            throw new ApiError(400, { package: [message(error.code, error.message)] });
+          throw error;
+        }
+      },
+    );
 
   /**
    * GET /api/test-support/v1/scorm-attempts?learner=ID → { data: [{ scoId, attempt, state, totalCentis,

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { zipSync, strToU8 } from "fflate";
 import {
   attachmentAccept,
+  kindsOfMimeTypes,
   attachmentDisplayName,
   checkAttachment,
   checkAttachmentCount,
@@ -140,5 +141,26 @@ describe("configuration and display", () => {
     [`${"n".repeat(300)}.pdf`, `${"n".repeat(196)}.pdf`],
   ])("name %j shows as %j", (name, expected) => {
     expect(attachmentDisplayName(name)).toBe(expected);
+  });
+});
+
+describe("a QTI upload's MIME types narrow the kinds (decision 068)", () => {
+  const all = DEFAULT_ATTACHMENT_RULES.kinds;
+  it.each([
+    [[], all],
+    [["application/pdf"], ["pdf"]],
+    [["image/*"], ["png", "jpeg", "gif", "webp"]],
+    [
+      ["application/pdf", "image/png"],
+      ["pdf", "png"],
+    ],
+    [["text/plain"], ["txt"]],
+    [["application/x-unknown"], []],
+  ])("%j → %j", (types, kinds) => {
+    expect(kindsOfMimeTypes(types, all)).toEqual(kinds);
+  });
+
+  it("never widens the configured kinds", () => {
+    expect(kindsOfMimeTypes(["application/pdf", "image/png"], ["png", "txt"])).toEqual(["png"]);
   });
 });

@@ -69,6 +69,18 @@ export function parseAttachmentKinds(value: string | undefined): AttachmentKind[
 /** The `{types}` of spec 5's message and the hint: the kinds' names, e.g. "pdf, png, jpeg". */
 export const attachmentTypesText = (kinds: readonly AttachmentKind[]) => kinds.join(", ");
 
+/**
+ * Decision 068: the kinds of `kinds` a QTI upload's MIME types ask for ("application/pdf", "image/*"); no
+ * types asks for every kind. Types the product does not take narrow nothing: they are left out.
+ */
+export function kindsOfMimeTypes(types: readonly string[], kinds: readonly AttachmentKind[]): AttachmentKind[] {
+  if (types.length === 0) return [...kinds];
+  return kinds.filter((k) => {
+    const mime = ATTACHMENT_KINDS[k].mime.split(";")[0]!;
+    return types.some((t) => t === mime || (t.endsWith("/*") && mime.startsWith(t.slice(0, -1))));
+  });
+}
+
 /** The file input's `accept`: every extension of the allowed kinds (".pdf,.png,.jpg,.jpeg"). */
 export const attachmentAccept = (kinds: readonly AttachmentKind[]) =>
   kinds.flatMap((k) => ATTACHMENT_KINDS[k].extensions.map((e) => `.${e}`)).join(",");

@@ -39,6 +39,7 @@ import { leafProgress, progressOf } from "../queries/activity-tree";
 import { lastProctoringSessionOf } from "../queries/proctoring";
 import { proctorLocked } from "../../domain/proctoring";
 import { activityScoresRevealed, ownWorkflow } from "../queries/workflows";
+import { filesOfAttempt, mergeUploads, type IncomingAnswerFile } from "./uploads";
 
 type Attempt = typeof assessmentAttempts.$inferSelect;
 
@@ -178,11 +179,13 @@ export async function attemptPage(db: Db | Tx, d: Delivery, attempt: Attempt, as
     planned.items.map((i) => i.href),
   );
   const saved = new Map(answers.map((a) => [a.itemRef, a.response]));
+  const files = await filesOfAttempt(db, attempt.id);
   const pageItems: AttemptPageItem[] = planned.items.map((p) => ({
     ref: p.ref,
     view: itemView(items.get(p.href)!.item, `${attempt.seed}/${p.ref}`),
     response: saved.get(p.ref) ?? null,
     flagged: flagged.has(p.ref),
+    ...(files.has(p.ref) ? { files: files.get(p.ref)! } : {}),
   }));
   return summary(d, attempt, answered, flagged, { index, title: planned.title, items: pageItems }, reveal);
 }
@@ -203,6 +206,7 @@ export async function saveAnswers(
   attemptId: string,
   input: { page: number; answers: Record<string, RawResponses>; go?: number; flagged?: string[] },
   now: Date,
+  files: IncomingAnswerFile[] = [],
 ) {
   const [attempt] = await tx
     .select()
@@ -232,8 +236,17 @@ export async function saveAnswers(
         [`flagged.${ref}`]: [message("assessmentNotOnPage", "This question is not on this page.")],
       });
   const flagOf = (ref: string) => (flags ? { flagged: flags.has(ref) } : {});
+  const answers = structuredClone(input.answers);
+  const pageItems = new Map(page.items.map((i) => [i.ref, items.get(i.href)!.item]));
+  for (const ref of Object.keys(answers))
+    if (!pageItems.has(ref))
+      throw new ApiError(400, {
+        [`answers.${ref}`]: [message("assessmentNotOnPage", "This question is not on this page.")],
+      });
+  const stored = new Map((await answersOf(tx, attemptId)).map((a) => [a.itemRef, a.response]));
+  const removedKeys = await mergeUploads(tx, attemptId, answers, pageItems, files, stored);
   const rows: (typeof assessmentAnswers.$inferInsert)[] = [];
-  for (const [ref, raw] of Object.entries(input.answers)) {
+  for (const [ref, raw] of Object.entries(answers)) {
     const planned = page.items.find((i) => i.ref === ref);
     if (!planned)
       throw new ApiError(400, {
@@ -262,7 +275,7 @@ export async function saveAnswers(
   // Decision 057: the page's other items keep their answer and take the flag asked (a new row has none).
   const flagRows = flags
     ? page.items
-        .filter((i) => !(i.ref in input.answers))
+        .filter((i) => !(i.ref in answers))
         .map((i) => ({ attemptId, itemRef: i.ref, response: {}, saved: now, flagged: flags.has(i.ref) }))
     : [];
   if (flagRows.length > 0)
@@ -292,7 +305,7 @@ export async function saveAnswers(
     current = input.go;
     await tx.update(assessmentAttempts).set({ page: current }).where(eq(assessmentAttempts.id, attemptId));
   }
-  return { page: current, saved: rows.length };
+  return { page: current, saved: rows.length, removedKeys };
 }
 
 const varsJson = (vars: Map<string, QtiValue>) =>
@@ -442,6 +455,7 @@ export async function attemptReview(db: Db, d: Delivery, attempt: Attempt, now: 
     planned.map((p) => p.href),
   );
   const saved = new Map(answers.map((a) => [a.itemRef, a]));
+  const files = await filesOfAttempt(db, attempt.id);
   return {
     attempt: base,
     items: planned.map((p) => {
@@ -461,6 +475,7 @@ export async function attemptReview(db: Db, d: Delivery, attempt: Attempt, now: 
           solution: reveal.scores && p.control.showSolution,
         }),
         response: a?.response ?? null,
+        ...(files.has(p.ref) ? { files: files.get(p.ref)! } : {}),
         score: reveal.scores ? (item.needsPerson ? (a?.gradedScore ?? null) : (a?.score ?? 0)) : null,
         maxScore: reveal.scores ? (a?.maxScore ?? items.get(p.href)!.maxScore) : null,
         awaitingPerson: item.needsPerson && a?.gradedScore == null && !!a && hasAnswer(a.response),

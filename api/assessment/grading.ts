@@ -31,6 +31,7 @@ import {
 import { ApiError, message, notFound } from "../errors";
 import { notifyGraded } from "../notifications/learner-notifications";
 import { activityScoresRevealed } from "../queries/workflows";
+import { filesOfAttempt } from "./uploads";
 import { answersOf, closeAttempt, deliveryOfAttempt, hasAnswer, itemsOf, type Delivery } from "./delivery";
 
 const GRADERS = ["Instructor", "Administrator"];
@@ -153,13 +154,14 @@ export async function quizGradingAttempt(db: Db, user: Principal, attemptId: str
   ).limit(1);
   if (!row) throw notFound("attempt");
   const planned = row.plan.pages.flatMap((p) => p.items);
-  const [items, answers] = await Promise.all([
+  const [items, answers, files] = await Promise.all([
     itemsOf(
       db,
       row.packageId,
       planned.map((p) => p.href),
     ),
     answersOf(db, row.id),
+    filesOfAttempt(db, row.id),
   ]);
   const saved = new Map(answers.map((a) => [a.itemRef, a]));
   const graderIds = [...new Set(answers.flatMap((a) => (a.gradedBy ? [a.gradedBy] : [])))];
@@ -186,6 +188,7 @@ export async function quizGradingAttempt(db: Db, user: Principal, attemptId: str
         ref: p.ref,
         view: itemView(item, `${row.seed}/${p.ref}`),
         response: a.response,
+        ...(files.has(p.ref) ? { files: files.get(p.ref)! } : {}),
         maxScore,
         gradedScore: a.gradedScore,
         gradedBy: a.gradedBy ? (graders.get(a.gradedBy) ?? null) : null,

@@ -47,7 +47,14 @@ export async function readUpload<S extends z.ZodType>(
   schema: S,
   ceiling: AttachmentRules,
   authorise: (fields: z.output<S>) => Promise<{ rules: AttachmentRules; room: number }>,
-): Promise<{ fields: z.output<S>; files: IncomingAttachment[]; fingerprint: unknown }> {
+  /** Which parts are files (`files` by default), and a file's own rules within those `authorise` gave (decision 068). */
+  fileParts: {
+    accepts: (name: string) => boolean;
+    rulesOf?: (name: string, rules: AttachmentRules) => AttachmentRules;
+  } = {
+    accepts: (name) => name === HAND_IN_FILES_FIELD,
+  },
+): Promise<{ fields: z.output<S>; files: (IncomingAttachment & { field: string })[]; fingerprint: unknown }> {
   const length = Number(c.req.header("content-length") ?? 0);
   if (length > attachmentBodyLimit(ceiling))
     throw new ApiError(413, { [HAND_IN_FILES_FIELD]: [refusalMessage(tooLarge(ceiling))] });
@@ -73,7 +80,7 @@ export async function readUpload<S extends z.ZodType>(
     checked = { fields: parsed.data, rules, room };
     return checked;
   };
-  const files: IncomingAttachment[] = [];
+  const files: (IncomingAttachment & { field: string })[] = [];
   try {
     for (;;) {
       let part: Part | null;
@@ -93,11 +100,13 @@ export async function readUpload<S extends z.ZodType>(
         text[part.name] = part.value;
         continue;
       }
-      if (part.name !== HAND_IN_FILES_FIELD) {
+      if (!fileParts.accepts(part.name)) {
         part.stream.resume();
         continue;
       }
-      const { rules, room } = await fieldsOnce();
+      const allowed = await fieldsOnce();
+      const room = allowed.room;
+      const rules = fileParts.rulesOf ? fileParts.rulesOf(part.name, allowed.rules) : allowed.rules;
       const bytes = await readPart(part.stream, rules.maxBytes);
       if (!bytes) throw refuse(tooLarge(rules));
       if (bytes.byteLength === 0 && part.filename === "") continue;
@@ -105,7 +114,15 @@ export async function readUpload<S extends z.ZodType>(
       const name = attachmentDisplayName(part.filename);
       const verdict = checkAttachment({ name, size: bytes.byteLength, bytes }, rules);
       if ("refusal" in verdict) throw refuse(verdict.refusal);
-      files.push({ id: crypto.randomUUID(), name, size: bytes.byteLength, kind: verdict.kind, bytes, path: "" });
+      files.push({
+        id: crypto.randomUUID(),
+        name,
+        size: bytes.byteLength,
+        kind: verdict.kind,
+        bytes,
+        path: "",
+        field: part.name,
+      });
     }
   } catch (error) {
     parts.stop();

@@ -2,16 +2,24 @@ import { Hono } from "hono";
 import type { ApiEnv } from "../context";
 import { requireRole, requireUser } from "../auth";
 import { runCommand } from "../commands/run";
-import { ApiError, message } from "../errors";
+import { ApiError, message, notFound } from "../errors";
 import { limitWrites } from "../limit-writes";
 import { operations } from "../openapi";
-import { idParams, validJson, validParams, validQuery } from "../validate";
+import { idParams, jsonBody, validJson, validParams, validQuery } from "../validate";
+import type { Context } from "hono";
+import { attachmentRulesOf, removeStored, storeAttachments } from "../files/chat-attachments";
+import { handInFileHeaders, readUpload } from "../files/hand-in-files";
+import { sendStored } from "../files/send-file";
+import { fileStore } from "../files/roots";
+import { log } from "../db/log";
+import { answerFilesOf, pageUploadRules, readableAnswerFile, type IncomingAnswerFile } from "../assessment/uploads";
 import {
   attemptPage,
   attemptReview,
   closeAttempt,
   closeIfLate,
   isLate,
+  itemsOf,
   loadDelivery,
   saveAnswers,
   startAttempt,
@@ -21,8 +29,11 @@ import {
   gradeItemSchema,
   scoreAnswersSchema,
   importQtiQuerySchema,
+  ANSWER_FILE_PREFIX,
+  saveAnswersFormSchema,
   saveAnswersSchema,
   submitAttemptSchema,
+  type SaveAnswers,
 } from "../../domain/contract/assessment";
 import { activityWorkflowPathSchema } from "../../domain/contract/lifecycle";
 import { z } from "zod";
@@ -35,6 +46,8 @@ import { ScormPackageError } from "../scorm/manifest";
 const op = operations("assessment");
 const GRADERS = ["Instructor", "Administrator"];
 const AUTHORS = ["Author", "Administrator"];
+
+const isMultipart = (c: Context<ApiEnv>) => (c.req.header("content-type") ?? "").startsWith("multipart/form-data");
 
 const timeUp = () => new ApiError(409, { "": [message("assessmentTimeUp", "The time for this test is up.")] });
 
@@ -92,17 +105,19 @@ export function assessmentRoutes() {
     op({
       summary:
         "Saves the answers of one page (each response's values as strings) and moves to another page when asked (a linear part: only forward, an item that may not be skipped only answered); once per command id; after the deadline refused and the attempt ends itself",
+      description:
+        "JSON, or multipart/form-data (decision 068) with the same fields (`answers` and `flagged` as JSON) and one file per upload interaction in a part named `file::<item ref>::<response>`, checked as hand-in files are and narrowed to the interaction's MIME types; the file replaces the one sent before. An upload's value is its stored file's id: absent keeps it, [] clears it",
+      body: { type: "application/json", description: "The page's answers", schema: saveAnswersSchema },
+      multipart: { fields: saveAnswersFormSchema, files: "file::<item ref>::<response>" },
       command: true,
       errors: {
-        400: "An answer that is not one of the item's (responseInvalid, responseTooMany, responseUnknown), a question of another page (assessmentNotOnPage), a required answer missing (assessmentAnswerRequired)",
+        400: "An answer that is not one of the item's (responseInvalid, responseTooMany, responseUnknown), a question of another page (assessmentNotOnPage), a required answer missing (assessmentAnswerRequired), a file too large or of another type (attachmentTooLarge, attachmentType, attachmentCount)",
         409: "The attempt is over (assessmentSubmitted), its time is up (assessmentTimeUp), a linear test's page that is not open (assessmentLinear)",
       },
     }),
     validParams(activityWorkflowPathSchema),
-    validJson(saveAnswersSchema),
     async (c) => {
       const p = c.req.valid("param");
-      const body = c.req.valid("json");
       const db = c.var.db;
       const d = await loadDelivery(db, c.var.user.id, p.id, p.awId);
       if (!d.attempt) throw new ApiError(404, { "": [message("notFound", "The attempt was not found.")] });
@@ -111,9 +126,62 @@ export function assessmentRoutes() {
         await closeIfLate(db, d, c.var.now);
         throw timeUp();
       }
-      return runCommand(c, { id: body.id, type: "save-assessment-answers", body: { ...body, awId: p.awId } }, (tx) =>
-        saveAnswers(tx, d, d.attempt!.id, body, c.var.now),
+      const attempt = d.attempt;
+      let body: SaveAnswers;
+      let files: IncomingAnswerFile[] = [];
+      let fingerprint: unknown;
+      if (isMultipart(c)) {
+        // The page's uploads and their rules, known before a byte of a file is read.
+        let rulesOf: ReturnType<typeof pageUploadRules>["rulesOf"] = () => {
+          throw new ApiError(400, { page: [message("invalid", "There is no such page.")] });
+        };
+        const authorise = async (fields: { page: number }) => {
+          const planned = attempt.plan.pages[fields.page];
+          if (!planned) throw new ApiError(400, { page: [message("invalid", "There is no such page.")] });
+          const items = await itemsOf(
+            db,
+            d.pkg.id,
+            planned.items.map((i) => i.href),
+          );
+          const rules = pageUploadRules(planned.items.map((i) => ({ ref: i.ref, item: items.get(i.href)!.item })));
+          rulesOf = rules.rulesOf;
+          return { rules: attachmentRulesOf(c), room: rules.room };
+        };
+        const read = await readUpload(c, saveAnswersFormSchema, attachmentRulesOf(c), authorise, {
+          accepts: (name) => name.startsWith(ANSWER_FILE_PREFIX),
+          rulesOf: (name, rules) => rulesOf(name, rules),
+        });
+        body = read.fields;
+        files = answerFilesOf(read.files);
+        fingerprint = read.fingerprint;
+      } else fingerprint = body = await jsonBody(c, saveAnswersSchema);
+      const fields = body;
+      let removed: string[] = [];
+      const store = fileStore(c.var.deps);
+      const written: string[] = [];
+      let answer: Response;
+      try {
+        answer = await runCommand(
+          c,
+          { id: fields.id, type: "save-assessment-answers", body: { ...(fingerprint as object), awId: p.awId } },
+          async (tx) => {
+            const { removedKeys, ...saved } = await saveAnswers(tx, d, attempt.id, fields, c.var.now, files);
+            await storeAttachments(store, files, written);
+            removed = removedKeys;
+            return saved;
+          },
+        );
+      } catch (err) {
+        await removeStored(store, written).catch((error: unknown) =>
+          log().warn({ err: error, keys: written }, "assessment: files of a save that did not commit were not removed"),
+        );
+        throw err;
+      }
+      // The replaced files' bytes go once their rows are gone for good.
+      await removeStored(store, removed).catch((error: unknown) =>
+        log().warn({ err: error, keys: removed }, "assessment: replaced answer files were not deleted from the store"),
       );
+      return answer;
     },
   );
 
@@ -259,6 +327,32 @@ export function assessmentRoutes() {
     validJson(scoreAnswersSchema),
     async (c) =>
       c.json(await scoreAnswers(c.var.db, c.var.user, c.req.valid("param").id, c.req.valid("json").scores, c.var.now)),
+  );
+  return r;
+}
+
+/** Decision 068: a file sent as an upload's answer (under /lms-storage/v1), to its learner and her graders. */
+export function assessmentFileRoutes() {
+  const r = new Hono<ApiEnv>();
+  r.use("/assessment-files/*", requireUser);
+  r.on(
+    ["GET", "HEAD"],
+    "/assessment-files/:id",
+    op({
+      summary:
+        "A file a learner sent as a test's upload answer: to her, and to the graders (Instructors, Administrators) of her tenant once the attempt is submitted; 404 to anyone else. PDF and images inline, other files as attachment; HEAD reads its size",
+      file: true,
+      notShown: true,
+    }),
+    validParams(idParams),
+    async (c) => {
+      const row = await readableAnswerFile(c.var.db, c.var.user, c.req.valid("param").id);
+      if (!row) throw notFound("file");
+      const store = fileStore(c.var.deps);
+      const found = await store.stat(row.storageKey);
+      if (!found) throw notFound("file");
+      return sendStored(c, { store, key: row.storageKey, size: found.size }, handInFileHeaders(row));
+    },
   );
   return r;
 }

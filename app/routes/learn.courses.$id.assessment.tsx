@@ -6,7 +6,8 @@ import type { Route } from "./+types/learn.courses.$id.assessment";
 import { useTranslation } from "~/common/i18n";
 import { endpoints } from "#domain/contract/endpoints";
 import { AttemptState, type AssessmentAttempt, type AssessmentReview } from "#domain/contract/assessment";
-import { responsesFromForm } from "#domain/qti/form";
+import { responsesFromForm, viewInteractions } from "#domain/qti/form";
+import { answerFileField, type AttemptPageItem } from "#domain/contract/assessment";
 import type { RawResponses } from "#domain/qti/responses";
 import { safeRedirectWithin } from "#domain/redirect";
 import { state } from "~/services/request.server";
@@ -89,6 +90,40 @@ function answersOf(form: FormData, attempt: AssessmentAttempt): Record<string, R
   return Object.fromEntries(attempt.page!.items.map((i) => [i.ref, responsesFromForm(i.view, i.ref, get)]));
 }
 
+/** The file inputs of an item's uploads (decision 068): the response and the field its file is posted in. */
+const uploadsOf = (item: Pick<AttemptPageItem, "ref" | "view">) =>
+  viewInteractions(item.view)
+    .filter((i) => i.type === "upload")
+    .map((i) => ({ response: i.response, field: answerFileField(item.ref, i.response) }));
+
+/** The files chosen in the page's upload inputs (an input left empty posts an empty file: none). */
+function filesOf(form: FormData, attempt: AssessmentAttempt): { field: string; file: File }[] {
+  return attempt.page!.items.flatMap((item) =>
+    uploadsOf(item).flatMap(({ field }) =>
+      form
+        .getAll(field)
+        .filter((v): v is File => typeof v !== "string" && v.size > 0)
+        .slice(0, 1)
+        .map((file) => ({ field, file })),
+    ),
+  );
+}
+
+/** The page's save as the API's multipart command: its fields, and each chosen file in its upload's part. */
+function multipartSave(
+  body: { id: string; page: number; answers: Record<string, RawResponses>; flagged: string[]; go?: number },
+  files: { field: string; file: File }[],
+): FormData {
+  const upload = new FormData();
+  upload.set("id", body.id);
+  upload.set("page", String(body.page));
+  upload.set("answers", JSON.stringify(body.answers));
+  upload.set("flagged", JSON.stringify(body.flagged));
+  if (body.go !== undefined) upload.set("go", String(body.go));
+  for (const { field, file } of files) upload.append(field, file, file.name);
+  return upload;
+}
+
 /** The page's questions the learner flagged "for review" (a checkbox per question, decision 057). */
 function flagsOf(form: FormData, attempt: AssessmentAttempt): string[] {
   const refs = new Set(attempt.page!.items.map((i) => i.ref));
@@ -96,14 +131,20 @@ function flagsOf(form: FormData, attempt: AssessmentAttempt): string[] {
 }
 
 /** The marks of the page's questions from the form as it is now (with JavaScript, as the learner goes). */
-function marksOf(formEl: HTMLFormElement, items: { ref: string; view: Parameters<typeof responsesFromForm>[0] }[]) {
+function marksOf(formEl: HTMLFormElement, items: AttemptPageItem[]) {
   const form = new FormData(formEl);
   const get = (name: string) => form.getAll(name).filter((v): v is string => typeof v === "string");
   const flags = new Set(get("flagged"));
   return Object.fromEntries(
     items.map((i) => {
       const r = responsesFromForm(i.view, i.ref, get);
-      const answered = Object.values(r).some((v) => v.some((x) => x.trim() !== ""));
+      // An upload is answered by the file sent before, or one chosen now.
+      const uploaded = uploadsOf(i).some(
+        (u) =>
+          (i.response?.[u.response]?.length ?? 0) > 0 ||
+          form.getAll(u.field).some((v) => typeof v !== "string" && v.size > 0),
+      );
+      const answered = uploaded || Object.values(r).some((v) => v.some((x) => x.trim() !== ""));
       return [i.ref, { answered, flagged: flags.has(i.ref) }];
     }),
   ) as Record<string, ItemMark>;
@@ -224,15 +265,26 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       }
       if (!attempt.page) return redirectWithToast(back(paths.base), [], s.config);
       const target = go === "confirm" ? "confirm" : go !== undefined && /^\d{1,5}$/.test(go) ? Number(go) : undefined;
+      const body = {
+        id: commandId,
+        page,
+        answers: answersOf(form, attempt),
+        flagged: flagsOf(form, attempt),
+        ...(typeof target === "number" ? { go: target } : {}),
+      };
+      const files = filesOf(form, attempt);
+      const endpoint = endpoints.saveAssessmentAnswers(workflowId, awId);
       try {
-        await lms.command(endpoints.saveAssessmentAnswers(workflowId, awId), {
-          id: commandId,
-          page,
-          answers: answersOf(form, attempt),
-          flagged: flagsOf(form, attempt),
-          ...(typeof target === "number" ? { go: target } : {}),
-        });
+        await lms.command(endpoint, files.length > 0 ? multipartSave(body, files) : body);
       } catch (err) {
+        // Decision 068: a refused file does not lose the page's other answers — they are saved without it.
+        if (files.length > 0 && err instanceof LmsError && (err.status === 400 || err.status === 413)) {
+          const fileRefused = Object.values(err.messages)
+            .flat()
+            .some((m) => m.code.startsWith("attachment"));
+          if (fileRefused)
+            await lms.command(endpoint, { ...body, id: randomUUID(), go: undefined }).catch(() => undefined);
+        }
         return failed(err, `${paths.base}?page=${page}`);
       }
       if (target === "confirm") return redirectWithToast(back(`${paths.base}?confirm`), [], s.config);
@@ -307,7 +359,15 @@ export default function AssessmentPage() {
         <h1>{t("assessment.reviewTitle", { title: a.title })}</h1>
         <Result a={a} />
         {d.review.items.map((item, n) => (
-          <QtiItem key={item.ref} view={item.view} itemRef={item.ref} saved={item.response} number={n + 1} readOnly>
+          <QtiItem
+            key={item.ref}
+            view={item.view}
+            itemRef={item.ref}
+            saved={item.response}
+            files={item.files}
+            number={n + 1}
+            readOnly
+          >
             <div className="qti__outcome">
               {item.response === null ? <p>{t("assessment.notAnswered")}</p> : null}
               {item.awaitingPerson ? <p>{t("assessment.awaitingPerson")}</p> : null}
@@ -419,7 +479,12 @@ function TestPage({
       {total > 1 ? (
         <QuestionNavigator pages={a.pages} current={page.index} base={base} linear={linear} live={live} />
       ) : null}
-      <Form method="post" className="qti-form" id="qti-form">
+      <Form
+        method="post"
+        className="qti-form"
+        id="qti-form"
+        encType={page.items.some((i) => uploadsOf(i).length > 0) ? "multipart/form-data" : undefined}
+      >
         <input type="hidden" name="intent" value={INTENT.assessmentSave} />
         <input type="hidden" name="page" value={page.index} />
         <input type="hidden" name="commandId" value={commandId} />
@@ -429,6 +494,7 @@ function TestPage({
             view={item.view}
             itemRef={item.ref}
             saved={item.response}
+            files={item.files}
             number={firstNumber + n + 1}
           >
             <p className="qti-flag">

@@ -123,7 +123,15 @@ export default function GradeTestPage() {
           const id = `score-${i.ref}`;
           const errors = result?.fieldErrors[i.ref];
           return (
-            <QtiItem key={i.ref} view={i.view} itemRef={i.ref} saved={i.response} number={n + 1} readOnly>
+            <QtiItem
+              key={i.ref}
+              view={i.view}
+              itemRef={i.ref}
+              saved={i.response}
+              files={i.files}
+              number={n + 1}
+              readOnly
+            >
               <div className="hand-in__field">
                 <label htmlFor={id}>{t("grading.scoreOf", { max: i.maxScore })}</label>
                 <input

@@ -89,7 +89,12 @@ export function commandErrorToast(err: LmsError, fmt?: DateFormatter): Toast {
     return { type: "critical", key: "messages.unknownError" };
   }
   const date = m.params?.date ? String(m.params.date) : null;
-  const values = date ? { date: (fmt ? fmt.dateTime(date) : null) ?? date } : undefined;
+  // A message's other placeholders (a file's size limit, the types allowed) go with it; a date is formatted.
+  const params = Object.fromEntries(Object.entries(m.params ?? {}).map(([k, v]) => [k, String(v)]));
+  const values =
+    date || Object.keys(params).length > 0
+      ? { ...params, ...(date ? { date: (fmt ? fmt.dateTime(date) : null) ?? date } : {}) }
+      : undefined;
   if (isLockCode(m.code)) return { type: "critical", key: `activityLock.${m.code}`, ...(values ? { values } : {}) };
   const key = `apiErrors.${m.code}`;
   if (!hasText(key)) return { type: "critical", key: "apiErrors.unknown" };

@@ -1,5 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import type { Endpoint } from "#domain/contract/endpoints";
+import { isUuid } from "#domain/contract/common";
 import { appConfig, lmsTransport, sessionStore } from "./config.server";
 import { getLocale } from "./i18n.server";
 import { createLmsClient } from "./lms.server";
@@ -75,3 +76,33 @@ export async function readPrivateFile(
 /** The answer to a file request without a session. */
 export const signInFirst = () =>
   new Response("Please sign in", { status: 401, headers: { "Cache-Control": "no-store" } });
+
+/**
+ * A learner's file served same-origin (a hand-in's, decision 048; a test's upload answer, decision 068): the
+ * storage API's answer with its checked type; PDF and images open in the browser's viewer, the rest downloads.
+ * 401 without a session, 404 for a bad id or anything the API does not give this reader.
+ */
+export async function learnerFileResponse(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  fileId: string | undefined,
+  endpointOf: (fileId: string) => Endpoint<unknown>,
+): Promise<Response> {
+  const notFound = () => new Response("Not found", { status: 404, headers: { "Cache-Control": "no-store" } });
+  if (!fileId || !isUuid(fileId)) return notFound();
+  const res = await readPrivateFile(request, context, endpointOf(fileId));
+  if (!res) return signInFirst();
+  if (!res.ok) {
+    await res.body?.cancel();
+    if (res.status === 416) return new Response(null, { status: 416, headers: fileHeaders(res.headers) });
+    return res.status === 401 ? signInFirst() : notFound();
+  }
+  const headers = fileHeaders(res.headers, CHAT_FILE_TYPES);
+  const type = (headers.get("content-type") ?? "").split(";")[0];
+  // Chromium's PDF viewer refuses a sandboxed document; a PDF runs no script of this origin either way.
+  headers.set(
+    "Content-Security-Policy",
+    type === "application/pdf" ? "default-src 'none'; img-src 'self'" : "default-src 'none'; img-src 'self'; sandbox",
+  );
+  return new Response(request.method === "HEAD" ? null : res.body, { status: res.status, headers });
+}

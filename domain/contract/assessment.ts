@@ -23,6 +23,45 @@ export const saveAnswersSchema = z.object({
 });
 export type SaveAnswers = z.infer<typeof saveAnswersSchema>;
 
+/** Decision 068: a file part of a multipart save is named `file::<item ref>::<response>`. */
+export const ANSWER_FILE_PREFIX = "file::";
+export const answerFileField = (ref: string, response: string) => `${ANSWER_FILE_PREFIX}${ref}::${response}`;
+export function answerFileTarget(field: string): { ref: string; response: string } | null {
+  if (!field.startsWith(ANSWER_FILE_PREFIX)) return null;
+  const [ref, response, ...rest] = field.slice(ANSWER_FILE_PREFIX.length).split("::");
+  return ref && response && rest.length === 0 ? { ref, response } : null;
+}
+const jsonField = <T extends z.ZodType>(schema: T) =>
+  z
+    .string()
+    .transform((s, ctx) => {
+      try {
+        return JSON.parse(s) as unknown;
+      } catch {
+        ctx.addIssue({ code: "custom", message: "Not JSON." });
+        return z.NEVER;
+      }
+    })
+    .pipe(schema);
+/** The text fields of a multipart save (decision 068): the JSON command's, `answers` and `flagged` as JSON. */
+export const saveAnswersFormSchema = z.object({
+  id: saveAnswersSchema.shape.id,
+  page: z.coerce.number().int().min(0).max(10_000),
+  answers: jsonField(saveAnswersSchema.shape.answers),
+  go: z.coerce.number().int().min(0).max(10_000).optional(),
+  flagged: jsonField(z.array(identifier).max(500)).optional(),
+});
+
+/** A file a learner sent as an upload's answer (decision 068), as the learner and her graders read it. */
+export interface AnswerFile {
+  id: string;
+  name: string;
+  size: number;
+  type: string;
+  /** The API's path of its bytes (the learner's and her graders' only; 404 to anyone else). */
+  url: string;
+}
+
 export const submitAttemptSchema = z.object({ id: z.uuid() });
 export const attemptPageQuerySchema = z.object({ page: z.coerce.number().int().min(0).max(10_000).optional() });
 export const importQtiQuerySchema = z.object({
@@ -42,6 +81,8 @@ export interface AttemptPageItem {
   response: RawResponses | null;
   /** Flagged "for review" by the learner (decision 057). */
   flagged?: boolean;
+  /** The files sent as its uploads' answers, by response identifier (decision 068). */
+  files?: Record<string, AnswerFile>;
   /** Review only: the item's score and maximum (when scores may be shown). */
   score?: number | null;
   maxScore?: number | null;

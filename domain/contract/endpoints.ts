@@ -164,7 +164,7 @@ export const endpoints = {
   startAssessment: (objectiveWorkflowId: string, activityWorkflowId: string) =>
     put<Record<string, never>, AssessmentAttempt>(assessmentPath(objectiveWorkflowId, activityWorkflowId)),
   saveAssessmentAnswers: (objectiveWorkflowId: string, activityWorkflowId: string) =>
-    command<SaveAnswers, { page: number; saved: number }>(
+    command<SaveAnswers | FormData, { page: number; saved: number }>(
       `${assessmentPath(objectiveWorkflowId, activityWorkflowId)}/answers`,
       true,
     ),
@@ -353,6 +353,8 @@ export const endpoints = {
   submitHandIns: command<HandInTarget, { handInId: string; late: boolean }>(`${LMS}/submit-hand-ins`, true),
   withdrawHandIns: command<HandInTarget, { handInId: string }>(`${LMS}/withdraw-hand-ins`, true),
   handInFile: (fileId: string) => get<never>(`${STORAGE}/hand-in-files/${seg(fileId)}`),
+  /** Decision 068: a file sent as a test's upload answer (its learner and her graders only). */
+  assessmentFile: (fileId: string) => get<never>(`${STORAGE}/assessment-files/${seg(fileId)}`),
   gradingQueue: get<GradingQueue>(`${LMS}/grading/hand-ins`),
   gradingHandIn: (id: string) => get<GradingHandIn>(`${LMS}/grading/hand-ins/${seg(id)}`),
   /** JSON, or `multipart/form-data` with a feedback file in `files`. */

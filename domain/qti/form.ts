@@ -1,7 +1,7 @@
 /**
  * An item's interactions as plain form controls and back (the page works without JavaScript): one field
  * per response (radio, checkboxes, text, textarea, select), and for order, match and gap match one select
- * per choice, source or gap. `responsesFromForm` turns what the form posted into the strings the API takes.
+ * per choice, source or gap; an upload is a file input whose file the page's action sends on its own. `responsesFromForm` turns what the form posted into the strings the API takes.
  */
 import type { BodyNode, Interaction } from "./item";
 import { orderFromPositions, type RawResponses } from "./responses";
@@ -120,6 +120,9 @@ export function responsesFromForm(view: ItemView, ref: string, get: (name: strin
         break;
       case "selectPoint":
         out[i.response] = pointsFromForm(i, get, ref);
+        break;
+      case "upload":
+        // The file travels as a file of the post (decision 068): no value here keeps the one sent before.
         break;
       default:
         out[i.response] = get(name()).filter((v) => v !== "");

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseItem } from "./item";
+import { mimeTypesOf, parseItem } from "./item";
+import { QtiError } from "./xml";
 import { correctResponses, itemMaxScore, scoreItem } from "./processing";
 import { ResponseError, toResponses } from "./responses";
 import { itemView } from "./view";
@@ -411,5 +412,85 @@ describe("plain form controls and back (the page without JavaScript)", () => {
       ["dns", "udp"],
       ["", ""],
     ]);
+  });
+});
+
+/** Decision 068: an upload interaction, a file the learner sends and a person scores. */
+const uploadItem = (decl = `cardinality="single" base-type="file"`, type = ` type="application/pdf image/png"`) =>
+  `<qti-assessment-item ${NS} identifier="plan" title="Network plan">
+  <qti-response-declaration identifier="RESPONSE" ${decl}/>
+  ${SCORE}
+  <qti-item-body>
+    <qti-upload-interaction response-identifier="RESPONSE"${type}>
+      <qti-prompt>Send the plan of your office network.</qti-prompt>
+    </qti-upload-interaction>
+  </qti-item-body>
+</qti-assessment-item>`;
+const FILE_ID = "0b7e5a4e-8a53-4a4b-9d2c-3f1e2d4c5b6a";
+
+describe("an upload interaction (decision 068)", () => {
+  it("is delivered: its response, prompt and MIME types; a person scores it", () => {
+    const item = parseItem(uploadItem());
+    const [i] = viewInteractions(itemView(item, "s"));
+    expect(i).toMatchObject({ type: "upload", response: "RESPONSE", types: ["application/pdf", "image/png"] });
+    expect(JSON.stringify(i)).toContain("Send the plan of your office network.");
+    expect(item.needsPerson).toBe(true);
+  });
+
+  it.each([
+    [undefined, []],
+    ["", []],
+    ["application/pdf", ["application/pdf"]],
+    ["application/pdf, IMAGE/PNG application/pdf", ["application/pdf", "image/png"]],
+    ["pdf image/*", ["image/*"]],
+    ["text/plain;charset=utf-8", []],
+  ])("type=%j is the MIME list %j", (attr, list) => {
+    expect(mimeTypesOf(attr)).toEqual(list);
+  });
+
+  it.each([
+    [`cardinality="single" base-type="string"`, /base-type="file" cardinality="single"/],
+    [`cardinality="multiple" base-type="file"`, /base-type="file" cardinality="single"/],
+  ])("a response declared %s is refused with the item named", (decl, why) => {
+    let error: unknown = null;
+    try {
+      parseItem(uploadItem(decl));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(QtiError);
+    expect((error as QtiError).code).toBe("qtiInvalid");
+    expect((error as Error).message).toMatch(/item "plan"/);
+    expect((error as Error).message).toMatch(why);
+  });
+
+  it.each([
+    [{ RESPONSE: [FILE_ID] }, null],
+    [{ RESPONSE: [] }, null],
+    [{ RESPONSE: ["plan.pdf"] }, "responseInvalid"],
+    [{ RESPONSE: ["../../etc/passwd"] }, "responseInvalid"],
+    [{ RESPONSE: [FILE_ID, "1b7e5a4e-8a53-4a4b-9d2c-3f1e2d4c5b6a"] }, "responseTooMany"],
+  ])("%j: %s", (raw, code) => {
+    const item = parseItem(uploadItem());
+    let error: unknown = null;
+    try {
+      toResponses(item, raw);
+    } catch (e) {
+      error = e;
+    }
+    if (code === null) expect(error).toBeNull();
+    else expect((error as ResponseError).code).toBe(code);
+  });
+
+  it("answered once a file is stored for it; scored by a person, never by the server", () => {
+    const item = parseItem(uploadItem());
+    expect(scoreItem(item, toResponses(item, { RESPONSE: [FILE_ID] })).responded).toBe(true);
+    expect(scoreItem(item, toResponses(item, { RESPONSE: [] })).responded).toBe(false);
+  });
+
+  it("the form gives no value for it: the file is sent apart and an empty input keeps the one stored", () => {
+    const view = itemView(parseItem(uploadItem(undefined, "")), "s");
+    const form = responsesFromForm(view, "plan", () => ["C:\\fakepath\\plan.pdf"]);
+    expect(form).toEqual({});
   });
 });

@@ -95,6 +95,13 @@ export type Interaction =
       placeholder: string | null;
     }
   | {
+      /** A file the learner sends (issue 48, decision 068): a person scores it; `types` the MIME types asked for (empty: any the product takes). */
+      type: "upload";
+      response: string;
+      prompt: BodyNode[];
+      types: string[];
+    }
+  | {
       type: "inlineChoice";
       response: string;
       shuffle: boolean;
@@ -402,6 +409,15 @@ function associableChoices(ctx: Ctx, e: XmlElement): AssociableChoice[] {
   }));
 }
 
+/** An upload interaction's `type`: MIME types, separated by spaces or commas, lower case, each once. */
+export function mimeTypesOf(attr: string | undefined): string[] {
+  const list = (attr ?? "")
+    .split(/[\s,]+/)
+    .map((t) => t.trim().toLowerCase())
+    .filter((t) => /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+*-]+$/.test(t));
+  return [...new Set(list)];
+}
+
 function interaction(ctx: Ctx, e: XmlElement): Interaction {
   const response = e.attrs["response-identifier"];
   if (!response) refuse(ctx, "qtiInvalid", `<${e.name}> has no response-identifier.`);
@@ -434,6 +450,8 @@ function interaction(ctx: Ctx, e: XmlElement): Interaction {
         expectedLength: e.attrs["expected-length"] ? num(e.attrs["expected-length"], 0) : null,
         placeholder: e.attrs["placeholder-text"] ?? null,
       };
+    case "qti-upload-interaction":
+      return { type: "upload", response, prompt: promptOf(ctx, e), types: mimeTypesOf(e.attrs.type) };
     case "qti-inline-choice-interaction":
       return {
         type: "inlineChoice",
@@ -591,7 +609,7 @@ function interaction(ctx: Ctx, e: XmlElement): Interaction {
       return refuse(
         ctx,
         "qtiUnsupported",
-        `the interaction <${e.name}> is not delivered by this product (choice, text entry, extended text, inline choice, order, match, associate, gap match, hot text, slider, hotspot, select point, graphic order, graphic associate and graphic gap match are).`,
+        `the interaction <${e.name}> is not delivered by this product (choice, text entry, extended text, upload, inline choice, order, match, associate, gap match, hot text, slider, hotspot, select point, graphic order, graphic associate and graphic gap match are).`,
       );
   }
 }
@@ -786,8 +804,19 @@ export function parseItem(xml: string, file = "item.xml"): AssessmentItem {
   for (const i of interactions)
     if (!responses.some((r) => r.identifier === i.response))
       refuse(ctx, "qtiInvalid", `the interaction's response "${i.response}" is not declared.`);
+  for (const i of interactions) {
+    if (i.type !== "upload") continue;
+    const d = responses.find((r) => r.identifier === i.response)!;
+    if (d.baseType !== "file" || d.cardinality !== "single")
+      refuse(
+        ctx,
+        "qtiInvalid",
+        `the upload interaction's response "${i.response}" must be declared base-type="file" cardinality="single".`,
+      );
+  }
   const human = outcomes.some((o) => o.externalScored === "human");
   const essay = interactions.some((i) => {
+    if (i.type === "upload") return true;
     if (i.type !== "extendedText") return false;
     const d = responses.find((r) => r.identifier === i.response);
     return !d || (d.correct.length === 0 && !d.mapping);

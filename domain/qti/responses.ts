@@ -20,6 +20,7 @@ export class ResponseError extends Error {
 }
 
 const MAX_TEXT = 20_000;
+const FILE_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function allowedKeys(i: Interaction): Set<string> | null {
   switch (i.type) {
@@ -55,6 +56,9 @@ export function toResponses(item: AssessmentItem, raw: RawResponses): Map<string
     for (const s of strings) {
       const v = parseScalar(decl.baseType, s);
       if (v === null) throw new ResponseError("responseInvalid", id, `"${s.slice(0, 40)}" is not a valid answer here.`);
+      // An upload's answer is the id of the file the API stored for it (decision 068), never a file's bytes.
+      if (interaction.type === "upload" && !FILE_ID.test(String(v)))
+        throw new ResponseError("responseInvalid", id, "An upload's answer is the id of a file sent with it.");
       if (keys && typeof v === "string" && !keys.has(v))
         throw new ResponseError("responseInvalid", id, `"${s.slice(0, 40)}" is not one of the choices.`);
       if (interaction.type === "match") {

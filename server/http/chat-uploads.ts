@@ -36,6 +36,9 @@ const CHAT_POST_PATHS = [
   /^\/learn\/courses\/[^/]+\/hand-in\/[^/]+(\.data|\/upload)?\/?$/,
   /^\/learn\/grading\/[^/]+(\.data)?\/?$/,
   /^\/api\/lms\/v1\/(save|grade)-hand-ins$/,
+  // Decision 068: a QTI test's page with an upload, and the API's save of its answers.
+  /^\/learn\/courses\/[^/]+\/assessment\/[^/]+\/[^/]+(\.data)?\/?$/,
+  /^\/api\/assessment\/v1\/users\/me\/objective-workflows\/[^/]+\/activity-workflows\/[^/]+\/assessment\/answers$/,
 ];
 
 /**

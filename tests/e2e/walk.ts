@@ -30,6 +30,7 @@ export const NOT_PAGES: Record<string, string> = {
   "routes/learn.chat-files.$attachmentId": "a chat message's file",
   "routes/learn.courses.$id.hand-in.$partId.upload": "form target (the hand-in page's upload with progress, JSON)",
   "routes/learn.hand-in-files.$fileId": "a hand-in's file",
+  "routes/learn.assessment-files.$fileId": "a file sent as a test's upload answer",
   "routes/learn.grades.export": "the grades as CSV",
   "routes/learn.scorm-runtime": "the SCORM player's commits (JSON)",
   "routes/learn.lti.launch": "LTI launch: an auto-posting form to the tool (lti.spec.ts)",

@@ -119,6 +119,30 @@ export const assessmentAnswers = pgTable(
   (t) => [primaryKey({ columns: [t.attemptId, t.itemRef] })],
 );
 
+/**
+ * Decision 068: the file a learner sent as an upload interaction's answer (one per response of an item of
+ * her attempt; a new file replaces it). The answer's response holds this row's id; the bytes are in the
+ * file store under assessment-answers/<attempt id>/<file id>.
+ */
+export const assessmentFiles = pgTable(
+  "assessment_files",
+  {
+    id: uuid("id").primaryKey(),
+    attemptId: uuid("attempt_id")
+      .notNull()
+      .references(() => assessmentAttempts.id, { onDelete: "cascade" }),
+    itemRef: text("item_ref").notNull(),
+    response: text("response").notNull(),
+    name: text("name").notNull(),
+    size: integer("size").notNull(),
+    kind: text("kind").notNull(),
+    sha256: text("sha256").notNull(),
+    storageKey: text("storage_key").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("assessment_files_answer_idx").on(t.attemptId, t.itemRef, t.response)],
+);
+
 /** An anonymous survey's answers: the package and the item, never the learner or her attempt. */
 export const surveyAnswers = pgTable(
   "survey_answers",

@@ -82,3 +82,48 @@ describe("the new interactions as plain form controls", () => {
     expect(html).toMatch(/<input type="image"[^>]*disabled=""/);
   });
 });
+
+describe("an upload (decision 068)", () => {
+  const FILE = {
+    id: "0b7e5a4e-8a53-4a4b-9d2c-3f1e2d4c5b6a",
+    name: "plan.pdf",
+    size: 52,
+    type: "application/pdf",
+    url: "",
+  };
+  const show = (saved: RawResponses | null, readOnly = false, files?: Record<string, typeof FILE>) => {
+    const item = parseItem(readFileSync("tests/fixtures/qti-upload/items/plan.xml", "utf8"));
+    const i18n = createLiteI18n("en-US", { ...assessment, ...qti });
+    return renderToString(
+      createElement(
+        I18nProvider,
+        { i18n },
+        createElement(QtiItem, { view: itemView(item, "seed"), itemRef: "plan", saved, files, number: 1, readOnly }),
+      ),
+    );
+  };
+
+  it("a labelled file input in its upload's part, accepting the item's types", () => {
+    const html = show(null);
+    const input = /<input id="plan::RESPONSE-file"[^>]*>/.exec(html)?.[0] ?? "";
+    expect(input).toContain(`type="file"`);
+    expect(input).toContain(`name="file::plan::RESPONSE"`);
+    expect(input).toContain(`accept="application/pdf,image/png"`);
+    expect(html).toContain("Choose a file to send");
+    expect(html).toContain("Accepted types: application/pdf, image/png");
+    expect(unlabelled(html)).toEqual([]);
+  });
+
+  it("the file sent before, with its link, and a choice to replace it", () => {
+    const html = show({ RESPONSE: [FILE.id] }, false, { RESPONSE: FILE });
+    expect(html).toContain(`href="/learn/assessment-files/${FILE.id}" download="plan.pdf">plan.pdf</a>`);
+    expect(html).toContain("Choose another file to replace it");
+  });
+
+  it("in review: the file's link, or that none was sent; no input", () => {
+    expect(show({ RESPONSE: [FILE.id] }, true, { RESPONSE: FILE })).toContain("plan.pdf</a>");
+    const none = show(null, true);
+    expect(none).toContain("No file was sent.");
+    expect(none).not.toContain('type="file"');
+  });
+});

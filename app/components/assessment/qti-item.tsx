@@ -5,6 +5,7 @@ import type { RawResponses } from "#domain/qti/responses";
 import type { ItemView } from "#domain/qti/view";
 import { associationSlots, fieldName, gapsOf, pointSlots, savedValues, viewInteractions } from "#domain/qti/form";
 import { centreOf } from "#domain/qti/geometry";
+import { answerFileField, type AnswerFile } from "#domain/contract/assessment";
 
 const VOID = new Set(["br", "hr", "img", "col"]);
 const ATTR: Record<string, string> = { class: "className", colspan: "colSpan", rowspan: "rowSpan" };
@@ -12,6 +13,8 @@ const ATTR: Record<string, string> = { class: "className", colspan: "colSpan", r
 interface Ctx {
   ref: string;
   saved: RawResponses | null;
+  /** The files sent as the item's uploads, by response (decision 068). */
+  files: Record<string, AnswerFile> | undefined;
   /** Review: controls are shown, not editable. */
   readOnly: boolean;
   /** Counts inline blanks for their labels. */
@@ -383,6 +386,43 @@ function interactionControl(i: Interaction, ctx: Ctx): ReactNode {
         </fieldset>
       );
     }
+    case "upload": {
+      // Decision 068: a plain file input (the form is multipart); the file sent before stays until another replaces it.
+      const id = `${name}-file`;
+      const sent = saved.values[0] ? ctx.files?.[i.response] : undefined;
+      return (
+        <fieldset className="qti__group">
+          <Legend prompt={i.prompt} ctx={ctx} />
+          {sent ? (
+            <p className="qti__file">
+              {ctx.t("assessment.uploadSent")}{" "}
+              <a href={`/learn/assessment-files/${sent.id}`} download={sent.name}>
+                {sent.name}
+              </a>
+            </p>
+          ) : ctx.readOnly ? (
+            <p className="qti__file">{ctx.t("assessment.uploadNone")}</p>
+          ) : null}
+          {ctx.readOnly ? null : (
+            <>
+              <label htmlFor={id}>{ctx.t(sent ? "assessment.uploadReplace" : "assessment.uploadChoose")}</label>{" "}
+              <input
+                id={id}
+                type="file"
+                name={answerFileField(ctx.ref, i.response)}
+                accept={i.types.length > 0 ? i.types.join(",") : undefined}
+                aria-describedby={i.types.length > 0 ? `${id}-types` : undefined}
+              />
+              {i.types.length > 0 ? (
+                <p className="qti__hint" id={`${id}-types`}>
+                  {ctx.t("assessment.uploadTypes", { types: i.types.join(", ") })}
+                </p>
+              ) : null}
+            </>
+          )}
+        </fieldset>
+      );
+    }
     case "order":
       return (
         <fieldset className="qti__group">
@@ -718,6 +758,7 @@ export function QtiItem({
   view,
   itemRef,
   saved,
+  files,
   number,
   readOnly = false,
   children,
@@ -725,12 +766,13 @@ export function QtiItem({
   view: ItemView;
   itemRef: string;
   saved: RawResponses | null;
+  files?: Record<string, AnswerFile>;
   number: number;
   readOnly?: boolean;
   children?: ReactNode;
 }) {
   const { t } = useTranslation();
-  const ctx: Ctx = { ref: itemRef, saved, readOnly, blanks: { n: 0 }, t };
+  const ctx: Ctx = { ref: itemRef, saved, files, readOnly, blanks: { n: 0 }, t };
   const headingId = `q-${itemRef}`;
   return (
     <section className="qti" aria-labelledby={headingId} id={`item-${itemRef}`}>
