@@ -168,15 +168,16 @@ if (!e2eOnly) {
     const r = JSON.parse(readFileSync(out, "utf8"));
     vitestFailures(r);
     passed += r.numPassedTests ?? 0;
-    const counted =
-      (r.numFailedTests ?? 0) + (r.numFailedTestSuites && !r.numFailedTests ? r.numFailedTestSuites : 0);
+    const counted = (r.numFailedTests ?? 0) + (r.numFailedTestSuites && !r.numFailedTests ? r.numFailedTestSuites : 0);
     failed += counted;
     // vitest also fails a run whose tests all passed when an error escaped them (an unhandled
     // rejection, an error thrown after a test ended). Its JSON report does not count those: the exit
     // status does, and the errors themselves are in vitest's output above.
     if (status !== 0 && counted === 0) {
       failed += 1;
-      failures.push(`vitest exited ${status} with every test passed: an unhandled error (see "Unhandled Errors" above)`);
+      failures.push(
+        `vitest exited ${status} with every test passed: an unhandled error (see "Unhandled Errors" above)`,
+      );
     }
   } else if (status !== 0) {
     failed += 1;
