@@ -2,8 +2,10 @@
  * Importing an IMS Common Cartridge (issue 50 item 1, decision 049) into a course: the organisation's items
  * become the course's module tree in order; web content pages become text activities (sanitised, links
  * between pages rewritten to the course's own pages, images inlined); web links become texts with the
- * link; discussion topics become discussions with the topic's text; LTI links and assessments are kept in
- * the tree as drafts (not startable: "not available yet") and listed in the report, with the reason.
+ * link; discussion topics become discussions with the topic's text; an LTI link launches the registered
+ * tool that serves its launch URL's host (`matchTool`), with its custom parameters; LTI links without such
+ * a tool and assessments are kept in the tree as drafts (not startable: "not available yet") and listed in
+ * the report, with the reason.
  *
  * The zip gets the SCORM import's defences (decision 040): every entry name checked (no "../", no absolute
  * paths), symbolic links refused, the declared sizes summed against the limits (zip bombs), yauzl checking
@@ -19,6 +21,7 @@ import type yauzl from "yauzl";
 import { isSafeEntryName } from "../../domain/scorm";
 import { ActivityContentType, ActivityKind, ActivityType, ObjectiveState } from "../../domain/vocabulary";
 import type { Db } from "../db/client";
+import type { LtiTool } from "../lti/registry";
 import { activities, activityParts, objectives } from "../db/schema";
 import { listEntries, openZip, readStream, SCORM_LIMITS } from "../scorm/import";
 import { ScormPackageError } from "../scorm/manifest";
@@ -44,7 +47,7 @@ const IMAGE_TYPES: Record<string, string> = {
   ".webp": "image/webp",
 };
 
-type Became = "module" | "text" | "link" | "discussion" | "notAvailable" | "skipped";
+type Became = "module" | "text" | "link" | "discussion" | "lti" | "notAvailable" | "skipped";
 
 export interface CartridgeReport {
   course: { id: string; code: string; name: string; outcome: "created" | "updated" };
@@ -60,6 +63,38 @@ export interface CartridgeImportOptions {
   code?: string;
   tenantId?: string;
   limits?: { maxBytes: number; maxEntries: number };
+  /** The registered LTI tools an LTI link may launch (matched by its launch URL's host). */
+  tools?: readonly LtiTool[];
+}
+
+/** The host of a URL (or of a bare host name), lower-cased with its port; null when it is neither. */
+function hostOf(value: string): string | null {
+  if (URL.canParse(value)) return new URL(value).host.toLowerCase() || null;
+  return /^[a-z0-9.-]+(:\d+)?$/i.test(value) ? value.toLowerCase() : null;
+}
+
+const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, "");
+
+/**
+ * The registered tool a cartridge's LTI link launches: the tool whose launch URL, or one of whose
+ * domains, has the link's host. Several such tools: the one whose launch URL is the link's, else none
+ * (the operator attaches one). The platform launches the tool's own launch URL.
+ */
+export function matchTool(
+  launchUrl: string | null,
+  tools: readonly LtiTool[],
+): { tool: LtiTool } | { tool: null; reason: string } {
+  const host = launchUrl ? hostOf(launchUrl) : null;
+  if (!launchUrl || !host) return { tool: null, reason: "The LTI link has no launch URL." };
+  const candidates = tools.filter((t) => hostOf(t.launchUrl) === host || t.domains.some((d) => hostOf(d) === host));
+  if (candidates.length === 1) return { tool: candidates[0]! };
+  const exact = candidates.filter((t) => withoutTrailingSlash(t.launchUrl) === withoutTrailingSlash(launchUrl));
+  if (exact.length === 1) return { tool: exact[0]! };
+  if (candidates.length === 0) return { tool: null, reason: `LTI tool not registered (${launchUrl}).` };
+  return {
+    tool: null,
+    reason: `Several registered LTI tools serve ${host} (${candidates.map((t) => t.key).join(", ")}): attach one with npm run lti:tool -- attach.`,
+  };
 }
 
 interface Planned {
@@ -165,6 +200,8 @@ export async function importCartridge(db: Db, options: CartridgeImportOptions): 
       ? await db
           .select({
             code: activities.code,
+            kind: activities.kind,
+            content: activities.content,
             activityId: activities.id,
             partId: activityParts.id,
             parentPartId: activityParts.parentPartId,
@@ -331,8 +368,30 @@ export async function importCartridge(db: Db, options: CartridgeImportOptions): 
       } else if (kind === "lti") {
         const raw = doc ? await read(doc) : null;
         const lti = raw && doc ? parseBasicLti(textOf(raw), doc) : null;
-        p.state = ObjectiveState.draft;
-        entry("notAvailable", `LTI tool not registered${lti?.launchUrl ? ` (${lti.launchUrl})` : ""}.`);
+        const match = matchTool(lti?.launchUrl ?? null, options.tools ?? []);
+        // A tool the operator attached after an earlier import stays attached when the link matches none.
+        const before = byCode.get(`${code}:${item.identifier}`);
+        const attached =
+          (before?.kind === ActivityKind.lti && (before.content as { tool?: unknown } | null)?.tool) || null;
+        const tool = match.tool ?? (options.tools ?? []).find((t) => t.key === attached) ?? null;
+        if (tool) {
+          const custom = { ...(lti?.custom ?? {}) };
+          Object.assign(p, {
+            kind: ActivityKind.lti,
+            contentType: tool.version === "1.1" ? ActivityContentType.Lti11 : ActivityContentType.Lti13,
+            type: ActivityType.VirtualLabs,
+            content: { tool: tool.key, ...(Object.keys(custom).length ? { custom } : {}) },
+          });
+          entry(
+            "lti",
+            match.tool
+              ? `Launches the registered tool "${tool.key}".`
+              : `Keeps the tool "${tool.key}" attached earlier.`,
+          );
+        } else {
+          p.state = ObjectiveState.draft;
+          entry("notAvailable", match.tool === null ? match.reason : "");
+        }
       } else if (kind === "assessment") {
         p.state = ObjectiveState.draft;
         entry("notAvailable", "Assessments (QTI) are not available yet.");

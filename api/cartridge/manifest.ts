@@ -37,7 +37,7 @@ export interface CartridgeManifest {
 }
 
 const MAX_DEPTH = 32;
-const ARRAYS = new Set(["organization", "item", "resource", "file", "dependency", "string"]);
+const ARRAYS = new Set(["organization", "item", "resource", "file", "dependency", "string", "property"]);
 
 const parser = manifestParser(ARRAYS);
 
@@ -146,9 +146,22 @@ export function parseTopic(xml: string, name: string): { title: string; html: st
   return { title: text(topic.title) ?? "", html: text(topic.text) ?? "" };
 }
 
-export function parseBasicLti(xml: string, name: string): { title: string; launchUrl: string | null } {
+/** An LTI custom parameter's name as the platform sends it (LTI Core §5.4.5; the operator's attach checks the same). */
+const CUSTOM_NAME = /^[A-Za-z0-9_.-]{1,100}$/;
+
+export function parseBasicLti(
+  xml: string,
+  name: string,
+): { title: string; launchUrl: string | null; custom: Record<string, string> } {
   const doc = parseXml(xml, name);
   const link = child(doc, "cartridge_basiclti_link");
   if (!link) throw new CartridgeError("resourceInvalid", `${name} is not a basic LTI link.`);
-  return { title: text(link.title) ?? "", launchUrl: text(link.secure_launch_url) || text(link.launch_url) };
+  // <blti:custom><lticm:property name="…">value</lticm:property>…: the well-formed ones, at most 50.
+  const custom: Record<string, string> = {};
+  for (const property of list(child(link, "custom"), "property").slice(0, 50)) {
+    const key = attr(property, "name");
+    const value = text(property) ?? "";
+    if (key && CUSTOM_NAME.test(key) && value.length <= 1000) custom[key] = value;
+  }
+  return { title: text(link.title) ?? "", launchUrl: text(link.secure_launch_url) || text(link.launch_url), custom };
 }

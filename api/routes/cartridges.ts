@@ -5,6 +5,7 @@ import { requireRole, requireUser } from "../auth";
 import { limitWrites } from "../limit-writes";
 import { ApiError, message } from "../errors";
 import { importCartridge } from "../cartridge/import";
+import { registryOf } from "../lti/registry";
 import { CartridgeError } from "../cartridge/manifest";
 import { SCORM_LIMITS, saveUpload } from "../scorm/import";
 import { ScormPackageError } from "../scorm/manifest";
@@ -28,7 +29,7 @@ export function cartridgeRoutes() {
       summary:
         "Import an IMS Common Cartridge (1.1–1.3) as a course, or update the course with that code in place; authors and administrators only",
       description:
-        "The cartridge is the body (application/zip). The answer is the import's report: what each item became, what was kept as not available yet and why. A refused cartridge (unsafe paths, a DOCTYPE, over the limits, no manifest) stores nothing: 400/413/422 with errors.cartridge[0].code",
+        "The cartridge is the body (application/zip). The answer is the import's report: what each item became, which LTI links launch a registered tool (matched by their launch URL's host), what was kept as not available yet and why. A refused cartridge (unsafe paths, a DOCTYPE, over the limits, no manifest) stores nothing: 400/413/422 with errors.cartridge[0].code",
       body: { type: "application/zip", description: "The cartridge (.imscc)" },
       answer: { status: 201, type: "application/json", description: "The import's report" },
       errors: { 403: "Not an author or administrator", 413: "Larger than the limit", 422: "Not a usable cartridge" },
@@ -45,7 +46,8 @@ export function cartridgeRoutes() {
       try {
         const limits = c.var.deps.scormLimits ?? SCORM_LIMITS;
         zipPath = await saveUpload(c.req.raw.body, limits.maxBytes);
-        const report = await importCartridge(c.var.db, { zipPath, code, tenantId: c.var.user.tenantId, limits });
+        const tools = (await registryOf(c.var.deps)).all();
+        const report = await importCartridge(c.var.db, { zipPath, code, tenantId: c.var.user.tenantId, limits, tools });
         return c.json(report, 201);
       } catch (e) {
         if (e instanceof CartridgeError || e instanceof ScormPackageError)

@@ -1,7 +1,8 @@
 /**
  * `npm run ops -- import-cc course.imscc [--code CODE]` (alias `npm run content:import-cc -- …`, decision
  * 049): an IMS Common Cartridge (1.1–1.3) becomes a course — a new one, or the course with that code
- * updated in place — and the import's report is printed: what each item became, what was kept as "not
+ * updated in place — and the import's report is printed: what each item became (an LTI link launches
+ * the registered tool serving its launch URL's host), what was kept as "not
  * available yet" and why, the files not served yet. A refused cartridge prints why and stores nothing.
  */
 import { existsSync } from "node:fs";
@@ -9,6 +10,7 @@ import { parseArgs } from "node:util";
 import { importCartridge } from "../../api/cartridge/import";
 import { CartridgeError } from "../../api/cartridge/manifest";
 import { SCORM_LIMITS } from "../../api/scorm/import";
+import { listStoredTools } from "../../api/lti/registry";
 import { onDatabaseOrServer, Refused, UsageError, type OperatorEnv } from "../database-or-server";
 
 const USAGE = "npm run content:import-cc -- course.imscc [--code CODE]";
@@ -23,7 +25,13 @@ async function main(args: string[], ops: OperatorEnv): Promise<void> {
     maxEntries: Number(ops.env.SCORM_MAX_ENTRIES ?? SCORM_LIMITS.maxEntries),
   };
   const report = await onDatabaseOrServer(ops, {
-    database: (database) => importCartridge(database.db, { zipPath: zip, code: values.code, limits }),
+    database: async (database) =>
+      importCartridge(database.db, {
+        zipPath: zip,
+        code: values.code,
+        limits,
+        tools: await listStoredTools(database.db),
+      }),
     server: () => {
       throw new Refused(
         "The embedded database is in use by the running server: stop it first, use DATABASE_URL, or send the cartridge to POST /api/lms/v1/cartridges.",

@@ -8,17 +8,19 @@ import { asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../../api/db/client";
 import { activities, activityParts, objectives } from "../../api/db/schema";
 import { seedDemo } from "../../demo/seed";
-import { importCartridge } from "../../api/cartridge/import";
+import { importCartridge, matchTool } from "../../api/cartridge/import";
+import type { LtiTool } from "../../api/lti/registry";
 import { CartridgeError } from "../../api/cartridge/manifest";
-import { ActivityKind, ObjectiveState } from "../../domain/vocabulary";
+import { ActivityContentType, ActivityKind, ObjectiveState } from "../../domain/vocabulary";
 import { openTestDatabase } from "../fixtures/database";
 import { createTestApi, type TestApi } from "../fixtures/api";
 
 /**
  * Issue 50 item 1 (decision 049): IMS Common Cartridge 1.1–1.3 into a course, on real PGlite, from
  * cartridges built here (fflate): the organisation's items as the module tree in order, pages as sanitised
- * texts with their links rewritten and images inlined, web links, discussions, LTI links and QTI kept as
- * "not available yet" drafts with the reason in the report, re-import in place, and the zip's defences.
+ * texts with their links rewritten and images inlined, web links, discussions, LTI links launching the
+ * registered tool of their host (else, and QTI, kept as "not available yet" drafts with the reason in the
+ * report), re-import in place, and the zip's defences.
  */
 let database: Database;
 const made: string[] = [];
@@ -96,7 +98,7 @@ const FILES = {
   "web_resources/handbook.pdf": "%PDF-1.4 not really",
   "link.xml": `<?xml version="1.0"?><webLink xmlns="http://www.imsglobal.org/xsd/imsccv1p3/imswl_v1p3"><title>Map library</title><url href="https://library.example.org/maps" target="_blank"/></webLink>`,
   "topic.xml": `<?xml version="1.0"?><topic xmlns="http://www.imsglobal.org/xsd/imsccv1p3/imsdt_v1p3"><title>Your favourite map</title><text texttype="text/html">&lt;p&gt;Which map do you like best, and &lt;b&gt;why&lt;/b&gt;?&lt;/p&gt;</text></topic>`,
-  "lti.xml": `<?xml version="1.0"?><cartridge_basiclti_link xmlns="http://www.imsglobal.org/xsd/imslticc_v1p0" xmlns:blti="http://www.imsglobal.org/xsd/imsbasiclti_v1p0"><blti:title>Map drawing tool</blti:title><blti:launch_url>https://draw.example.com/lti</blti:launch_url></cartridge_basiclti_link>`,
+  "lti.xml": `<?xml version="1.0"?><cartridge_basiclti_link xmlns="http://www.imsglobal.org/xsd/imslticc_v1p0" xmlns:blti="http://www.imsglobal.org/xsd/imsbasiclti_v1p0"><blti:title>Map drawing tool</blti:title><blti:launch_url>https://draw.example.com/lti</blti:launch_url><blti:custom><lticm:property xmlns:lticm="http://www.imsglobal.org/xsd/imslticm_v1p0" name="map_set">europe</lticm:property><lticm:property xmlns:lticm="http://www.imsglobal.org/xsd/imslticm_v1p0" name="bad name">x</lticm:property></blti:custom></cartridge_basiclti_link>`,
   "quiz/assessment.xml": `<?xml version="1.0"?><questestinterop><assessment ident="q1" title="Quiz 1"/></questestinterop>`,
 };
 
@@ -249,10 +251,107 @@ describe("Common Cartridge import", () => {
   });
 });
 
+/** A registered tool, as `npm run lti:tool -- add` keeps it. */
+const tool = (over: Partial<LtiTool>): LtiTool => ({
+  key: "draw",
+  name: "Map drawing",
+  version: "1.3",
+  clientId: "c-draw",
+  deploymentId: "d-1",
+  loginUrl: "https://draw.example.com/login",
+  launchUrl: "https://draw.example.com/lti",
+  jwksUrl: "https://draw.example.com/jwks",
+  redirectUris: ["https://draw.example.com/lti"],
+  domains: [],
+  ...over,
+});
+
+describe("which registered tool a cartridge's LTI link launches (matchTool)", () => {
+  const draw = tool({});
+  const drawOld = tool({
+    key: "draw-old",
+    version: "1.1",
+    launchUrl: "https://draw.example.com/legacy",
+    clientId: undefined,
+  });
+  const viaDomain = tool({
+    key: "maps",
+    launchUrl: "https://launch.maps.example/lti",
+    domains: ["https://tiles.maps.example"],
+  });
+  it.each([
+    ["the tool of the link's host", "https://draw.example.com/lti/resource/7", [draw, viaDomain], "draw"],
+    ["hosts compare without case", "https://DRAW.example.com/x", [draw], "draw"],
+    ["a host among the tool's domains", "https://tiles.maps.example/launch", [draw, viaDomain], "maps"],
+    [
+      "two tools on the host: the one whose launch URL is the link's",
+      "https://draw.example.com/legacy/",
+      [draw, drawOld],
+      "draw-old",
+    ],
+    [
+      "two tools on the host, neither the link's URL: none",
+      "https://draw.example.com/other",
+      [draw, drawOld],
+      /Several registered LTI tools serve draw\.example\.com \(draw, draw-old\)/,
+    ],
+    [
+      "another host: none",
+      "https://paint.example.com/lti",
+      [draw],
+      /LTI tool not registered \(https:\/\/paint\.example\.com\/lti\)/,
+    ],
+    ["another port is another host", "https://draw.example.com:8443/lti", [draw], /not registered/],
+    ["no launch URL", null, [draw], /no launch URL/],
+  ] as const)("%s", (_, url, tools, expected) => {
+    const match = matchTool(url, tools);
+    if (typeof expected === "string") expect(match.tool?.key).toBe(expected);
+    else {
+      expect(match.tool).toBeNull();
+      expect(match.tool === null && match.reason).toMatch(expected);
+    }
+  });
+});
+
+describe("a cartridge's LTI links and the registered tools", () => {
+  it("a link whose host a registered tool serves becomes an LTI activity launching it, with its custom parameters; a re-import without the tool keeps it", async () => {
+    const zip = cartridge({ "imsmanifest.xml": manifest("1.3.0"), ...FILES });
+    const report = await importCartridge(database.db, { zipPath: zip, code: "CART-LTI", tools: [tool({})] });
+    expect(report.items.find((i) => i.title === "Map drawing tool")).toMatchObject({
+      became: "lti",
+      reason: 'Launches the registered tool "draw".',
+    });
+    const drawing = (await tree("CART-LTI")).rows.find((r) => r.name === "Map drawing tool")!;
+    expect(drawing).toMatchObject({
+      kind: ActivityKind.lti,
+      state: ObjectiveState.ready,
+      content: { tool: "draw", custom: { map_set: "europe" } },
+    });
+    const [row] = await database.db.select().from(activities).where(eq(activities.id, drawing.activityId));
+    expect(row.contentType).toBe(ActivityContentType.Lti13);
+
+    // Imported again where the registry does not list it by host (say the tool moved): the tool stays attached.
+    const again = await importCartridge(database.db, {
+      zipPath: zip,
+      code: "CART-LTI",
+      tools: [tool({ launchUrl: "https://draw2.example.com/lti" })],
+    });
+    expect(again.items.find((i) => i.title === "Map drawing tool")).toMatchObject({
+      became: "lti",
+      reason: 'Keeps the tool "draw" attached earlier.',
+    });
+    expect((await tree("CART-LTI")).rows.find((r) => r.name === "Map drawing tool")).toMatchObject({
+      activityId: drawing.activityId,
+      content: { tool: "draw" },
+      state: ObjectiveState.ready,
+    });
+  });
+});
+
 describe("POST /api/lms/v1/cartridges", () => {
   let t: TestApi;
   beforeAll(async () => {
-    t = await createTestApi();
+    t = await createTestApi({ lti: { tools: [tool({})] } });
   });
   afterAll(() => t.close());
   const send = (token: string, path: string, query = "") =>
@@ -268,7 +367,12 @@ describe("POST /api/lms/v1/cartridges", () => {
     const admin = await t.token("admin");
     const res = await send(admin, zip, "?code=CART-API");
     expect(res.status).toBe(201);
-    expect(await res.json()).toMatchObject({ course: { code: "CART-API", outcome: "created" } });
+    const answer = await res.json();
+    expect(answer).toMatchObject({ course: { code: "CART-API", outcome: "created" } });
+    // The API's registry: its tool on the link's host is the one launched.
+    expect(answer.items.find((i: { title: string }) => i.title === "Map drawing tool")).toMatchObject({
+      became: "lti",
+    });
     const bad = await send(admin, cartridge({ "imsmanifest.xml": `<!DOCTYPE x><manifest/>` }), "?code=CART-API2");
     expect(bad.status).toBe(422);
     expect(await bad.json()).toMatchObject({ errors: { cartridge: [{ code: "xmlInvalid" }] } });
