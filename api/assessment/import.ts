@@ -141,8 +141,8 @@ async function inlineImages(nodes: BodyNode[], from: string, files: Files): Prom
       if (i.type === "match") for (const c of [...i.sources, ...i.targets]) await inlineImages(c.content, from, files);
       if (i.type === "gapMatch" || i.type === "hottext") await inlineImages(i.content, from, files);
       if ("image" in i) i.image.src = await inlineSrc(i.image.src, from, files);
-      if (i.type === "graphicGapMatch")
-        for (const g of i.gapChoices) if (g.image) g.image.src = await inlineSrc(g.image.src, from, files);
+      const pictures = i.type === "graphicGapMatch" ? i.gapChoices : i.type === "gapMatch" ? i.gapTexts : [];
+      for (const g of pictures) if (g.image) g.image.src = await inlineSrc(g.image.src, from, files);
     }
   }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
 import { mimeTypesOf, parseItem } from "./item";
 import { QtiError } from "./xml";
 import { correctResponses, itemMaxScore, scoreItem } from "./processing";
@@ -133,6 +134,9 @@ const graphicGapItem = `<qti-assessment-item ${NS} identifier="ggap" title="Grap
   ${MAP_RESPONSE}
 </qti-assessment-item>`;
 
+/** Gap match with pictures among its words (the one above puts them on an image's areas). */
+const gapImagesItem = readFileSync("tests/fixtures/qti-interactions/items/gap-match-images.xml", "utf8");
+
 const insideRules = `<qti-assessment-item ${NS} identifier="inside" title="Inside">
   <qti-response-declaration identifier="RESPONSE" cardinality="multiple" base-type="point">
     <qti-area-mapping default-value="0"><qti-area-map-entry shape="ellipse" coords="300,200,50,25" mapped-value="1"/></qti-area-mapping>
@@ -187,6 +191,8 @@ describe("scored by their response processing", () => {
     ["graphic associate, an extra pair", graphicAssociateItem, { RESPONSE: ["fw pc", "router fw"] }, 0, 1],
     ["graphic gap match, both", graphicGapItem, { RESPONSE: ["lock fw", "globe router"] }, 2, 2],
     ["graphic gap match, swapped", graphicGapItem, { RESPONSE: ["lock router", "globe fw"] }, 0, 2],
+    ["gap match with pictures, both", gapImagesItem, { RESPONSE: ["stop g1", "yield g2"] }, 2, 2],
+    ["gap match with pictures, one placed and a word", gapImagesItem, { RESPONSE: ["stop g1", "none g2"] }, 1, 2],
     ["qti-inside + map-response-point: a point in each region", insideRules, { RESPONSE: ["50 50", "320 205"] }, 2, 2],
     ["qti-inside: one point in the first region only", insideRules, { RESPONSE: ["50 50", "200 20"] }, 1, 2],
     ["qti-inside: in the second only", insideRules, { RESPONSE: ["300 200"] }, 1, 2],
@@ -297,6 +303,7 @@ describe("the learner's view holds nothing that gives the answer away", () => {
     ["graphic order", orderItem, ["pc fw"]],
     ["graphic associate", graphicAssociateItem, ["pc fw"]],
     ["graphic gap match", graphicGapItem, ["lock fw", "globe router"]],
+    ["gap match with pictures", gapImagesItem, ["stop g1", "yield g2"]],
   ])("%s", (_, xml, secrets) => {
     const json = JSON.stringify(itemView(parseItem(xml), "seed-1"));
     expect(json).not.toMatch(/correct|mapping|mapped|areaMap/i);
@@ -342,6 +349,12 @@ describe("plain form controls and back (the page without JavaScript)", () => {
       orderItem,
       { "r::RESPONSE::pos::router": ["3"], "r::RESPONSE::pos::fw": ["2"], "r::RESPONSE::pos::pc": ["1"] },
       { RESPONSE: ["pc", "fw", "router"] },
+    ],
+    [
+      "gap match with pictures: a select per gap, the picture's identifier its value",
+      gapImagesItem,
+      { "r::RESPONSE::gap::g1": ["stop"], "r::RESPONSE::gap::g2": [""] },
+      { RESPONSE: ["stop g1"] },
     ],
     [
       "graphic gap match: a select per hotspot",

@@ -122,7 +122,8 @@ export type Interaction =
       response: string;
       prompt: BodyNode[];
       shuffle: boolean;
-      gapTexts: { identifier: string; matchMax: number; text: string; fixed: boolean }[];
+      /** The words and pictures that fill the gaps (`qti-gap-text`, `qti-gap-img`), in the item's order. */
+      gapTexts: GapChoice[];
       content: BodyNode[];
     }
   | { type: "slider"; response: string; prompt: BodyNode[]; lowerBound: number; upperBound: number; step: number }
@@ -369,6 +370,31 @@ function imageOf(e: XmlElement): GraphicImage | null {
   };
 }
 
+/**
+ * The words (`qti-gap-text`) and pictures (`qti-gap-img`) of a gap match, in the item's order. A picture's
+ * text is its `object-label`, else its image's alternative text, else its identifier: the name the gap's
+ * select offers, and what the picture is called beside it.
+ */
+function gapChoicesOf(ctx: Ctx, e: XmlElement): GapChoice[] {
+  return elements(e)
+    .filter((g) => g.name === "qti-gap-img" || g.name === "qti-gap-text")
+    .map((g) => {
+      const identifier = g.attrs.identifier ?? refuse(ctx, "qtiInvalid", `a <${g.name}> has no identifier.`);
+      const image = g.name === "qti-gap-img" ? imageOf(g) : null;
+      if (g.name === "qti-gap-img" && !image) refuse(ctx, "qtiInvalid", `the gap image "${identifier}" has no image.`);
+      const text = (g.name === "qti-gap-text" ? textOf(g) : (g.attrs["object-label"] ?? image?.alt ?? ""))
+        .replace(/\s+/g, " ")
+        .trim();
+      return {
+        identifier,
+        matchMax: num(g.attrs["match-max"], 1),
+        fixed: bool(g.attrs.fixed, false),
+        text: text || identifier,
+        image,
+      };
+    });
+}
+
 function graphicImage(ctx: Ctx, e: XmlElement): GraphicImage {
   return (
     imageOf(e) ??
@@ -492,17 +518,12 @@ function interaction(ctx: Ctx, e: XmlElement): Interaction {
       };
     }
     case "qti-gap-match-interaction": {
-      const gapTexts = childrenNamed(e, "qti-gap-text").map((g) => ({
-        identifier: g.attrs.identifier ?? refuse(ctx, "qtiInvalid", "a <qti-gap-text> has no identifier."),
-        matchMax: num(g.attrs["match-max"], 1),
-        fixed: bool(g.attrs.fixed, false),
-        text: textOf(g).trim(),
-      }));
-      if (childrenNamed(e, "qti-gap-img").length > 0)
-        refuse(ctx, "qtiUnsupported", "gap match with images (<qti-gap-img>) is not delivered; use text gaps.");
+      const gapTexts = gapChoicesOf(ctx, e);
       const content = body(
         ctx,
-        e.children.filter((c) => typeof c === "string" || !["qti-prompt", "qti-gap-text"].includes(c.name)),
+        e.children.filter(
+          (c) => typeof c === "string" || !["qti-prompt", "qti-gap-text", "qti-gap-img"].includes(c.name),
+        ),
       );
       return { type: "gapMatch", response, prompt: promptOf(ctx, e), shuffle, gapTexts, content };
     }
@@ -575,24 +596,7 @@ function interaction(ctx: Ctx, e: XmlElement): Interaction {
         hotspots: hotspotsOf(ctx, e, "qti-associable-hotspot"),
       };
     case "qti-graphic-gap-match-interaction": {
-      const gapChoices: GapChoice[] = elements(e)
-        .filter((g) => g.name === "qti-gap-img" || g.name === "qti-gap-text")
-        .map((g) => {
-          const identifier = g.attrs.identifier ?? refuse(ctx, "qtiInvalid", `a <${g.name}> has no identifier.`);
-          const image = g.name === "qti-gap-img" ? imageOf(g) : null;
-          if (g.name === "qti-gap-img" && !image)
-            refuse(ctx, "qtiInvalid", `the gap image "${identifier}" has no image.`);
-          const text = (g.name === "qti-gap-text" ? textOf(g) : (g.attrs["object-label"] ?? image?.alt ?? ""))
-            .replace(/\s+/g, " ")
-            .trim();
-          return {
-            identifier,
-            matchMax: num(g.attrs["match-max"], 1),
-            fixed: bool(g.attrs.fixed, false),
-            text: text || identifier,
-            image,
-          };
-        });
+      const gapChoices = gapChoicesOf(ctx, e);
       if (gapChoices.length === 0)
         refuse(ctx, "qtiInvalid", "a graphic gap match interaction has no gap image or text.");
       return {

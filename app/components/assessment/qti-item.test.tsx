@@ -77,6 +77,23 @@ describe("the new interactions as plain form controls", () => {
     expect(render("graphic-gap-match")).toMatch(/<label for="[^"]+">Area 2<\/label>/);
   });
 
+  it("gap match with pictures: each picture shown beside its name, a labelled select per gap offering the names", () => {
+    const html = render("gap-match-images", { RESPONSE: ["stop g1"] });
+    // The pictures: no alternative text of their own, the name beside them says it (no second reading).
+    expect(html).toMatch(
+      /<li><img src="https:\/\/example.org\/stop.png" alt="" width="40" height="40"\/> <!-- -->Stop sign<\/li>/,
+    );
+    expect(html).toMatch(/<li><img src="https:\/\/example.org\/yield.png" alt=""[^>]*\/> <!-- -->Yield sign<\/li>/);
+    expect(html).toMatch(/<li> <!-- -->no sign<\/li>/);
+    expect(html.match(/<select /g)).toHaveLength(2);
+    expect(html).toMatch(
+      /name="r::RESPONSE::gap::g1"[^>]*aria-label="[^"]+"[^>]*>.*?<option value="stop" selected="">Stop sign<\/option>/,
+    );
+    expect(html).toMatch(
+      /name="r::RESPONSE::gap::g2"[^>]*>(?:(?!<\/select>).)*<option value="yield">Yield sign<\/option>/,
+    );
+  });
+
   it("review: the controls are there but do not change", () => {
     const html = render("select-point", { RESPONSE: ["210 160"] }, true);
     expect(html).toMatch(/<input type="image"[^>]*disabled=""/);

@@ -88,6 +88,22 @@ function GapSelect({
   );
 }
 
+/** The words and pictures a gap match places, each picture beside the name its selects offer (so its `alt` is empty). */
+function GapChoiceList({ choices }: { choices: { identifier: string; text: string; image: GraphicImage | null }[] }) {
+  return (
+    <ul className="qti__gap-choices">
+      {choices.map((g) => (
+        <li key={g.identifier}>
+          {g.image ? (
+            <img src={g.image.src} alt="" width={g.image.width ?? undefined} height={g.image.height ?? undefined} />
+          ) : null}{" "}
+          {g.text}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** A gap match's content with a select in each gap. */
 function gapContent(
   list: BodyNode[],
@@ -486,6 +502,8 @@ function interactionControl(i: Interaction, ctx: Ctx): ReactNode {
       return (
         <fieldset className="qti__group">
           <Legend prompt={i.prompt} ctx={ctx} />
+          {/* Pictures to place: each shown with the name its gaps' selects offer. */}
+          {i.gapTexts.some((g) => g.image) ? <GapChoiceList choices={i.gapTexts} /> : null}
           <div>{gapContent(i.content, i, ctx, { n: 0 })}</div>
         </fieldset>
       );
@@ -588,21 +606,7 @@ function interactionControl(i: Interaction, ctx: Ctx): ReactNode {
         <fieldset className="qti__group">
           <Legend prompt={i.prompt} ctx={ctx} />
           <Graphic image={i.image} hotspots={i.hotspots} />
-          <ul className="qti__gap-choices">
-            {i.gapChoices.map((g) => (
-              <li key={g.identifier}>
-                {g.image ? (
-                  <img
-                    src={g.image.src}
-                    alt=""
-                    width={g.image.width ?? undefined}
-                    height={g.image.height ?? undefined}
-                  />
-                ) : null}{" "}
-                {g.text}
-              </li>
-            ))}
-          </ul>
+          <GapChoiceList choices={i.gapChoices} />
           <ul className="qti__choices">
             {i.hotspots.map((h, at) => {
               const id = `${fieldName(ctx.ref, i.response, "spot", h.identifier)}-select`;
