@@ -145,6 +145,22 @@ describe("hot text, associate and graphic interactions through /api/assessment/v
     expect(record?.score).toBeCloseTo(7);
   });
 
+  it("gap match with pictures: the package's pictures inlined, no answer on the page, the right ones score the maximum", async () => {
+    // The test's third item is this one (its file replaced): 2 points where the hotspot had 1, 11 in all.
+    const c = await course({ "items/hotspot.xml": readFileSync(`${FOLDER}/items/gap-match-images.xml`, "utf8") });
+    if (c.refused) throw new Error(await c.refused.text());
+    const attempt = await c.start();
+    const item = attempt.page!.items.find((i) => i.ref === "hotspot")!;
+    const view = JSON.stringify(item.view);
+    expect(view.match(/"src":"data:image\/svg\+xml;base64,/g)).toHaveLength(2);
+    expect(view).toContain('"text":"Stop sign"');
+    expect(view).not.toMatch(/stop g1|yield g2|mapping|correct/i);
+    const saved = await c.save({ hotspot: { RESPONSE: ["stop g1", "yield g2"] } });
+    expect(saved.status, await saved.clone().text()).toBe(200);
+    expect((await c.submit()).status).toBe(200);
+    expect((await c.record())?.score).toBeCloseTo((20 * 2) / 11);
+  });
+
   it("an item whose hotspot has coords that do not fit its shape is refused, naming the item", async () => {
     const broken = readFileSync(`${FOLDER}/items/hotspot.xml`, "utf8").replace(
       `coords="200,150,40"`,

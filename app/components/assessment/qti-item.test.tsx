@@ -81,9 +81,9 @@ describe("the new interactions as plain form controls", () => {
     const html = render("gap-match-images", { RESPONSE: ["stop g1"] });
     // The pictures: no alternative text of their own, the name beside them says it (no second reading).
     expect(html).toMatch(
-      /<li><img src="https:\/\/example.org\/stop.png" alt="" width="40" height="40"\/> <!-- -->Stop sign<\/li>/,
+      /<li><img src="..\/images\/stop.svg" alt="" width="40" height="40"\/> <!-- -->Stop sign<\/li>/,
     );
-    expect(html).toMatch(/<li><img src="https:\/\/example.org\/yield.png" alt=""[^>]*\/> <!-- -->Yield sign<\/li>/);
+    expect(html).toMatch(/<li><img src="..\/images\/yield.svg" alt=""[^>]*\/> <!-- -->Yield sign<\/li>/);
     expect(html).toMatch(/<li> <!-- -->no sign<\/li>/);
     expect(html.match(/<select /g)).toHaveLength(2);
     expect(html).toMatch(
