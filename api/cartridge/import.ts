@@ -1,7 +1,8 @@
 /**
  * Importing an IMS Common Cartridge (issue 50 item 1, decision 049) into a course: the organisation's items
  * become the course's module tree in order; web content pages become text activities (sanitised, links
- * between pages rewritten to the course's own pages, images inlined); web links become texts with the
+ * between pages rewritten to the course's own pages, images inlined); a file shown as an item (a PDF…)
+ * becomes a file activity whose bytes are in the file store; web links become texts with the
  * link; discussion topics become discussions with the topic's text; an LTI link launches the registered
  * tool that serves its launch URL's host (`matchTool`), with its custom parameters; LTI links without such
  * a tool and assessments are kept in the tree as drafts (not startable: "not available yet") and listed in
@@ -22,6 +23,8 @@ import { isSafeEntryName } from "../../domain/scorm";
 import { ActivityContentType, ActivityKind, ActivityType, ObjectiveState } from "../../domain/vocabulary";
 import type { Db } from "../db/client";
 import type { LtiTool } from "../lti/registry";
+import type { FileStore } from "../files/object-store";
+import { lookup as mimeTypeOf } from "mime-types";
 import { activities, activityParts, objectives } from "../db/schema";
 import { listEntries, openZip, readStream, SCORM_LIMITS } from "../scorm/import";
 import { ScormPackageError } from "../scorm/manifest";
@@ -47,7 +50,7 @@ const IMAGE_TYPES: Record<string, string> = {
   ".webp": "image/webp",
 };
 
-type Became = "module" | "text" | "link" | "discussion" | "lti" | "notAvailable" | "skipped";
+type Became = "module" | "text" | "file" | "link" | "discussion" | "lti" | "notAvailable" | "skipped";
 
 export interface CartridgeReport {
   course: { id: string; code: string; name: string; outcome: "created" | "updated" };
@@ -65,7 +68,16 @@ export interface CartridgeImportOptions {
   limits?: { maxBytes: number; maxEntries: number };
   /** The registered LTI tools an LTI link may launch (matched by its launch URL's host). */
   tools?: readonly LtiTool[];
+  /**
+   * Where a file shown as an item (a PDF, a document) is kept, under `course-files/<course>/<activity>`,
+   * served as the activity's private file to the learners it is open to. Without one such items are
+   * kept as "not available yet".
+   */
+  store?: FileStore;
 }
+
+/** The file store's key of a file item's bytes: one per activity, replaced by a re-import. */
+export const courseFileKey = (objectiveId: string, activityId: string) => `course-files/${objectiveId}/${activityId}`;
 
 /** The host of a URL (or of a bare host name), lower-cased with its port; null when it is neither. */
 function hostOf(value: string): string | null {
@@ -252,11 +264,14 @@ export async function importCartridge(db: Db, options: CartridgeImportOptions): 
       const r = p.item.resource;
       if (r && resourceKind(r.type) === "webcontent") {
         p.pageFile = r.href ?? r.files[0] ?? null;
-        if (p.pageFile && /\.html?$/i.test(p.pageFile)) pageParts.set(p.pageFile, p.partId);
+        // Pages, and (with a store) files shown as items: links to them go to their activity's page.
+        if (p.pageFile && (/\.html?$/i.test(p.pageFile) || options.store)) pageParts.set(p.pageFile, p.partId);
       }
     }
     const pageUrl = (partId: string) => `/learn/courses/${objectiveId}/view/content?activityPathId=${partId}`;
     const notServed = new Set<string>();
+    /** Files of items, written to the store before the course's transaction (and removed if it fails). */
+    const stored: { key: string; bytes: Buffer; fresh: boolean }[] = [];
 
     /** A page's (or topic's) HTML, sanitised, its links and images rewritten. */
     const courseHtml = async (raw: string, fromFile: string): Promise<string> => {
@@ -323,10 +338,32 @@ export async function importCartridge(db: Db, options: CartridgeImportOptions): 
           p.content = { html: await courseHtml(textOf(raw), doc) };
           entry("text");
         } else {
-          // A PDF or another file as an item: not served by the product yet.
-          if (doc) notServed.add(doc);
-          p.state = ObjectiveState.draft;
-          entry("notAvailable", `The file ${doc ?? "(none)"} is not served yet.`);
+          // A PDF or another file as an item: the activity's private file (the PDF viewer for a PDF).
+          const entryOf = doc ? files.get(doc) : undefined;
+          if (!doc || !entryOf || !options.store) {
+            if (doc) notServed.add(doc);
+            p.state = ObjectiveState.draft;
+            entry(
+              "notAvailable",
+              entryOf || !doc
+                ? `The file ${doc ?? "(none)"} is not served yet.`
+                : `The file ${doc} is not in the cartridge.`,
+            );
+            continue;
+          }
+          const key = courseFileKey(objectiveId, p.activityId);
+          const fresh = !byCode.has(`${code}:${item.identifier}`);
+          stored.push({ key, bytes: await readEntry(zip, entryOf, limits.maxBytes), fresh });
+          Object.assign(p, {
+            contentType: ActivityContentType.PrivateFile,
+            type: ActivityType.PrivateFiles,
+            content: {
+              path: key,
+              fileName: posix.basename(doc),
+              mimeType: mimeTypeOf(doc) || "application/octet-stream",
+            },
+          });
+          entry("file");
         }
       } else if (kind === "weblink" && doc) {
         const raw = await read(doc);
@@ -402,65 +439,73 @@ export async function importCartridge(db: Db, options: CartridgeImportOptions): 
     }
     report.filesNotServed = [...notServed].sort();
 
+    // The files first: a course never points at a file that is not there. A failed write leaves the course as it was.
+    for (const f of stored) await options.store!.put(f.key, f.bytes);
     // One transaction: the course, its root and every item, inserted or updated in place.
-    await db.transaction(async (tx) => {
-      const rootChildren = manifest.items.length;
-      if (course)
-        await tx.update(objectives).set({ name, childrenCount: rootChildren }).where(eq(objectives.id, objectiveId));
-      else
-        await tx.insert(objectives).values({
-          id: objectiveId,
+    try {
+      await db.transaction(async (tx) => {
+        const rootChildren = manifest.items.length;
+        if (course)
+          await tx.update(objectives).set({ name, childrenCount: rootChildren }).where(eq(objectives.id, objectiveId));
+        else
+          await tx.insert(objectives).values({
+            id: objectiveId,
+            tenantId,
+            name,
+            code,
+            state: ObjectiveState.ready,
+            type: ActivityType.Composite,
+            activityKind: ActivityKind.composite,
+            childrenCount: rootChildren,
+            // Reached by enrolment (npm run people, an HR system): not listed for self-enrolment.
+            inCatalog: false,
+            allowSelfEnrollment: false,
+          });
+        const rootActivity = {
           tenantId,
           name,
           code,
-          state: ObjectiveState.ready,
+          kind: ActivityKind.composite,
+          contentType: ActivityContentType.Composite,
           type: ActivityType.Composite,
-          activityKind: ActivityKind.composite,
-          childrenCount: rootChildren,
-          // Reached by enrolment (npm run people, an HR system): not listed for self-enrolment.
-          inCatalog: false,
-          allowSelfEnrollment: false,
-        });
-      const rootActivity = {
-        tenantId,
-        name,
-        code,
-        kind: ActivityKind.composite,
-        contentType: ActivityContentType.Composite,
-        type: ActivityType.Composite,
-      };
-      if (root) await tx.update(activities).set(rootActivity).where(eq(activities.id, rootActivityId));
-      else {
-        await tx.insert(activities).values({ id: rootActivityId, ...rootActivity });
-        await tx.insert(activityParts).values({ id: rootPartId, objectiveId, activityId: rootActivityId, axis: "0" });
-      }
-      for (const p of planned) {
-        const activity = {
-          tenantId,
-          name: p.item.title.slice(0, 300) || p.item.identifier,
-          code: `${code}:${p.item.identifier}`,
-          kind: p.kind,
-          contentType: p.contentType,
-          type: p.type,
-          state: p.state,
-          content: p.content,
         };
-        const part = {
-          objectiveId,
-          parentPartId: p.parentPartId,
-          activityId: p.activityId,
-          order: p.order,
-          axis: p.axis,
-        };
-        if (byCode.has(activity.code)) {
-          await tx.update(activities).set(activity).where(eq(activities.id, p.activityId));
-          await tx.update(activityParts).set(part).where(eq(activityParts.id, p.partId));
-        } else {
-          await tx.insert(activities).values({ id: p.activityId, ...activity });
-          await tx.insert(activityParts).values({ id: p.partId, ...part });
+        if (root) await tx.update(activities).set(rootActivity).where(eq(activities.id, rootActivityId));
+        else {
+          await tx.insert(activities).values({ id: rootActivityId, ...rootActivity });
+          await tx.insert(activityParts).values({ id: rootPartId, objectiveId, activityId: rootActivityId, axis: "0" });
         }
-      }
-    });
+        for (const p of planned) {
+          const activity = {
+            tenantId,
+            name: p.item.title.slice(0, 300) || p.item.identifier,
+            code: `${code}:${p.item.identifier}`,
+            kind: p.kind,
+            contentType: p.contentType,
+            type: p.type,
+            state: p.state,
+            content: p.content,
+          };
+          const part = {
+            objectiveId,
+            parentPartId: p.parentPartId,
+            activityId: p.activityId,
+            order: p.order,
+            axis: p.axis,
+          };
+          if (byCode.has(activity.code)) {
+            await tx.update(activities).set(activity).where(eq(activities.id, p.activityId));
+            await tx.update(activityParts).set(part).where(eq(activityParts.id, p.partId));
+          } else {
+            await tx.insert(activities).values({ id: p.activityId, ...activity });
+            await tx.insert(activityParts).values({ id: p.partId, ...part });
+          }
+        }
+      });
+    } catch (error) {
+      // The files only the new activities would have shown go with them; a re-import's replaced ones stay.
+      await options.store?.delete(stored.filter((f) => f.fresh).map((f) => f.key)).catch(() => undefined);
+      throw error;
+    }
     return report;
   } finally {
     zip.close();

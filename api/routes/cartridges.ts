@@ -6,6 +6,7 @@ import { limitWrites } from "../limit-writes";
 import { ApiError, message } from "../errors";
 import { importCartridge } from "../cartridge/import";
 import { registryOf } from "../lti/registry";
+import { fileStore } from "../files/roots";
 import { CartridgeError } from "../cartridge/manifest";
 import { SCORM_LIMITS, saveUpload } from "../scorm/import";
 import { ScormPackageError } from "../scorm/manifest";
@@ -47,7 +48,14 @@ export function cartridgeRoutes() {
         const limits = c.var.deps.scormLimits ?? SCORM_LIMITS;
         zipPath = await saveUpload(c.req.raw.body, limits.maxBytes);
         const tools = (await registryOf(c.var.deps)).all();
-        const report = await importCartridge(c.var.db, { zipPath, code, tenantId: c.var.user.tenantId, limits, tools });
+        const report = await importCartridge(c.var.db, {
+          zipPath,
+          code,
+          tenantId: c.var.user.tenantId,
+          limits,
+          tools,
+          store: fileStore(c.var.deps),
+        });
         return c.json(report, 201);
       } catch (e) {
         if (e instanceof CartridgeError || e instanceof ScormPackageError)

@@ -11,6 +11,8 @@ import { importCartridge } from "../../api/cartridge/import";
 import { CartridgeError } from "../../api/cartridge/manifest";
 import { SCORM_LIMITS } from "../../api/scorm/import";
 import { listStoredTools } from "../../api/lti/registry";
+import { openFileStore, storageConfigFrom } from "../../api/files/object-store";
+import { resolve } from "node:path";
 import { onDatabaseOrServer, Refused, UsageError, type OperatorEnv } from "../database-or-server";
 
 const USAGE = "npm run content:import-cc -- course.imscc [--code CODE]";
@@ -31,6 +33,7 @@ async function main(args: string[], ops: OperatorEnv): Promise<void> {
         code: values.code,
         limits,
         tools: await listStoredTools(database.db),
+        store: openFileStore(storageConfigFrom(ops.env, resolve(ops.dataDir, "storage"))),
       }),
     server: () => {
       throw new Refused(

@@ -8,7 +8,8 @@ import { asc, eq, sql } from "drizzle-orm";
 import type { Database } from "../../api/db/client";
 import { activities, activityParts, objectives } from "../../api/db/schema";
 import { seedDemo } from "../../demo/seed";
-import { importCartridge, matchTool } from "../../api/cartridge/import";
+import { courseFileKey, importCartridge, matchTool } from "../../api/cartridge/import";
+import { localStore } from "../../api/files/object-store";
 import type { LtiTool } from "../../api/lti/registry";
 import { CartridgeError } from "../../api/cartridge/manifest";
 import { ActivityContentType, ActivityKind, ObjectiveState } from "../../domain/vocabulary";
@@ -29,7 +30,7 @@ beforeAll(async () => {
   await seedDemo(database.db, { catalog: false });
 });
 afterAll(async () => {
-  for (const f of made) rmSync(f, { force: true });
+  for (const f of made) rmSync(f, { force: true, recursive: true });
   await database.close();
 });
 
@@ -310,6 +311,41 @@ describe("which registered tool a cartridge's LTI link launches (matchTool)", ()
       expect(match.tool).toBeNull();
       expect(match.tool === null && match.reason).toMatch(expected);
     }
+  });
+});
+
+describe("a cartridge's files shown as items", () => {
+  it("with a file store, a PDF item is the activity's private file (the PDF viewer) and the pages' links to it go to its page", async () => {
+    const folder = join(tmpdir(), `cc-store-${randomUUID()}`);
+    made.push(folder);
+    const store = localStore(folder);
+    const report = await importCartridge(database.db, {
+      zipPath: cartridge({ "imsmanifest.xml": manifest("1.3.0"), ...FILES }),
+      code: "CART-FILES",
+      store,
+    });
+    expect(report.items.find((i) => i.title === "Handbook")).toMatchObject({ became: "file" });
+    expect(report.filesNotServed).toEqual([]);
+    const { course, rows } = await tree("CART-FILES");
+    const handbook = rows.find((r) => r.name === "Handbook")!;
+    expect(handbook).toMatchObject({
+      kind: ActivityKind.text,
+      state: ObjectiveState.ready,
+      content: {
+        path: courseFileKey(course.id, handbook.activityId),
+        fileName: "handbook.pdf",
+        mimeType: "application/pdf",
+      },
+    });
+    const [row] = await database.db.select().from(activities).where(eq(activities.id, handbook.activityId));
+    expect(row.contentType).toBe(ActivityContentType.PrivateFile);
+    expect(Buffer.from((await store.readBytes(courseFileKey(course.id, handbook.activityId)))!).toString()).toBe(
+      "%PDF-1.4 not really",
+    );
+    const welcome = (rows.find((r) => r.name === "Welcome")!.content as { html: string }).html;
+    expect(welcome).toContain(
+      `href="/learn/courses/${course.id}/view/content?activityPathId=${handbook.partId}">handbook</a>`,
+    );
   });
 });
 
