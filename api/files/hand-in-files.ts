@@ -9,7 +9,9 @@ import { createHash } from "node:crypto";
 import type { Context } from "hono";
 import type { z } from "zod";
 import type { ApiEnv } from "../context";
-import { ApiError, message, zodErrors } from "../errors";
+import { ApiError, message, notFound, zodErrors } from "../errors";
+import type { FileStore } from "./object-store";
+import { sendStored } from "./send-file";
 import {
   ATTACHMENT_KINDS,
   attachmentBodyLimit,
@@ -164,4 +166,18 @@ export function handInFileHeaders(row: { name: string; kind: string }): Record<s
       row.kind === "pdf" ? "default-src 'none'; img-src 'self'" : "default-src 'none'; img-src 'self'; sandbox",
     "Cache-Control": "private, max-age=300",
   };
+}
+
+/**
+ * Answers a learner's kept file (a hand-in's, a test upload's) that the caller may read: 404 when the
+ * store has lost it, else its bytes with ranges (`sendStored`) and the headers of its kind.
+ */
+export async function sendKeptFile(
+  c: Context,
+  store: FileStore,
+  row: { storageKey: string; name: string; kind: string },
+): Promise<Response> {
+  const found = await store.stat(row.storageKey);
+  if (!found) throw notFound("file");
+  return sendStored(c, { store, key: row.storageKey, size: found.size }, handInFileHeaders(row));
 }

@@ -8,8 +8,7 @@ import { operations } from "../openapi";
 import { idParams, jsonBody, validJson, validParams, validQuery } from "../validate";
 import type { Context } from "hono";
 import { attachmentRulesOf, removeStored, storeAttachments } from "../files/chat-attachments";
-import { handInFileHeaders, readUpload } from "../files/hand-in-files";
-import { sendStored } from "../files/send-file";
+import { readUpload, sendKeptFile } from "../files/hand-in-files";
 import { fileStore } from "../files/roots";
 import { log } from "../db/log";
 import { answerFilesOf, pageUploadRules, readableAnswerFile, type IncomingAnswerFile } from "../assessment/uploads";
@@ -348,10 +347,7 @@ export function assessmentFileRoutes() {
     async (c) => {
       const row = await readableAnswerFile(c.var.db, c.var.user, c.req.valid("param").id);
       if (!row) throw notFound("file");
-      const store = fileStore(c.var.deps);
-      const found = await store.stat(row.storageKey);
-      if (!found) throw notFound("file");
-      return sendStored(c, { store, key: row.storageKey, size: found.size }, handInFileHeaders(row));
+      return sendKeptFile(c, fileStore(c.var.deps), row);
     },
   );
   return r;

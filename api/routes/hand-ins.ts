@@ -16,9 +16,8 @@ import { jsonBody, validJson, validParams, validQuery, idParams } from "../valid
 import { operations } from "../openapi";
 import { limitWrites } from "../limit-writes";
 import { attachmentRulesOf, removeStored, storeAttachments, type IncomingAttachment } from "../files/chat-attachments";
-import { handInFileHeaders, readUpload } from "../files/hand-in-files";
+import { readUpload, sendKeptFile } from "../files/hand-in-files";
 import { fileStore } from "../files/roots";
-import { sendStored } from "../files/send-file";
 import { notFound } from "../errors";
 import { log } from "../db/log";
 import {
@@ -296,10 +295,7 @@ export function handInFileRoutes() {
     async (c) => {
       const row = await readableHandInFile(c.var.db, c.var.user, c.req.valid("param").id);
       if (!row) throw notFound("file");
-      const store = fileStore(c.var.deps);
-      const found = await store.stat(row.storageKey);
-      if (!found) throw notFound("file");
-      return sendStored(c, { store, key: row.storageKey, size: found.size }, handInFileHeaders(row));
+      return sendKeptFile(c, fileStore(c.var.deps), row);
     },
   );
   return r;
