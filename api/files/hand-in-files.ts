@@ -154,7 +154,7 @@ export function toHandInFile(row: { id: string; name: string; size: number; kind
 }
 
 /** How a hand-in file is served: its checked type; PDF and images inline (the viewer), the rest downloads. */
-export function handInFileHeaders(row: { name: string; kind: string }): Record<string, string> {
+function handInFileHeaders(row: { name: string; kind: string }): Record<string, string> {
   const kind = isAttachmentKind(row.kind) ? ATTACHMENT_KINDS[row.kind] : null;
   const inline = kind ? kind.image || row.kind === "pdf" : false;
   const ascii = row.name.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
