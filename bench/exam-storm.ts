@@ -9,7 +9,7 @@
  *
  *   npx tsx bench/exam-storm.ts [--learners 1000] [--minutes 5] [--interval 10] [--start-window 60] [--port 3600] [--strict]
  */
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { randomUUID } from "node:crypto";
 import { spawn } from "node:child_process";
@@ -18,7 +18,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
-import { Browser, BROWSER_USER_AGENT, unescapeHtml } from "./lib/http";
+import { Browser, unescapeHtml } from "./lib/http";
 import { freePort, logTail, startServer, type RunningServer } from "./lib/server";
 import { run, signIn } from "./lib/setup";
 import { cpuMeter, groupRss, mb, type CpuReading } from "./lib/processes";
@@ -74,6 +74,10 @@ const options = {
   timeoutMs: num("timeout", args.timeout, 1) * 1000,
   port: Math.round(num("port", args.port, 1)),
 };
+if (options.intervalS * 1000 <= AUTOSAVE_DELAY_MS)
+  throw new Error(
+    `--interval must be longer than the page's autosave pause (${AUTOSAVE_DELAY_MS} ms): a learner who changes an answer sooner is saved only when she pauses`,
+  );
 if (options.capacityLearners < options.capacityConnections)
   throw new Error("--capacity-learners must be at least --capacity-connections (one save in flight per learner)");
 const say = (line: string) => console.log(`[exam-storm] ${line}`);
@@ -193,7 +197,9 @@ const retryAfterMs = (a: Answer) => {
 interface PageForm {
   index: number;
   /** The form's fields in document order: hidden ones with their value, choices as groups. */
-  fields: ({ kind: "hidden"; name: string; value: string } | { kind: "choice"; name: string } | { kind: "flag"; ref: string })[];
+  fields: (
+    { kind: "hidden"; name: string; value: string } | { kind: "choice"; name: string } | { kind: "flag"; ref: string }
+  )[];
   /** Item ref → the radio group's name (`ref::RESPONSE`) and its values. */
   items: Map<string, { name: string; values: string[] }>;
   /** The choices checked now (name → value). */
@@ -321,6 +327,8 @@ function phaseStats() {
     other: new Map<number, number>(),
     resent: 0,
     resentSaved: 0,
+    /** What the resent commands were answered, each try (a refusal for load is retried as the page does). */
+    resentOutcomes: new Map<string, number>(),
     refusedMs: [] as number[],
     maxMs: 0,
   };
@@ -369,9 +377,18 @@ async function autosave(l: Learner, stats: PhaseStats, rand: () => number, dueAt
         // The answer "was lost": the page sends the same command again; it must be one save.
         stats.resent++;
         l.resentIds.add(id);
-        const again = await postAutosave(l, body);
-        stats.requests++;
-        if (autosaveOutcome(again) === "saved") stats.resentSaved++;
+        for (let tries = 1; tries <= 10; tries++) {
+          const again = await postAutosave(l, body);
+          stats.requests++;
+          const kind = autosaveOutcome(again);
+          stats.resentOutcomes.set(kind, (stats.resentOutcomes.get(kind) ?? 0) + 1);
+          if (kind === "saved") {
+            stats.resentSaved++;
+            break;
+          }
+          if (kind !== "front" && kind !== "retry" && kind !== "error") break;
+          await sleep(retryAfterMs(again) ?? pageBackoffMs(tries));
+        }
       }
       stats.saved++;
       stats.savedMs.push(a.ms);
@@ -429,21 +446,36 @@ async function load(
   l: Learner,
   path: string,
   init: { method?: string; headers?: Record<string, string>; body?: string } = {},
-  refusals?: { count: number },
+  pages: PageLoads,
 ): Promise<Answer> {
+  const first = performance.now();
   for (let attempt = 0; ; attempt++) {
     const a = await request(l.browser, path, init);
-    if ((a.status === 503 || a.status === 0) && attempt < 30) {
-      if (refusals) refusals.count++;
+    // The refusal page asks to try again after Retry-After; a learner does, for ten minutes at most.
+    if ((a.status === 503 || a.status === 0) && performance.now() - first < 600_000) {
+      pages.refused++;
       await sleep(retryAfterMs(a) ?? pageBackoffMs(attempt + 1));
       continue;
     }
+    pages.served++;
+    pages.ms.push(a.ms);
+    pages.waitMs.push(performance.now() - first);
     return a;
   }
 }
 
+/** The test's page loads (open, start, the next page): served, refused and retried after Retry-After. */
+interface PageLoads {
+  served: number;
+  refused: number;
+  /** Each served load's own time, and the learner's wait for it (refusals and retries included). */
+  ms: number[];
+  waitMs: number[];
+}
+const pageLoads = (): PageLoads => ({ served: 0, refused: 0, ms: [], waitMs: [] });
+
 /** Opens the test, starts it (the start page's form) and reads its first page. */
-async function startTest(l: Learner, refusals: { count: number }): Promise<number> {
+async function startTest(l: Learner, refusals: PageLoads): Promise<number> {
   const started = performance.now();
   const first = await load(l, l.base, {}, refusals);
   if (first.status !== 200) throw new Error(`${l.base}: ${first.status}`);
@@ -464,7 +496,7 @@ async function startTest(l: Learner, refusals: { count: number }): Promise<numbe
   return performance.now() - started;
 }
 
-async function openPage(l: Learner, path: string, refusals: { count: number }) {
+async function openPage(l: Learner, path: string, refusals: PageLoads) {
   const page = await load(l, path, {}, refusals);
   if (page.status !== 200) throw new Error(`${path}: ${page.status}`);
   l.at = path;
@@ -472,6 +504,47 @@ async function openPage(l: Learner, path: string, refusals: { count: number }) {
   l.savedKey = formBody(l.form, "").key;
   l.sent = null;
 }
+
+/**
+ * CPU of the server's threads by name (`/proc/<pid>/task/*`: MainThread renders the pages, the
+ * WorkerThread runs the API and its database, V8Worker and libuv-worker are the collector's and
+ * the pool's) and of this load generator, between two readings, as shares of one CPU.
+ */
+function threadMeter(pid: number) {
+  const read = () => {
+    const byName = new Map<string, number>();
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const name = readFileSync(`/proc/${pid}/task/${task}/comm`, "utf8").trim();
+        const stat = readFileSync(`/proc/${pid}/task/${task}/stat`, "utf8");
+        const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+        byName.set(name, (byName.get(name) ?? 0) + Number(f[11]) + Number(f[12]));
+      } catch {
+        // The thread ended.
+      }
+    }
+    return { byName, self: process.cpuUsage(), at: performance.now() };
+  };
+  const before = read();
+  return () => {
+    const after = read();
+    const ms = after.at - before.at;
+    const share = (ticks: number) => Math.round((1000 * ticks * 10) / ms) / 10;
+    const threads = Object.fromEntries(
+      [...after.byName].map(([name, t]) => [name, share(t - (before.byName.get(name) ?? 0))]),
+    );
+    const selfMs = (after.self.user + after.self.system - before.self.user - before.self.system) / 1000;
+    return { threads, loadGenerator: Math.round((1000 * selfMs) / ms) / 10 };
+  };
+}
+type ThreadReading = ReturnType<ReturnType<typeof threadMeter>>;
+const threadLine = (r: ThreadReading | null) =>
+  r
+    ? `CPU % of one core: ${Object.entries(r.threads)
+        .filter(([, v]) => v >= 1)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ")}; this load generator ${r.loadGenerator}`
+    : "";
 
 /** A small seeded random source per learner, so a run's choices do not depend on timing. */
 function rng(seed: number) {
@@ -590,7 +663,7 @@ async function main(): Promise<number> {
   const stormLearners = learners.slice(options.capacityLearners);
 
   // --- Capacity: the same saves in a closed loop at saturation -----------------------------------
-  const ignored = { count: 0 };
+  const ignored = pageLoads();
   await inBatches(capacityLearners, options.setupConcurrency, async (l) => void (await startTest(l, ignored)));
   const capacity = phaseStats();
   const warmup = phaseStats();
@@ -598,10 +671,11 @@ async function main(): Promise<number> {
   let capacityEnd = 0;
   const capacityStart = performance.now() + 5_000; // 5 s of warm-up first (the JIT)
   const free = [...capacityLearners];
-  const readCapacityCpu = { read: null as null | (() => CpuReading) };
+  const readCapacityCpu = { read: null as null | (() => CpuReading), threads: null as null | (() => ThreadReading) };
   setTimeout(() => {
     measuring = true;
     readCapacityCpu.read = cpuMeter(server!.pid);
+    readCapacityCpu.threads = threadMeter(server!.pid);
   }, 5_000);
   say(
     `capacity: ${options.capacityConnections} saves in flight for 5 + ${options.capacityS} s over ${capacityLearners.length} learners`,
@@ -619,6 +693,7 @@ async function main(): Promise<number> {
   );
   capacityEnd = performance.now();
   const capacityCpu = readCapacityCpu.read?.() ?? null;
+  const capacityThreads = readCapacityCpu.threads?.() ?? null;
   const measuredS = (capacityEnd - capacityStart) / 1000;
   const capacityRate = capacity.saved / measuredS;
   say(
@@ -628,13 +703,18 @@ async function main(): Promise<number> {
 
   // --- The storm ---------------------------------------------------------------------------------
   const storm = phaseStats();
-  const startRefusals = { count: 0 };
+  const startRefusals = pageLoads();
   const startMs: number[] = [];
+  const begins: number[] = [];
+  const sessionFailures: string[] = [];
   const startFailures: string[] = [];
   const stormStart = performance.now();
   const readStormCpu = cpuMeter(server.pid);
+  const readStormThreads = threadMeter(server.pid);
   let peakRss = 0;
-  const memory = setInterval(() => (peakRss = Math.max(peakRss, groupRss(server!.pid).total)), 1_000);
+  const memory = setInterval(() => {
+    if (server) peakRss = Math.max(peakRss, groupRss(server.pid).total);
+  }, 1_000);
   say(
     `storm: ${stormLearners.length} learners start within ${options.startWindowS} s, then save every ${options.intervalS} s for ${options.minutes} min (offered ${fixed(stormLearners.length / options.intervalS)} saves/s)`,
   );
@@ -654,47 +734,56 @@ async function main(): Promise<number> {
         startFailures.push(`${l.email}: ${e instanceof Error ? e.message : String(e)}`);
         return;
       }
-      const began = performance.now();
-      const endAt = began + options.minutes * 60_000;
-      const pages = l.form!.pageCount;
-      // The first answer a moment after the page opened, then one every interval; the learner goes to
-      // the next page as her time goes (the page's "Next" link: a new page, a new form).
-      let tick = began + rand() * options.intervalS * 1000;
-      let changes = 0;
-      let saving: Promise<void> | null = null;
-      while (tick < endAt) {
-        await sleep(Math.max(0, tick - performance.now()));
-        const wantPage = Math.min(pages - 1, Math.floor(((tick - began) / (endAt - began)) * pages));
-        if (wantPage !== l.form!.index) {
-          await saving; // the page's last save is answered before the learner leaves it
-          await openPage(l, `${l.base}?page=${wantPage}`, startRefusals);
-        }
-        changeAnswer(l, rand);
-        changes++;
-        const mine = changes;
-        const dueAt = tick + AUTOSAVE_DELAY_MS;
-        const previous = saving;
-        saving = (async () => {
-          await previous; // one save in flight; the answer in flight schedules the next
-          await sleep(Math.max(0, dueAt - performance.now()));
-          if (mine !== changes) return; // a newer change took its place
-          await autosave(l, storm, rand, dueAt, () => mine !== changes);
-        })();
-        tick += options.intervalS * 1000;
+      try {
+        await takeTest(l, rand);
+      } catch (e) {
+        sessionFailures.push(`${l.email}: ${e instanceof Error ? e.message : String(e)}`);
       }
-      await saving;
-      // The last content is saved before the learner leaves (the page hides: the same command).
-      await autosave(l, storm, rand, performance.now(), () => false);
     }),
   );
+  async function takeTest(l: Learner, rand: () => number) {
+    const began = performance.now();
+    begins.push(began);
+    const endAt = began + options.minutes * 60_000;
+    const pages = l.form!.pageCount;
+    // The first answer a moment after the page opened, then one every interval; the learner goes to
+    // the next page as her time goes (the page's "Next" link: a new page, a new form).
+    let tick = began + rand() * options.intervalS * 1000;
+    let changes = 0;
+    let saving: Promise<void> | null = null;
+    while (tick < endAt) {
+      await sleep(Math.max(0, tick - performance.now()));
+      const wantPage = Math.min(pages - 1, Math.floor(((tick - began) / (endAt - began)) * pages));
+      if (wantPage !== l.form!.index) {
+        await saving; // the page's last save is answered before the learner leaves it
+        await openPage(l, `${l.base}?page=${wantPage}`, startRefusals);
+      }
+      changeAnswer(l, rand);
+      changes++;
+      const mine = changes;
+      const dueAt = tick + AUTOSAVE_DELAY_MS;
+      const previous = saving;
+      saving = (async () => {
+        await previous; // one save in flight; the answer in flight schedules the next
+        await sleep(Math.max(0, dueAt - performance.now()));
+        if (mine !== changes) return; // a newer change took its place
+        await autosave(l, storm, rand, dueAt, () => mine !== changes);
+      })();
+      tick += options.intervalS * 1000;
+    }
+    await saving;
+    // The last content is saved before the learner leaves (the page hides: the same command).
+    await autosave(l, storm, rand, performance.now(), () => false);
+  }
   clearInterval(progress);
   clearInterval(memory);
   const stormCpu = readStormCpu();
+  const stormThreads = readStormThreads();
   const stormEnd = performance.now();
   const stormLength = (stormEnd - stormStart) / 1000;
   // Goodput over the window in which every learner saves (after the last start, before the first stops).
-  const steadyFrom = stormStart + options.startWindowS * 1000 + options.intervalS * 1000;
-  const steadyTo = stormStart + options.minutes * 60_000;
+  const steadyFrom = Math.max(...begins) + options.intervalS * 1000;
+  const steadyTo = Math.min(...begins) + options.minutes * 60_000;
   const steady = steadyTo - steadyFrom > 10_000;
   const windowFrom = steady ? steadyFrom : stormStart;
   const windowTo = steady ? steadyTo : stormEnd;
@@ -704,11 +793,15 @@ async function main(): Promise<number> {
 
   // --- The database: what was acknowledged is what is stored, once --------------------------------
   const serverLog = readFileSync(logFile, "utf8");
-  const serverErrors = serverLog.split("\n").filter((line) => /"level":(50|60)|\b(FATAL|heap out of memory)\b/.test(line));
+  const serverErrors = serverLog
+    .split("\n")
+    .filter((line) => /"level":(50|60)|\b(FATAL|heap out of memory)\b/.test(line));
   await server.stop();
   server = null;
   say("reading the database…");
-  const database = await openDatabase({ dataDir: join(dataDir, "pglite") });
+  // The server's database: PostgreSQL with DATABASE_URL (the server had it from this environment), else its PGlite.
+  const databaseUrl = process.env.DATABASE_URL;
+  const database = await openDatabase(databaseUrl ? { databaseUrl } : { dataDir: join(dataDir, "pglite") });
   const rows = (
     await database.db.execute<{ user_id: string; item_ref: string; response: Record<string, string[]> }>(sql`
       select t.user_id, a.item_ref, a.response from assessment_answers a
@@ -747,13 +840,15 @@ async function main(): Promise<number> {
       acknowledgedAnswers++;
       if (have.get(ref) !== v) {
         lost++;
-        if (examples.length < 5) examples.push(`${l.email} ${ref}: acknowledged ${v}, stored ${have.get(ref) ?? "nothing"}`);
+        if (examples.length < 5)
+          examples.push(`${l.email} ${ref}: acknowledged ${v}, stored ${have.get(ref) ?? "nothing"}`);
       }
     }
     for (const [ref, v] of have)
       if (v !== null && expected.get(ref) !== v) {
         unacknowledged++;
-        if (examples.length < 5) examples.push(`${l.email} ${ref}: stored ${v}, acknowledged ${expected.get(ref) ?? "nothing"}`);
+        if (examples.length < 5)
+          examples.push(`${l.email} ${ref}: stored ${v}, acknowledged ${expected.get(ref) ?? "nothing"}`);
       }
     const cmds = commandsOf.get(l.id) ?? [];
     const ids = new Map<string, number>();
@@ -782,12 +877,15 @@ async function main(): Promise<number> {
     `\nExam storm: ${stormLearners.length} learners, a ${options.items}-item timed test (${Math.ceil(options.items / 5)} pages), one save every ${options.intervalS} s for ${options.minutes} min each, starts within ${options.startWindowS} s; the page's autosave (POST <page>.data, intent assessmentAutosave); load generator on the same machine (${cpus().length} CPUs); load average ${loadBefore.toFixed(1)} before, ${loadAfter.toFixed(1)} after`,
     `  setup               ${total} learners by the test-support API, enrolled, signed in: ${fixed(setupS, 0)} s (not measured)`,
     `  capacity            ${fixed(capacityRate)} saves/s with ${options.capacityConnections} in flight over ${fixed(measuredS, 0)} s (closed loop, after 5 s of warm-up); p50 ${fixed(percentile(capacity.savedMs, 50), 0)} ms, p99 ${fixed(percentile(capacity.savedMs, 99), 0)} ms; ${capacity.frontRefusals + capacity.actionRetries} refused, ${capacity.errors} errors; ${cpuLine(capacityCpu)}`,
-    `  starts              ${startMs.length}/${stormLearners.length} started (open the test, start, first page: p50 ${fixed(percentile(startMs, 50), 0)} ms, p99 ${fixed(percentile(startMs, 99), 0)} ms, max ${fixed(Math.max(...startMs), 0)} ms); page loads refused and retried ${startRefusals.count}; ${startFailures.length} failed${startFailures.length ? ` (${startFailures.slice(0, 3).join("; ")})` : ""}`,
+    `                      ${threadLine(capacityThreads)}`,
+    `  starts              ${startMs.length}/${stormLearners.length} started (open the test, start, first page: p50 ${fixed(percentile(startMs, 50), 0)} ms, p99 ${fixed(percentile(startMs, 99), 0)} ms, max ${fixed(Math.max(...startMs), 0)} ms); test page loads (open, start, next page) ${startRefusals.served} served (p99 ${fixed(percentile(startRefusals.ms, 99), 0)} ms), ${startRefusals.refused} refused with 503 and retried after Retry-After (the learner's wait for a page p50 ${fixed(percentile(startRefusals.waitMs, 50), 0)} ms, p99 ${fixed(percentile(startRefusals.waitMs, 99), 0)} ms, max ${fixed(Math.max(...startRefusals.waitMs), 0)} ms); ${sessionFailures.length} learners stopped${sessionFailures.length ? ` (${sessionFailures.slice(0, 3).join("; ")})` : ""}; ${startFailures.length} failed${startFailures.length ? ` (${startFailures.slice(0, 3).join("; ")})` : ""}`,
     `  storm               ${fixed(stormLength, 0)} s, ${storm.requests} autosave requests, ${storm.saved} saves acknowledged; ${cpuLine(stormCpu)}; peak resident memory ${fixed(mb(peakRss), 0)} MB`,
+    `                      ${threadLine(stormThreads)}`,
+    `  served              ${fixed((storm.saved + storm.resentSaved + startRefusals.served) / stormLength)} requests/s over the storm (saves, resent saves and test page loads)`,
     `  goodput             ${fixed(goodput)} saves/s ${steady ? "while every learner saves" : "over the storm"} (offered ${fixed(offered)}/s) = ${fixed(goodput / capacityRate, 2)} × capacity, ${fixed(goodput / offered, 2)} × offered`,
     `  save latency        due → acknowledged (the learner's wait, retries included) p50 ${fixed(percentile(storm.dueToSavedMs, 50), 0)} ms, p99 ${fixed(stormSaveP99, 0)} ms, max ${fixed(Math.max(...storm.dueToSavedMs), 0)} ms; each acknowledged request p50 ${fixed(percentile(storm.savedMs, 50), 0)} ms, p99 ${fixed(stormRequestP99, 0)} ms; slowest answer ${fixed(storm.maxMs, 0)} ms`,
     `  refusals            ${refusals} (${storm.frontRefusals} by the front's overload control, ${storm.actionRetries} by the API through the action), ${refusalsWithRetryAfter} with Retry-After, each retried as the page does; refused after p99 ${fixed(percentile(storm.refusedMs, 99), 0)} ms; other statuses ${JSON.stringify(Object.fromEntries(storm.other))}; socket errors/timeouts ${storm.errors}; time up ${storm.timeUp}; refused by the app ${storm.refused}`,
-    `  idempotency         ${storm.resent + capacity.resent + warmup.resent} acknowledged saves sent again with the same command id: ${storm.resentSaved + capacity.resentSaved + warmup.resentSaved} answered saved; ${resentStoredOnce}/${resentIds} of those ids stored once`,
+    `  idempotency         ${storm.resent + capacity.resent + warmup.resent} acknowledged saves sent again with the same command id: ${storm.resentSaved + capacity.resentSaved + warmup.resentSaved} answered saved (answers to each try: ${JSON.stringify(Object.fromEntries([...storm.resentOutcomes, ...capacity.resentOutcomes, ...warmup.resentOutcomes].reduce((m, [k, v]) => m.set(k, (m.get(k) ?? 0) + v), new Map<string, number>())))}); ${resentStoredOnce}/${resentIds} of those ids stored once`,
     `  database            ${acknowledgedAnswers} answers acknowledged (the last of each item): ${lost} lost, ${unacknowledged} stored but not acknowledged; ${ackedIdsStored}/${ackedIds} acknowledged command ids stored, ${extraCommands} commands stored that were never acknowledged${examples.length ? `\n    e.g. ${examples.join("; ")}` : ""}`,
     `  server log          ${serverErrors.length} error lines${serverErrors.length ? `: ${serverErrors[0]!.slice(0, 200)}` : ""}`,
     `  anchor              ${MOODLE}; here ${fixed(goodput)} saves/s acknowledged (each save one request through the page's action and the API) on ${cpus().length} CPUs shared by the server, its database and this load generator`,
@@ -813,7 +911,8 @@ async function main(): Promise<number> {
         storm.errors === 0 &&
         storm.refused === 0 &&
         storm.timeUp === 0 &&
-        startFailures.length === 0,
+        startFailures.length === 0 &&
+        sessionFailures.length === 0,
     },
   ];
   console.log("\nTargets");
@@ -841,7 +940,7 @@ async function main(): Promise<number> {
         options,
         loadAverage: { before: loadBefore, after: loadAfter },
         setupS,
-        capacity: { perS: capacityRate, cpu: capacityCpu, ...summary(capacity) },
+        capacity: { perS: capacityRate, cpu: capacityCpu, threads: capacityThreads, ...summary(capacity) },
         storm: {
           lengthS: stormLength,
           started: startMs.length,
@@ -849,10 +948,20 @@ async function main(): Promise<number> {
           goodputPerS: goodput,
           offeredPerS: offered,
           cpu: stormCpu,
+          threads: stormThreads,
           peakRssMb: mb(peakRss),
           ...summary(storm),
         },
-        database: { acknowledgedAnswers, lost, unacknowledged, ackedIds, ackedIdsStored, extraCommands, resentIds, resentStoredOnce },
+        database: {
+          acknowledgedAnswers,
+          lost,
+          unacknowledged,
+          ackedIds,
+          ackedIdsStored,
+          extraCommands,
+          resentIds,
+          resentStoredOnce,
+        },
         checks,
       },
       null,
