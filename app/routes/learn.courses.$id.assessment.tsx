@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { useCallback, useState } from "react";
-import { data, Form, Link, useLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
+import { data, Form, isRouteErrorResponse, Link, useLoaderData, type ShouldRevalidateFunctionArgs } from "react-router";
+import { retryAfterOf } from "#domain/retry-after";
 import { z } from "zod";
 import type { Route } from "./+types/learn.courses.$id.assessment";
 import { useTranslation } from "~/common/i18n";
@@ -199,16 +200,19 @@ async function autosave(
 
 /**
  * With JavaScript, the autosave goes through here: a refusal the server's front gives before the action
- * runs (503 when overloaded, a dropped connection) is an answer to retry, not an error page.
+ * runs (503 when overloaded, a dropped connection) is an answer to retry, not an error page — after the
+ * refusal's Retry-After when it names one, else after the autosave's own backoff.
  */
 export async function clientAction({ request, serverAction }: Route.ClientActionArgs) {
   const form = await request.clone().formData();
   if (form.get("intent") !== INTENT.assessmentAutosave) return serverAction();
   try {
     return await serverAction();
-  } catch {
+  } catch (err) {
     const commandId = String(form.get("commandId"));
-    return { autosave: "retry", commandId, retryAfter: null } satisfies AutosaveResult;
+    // An overloaded node's 503 names its Retry-After in its body too: the save waits as long (decision 069).
+    const retryAfter = isRouteErrorResponse(err) ? retryAfterOf(err.data) : null;
+    return { autosave: "retry", commandId, retryAfter } satisfies AutosaveResult;
   }
 }
 

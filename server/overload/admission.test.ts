@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { retryAfterOf } from "#domain/retry-after";
 import {
   AdmissionControl,
   admissionOptionsFrom,
@@ -352,6 +353,8 @@ describe("the refusal (503, Retry-After, in the learner's language)", () => {
     expect(html).toContain('<html lang="de">');
     expect(html).toContain(texts.de!.title);
     expect(html).toContain("3 Sekunden");
+    // For a script that reads the body but not the headers (the test page's autosave, decision 069).
+    expect(retryAfterOf(html)).toBe(3);
     expect(answer.body.length).toBeLessThan(600);
   });
 

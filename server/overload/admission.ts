@@ -30,6 +30,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { negotiateLocale } from "#domain/locale-negotiation";
+import { retryAfterMeta } from "#domain/retry-after";
 import { rootLog } from "../../app/services/logger.server";
 import type { AddressOf } from "../http/client-address";
 import { streamClient, type StreamPlaces } from "./streams";
@@ -475,7 +476,8 @@ export function createOverloadResponder(texts: OverloadTexts, retryAfterSeconds:
     const dir = locale === "ar" || locale === "he" ? ' dir="rtl"' : "";
     const html =
       `<!DOCTYPE html><html lang="${locale}"${dir}><meta charset="utf-8">` +
-      `<meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(t.title)}</title>` +
+      `<meta name="viewport" content="width=device-width, initial-scale=1">${retryAfterMeta(retryAfterSeconds)}` +
+      `<title>${escapeHtml(t.title)}</title>` +
       `<h1>${escapeHtml(t.title)}</h1><p>${escapeHtml(t.text.replace("{{seconds}}", String(retryAfterSeconds)))}</p></html>`;
     return { status: 503 as const, headers, body: Buffer.from(html) };
   };
