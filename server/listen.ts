@@ -4,7 +4,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { markAwaitingContinue } from "./http/front";
-import { listenShared } from "./operations/listeners";
+import { listenShared, reusePortSupported } from "./operations/listeners";
 import type { createOperations } from "./operations/operations";
 import { flushLogs, rootLog } from "../app/services/logger.server";
 import type { ServerConfig } from "./config";
@@ -26,6 +26,11 @@ export function listen(
     markAwaitingContinue(req);
     serve(req, res);
   });
+  if (config.listen.sockets > 1 && !reusePortSupported())
+    rootLog.warn(
+      { node: process.versions.node, sockets: config.listen.sockets },
+      "this Node cannot share the port between sockets (reusePort needs Node 22.12 or later): one listening socket; npm start runs the project's Node",
+    );
   // Many listening sockets and a long accept queue, so a node at capacity still accepts and can answer
   // or refuse a burst's connections at once (decision 038).
   listenShared(server, { port: config.port, backlog: config.listen.backlog, count: config.listen.sockets }).then(

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer, get, type Server } from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
-import { listenShared } from "./listeners";
+import { listenShared, reusePortSupported } from "./listeners";
 
 const opened: Server[] = [];
 const clients: Socket[] = [];
@@ -65,6 +65,17 @@ describe("listenShared (several listening sockets on one port)", () => {
   it("accepts one connection per turn with one socket, and many with sixteen", async () => {
     expect(await mostAcceptedInOneTurn(1)).toBe(1);
     expect(await mostAcceptedInOneTurn(16)).toBeGreaterThanOrEqual(6);
+  });
+
+  it.each([
+    ["20.20.2", false],
+    ["22.11.0", false],
+    ["22.12.0", true],
+    ["23.0.0", false],
+    ["23.1.0", true],
+    ["24.21.0", true],
+  ])("Node %s shares a port between sockets: %s (else one socket, not EADDRINUSE)", (version, shares) => {
+    expect(reusePortSupported(version)).toBe(shares);
   });
 
   it("refuses a port that is already in use, even by a node listening the same way", async () => {

@@ -39,14 +39,25 @@ const listenOnce = (server: NetServer, options: object) =>
 const closeOnce = (server: NetServer) => new Promise<void>((resolve) => server.close(() => resolve()));
 
 /**
- * Listens `server` on `port` through `count` sockets. The extra sockets hand their connections to
+ * Whether this Node can bind several sockets to one port (`reusePort`: Node 22.12 and 23.1 on). An older
+ * Node given `reusePort` binds the first socket alone and refuses the second with EADDRINUSE, as if the
+ * port were taken: `npm start` runs the project's own Node, but a hand-started `node build/node/server.js`
+ * may find the machine's.
+ */
+export function reusePortSupported(version: string = process.versions.node): boolean {
+  const [major = 0, minor = 0] = version.split(".").map(Number);
+  return major > 23 || (major === 23 && minor >= 1) || (major === 22 && minor >= 12);
+}
+
+/**
+ * Listens `server` on `port` through `count` sockets (one on a Node without `reusePort`). The extra sockets hand their connections to
  * `server` (its `connection` event, as Node documents for injecting connections), and close when
  * `server.close()` is called. Rejects as `listen` would (EADDRINUSE, EACCES).
  */
 export async function listenShared(server: Server, options: ListenOptions): Promise<void> {
   const { port, host, backlog, count } = options;
   // A worker of `node:cluster` listens through its primary, which accepts for it.
-  if (count <= 1 || cluster.isWorker) return listenOnce(server, { port, host, backlog });
+  if (count <= 1 || cluster.isWorker || !reusePortSupported()) return listenOnce(server, { port, host, backlog });
   if (port !== 0) {
     // The port must be free: bound without SO_REUSEPORT, it refuses any other socket for a moment.
     const probe = createNetServer();
