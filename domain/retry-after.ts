@@ -4,7 +4,7 @@
  * 038) into an error carrying the status and the body's text only. So the refusal page names its
  * `Retry-After` in a meta element too, and the page's autosave waits as long (decision 069).
  */
-export const RETRY_AFTER_META = "retry-after";
+const RETRY_AFTER_META = "retry-after";
 
 /** The element the refusal page carries: `<meta name="retry-after" content="2">`. */
 export const retryAfterMeta = (seconds: number) => `<meta name="${RETRY_AFTER_META}" content="${seconds}">`;
@@ -18,7 +18,7 @@ const MAX_SECONDS = 300;
  */
 export function retryAfterOf(body: unknown): number | null {
   if (typeof body !== "string") return null;
-  const meta = /<meta\s+name="retry-after"\s+content="(\d{1,6})"/i.exec(body);
+  const meta = new RegExp(`<meta\\s+name="${RETRY_AFTER_META}"\\s+content="(\\d{1,6})"`, "i").exec(body);
   const json = meta ? null : /"seconds"\s*:\s*(\d{1,6})\b/.exec(body);
   const raw = meta?.[1] ?? json?.[1];
   if (raw === undefined) return null;
